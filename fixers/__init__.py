@@ -1,0 +1,1 @@
+"""Fixers: libcst rewrites paired with rules by code (installed as ``jaxlint.fixers``)."""

@@ -1,0 +1,158 @@
+"""The ``jaxlint`` command line.
+
+Exit codes: 0 no findings, 1 findings, 2 usage or input error (a one-line message, never a
+traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from jaxlint import __version__
+from jaxlint.config import ConfigError, Settings, find_config, is_known_selector, load_settings
+from jaxlint.registry import all_rules, rule_by_code, rule_codes
+from jaxlint.reporters import FORMATS
+from jaxlint.reporters.text import render_statistics, render_text, summary
+from jaxlint.runner import build_ruleset, check_paths
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class UsageError(Exception):
+    """A problem with how jaxlint was invoked; reported in one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="jaxlint", description="Find JAX tracing hazards before they run.")
+    parser.add_argument("--version", action="version", version=f"jaxlint {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    check = commands.add_parser("check", help="check files and directories")
+    check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
+    check.add_argument("--select", type=_selectors, help="rule codes or prefixes to enable (replaces config)")
+    check.add_argument("--extend-select", type=_selectors, help="rule codes or prefixes to add")
+    check.add_argument("--ignore", type=_selectors, help="rule codes or prefixes to disable")
+    check.add_argument("--output-format", choices=sorted(FORMATS), default="text")
+    check.add_argument("--statistics", action="store_true", help="count diagnostics per rule")
+    check.add_argument("-q", "--quiet", action="store_true", help="print diagnostics only")
+    check.add_argument("--show-source", action="store_true", help="show the source line and a caret")
+    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    check.add_argument("--config", type=Path, help="pyproject.toml to read [tool.jaxlint] from")
+    check.add_argument("--isolated", action="store_true", help="ignore configuration files")
+
+    rule = commands.add_parser("rule", help="explain a rule")
+    rule.add_argument("code", nargs="?", help="e.g. JAX501")
+    rule.add_argument("--all", action="store_true", help="explain every rule")
+    rule.add_argument("--output-format", choices=("text", "json"), default="text")
+    return parser
+
+
+def _selectors(text: str) -> tuple[str, ...]:
+    return tuple(part.strip().upper() for part in text.split(",") if part.strip())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    except UsageError as error:
+        print(f"jaxlint: error: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    except ConfigError as error:
+        print(f"jaxlint: error: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        print("jaxlint: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_ERROR
+
+
+def _main(argv: list[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "check":
+        return run_check(args)
+    if args.command == "rule":
+        return run_rule(args)
+    parser.print_help()
+    return EXIT_CLEAN if not argv else EXIT_ERROR
+
+
+def resolve_settings(args: argparse.Namespace) -> Settings:
+    codes = rule_codes()
+    if args.isolated:
+        settings = Settings()
+    else:
+        config = args.config
+        if config is not None and not config.is_file():
+            raise UsageError(f"config file not found: {config}")
+        if config is None:
+            config = find_config(Path(args.paths[0]) if args.paths else Path.cwd())
+        settings = load_settings(config, codes)
+    for option in ("select", "extend_select", "ignore"):
+        for selector in getattr(args, option) or ():
+            if not is_known_selector(selector, codes):
+                raise UsageError(f"unknown rule selector `{selector}` in --{option.replace('_', '-')}")
+    return settings.with_overrides(
+        select=args.select,
+        extend_select=args.extend_select,
+        ignore=(*settings.ignore, *args.ignore) if args.ignore else None,
+    )
+
+
+def run_check(args: argparse.Namespace) -> int:
+    missing = [path for path in args.paths if not os.path.exists(path)]
+    if missing:
+        raise UsageError(f"no such file or directory: {missing[0]}")
+    settings = resolve_settings(args)
+    ruleset = build_ruleset(settings)
+    result = check_paths(args.paths, settings, ruleset)
+    diagnostics = result.diagnostics
+    lines = {path: (src.text or "").splitlines() for path, src in result.sources.items()}
+    if args.output_format == "text":
+        output = render_text(diagnostics, lines, show_source=args.show_source)
+        if args.statistics:
+            output = render_statistics(diagnostics)
+        if not args.quiet:
+            output += summary(diagnostics, result.files)
+    else:
+        output = FORMATS[args.output_format](diagnostics, lines)
+    sys.stdout.write(output)
+    sys.stdout.flush()
+    if diagnostics and not args.exit_zero:
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def run_rule(args: argparse.Namespace) -> int:
+    from jaxlint.docs import rule_as_json, rule_as_text
+
+    if args.all:
+        rules = list(all_rules())
+    elif args.code:
+        found = rule_by_code(args.code)
+        if found is None:
+            raise UsageError(f"unknown rule `{args.code}` (see `jaxlint rule --all`)")
+        rules = [found]
+    else:
+        raise UsageError("name a rule code (e.g. `jaxlint rule JAX501`) or pass --all")
+    if args.output_format == "json":
+        sys.stdout.write(json.dumps([rule_as_json(r) for r in rules], indent=2) + "\n")
+    else:
+        sys.stdout.write("\n\n".join(rule_as_text(r) for r in rules))
+    return EXIT_CLEAN
+
+
+if __name__ == "__main__":
+    sys.exit(main())

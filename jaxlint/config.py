@@ -1,0 +1,206 @@
+"""Settings: ``[tool.jaxlint]`` in ``pyproject.toml`` (found by walking up), overridden by the CLI.
+
+Keys: ``select``, ``extend-select``, ``ignore``, ``per-file-ignores``, ``exclude``,
+``extend-exclude``, ``traced-decorators``. Selectors are code prefixes (``JAX5``, ``JAX501``) or
+``ALL``. Unknown keys, malformed TOML and unknown selectors are errors naming the file and line.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+DEFAULT_EXCLUDE = (
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    ".eggs",
+    "__pycache__",
+    "build",
+    "dist",
+    "node_modules",
+    "site-packages",
+    "__pypackages__",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".jaxlint_cache",
+    ".ipynb_checkpoints",
+)
+LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "traced-decorators")
+KNOWN_KEYS = frozenset(LIST_KEYS) | {"per-file-ignores"}
+
+
+class ConfigError(Exception):
+    """A configuration problem; the message names the file and, where known, the line."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The effective configuration of one run."""
+
+    select: tuple[str, ...] = ("ALL",)
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    exclude: tuple[str, ...] = ()
+    extend_exclude: tuple[str, ...] = ()
+    traced_decorators: tuple[str, ...] = ()
+    root: Path = field(default_factory=Path.cwd)
+    source: Path | None = None
+
+    def enabled(self, codes: Iterable[str]) -> list[str]:
+        """The codes that select/extend-select choose and ignore does not drop."""
+        chosen = [*self.select, *self.extend_select]
+        return [
+            code
+            for code in codes
+            if _matches(code, chosen) and not _matches(code, self.ignore, allow_all=False)
+        ]
+
+    def ignored_in(self, path: str) -> tuple[str, ...]:
+        """Code prefixes that ``per-file-ignores`` drops for ``path``."""
+        relative = self.relative(path)
+        found: list[str] = []
+        for pattern, codes in self.per_file_ignores:
+            if _glob_match(relative, pattern):
+                found.extend(codes)
+        return tuple(found)
+
+    def is_excluded(self, path: Path) -> bool:
+        relative = self.relative(str(path))
+        patterns = (*DEFAULT_EXCLUDE, *self.exclude, *self.extend_exclude)
+        return any(_glob_match(relative, pattern) for pattern in patterns)
+
+    def relative(self, path: str) -> str:
+        absolute = Path(path).absolute()
+        try:
+            return absolute.relative_to(self.root.absolute()).as_posix()
+        except ValueError:
+            return absolute.as_posix()
+
+    def with_overrides(self, **overrides: Any) -> Settings:
+        return replace(self, **{k: v for k, v in overrides.items() if v is not None})
+
+    def fingerprint(self) -> str:
+        """What in these settings changes which diagnostics a file gets (for caches)."""
+        return repr(
+            (self.select, self.extend_select, self.ignore, self.per_file_ignores, self.traced_decorators)
+        )
+
+
+def _matches(code: str, selectors: Sequence[str], allow_all: bool = True) -> bool:
+    return any((selector == "ALL" and allow_all) or code.startswith(selector) for selector in selectors)
+
+
+def _glob_match(relative: str, pattern: str) -> bool:
+    """Match ``pattern`` against the path, its name, or any of its leading directories."""
+    pattern = pattern.rstrip("/")
+    if fnmatch.fnmatchcase(relative, pattern) or PurePosixPath(relative).match(pattern):
+        return True
+    parts = relative.split("/")
+    return any(fnmatch.fnmatchcase(part, pattern) for part in parts) or any(
+        fnmatch.fnmatchcase("/".join(parts[:i]), pattern) for i in range(1, len(parts))
+    )
+
+
+def find_config(start: Path) -> Path | None:
+    """The closest ``pyproject.toml`` at or above ``start`` that has a ``[tool.jaxlint]`` table."""
+    directory = start if start.is_dir() else start.parent
+    for candidate_dir in [directory.absolute(), *directory.absolute().parents]:
+        candidate = candidate_dir / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                text = candidate.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue
+            if re.search(r"^\s*\[tool\.jaxlint[\].]", text, re.MULTILINE):
+                return candidate
+    return None
+
+
+def load_settings(path: Path | None, known_codes: Sequence[str]) -> Settings:
+    """Read ``[tool.jaxlint]`` from ``path`` (defaults when None) and validate it."""
+    if path is None:
+        return Settings()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"{path}: cannot read: {error}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{path}:{_toml_location(error)}: invalid TOML: {_toml_reason(error)}") from None
+    table = data.get("tool", {}).get("jaxlint", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: [tool.jaxlint] must be a table")
+    return _settings_from_table(table, path, text, known_codes)
+
+
+def _settings_from_table(
+    table: dict[str, Any], path: Path, text: str, known_codes: Sequence[str]
+) -> Settings:
+    for key in table:
+        if key not in KNOWN_KEYS:
+            raise ConfigError(f"{path}:{_line_of(text, key)}: unknown option `{key}` in [tool.jaxlint]")
+    values: dict[str, Any] = {}
+    for key in LIST_KEYS:
+        if key in table:
+            values[key.replace("-", "_")] = _string_list(table[key], key, path, text)
+    for key in ("select", "extend-select", "ignore"):
+        for selector in values.get(key.replace("-", "_"), ()):
+            if not is_known_selector(selector, known_codes):
+                raise ConfigError(
+                    f"{path}:{_line_of(text, selector)}: unknown rule selector `{selector}` in `{key}`"
+                )
+    per_file = table.get("per-file-ignores", {})
+    if not isinstance(per_file, dict):
+        raise ConfigError(f"{path}:{_line_of(text, 'per-file-ignores')}: `per-file-ignores` must be a table")
+    pairs = []
+    for pattern, codes in per_file.items():
+        code_list = _string_list(codes, f"per-file-ignores.{pattern}", path, text)
+        for code in code_list:
+            if not is_known_selector(code, known_codes):
+                raise ConfigError(f"{path}:{_line_of(text, code)}: unknown rule selector `{code}`")
+        pairs.append((pattern, code_list))
+    values["per_file_ignores"] = tuple(pairs)
+    return Settings(root=path.parent, source=path, **values)
+
+
+def is_known_selector(selector: str, known_codes: Sequence[str]) -> bool:
+    if selector == "ALL":
+        return True
+    return any(code.startswith(selector) for code in known_codes)
+
+
+def _string_list(value: Any, key: str, path: Path, text: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{path}:{_line_of(text, key)}: `{key}` must be a list of strings")
+    return tuple(value)
+
+
+def _line_of(text: str, needle: str) -> int:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if needle in line:
+            return number
+    return 1
+
+
+def _toml_location(error: tomllib.TOMLDecodeError) -> str:
+    match = re.search(r"line (\d+), column (\d+)", str(error))
+    return f"{match.group(1)}:{match.group(2)}" if match else "1"
+
+
+def _toml_reason(error: tomllib.TOMLDecodeError) -> str:
+    return re.sub(r"\s*\(at line \d+, column \d+\)", "", str(error)) or "malformed"

@@ -1,0 +1,129 @@
+"""What a rule sees while it checks a node: the model, where the node is, and ``report``."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from jaxlint.diagnostics import Diagnostic, Location
+from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.model import SemanticModel
+from jaxlint.semantic.scopes import Frame, Loops, Scope
+from jaxlint.semantic.transforms import ABSTRACT, NONE
+from jaxlint.semantic.values import Value
+
+if TYPE_CHECKING:
+    from jaxlint.rule import Rule
+
+
+class Context:
+    """Per-file state handed to every rule callback; the engine moves it from node to node."""
+
+    def __init__(self, path: str, lines: list[str], model: SemanticModel) -> None:
+        self.path = path
+        self.lines = lines
+        self.model = model
+        self.diagnostics: list[Diagnostic] = []
+        self.rule: Rule | None = None
+        self.scope: Scope = model.index.module
+        self.loops: Loops = ()
+        self.frame: Frame = None
+        self.memo: dict[object, Any] = {}  # per-file scratch space for rules
+
+    # ------------------------------------------------------------------ where we are
+
+    @property
+    def function(self) -> FunctionInfo | None:
+        """The innermost function (or lambda) around the node; None at module level."""
+        return self.model.function_of(self.scope)
+
+    @property
+    def level(self) -> int:
+        function = self.function
+        return NONE if function is None else function.effective_level
+
+    @property
+    def abstract(self) -> bool:
+        """Inside code that JAX traces abstractly (jit, vmap, lax bodies...)."""
+        return self.level == ABSTRACT
+
+    @property
+    def traced(self) -> bool:
+        return self.level > NONE
+
+    @property
+    def parent(self) -> ast.AST | None:
+        return None if self.frame is None else self.frame[0]
+
+    def ancestors(self) -> Iterator[ast.AST]:
+        frame = self.frame
+        while frame is not None:
+            yield frame[0]
+            frame = frame[1]
+
+    # ------------------------------------------------------------------ questions
+
+    def value(self, node: ast.AST) -> Value:
+        return self.model.value(node, self.scope)
+
+    def qualname(self, node: ast.AST) -> str | None:
+        return self.model.qualname(node, self.scope)
+
+    def first_time(self, key: object) -> bool:
+        """True the first time ``key`` is seen in this file (for one report per thing)."""
+        seen = self.memo.setdefault("first_time", set())
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
+
+    def why_traced(self) -> str:
+        function = self.function
+        return "" if function is None else function.why
+
+    # ------------------------------------------------------------------ reporting
+
+    def report(
+        self,
+        node: ast.AST,
+        message: str,
+        *,
+        end: ast.AST | None = None,
+        fix_data: dict[str, Any] | None = None,
+    ) -> None:
+        rule = self.rule
+        assert rule is not None
+        last = end if end is not None else node
+        start = self.location(node.lineno, node.col_offset)  # type: ignore[attr-defined]
+        stop = self.location(
+            getattr(last, "end_lineno", None) or node.lineno,  # type: ignore[attr-defined]
+            getattr(last, "end_col_offset", None) or node.col_offset,  # type: ignore[attr-defined]
+        )
+        self.diagnostics.append(
+            Diagnostic(
+                code=rule.code,
+                name=rule.name,
+                message=message,
+                filename=self.path,
+                location=start,
+                end_location=stop,
+                severity=rule.severity,
+                fix_title=rule.fix_title,
+                noqa_row=start.row,
+                fix_data=fix_data,
+                node=node,
+            )
+        )
+
+    def location(self, row: int, byte_column: int) -> Location:
+        return Location(row, character_column(self.lines, row, byte_column) + 1)
+
+
+def character_column(lines: list[str], row: int, byte_column: int) -> int:
+    """Convert ``ast``'s UTF-8 byte offset on ``row`` into a 0-based character offset."""
+    if 0 < row <= len(lines):
+        line = lines[row - 1]
+        if not line.isascii():
+            return len(line.encode("utf-8")[:byte_column].decode("utf-8", errors="ignore"))
+    return byte_column

@@ -1,0 +1,174 @@
+"""The linting engine: parse once, build the semantic model, dispatch rules in one pass.
+
+``lint_source`` is the single entry point every front end uses (CLI, flake8, pylint, LSP). The
+rules subscribe to node types; the scope walk that builds the model also collects those nodes, so
+dispatch is a loop over a list, not another walk of the tree.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import traceback
+import warnings
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from jaxlint.context import Context, character_column
+from jaxlint.diagnostics import Diagnostic, Location
+from jaxlint.noqa import apply_noqa
+from jaxlint.registry import all_rules
+from jaxlint.rule import Rule
+from jaxlint.semantic.model import SemanticModel
+
+SYNTAX_ERROR = "JAX000"
+IO_ERROR = "JAX001"
+INTERNAL_ERROR = "JAX002"
+META_CODES = {
+    SYNTAX_ERROR: "syntax-error",
+    IO_ERROR: "io-error",
+    INTERNAL_ERROR: "internal-error",
+}
+BUG_REPORT = "please report it at https://github.com/jaxlint/jaxlint/issues"
+_NEWLINES = re.compile(r"\r\n|\r|\n")
+_MENTIONS_JAX = re.compile(r"\b(?:jax|flax|equinox|optax|chex|jaxtyping)\b")
+
+Callback = Callable[[Any, Context], None]
+
+
+@dataclass
+class RuleSet:
+    """The enabled rules and the node-type -> callbacks table built from them once."""
+
+    rules: list[Rule]
+    dispatch: dict[type, list[tuple[Rule, Callback]]]
+
+    @classmethod
+    def from_codes(cls, codes: Iterable[str]) -> RuleSet:
+        wanted = set(codes)
+        rules = [rule_class() for rule_class in all_rules() if rule_class.code in wanted]
+        dispatch: dict[type, list[tuple[Rule, Callback]]] = {}
+        for rule in rules:
+            for node_type, callback in rule.callbacks().items():
+                dispatch.setdefault(node_type, []).append((rule, callback))
+        return cls(rules, dispatch)
+
+    @property
+    def node_types(self) -> frozenset[type]:
+        return frozenset(self.dispatch)
+
+
+def split_lines(source: str) -> list[str]:
+    """Physical lines as ``ast`` counts them (``\\n``, ``\\r\\n`` and ``\\r`` end a line)."""
+    return _NEWLINES.split(source)
+
+
+def parse(source: str, path: str) -> ast.Module | Diagnostic:
+    """Parse ``source``; a syntax problem becomes one JAX000 diagnostic."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(source, filename=path)
+    except SyntaxError as error:
+        from jaxlint.syntax import describe_syntax_error
+
+        row = error.lineno or 1
+        lines = split_lines(source)
+        column = character_column(lines, row, max((error.offset or 1) - 1, 0)) + 1
+        message = describe_syntax_error(error, source)
+        return meta_diagnostic(SYNTAX_ERROR, message, path, row, column)
+    except (ValueError, MemoryError, RecursionError) as error:
+        reason = (
+            "source contains null bytes"
+            if isinstance(error, ValueError)
+            else ("the file is nested too deeply for Python's parser")
+        )
+        return meta_diagnostic(SYNTAX_ERROR, f"SyntaxError: {reason}", path, 1, 1)
+
+
+def meta_diagnostic(code: str, message: str, path: str, row: int = 1, column: int = 1) -> Diagnostic:
+    location = Location(row, column)
+    return Diagnostic(code, META_CODES[code], message, path, location, location, noqa_row=None)
+
+
+def lint_source(
+    source: str,
+    path: str,
+    ruleset: RuleSet,
+    traced_decorators: frozenset[str] = frozenset(),
+    tree: ast.Module | None = None,
+) -> list[Diagnostic]:
+    """Every diagnostic of the enabled rules on ``source``, noqa applied, in source order."""
+    if tree is None:
+        parsed = parse(source, path)
+        if isinstance(parsed, Diagnostic):
+            return [parsed]
+        tree = parsed
+    if not ruleset.rules or not _may_hold_findings(source, traced_decorators):
+        return []
+    lines = split_lines(source)
+    try:
+        model = SemanticModel(tree, traced_decorators, ruleset.node_types)
+    except RecursionError:
+        return []
+    except Exception as error:  # a bug in the model must not end the run
+        return [_internal_error(path, "the semantic model", error)]
+    if not model.uses_jax:
+        return []
+    context = Context(path, lines, model)
+    errors = _dispatch(context, ruleset)
+    diagnostics = apply_noqa(context.diagnostics, lines)
+    return _deduplicate(diagnostics) + errors
+
+
+def _may_hold_findings(source: str, traced_decorators: frozenset[str]) -> bool:
+    """Every rule needs JAX: a file that never names it cannot hold a finding."""
+    if _MENTIONS_JAX.search(source):
+        return True
+    return any(name.split(".")[0] in source for name in traced_decorators)
+
+
+def _dispatch(context: Context, ruleset: RuleSet) -> list[Diagnostic]:
+    dispatch = {kind: list(callbacks) for kind, callbacks in ruleset.dispatch.items()}
+    errors: list[Diagnostic] = []
+    for node, scope, loops, frame in context.model.index.events:
+        callbacks = dispatch.get(type(node))
+        if not callbacks:
+            continue
+        context.scope, context.loops, context.frame = scope, loops, frame
+        for rule, callback in list(callbacks):
+            context.rule = rule
+            try:
+                callback(node, context)
+            except RecursionError:
+                continue
+            except Exception as error:  # contain the crash to this rule and file
+                errors.append(_internal_error(context.path, f"rule {rule.code}", error, node))
+                for callbacks_of_kind in dispatch.values():
+                    callbacks_of_kind[:] = [(r, c) for r, c in callbacks_of_kind if r is not rule]
+    return errors
+
+
+def _internal_error(path: str, where: str, error: Exception, node: ast.AST | None = None) -> Diagnostic:
+    frame = traceback.extract_tb(error.__traceback__)[-1] if error.__traceback__ else None
+    origin = f" at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}" if frame else ""
+    message = (
+        f"internal error in {where}: {type(error).__name__}: {error}{origin}; "
+        f"the rest of the file was checked without it ({BUG_REPORT})"
+    )
+    if os.environ.get("JAXLINT_RAISE_INTERNAL_ERRORS") == "1":
+        raise error
+    return meta_diagnostic(INTERNAL_ERROR, message, path, getattr(node, "lineno", 1), 1)
+
+
+def _deduplicate(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    seen: set[tuple[str, Location]] = set()
+    unique: list[Diagnostic] = []
+    for diagnostic in sorted(diagnostics, key=Diagnostic.sort_key):
+        key = (diagnostic.code, diagnostic.location)
+        if key not in seen:
+            seen.add(key)
+            unique.append(diagnostic)
+    return unique

@@ -1,0 +1,98 @@
+"""Finding the Python files to check and reading them with the encoding they declare."""
+
+from __future__ import annotations
+
+import io
+import os
+import tokenize
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from jaxlint.config import Settings
+
+PYTHON_SUFFIXES = (".py", ".pyi")
+
+
+@dataclass
+class SourceFile:
+    """A file's text, or why it could not be read."""
+
+    path: str
+    text: str | None
+    encoding: str = "utf-8"
+    error: str | None = None
+    raw: bytes | None = None
+
+
+def discover(paths: list[str], settings: Settings) -> Iterator[str]:
+    """Yield Python files under ``paths`` in a stable order, skipping excluded folders.
+
+    Files named explicitly are always yielded; directories are searched recursively for
+    ``*.py``/``*.pyi``, skipping hidden folders, virtual environments and excluded paths.
+    """
+    seen: set[str] = set()
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for found in _walk(path, settings):
+                if found not in seen:
+                    seen.add(found)
+                    yield found
+        elif raw not in seen:
+            seen.add(raw)
+            yield raw
+
+
+def _walk(root: Path, settings: Settings) -> Iterator[str]:
+    visited: set[tuple[int, int]] = set()
+    for directory, subdirs, files in os.walk(root, followlinks=True):
+        try:
+            stat = os.stat(directory)
+            identity = (stat.st_dev, stat.st_ino)
+        except OSError:
+            subdirs[:] = []
+            continue
+        if identity in visited:  # a symlink loop
+            subdirs[:] = []
+            continue
+        visited.add(identity)
+        subdirs[:] = sorted(
+            d
+            for d in subdirs
+            if not d.startswith(".")
+            and not settings.is_excluded(Path(directory) / d)
+            and not (Path(directory) / d / "pyvenv.cfg").exists()
+        )
+        for name in sorted(files):
+            if name.endswith(PYTHON_SUFFIXES) and not settings.is_excluded(Path(directory) / name):
+                yield os.path.join(directory, name)
+
+
+def read_source(path: str) -> SourceFile:
+    """Read ``path`` as Python source: PEP 263 coding cookie or BOM, else UTF-8."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except IsADirectoryError:
+        return SourceFile(path, None, error="is a directory")
+    except FileNotFoundError:
+        return SourceFile(path, None, error="no such file (was it deleted during the run?)")
+    except OSError as error:
+        return SourceFile(path, None, error=f"cannot read: {error.strerror or error}")
+    return decode_source(path, raw)
+
+
+def decode_source(path: str, raw: bytes) -> SourceFile:
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+    except SyntaxError as error:
+        return SourceFile(path, None, error=f"cannot decode: {error.msg}", raw=raw)
+    try:
+        text = raw.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as error:
+        reason = error.reason if isinstance(error, UnicodeDecodeError) else str(error)
+        return SourceFile(path, None, encoding, error=f"cannot decode as {encoding}: {reason}", raw=raw)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return SourceFile(path, text, encoding, raw=raw)

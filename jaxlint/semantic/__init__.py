@@ -1,0 +1,1 @@
+"""The semantic model: scopes, qualified names, traced functions and abstract values."""

@@ -1,0 +1,385 @@
+"""What jaxlint knows about the JAX, NumPy and Python APIs it meets in traced code.
+
+Tables only: which calls return static metadata, which return containers rather than arrays,
+which return boolean masks, which consume a PRNG key, and the array attributes and methods.
+"""
+
+from __future__ import annotations
+
+JAX_ARRAY_NAMESPACES = (
+    "jax.numpy.",
+    "jax.lax.",
+    "jax.nn.",
+    "jax.scipy.",
+    "jax.random.",
+    "jax.image.",
+)
+
+# Calls that answer from shapes and dtypes alone: static even on tracers.
+STATIC_QUERIES = frozenset(
+    {
+        "jax.numpy.shape",
+        "jax.numpy.ndim",
+        "jax.numpy.size",
+        "jax.numpy.result_type",
+        "jax.numpy.issubdtype",
+        "jax.numpy.isdtype",
+        "jax.numpy.dtype",
+        "jax.numpy.iinfo",
+        "jax.numpy.finfo",
+        "jax.numpy.promote_types",
+        "jax.numpy.can_cast",
+        "jax.numpy.isscalar",
+        "jax.numpy.iscomplexobj",
+        "jax.numpy.isrealobj",
+        "jax.numpy.broadcast_shapes",
+        "jax.lax.broadcast_shapes",
+        "jax.lax.axis_size",
+        "jax.eval_shape",
+        "jax.tree.structure",
+        "jax.tree_util.tree_structure",
+        "jax.typeof",
+        "numpy.shape",
+        "numpy.ndim",
+        "numpy.size",
+        "numpy.dtype",
+        "numpy.result_type",
+        "numpy.issubdtype",
+        "numpy.iinfo",
+        "numpy.finfo",
+    }
+)
+
+# Calls that return a tuple or list of arrays rather than one array.
+CONTAINER_RESULTS = frozenset(
+    {
+        "jax.numpy.split",
+        "jax.numpy.array_split",
+        "jax.numpy.hsplit",
+        "jax.numpy.vsplit",
+        "jax.numpy.dsplit",
+        "jax.numpy.meshgrid",
+        "jax.numpy.broadcast_arrays",
+        "jax.numpy.nonzero",
+        "jax.numpy.unravel_index",
+        "jax.numpy.histogram",
+        "jax.numpy.histogram2d",
+        "jax.numpy.histogramdd",
+        "jax.numpy.divmod",
+        "jax.numpy.frexp",
+        "jax.numpy.modf",
+        "jax.numpy.triu_indices",
+        "jax.numpy.tril_indices",
+        "jax.numpy.diag_indices",
+        "jax.numpy.ix_",
+        "jax.numpy.linalg.svd",
+        "jax.numpy.linalg.eig",
+        "jax.numpy.linalg.eigh",
+        "jax.numpy.linalg.qr",
+        "jax.numpy.linalg.slogdet",
+        "jax.numpy.linalg.lstsq",
+        "jax.lax.top_k",
+        "jax.lax.sort_key_val",
+        "jax.lax.scan",
+        "jax.lax.fori_loop",
+        "jax.lax.while_loop",
+        "jax.lax.cond",
+        "jax.lax.switch",
+        "jax.lax.map",
+        "jax.lax.associative_scan",
+        "jax.lax.optimization_barrier",
+        "jax.scipy.linalg.lu",
+        "jax.scipy.linalg.qr",
+        "jax.scipy.linalg.svd",
+        "jax.scipy.linalg.eigh",
+        "jax.scipy.optimize.minimize",
+        "jax.nn.initializers.normal",
+    }
+)
+
+# Calls whose result is a boolean array.
+BOOL_RESULTS = frozenset(
+    {
+        f"jax.numpy.{name}"
+        for name in [
+            "isnan",
+            "isinf",
+            "isfinite",
+            "isneginf",
+            "isposinf",
+            "iscomplex",
+            "isreal",
+            "signbit",
+            "isin",
+            "isclose",
+            "logical_and",
+            "logical_or",
+            "logical_not",
+            "logical_xor",
+            "equal",
+            "not_equal",
+            "greater",
+            "greater_equal",
+            "less",
+            "less_equal",
+            "any",
+            "all",
+            "array_equal",
+            "array_equiv",
+            "allclose",
+        ]
+    }
+    | {f"jax.lax.{name}" for name in ["eq", "ne", "lt", "le", "gt", "ge", "is_finite"]}
+    | {"jax.random.bernoulli"}
+)
+
+# Calls that return their (first) argument's structure unchanged.
+PASSTHROUGH = frozenset(
+    {
+        "jax.lax.stop_gradient",
+        "jax.device_put",
+        "jax.block_until_ready",
+        "jax.lax.with_sharding_constraint",
+    }
+)
+
+TREE_CONTAINER_RESULTS = frozenset(
+    {
+        "jax.tree.map",
+        "jax.tree.map_with_path",
+        "jax.tree_util.tree_map_with_path",
+        "jax.tree.leaves",
+        "jax.tree_util.tree_leaves",
+        "jax.tree.unflatten",
+        "jax.tree_util.tree_unflatten",
+        "jax.tree.transpose",
+    }
+)
+
+# Attributes of an array that are static metadata.
+STATIC_ATTRIBUTES = frozenset(
+    {"shape", "ndim", "dtype", "size", "itemsize", "nbytes", "weak_type", "sharding", "aval"}
+)
+# Attributes of an array that are arrays again.
+ARRAY_ATTRIBUTES = frozenset({"T", "mT", "real", "imag", "at", "flat"})
+
+# Methods of an array that return an array.
+ARRAY_METHODS = frozenset(
+    [
+        "sum",
+        "mean",
+        "max",
+        "min",
+        "prod",
+        "std",
+        "var",
+        "any",
+        "all",
+        "argmax",
+        "argmin",
+        "cumsum",
+        "cumprod",
+        "cummax",
+        "cummin",
+        "reshape",
+        "ravel",
+        "flatten",
+        "transpose",
+        "swapaxes",
+        "squeeze",
+        "astype",
+        "clip",
+        "round",
+        "dot",
+        "conj",
+        "conjugate",
+        "copy",
+        "take",
+        "repeat",
+        "diagonal",
+        "trace",
+        "sort",
+        "argsort",
+        "searchsorted",
+        "view",
+        "block_until_ready",
+        "set",
+        "add",
+        "subtract",
+        "multiply",
+        "mul",
+        "divide",
+        "power",
+        "apply",
+        "get",
+        "ptp",
+        "nansum",
+        "nanmean",
+        "__getitem__",
+        "__add__",
+        "__mul__",
+        "__sub__",
+        "__truediv__",
+        "__neg__",
+        "__abs__",
+        "__invert__",
+        "addressable_data",
+    ]
+)
+BOOL_METHODS = frozenset({"any", "all"})
+# Array methods that no list, tuple or dict has: calling one proves the receiver is an array.
+ARRAY_ONLY_METHODS = ARRAY_METHODS - {"copy", "get", "add", "set", "apply", "sort", "__getitem__"}
+ARRAY_ONLY_METHODS |= {"item", "tolist"}
+# Methods that turn an array into a Python value: they need a concrete array.
+CONVERSION_METHODS = frozenset({"item", "tolist", "__bool__", "__index__", "__int__", "__float__"})
+
+# Python builtins whose result is static whatever they are given.
+STATIC_BUILTINS = frozenset(
+    {
+        "builtins.len",
+        "builtins.isinstance",
+        "builtins.issubclass",
+        "builtins.type",
+        "builtins.callable",
+        "builtins.hasattr",
+        "builtins.id",
+        "builtins.str",
+        "builtins.repr",
+        "builtins.format",
+        "builtins.print",
+        "builtins.range",
+        "builtins.hash",
+        "builtins.getattr",
+        "builtins.super",
+        "builtins.object",
+        "builtins.dir",
+        "builtins.vars",
+    }
+)
+CONVERSION_BUILTINS = frozenset({"builtins.bool", "builtins.int", "builtins.float", "builtins.complex"})
+
+# jax.random functions that do not consume their key argument.
+KEY_NEUTRAL = frozenset(
+    {
+        "jax.random.fold_in",
+        "jax.random.key_data",
+        "jax.random.key_impl",
+        "jax.random.wrap_key_data",
+        "jax.random.clone",
+        "jax.random.PRNGKey",
+        "jax.random.key",
+        "jax.random.default_prng_impl",
+    }
+)
+KEY_CONSTRUCTORS = frozenset({"jax.random.PRNGKey", "jax.random.key"})
+
+# Annotation spellings of a JAX array.
+ARRAY_ANNOTATIONS = frozenset(
+    {
+        "jax.Array",
+        "jax.numpy.ndarray",
+        "jax.numpy.DeviceArray",
+        "jax.typing.ArrayLike",
+        "chex.Array",
+        "chex.ArrayDevice",
+        "chex.PRNGKey",
+        "jaxtyping.Array",
+        "jaxtyping.ArrayLike",
+        "jaxtyping.PRNGKeyArray",
+        "jax.random.KeyArray",
+    }
+)
+JAXTYPING_DTYPES = frozenset(
+    [
+        "Float",
+        "Int",
+        "Bool",
+        "Shaped",
+        "Real",
+        "Num",
+        "Inexact",
+        "Integer",
+        "UInt",
+        "Complex",
+        "Key",
+        "Float32",
+        "Float64",
+        "Int32",
+        "Int64",
+        "UInt8",
+        "UInt32",
+        "BFloat16",
+        "Float16",
+    ]
+)
+# Annotation spellings of Python scalars and strings (configuration when not traced).
+SCALAR_ANNOTATIONS = frozenset(
+    {"builtins.int", "builtins.float", "builtins.bool", "builtins.str", "builtins.complex"}
+)
+
+# Annotation spellings of Python containers: their truthiness and length are static.
+CONTAINER_ANNOTATIONS = frozenset(
+    {
+        f"typing.{name}"
+        for name in [
+            "Tuple",
+            "List",
+            "Dict",
+            "Set",
+            "FrozenSet",
+            "Sequence",
+            "MutableSequence",
+            "Mapping",
+            "MutableMapping",
+            "Iterable",
+            "Collection",
+        ]
+    }
+    | {
+        f"collections.abc.{name}"
+        for name in [
+            "Sequence",
+            "MutableSequence",
+            "Mapping",
+            "MutableMapping",
+            "Iterable",
+            "Collection",
+            "Set",
+        ]
+    }
+    | {"builtins.tuple", "builtins.list", "builtins.dict", "builtins.set", "builtins.frozenset"}
+)
+# lax control flow returns its carry, which may be a single array.
+PYTREE_RESULTS = frozenset(
+    {
+        "jax.lax.fori_loop",
+        "jax.lax.while_loop",
+        "jax.lax.cond",
+        "jax.lax.switch",
+        "jax.lax.map",
+        "jax.lax.associative_scan",
+        "jax.lax.optimization_barrier",
+        "jax.scipy.optimize.minimize",
+    }
+)
+
+# isinstance() against these proves a value is a plain Python (or NumPy) value, not a tracer.
+PYTHON_SCALAR_TYPES = frozenset(
+    {f"builtins.{name}" for name in ["int", "float", "bool", "complex", "str", "bytes"]}
+    | {f"numbers.{name}" for name in ["Number", "Integral", "Real", "Complex", "Rational"]}
+    | {
+        f"numpy.{name}"
+        for name in [
+            "ndarray",
+            "integer",
+            "floating",
+            "number",
+            "generic",
+            "bool_",
+            "int32",
+            "int64",
+            "float32",
+            "float64",
+        ]
+    }
+)

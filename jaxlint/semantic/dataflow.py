@@ -1,0 +1,946 @@
+"""The dataflow interpreter: runs one function body over abstract values, statement by statement.
+
+Flow-sensitive: each statement maps an environment (name -> value) to the next; branches are
+joined, loops iterate to a fixed point, ``return``/``raise``/``break`` end a path. Every expression
+it evaluates is recorded in ``model.values`` for the rules to read. Calls into other functions of the
+module with traced arguments are reported to the model, which then analyses those helpers as traced.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from jaxlint.semantic import api
+from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.scopes import MUTATING_METHODS, Scope
+from jaxlint.semantic.tracing import initial_param_value
+from jaxlint.semantic.transforms import ABSTRACT, CONCRETE, NONE, PARTIAL, TREE_MAPS
+from jaxlint.semantic.values import (
+    ARRAY,
+    BOOL,
+    CONTAINER,
+    STATIC,
+    TRACED,
+    UNKNOWN,
+    Value,
+    combine,
+    container,
+    element,
+    flat,
+    is_mask,
+    is_traced,
+    join,
+    join_all,
+)
+
+if TYPE_CHECKING:
+    from jaxlint.semantic.model import SemanticModel
+
+Env = dict[str, Value]
+MAX_LOOP_PASSES = 4
+BOOL_PRESERVING_METHODS = frozenset(
+    [
+        "reshape",
+        "ravel",
+        "flatten",
+        "transpose",
+        "swapaxes",
+        "squeeze",
+        "copy",
+        "take",
+        "repeat",
+        "view",
+        "block_until_ready",
+    ]
+)
+
+
+def join_env(a: Env | None, b: Env | None) -> Env | None:
+    if a is None:
+        return None if b is None else dict(b)
+    if b is None:
+        return dict(a)
+    merged = dict(a)
+    for name, value in b.items():
+        old = merged.get(name)
+        merged[name] = value if old is None else join(old, value)
+    return merged
+
+
+def join_envs(envs: list[Env | None]) -> Env | None:
+    result: Env | None = None
+    for env in envs:
+        result = join_env(result, env) if result is not None else (None if env is None else dict(env))
+    return result
+
+
+class _Loop:
+    def __init__(self) -> None:
+        self.breaks: list[Env | None] = []
+        self.continues: list[Env | None] = []
+
+
+class Interpreter:
+    """Abstract interpretation of one function (or the module body)."""
+
+    def __init__(self, model: SemanticModel, info: FunctionInfo | None) -> None:
+        self.model = model
+        self.info = info
+        self.scope: Scope = info.scope if info is not None else model.index.module
+        self.level = info.effective_level if info is not None else NONE
+        self.resolver = model.resolver
+        self.values = model.values
+        self.env: Env | None = {}
+        self.summary: Env = {}
+        self.returns: Value | None = None
+        self.loops: list[_Loop] = []
+
+    # ------------------------------------------------------------------ entry points
+
+    def run_module(self, tree: ast.Module) -> Env:
+        self.block(tree.body)
+        return self.summary
+
+    def run_function(self) -> tuple[Value, Env]:
+        info = self.info
+        assert info is not None
+        node = info.node
+        self.env = {}
+        for param in info.param_nodes():
+            value = info.params.get(param.arg)
+            if value is None:
+                value = initial_param_value(self.model, info, param.arg)
+            self.assign_name(param.arg, value)
+        if isinstance(node, ast.Lambda):
+            self.returns = self.eval(node.body)
+        else:
+            self.block(node.body)
+            if self.env is not None:
+                self.add_return(STATIC)
+        return (UNKNOWN if self.returns is None else self.returns), self.summary
+
+    def add_return(self, value: Value) -> None:
+        self.returns = value if self.returns is None else join(self.returns, value)
+
+    # ------------------------------------------------------------------ bindings
+
+    def assign_name(self, name: str, value: Value) -> None:
+        if self.env is not None:
+            self.env[name] = value
+        old = self.summary.get(name)
+        self.summary[name] = value if old is None else join(old, value)
+
+    def bind(self, target: ast.AST, value: Value) -> None:
+        self.values[target] = value
+        if isinstance(target, ast.Name):
+            self.assign_name(target.id, value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            self.bind_sequence(target.elts, value)
+        elif isinstance(target, ast.Starred):
+            self.bind(target.value, flat(value) if isinstance(value, tuple) else value)
+        elif isinstance(target, ast.Subscript):
+            self.eval(target.value)
+            self.eval(target.slice)
+            self.taint_container(target.value, value)
+        elif isinstance(target, ast.Attribute):
+            self.eval(target.value)
+
+    def bind_sequence(self, targets: list[ast.expr], value: Value) -> None:
+        starred = any(isinstance(t, ast.Starred) for t in targets)
+        if isinstance(value, tuple) and len(value) == len(targets) and not starred:
+            for target, item in zip(targets, value):
+                self.bind(target, item)
+            return
+        item = element(value)
+        for target in targets:
+            self.bind(target, container([item]) if isinstance(target, ast.Starred) else item)
+
+    def taint_container(self, base: ast.expr, stored: Value) -> None:
+        """A container that receives a traced value now holds a tracer."""
+        if isinstance(base, ast.Name) and is_traced(stored) and self.env is not None:
+            old = flat(self.env.get(base.id, UNKNOWN))
+            self.assign_name(base.id, (old & ~STATIC) | TRACED)
+
+    # ------------------------------------------------------------------ statements
+
+    def block(self, body: list[ast.stmt]) -> None:
+        handlers = _STATEMENTS
+        for stmt in body:
+            if self.env is None:
+                return
+            handler = handlers.get(type(stmt))
+            if handler is None:
+                self.generic(stmt)
+            else:
+                handler(self, stmt)
+
+    def generic(self, node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr):
+                self.eval(child)
+            elif isinstance(child, ast.stmt):
+                self.block([child])
+
+    def s_expr(self, node: ast.Expr) -> None:
+        self.eval(node.value)
+
+    def s_assign(self, node: ast.Assign) -> None:
+        value = self.eval(node.value)
+        for target in node.targets:
+            self.bind(target, value)
+
+    def s_annassign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.bind(node.target, self.eval(node.value))
+
+    def s_augassign(self, node: ast.AugAssign) -> None:
+        rhs = self.eval(node.value)
+        target = node.target
+        if isinstance(target, ast.Name):
+            current = self.load(target.id)
+            self.values[target] = current
+            self.assign_name(target.id, self.binop(node.op, current, rhs, None))
+        elif isinstance(target, ast.Subscript):
+            self.eval(target.value)
+            self.eval(target.slice)
+            self.taint_container(target.value, rhs)
+        elif isinstance(target, ast.Attribute):
+            self.eval(target.value)
+
+    def s_if(self, node: ast.If) -> None:
+        self.eval(node.test)
+        when_true, when_false = self.narrowing(node.test)
+        entry = self.env
+        self.env = dict(entry, **when_true) if entry is not None else None
+        self.block(node.body)
+        after_body = self.env
+        self.env = dict(entry, **when_false) if entry is not None else None
+        self.block(node.orelse)
+        self.env = join_env(after_body, self.env) if after_body is not None else self.env
+
+    def s_for(self, node: ast.For | ast.AsyncFor) -> None:
+        iterable = self.eval(node.iter)
+        item = self.iteration_value(node.iter, iterable)
+        self.loop(node, lambda: self.bind(node.target, item))
+
+    def s_while(self, node: ast.While) -> None:
+        self.loop(node, lambda: self.eval(node.test))
+
+    def loop(self, node: ast.For | ast.AsyncFor | ast.While, head_action: Callable[[], Any]) -> None:
+        head = self.env
+        frame = _Loop()
+        for _ in range(MAX_LOOP_PASSES):
+            frame = _Loop()
+            self.loops.append(frame)
+            self.env = dict(head) if head is not None else None
+            head_action()
+            self.block(node.body)
+            self.loops.pop()
+            back = join_envs([self.env, *frame.continues])
+            new_head = join_env(head, back)
+            if new_head == head:
+                break
+            head = new_head
+        self.env = dict(head) if head is not None else None
+        self.block(node.orelse)
+        self.env = join_envs([self.env, *frame.breaks])
+
+    def s_break(self, node: ast.Break) -> None:
+        if self.loops:
+            self.loops[-1].breaks.append(self.env)
+        self.env = None
+
+    def s_continue(self, node: ast.Continue) -> None:
+        if self.loops:
+            self.loops[-1].continues.append(self.env)
+        self.env = None
+
+    def s_return(self, node: ast.Return) -> None:
+        self.add_return(STATIC if node.value is None else self.eval(node.value))
+        self.env = None
+
+    def s_raise(self, node: ast.Raise) -> None:
+        for part in (node.exc, node.cause):
+            if part is not None:
+                self.eval(part)
+        self.env = None
+
+    def s_try(self, node: ast.Try) -> None:
+        entry = self.env
+        self.env = dict(entry) if entry is not None else None
+        self.block(node.body)
+        after_body = self.env
+        handler_entry = join_env(entry, after_body) if entry is not None else after_body
+        outcomes: list[Env | None] = []
+        self.env = after_body
+        self.block(node.orelse)
+        outcomes.append(self.env)
+        for handler in node.handlers:
+            self.env = dict(handler_entry) if handler_entry is not None else None
+            if handler.type is not None:
+                self.eval(handler.type)
+            if handler.name:
+                self.assign_name(handler.name, UNKNOWN)
+            self.block(handler.body)
+            outcomes.append(self.env)
+        merged = join_envs(outcomes)
+        if node.finalbody:
+            self.env = merged if merged is not None else handler_entry
+            self.block(node.finalbody)
+            if merged is None:
+                self.env = None
+        else:
+            self.env = merged
+
+    def s_with(self, node: ast.With | ast.AsyncWith) -> None:
+        for item in node.items:
+            self.eval(item.context_expr)
+            if item.optional_vars is not None:
+                self.bind(item.optional_vars, UNKNOWN)
+        self.block(node.body)
+
+    def s_assert(self, node: ast.Assert) -> None:
+        self.eval(node.test)
+        if node.msg is not None:
+            self.eval(node.msg)
+
+    def s_delete(self, node: ast.Delete) -> None:
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                if self.env is not None:
+                    self.env.pop(target.id, None)
+            else:
+                self.generic(target)
+
+    def s_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for expr in [*node.decorator_list, *node.args.defaults]:
+            self.eval(expr)
+        for default in node.args.kw_defaults:
+            if default is not None:
+                self.eval(default)
+        self.nested(node)
+        self.assign_name(node.name, STATIC)
+
+    def s_class(self, node: ast.ClassDef) -> None:
+        for expr in [*node.decorator_list, *node.bases]:
+            self.eval(expr)
+        self.assign_name(node.name, STATIC)
+
+    def s_import(self, node: ast.Import | ast.ImportFrom) -> None:
+        for alias in node.names:
+            name = alias.asname or alias.name.split(".")[0]
+            if name != "*":
+                self.assign_name(name, STATIC)
+
+    def s_pass(self, node: ast.AST) -> None:
+        return
+
+    def s_match(self, node: ast.Match) -> None:
+        self.eval(node.subject)
+        entry = self.env
+        outcomes: list[Env | None] = [entry]
+        for case in node.cases:
+            self.env = dict(entry) if entry is not None else None
+            for child in ast.walk(case.pattern):
+                name = getattr(child, "name", None) or getattr(child, "rest", None)
+                if isinstance(name, str):
+                    self.assign_name(name, UNKNOWN)
+            if case.guard is not None:
+                self.eval(case.guard)
+            self.block(case.body)
+            outcomes.append(self.env)
+        self.env = join_envs(outcomes)
+
+    def nested(self, node: ast.AST) -> None:
+        child = self.model.infos.get(node)
+        if child is None or self.info is None:
+            return
+        if self.level > NONE:
+            reason = f"`{child.name}` is nested in traced `{self.info.name}`"
+            if child.inherit(self.level, self.info.why or reason):
+                self.model.enqueue(child)
+
+    # ------------------------------------------------------------------ expressions
+
+    def eval(self, node: ast.expr) -> Value:
+        handler = _EXPRESSIONS.get(type(node))
+        if handler is None:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.expr):
+                    self.eval(child)
+            value: Value = UNKNOWN
+        else:
+            value = handler(self, node)
+        self.values[node] = value
+        return value
+
+    def load(self, name: str) -> Value:
+        env = self.env
+        if env is not None and name in env:
+            return env[name]
+        return self.model.outer_value(self.scope, name)
+
+    def e_name(self, node: ast.Name) -> Value:
+        return self.load(node.id)
+
+    def e_constant(self, node: ast.Constant) -> Value:
+        return STATIC
+
+    def e_joined_str(self, node: ast.JoinedStr) -> Value:
+        for part in node.values:
+            self.eval(part)
+        return STATIC
+
+    def e_formatted(self, node: ast.FormattedValue) -> Value:
+        self.eval(node.value)
+        if node.format_spec is not None:
+            self.eval(node.format_spec)
+        return STATIC
+
+    def e_tuple(self, node: ast.Tuple) -> Value:
+        items = tuple(self.eval(e) for e in node.elts)
+        if any(isinstance(e, ast.Starred) for e in node.elts):
+            return container(items)
+        return items
+
+    def e_list(self, node: ast.List | ast.Set) -> Value:
+        return container([self.eval(e) for e in node.elts])
+
+    def e_dict(self, node: ast.Dict) -> Value:
+        parts = [self.eval(k) for k in node.keys if k is not None]
+        parts += [self.eval(v) for v in node.values]
+        return container(parts)
+
+    def e_binop(self, node: ast.BinOp) -> Value:
+        left = self.eval(node.left)
+        right = self.eval(node.right)
+        return self.binop(node.op, left, right, node)
+
+    def binop(self, op: ast.operator, left: Value, right: Value, node: ast.BinOp | None) -> Value:
+        if isinstance(left, tuple) and isinstance(right, tuple) and isinstance(op, ast.Add):
+            return left + right
+        if (
+            node is not None
+            and isinstance(op, ast.Mod)
+            and isinstance(node.left, ast.Constant)
+            and isinstance(node.left.value, str)
+        ):
+            return STATIC
+        result = combine([left, right])
+        if isinstance(op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and is_mask(left) and is_mask(right):
+            result |= BOOL
+        return result
+
+    def e_unary(self, node: ast.UnaryOp) -> Value:
+        operand = self.eval(node.operand)
+        if isinstance(node.op, ast.Not):
+            return STATIC if flat(operand) & STATIC else UNKNOWN
+        if isinstance(node.op, ast.Invert):
+            return flat(operand) & ~STATIC if not flat(operand) & STATIC else STATIC
+        return flat(operand) & ~BOOL
+
+    def e_boolop(self, node: ast.BoolOp) -> Value:
+        saved = self.env
+        values: list[Value] = []
+        try:
+            for operand in node.values:
+                values.append(self.eval(operand))
+                when_true, when_false = self.narrowing(operand)
+                narrowed = when_true if isinstance(node.op, ast.And) else when_false
+                if narrowed and self.env is not None:
+                    self.env = dict(self.env, **narrowed)
+        finally:
+            self.env = saved
+        return join_all(values, UNKNOWN)
+
+    def narrowing(self, test: ast.expr) -> tuple[Env, Env]:
+        """Names a condition proves to be plain Python values, when true and when false:
+        after ``isinstance(x, int)`` (or ``float``, ``tuple``, ``np.ndarray``...) ``x`` is static."""
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            when_true, when_false = self.narrowing(test.operand)
+            return when_false, when_true
+        if isinstance(test, ast.BoolOp):
+            parts = [self.narrowing(v) for v in test.values]
+            if isinstance(test.op, ast.And):
+                return {k: v for t, _ in parts for k, v in t.items()}, {}
+            return {}, {k: v for _, f in parts for k, v in f.items()}
+        if (
+            isinstance(test, ast.Call)
+            and len(test.args) == 2
+            and isinstance(test.args[0], ast.Name)
+            and self.resolver.qualname(test.func, self.scope) == "builtins.isinstance"
+        ):
+            types = test.args[1].elts if isinstance(test.args[1], ast.Tuple) else [test.args[1]]
+            names = [self.resolver.qualname(t, self.scope) for t in types]
+            if names and all(name in api.PYTHON_SCALAR_TYPES for name in names):
+                return {test.args[0].id: STATIC}, {}
+            if names and all(
+                name in api.PYTHON_SCALAR_TYPES or name in api.CONTAINER_ANNOTATIONS for name in names
+            ):
+                current = flat(self.load(test.args[0].id))
+                return {test.args[0].id: CONTAINER | (current & (TRACED | STATIC))}, {}
+        return {}, {}
+
+    def e_compare(self, node: ast.Compare) -> Value:
+        operands = [self.eval(node.left), *(self.eval(c) for c in node.comparators)]
+        if all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):
+            return STATIC
+        result = combine(operands)
+        if any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
+            return STATIC if result == STATIC else UNKNOWN
+        if result == STATIC:
+            return STATIC
+        if result & (TRACED | ARRAY):
+            return result | ARRAY | BOOL  # ordering a list or dict raises: this is an array
+        return UNKNOWN
+
+    def e_ifexp(self, node: ast.IfExp) -> Value:
+        self.eval(node.test)
+        when_true, when_false = self.narrowing(node.test)
+        saved = self.env
+        try:
+            self.env = dict(saved, **when_true) if saved is not None else None
+            body = self.eval(node.body)
+            self.env = dict(saved, **when_false) if saved is not None else None
+            orelse = self.eval(node.orelse)
+        finally:
+            self.env = saved
+        return join(body, orelse)
+
+    def e_lambda(self, node: ast.Lambda) -> Value:
+        for default in [*node.args.defaults, *node.args.kw_defaults]:
+            if default is not None:
+                self.eval(default)
+        self.nested(node)
+        return STATIC
+
+    def e_named(self, node: ast.NamedExpr) -> Value:
+        value = self.eval(node.value)
+        self.values[node.target] = value
+        self.assign_name(node.target.id, value)
+        return value
+
+    def e_starred(self, node: ast.Starred) -> Value:
+        return self.eval(node.value)
+
+    def e_slice(self, node: ast.Slice) -> Value:
+        parts = [self.eval(p) for p in (node.lower, node.upper, node.step) if p is not None]
+        return combine(parts) if parts else STATIC
+
+    def e_attribute(self, node: ast.Attribute) -> Value:
+        if self.resolver.qualname(node, self.scope) is not None:
+            return STATIC
+        return attribute_value(self.eval(node.value), node.attr)
+
+    def e_subscript(self, node: ast.Subscript) -> Value:
+        base = self.eval(node.value)
+        index = self.eval(node.slice)
+        if isinstance(base, tuple):
+            if isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
+                position = node.slice.value
+                if -len(base) <= position < len(base):
+                    return base[position]
+            base = flat(base)
+        if base & ARRAY:
+            return (base & (ARRAY | BOOL)) | ((base | flat(index)) & TRACED)
+        if base & TRACED:
+            return TRACED
+        if base & STATIC:
+            return STATIC if flat(index) & STATIC else UNKNOWN
+        return UNKNOWN
+
+    def e_comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp) -> Value:
+        return container([self.comprehension(node.generators, [node.elt])])
+
+    def e_dictcomp(self, node: ast.DictComp) -> Value:
+        return container([self.comprehension(node.generators, [node.key, node.value])])
+
+    def comprehension(self, generators: list[ast.comprehension], results: list[ast.expr]) -> Value:
+        saved = self.env
+        self.env = dict(saved) if saved is not None else {}
+        try:
+            for generator in generators:
+                iterable = self.eval(generator.iter)
+                self.bind(generator.target, self.iteration_value(generator.iter, iterable))
+                for condition in generator.ifs:
+                    self.eval(condition)
+            return join_all([self.eval(r) for r in results], UNKNOWN)
+        finally:
+            self.env = saved
+
+    def e_await(self, node: ast.AST) -> Value:
+        value = getattr(node, "value", None)
+        if isinstance(value, ast.expr):
+            self.eval(value)
+        return UNKNOWN
+
+    def iteration_value(self, iterator: ast.expr, iterable: Value) -> Value:
+        """The value bound to a loop target iterating over ``iterator``."""
+        if isinstance(iterator, ast.Call):
+            callee = self.resolver.qualname(iterator.func, self.scope)
+            args = iterator.args
+            if callee == "builtins.range":
+                return STATIC
+            if callee == "builtins.enumerate" and args:
+                return (STATIC, self.iteration_value(args[0], self.values.get(args[0], UNKNOWN)))
+            if callee == "builtins.zip" and not iterator.keywords:
+                return tuple(self.iteration_value(a, self.values.get(a, UNKNOWN)) for a in args)
+            if callee in ("builtins.reversed", "builtins.sorted") and args:
+                return self.iteration_value(args[0], self.values.get(args[0], UNKNOWN))
+            if isinstance(iterator.func, ast.Attribute) and not args:
+                receiver = self.values.get(iterator.func.value, UNKNOWN)
+                method = iterator.func.attr
+                if method == "items":
+                    return (STATIC, element(receiver))
+                if method == "keys":
+                    return STATIC
+                if method == "values":
+                    return element(receiver)
+        return element(iterable)
+
+    # ------------------------------------------------------------------ calls
+
+    def e_call(self, node: ast.Call) -> Value:
+        args = [self.eval(a) for a in node.args]
+        keywords = {kw.arg or f"**{i}": self.eval(kw.value) for i, kw in enumerate(node.keywords)}
+        func = node.func
+        qualname = None
+        if isinstance(func, (ast.Name, ast.Attribute)):
+            qualname = self.resolver.qualname(func, self.scope)
+        if qualname is not None:
+            return self.call_qualified(qualname, node, args, keywords)
+        if isinstance(func, ast.Name):
+            self.values[func] = self.load(func.id)
+            return self.call_function(func, node, args, keywords)
+        if isinstance(func, ast.Attribute):
+            receiver = self.eval(func.value)
+            self.values[func] = attribute_value(receiver, func.attr)
+            return self.call_method(func, receiver, node, args, keywords)
+        self.eval(func)
+        if isinstance(func, ast.Call):
+            return self.call_transformed(func, node, args, keywords)
+        return UNKNOWN
+
+    def call_qualified(
+        self, qualname: str, node: ast.Call, args: list[Value], keywords: dict[str, Value]
+    ) -> Value:
+        every = [*args, *keywords.values()]
+        if qualname.startswith("builtins."):
+            return self.call_builtin(qualname, node, args, every)
+        transform = self.model.transforms.get(qualname)
+        if transform is not None:
+            if self.level > NONE and transform.kind not in ("wrapper", "callback"):
+                self.model.apply_call(node, self.scope, transform, self.level)
+            if not transform.evaluates or qualname in api.STATIC_QUERIES:
+                return STATIC
+            traced = self.level == ABSTRACT and any(is_traced(v) for v in every)
+            shape = CONTAINER if qualname == "jax.lax.scan" else UNKNOWN
+            return shape | (TRACED if traced else UNKNOWN)
+        if qualname in api.STATIC_QUERIES:
+            return STATIC
+        if qualname in TREE_MAPS:
+            self.call_tree_map(node, args)
+            return TRACED if any(is_traced(v) for v in args[1:]) else UNKNOWN
+        if qualname == PARTIAL:
+            return STATIC
+        if qualname in api.PASSTHROUGH:
+            return args[0] if args else UNKNOWN
+        if qualname.startswith(api.JAX_ARRAY_NAMESPACES):
+            return self.jax_call(qualname, node, every)
+        if qualname.startswith("jax.tree"):
+            traced = any(is_traced(v) for v in every)
+            if qualname.endswith("flatten"):
+                return (TRACED if traced else UNKNOWN, STATIC)
+            return TRACED if traced and qualname in api.TREE_CONTAINER_RESULTS else UNKNOWN
+        if qualname.startswith(("numpy.", "math.")):
+            if all(flat(v) & STATIC for v in every):
+                return STATIC
+            return UNKNOWN
+        if qualname.startswith("jax.debug."):
+            return STATIC
+        return UNKNOWN
+
+    def jax_call(self, qualname: str, node: ast.Call, every: list[Value]) -> Value:
+        traced = self.level == ABSTRACT and any(is_traced(v) for v in every)
+        if (
+            qualname in api.CONTAINER_RESULTS
+            or (qualname == "jax.numpy.where" and len(node.args) == 1 and not node.keywords)
+            or (
+                qualname == "jax.numpy.unique"
+                and any(kw.arg and kw.arg.startswith("return_") for kw in node.keywords)
+            )
+        ):
+            shape = UNKNOWN if qualname in api.PYTREE_RESULTS else CONTAINER
+            return shape | (TRACED if traced else UNKNOWN)
+        value = ARRAY | (TRACED if traced else 0)
+        if qualname in api.BOOL_RESULTS or _bool_dtype(node):
+            value |= BOOL
+        return value
+
+    def call_builtin(self, qualname: str, node: ast.Call, args: list[Value], every: list[Value]) -> Value:
+        if qualname in api.STATIC_BUILTINS:
+            if qualname == "builtins.range" and not all(flat(v) & STATIC for v in every):
+                return UNKNOWN
+            return STATIC
+        if qualname in api.CONVERSION_BUILTINS:
+            if not args:
+                return STATIC
+            first = flat(args[0])
+            return STATIC if first & (STATIC | ARRAY) and not first & TRACED else UNKNOWN
+        if qualname in ("builtins.abs", "builtins.round"):
+            return args[0] if args else UNKNOWN
+        if qualname in ("builtins.max", "builtins.min"):
+            return STATIC if every and all(flat(v) & STATIC for v in every) else UNKNOWN
+        if qualname == "builtins.sum":
+            return element(args[0]) if args else UNKNOWN
+        if qualname in (
+            "builtins.list",
+            "builtins.tuple",
+            "builtins.set",
+            "builtins.sorted",
+            "builtins.reversed",
+            "builtins.dict",
+            "builtins.zip",
+            "builtins.enumerate",
+            "builtins.frozenset",
+        ):
+            if qualname == "builtins.tuple" and args and isinstance(args[0], tuple):
+                return args[0]
+            return container([element(v) if i < len(args) else v for i, v in enumerate(every)])
+        return UNKNOWN
+
+    def call_function(
+        self, func: ast.Name, node: ast.Call, args: list[Value], keywords: dict[str, Value]
+    ) -> Value:
+        found = self.model.resolve_function(func, self.scope)
+        if found is None:
+            return UNKNOWN
+        return self.call_helper(found[0], found[1], node, args, keywords)
+
+    def call_method(
+        self,
+        func: ast.Attribute,
+        receiver: Value,
+        node: ast.Call,
+        args: list[Value],
+        keywords: dict[str, Value],
+    ) -> Value:
+        found = self.model.resolve_function(func, self.scope)
+        if found is not None:
+            return self.call_helper(found[0], found[1], node, args, keywords)
+        every = [*args, *keywords.values()]
+        method = func.attr
+        if method in MUTATING_METHODS and any(is_traced(v) for v in every):
+            self.taint_container(func.value, TRACED)
+        base = flat(receiver)
+        if base & TRACED and method in api.ARRAY_ONLY_METHODS:
+            base |= ARRAY  # lists and dicts have no `.sum()`: the receiver is an array
+        if base & ARRAY:
+            if method in api.CONVERSION_METHODS:
+                return UNKNOWN
+            if method in api.ARRAY_METHODS:
+                traced = bool(base & TRACED) or (self.level == ABSTRACT and any(is_traced(v) for v in every))
+                value = ARRAY | (TRACED if traced else 0)
+                if method in api.BOOL_METHODS or (method == "astype" and _bool_dtype(node)):
+                    value |= BOOL
+                elif method in BOOL_PRESERVING_METHODS:
+                    value |= base & BOOL
+                return value
+            if method == "nonzero":
+                return TRACED if base & TRACED else UNKNOWN
+            return UNKNOWN
+        if base & TRACED:
+            if method in ("get", "pop", "values", "copy"):
+                return TRACED
+            if method == "items":
+                return TRACED
+            if method == "keys":
+                return STATIC
+            return UNKNOWN
+        if base & STATIC:
+            return STATIC if all(flat(v) & STATIC for v in every) else UNKNOWN
+        return UNKNOWN
+
+    def call_helper(
+        self,
+        target: FunctionInfo,
+        offset: int,
+        node: ast.Call,
+        args: list[Value],
+        keywords: dict[str, Value],
+    ) -> Value:
+        """A call into a function of this module: traced arguments make it a traced helper."""
+        if self.info is not None:
+            target.callers.add(self.info)
+        if self.level > NONE and target is not self.info:
+            params = self.bind_arguments(target, offset, node, args, keywords)
+            relevant = {
+                name: value
+                for name, value in params.items()
+                if is_traced(value) or (self.level == CONCRETE and flat(value) & ARRAY)
+            }
+            if relevant and self.info is not None:
+                reason = f"`{target.name}` is called from traced `{self.info.name}` at line {node.lineno}"
+                if target.apply(self.level, relevant, reason):
+                    self.model.enqueue(target)
+        result = target.returns if target.analyzed else UNKNOWN
+        if self.level < ABSTRACT and isinstance(result, int) and result & TRACED:
+            result = result & ~TRACED
+        return result
+
+    def bind_arguments(
+        self,
+        target: FunctionInfo,
+        offset: int,
+        node: ast.Call,
+        args: list[Value],
+        keywords: dict[str, Value],
+    ) -> dict[str, Value]:
+        """Map a call's argument values onto ``target``'s parameters."""
+        fn_args = target.node.args
+        positional = target.positional_names()[offset:]
+        bound: dict[str, Value] = {}
+        extra: list[Value] = []
+        for index, (arg_node, value) in enumerate(zip(node.args, args)):
+            if isinstance(arg_node, ast.Starred):
+                break
+            if index < len(positional):
+                bound[positional[index]] = value
+            else:
+                extra.append(value)
+        if extra and fn_args.vararg is not None:
+            bound[fn_args.vararg.arg] = container(extra)
+        names = {p.arg for p in target.param_nodes()}
+        for name, value in keywords.items():
+            if name in names:
+                bound[name] = value
+            elif not name.startswith("**") and fn_args.kwarg is not None:
+                old = bound.get(fn_args.kwarg.arg)
+                bound[fn_args.kwarg.arg] = container([value] if old is None else [old, value])
+        return bound
+
+    def call_tree_map(self, node: ast.Call, args: list[Value]) -> None:
+        if self.level == NONE or not node.args or not any(is_traced(v) for v in args[1:]):
+            return
+        found = self.model.resolve_function(node.args[0], self.scope)
+        if found is None or self.info is None:
+            return
+        target, offset = found
+        positional = target.positional_names()[offset:]
+        params = {name: element(value) for name, value in zip(positional, args[1:])}
+        params = {name: value for name, value in params.items() if is_traced(value)}
+        reason = f"`{target.name}` is mapped over traced leaves in `{self.info.name}` at line {node.lineno}"
+        if params and target.apply(self.level, params, reason):
+            self.model.enqueue(target)
+
+    def call_transformed(
+        self, func: ast.Call, node: ast.Call, args: list[Value], keywords: dict[str, Value]
+    ) -> Value:
+        """``jax.jit(f)(x)``, ``partial(f, a)(x)``: the arguments reach ``f``'s parameters."""
+        every = [*args, *keywords.values()]
+        traced = any(is_traced(v) for v in every)
+        if self.level > NONE and traced:
+            chain = self.model.resolve_chain(func, self.scope)
+            if chain is not None and self.info is not None:
+                target = chain.target
+                params = self.bind_arguments(target, chain.offset, node, args, keywords)
+                params = {name: v for name, v in params.items() if is_traced(v)}
+                reason = f"`{target.name}` is called from traced `{self.info.name}` at line {node.lineno}"
+                if params and target.apply(self.level, params, reason):
+                    self.model.enqueue(target)
+        return TRACED if traced and self.level == ABSTRACT else UNKNOWN
+
+
+def attribute_value(value: Value, attr: str) -> Value:
+    """The value of ``value.attr``."""
+    base = flat(value)
+    if base & (TRACED | ARRAY):
+        if attr in api.STATIC_ATTRIBUTES:
+            return STATIC
+        if attr in api.ARRAY_ATTRIBUTES:
+            base |= ARRAY
+            keep = BOOL if attr in ("T", "mT", "at", "flat") else 0
+            return base & (TRACED | ARRAY | keep)
+        return UNKNOWN
+    if base & STATIC:
+        return STATIC
+    return UNKNOWN
+
+
+def _bool_dtype(node: ast.Call) -> bool:
+    """Whether a call asks for a boolean dtype (``dtype=bool``, ``.astype(jnp.bool_)``)."""
+    candidates = [kw.value for kw in node.keywords if kw.arg == "dtype"]
+    if isinstance(node.func, ast.Attribute) and node.func.attr == "astype" and node.args:
+        candidates.append(node.args[0])
+    for candidate in candidates:
+        if isinstance(candidate, ast.Name) and candidate.id == "bool":
+            return True
+        if isinstance(candidate, ast.Attribute) and candidate.attr in ("bool_", "bool"):
+            return True
+        if isinstance(candidate, ast.Constant) and candidate.value == "bool":
+            return True
+    return False
+
+
+_STATEMENTS: dict[type, Callable[[Interpreter, Any], None]] = {
+    ast.Expr: Interpreter.s_expr,
+    ast.Assign: Interpreter.s_assign,
+    ast.AnnAssign: Interpreter.s_annassign,
+    ast.AugAssign: Interpreter.s_augassign,
+    ast.If: Interpreter.s_if,
+    ast.For: Interpreter.s_for,
+    ast.AsyncFor: Interpreter.s_for,
+    ast.While: Interpreter.s_while,
+    ast.Break: Interpreter.s_break,
+    ast.Continue: Interpreter.s_continue,
+    ast.Return: Interpreter.s_return,
+    ast.Raise: Interpreter.s_raise,
+    ast.Try: Interpreter.s_try,
+    ast.With: Interpreter.s_with,
+    ast.AsyncWith: Interpreter.s_with,
+    ast.Assert: Interpreter.s_assert,
+    ast.Delete: Interpreter.s_delete,
+    ast.FunctionDef: Interpreter.s_function,
+    ast.AsyncFunctionDef: Interpreter.s_function,
+    ast.ClassDef: Interpreter.s_class,
+    ast.Import: Interpreter.s_import,
+    ast.ImportFrom: Interpreter.s_import,
+    ast.Pass: Interpreter.s_pass,
+    ast.Global: Interpreter.s_pass,
+    ast.Nonlocal: Interpreter.s_pass,
+    ast.Match: Interpreter.s_match,
+}
+if hasattr(ast, "TryStar"):
+    _STATEMENTS[ast.TryStar] = Interpreter.s_try
+
+_EXPRESSIONS: dict[type, Callable[[Interpreter, Any], Value]] = {
+    ast.Name: Interpreter.e_name,
+    ast.Constant: Interpreter.e_constant,
+    ast.JoinedStr: Interpreter.e_joined_str,
+    ast.FormattedValue: Interpreter.e_formatted,
+    ast.Tuple: Interpreter.e_tuple,
+    ast.List: Interpreter.e_list,
+    ast.Set: Interpreter.e_list,
+    ast.Dict: Interpreter.e_dict,
+    ast.BinOp: Interpreter.e_binop,
+    ast.UnaryOp: Interpreter.e_unary,
+    ast.BoolOp: Interpreter.e_boolop,
+    ast.Compare: Interpreter.e_compare,
+    ast.IfExp: Interpreter.e_ifexp,
+    ast.Lambda: Interpreter.e_lambda,
+    ast.NamedExpr: Interpreter.e_named,
+    ast.Starred: Interpreter.e_starred,
+    ast.Slice: Interpreter.e_slice,
+    ast.Attribute: Interpreter.e_attribute,
+    ast.Subscript: Interpreter.e_subscript,
+    ast.Call: Interpreter.e_call,
+    ast.ListComp: Interpreter.e_comprehension,
+    ast.SetComp: Interpreter.e_comprehension,
+    ast.GeneratorExp: Interpreter.e_comprehension,
+    ast.DictComp: Interpreter.e_dictcomp,
+    ast.Await: Interpreter.e_await,
+    ast.Yield: Interpreter.e_await,
+    ast.YieldFrom: Interpreter.e_await,
+}

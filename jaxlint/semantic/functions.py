@@ -1,0 +1,97 @@
+"""What the model knows about each function: how it is traced, and what its parameters hold."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from jaxlint.semantic.scopes import Scope, all_params
+from jaxlint.semantic.transforms import ABSTRACT, HOST, NONE
+from jaxlint.semantic.values import UNKNOWN, Value, join
+
+FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+
+
+@dataclass(eq=False)
+class FunctionInfo:
+    """One function or lambda: its trace level, why, and the values its parameters receive."""
+
+    node: FunctionNode
+    scope: Scope
+    parent: FunctionInfo | None
+    level: int = NONE
+    reason: str = ""
+    params: dict[str, Value] = field(default_factory=dict)
+    inherited: int = NONE
+    inherited_reason: str = ""
+    host: bool = False
+    is_method: bool = False
+    repeated_by: str | None = None  # a loop/batch transform that runs the body repeatedly
+    transformed_by: set[str] = field(default_factory=set)  # kinds of transforms applied to it
+    # results of the last analysis
+    analyzed: bool = False
+    running: bool = False
+    runs: int = 0
+    returns: Value = UNKNOWN
+    summary: dict[str, Value] = field(default_factory=dict)
+    children: list[FunctionInfo] = field(default_factory=list)
+    callers: set[FunctionInfo] = field(default_factory=set)
+    queued: bool = False
+
+    @property
+    def name(self) -> str:
+        node = self.node
+        return "<lambda>" if isinstance(node, ast.Lambda) else node.name
+
+    @property
+    def effective_level(self) -> int:
+        """How abstract this function's values are: the most abstract way it is reached."""
+        if self.host and self.level <= NONE:
+            return NONE
+        return max(self.level, self.inherited)
+
+    @property
+    def abstract(self) -> bool:
+        return self.effective_level == ABSTRACT
+
+    @property
+    def why(self) -> str:
+        """Why the function is traced, for messages (empty when it is not)."""
+        if self.level >= self.inherited:
+            return self.reason
+        return self.inherited_reason
+
+    def apply(self, level: int, params: dict[str, Value], reason: str) -> bool:
+        """Merge one way this function is traced; True when that changed anything."""
+        changed = False
+        if level == HOST:
+            changed = not self.host
+            self.host = True
+            return changed
+        if level > self.level:
+            self.level = level
+            self.reason = reason
+            changed = True
+        elif not self.reason and reason:
+            self.reason = reason
+        for name, value in params.items():
+            old = self.params.get(name)
+            new = value if old is None else join(old, value)
+            if new != old:
+                self.params[name] = new
+                changed = True
+        return changed
+
+    def inherit(self, level: int, reason: str) -> bool:
+        if self.host or level <= self.inherited:
+            return False
+        self.inherited = level
+        self.inherited_reason = reason
+        return True
+
+    def param_nodes(self) -> list[ast.arg]:
+        return all_params(self.node.args)
+
+    def positional_names(self) -> list[str]:
+        args = self.node.args
+        return [a.arg for a in (*args.posonlyargs, *args.args)]

@@ -1,0 +1,96 @@
+"""Qualified names: what a name or attribute chain refers to through imports and aliases.
+
+``jnp.zeros`` after ``import jax.numpy as jnp`` is ``jax.numpy.zeros``; ``random.normal`` after
+``from jax import random`` is ``jax.random.normal``; ``np.zeros`` after ``import jax.numpy as np``
+is ``jax.numpy.zeros`` too. A local binding that shadows an import resolves to nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.semantic.scopes import AMBIGUOUS, BUILTIN_NAMES, Scope
+
+# Spellings of one API that JAX and its ecosystem export under several names.
+CANONICAL_PREFIXES = {
+    "jax.random.PRNGKey": "jax.random.PRNGKey",
+    "jax.tree_util.tree_map": "jax.tree.map",
+    "jax.tree_map": "jax.tree.map",
+    "jax.remat": "jax.checkpoint",
+    "jax.ad_checkpoint.checkpoint": "jax.checkpoint",
+    "jax.ad_checkpoint.remat": "jax.checkpoint",
+    "jax.experimental.shard_map.shard_map": "jax.shard_map",
+    "jax.experimental.pjit.pjit": "jax.jit",
+    "jax.api.jit": "jax.jit",
+    "flax.linen.module.Module": "flax.linen.Module",
+    "flax.linen.module.compact": "flax.linen.compact",
+    "jax.experimental.io_callback": "jax.experimental.io_callback",
+}
+
+
+class Resolver:
+    """Resolves expressions to qualified names, scope-aware, with memoisation."""
+
+    def __init__(self, module: Scope) -> None:
+        self.module = module
+        self.aliases: dict[str, str] = {}  # module-level `jr = jax.random`
+        self._cache: dict[tuple[str, int], str | None] = {}
+
+    def name(self, name: str, scope: Scope) -> str | None:
+        """The qualified name ``name`` refers to in ``scope``, or None."""
+        key = (name, id(scope))
+        if key in self._cache:
+            return self._cache[key]
+        owner = scope.lookup(name)
+        result: str | None
+        if owner is None:
+            result = f"builtins.{name}" if name in BUILTIN_NAMES else None
+        else:
+            imported = owner.imports.get(name)
+            if imported is not None and imported != AMBIGUOUS and owner.bound[name] == 1:
+                result = canonical(imported)
+            elif owner is self.module:
+                result = self.aliases.get(name)
+            else:
+                result = None
+        self._cache[key] = result
+        return result
+
+    def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
+        """The qualified name of a ``Name`` or ``Attribute`` chain, or None."""
+        if isinstance(expr, ast.Name):
+            return self.name(expr.id, scope)
+        if isinstance(expr, ast.Attribute):
+            base = self.qualname(expr.value, scope)
+            if base is None:
+                return None
+            return canonical(f"{base}.{expr.attr}")
+        return None
+
+    def learn_aliases(self, tree: ast.Module) -> None:
+        """Module-level ``jr = jax.random`` style aliases, when that is the name's only binding."""
+        for stmt in tree.body:
+            if (
+                isinstance(stmt, ast.Assign)
+                and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name)
+                and isinstance(stmt.value, (ast.Name, ast.Attribute))
+            ):
+                name = stmt.targets[0].id
+                target = self.qualname(stmt.value, self.module)
+                if target and self.module.bound.get(name) == 1 and _is_api(target):
+                    self.aliases[name] = target
+                    self._cache.clear()
+
+
+def canonical(qualname: str) -> str:
+    """Fold known aliases of one API onto a single spelling."""
+    for prefix, replacement in CANONICAL_PREFIXES.items():
+        if qualname == prefix or qualname.startswith(prefix + "."):
+            return replacement + qualname[len(prefix) :]
+    return qualname
+
+
+def _is_api(qualname: str) -> bool:
+    root = qualname.split(".")[0]
+    return root in {"jax", "flax", "equinox", "numpy", "functools", "optax", "chex", "math"}

@@ -1,0 +1,501 @@
+"""The semantic model of one module: which functions are traced, how, and what values they hold.
+
+Built in four steps, each over data the previous one produced (never another walk of the tree):
+
+1. :func:`build_index` binds every name in its scope and collects transform-like calls.
+2. Discovery reads decorators and transform calls (``jax.jit(f, static_argnames=...)``,
+   ``lax.scan(body, ...)``, ``jax.jit(jax.grad(f))``, flax ``__call__`` methods) and marks the
+   functions they trace, with the parameters they trace.
+3. A worklist runs the dataflow interpreter over traced functions; helpers called with traced
+   arguments, bodies of transforms applied inside traced code, and nested functions become traced
+   in turn, until nothing changes.
+4. Everything else is analysed lazily, when a rule first asks about it.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import deque
+from dataclasses import dataclass
+from functools import cached_property
+
+from jaxlint.semantic import api
+from jaxlint.semantic.functions import FunctionInfo, FunctionNode
+from jaxlint.semantic.imports import Resolver
+from jaxlint.semantic.keys import KeyEvent, KeyFlow, analyze_keys
+from jaxlint.semantic.scopes import FUNCTION_NODES, ModuleIndex, Scope, build_index
+from jaxlint.semantic.transforms import (
+    ABSTRACT,
+    CALL_TAILS,
+    HOST,
+    NONE,
+    PARTIAL,
+    TRANSFORMS,
+    Transform,
+    user_transform,
+)
+from jaxlint.semantic.values import ARRAY, STATIC, TRACED, UNKNOWN, Value
+
+MAX_RUNS = 6
+# Transformations that run their function's body once per iteration or batch element.
+REPEATING = frozenset(
+    {
+        "jax.lax.scan",
+        "jax.lax.fori_loop",
+        "jax.lax.while_loop",
+        "jax.lax.map",
+        "flax.nnx.scan",
+        "jax.vmap",
+        "flax.nnx.vmap",
+        "equinox.filter_vmap",
+        "jax.pmap",
+    }
+)
+FLAX_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+JAX_ROOTS = ("jax", "flax", "equinox", "optax", "chex", "jaxtyping")
+OTHER_ARRAY_LIBRARIES = ("numpy", "torch", "tensorflow", "cupy", "pandas", "scipy", "dask", "mlx")
+
+
+@dataclass
+class Layer:
+    """One transformation applied to a function, below which ``offset`` positional parameters
+    and the ``bound`` keyword parameters were already filled (by ``partial`` or ``self``)."""
+
+    transform: Transform
+    call: ast.Call | None
+    site: ast.expr
+    offset: int = 0
+    bound: frozenset[str] = frozenset()
+
+
+@dataclass
+class Chain:
+    """A callable built from a function: ``jax.jit(partial(f, a), static_argnums=1)``."""
+
+    target: FunctionInfo
+    layers: list[Layer]
+    offset: int = 0
+    bound: frozenset[str] = frozenset()
+
+
+class SemanticModel:
+    """Facts about one module for the rules: qualified names, traced functions, values."""
+
+    def __init__(
+        self,
+        tree: ast.Module,
+        traced_decorators: frozenset[str] = frozenset(),
+        wanted: frozenset[type] = frozenset(),
+    ) -> None:
+        self.tree = tree
+        self.index: ModuleIndex = build_index(tree, CALL_TAILS | _tails(traced_decorators), wanted)
+        self.resolver = Resolver(self.index.module)
+        self.resolver.learn_aliases(tree)
+        self.transforms = dict(TRANSFORMS)
+        for name in traced_decorators:
+            self.transforms[name] = user_transform(name)
+        self.values: dict[ast.AST, Value] = {}
+        self.infos: dict[ast.AST, FunctionInfo] = {}
+        for scope in self.index.functions:
+            parent_scope = self.index.parents[scope.node]
+            parent = self.infos.get(parent_scope.function.node)
+            info = FunctionInfo(scope.node, scope, parent)  # type: ignore[arg-type]
+            info.is_method = parent_scope.kind == "class" and not isinstance(scope.node, ast.Lambda)
+            self.infos[scope.node] = info
+            if parent is not None:
+                parent.children.append(info)
+        self.module_summary: dict[str, Value] = {}
+        self._queue: deque[FunctionInfo] = deque()
+        self._key_flows: dict[ast.AST, KeyFlow] = {}
+        self.uses_jax = self._names_jax(traced_decorators)
+        if self.uses_jax:
+            self._discover()
+            self._analyze_module()
+            self._drain()
+
+    # ----------------------------------------------------------------- queries for rules
+
+    def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
+        return self.resolver.qualname(expr, scope)
+
+    def info(self, node: ast.AST) -> FunctionInfo | None:
+        return self.infos.get(node)
+
+    def value(self, expr: ast.AST, scope: Scope) -> Value:
+        """What ``expr`` (appearing in ``scope``) holds; UNKNOWN when the model cannot tell."""
+        info = self.infos.get(scope.function.node)
+        if info is not None and not info.analyzed:
+            self.ensure(info)
+        return self.values.get(expr, UNKNOWN)
+
+    def level(self, scope: Scope) -> int:
+        info = self.infos.get(scope.function.node)
+        return NONE if info is None else info.effective_level
+
+    def function_of(self, scope: Scope) -> FunctionInfo | None:
+        return self.infos.get(scope.function.node)
+
+    @cached_property
+    def array_libraries(self) -> frozenset[str]:
+        """Root packages of the array libraries this module imports."""
+        roots: set[str] = set()
+        for scope in [self.index.module, *self.index.functions]:
+            for qualname in scope.imports.values():
+                root = qualname.split(".")[0]
+                if qualname.startswith("jax.numpy") or root in OTHER_ARRAY_LIBRARIES:
+                    roots.add("jax.numpy" if root == "jax" else root)
+        return frozenset(roots)
+
+    @property
+    def jax_is_only_array_library(self) -> bool:
+        return self.array_libraries == {"jax.numpy"}
+
+    def key_events(self, scope: Scope) -> dict[ast.Call, KeyEvent]:
+        """Key reuse found in the function (or module body) that ``scope`` belongs to."""
+        return self._key_flow(scope.function.node).events
+
+    def consumed_params(self, info: FunctionInfo) -> set[str]:
+        """Parameters of ``info`` that it consumes as PRNG keys."""
+        return self._key_flow(info.node).consumed_params
+
+    def _key_flow(self, node: ast.AST) -> KeyFlow:
+        flow = self._key_flows.get(node)
+        if flow is None:
+            self._key_flows[node] = KeyFlow.empty(self)  # recursion guard
+            info = self.infos.get(node)
+            if not self.uses_jax:
+                flow = KeyFlow.empty(self)
+            else:
+                try:
+                    flow = analyze_keys(self, info)
+                except RecursionError:
+                    flow = KeyFlow.empty(self)
+            self._key_flows[node] = flow
+        return flow
+
+    # ----------------------------------------------------------------- lazy analysis
+
+    def ensure(self, info: FunctionInfo) -> None:
+        if not info.analyzed and not info.running:
+            self.run(info)
+
+    def run(self, info: FunctionInfo) -> None:
+        from jaxlint.semantic.dataflow import Interpreter
+
+        info.running = True
+        info.runs += 1
+        try:
+            interpreter = Interpreter(self, info)
+            try:
+                returns, summary = interpreter.run_function()
+            except RecursionError:
+                returns, summary = UNKNOWN, {}
+        finally:
+            info.running = False
+        info.analyzed = True
+        if returns != info.returns:
+            info.returns = returns
+            for caller in info.callers:
+                self._invalidate(caller)
+        if summary != info.summary:
+            info.summary = summary
+            for child in info.children:
+                self._invalidate(child)
+
+    def _invalidate(self, info: FunctionInfo) -> None:
+        if info.effective_level > NONE:
+            self.enqueue(info)
+        elif not info.running:
+            info.analyzed = False
+
+    def enqueue(self, info: FunctionInfo) -> None:
+        if not info.queued and info.runs < MAX_RUNS:
+            info.queued = True
+            self._queue.append(info)
+
+    def _drain(self) -> None:
+        while self._queue:
+            info = self._queue.popleft()
+            info.queued = False
+            self.run(info)
+
+    def _analyze_module(self) -> None:
+        from jaxlint.semantic.dataflow import Interpreter
+
+        try:
+            self.module_summary = Interpreter(self, None).run_module(self.tree)
+        except RecursionError:
+            self.module_summary = {}
+
+    # ----------------------------------------------------------------- values across scopes
+
+    def outer_value(self, scope: Scope, name: str) -> Value:
+        """The value of a free variable ``name`` read in ``scope``."""
+        owner = scope.lookup(name)
+        if owner is None:
+            return STATIC if self.resolver.name(name, scope) else UNKNOWN
+        if owner.function is scope.function:
+            return UNKNOWN  # local, but not bound on this path
+        if owner.imports.get(name) is not None:
+            return STATIC
+        if owner.kind == "module":
+            if name in self.runtime_rebound:
+                return UNKNOWN
+            return self.module_summary.get(name, UNKNOWN)
+        info = self.infos.get(owner.function.node)
+        if info is None:
+            return UNKNOWN
+        self.ensure(info)
+        return info.summary.get(name, UNKNOWN)
+
+    @cached_property
+    def runtime_rebound(self) -> dict[str, list[ast.AST]]:
+        """Module names rebound at run time: assigned under ``global`` in a function, or the
+        target of a module-level ``for`` loop. (Mutating a registry dict from a function is too
+        common at import time to count.)"""
+        module = self.index.module
+        sites: dict[str, list[ast.AST]] = {}
+        for scope in self.index.functions:
+            for name in scope.globals:
+                if name in scope.bound or name in module.bound:
+                    for node in _stores_of(scope, name):
+                        sites.setdefault(name, []).append(node)
+        for stmt in self.tree.body:
+            if isinstance(stmt, (ast.For, ast.AsyncFor)):
+                for target in ast.walk(stmt.target):
+                    if isinstance(target, ast.Name):
+                        sites.setdefault(target.id, []).append(stmt)
+        return sites
+
+    def closure_rebinding(self, owner: Scope, name: str, function: ast.AST) -> int | None:
+        """The line where closure variable ``name`` of ``owner`` is rebound after ``function``
+        (defined inside ``owner``) captured it, or by a ``nonlocal`` elsewhere; else None."""
+        start, end = function.lineno, function.end_lineno or function.lineno  # type: ignore[attr-defined]
+        stores = _stores_of(owner, name)
+        before = name in owner.params or any(s.lineno < start for s in stores)  # type: ignore[attr-defined]
+        after = [s.lineno for s in stores if s.lineno > end]  # type: ignore[attr-defined]
+        if before and after:
+            return after[0]
+        for scope in self.index.functions:
+            if name in scope.nonlocals and scope.node is not function:
+                rebinds = _stores_of(scope, name)
+                if rebinds and scope.parent is not None and scope.parent.lookup(name) is owner:
+                    return rebinds[0].lineno  # type: ignore[attr-defined]
+        return None
+
+    # ----------------------------------------------------------------- discovery
+
+    def _names_jax(self, traced_decorators: frozenset[str]) -> bool:
+        roots = {name.split(".")[0] for name in traced_decorators} | set(JAX_ROOTS)
+        for scope in [self.index.module, *self.index.functions]:
+            for qualname in scope.imports.values():
+                if qualname.split(".")[0] in roots:
+                    return True
+        return False
+
+    def _discover(self) -> None:
+        for node, scope in self.index.decorated:
+            self._discover_decorators(node, scope)  # type: ignore[arg-type]
+        for call, scope in self.index.calls:
+            transform = self.transform_of(call.func, scope)
+            if transform is not None and transform.kind != "wrapper":
+                self.apply_call(call, scope, transform, NONE)
+        for cls, scope in self.index.classes:
+            if self._is_flax_module(cls, scope):
+                self._discover_flax_methods(cls)
+
+    def transform_of(self, expr: ast.AST, scope: Scope) -> Transform | None:
+        qualname = self.resolver.qualname(expr, scope)
+        return None if qualname is None else self.transforms.get(qualname)
+
+    def _discover_decorators(self, node: ast.FunctionDef, scope: Scope) -> None:
+        info = self.infos[node]
+        layers: list[Layer] = []
+        for decorator in reversed(node.decorator_list):
+            layer = self._decorator_layer(decorator, scope)
+            if layer is None:
+                break
+            if layer.transform.kind != "wrapper":
+                layers.append(layer)
+        if layers:
+            self.apply_chain(Chain(info, layers), NONE)
+
+    def _decorator_layer(self, decorator: ast.expr, scope: Scope) -> Layer | None:
+        transform = self.transform_of(decorator, scope)
+        if transform is not None:
+            return Layer(transform, None, decorator)
+        if not isinstance(decorator, ast.Call):
+            return None
+        qualname = self.resolver.qualname(decorator.func, scope)
+        if qualname == PARTIAL and decorator.args:
+            transform = self.transform_of(decorator.args[0], scope)
+            return None if transform is None else Layer(transform, decorator, decorator)
+        transform = None if qualname is None else self.transforms.get(qualname)
+        if transform is not None and (not decorator.args or transform.kind == "wrapper"):
+            return Layer(transform, decorator, decorator)
+        return None
+
+    def apply_call(self, call: ast.Call, scope: Scope, transform: Transform, context: int) -> None:
+        """Apply ``transform`` called as ``call`` to each function it receives."""
+        for target in _function_arguments(call, transform):
+            chain = self.resolve_chain(target, scope)
+            if chain is None:
+                continue
+            layer = Layer(transform, call, call, chain.offset, chain.bound)
+            chain.layers.append(layer)
+            self.apply_chain(chain, context)
+
+    def apply_chain(self, chain: Chain, context: int) -> None:
+        """Mark the chain's target as traced by its layers (inside code of level ``context``)."""
+        from jaxlint.semantic.tracing import trace_params
+
+        info = chain.target
+        level, params = trace_params(self, info, chain.layers, context)
+        outermost = chain.layers[-1]
+        transform = outermost.transform
+        where = f"line {outermost.site.lineno}"
+        reason = f"`{info.name}` is traced by `{transform.name}` at {where}"
+        if transform.kind == "body":
+            reason = f"`{info.name}` is traced as a body of `{transform.name}` at {where}"
+        if transform.name in REPEATING and level > NONE:
+            info.repeated_by = transform.name
+        if level != HOST:
+            info.transformed_by.update(layer.transform.kind for layer in chain.layers)
+        if info.apply(level, params, reason):
+            self.enqueue(info)
+
+    def resolve_function(self, expr: ast.AST, scope: Scope) -> tuple[FunctionInfo, int] | None:
+        """The function a callee expression names, and how many leading parameters it binds."""
+        if isinstance(expr, ast.Lambda):
+            return self.infos[expr], 0
+        if isinstance(expr, ast.Name):
+            owner = scope.lookup(expr.id)
+            node = None if owner is None else owner.single_def(expr.id)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return self.infos[node], 0
+            return None
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+            method = self._method_of_self(expr, scope)
+            if method is not None:
+                return method, 1
+        return None
+
+    def _method_of_self(self, expr: ast.Attribute, scope: Scope) -> FunctionInfo | None:
+        function = self.infos.get(scope.function.node)
+        while function is not None and not function.is_method:
+            function = function.parent
+        if function is None or not function.positional_names():
+            return None
+        if function.positional_names()[0] != expr.value.id:  # type: ignore[attr-defined]
+            return None
+        class_scope = self.index.parents[function.node]
+        node = class_scope.single_def(expr.attr)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not _is_staticmethod(node):
+            return self.infos[node]
+        return None
+
+    def resolve_chain(self, expr: ast.AST, scope: Scope, depth: int = 0) -> Chain | None:
+        """Follow ``partial`` and nested transforms down to the function they wrap."""
+        if depth > 8:
+            return None
+        found = self.resolve_function(expr, scope)
+        if found is not None:
+            return Chain(found[0], [], found[1])
+        if not isinstance(expr, ast.Call):
+            return None
+        qualname = self.resolver.qualname(expr.func, scope)
+        if qualname is None or not expr.args:
+            return None
+        if qualname == PARTIAL:
+            chain = self.resolve_chain(expr.args[0], scope, depth + 1)
+            if chain is None or any(isinstance(a, ast.Starred) for a in expr.args):
+                return None
+            chain.offset += len(expr.args) - 1
+            chain.bound |= {kw.arg for kw in expr.keywords if kw.arg}
+            return chain
+        transform = self.transforms.get(qualname)
+        if transform is None or transform.kind in ("callback", "body"):
+            return None
+        chain = self.resolve_chain(expr.args[0], scope, depth + 1)
+        if chain is not None and transform.kind != "wrapper":
+            chain.layers.append(Layer(transform, expr, expr, chain.offset, chain.bound))
+        return chain
+
+    # ----------------------------------------------------------------- flax
+
+    def _is_flax_module(self, cls: ast.ClassDef, scope: Scope, depth: int = 0) -> bool:
+        for base in cls.bases:
+            if self.resolver.qualname(base, scope) in FLAX_MODULES:
+                return True
+            owner = scope.lookup(base.id) if isinstance(base, ast.Name) and depth < 8 else None
+            parent = None if owner is None else owner.single_def(base.id)  # type: ignore[attr-defined]
+            if (
+                isinstance(parent, ast.ClassDef)
+                and owner is not None
+                and self._is_flax_module(parent, owner, depth + 1)
+            ):
+                return True
+        return False
+
+    def _discover_flax_methods(self, cls: ast.ClassDef) -> None:
+        from jaxlint.semantic.tracing import flax_params
+
+        class_scope = self.index.scopes[cls]
+        for stmt in cls.body:
+            if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            compact = any(
+                self.resolver.qualname(d, class_scope) == "flax.linen.compact" for d in stmt.decorator_list
+            )
+            if stmt.name == "__call__" or compact:
+                info = self.infos[stmt]
+                reason = f"`{cls.name}.{stmt.name}` runs traced under flax `apply`/`init`"
+                info.transformed_by.add("flax")
+                if info.apply(ABSTRACT, flax_params(self, info), reason):
+                    self.enqueue(info)
+
+
+def _tails(names: frozenset[str]) -> frozenset[str]:
+    return frozenset(name.rsplit(".", 1)[-1] for name in names)
+
+
+def _function_arguments(call: ast.Call, transform: Transform) -> list[ast.expr]:
+    """The function-valued arguments ``transform`` receives in ``call``."""
+    found: list[ast.expr] = []
+    for position in transform.fn_positions:
+        if position < len(call.args) and not any(
+            isinstance(a, ast.Starred) for a in call.args[: position + 1]
+        ):
+            found.append(call.args[position])
+    for keyword in call.keywords:
+        if keyword.arg in transform.fn_keywords:
+            found.append(keyword.value)
+    expanded: list[ast.expr] = []
+    for expr in found:
+        if isinstance(expr, (ast.List, ast.Tuple)):
+            expanded.extend(expr.elts)
+        else:
+            expanded.append(expr)
+    return expanded
+
+
+def _is_staticmethod(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+
+
+def _stores_of(scope: Scope, name: str) -> list[ast.AST]:
+    """Assignments to ``name`` directly inside a function (not in nested functions)."""
+    found: list[ast.AST] = []
+    body = getattr(scope.node, "body", [])
+    stack: list[ast.AST] = list(body) if isinstance(body, list) else [body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (*FUNCTION_NODES, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            found.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+__all__ = ["ARRAY", "HOST", "TRACED", "FunctionInfo", "FunctionNode", "SemanticModel", "api"]

@@ -1,0 +1,393 @@
+"""Scopes and bindings: which names each function, class and module binds, and what they import.
+
+One iterative walk over the module builds a :class:`Scope` per module, class, function, lambda
+and comprehension, records every binding, and collects the few node kinds the later stages need
+(calls that may apply a transform, decorated definitions, mutations of outer state), so no later
+stage walks the whole tree again for them.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+BUILTIN_NAMES = frozenset(dir(builtins))
+FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+COMPREHENSION_NODES = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+MUTATING_METHODS = frozenset(
+    {
+        "append",
+        "appendleft",
+        "extend",
+        "extendleft",
+        "insert",
+        "pop",
+        "popleft",
+        "popitem",
+        "remove",
+        "clear",
+        "update",
+        "setdefault",
+        "add",
+        "discard",
+        "sort",
+        "reverse",
+        "put",
+        "put_nowait",
+    }
+)
+
+AMBIGUOUS = "<ambiguous>"
+
+
+@dataclass(eq=False)
+class Scope:
+    """The names one scope binds. ``node`` is the module, class, function, lambda or comprehension."""
+
+    kind: str  # "module" | "class" | "function" | "comprehension"
+    node: ast.AST
+    parent: Scope | None
+    bound: dict[str, int] = field(default_factory=dict)  # name -> number of binding sites
+    imports: dict[str, str] = field(default_factory=dict)  # name -> qualified name
+    defs: dict[str, list[ast.AST]] = field(default_factory=dict)  # name -> def/class nodes
+    globals: set[str] = field(default_factory=set)
+    nonlocals: set[str] = field(default_factory=set)
+    params: list[str] = field(default_factory=list)
+    # name -> the value of its last simple `name = value` assignment in this scope
+    assigned: dict[str, ast.expr] = field(default_factory=dict)
+
+    def bind(self, name: str) -> None:
+        self.bound[name] = self.bound.get(name, 0) + 1
+
+    def bind_import(self, name: str, qualname: str) -> None:
+        self.bind(name)
+        known = self.imports.get(name)
+        self.imports[name] = qualname if known in (None, qualname) else AMBIGUOUS
+
+    def bind_def(self, name: str, node: ast.AST) -> None:
+        self.bind(name)
+        self.defs.setdefault(name, []).append(node)
+
+    @property
+    def module(self) -> Scope:
+        scope = self
+        while scope.parent is not None:
+            scope = scope.parent
+        return scope
+
+    @property
+    def function(self) -> Scope:
+        """The innermost function (or module) scope: comprehensions belong to their function."""
+        scope = self
+        while scope.kind == "comprehension" and scope.parent is not None:
+            scope = scope.parent
+        return scope
+
+    def lookup(self, name: str) -> Scope | None:
+        """The scope that binds ``name`` as seen from here (LEGB; class bodies are not enclosing)."""
+        if name in self.globals:
+            module = self.module
+            return module if name in module.bound else None
+        scope: Scope | None = self
+        first = True
+        while scope is not None:
+            if (first or scope.kind != "class") and name in scope.bound:
+                return scope
+            first = False
+            scope = scope.parent
+        return None
+
+    def single_def(self, name: str) -> ast.AST | None:
+        """The def or class bound to ``name`` here, when that is the name's only binding."""
+        nodes = self.defs.get(name)
+        if nodes and len(nodes) == 1 and self.bound.get(name) == 1:
+            return nodes[0]
+        return None
+
+
+Children = list[tuple[ast.AST, Scope]] | None
+Loops = tuple[ast.AST, ...]
+# A node's parent chain: (parent node, the parent's own frame), None at the module level.
+Frame = tuple[ast.AST, "Frame"] | None
+Event = tuple[ast.AST, Scope, Loops, Frame]
+LOOP_NODES = (ast.For, ast.AsyncFor, ast.While)
+
+
+@dataclass
+class ModuleIndex:
+    """What the scope walk found: scopes and the nodes later stages start from."""
+
+    module: Scope
+    scopes: dict[ast.AST, Scope]
+    # calls whose callee ends in a transform-like name, with the scope they appear in
+    calls: list[tuple[ast.Call, Scope]] = field(default_factory=list)
+    decorated: list[tuple[ast.AST, Scope]] = field(default_factory=list)
+    classes: list[tuple[ast.ClassDef, Scope]] = field(default_factory=list)
+    # outer state changed from inside a function: (node, scope, name)
+    mutations: list[tuple[ast.AST, Scope, str]] = field(default_factory=list)
+    # functions, lambdas in source order, with their scopes
+    functions: list[Scope] = field(default_factory=list)
+    # nodes of the types the rules subscribe to, in source order, with their context
+    events: list[Event] = field(default_factory=list)
+    parents: dict[ast.AST, Scope] = field(default_factory=dict)  # function node -> enclosing scope
+
+
+class _ScopeBuilder:
+    def __init__(self, tree: ast.Module, interesting_calls: frozenset[str], wanted: frozenset[type]) -> None:
+        self.module = Scope("module", tree, None)
+        self.index = ModuleIndex(self.module, {tree: self.module})
+        self.interesting_calls = interesting_calls
+        self.wanted = wanted
+
+    def build(self) -> ModuleIndex:
+        dispatch = self._dispatch()
+        wanted = self.wanted
+        events = self.index.events
+        module = self.module
+        stack: list[tuple[ast.AST, Scope, Loops, Frame]] = [
+            (child, module, (), None)
+            for child in reversed(module.node.body)  # type: ignore[attr-defined]
+        ]
+        pop, push = stack.pop, stack.append
+        while stack:
+            node, scope, loops, parent = pop()
+            kind = type(node)
+            if kind in wanted:
+                events.append((node, scope, loops, parent))
+            frame = (node, parent)
+            if kind in LOOP_NODES:
+                self.push_loop(node, scope, loops, frame, push)  # type: ignore[arg-type]
+                continue
+            visit = dispatch.get(kind)
+            children = visit(node, scope) if visit is not None else None
+            if children is None:
+                for child in _reversed_children(node):
+                    push((child, scope, loops, frame))
+                continue
+            for child, child_scope in reversed(children):
+                if child_scope is scope:
+                    push((child, scope, loops, frame))
+                elif child_scope.kind == "comprehension":
+                    push((child, child_scope, (*loops, node), frame))
+                else:
+                    push((child, child_scope, (), frame))
+        return self.index
+
+    def push_loop(
+        self,
+        node: ast.For | ast.AsyncFor | ast.While,
+        scope: Scope,
+        loops: Loops,
+        frame: Frame,
+        push: Callable[[tuple[ast.AST, Scope, Loops, Frame]], None],
+    ) -> None:
+        inner = (*loops, node)
+        for child in reversed(node.orelse):
+            push((child, scope, loops, frame))
+        for child in reversed(node.body):
+            push((child, scope, inner, frame))
+        if isinstance(node, ast.While):
+            push((node.test, scope, inner, frame))
+        else:
+            push((node.iter, scope, loops, frame))
+            push((node.target, scope, inner, frame))
+
+    def _dispatch(self) -> dict[type, Callable[[Any, Scope], Children]]:
+        table: dict[type, Callable[[Any, Scope], Children]] = {
+            ast.Name: self.visit_name,
+            ast.Call: self.visit_call,
+            ast.FunctionDef: self.visit_function,
+            ast.AsyncFunctionDef: self.visit_function,
+            ast.Lambda: self.visit_lambda,
+            ast.ClassDef: self.visit_class,
+            ast.Import: self.visit_import,
+            ast.ImportFrom: self.visit_import_from,
+            ast.Global: self.visit_global,
+            ast.Nonlocal: self.visit_nonlocal,
+            ast.NamedExpr: self.visit_named_expr,
+            ast.ExceptHandler: self.visit_named_binder,
+            ast.MatchAs: self.visit_named_binder,
+            ast.MatchStar: self.visit_named_binder,
+            ast.MatchMapping: self.visit_match_mapping,
+        }
+        for kind in COMPREHENSION_NODES:
+            table[kind] = self.visit_comprehension
+        for kind in (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete):
+            table[kind] = self.visit_store_targets
+        return table
+
+    def new_scope(self, kind: str, node: ast.AST, parent: Scope) -> Scope:
+        scope = Scope(kind, node, parent)
+        self.index.scopes[node] = scope
+        if kind == "function":
+            self.index.functions.append(scope)
+            self.index.parents[node] = parent
+        return scope
+
+    def visit_name(self, node: ast.Name, scope: Scope) -> Children:
+        if not isinstance(node.ctx, ast.Load):
+            self.bind_name(node.id, scope)
+        return []
+
+    def visit_comprehension(self, node: ast.AST, scope: Scope) -> Children:
+        inner = self.new_scope("comprehension", node, scope)
+        return [(child, inner) for child in ast.iter_child_nodes(node)]
+
+    def visit_import(self, node: ast.Import, scope: Scope) -> Children:
+        for alias in node.names:
+            if alias.asname:
+                scope.bind_import(alias.asname, alias.name)
+            else:
+                top = alias.name.split(".")[0]
+                scope.bind_import(top, top)
+        return []
+
+    def visit_global(self, node: ast.Global, scope: Scope) -> Children:
+        scope.globals.update(node.names)
+        return []
+
+    def visit_nonlocal(self, node: ast.Nonlocal, scope: Scope) -> Children:
+        scope.nonlocals.update(node.names)
+        return []
+
+    def visit_named_expr(self, node: ast.NamedExpr, scope: Scope) -> Children:
+        self.bind_name(node.target.id, scope.function)  # type: ignore[attr-defined]
+        return [(node.value, scope)]
+
+    def visit_named_binder(
+        self, node: ast.ExceptHandler | ast.MatchAs | ast.MatchStar, scope: Scope
+    ) -> Children:
+        if node.name:
+            self.bind_name(node.name, scope)
+        return None
+
+    def visit_match_mapping(self, node: ast.MatchMapping, scope: Scope) -> Children:
+        if node.rest:
+            self.bind_name(node.rest, scope)
+        return None
+
+    def bind_name(self, name: str, scope: Scope) -> None:
+        if name in scope.globals:
+            self.module.bind(name)
+        elif name in scope.nonlocals and scope.parent is not None:
+            owner = scope.parent.lookup(name)
+            (owner if owner is not None and owner.kind != "module" else scope.parent.function).bind(name)
+        else:
+            scope.bind(name)
+
+    def visit_import_from(self, node: ast.ImportFrom, scope: Scope) -> Children:
+        base = "." * node.level + (node.module or "")
+        for alias in node.names:
+            if alias.name == "*":
+                continue
+            qualname = f"{base}.{alias.name}" if base and not base.endswith(".") else base + alias.name
+            scope.bind_import(alias.asname or alias.name, qualname)
+        return []
+
+    def visit_call(self, node: ast.Call, scope: Scope) -> Children:
+        func = node.func
+        tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if tail in self.interesting_calls:
+            self.index.calls.append((node, scope))
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr in MUTATING_METHODS
+            and isinstance(func.value, ast.Name)
+        ):
+            self.index.mutations.append((node, scope, func.value.id))
+        return None
+
+    def visit_store_targets(self, node: ast.AST, scope: Scope) -> Children:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                owner = self.module if target.id in scope.globals else scope
+                owner.assigned[target.id] = node.value
+        if isinstance(node, (ast.Assign, ast.Delete)):
+            targets: list[ast.expr] = list(node.targets)
+        else:
+            targets = [node.target]  # type: ignore[attr-defined]
+        for target in targets:
+            base = target
+            if isinstance(base, (ast.Subscript, ast.Attribute)):
+                while isinstance(base, (ast.Subscript, ast.Attribute)):
+                    base = base.value
+                if isinstance(base, ast.Name):
+                    self.index.mutations.append((target, scope, base.id))
+            elif isinstance(node, ast.AugAssign) and isinstance(target, ast.Name):
+                self.index.mutations.append((node, scope, target.id))
+        return None
+
+    def visit_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> Children:
+        scope.bind_def(node.name, node)
+        if node.decorator_list:
+            self.index.decorated.append((node, scope))
+        outer: list[ast.AST] = [*node.decorator_list, *_argument_defaults(node.args)]
+        outer += _annotations(node)
+        inner = self.new_scope("function", node, scope)
+        inner.params = _bind_params(node.args, inner)
+        return [(child, scope) for child in outer] + [(stmt, inner) for stmt in node.body]
+
+    def visit_lambda(self, node: ast.Lambda, scope: Scope) -> Children:
+        inner = self.new_scope("function", node, scope)
+        inner.params = _bind_params(node.args, inner)
+        defaults = _argument_defaults(node.args)
+        return [(child, scope) for child in defaults] + [(node.body, inner)]
+
+    def visit_class(self, node: ast.ClassDef, scope: Scope) -> Children:
+        scope.bind_def(node.name, node)
+        self.index.classes.append((node, scope))
+        outer: list[ast.AST] = [*node.decorator_list, *node.bases, *node.keywords]
+        inner = self.new_scope("class", node, scope)
+        return [(child, scope) for child in outer] + [(stmt, inner) for stmt in node.body]
+
+
+def _reversed_children(node: ast.AST) -> Iterator[ast.AST]:
+    return reversed(list(ast.iter_child_nodes(node)))
+
+
+def _argument_defaults(args: ast.arguments) -> list[ast.AST]:
+    return [*args.defaults, *(d for d in args.kw_defaults if d is not None)]
+
+
+def _annotations(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.AST]:
+    args = node.args
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+    every += [a for a in (args.vararg, args.kwarg) if a is not None]
+    found: list[ast.AST] = [a.annotation for a in every if a.annotation is not None]
+    if node.returns is not None:
+        found.append(node.returns)
+    return found
+
+
+def _bind_params(args: ast.arguments, scope: Scope) -> list[str]:
+    names = [a.arg for a in (*args.posonlyargs, *args.args)]
+    if args.vararg is not None:
+        names.append(args.vararg.arg)
+    names += [a.arg for a in args.kwonlyargs]
+    if args.kwarg is not None:
+        names.append(args.kwarg.arg)
+    for name in names:
+        scope.bind(name)
+    return names
+
+
+def build_index(
+    tree: ast.Module, interesting_calls: frozenset[str], wanted: frozenset[type] = frozenset()
+) -> ModuleIndex:
+    """Walk ``tree`` once: bind its scopes, collect the nodes of the ``wanted`` types in order."""
+    return _ScopeBuilder(tree, interesting_calls, wanted).build()
+
+
+def all_params(args: ast.arguments) -> list[ast.arg]:
+    """Every parameter node in signature order."""
+    params = [*args.posonlyargs, *args.args]
+    if args.vararg is not None:
+        params.append(args.vararg)
+    params += args.kwonlyargs
+    if args.kwarg is not None:
+        params.append(args.kwarg)
+    return params

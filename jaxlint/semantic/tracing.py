@@ -1,0 +1,288 @@
+"""Which parameters a chain of transformations traces, and how abstract the result is.
+
+``jax.jit`` traces every parameter except the static ones (and those with a non-``None`` default,
+which callers may leave to their Python value); ``vmap`` the ones whose ``in_axes`` is not
+``None``; ``grad`` its ``argnums`` (concretely); a ``lax`` body the arguments the primitive passes;
+``equinox.filter_jit`` the parameters annotated as arrays. A parameter is traced if any layer
+traces it, and the function is as abstract as its most abstract layer.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING
+
+from jaxlint.semantic import api
+from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.transforms import ABSTRACT, CONCRETE, HOST, NONE
+from jaxlint.semantic.values import ARRAY, CONTAINER, STATIC, TRACED, Value
+
+if TYPE_CHECKING:
+    from jaxlint.semantic.model import Layer, SemanticModel
+
+UNRESOLVED = object()
+
+
+def trace_params(
+    model: SemanticModel, info: FunctionInfo, layers: list[Layer], context: int
+) -> tuple[int, dict[str, Value]]:
+    """The level and traced parameter values that ``layers`` give ``info``'s function."""
+    if any(layer.transform.level == HOST for layer in layers):
+        return HOST, {}
+    level = max([context, *(layer.transform.level for layer in layers)])
+    positional = info.positional_names()
+    args = info.node.args
+    skip_first = info.is_method and positional and not _is_static(info)
+    values: dict[str, Value] = {}
+    for layer in layers:
+        for index, name in enumerate(positional):
+            if index < layer.offset or name in layer.bound or (skip_first and index == 0):
+                continue
+            _merge(values, name, _layer_value(model, info, layer, index - layer.offset, name))
+        for param in args.kwonlyargs:
+            if param.arg not in layer.bound:
+                _merge(values, param.arg, _layer_value(model, info, layer, None, param.arg))
+        for param in (args.vararg, args.kwarg):
+            if param is not None and layer.transform.kind in ("jit", "pmap", "vmap", "body"):
+                _merge(values, param.arg, TRACED)
+    if level == ABSTRACT:
+        values = {k: (v | TRACED if v & ARRAY and not v & STATIC else v) for k, v in values.items()}  # type: ignore[operator]
+    for name, value in list(values.items()):
+        if isinstance(value, int) and value & TRACED:
+            kind = annotation_kind(model, _annotation_of(info, name), info)
+            if kind == "array":
+                values[name] = value | ARRAY
+            elif kind == "container":
+                values[name] = value | CONTAINER
+    return level, values
+
+
+def _merge(values: dict[str, Value], name: str, value: Value | None) -> None:
+    if value is None:
+        return
+    old = values.get(name)
+    if old is None or old == STATIC:
+        values[name] = value
+    elif value != STATIC:
+        values[name] = old | value  # type: ignore[operator]
+
+
+def _layer_value(
+    model: SemanticModel, info: FunctionInfo, layer: Layer, position: int | None, name: str
+) -> Value | None:
+    transform = layer.transform
+    kind = transform.kind
+    if kind in ("jit", "pmap"):
+        return _jit_value(info, layer, position, name)
+    if kind == "vmap":
+        return _vmap_value(layer, position)
+    if kind == "grad":
+        argnums = _int_set(_keyword(layer.call, "argnums"), default={0})
+        if argnums is UNRESOLVED or position is None:
+            return None
+        return ARRAY if position in argnums else None  # type: ignore[operator]
+    if kind == "body":
+        arity = _body_arity(layer)
+        if position is None:
+            return None
+        return TRACED if arity is None or position < arity else None
+    if kind == "filter":
+        return _annotation_value(model, info, name)
+    return None
+
+
+def _jit_value(info: FunctionInfo, layer: Layer, position: int | None, name: str) -> Value | None:
+    transform = layer.transform
+    numbers = _int_set(_keyword(layer.call, transform.static_argnums), default=set())
+    names = _str_set(_keyword(layer.call, transform.static_argnames), default=set())
+    if numbers is UNRESOLVED or names is UNRESOLVED:
+        return None
+    positional_count = len(info.positional_names()) - layer.offset
+    numbers = {n + positional_count if n < 0 else n for n in numbers}  # type: ignore[union-attr]
+    if (position is not None and position in numbers) or name in names:  # type: ignore[operator]
+        return STATIC
+    if _has_non_none_default(info, name):
+        return None
+    return TRACED
+
+
+def _vmap_value(layer: Layer, position: int | None) -> Value | None:
+    in_axes = _keyword(layer.call, "in_axes")
+    if in_axes is None and layer.call is not None and len(layer.call.args) > 1:
+        in_axes = layer.call.args[1]
+    if in_axes is None or position is None:
+        return TRACED
+    if isinstance(in_axes, ast.Constant):
+        return None if in_axes.value is None else TRACED
+    if isinstance(in_axes, (ast.Tuple, ast.List)):
+        if position >= len(in_axes.elts):
+            return None
+        axis = in_axes.elts[position]
+        return None if isinstance(axis, ast.Constant) and axis.value is None else TRACED
+    return None
+
+
+def _body_arity(layer: Layer) -> int | None:
+    transform = layer.transform
+    if transform.operands_from is not None and layer.call is not None:
+        args = layer.call.args
+        if any(isinstance(a, ast.Starred) for a in args):
+            return None
+        return max(0, len(args) - transform.operands_from)
+    return transform.arity
+
+
+def _keyword(call: ast.Call | None, name: str | None) -> ast.expr | None:
+    if call is None or name is None:
+        return None
+    for keyword in call.keywords:
+        if keyword.arg == name:
+            return keyword.value
+    return None
+
+
+def _int_set(expr: ast.expr | None, default: set[int]) -> set[int] | object:
+    if expr is None:
+        return default
+    elements = expr.elts if isinstance(expr, (ast.Tuple, ast.List)) else [expr]
+    found: set[int] = set()
+    for element in elements:
+        number = _int_literal(element)
+        if number is None:
+            return UNRESOLVED
+        found.add(number)
+    return found
+
+
+def _int_literal(expr: ast.expr) -> int | None:
+    if isinstance(expr, ast.Constant) and type(expr.value) is int:
+        return expr.value
+    if (
+        isinstance(expr, ast.UnaryOp)
+        and isinstance(expr.op, ast.USub)
+        and isinstance(expr.operand, ast.Constant)
+        and type(expr.operand.value) is int
+    ):
+        return -expr.operand.value
+    return None
+
+
+def _str_set(expr: ast.expr | None, default: set[str]) -> set[str] | object:
+    if expr is None:
+        return default
+    elements = expr.elts if isinstance(expr, (ast.Tuple, ast.List)) else [expr]
+    found: set[str] = set()
+    for element in elements:
+        if not (isinstance(element, ast.Constant) and isinstance(element.value, str)):
+            return UNRESOLVED
+        found.add(element.value)
+    return found
+
+
+def _has_non_none_default(info: FunctionInfo, name: str) -> bool:
+    args = info.node.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults: dict[str, ast.expr | None] = {}
+    for param, default in zip(positional[len(positional) - len(args.defaults) :], args.defaults):
+        defaults[param.arg] = default
+    for param, default in zip(args.kwonlyargs, args.kw_defaults):
+        defaults[param.arg] = default
+    default = defaults.get(name)
+    return default is not None and not (isinstance(default, ast.Constant) and default.value is None)
+
+
+def _is_static(info: FunctionInfo) -> bool:
+    node = info.node
+    if isinstance(node, ast.Lambda):
+        return False
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+
+
+def _annotation_of(info: FunctionInfo, name: str) -> ast.expr | None:
+    for param in info.param_nodes():
+        if param.arg == name:
+            return param.annotation
+    return None
+
+
+def annotation_kind(model: SemanticModel, annotation: ast.expr | None, info: FunctionInfo) -> str:
+    """``"array"``, ``"scalar"``, ``"container"``, ``"optional-array"`` or ``""`` for an annotation."""
+    if annotation is None:
+        return ""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return ""
+    scope = model.index.parents.get(info.node, info.scope)
+    if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
+        kinds = {annotation_kind(model, side, info) for side in (annotation.left, annotation.right)}
+        if _is_none(annotation.left) or _is_none(annotation.right):
+            if "container" in kinds:
+                return "container"
+            return "optional-array" if "array" in kinds else ""
+        return kinds.pop() if len(kinds) == 1 and kinds <= {"array", "container"} else ""
+    if isinstance(annotation, ast.Subscript):
+        base = model.resolver.qualname(annotation.value, scope) or ""
+        if base.rsplit(".", 1)[-1] in api.JAXTYPING_DTYPES and base.startswith("jaxtyping"):
+            return "array"
+        if base in api.CONTAINER_ANNOTATIONS:
+            return "container"
+        if base in ("typing.Optional",):
+            inner = annotation_kind(model, annotation.slice, info)
+            if inner == "container":
+                return "container"
+            return "optional-array" if inner == "array" else ""
+        return ""
+    qualname = model.resolver.qualname(annotation, scope)
+    if qualname in api.ARRAY_ANNOTATIONS:
+        return "array"
+    if qualname in api.SCALAR_ANNOTATIONS:
+        return "scalar"
+    if qualname in api.CONTAINER_ANNOTATIONS:
+        return "container"
+    return ""
+
+
+def _is_none(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Constant) and expr.value is None
+
+
+def _annotation_value(model: SemanticModel, info: FunctionInfo, name: str) -> Value | None:
+    kind = annotation_kind(model, _annotation_of(info, name), info)
+    if kind == "array":
+        return TRACED | ARRAY
+    if kind == "optional-array":
+        return TRACED
+    if kind == "scalar":
+        return STATIC
+    return None
+
+
+def flax_params(model: SemanticModel, info: FunctionInfo) -> dict[str, Value]:
+    """Array-annotated inputs of a flax ``__call__`` are traced; configuration stays static."""
+    values: dict[str, Value] = {}
+    for index, param in enumerate(info.param_nodes()):
+        if index == 0:
+            continue
+        value = _annotation_value(model, info, param.arg)
+        if _has_non_none_default(info, param.arg):
+            value = STATIC
+        if value is not None:
+            values[param.arg] = value
+    return values
+
+
+def initial_param_value(model: SemanticModel, info: FunctionInfo, name: str) -> Value:
+    """The value of a parameter that no transformation traces: from its annotation alone."""
+    kind = annotation_kind(model, _annotation_of(info, name), info)
+    if kind == "array":
+        return ARRAY
+    if kind == "scalar" and info.effective_level == NONE:
+        return STATIC
+    if kind == "container":
+        return CONTAINER
+    return 0
+
+
+__all__ = ["CONCRETE", "flax_params", "initial_param_value", "trace_params"]

@@ -1,0 +1,145 @@
+"""The catalogue of JAX transformations and what each one does to the function it is given.
+
+A transformation is applied as a decorator (``@jax.jit``, ``@partial(jax.jit, static_argnames=...)``)
+or a call (``jax.jit(f)``, ``lax.scan(body, ...)``, ``jax.jit(jax.grad(f))``). Each entry says how
+abstract the function's values become (:data:`ABSTRACT` under ``jit``, ``vmap`` and ``lax`` bodies,
+:data:`CONCRETE` under a bare ``grad``, :data:`HOST` for callbacks that run on the host) and which
+parameters it traces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+NONE = 0
+CONCRETE = 1
+ABSTRACT = 2
+HOST = -1
+
+
+@dataclass(frozen=True)
+class Transform:
+    """How one JAX API treats the function(s) it receives."""
+
+    name: str
+    level: int
+    kind: str  # jit | vmap | pmap | grad | body | filter | callback | wrapper
+    fn_positions: tuple[int, ...] = (0,)
+    fn_keywords: tuple[str, ...] = ("fun", "f")
+    arity: int | None = None  # leading parameters a body receives; None: all
+    operands_from: int | None = None  # body arity = positional args from this index on
+    static_argnums: str | None = None  # keyword naming static positions
+    static_argnames: str | None = None
+
+    @property
+    def abstract(self) -> bool:
+        return self.level == ABSTRACT
+
+    @property
+    def evaluates(self) -> bool:
+        """Whether a call runs the function and returns its results (``lax.scan``), rather than
+        returning a transformed function (``jax.jit``)."""
+        return self.kind in ("body", "callback") or self.name in EVALUATING
+
+
+def _jit(
+    name: str, argnums: str | None = "static_argnums", argnames: str | None = "static_argnames"
+) -> Transform:
+    return Transform(name, ABSTRACT, "jit", static_argnums=argnums, static_argnames=argnames)
+
+
+def _body(
+    name: str,
+    positions: tuple[int, ...],
+    keywords: tuple[str, ...],
+    arity: int | None = None,
+    operands_from: int | None = None,
+) -> Transform:
+    return Transform(name, ABSTRACT, "body", positions, keywords, arity, operands_from)
+
+
+def _grad(name: str) -> Transform:
+    return Transform(name, CONCRETE, "grad")
+
+
+def _callback(name: str) -> Transform:
+    return Transform(name, HOST, "callback", fn_keywords=("callback", "fun", "f"))
+
+
+def _wrapper(name: str) -> Transform:
+    return Transform(name, NONE, "wrapper")
+
+
+_ENTRIES = [
+    _jit("jax.jit"),
+    _jit("flax.nnx.jit"),
+    _jit("jax.checkpoint", argnames=None),
+    _jit("flax.nnx.remat", argnames=None),
+    _jit("jax.make_jaxpr", argnames=None),
+    _jit("jax.eval_shape", argnums=None, argnames=None),
+    _jit("jax.shard_map", argnums=None, argnames=None),
+    Transform("jax.pmap", ABSTRACT, "pmap", static_argnums="static_broadcasted_argnums"),
+    Transform("jax.vmap", ABSTRACT, "vmap"),
+    Transform("flax.nnx.vmap", ABSTRACT, "vmap"),
+    Transform("equinox.filter_jit", ABSTRACT, "filter"),
+    Transform("equinox.filter_vmap", ABSTRACT, "filter"),
+    Transform("equinox.filter_pmap", ABSTRACT, "filter"),
+    _grad("jax.grad"),
+    _grad("jax.value_and_grad"),
+    _grad("jax.jacfwd"),
+    _grad("jax.jacrev"),
+    _grad("jax.jacobian"),
+    _grad("jax.hessian"),
+    _grad("jax.jvp"),
+    _grad("jax.vjp"),
+    _grad("jax.linearize"),
+    _grad("flax.nnx.grad"),
+    _grad("flax.nnx.value_and_grad"),
+    _grad("equinox.filter_grad"),
+    _grad("equinox.filter_value_and_grad"),
+    _body("jax.lax.scan", (0,), ("f",), arity=2),
+    _body("flax.nnx.scan", (0,), ("f",)),
+    _body("jax.lax.fori_loop", (2,), ("body_fun",), arity=2),
+    _body("jax.lax.while_loop", (0, 1), ("cond_fun", "body_fun"), arity=1),
+    _body("jax.lax.cond", (1, 2), ("true_fun", "false_fun"), operands_from=3),
+    _body("jax.lax.switch", (1,), ("branches",), operands_from=2),
+    _body("jax.lax.map", (0,), ("f",), arity=1),
+    _body("jax.lax.associative_scan", (0,), ("fn",), arity=2),
+    _body("jax.lax.custom_root", (0, 2, 3), ("f", "solve", "tangent_solve")),
+    _body("jax.lax.custom_linear_solve", (0, 2, 3), ("matvec", "solve", "transpose_solve")),
+    _body("jax.experimental.ode.odeint", (0,), ("func",)),
+    _body("jax.scipy.optimize.minimize", (0,), ("fun",)),
+    _callback("jax.pure_callback"),
+    _callback("jax.debug.callback"),
+    _callback("jax.experimental.io_callback"),
+    _callback("jax.experimental.host_callback.id_tap"),
+    _callback("jax.experimental.host_callback.call"),
+    _wrapper("jax.custom_jvp"),
+    _wrapper("jax.custom_vjp"),
+    _wrapper("jax.named_call"),
+    _wrapper("functools.wraps"),
+    _wrapper("builtins.staticmethod"),
+    _wrapper("typing.overload"),
+    _wrapper("abc.abstractmethod"),
+    _wrapper("jaxtyping.jaxtyped"),
+    _wrapper("beartype.beartype"),
+    _wrapper("typeguard.typechecked"),
+    _wrapper("chex.assert_max_traces"),
+    _wrapper("flax.linen.compact"),
+]
+
+TRANSFORMS: dict[str, Transform] = {t.name: t for t in _ENTRIES}
+EVALUATING = frozenset({"jax.jvp", "jax.vjp", "jax.linearize", "jax.eval_shape"})
+
+# jax.tree.map and friends call their function on the leaves: traced leaves make it traced.
+TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map_with_path", "jax.tree.map_with_path"})
+
+# Last components of callee names worth collecting during the scope walk.
+CALL_TAILS = frozenset({name.rsplit(".", 1)[1] for name in TRANSFORMS} | {"partial", "map", "map_with_path"})
+
+PARTIAL = "functools.partial"
+
+
+def user_transform(name: str) -> Transform:
+    """A decorator named in ``[tool.jaxlint] traced-decorators``: treated like ``jax.jit``."""
+    return _jit(name, argnums="static_argnums", argnames="static_argnames")

@@ -1,0 +1,1 @@
+"""jaxlint's rules, one per module (installed as ``jaxlint.rules``; discovered, never listed)."""

@@ -1,0 +1,80 @@
+"""JAX101: ``print`` inside a traced function."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.context import Context
+from jaxlint.explain import function_name, why_traced
+from jaxlint.rule import FixAvailability, Rule
+from jaxlint.semantic.values import is_traced
+
+
+class PrintInTracedFunction(Rule):
+    """## What it does
+    Finds calls to the built-in `print` inside functions that JAX traces abstractly
+    (`jax.jit`, `jax.vmap`, `lax.scan` bodies, ...).
+
+    ## Why is this bad?
+    A traced function's Python body runs once, while JAX traces it; the compiled program
+    that runs on later calls contains no Python. So `print` fires only on the first call
+    (and on each re-trace), and it shows tracers such as
+    `Traced<ShapedArray(float32[2])>` instead of values. `jax.debug.print` is staged into
+    the compiled program and prints the runtime values on every call.
+
+    Under a bare `jax.grad` the function runs eagerly on every call, so `print` works there
+    and this rule stays silent.
+
+    ## Example
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def normalize(x):
+        norm = jnp.linalg.norm(x)
+        print("norm:", norm)
+        return x / norm
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def normalize(x):
+        norm = jnp.linalg.norm(x)
+        jax.debug.print("norm: {}", norm)
+        return x / norm
+    ```
+
+    ## Fix safety
+    The fix rewrites `print(a, b)` to `jax.debug.print("{} {}", a, b)`, keeping `sep`. It is
+    unsafe: the printing moves from trace time to run time (it then happens on every call, and
+    asynchronously), and `file=`/`flush=` cannot be kept, so no fix is offered when they are used.
+
+    ## References
+    - [JAX: Common gotchas, pure functions](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#pure-functions)
+    - [JAX: Debugging with jax.debug.print](https://docs.jax.dev/en/latest/debugging/print_breakpoint.html)
+    """
+
+    code = "JAX101"
+    name = "print-in-traced-function"
+    message = "`print` in a traced function runs only while tracing"
+    outcome = "prints once at trace time, showing tracers rather than values"
+    fix_title = "Replace with `jax.debug.print`"
+    fix_availability = FixAvailability.SOMETIMES
+    severity = "warning"
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if not ctx.abstract or ctx.qualname(node.func) != "builtins.print":
+            return
+        shows_tracers = any(is_traced(ctx.value(arg)) for arg in node.args)
+        effect = "and shows tracers, not values" if shows_tracers else "once per compilation, not per call"
+        ctx.report(
+            node,
+            f"`print` in `{function_name(ctx)}` runs only while JAX traces it, {effect} "
+            f"({why_traced(ctx)}); use `jax.debug.print`",
+            fix_data={"keywords": [kw.arg for kw in node.keywords]},
+        )

@@ -1,0 +1,106 @@
+"""JAX202: ``x[i] += v`` (any augmented operator) on a JAX array."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.arrays import array_evidence
+from jaxlint.context import Context
+from jaxlint.explain import snippet
+from jaxlint.rule import FixAvailability, Rule
+
+# augmented operator -> the `.at[]` method that performs it
+AT_METHODS: dict[type[ast.operator], str] = {
+    ast.Add: "add",
+    ast.Sub: "subtract",
+    ast.Mult: "multiply",
+    ast.Div: "divide",
+    ast.Pow: "power",
+}
+
+
+class ArrayAugmentedAssignment(Rule):
+    """## What it does
+    Finds augmented assignment to an element or slice of a JAX array: `x[i] += v`,
+    `x[:, 0] *= 2`, and every other augmented operator.
+
+    ## Why is this bad?
+    `x[i] += v` reads `x[i]`, computes, then assigns back with `x[i] = ...`, and JAX arrays do
+    not support item assignment: it raises `TypeError: JAX arrays are immutable`. The `.at[]`
+    methods (`add`, `subtract`, `multiply`, `divide`, `power`, `min`, `max`) do the update
+    functionally. Augmenting a whole array, `x += 1`, is fine: it rebinds the name.
+
+    ## Example
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def bump(counts, i):
+        counts[i] += 1
+        return counts
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def bump(counts, i):
+        counts = counts.at[i].add(1)
+        return counts
+    ```
+
+    ## Fix safety
+    `+=`, `-=`, `*=`, `/=` and `**=` become `x = x.at[i].add(v)` (`subtract`, `multiply`,
+    `divide`, `power`); other operators become `x = x.at[i].set(x[i] <op> v)`. Unsafe for the
+    same reason as JAX201: an alias of `x` keeps the old value. With duplicate indices,
+    `.at[].add` accumulates every occurrence, where NumPy's `x[idx] += v` applies one.
+
+    ## References
+    - [JAX: Common gotchas, array updates with other operations](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#array-updates-with-other-operations)
+    """
+
+    code = "JAX202"
+    name = "array-augmented-assignment"
+    message = "Augmented item assignment on a JAX array raises: JAX arrays are immutable"
+    outcome = "TypeError: JAX arrays are immutable"
+    fix_title = "Rewrite as `x = x.at[i].add(v)` (or the matching `.at[]` method)"
+    fix_availability = FixAvailability.ALWAYS
+
+    def visit_AugAssign(self, node: ast.AugAssign, ctx: Context) -> None:
+        target = node.target
+        if not isinstance(target, ast.Subscript):
+            return
+        evidence = array_evidence(ctx, target, node.value)
+        if evidence is None:
+            return
+        base = snippet(ctx, target.value)
+        index = snippet(ctx, target.slice)
+        method = AT_METHODS.get(type(node.op), "set")
+        ctx.report(
+            node,
+            f"`{base}[{index}] {_operator(node.op)}= ...` raises `TypeError`: JAX arrays are immutable "
+            f"({evidence}); use `{base} = {base}.at[{index}].{method}(...)`",
+            fix_data={"method": method},
+        )
+
+
+def _operator(op: ast.operator) -> str:
+    symbols = {
+        ast.Add: "+",
+        ast.Sub: "-",
+        ast.Mult: "*",
+        ast.Div: "/",
+        ast.Pow: "**",
+        ast.FloorDiv: "//",
+        ast.Mod: "%",
+        ast.MatMult: "@",
+        ast.BitAnd: "&",
+        ast.BitOr: "|",
+        ast.BitXor: "^",
+        ast.LShift: "<<",
+        ast.RShift: ">>",
+    }
+    return symbols.get(type(op), "?")

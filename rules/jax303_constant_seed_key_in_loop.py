@@ -1,0 +1,116 @@
+"""JAX303: a PRNG key made from a constant seed inside a loop or a repeated body."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.context import Context
+from jaxlint.explain import names_assigned_in, snippet
+from jaxlint.rule import FixAvailability, Rule
+from jaxlint.semantic import api
+from jaxlint.semantic.values import is_traced
+
+
+class ConstantSeedKeyInLoop(Rule):
+    """## What it does
+    Finds `jax.random.PRNGKey(seed)` / `jax.random.key(seed)` with a seed that does not change
+    from one iteration to the next, created inside a Python loop or comprehension that repeats
+    the same work (its loop variable is unused, as in `for _ in range(n)`), or inside a function
+    that a `lax` loop or `vmap` runs repeatedly (`lax.scan`, `fori_loop`, `while_loop`,
+    `lax.map`, `vmap`).
+
+    ## Why is this bad?
+    The same seed makes the same key, so every iteration (or every batch element under `vmap`)
+    draws identical "random" numbers. Create the key once, outside, and split it per iteration,
+    or fold the iteration index into it with `jax.random.fold_in(key, i)`.
+
+    ## Example
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    def sample_paths(x0):
+        paths = []
+        for _ in range(3):
+            key = jax.random.PRNGKey(0)
+            paths.append(x0 + jax.random.normal(key, x0.shape))
+        return jnp.stack(paths)
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    def sample_paths(x0):
+        key = jax.random.PRNGKey(0)
+        paths = []
+        for _ in range(3):
+            key, subkey = jax.random.split(key)
+            paths.append(x0 + jax.random.normal(subkey, x0.shape))
+        return jnp.stack(paths)
+    ```
+
+    ## Fix safety
+    The fix hoists the key creation above the loop and splits it at the top of the body. Unsafe
+    by nature: the numbers drawn change.
+
+    ## References
+    - [JAX: Pseudorandom numbers](https://docs.jax.dev/en/latest/random-numbers.html)
+    """
+
+    code = "JAX303"
+    name = "constant-seed-key-in-loop"
+    message = "A PRNG key with a constant seed is re-created on every iteration"
+    outcome = "every iteration (or batch element) draws identical random numbers"
+    fix_title = "Create the key once outside the loop and split it per iteration"
+    fix_availability = FixAvailability.SOMETIMES
+    severity = "warning"
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if ctx.qualname(node.func) not in api.KEY_CONSTRUCTORS or not node.args:
+            return
+        seed = node.args[0]
+        if any(isinstance(n, (ast.Call, ast.Await, ast.Yield)) for n in ast.walk(seed)):
+            return
+        if is_traced(ctx.value(seed)):
+            return
+        names = {n.id for n in ast.walk(seed) if isinstance(n, ast.Name)}
+        where = self.repetition(ctx, names)
+        if where is None:
+            return
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` is re-created with the same seed {where}: every iteration "
+            f"draws identical random numbers; create the key once outside and split it per iteration",
+            fix_data={"in_python_loop": bool(ctx.loops)},
+        )
+
+    def repetition(self, ctx: Context, seed_names: set[str]) -> str | None:
+        if ctx.loops:
+            loop = ctx.loops[-1]
+            if seed_names & names_assigned_in(ctx, loop) or _iterations_differ(loop):
+                return None
+            return f"on every iteration of the loop at line {loop.lineno}"  # type: ignore[attr-defined]
+        function = ctx.function
+        if function is not None and function.repeated_by and not seed_names & set(function.params):
+            return f"on every iteration of `{function.repeated_by}`"
+        return None
+
+
+def _iterations_differ(loop: ast.AST) -> bool:
+    """Whether the loop variable is used in the body: iterations then differ (in shapes, say),
+    and one seed per iteration may be meant. A `for _ in range(n)` repeats the same work."""
+    if isinstance(loop, (ast.For, ast.AsyncFor)):
+        targets, body = [loop.target], loop.body
+    elif isinstance(loop, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        targets = [g.target for g in loop.generators]
+        body = [loop.elt] if not isinstance(loop, ast.DictComp) else [loop.key, loop.value]
+    else:
+        return False
+    names = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return any(
+        isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load)
+        for part in body
+        for n in ast.walk(part)
+    )

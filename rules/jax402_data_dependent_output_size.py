@@ -1,0 +1,105 @@
+"""JAX402: ``jnp.nonzero``/``unique``/``argwhere``/... on a tracer without ``size=``."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.context import Context
+from jaxlint.explain import why_traced
+from jaxlint.rule import Rule
+from jaxlint.semantic.values import is_traced
+
+# function -> (keyword that fixes the output size, positions of the data arguments)
+SIZED_FUNCTIONS: dict[str, tuple[str, tuple[int, ...]]] = {
+    "jax.numpy.nonzero": ("size", (0,)),
+    "jax.numpy.argwhere": ("size", (0,)),
+    "jax.numpy.flatnonzero": ("size", (0,)),
+    "jax.numpy.unique": ("size", (0,)),
+    "jax.numpy.unique_values": ("size", (0,)),
+    "jax.numpy.unique_counts": ("size", (0,)),
+    "jax.numpy.unique_inverse": ("size", (0,)),
+    "jax.numpy.unique_all": ("size", (0,)),
+    "jax.numpy.compress": ("size", (0,)),
+    "jax.numpy.extract": ("size", (0,)),
+    "jax.numpy.union1d": ("size", (0, 1)),
+    "jax.numpy.intersect1d": ("size", (0, 1)),
+    "jax.numpy.setdiff1d": ("size", (0, 1)),
+    "jax.numpy.setxor1d": ("size", (0, 1)),
+    "jax.numpy.bincount": ("length", (0,)),
+    "jax.numpy.repeat": ("total_repeat_length", (1,)),
+    "jax.numpy.where": ("size", (0,)),
+}
+
+
+class DataDependentOutputSize(Rule):
+    """## What it does
+    Finds calls whose output size depends on the values of a traced input, without the keyword
+    that fixes the size: `jnp.nonzero`, one-argument `jnp.where`, `jnp.argwhere`,
+    `jnp.flatnonzero`, `jnp.unique`, `jnp.compress`, `jnp.extract`, the set operations
+    (`union1d`, `intersect1d`, `setdiff1d`, `setxor1d`) without `size=`, `jnp.bincount` without
+    `length=`, and `jnp.repeat` with traced repeats without `total_repeat_length=`.
+
+    ## Why is this bad?
+    Under `jit` every shape must be known while tracing. These functions cannot know how many
+    elements they return until they see the data, so JAX raises
+    `jax.errors.ConcretizationTypeError`. Passing `size=` (with `fill_value=` for the padding)
+    makes the shape static.
+
+    ## Example
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def active_indices(x):
+        return jnp.nonzero(x > 0.5)[0]
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def active_indices(x):
+        return jnp.nonzero(x > 0.5, size=x.shape[0], fill_value=-1)[0]
+    ```
+
+    ## Fix safety
+    No automatic fix: the right `size` is a property of the data that only the author knows.
+
+    ## References
+    - [jax.numpy.nonzero](https://docs.jax.dev/en/latest/_autosummary/jax.numpy.nonzero.html)
+    - [JAX: Common gotchas, dynamic shapes](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#dynamic-shapes)
+    """
+
+    code = "JAX402"
+    name = "data-dependent-output-size"
+    message = "A call whose output size depends on traced data, without `size=`"
+    outcome = "jax.errors.ConcretizationTypeError"
+    severity = "error"
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if not ctx.abstract:
+            return
+        qualname = ctx.qualname(node.func)
+        spec = SIZED_FUNCTIONS.get(qualname or "")
+        if spec is None or qualname is None:
+            return
+        keyword, positions = spec
+        if any(kw.arg == keyword or kw.arg is None for kw in node.keywords):
+            return
+        if qualname == "jax.numpy.where" and (len(node.args) != 1 or node.keywords):
+            return
+        data = [node.args[p] for p in positions if p < len(node.args)]
+        if not any(is_traced(ctx.value(arg)) for arg in data):
+            return
+        if qualname == "jax.numpy.repeat" and all(isinstance(arg, ast.Constant) for arg in data):
+            return
+        short = qualname.replace("jax.numpy.", "jnp.")
+        ctx.report(
+            node,
+            f"`{short}` on a traced value returns a data-dependent number of elements: JAX raises "
+            f"`ConcretizationTypeError` ({why_traced(ctx, data[0])}); pass `{keyword}=` "
+            f"(and `fill_value=`) to make the size static",
+        )

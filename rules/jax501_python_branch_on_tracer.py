@@ -1,0 +1,110 @@
+"""JAX501: Python ``if``/``elif``/``while``/conditional expression on a traced value."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.conditions import converts_tracer, static_flag_parameter
+from jaxlint.context import Context
+from jaxlint.explain import function_name, snippet, why_traced
+from jaxlint.rule import FixAvailability, Rule
+
+CURES = {
+    "if": "`jnp.where` or `jax.lax.cond`",
+    "while": "`jax.lax.while_loop`",
+    "conditional expression": "`jnp.where`",
+    "comprehension filter": "`jnp.where` with a fill value",
+}
+
+
+class PythonBranchOnTracer(Rule):
+    """## What it does
+    Finds Python `if`, `elif`, `while` and `a if cond else b` whose condition is a traced
+    value, inside code that JAX traces abstractly (`jit`, `vmap`, `lax` bodies). Conditions on
+    static information (`x.shape[0] > 2`, `x.ndim`, `x is None`, `isinstance`, static arguments)
+    are fine and are not reported.
+
+    ## Why is this bad?
+    Python decides a branch by calling `bool()` on the condition. While tracing, a traced value
+    has no concrete value yet, so JAX raises `jax.errors.TracerBoolConversionError`. Choose
+    values with `jnp.where`, branch inside the program with `jax.lax.cond` / `lax.switch`, loop
+    with `jax.lax.while_loop`, or, when the condition is really configuration, mark it static
+    with `static_argnames`.
+
+    Under a bare `jax.grad` (no `jit`) values stay concrete and Python branches work; this rule
+    stays silent there.
+
+    ## Example
+    ```python
+    import jax
+
+    @jax.jit
+    def relu_or_leak(x):
+        if x.sum() > 0:
+            return x
+        return 0.01 * x
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def relu_or_leak(x):
+        return jnp.where(x.sum() > 0, x, 0.01 * x)
+    ```
+
+    ## Fix safety
+    Where every branch only assigns or returns values, the fix rewrites the branch to
+    `jnp.where` (or `jax.lax.cond` when the branches call functions with effects), and
+    `while` loops to `jax.lax.while_loop`; a flag argument is added to `static_argnames`
+    instead. These fixes are unsafe: `jnp.where` evaluates both branches (a NaN in the unused
+    one can poison gradients), and the shapes and dtypes of both branches must agree.
+
+    ## References
+    - [jax.errors.TracerBoolConversionError](https://docs.jax.dev/en/latest/errors.html#jax.errors.TracerBoolConversionError)
+    - [JAX: Control flow](https://docs.jax.dev/en/latest/control-flow.html)
+    """
+
+    code = "JAX501"
+    name = "python-branch-on-tracer"
+    message = "Python control flow on a traced value"
+    outcome = "jax.errors.TracerBoolConversionError"
+    fix_title = "Use `jnp.where` / `jax.lax.cond` / `jax.lax.while_loop`, or make the flag static"
+    fix_availability = FixAvailability.SOMETIMES
+
+    def visit_If(self, node: ast.If, ctx: Context) -> None:
+        self.check(node, node.test, "if", ctx)
+
+    def visit_While(self, node: ast.While, ctx: Context) -> None:
+        self.check(node, node.test, "while", ctx)
+
+    def visit_IfExp(self, node: ast.IfExp, ctx: Context) -> None:
+        self.check(node, node.test, "conditional expression", ctx)
+
+    def visit_comprehension(self, node: ast.comprehension, ctx: Context) -> None:
+        for condition in node.ifs:
+            self.check(condition, condition, "comprehension filter", ctx)
+
+    def check(self, node: ast.AST, test: ast.expr, kind: str, ctx: Context) -> None:
+        if not ctx.abstract:
+            return
+        culprit = converts_tracer(ctx, test)
+        if culprit is None:
+            return
+        flag = static_flag_parameter(ctx, culprit)
+        cure = f"mark `{flag}` static with `static_argnames`" if flag else f"use {CURES[kind]}"
+        keyword = "elif" if kind == "if" and _is_elif(node, ctx) else kind
+        ctx.report(
+            node,
+            f"Python `{keyword}` on traced `{snippet(ctx, culprit)}` in `{function_name(ctx)}` raises "
+            f"`TracerBoolConversionError` ({why_traced(ctx, culprit)}); {cure}",
+            end=test,
+            fix_data={"kind": kind, "static_flag": flag},
+        )
+
+
+def _is_elif(node: ast.AST, ctx: Context) -> bool:
+    parent = ctx.parent
+    return isinstance(parent, ast.If) and len(parent.orelse) == 1 and parent.orelse[0] is node

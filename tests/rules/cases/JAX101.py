@@ -1,0 +1,72 @@
+import functools
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+@jax.jit
+def normalize(x):
+    norm = jnp.linalg.norm(x)
+    print("norm:", norm)  # error: JAX101
+    return x / norm
+
+
+@functools.partial(jax.jit, static_argnames=("verbose",))
+def step(x, verbose):
+    if verbose:
+        print("compiling step")  # error: JAX101
+    return x + 1
+
+
+def scan_body(carry, x):
+    print(carry)  # error: JAX101
+    return carry + x, x
+
+
+def run(xs):
+    return lax.scan(scan_body, 0.0, xs)
+
+
+batched = jax.vmap(lambda v: print(v) or v)  # error: JAX101
+
+
+# --- near misses: print outside traced code, or where values are concrete ---
+
+
+def report(step, loss):
+    print(f"step {step}: loss={float(loss):.4f}")
+
+
+def loss_fn(w):
+    print("eager grad: runs every call", w)
+    return (w**2).sum()
+
+
+grad_fn = jax.grad(loss_fn)
+
+
+@jax.jit
+def debug_print_ok(x):
+    jax.debug.print("x = {}", x)
+    return x
+
+
+def host_side(x):
+    print("on the host with concrete values", x)
+    return x
+
+
+@jax.jit
+def with_callback(x):
+    jax.debug.callback(host_side, x)
+    return x
+
+
+def shadowed(print):
+    @jax.jit
+    def inner(x):
+        print(x)
+        return x
+
+    return inner

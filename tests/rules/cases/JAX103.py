@@ -1,0 +1,87 @@
+import jax
+
+scale = 1.0
+offset = 0.0
+EPS = 1e-6
+TABLE = (1.0, 2.0)
+registry = {}
+
+
+def set_scale(value):
+    global scale
+    scale = value
+
+
+def register(name, fn):
+    registry[name] = fn
+
+
+@jax.jit
+def apply_scale(x):
+    y = x * scale  # error: JAX103
+    return y * scale + EPS + TABLE[0] + offset  # error: JAX103
+
+
+for offset in (1.0, 2.0):
+    print(apply_scale(1.0))
+
+
+@jax.jit
+def uses_offset(x):
+    return x + offset  # error: JAX103
+
+
+def make_stepper(lr):
+    @jax.jit
+    def step(w, g):
+        return w - lr * g  # error: JAX103
+
+    for _ in range(3):
+        lr = lr * 0.5
+    return step
+
+
+# --- near misses ---
+
+
+@jax.jit
+def reads_constants(x):
+    return x * EPS + TABLE[1]
+
+
+@jax.jit
+def reads_registry(x):
+    return registry["f"](x)
+
+
+def make_once(factor):
+    @jax.jit
+    def mul(x):
+        return x * factor
+
+    return mul
+
+
+def make_late():
+    @jax.jit
+    def f(x):
+        return x * late
+
+    late = 2.0
+    return f
+
+
+def lax_body_closure(xs, total):
+    def body(carry, x):
+        return carry + x * total, None
+
+    out, _ = jax.lax.scan(body, 0.0, xs)
+    total = out
+    return total
+
+
+def grad_only(w):
+    return w * scale
+
+
+g = jax.grad(grad_only)

@@ -1,0 +1,88 @@
+import jax
+import jax.numpy as jnp
+
+num_updates = 0
+loss_history = []
+cache = {}
+
+
+@jax.jit
+def sgd_update(params, grads):
+    global num_updates
+    num_updates += 1  # error: JAX104
+    loss_history.append(grads.sum())  # error: JAX104
+    cache["last"] = grads  # error: JAX104
+    return params - 0.1 * grads
+
+
+def counter():
+    calls = 0
+
+    @jax.jit
+    def f(x):
+        nonlocal calls
+        calls = calls + 1  # error: JAX104
+        return x
+
+    return f
+
+
+class Model:
+    @jax.jit
+    def __call__(self, x):
+        self.last = x * 2  # error: JAX104
+        return x
+
+
+def outer(xs):
+    seen = []
+
+    def body(carry, x):
+        seen.append(x)  # error: JAX104
+        return carry + x, None
+
+    return jax.lax.scan(body, 0.0, xs), seen
+
+
+# --- near misses ---
+
+
+@jax.jit
+def local_state(x):
+    history = []
+    history.append(x)
+    metrics = {}
+
+    def log(name, value):
+        metrics[name] = value
+
+    log("x", x)
+    return jnp.stack(history), metrics
+
+
+def eager(x):
+    loss_history.append(x)
+    return x
+
+
+class Optimizer:
+    def update(self, grads):
+        return grads
+
+
+opt = Optimizer()
+
+
+@jax.jit
+def pure_update(grads):
+    return opt.update(grads)
+
+
+class Config:
+    def __init__(self, n):
+        self.n = n
+
+    @jax.jit
+    def scaled(self, x):
+        self.cached_n = 3
+        return x * 2

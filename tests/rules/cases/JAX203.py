@@ -1,0 +1,32 @@
+import jax.numpy as jnp
+
+
+def reset_first(x):
+    x.at[0].set(0.0)  # error: JAX203
+    return x
+
+
+class Buffer:
+    def __init__(self):
+        self.data = jnp.zeros(3)
+
+    def bump(self, i):
+        self.data.at[i].add(1.0)  # error: JAX203
+
+
+# --- near misses ---
+
+
+def assigned(x):
+    x = x.at[0].set(0.0)
+    y = x.at[1].get()
+    return x, y
+
+
+def returned(x):
+    return x.at[0].multiply(2.0)
+
+
+def pandas_like(frame):
+    frame.at[0, "a"] = 1
+    return frame

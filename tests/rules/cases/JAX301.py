@@ -1,0 +1,94 @@
+import jax
+import jax.numpy as jnp
+import jax.random as jr
+from jax import random
+
+
+def init_linear(key):
+    w = jax.random.normal(key, (3, 2))
+    b = jax.random.normal(key, (2,))  # error: JAX301
+    return w, b
+
+
+def parent_after_split(key):
+    k1, k2 = jax.random.split(key)
+    a = jax.random.uniform(k1, (3,))
+    b = jax.random.uniform(key, (3,))  # error: JAX301
+    return a, b, k2
+
+
+def alias(key):
+    k = key
+    a = jr.normal(k, ())
+    return a + jr.normal(key, ())  # error: JAX301
+
+
+def augment(key, images):
+    flip = random.bernoulli(key, 0.5, (images.shape[0],))
+    noise = random.normal(key=key, shape=images.shape)  # error: JAX301
+    return jnp.where(flip[:, None], images, images + noise)
+
+
+def sample(key, shape):
+    return jax.random.normal(key, shape)
+
+
+def two_samples(key):
+    a = sample(key, (2,))
+    b = sample(key, (2,))  # error: JAX301
+    return a, b
+
+
+def split_twice(key):
+    keys = jax.random.split(key, 3)
+    a = jax.random.normal(keys[0])
+    b = jax.random.normal(keys[0])  # error: JAX301
+    return a, b
+
+
+# --- near misses ---
+
+
+def split_first(key):
+    w_key, b_key = jax.random.split(key)
+    return jax.random.normal(w_key, (3,)), jax.random.normal(b_key, (2,))
+
+
+def branches(key, flag):
+    if flag:
+        return jax.random.normal(key, ())
+    return jax.random.uniform(key, ())
+
+
+def exclusive_branches(key, flag):
+    if flag:
+        x = jax.random.normal(key, ())
+    else:
+        x = jax.random.uniform(key, ())
+    return x
+
+
+def rebind_in_branch(key, flag):
+    if flag:
+        key, sub = jax.random.split(key)
+        x = jax.random.normal(sub, ())
+    else:
+        x = 0.0
+    key, other = jax.random.split(key)
+    return x, key, other
+
+
+def fold_in_is_fine(key):
+    a = jax.random.normal(jax.random.fold_in(key, 0), ())
+    b = jax.random.normal(jax.random.fold_in(key, 1), ())
+    return a, b
+
+
+def key_data_is_fine(key):
+    data = jax.random.key_data(key)
+    return data, jax.random.normal(key, ())
+
+
+def distinct_indices(key):
+    keys = jax.random.split(key, 2)
+    return jax.random.normal(keys[0]), jax.random.normal(keys[1])

@@ -1,0 +1,65 @@
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+SEED = 0
+
+
+def sample_paths(x0):
+    paths = []
+    for _ in range(3):
+        key = jax.random.PRNGKey(0)  # error: JAX303
+        paths.append(x0 + jax.random.normal(key, x0.shape))
+    return jnp.stack(paths)
+
+
+def comprehension(x0):
+    return [jax.random.normal(jax.random.key(SEED), x0.shape) for _ in range(3)]  # error: JAX303
+
+
+def scan_body(carry, x):
+    key = jax.random.key(42)  # error: JAX303
+    return carry + jax.random.normal(key, ()), x
+
+
+def run(xs):
+    return lax.scan(scan_body, 0.0, xs)
+
+
+# --- near misses ---
+
+
+def created_once(x0):
+    key = jax.random.PRNGKey(0)
+    paths = []
+    for _ in range(3):
+        key, subkey = jax.random.split(key)
+        paths.append(x0 + jax.random.normal(subkey, x0.shape))
+    return jnp.stack(paths)
+
+
+def seed_per_iteration(x0):
+    return [jax.random.normal(jax.random.key(i), x0.shape) for i in range(3)]
+
+
+def per_config_data(configs):
+    out = []
+    for m, n in configs:
+        key = jax.random.key(0)
+        out.append(jax.random.normal(key, (m, n)))
+    return out
+
+
+@jax.jit
+def fixed_projection(x):
+    key = jax.random.key(0)
+    return x @ jax.random.normal(key, (x.shape[-1], 4))
+
+
+def body_with_index(i, carry):
+    key = jax.random.key(i)
+    return carry + jax.random.normal(key, ())
+
+
+def run_fori(x):
+    return lax.fori_loop(0, 3, body_with_index, x)

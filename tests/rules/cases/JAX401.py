@@ -1,0 +1,56 @@
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def nansum(x):
+    mask = ~jnp.isnan(x)
+    return x[mask].sum()  # error: JAX401
+
+
+def positive_mean(x):
+    return x[x > 0].mean()  # error: JAX401
+
+
+positive_mean_jit = jax.jit(positive_mean)
+
+
+@jax.jit
+def clip_negative(x):
+    return x.at[x < 0].set(0.0)  # error: JAX401
+
+
+@jax.jit
+def rows(m, threshold):
+    keep = (m.sum(axis=1) > threshold) & jnp.isfinite(m).all(axis=1)
+    return m[keep, :]  # error: JAX401
+
+
+# --- near misses ---
+
+
+@jax.jit
+def where_instead(x):
+    return jnp.where(x > 0, x, 0.0).sum()
+
+
+def eager_mask(x):
+    return x[x > 0]
+
+
+@jax.jit
+def integer_index(x, idx):
+    return x[idx]
+
+
+@jax.jit
+def static_mask(x):
+    mask = jnp.array([True, False, True])
+    return x[mask]
+
+
+def grad_only(x):
+    return (x[x > 0] ** 2).sum()
+
+
+g = jax.grad(grad_only)

@@ -1,0 +1,57 @@
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def active_indices(x):
+    return jnp.nonzero(x > 0.5)[0]  # error: JAX402
+
+
+@jax.jit
+def num_classes(labels):
+    classes = jnp.unique(labels)  # error: JAX402
+    return classes.shape[0]
+
+
+@jax.jit
+def where_one_arg(x):
+    (idx,) = jnp.where(x > 0)  # error: JAX402
+    return idx
+
+
+@jax.jit
+def counts(labels):
+    return jnp.bincount(labels)  # error: JAX402
+
+
+@jax.jit
+def common(a, b):
+    return jnp.intersect1d(a, b)  # error: JAX402
+
+
+# --- near misses ---
+
+
+@jax.jit
+def first_three_active(x):
+    (idx,) = jnp.nonzero(x > 0.5, size=3, fill_value=0)
+    return idx
+
+
+@jax.jit
+def leaky(x):
+    return jnp.where(x > 0, x, 0.01 * x)
+
+
+@jax.jit
+def sized_counts(labels):
+    return jnp.bincount(labels, length=10)
+
+
+def eager_unique(labels):
+    return jnp.unique(labels)
+
+
+@jax.jit
+def repeat_static(x):
+    return jnp.repeat(x, 3)

@@ -1,0 +1,85 @@
+import functools
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+@jax.jit
+def pad_to(x, n):
+    return jnp.concatenate([x, jnp.zeros(n - x.shape[0])])  # error: JAX403
+
+
+@jax.jit
+def add_positions(tokens, seq_len):
+    return tokens + jnp.arange(seq_len)  # error: JAX403
+
+
+@jax.jit
+def noise(key, n):
+    return jax.random.normal(key, (n,))  # error: JAX403
+
+
+@jax.jit
+def take_prefix(x, n):
+    return x[:n]  # error: JAX403
+
+
+@jax.jit
+def regroup(x, groups):
+    return x.reshape(groups, -1)  # error: JAX403
+
+
+@jax.jit
+def window(x, start, size):
+    return lax.dynamic_slice(x, (start,), (size,))  # error: JAX403
+
+
+@jax.jit
+def from_data(x):
+    n = x.sum().astype(int)
+    return jnp.ones((n, 2))  # error: JAX403
+
+
+# --- near misses ---
+
+
+@jax.jit
+def half_pad(x):
+    n = x.shape[0] // 2
+    return jnp.concatenate([x, jnp.zeros(n)])
+
+
+@jax.jit
+def add_positions_len(tokens):
+    return tokens + jnp.arange(len(tokens)) + jnp.zeros(tokens.shape[-1], dtype=tokens.dtype)
+
+
+@functools.partial(jax.jit, static_argnames=("n",))
+def pad_static(x, n):
+    return jnp.concatenate([x, jnp.zeros(n - x.shape[0])])
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def prefix_static(x, n):
+    return x[:n]
+
+
+@jax.jit
+def dynamic_ok(x, start):
+    return lax.dynamic_slice(x, (start,), (2,))
+
+
+@jax.jit
+def rebound(x, n):
+    n = x.shape[0]
+    return jnp.zeros(n)
+
+
+def eager(n):
+    return jnp.zeros(n)
+
+
+@jax.jit
+def slice_with_shape(x):
+    return x[: x.shape[0] // 2]

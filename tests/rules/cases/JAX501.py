@@ -1,0 +1,164 @@
+import functools
+from typing import Sequence
+
+import jax
+import jax.numpy as jnp
+from jax import jit, lax
+
+
+@jax.jit
+def relu_or_leak(x):
+    if x.sum() > 0:  # error: JAX501
+        return x
+    return 0.01 * x
+
+
+@jit
+def piecewise(x):
+    if x < 0:  # error: JAX501
+        return -x
+    elif x < 1:  # error: JAX501
+        return x**2
+    else:
+        return 2 * x - 1
+
+
+@jax.jit
+def forward(x, training):
+    if training:  # error: JAX501
+        x = x * 0.5
+    return jnp.tanh(x)
+
+
+@jax.jit
+def doubling_steps(x):
+    steps = 0
+    while x < 100.0:  # error: JAX501
+        x = x * 2.0
+        steps += 1
+    return x, steps
+
+
+def square_small(v):
+    return v if v > 1.0 else v**2  # error: JAX501
+
+
+batched = jax.vmap(square_small)
+
+
+@jax.jit
+def both(x, y):
+    if x.any() and not y.all():  # error: JAX501
+        return x
+    return y
+
+
+def body(i, carry):
+    if carry > 10:  # error: JAX501
+        return carry
+    return carry + i
+
+
+def loop(x):
+    return lax.fori_loop(0, 5, body, x)
+
+
+def helper(v, threshold):
+    if v.max() > threshold:  # error: JAX501
+        return v
+    return -v
+
+
+@jax.jit
+def calls_helper(x):
+    return helper(x, 0.5)
+
+
+@jax.jit
+def comprehension(xs):
+    return [x for x in xs if x > 0]  # error: JAX501
+
+
+# --- near misses ---
+
+
+@jax.jit
+def maybe_pool(x):
+    if x.shape[0] > 2:
+        x = x.reshape(-1, 2).mean(axis=1)
+    return x
+
+
+@jax.jit
+def dense(x, w, bias=None):
+    y = x @ w
+    if bias is None:
+        return y
+    return y + bias
+
+
+@functools.partial(jax.jit, static_argnames=("training",))
+def forward_static(x, training):
+    if training:
+        x = x * 0.5
+    return jnp.tanh(x)
+
+
+@functools.partial(jax.jit, static_argnums=(1,))
+def forward_static_num(x, training):
+    if training:
+        return x * 0.5
+    return x
+
+
+@jax.jit
+def with_default(x, mode="fast"):
+    if mode == "fast":
+        return x
+    return x * 2
+
+
+def huber(w, x, y):
+    r = jnp.abs(x @ w - y).mean()
+    if r < 1.0:
+        return 0.5 * r**2
+    return r - 0.5
+
+
+grad_only = jax.grad(huber)
+
+
+@jax.jit
+def isinstance_guard(x, scale):
+    if isinstance(scale, float) and scale > 1:
+        return x * scale
+    return x
+
+
+@jax.jit
+def tuple_truthiness(x, limits: Sequence[float] = ()):
+    if limits:
+        return jnp.clip(x, limits[0], limits[1])
+    return x
+
+
+@jax.jit
+def rank_loop(x):
+    for axis in range(x.ndim):
+        if axis > 0:
+            x = x.sum(axis=0)
+    return x
+
+
+@jax.jit
+def containers(x):
+    parts = [x, x]
+    if parts:
+        return parts[0]
+    return x
+
+
+def eager(x):
+    if x.sum() > 0:
+        return x
+    return -x

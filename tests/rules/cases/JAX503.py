@@ -1,0 +1,75 @@
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+
+@jax.jit
+def heaviest_row(m):
+    i = int(jnp.argmax(m.sum(axis=1)))  # error: JAX503
+    return m[i]
+
+
+@jax.jit
+def rescale(x):
+    scale = float(jnp.max(jnp.abs(x)))  # error: JAX503
+    return x / scale
+
+
+@jax.jit
+def conversions(x):
+    a = x.sum().item()  # error: JAX503
+    b = np.asarray(x)  # error: JAX503
+    c = math.sqrt(x.sum())  # error: JAX503
+    d = max(x.sum(), 1.0)  # error: JAX503
+    return a, b, c, d
+
+
+TABLE = (1.0, 2.0, 3.0)
+
+
+@jax.jit
+def lookup(i):
+    return TABLE[i]  # error: JAX503
+
+
+@jax.jit
+def logic(x, y):
+    both = (x > 0) and (y > 0)  # error: JAX503
+    neither = not x.any()  # error: JAX503
+    between = 0 < x < 1  # error: JAX503
+    return both, neither, between
+
+
+# --- near misses ---
+
+
+@jax.jit
+def static_conversions(x):
+    n = int(x.shape[0])
+    half = float(x.ndim) / 2
+    size = max(x.shape[0], 1)
+    return x * n * half * size
+
+
+@jax.jit
+def array_table(i):
+    table = jnp.asarray(TABLE)
+    return table[i]
+
+
+@jax.jit
+def in_condition(x, y):
+    if x.shape and y.shape:
+        return x
+    return y
+
+
+def eager(x):
+    return int(jnp.argmax(x)), float(x.sum()), x.item()
+
+
+@jax.jit
+def casts(x):
+    return x.astype(jnp.int32), jnp.logical_and(x > 0, x < 1)

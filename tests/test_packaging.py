@@ -1,0 +1,83 @@
+"""The built wheel ships the rules and fixers as ``jaxlint.rules`` / ``jaxlint.fixers`` only."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(out),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (found,) = out.glob("jaxlint-*.whl")
+    return found
+
+
+def test_wheel_file_list(wheel: Path) -> None:
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {name.split("/")[0] for name in names}
+    assert not {"rules", "fixers", "tests", "examples"} & tops
+    assert "jaxlint/rules/__init__.py" in names
+    assert "jaxlint/fixers/__init__.py" in names
+    assert "jaxlint/rules/jax501_python_branch_on_tracer.py" in names
+    assert "jaxlint/semantic/model.py" in names
+    rule_files = {p.name for p in (ROOT / "rules").glob("*.py")}
+    assert {Path(n).name for n in names if n.startswith("jaxlint/rules/")} == rule_files
+
+
+def test_installed_wheel_imports_rules_only_under_jaxlint(wheel: Path, tmp_path: Path) -> None:
+    target = tmp_path / "site"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(target), str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    probe = (
+        "import importlib.util, jaxlint.registry as r\n"
+        "assert importlib.util.find_spec('rules') is None, 'top-level rules package'\n"
+        "assert importlib.util.find_spec('fixers') is None, 'top-level fixers package'\n"
+        "print(len(r.all_rules()))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    result = subprocess.run(
+        [sys.executable, "-P", "-c", probe],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert int(result.stdout) == len(list((ROOT / "rules").glob("jax*.py")))
+
+
+def test_editable_install_has_no_top_level_rules(tmp_path: Path) -> None:
+    probe = "import importlib.util\nprint(importlib.util.find_spec('rules'), importlib.util.find_spec('fixers'))\n"
+    result = subprocess.run(
+        [sys.executable, "-P", "-c", probe], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "None None"

@@ -1,0 +1,410 @@
+"""The semantic model: qualified names, which functions are traced (and how), which values are."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import pytest
+
+from jaxlint.semantic.model import SemanticModel
+from jaxlint.semantic.transforms import ABSTRACT, CONCRETE, NONE
+from jaxlint.semantic.values import is_static, is_traced
+
+
+def model_of(source: str, decorators: frozenset[str] = frozenset()) -> SemanticModel:
+    return SemanticModel(ast.parse(textwrap.dedent(source)), decorators)
+
+
+def function(model: SemanticModel, name: str):
+    for scope in model.index.functions:
+        info = model.infos[scope.node]
+        if info.name == name:
+            return info
+    raise KeyError(name)
+
+
+def level(source: str, name: str) -> int:
+    return function(model_of(source), name).effective_level
+
+
+def traced_params(source: str, name: str) -> set[str]:
+    info = function(model_of(source), name)
+    return {param for param, value in info.params.items() if is_traced(value)}
+
+
+def value_of(source: str, name: str, expression: str):
+    """The model's value of the first ``expression`` (by source text) inside function ``name``."""
+    model = model_of(source)
+    info = function(model, name)
+    model.ensure(info)
+    for node in ast.walk(info.node):
+        if isinstance(node, ast.expr) and ast.unparse(node) == expression:
+            return model.value(node, info.scope)
+    raise KeyError(expression)
+
+
+# ---------------------------------------------------------------------------- qualified names
+
+
+@pytest.mark.parametrize(
+    ("imports", "expression", "qualname"),
+    [
+        ("import jax", "jax.random.normal", "jax.random.normal"),
+        ("import jax as j", "j.jit", "jax.jit"),
+        ("import jax.numpy as jnp", "jnp.zeros", "jax.numpy.zeros"),
+        ("import jax.numpy as np", "np.zeros", "jax.numpy.zeros"),
+        ("import numpy as np", "np.zeros", "numpy.zeros"),
+        ("from jax import numpy as jnp", "jnp.where", "jax.numpy.where"),
+        ("from jax import lax", "lax.scan", "jax.lax.scan"),
+        ("from jax import random", "random.split", "jax.random.split"),
+        ("from jax import jit, vmap, grad", "vmap", "jax.vmap"),
+        ("from jax.lax import fori_loop", "fori_loop", "jax.lax.fori_loop"),
+        ("from functools import partial", "partial", "functools.partial"),
+        ("import jax.random as jr", "jr.key", "jax.random.key"),
+        ("import jax\njr = jax.random", "jr.normal", "jax.random.normal"),
+        ("import jax", "jax.tree_util.tree_map", "jax.tree.map"),
+        ("import jax", "jax.remat", "jax.checkpoint"),
+        ("from jax.experimental.shard_map import shard_map", "shard_map", "jax.shard_map"),
+        ("import flax.linen as nn", "nn.Module", "flax.linen.Module"),
+        ("import jax", "print", "builtins.print"),
+    ],
+)
+def test_qualified_names(imports: str, expression: str, qualname: str) -> None:
+    model = model_of(f"{imports}\nvalue = {expression}\n")
+    assignment = model.tree.body[-1]
+    assert isinstance(assignment, ast.Assign)
+    assert model.qualname(assignment.value, model.index.module) == qualname
+
+
+def test_a_local_binding_shadows_an_import() -> None:
+    model = model_of(
+        """
+        import jax.numpy as jnp
+
+        def f(jnp):
+            return jnp.zeros(3)
+        """
+    )
+    info = function(model, "f")
+    call = info.node.body[0].value
+    assert model.qualname(call.func, info.scope) is None
+
+
+def test_conditional_imports_of_different_modules_are_ambiguous() -> None:
+    model = model_of(
+        """
+        try:
+            import jax.numpy as xp
+        except ImportError:
+            import numpy as xp
+        value = xp.zeros
+        """
+    )
+    assert model.qualname(model.tree.body[-1].value, model.index.module) is None
+
+
+# ---------------------------------------------------------------------------- traced functions
+
+
+JIT_FORMS = [
+    "@jax.jit\ndef f(x, n):\n    return x\n",
+    "@partial(jax.jit, static_argnames=('n',))\ndef f(x, n):\n    return x\n",
+    "@functools.partial(jax.jit, static_argnums=1)\ndef f(x, n):\n    return x\n",
+    "@jax.jit(static_argnames='n')\ndef f(x, n):\n    return x\n",
+    "def f(x, n):\n    return x\nstep = jax.jit(f, static_argnums=(1,))\n",
+    "def f(x, n):\n    return x\ndef main():\n    return jax.jit(f, static_argnames=['n'])(1, 2)\n",
+    "def f(x, n):\n    return x\nstep = jax.jit(f, static_argnums=-1)\n",
+]
+
+
+@pytest.mark.parametrize("form", JIT_FORMS)
+def test_jit_forms_trace_the_non_static_parameters(form: str) -> None:
+    source = "import functools\nfrom functools import partial\nimport jax\n" + form
+    info = function(model_of(source), "f")
+    assert info.effective_level == ABSTRACT
+    assert is_traced(info.params["x"])
+    expected_n_traced = form.startswith("@jax.jit\n")
+    assert is_traced(info.params.get("n", 0)) == expected_n_traced
+
+
+def test_jit_applied_after_the_definition_marks_the_function() -> None:
+    source = """
+    import jax
+    def train_step(w, g):
+        return w - g
+    step = jax.jit(train_step)
+    """
+    assert level(source, "train_step") == ABSTRACT
+
+
+def test_grad_alone_is_concrete_and_jit_of_grad_is_abstract() -> None:
+    source = """
+    import jax
+    def loss(w, x):
+        return (w * x).sum()
+    def other(w):
+        return w
+    g = jax.grad(loss)
+    h = jax.jit(jax.grad(other))
+    """
+    model = model_of(source)
+    assert function(model, "loss").effective_level == CONCRETE
+    assert function(model, "other").effective_level == ABSTRACT
+
+
+def test_vmap_in_axes_none_leaves_a_parameter_untraced() -> None:
+    source = """
+    import jax
+    def f(x, table, scale):
+        return x
+    g = jax.vmap(f, in_axes=(0, None, 0))
+    """
+    assert traced_params(source, "f") == {"x", "scale"}
+
+
+def test_partial_binds_leading_parameters() -> None:
+    source = """
+    import functools, jax
+    def f(config, x, y=None):
+        return x
+    g = jax.jit(functools.partial(f, {"depth": 2}))
+    """
+    assert traced_params(source, "f") == {"x", "y"}
+
+
+def test_parameters_with_python_defaults_stay_unknown_under_jit() -> None:
+    source = """
+    import jax
+    @jax.jit
+    def f(x, mode="fast", bias=None):
+        return x
+    """
+    assert traced_params(source, "f") == {"x", "bias"}
+
+
+def test_lax_bodies_and_lambdas_are_traced() -> None:
+    source = """
+    from jax import lax
+    def body(i, carry):
+        return carry
+    def run(x, pred):
+        y = lax.fori_loop(0, 3, body, x)
+        return lax.cond(pred, lambda v: v, lambda v: -v, y)
+    """
+    model = model_of(source)
+    assert traced_params(source, "body") == {"i", "carry"}
+    lambdas = [model.infos[s.node] for s in model.index.functions if isinstance(s.node, ast.Lambda)]
+    assert len(lambdas) == 2 and all(info.effective_level == ABSTRACT for info in lambdas)
+    assert function(model, "run").effective_level == NONE
+
+
+def test_nested_functions_inherit_the_traced_context() -> None:
+    source = """
+    import jax
+    @jax.jit
+    def outer(x):
+        def inner(y):
+            return y
+        return inner(x)
+    """
+    model = model_of(source)
+    inner = function(model, "inner")
+    assert inner.effective_level == ABSTRACT
+    assert is_traced(inner.params["y"])
+
+
+def test_helpers_are_traced_with_exactly_the_traced_parameters() -> None:
+    source = """
+    import jax
+    def helper(x, n, scale):
+        return x * scale
+    def recursive(x, depth):
+        return recursive(x, depth - 1) if depth else x
+    @jax.jit
+    def step(x, y):
+        z = helper(x, 3, y)
+        return recursive(z, 4)
+    """
+    model = model_of(source)
+    helper = function(model, "helper")
+    assert helper.effective_level == ABSTRACT
+    assert {p for p, v in helper.params.items() if is_traced(v)} == {"x", "scale"}
+    assert "called from traced `step`" in helper.why
+    assert traced_params(source, "recursive") == {"x"}
+
+
+def test_methods_called_through_self_are_helpers() -> None:
+    source = """
+    import jax
+    class Model:
+        def helper(self, v):
+            return v
+        @jax.jit
+        def __call__(self, x):
+            return self.helper(x)
+    """
+    model = model_of(source)
+    assert traced_params(source, "helper") == {"v"}
+    assert not is_traced(function(model, "__call__").params.get("self", 0))
+
+
+def test_callbacks_run_on_the_host() -> None:
+    source = """
+    import jax
+    @jax.jit
+    def f(x):
+        def host(v):
+            return v
+        return jax.pure_callback(host, x, x)
+    """
+    assert level(source, "host") == NONE
+
+
+def test_flax_module_call_traces_array_annotated_inputs() -> None:
+    source = """
+    import jax
+    import flax.linen as nn
+    class Dense(nn.Module):
+        features: int
+        @nn.compact
+        def __call__(self, x: jax.Array, train: bool, scale=1.0, other=None):
+            return x
+    """
+    info = function(model_of(source), "__call__")
+    assert info.effective_level == ABSTRACT
+    assert is_traced(info.params["x"])
+    assert is_static(info.params["train"]) and is_static(info.params["scale"])
+    assert "other" not in info.params
+
+
+def test_equinox_filter_jit_traces_only_array_annotations() -> None:
+    source = """
+    import jax
+    import equinox as eqx
+    @eqx.filter_jit
+    def f(model, x: jax.Array, n: int):
+        return x
+    """
+    info = function(model_of(source), "f")
+    assert is_traced(info.params["x"]) and is_static(info.params["n"])
+    assert "model" not in info.params
+
+
+def test_user_configured_decorators() -> None:
+    source = """
+    import jax
+    from mylib import compile
+    @compile
+    def f(x):
+        return x
+    """
+    model = model_of(source, frozenset({"mylib.compile"}))
+    assert function(model, "f").effective_level == ABSTRACT
+
+
+def test_unknown_decorators_between_a_transform_and_the_function_stop_the_chain() -> None:
+    source = """
+    import jax
+    from mylib import rewrite
+    @jax.jit
+    @rewrite
+    def f(x):
+        return x
+    """
+    assert level(source, "f") == NONE
+
+
+# ---------------------------------------------------------------------------- values
+
+
+STATIC_EXPRESSIONS = [
+    "x.shape",
+    "x.shape[0] // 2",
+    "x.ndim",
+    "x.dtype",
+    "len(x)",
+    "isinstance(x, tuple)",
+    "x is None",
+    "type(x)",
+    "n",
+    "3",
+    "jnp.float32",
+]
+
+
+@pytest.mark.parametrize("expression", STATIC_EXPRESSIONS)
+def test_static_values(expression: str) -> None:
+    source = f"""
+    import functools, jax
+    import jax.numpy as jnp
+    @functools.partial(jax.jit, static_argnames=("n",))
+    def f(x, n):
+        return {expression}
+    """
+    value = value_of(source, "f", expression)
+    assert is_static(value) and not is_traced(value)
+
+
+TRACED_EXPRESSIONS = ["x", "x + 1", "x[0]", "x.sum()", "jnp.sin(x)", "x > 0", "x.T", "-x", "y"]
+
+
+@pytest.mark.parametrize("expression", TRACED_EXPRESSIONS)
+def test_traced_values(expression: str) -> None:
+    source = f"""
+    import jax
+    import jax.numpy as jnp
+    @jax.jit
+    def f(x):
+        y = jnp.cos(x) * 2
+        return {expression}
+    """
+    assert is_traced(value_of(source, "f", expression))
+
+
+def test_flow_sensitivity_rebinding_a_parameter_to_a_shape() -> None:
+    source = """
+    import jax
+    import jax.numpy as jnp
+    @jax.jit
+    def f(x, n):
+        n = x.shape[0]
+        return jnp.zeros(n)
+    """
+    assert is_static(value_of(source, "f", "jnp.zeros(n)".replace("jnp.zeros(n)", "n")))
+
+
+def test_loop_indices_of_static_ranges_are_static_and_containers_of_tracers_are_traced() -> None:
+    source = """
+    import jax
+    @jax.jit
+    def f(x):
+        parts = []
+        for i in range(3):
+            parts.append(x * i)
+        return parts, i
+    """
+    model = model_of(source)
+    info = function(model, "f")
+    returned = info.node.body[-1].value
+    parts, index = returned.elts
+    assert is_traced(model.value(parts, info.scope))
+    assert is_static(model.value(index, info.scope))
+
+
+def test_isinstance_narrows_to_a_python_value() -> None:
+    source = """
+    import jax
+    @jax.jit
+    def f(x, s):
+        if isinstance(s, float):
+            return s > 1
+        return s > 1
+    """
+    model = model_of(source)
+    info = function(model, "f")
+    model.ensure(info)
+    compares = sorted((n for n in ast.walk(info.node) if isinstance(n, ast.Compare)), key=lambda n: n.lineno)
+    first, second = compares
+    assert is_static(model.value(first, info.scope))
+    assert is_traced(model.value(second, info.scope))
