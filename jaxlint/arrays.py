@@ -166,3 +166,79 @@ def _container_use(node: ast.AST, name: str) -> bool:
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance":
         return bool(node.args) and is_name(node.args[0])
     return False
+
+
+def rewrite_is_safe(ctx: Context, base: ast.expr) -> bool:
+    """Whether ``x = x.at[i].set(v)`` keeps the program's meaning for this ``x``.
+
+    It does when ``x`` is a local name nobody else holds: a tracer inside traced code (callers'
+    arrays are never mutated under ``jit``) or a JAX array the function created, never aliased by
+    ``y = x`` / ``x = y``. A parameter of eager code may be a NumPy array its caller expects mutated.
+    """
+    function = ctx.function
+    if not isinstance(base, ast.Name) or function is None:
+        return False
+    value = flat(ctx.value(base))
+    untouched_param = base.id in {p.arg for p in function.param_nodes()} and (
+        function.scope.bound.get(base.id) == 1
+    )
+    if not (value & TRACED and ctx.traced) and (untouched_param or not value & ARRAY):
+        return False
+    return not _aliased(ctx, function.node, base.id)
+
+
+def _aliased(ctx: Context, function: ast.AST, name: str) -> bool:
+    key = ("aliased", function, name)
+    cached = ctx.memo.get(key)
+    if cached is None:
+        cached = False
+        for node in ast.walk(function):
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names = {t.id for t in targets if isinstance(t, ast.Name)}
+                value = node.value
+                if isinstance(value, ast.Name) and (value.id == name or name in names):
+                    cached = True
+                    break
+        ctx.memo[key] = cached
+    return cached
+
+
+ELEMENTWISE_CALLS = frozenset(
+    f"jax.numpy.{name}"
+    for name in (
+        "isnan isinf isfinite isneginf isposinf signbit logical_not logical_and logical_or "
+        "logical_xor abs absolute sign greater greater_equal less less_equal equal not_equal "
+        "isclose"
+    ).split()
+)
+
+
+def same_shape_mask(ctx: Context, mask: ast.expr, base: ast.expr) -> bool:
+    """Whether ``mask`` is computed elementwise from ``base`` (and scalars), so it has its shape
+    and ``jnp.where(mask, v, base)`` updates exactly the masked elements."""
+    if not isinstance(base, ast.Name):
+        return False
+    mentions = False
+    for node in ast.walk(mask):
+        if isinstance(node, ast.Name):
+            if node.id == base.id:
+                mentions = True
+            elif not flat(ctx.value(node)) & STATIC:
+                return False
+        elif isinstance(node, ast.Call):
+            if ctx.qualname(node.func) not in ELEMENTWISE_CALLS:
+                return False
+        elif isinstance(node, (ast.Subscript, ast.Attribute, ast.Lambda, ast.NamedExpr)):
+            return False
+    return mentions
+
+
+def static_index(ctx: Context, index: ast.expr) -> bool:
+    """An index built from constants, slices and static names: it cannot hold duplicates."""
+    for node in ast.walk(index):
+        if isinstance(node, ast.Name) and not flat(ctx.value(node)) & STATIC:
+            return False
+        if isinstance(node, (ast.Call, ast.Attribute, ast.Subscript)):
+            return False
+    return True

@@ -18,7 +18,7 @@ from jaxlint.config import ConfigError, Settings, find_config, is_known_selector
 from jaxlint.registry import all_rules, rule_by_code, rule_codes
 from jaxlint.reporters import FORMATS
 from jaxlint.reporters.text import render_statistics, render_text, summary
-from jaxlint.runner import build_ruleset, check_paths
+from jaxlint.runner import Mode, build_ruleset, check_paths
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -47,6 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("-q", "--quiet", action="store_true", help="print diagnostics only")
     check.add_argument("--show-source", action="store_true", help="show the source line and a caret")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    check.add_argument("--fix", action="store_true", help="apply safe fixes in place")
+    check.add_argument(
+        "--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too"
+    )
+    check.add_argument("--diff", action="store_true", help="print the fixes as a diff; write nothing")
     check.add_argument("--config", type=Path, help="pyproject.toml to read [tool.jaxlint] from")
     check.add_argument("--isolated", action="store_true", help="ignore configuration files")
 
@@ -78,8 +83,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
 
 
+COMMANDS = ("check", "rule")
+
+
 def _main(argv: list[str]) -> int:
     parser = build_parser()
+    if argv and argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version"):
+        argv = ["check", *argv]  # `jaxlint --fix` is `jaxlint check --fix .`
     args = parser.parse_args(argv)
     if args.command == "check":
         return run_check(args)
@@ -117,7 +127,15 @@ def run_check(args: argparse.Namespace) -> int:
         raise UsageError(f"no such file or directory: {missing[0]}")
     settings = resolve_settings(args)
     ruleset = build_ruleset(settings)
-    result = check_paths(args.paths, settings, ruleset)
+    mode = Mode(fix=args.fix, unsafe=args.unsafe_fixes, diff=args.diff, with_fixes=True)
+    result = check_paths(args.paths, settings, ruleset, mode)
+    for problem in result.problems:
+        print(f"jaxlint: warning: {problem}", file=sys.stderr)
+    if args.diff:
+        sys.stdout.write("".join(result.diffs))
+        if not args.quiet:
+            print(f"Would fix {sum(1 for _ in result.diffs)} file(s).", file=sys.stderr)
+        return EXIT_FINDINGS if result.diffs and not args.exit_zero else EXIT_CLEAN
     diagnostics = result.diagnostics
     lines = {path: (src.text or "").splitlines() for path, src in result.sources.items()}
     if args.output_format == "text":
@@ -125,7 +143,7 @@ def run_check(args: argparse.Namespace) -> int:
         if args.statistics:
             output = render_statistics(diagnostics)
         if not args.quiet:
-            output += summary(diagnostics, result.files)
+            output += summary(diagnostics, result.files, result.fixed if args.fix else None)
     else:
         output = FORMATS[args.output_format](diagnostics, lines)
     sys.stdout.write(output)

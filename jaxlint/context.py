@@ -113,8 +113,16 @@ class Context:
                 noqa_row=start.row,
                 fix_data=fix_data,
                 node=node,
+                scope=self.scope,
+                statement=self.statement_of(node),
             )
         )
+
+    def statement_of(self, node: ast.AST) -> ast.stmt | None:
+        """The innermost statement around ``node`` (``node`` itself if it is one)."""
+        if isinstance(node, ast.stmt):
+            return node
+        return next((a for a in self.ancestors() if isinstance(a, ast.stmt)), None)
 
     def location(self, row: int, byte_column: int) -> Location:
         return Location(row, character_column(self.lines, row, byte_column) + 1)

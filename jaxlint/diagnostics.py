@@ -58,6 +58,8 @@ class Diagnostic:
     # for fixers: what the rule computed (never serialised)
     fix_data: dict[str, Any] | None = field(default=None, compare=False, repr=False)
     node: Any = field(default=None, compare=False, repr=False)
+    scope: Any = field(default=None, compare=False, repr=False)
+    statement: Any = field(default=None, compare=False, repr=False)
 
     @property
     def url(self) -> str:

@@ -59,6 +59,10 @@ class RuleSet:
     def node_types(self) -> frozenset[type]:
         return frozenset(self.dispatch)
 
+    def without(self, prefixes: tuple[str, ...]) -> RuleSet:
+        """The same rules minus those whose code starts with one of ``prefixes``."""
+        return RuleSet.from_codes(r.code for r in self.rules if not r.code.startswith(prefixes))
+
 
 def split_lines(source: str) -> list[str]:
     """Physical lines as ``ast`` counts them (``\\n``, ``\\r\\n`` and ``\\r`` end a line)."""
@@ -93,6 +97,14 @@ def meta_diagnostic(code: str, message: str, path: str, row: int = 1, column: in
     return Diagnostic(code, META_CODES[code], message, path, location, location, noqa_row=None)
 
 
+@dataclass
+class Analysis:
+    """The diagnostics of one source, and the model they came from (None when not built)."""
+
+    diagnostics: list[Diagnostic]
+    model: SemanticModel | None = None
+
+
 def lint_source(
     source: str,
     path: str,
@@ -101,26 +113,37 @@ def lint_source(
     tree: ast.Module | None = None,
 ) -> list[Diagnostic]:
     """Every diagnostic of the enabled rules on ``source``, noqa applied, in source order."""
+    return analyze(source, path, ruleset, traced_decorators, tree).diagnostics
+
+
+def analyze(
+    source: str,
+    path: str,
+    ruleset: RuleSet,
+    traced_decorators: frozenset[str] = frozenset(),
+    tree: ast.Module | None = None,
+) -> Analysis:
+    """Lint ``source`` and keep the semantic model (fixers need it for names and imports)."""
     if tree is None:
         parsed = parse(source, path)
         if isinstance(parsed, Diagnostic):
-            return [parsed]
+            return Analysis([parsed])
         tree = parsed
     if not ruleset.rules or not _may_hold_findings(source, traced_decorators):
-        return []
+        return Analysis([])
     lines = split_lines(source)
     try:
         model = SemanticModel(tree, traced_decorators, ruleset.node_types)
     except RecursionError:
-        return []
+        return Analysis([])
     except Exception as error:  # a bug in the model must not end the run
-        return [_internal_error(path, "the semantic model", error)]
+        return Analysis([_internal_error(path, "the semantic model", error)])
     if not model.uses_jax:
-        return []
+        return Analysis([], model)
     context = Context(path, lines, model)
     errors = _dispatch(context, ruleset)
     diagnostics = apply_noqa(context.diagnostics, lines)
-    return _deduplicate(diagnostics) + errors
+    return Analysis(_deduplicate(diagnostics) + errors, model)
 
 
 def _may_hold_findings(source: str, traced_decorators: frozenset[str]) -> bool:

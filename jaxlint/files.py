@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
+import stat
+import tempfile
 import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -96,3 +99,40 @@ def decode_source(path: str, raw: bytes) -> SourceFile:
     if text.startswith("\ufeff"):
         text = text[1:]
     return SourceFile(path, text, encoding, raw=raw)
+
+
+class WriteError(Exception):
+    """A fixed file could not be written; the message says why (one line)."""
+
+
+def write_source(path: str, text: str, encoding: str) -> None:
+    """Replace ``path``'s contents atomically: a temporary file in the same folder, then a rename.
+
+    The file keeps its encoding (a UTF-8 BOM included), its permissions and, through symlinks,
+    its place; a reader never sees a half-written file, and a crash leaves the original intact.
+    """
+    target = os.path.realpath(path)
+    if not os.access(target, os.W_OK):
+        raise WriteError(f"{path}: not fixed: the file is read-only")
+    try:
+        data = text.encode(encoding)
+    except (UnicodeEncodeError, LookupError) as error:
+        raise WriteError(f"{path}: not fixed: the fix cannot be encoded as {encoding}: {error}") from None
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+        descriptor, temporary = tempfile.mkstemp(
+            prefix=".jaxlint-", suffix=".tmp", dir=os.path.dirname(target)
+        )
+    except OSError as error:
+        raise WriteError(f"{path}: not fixed: {error.strerror or error}") from None
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise WriteError(f"{path}: not fixed: {error.strerror or error}") from None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from jaxlint.arrays import array_evidence
+from jaxlint.arrays import array_evidence, rewrite_is_safe, same_shape_mask
 from jaxlint.context import Context
 from jaxlint.explain import snippet
 from jaxlint.rule import FixAvailability, Rule
@@ -72,7 +72,9 @@ class ArrayItemAssignment(Rule):
             return
         base = snippet(ctx, target.value)
         index = snippet(ctx, target.slice)
-        mask = is_mask(ctx.value(target.slice))
+        mask = is_mask(ctx.value(target.slice)) or (
+            isinstance(target.slice, ast.Compare) and same_shape_mask(ctx, target.slice, target.value)
+        )
         cure = (
             f"`{base} = jnp.where({index}, {snippet(ctx, value)}, {base})`"
             if mask
@@ -81,5 +83,10 @@ class ArrayItemAssignment(Rule):
         ctx.report(
             node,
             f"`{base}[{index}] = ...` raises `TypeError`: JAX arrays are immutable ({evidence}); use {cure}",
-            fix_data={"mask": mask, "targets": len(node.targets)},
+            fix_data={
+                "mask": mask,
+                "mask_fits": mask and same_shape_mask(ctx, target.slice, target.value),
+                "single_target": len(node.targets) == 1,
+                "safe": rewrite_is_safe(ctx, target.value),
+            },
         )

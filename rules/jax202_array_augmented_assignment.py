@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from jaxlint.arrays import array_evidence
+from jaxlint.arrays import array_evidence, rewrite_is_safe, static_index
 from jaxlint.context import Context
 from jaxlint.explain import snippet
 from jaxlint.rule import FixAvailability, Rule
@@ -83,7 +83,11 @@ class ArrayAugmentedAssignment(Rule):
             node,
             f"`{base}[{index}] {_operator(node.op)}= ...` raises `TypeError`: JAX arrays are immutable "
             f"({evidence}); use `{base} = {base}.at[{index}].{method}(...)`",
-            fix_data={"method": method},
+            fix_data={
+                "method": method,
+                "safe": rewrite_is_safe(ctx, target.value)
+                and (method == "set" or static_index(ctx, target.slice)),
+            },
         )
 
 

@@ -70,7 +70,7 @@ class DiscardedFunctionalUpdate(Rule):
             return
         array = indexer.value.value
         text = snippet(ctx, array)
-        assignable = isinstance(array, (ast.Name, ast.Attribute, ast.Subscript))
+        assignable = isinstance(array, (ast.Name, ast.Attribute))  # `rows[0] = ...` may be JAX201
         ctx.report(
             node,
             f"the result of `{text}.at[...].{call.func.attr}(...)` is discarded and `{text}` is "

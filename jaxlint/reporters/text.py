@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections import Counter
 
-from jaxlint.diagnostics import Diagnostic
+from jaxlint.diagnostics import Applicability, Diagnostic
 
 
 def render_text(diagnostics: list[Diagnostic], lines: dict[str, list[str]], show_source: bool = False) -> str:
     out: list[str] = []
     for diagnostic in diagnostics:
         location = diagnostic.location
+        marker = "[*] " if diagnostic.fix is not None and diagnostic.fix.applicability is Applicability.SAFE else ""
         out.append(
-            f"{diagnostic.filename}:{location.row}:{location.column}: {diagnostic.code} {diagnostic.message}"
+            f"{diagnostic.filename}:{location.row}:{location.column}: {diagnostic.code} {marker}{diagnostic.message}"
         )
         source_lines = lines.get(diagnostic.filename)
         if show_source and source_lines and 0 < location.row <= len(source_lines):
@@ -32,12 +33,20 @@ def render_statistics(diagnostics: list[Diagnostic]) -> str:
     return "".join(f"{count:>5}\t{code}\t{name}\n" for (code, name), count in rows)
 
 
-def summary(diagnostics: list[Diagnostic], files: int) -> str:
-    if not diagnostics:
-        return f"All checks passed ({files} file{'s' if files != 1 else ''} checked).\n"
-    fixable = sum(1 for d in diagnostics if d.fix is not None)
-    text = f"Found {len(diagnostics)} error{'s' if len(diagnostics) != 1 else ''}"
-    text += f" in {files} file{'s' if files != 1 else ''} checked."
-    if fixable:
-        text += f"\n[*] {fixable} fixable with the `--fix` option."
+def summary(diagnostics: list[Diagnostic], files: int, fixed: Counter[str] | None = None) -> str:
+    checked = f"{files} file{'s' if files != 1 else ''} checked"
+    repaired = sum(fixed.values()) if fixed else 0
+    if not diagnostics and not repaired:
+        return f"All checks passed ({checked}).\n"
+    total = len(diagnostics) + repaired
+    text = f"Found {total} error{'s' if total != 1 else ''} in {checked}"
+    if fixed is not None:
+        return text + f" ({repaired} fixed, {len(diagnostics)} remaining).\n"
+    text += "."
+    safe = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability is Applicability.SAFE)
+    unsafe = sum(1 for d in diagnostics if d.fix is not None) - safe
+    if safe:
+        text += f"\n[*] {safe} fixable with the `--fix` option."
+    if unsafe:
+        text += f"\n{unsafe} more fixable with `--fix --unsafe-fixes`."
     return text + "\n"

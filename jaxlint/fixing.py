@@ -1,0 +1,256 @@
+"""Applying fixes: to a fixed point, never to a syntax error, never writing a broken file.
+
+Each pass lints the current text, asks the fixers for the findings they can fix, applies the
+non-overlapping ones and re-lints. A pass whose result does not parse, or that leaves a fixed
+finding in place at the rewritten spot, is rolled back and the offending fix is not offered again.
+Fixers run only for files with fixable findings, so libcst is never imported otherwise.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+import warnings
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+
+from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
+from jaxlint.engine import RuleSet, analyze
+from jaxlint.fix import CannotFix, Document, Fixer, line_starts
+
+FIXERS_PACKAGE = "jaxlint.fixers"
+MAX_PASSES = 12
+
+
+@cache
+def fixers() -> dict[str, Fixer]:
+    """Every fixer by the code of the rule it fixes (discovered, never listed)."""
+    package = importlib.import_module(FIXERS_PACKAGE)
+    found: dict[str, Fixer] = {}
+    for module_info in pkgutil.iter_modules(package.__path__):
+        module = importlib.import_module(f"{FIXERS_PACKAGE}.{module_info.name}")
+        for value in vars(module).values():
+            if (
+                isinstance(value, type)
+                and issubclass(value, Fixer)
+                and value is not Fixer
+                and value.__module__ == module.__name__
+            ):
+                if value.code in found:
+                    raise RuntimeError(f"two fixers for {value.code}")
+                found[value.code] = value()
+    return found
+
+
+def fixable_codes() -> frozenset[str]:
+    return frozenset(fixers())
+
+
+def attach_fixes(diagnostics: list[Diagnostic], source: str, model: object) -> None:
+    """Fill in ``diagnostic.fix`` for the findings a fixer can rewrite (for JSON, LSP, --diff)."""
+    available = fixers()
+    wanted = [d for d in diagnostics if d.code in available and d.node is not None]
+    if not wanted or model is None:
+        return
+    doc = Document(source, model)  # type: ignore[arg-type]
+    for diagnostic in wanted:
+        diagnostic.fix = compute_fix(available[diagnostic.code], diagnostic, doc)
+
+
+def compute_fix(fixer: Fixer, diagnostic: Diagnostic, doc: Document) -> Fix | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return fixer.fix(diagnostic, doc)
+    except (CannotFix, RecursionError):
+        return None
+
+
+@dataclass
+class FixResult:
+    """What fixing one source did."""
+
+    source: str
+    fixed: str
+    applied: Counter[str] = field(default_factory=Counter)
+    remaining: list[Diagnostic] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return self.fixed != self.source
+
+
+def fix_source(
+    source: str,
+    path: str,
+    ruleset: RuleSet,
+    traced_decorators: frozenset[str] = frozenset(),
+    unsafe: bool = False,
+) -> FixResult:
+    """Apply every allowed fix to ``source`` until nothing more can be fixed."""
+    result = FixResult(source, source)
+    refused: set[tuple[str, str]] = set()
+    current = source
+    for _ in range(MAX_PASSES):
+        analysis = analyze(current, path, ruleset, traced_decorators)
+        if analysis.model is None:
+            break
+        candidates = _candidates(analysis.diagnostics, current, analysis.model, unsafe, refused)
+        if not candidates:
+            break
+        outcome = _apply_pass(current, path, ruleset, traced_decorators, candidates)
+        if outcome.failed is not None:
+            refused.add(outcome.failed)
+            result.problems.append(outcome.reason)
+            continue
+        current = outcome.text
+        result.applied.update(d.code for d, _ in outcome.applied)
+    result.fixed = current
+    result.remaining = analyze(current, path, ruleset, traced_decorators).diagnostics
+    return result
+
+
+def _candidates(
+    diagnostics: list[Diagnostic],
+    source: str,
+    model: object,
+    unsafe: bool,
+    refused: set[tuple[str, str]],
+) -> list[tuple[Diagnostic, Fix]]:
+    allowed = {Applicability.SAFE, Applicability.UNSAFE} if unsafe else {Applicability.SAFE}
+    attach_fixes(diagnostics, source, model)
+    found = []
+    for diagnostic in diagnostics:
+        fix = diagnostic.fix
+        if fix is None or fix.applicability not in allowed or not fix.edits:
+            continue
+        if _key(diagnostic, source) in refused:
+            continue
+        found.append((diagnostic, fix))
+    return found
+
+
+def _key(diagnostic: Diagnostic, source: str) -> tuple[str, str]:
+    """A name for one finding that survives other fixes moving it around."""
+    node = diagnostic.node
+    try:
+        text = ast.unparse(node) if node is not None else diagnostic.message
+    except (ValueError, RecursionError):
+        text = diagnostic.message
+    return diagnostic.code, text
+
+
+@dataclass
+class _Pass:
+    text: str = ""
+    applied: list[tuple[Diagnostic, Fix]] = field(default_factory=list)
+    failed: tuple[str, str] | None = None
+    reason: str = ""
+
+
+def _apply_pass(
+    source: str,
+    path: str,
+    ruleset: RuleSet,
+    traced_decorators: frozenset[str],
+    candidates: list[tuple[Diagnostic, Fix]],
+) -> _Pass:
+    chosen = _non_overlapping(candidates, source)
+    text, spans = apply_edits(source, [fix for _, fix in chosen])
+    for diagnostic, fix in chosen:
+        if not _parses(apply_edits(source, [fix])[0]):
+            return _Pass(
+                failed=_key(diagnostic, source),
+                reason=f"{path}:{diagnostic.location.row}: fix for {diagnostic.code} was "
+                "discarded: its result does not parse (please report it)",
+            )
+    if not _parses(text):
+        diagnostic = chosen[0][0]
+        return _Pass(failed=_key(diagnostic, source), reason=f"{path}: combined fixes do not parse")
+    after = analyze(text, path, ruleset, traced_decorators).diagnostics
+    for (diagnostic, _), (start, end) in zip(chosen, spans, strict=True):
+        if any(d.code == diagnostic.code and start <= _offset(text, d) < max(end, start + 1) for d in after):
+            return _Pass(
+                failed=_key(diagnostic, source),
+                reason=f"{path}:{diagnostic.location.row}: fix for {diagnostic.code} did not remove "
+                "the finding; it was rolled back",
+            )
+    return _Pass(text=text, applied=chosen)
+
+
+def _non_overlapping(
+    candidates: list[tuple[Diagnostic, Fix]], source: str
+) -> list[tuple[Diagnostic, Fix]]:
+    taken: list[tuple[int, int, Edit]] = []
+    chosen = []
+    lines = line_starts(source)
+    for diagnostic, fix in candidates:
+        ranges = [(_to_offset(lines, e.location), _to_offset(lines, e.end_location), e) for e in fix.edits]
+        if any(_conflicts(r, t) for r in ranges for t in taken):
+            continue
+        taken.extend(ranges)
+        chosen.append((diagnostic, fix))
+    return chosen
+
+
+def _conflicts(a: tuple[int, int, Edit], b: tuple[int, int, Edit]) -> bool:
+    """Whether two edits touch the same text (an insertion conflicts only strictly inside)."""
+    if a[2] == b[2]:
+        return False  # the same edit (an import two fixes need) is applied once
+    start_a, end_a, _ = a
+    start_b, end_b, _ = b
+    if start_a == end_a:
+        return start_b < start_a < end_b
+    if start_b == end_b:
+        return start_a < start_b < end_a
+    return start_a < end_b and start_b < end_a
+
+
+def apply_edits(source: str, fixes: list[Fix]) -> tuple[str, list[tuple[int, int]]]:
+    """Apply the fixes' edits; also return, per fix, the span its first edit covers afterwards."""
+    lines = line_starts(source)
+    edits: list[tuple[int, int, int, str]] = []
+    seen: set[Edit] = set()
+    for number, fix in enumerate(fixes):
+        for edit in fix.edits:
+            if edit in seen:
+                continue
+            seen.add(edit)
+            edits.append((_to_offset(lines, edit.location), _to_offset(lines, edit.end_location), number, edit.content))
+    edits.sort(key=lambda e: (e[0], e[1], e[2]))
+    pieces: list[str] = []
+    cursor = 0
+    spans: dict[int, tuple[int, int]] = {}
+    length = 0
+    for start, end, number, content in edits:
+        piece = source[cursor:start]
+        pieces.append(piece)
+        length += len(piece)
+        if number not in spans:
+            spans[number] = (length, length + len(content))
+        pieces.append(content)
+        length += len(content)
+        cursor = end
+    pieces.append(source[cursor:])
+    return "".join(pieces), [spans.get(i, (0, 0)) for i in range(len(fixes))]
+
+
+def _to_offset(starts: list[int], location: Location) -> int:
+    return starts[location.row - 1] + location.column - 1
+
+
+def _offset(text: str, diagnostic: Diagnostic) -> int:
+    return _to_offset(line_starts(text), diagnostic.location)
+
+
+def _parses(text: str) -> bool:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True

@@ -1,0 +1,17 @@
+# fix: unsafe
+import jax.numpy as jnp
+
+
+def set_first(x):
+    x[0] = 10.0
+    return x
+
+
+def relu_inplace(x):
+    x[x < 0] = 0.0
+    return x
+
+
+def by_outer_mask(x, mask):
+    x[mask] = 0.0
+    return x

@@ -1,0 +1,17 @@
+# fix: unsafe
+import jax.numpy as jnp
+
+
+def set_first(x):
+    x = x.at[0].set(10.0)
+    return x
+
+
+def relu_inplace(x):
+    x = jnp.where(x < 0, 0.0, x)
+    return x
+
+
+def by_outer_mask(x, mask):
+    x = x.at[mask].set(0.0)
+    return x

@@ -1,0 +1,63 @@
+"""Fixers: before/after pairs. ``cases/NAME.in.py`` is fixed and compared with ``NAME.out.py``.
+
+The first line of an input says which fixes apply: ``# fix: safe`` (``--fix``) or
+``# fix: unsafe`` (``--fix --unsafe-fixes``). Lines marked ``# no fix`` keep their finding: no fix
+may be offered there. Every output must parse, lose every other finding of the fixed rules, and be
+a fixed point (fixing it again changes nothing). Regenerate the expected outputs with
+``JAXLINT_UPDATE_GOLDENS=1 python -m pytest tests/fixers``.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+
+import pytest
+
+from jaxlint.engine import RuleSet, lint_source
+from jaxlint.fixing import fix_source, fixers
+from jaxlint.registry import all_rules, rule_codes
+
+CASES = Path(__file__).parent / "cases"
+INPUTS = sorted(CASES.glob("*.in.py"))
+UPDATE = os.environ.get("JAXLINT_UPDATE_GOLDENS") == "1"
+RULES = RuleSet.from_codes(rule_codes())
+
+
+def unsafe_of(source: str) -> bool:
+    first = source.splitlines()[0]
+    assert first in ("# fix: safe", "# fix: unsafe"), "first line must be `# fix: safe|unsafe`"
+    return first == "# fix: unsafe"
+
+
+@pytest.mark.parametrize("case", INPUTS, ids=lambda p: p.name.removesuffix(".in.py"))
+def test_fixer_case(case: Path) -> None:
+    source = case.read_text(encoding="utf-8")
+    unsafe = unsafe_of(source)
+    result = fix_source(source, str(case), RULES, unsafe=unsafe)
+    expected_path = case.with_name(case.name.replace(".in.py", ".out.py"))
+    if UPDATE:
+        expected_path.write_text(result.fixed, encoding="utf-8")
+    assert result.fixed == expected_path.read_text(encoding="utf-8")
+    ast.parse(result.fixed)
+    assert result.problems == []
+    fixed_codes = set(result.applied)
+    lines = result.fixed.splitlines()
+    for diagnostic in lint_source(result.fixed, str(case), RULES):
+        marked = "# no fix" in lines[diagnostic.location.row - 1]
+        assert marked or diagnostic.code not in fixed_codes, f"still reported: {diagnostic}"
+    again = fix_source(result.fixed, str(case), RULES, unsafe=unsafe)
+    assert again.fixed == result.fixed, "a second --fix changed the file"
+
+
+@pytest.mark.parametrize("rule", [r for r in all_rules() if r.code in fixers()], ids=lambda r: r.code)
+def test_every_fixer_has_cases(rule) -> None:
+    names = [p.name for p in INPUTS]
+    assert any(name.startswith(rule.code) for name in names), f"add cases/{rule.code}_*.in.py"
+
+
+def test_every_fixer_pairs_with_a_fixable_rule() -> None:
+    rules = {r.code: r for r in all_rules()}
+    for code in fixers():
+        assert code in rules and rules[code].fix_title, code
