@@ -34,7 +34,11 @@ def debug_print_arguments(call: ast.Call) -> tuple[str, list[str]]:
     for keyword in call.keywords:
         if keyword.arg == "sep" and isinstance(keyword.value, ast.Constant):
             separator = " " if keyword.value.value is None else str(keyword.value.value)
-        elif keyword.arg == "end" and isinstance(keyword.value, ast.Constant) and keyword.value.value in (None, "\n"):
+        elif (
+            keyword.arg == "end"
+            and isinstance(keyword.value, ast.Constant)
+            and keyword.value.value in (None, "\n")
+        ):
             continue
         else:
             raise CannotFix(f"`print(..., {keyword.arg}=...)` has no `jax.debug.print` equivalent")
@@ -80,5 +84,5 @@ def string_literal(text: str) -> str:
     """A double-quoted Python string literal for ``text``."""
     body = repr(text)[1:-1]
     if repr(text).startswith("'"):
-        body = body.replace('\\\'', "'").replace('"', '\\"')
+        body = body.replace("\\'", "'").replace('"', '\\"')
     return f'"{body}"'

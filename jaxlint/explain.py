@@ -116,3 +116,15 @@ def names_assigned_in(ctx: Context, node: ast.AST) -> frozenset[str]:
         )
         ctx.memo[key] = cached
     return cached
+
+
+def next_statement(ctx: Context, node: ast.stmt) -> ast.stmt | None:
+    """The statement after ``node`` in its block, if any."""
+    parent = ctx.parent
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(parent, field, None)
+        if isinstance(block, list):
+            for index, statement in enumerate(block):
+                if statement is node:
+                    return block[index + 1] if index + 1 < len(block) else None
+    return None

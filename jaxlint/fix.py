@@ -12,7 +12,6 @@ import ast
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar
 
 from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
@@ -150,9 +149,9 @@ class Document:
         body = self.model.tree.body
         last = None
         for index, statement in enumerate(body):
-            if isinstance(statement, (ast.Import, ast.ImportFrom)):
-                last = statement
-            elif index == 0 and _is_docstring(statement):
+            if isinstance(statement, (ast.Import, ast.ImportFrom)) or (
+                index == 0 and _is_docstring(statement)
+            ):
                 last = statement
             else:
                 break
@@ -161,14 +160,20 @@ class Document:
         row = last.end_lineno or last.lineno
         return self.line_starts[row] if row < len(self.line_starts) else len(self.text)
 
-    def fresh_name(self, base: str, scope: Scope) -> str:
+    def fresh_name(self, base: str, scope: Scope, taken: Sequence[str] = ()) -> str:
         """``base``, or ``base_2``, ``base_3``... whichever no name in the function uses."""
-        used = _names_in(scope.function.node) | set(self.model.index.module.bound)
+        used = _names_in(scope.function.node) | set(self.model.index.module.bound) | set(taken)
         candidate, number = base, 1
         while candidate in used:
             number += 1
             candidate = f"{base}_{number}"
         return candidate
+
+    def fresh_names(self, base: str, scope: Scope, count: int) -> list[str]:
+        names: list[str] = []
+        for _ in range(count):
+            names.append(self.fresh_name(base, scope, names))
+        return names
 
     def fix(self, applicability: Applicability, message: str, edits: Sequence[Edit]) -> Fix:
         return Fix(applicability, message, tuple(_unique(edits)))
@@ -205,7 +210,7 @@ class Snippet:
         """Source text for ``statements`` at the original statement's indentation."""
         if self.wrapped:
             outer = self.module.body[0]
-            block = outer.body  # type: ignore[attr-defined]
+            block: cst.IndentedBlock = outer.body  # type: ignore[assignment]
             new_outer = outer.with_changes(body=block.with_changes(body=list(statements)))
             text = self.module.with_changes(body=[new_outer]).code[len(_WRAPPER) :]
         else:

@@ -44,10 +44,6 @@ def fixers() -> dict[str, Fixer]:
     return found
 
 
-def fixable_codes() -> frozenset[str]:
-    return frozenset(fixers())
-
-
 def attach_fixes(diagnostics: list[Diagnostic], source: str, model: object) -> None:
     """Fill in ``diagnostic.fix`` for the findings a fixer can rewrite (for JSON, LSP, --diff)."""
     available = fixers()
@@ -181,9 +177,7 @@ def _apply_pass(
     return _Pass(text=text, applied=chosen)
 
 
-def _non_overlapping(
-    candidates: list[tuple[Diagnostic, Fix]], source: str
-) -> list[tuple[Diagnostic, Fix]]:
+def _non_overlapping(candidates: list[tuple[Diagnostic, Fix]], source: str) -> list[tuple[Diagnostic, Fix]]:
     taken: list[tuple[int, int, Edit]] = []
     chosen = []
     lines = line_starts(source)
@@ -219,7 +213,9 @@ def apply_edits(source: str, fixes: list[Fix]) -> tuple[str, list[tuple[int, int
             if edit in seen:
                 continue
             seen.add(edit)
-            edits.append((_to_offset(lines, edit.location), _to_offset(lines, edit.end_location), number, edit.content))
+            edits.append(
+                (_to_offset(lines, edit.location), _to_offset(lines, edit.end_location), number, edit.content)
+            )
     edits.sort(key=lambda e: (e[0], e[1], e[2]))
     pieces: list[str] = []
     cursor = 0

@@ -6,7 +6,7 @@ import importlib
 import pkgutil
 from functools import cache
 
-from jaxlint.rule import Rule
+from jaxlint.rule import FixAvailability, Rule
 
 RULES_PACKAGE = "jaxlint.rules"
 
@@ -51,3 +51,9 @@ def rule_by_code(code: str) -> type[Rule] | None:
 
 def rule_codes() -> list[str]:
     return [rule.code for rule in all_rules()]
+
+
+@cache
+def fixable_codes() -> frozenset[str]:
+    """Codes of the rules that declare a fix (their fixers are imported only when needed)."""
+    return frozenset(r.code for r in all_rules() if r.fix_availability is not FixAvailability.NONE)

@@ -10,7 +10,7 @@ from jaxlint.config import Settings
 from jaxlint.diagnostics import Diagnostic
 from jaxlint.engine import IO_ERROR, META_CODES, RuleSet, analyze, meta_diagnostic
 from jaxlint.files import SourceFile, WriteError, discover, read_source, write_source
-from jaxlint.registry import rule_codes
+from jaxlint.registry import fixable_codes, rule_codes
 
 
 @dataclass(frozen=True)
@@ -61,11 +61,10 @@ def check_file(path: str, settings: Settings, ruleset: RuleSet, mode: Mode, resu
     else:
         analysis = analyze(source.text, path, ruleset, decorators)
         diagnostics = analysis.diagnostics
-        if mode.with_fixes and analysis.model is not None:
-            from jaxlint.fixing import attach_fixes, fixable_codes
+        if mode.with_fixes and analysis.model and any(d.code in fixable_codes() for d in diagnostics):
+            from jaxlint.fixing import attach_fixes
 
-            if any(d.code in fixable_codes() for d in diagnostics):
-                attach_fixes(diagnostics, source.text, analysis.model)
+            attach_fixes(diagnostics, source.text, analysis.model)
     if ignored:
         diagnostics = [d for d in diagnostics if d.code in META_CODES or not d.code.startswith(ignored)]
     result.diagnostics.extend(diagnostics)

@@ -70,5 +70,5 @@ class PrngKeyReuseInLoop(Rule):
             f"key `{event.key}` is created outside the loop and consumed on every iteration: each "
             f"iteration draws the same random numbers; split it in the loop, "
             f"`{event.key}, subkey = jax.random.split({event.key})`",
-            fix_data={"key": event.key, "loop_line": getattr(loop, "lineno", None)},
+            fix_data={"key": event.key, "loop": loop},
         )

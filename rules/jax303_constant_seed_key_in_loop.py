@@ -83,7 +83,7 @@ class ConstantSeedKeyInLoop(Rule):
             node,
             f"`{snippet(ctx, node)}` is re-created with the same seed {where}: every iteration "
             f"draws identical random numbers; create the key once outside and split it per iteration",
-            fix_data={"in_python_loop": bool(ctx.loops)},
+            fix_data={"loop": ctx.loops[-1] if ctx.loops else None, "assign": ctx.parent},
         )
 
     def repetition(self, ctx: Context, seed_names: set[str]) -> str | None:

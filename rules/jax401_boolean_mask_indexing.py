@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from jaxlint.arrays import same_shape_mask
 from jaxlint.context import Context
 from jaxlint.explain import snippet, why_traced
 from jaxlint.rule import FixAvailability, Rule
@@ -77,8 +78,78 @@ class BooleanMaskIndexing(Rule):
             f"`{shown}` indexes with the traced boolean mask `{snippet(ctx, mask)}`: the result's "
             f"shape depends on the data, so JAX raises `NonConcreteBooleanIndexError` "
             f"({why_traced(ctx, mask)}); use `jnp.where({snippet(ctx, mask)}, ...)` or a `where=` argument",
-            fix_data={"at": is_at, "single": len(indices) == 1},
+            fix_data=_plan(ctx, node, mask, is_at) if len(indices) == 1 else None,
         )
+
+
+REDUCTIONS = frozenset({"sum", "mean", "prod", "any", "all"})
+FILLS = {"sum": "0", "prod": "1"}
+
+
+def _plan(ctx: Context, node: ast.Subscript, mask: ast.expr, is_at: bool) -> dict | None:
+    """How to keep the shape static: a reduction's `where=`, `jnp.where` for `.at[mask].set`,
+    or a fill value when the masked array is only ever summed."""
+    parents = list(ctx.ancestors())[:2]
+    if is_at:
+        base = node.value.value  # type: ignore[attr-defined]
+        call = parents[1] if len(parents) == 2 else None
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(parents[0], ast.Attribute)
+            and parents[0].attr == "set"
+            and len(call.args) == 1
+            and same_shape_mask(ctx, mask, base)
+        ):
+            return {"form": "where-set", "call": call, "base": base, "value": call.args[0]}
+        return None
+    if len(parents) == 2 and isinstance(parents[0], ast.Attribute) and parents[0].attr in REDUCTIONS:
+        call = parents[1]
+        if isinstance(call, ast.Call) and call.func is parents[0] and not call.args and not call.keywords:
+            return {"form": "method-where", "call": call, "method": parents[0].attr}
+    if parents and isinstance(parents[0], ast.Call):
+        call = parents[0]
+        qualname = ctx.qualname(call.func) or ""
+        if qualname.removeprefix("jax.numpy.") in REDUCTIONS and call.args == [node] and not call.keywords:
+            return {"form": "function-where", "call": call}
+    if parents and isinstance(parents[0], ast.Assign) and parents[0].value is node:
+        return _fill_plan(ctx, parents[0])
+    return None
+
+
+def _fill_plan(ctx: Context, assign: ast.Assign) -> dict | None:
+    """`y = x[mask]` whose every use is `y.sum()` (or `.prod()`): fill the rest with 0 (or 1)."""
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name) or ctx.function is None:
+        return None
+    name = assign.targets[0].id
+    if ctx.function.scope.bound.get(name) != 1:
+        return None
+    uses = [
+        n
+        for n in ast.walk(ctx.function.node)
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+    ]
+    methods = set()
+    for use in uses:
+        method = _reduction_of(ctx.function.node, use)
+        if method not in FILLS:
+            return None
+        methods.add(method)
+    if len(methods) != 1:
+        return None
+    return {"form": "fill", "fill": FILLS[methods.pop()]}
+
+
+def _reduction_of(function: ast.AST, use: ast.Name) -> str | None:
+    for node in ast.walk(function):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.value is use
+            and not node.args
+            and not node.keywords
+        ):
+            return node.func.attr
+    return None
 
 
 def _is_traced_mask(ctx: Context, index: ast.expr) -> bool:

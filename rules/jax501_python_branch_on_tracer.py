@@ -6,7 +6,8 @@ import ast
 
 from jaxlint.conditions import converts_tracer, static_flag_parameter
 from jaxlint.context import Context
-from jaxlint.explain import function_name, snippet, why_traced
+from jaxlint.controlflow import if_plan, nan_guards, side_effect_free, while_plan
+from jaxlint.explain import function_name, next_statement, snippet, why_traced
 from jaxlint.rule import FixAvailability, Rule
 
 CURES = {
@@ -95,14 +96,29 @@ class PythonBranchOnTracer(Rule):
             return
         flag = static_flag_parameter(ctx, culprit)
         cure = f"mark `{flag}` static with `static_argnames`" if flag else f"use {CURES[kind]}"
-        keyword = "elif" if kind == "if" and _is_elif(node, ctx) else kind
+        is_elif = kind == "if" and _is_elif(node, ctx)
+        keyword = "elif" if is_elif else kind
         ctx.report(
             node,
             f"Python `{keyword}` on traced `{snippet(ctx, culprit)}` in `{function_name(ctx)}` raises "
             f"`TracerBoolConversionError` ({why_traced(ctx, culprit)}); {cure}",
             end=test,
-            fix_data={"kind": kind, "static_flag": flag},
+            fix_data={"static_flag": flag, "plan": None if is_elif or flag else _plan(node, ctx)},
         )
+
+
+def _plan(node: ast.AST, ctx: Context) -> dict | None:
+    """How the fixer can rewrite this branch (see jaxlint.controlflow)."""
+    if isinstance(node, ast.If):
+        return if_plan(ctx, node, next_statement(ctx, node))
+    if isinstance(node, ast.While):
+        return while_plan(ctx, node)
+    if isinstance(node, ast.IfExp) and all(side_effect_free(ctx, e) for e in (node.body, node.orelse)):
+        return {
+            "form": "where-expression",
+            "guards": [nan_guards(ctx, node.body), nan_guards(ctx, node.orelse)],
+        }
+    return None
 
 
 def _is_elif(node: ast.AST, ctx: Context) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from jaxlint.context import Context
+from jaxlint.controlflow import fori_plan
 from jaxlint.explain import function_name, snippet, traced_name, why_traced
 from jaxlint.rule import FixAvailability, Rule
 from jaxlint.semantic.values import is_traced
@@ -83,5 +84,5 @@ class PythonRangeOverTracer(Rule):
             f"`{snippet(ctx, bound)}` is traced: JAX raises `TracerIntegerConversionError` "
             f"({why_traced(ctx, bound)}); {cure} `jax.lax.fori_loop`",
             end=node.iter,
-            fix_data={"param": static},
+            fix_data={"param": static, "plan": fori_plan(ctx, node)},
         )

@@ -301,13 +301,14 @@ def test_module_entry_point_runs_as_a_subprocess(tmp_path: Path, jaxlint_cmd: li
     assert "jax" not in result.stderr.lower()
 
 
-def test_static_analysis_never_imports_jax(tmp_path: Path) -> None:
-    path = write(tmp_path, "bad.py", BAD)
+def test_static_analysis_never_imports_jax_nor_libcst_without_fixes(tmp_path: Path) -> None:
+    unfixable = "import jax\n\n@jax.jit\ndef f(x):\n    assert x.sum() > 0\n    return x\n"
+    paths = [str(write(tmp_path, "clean.py", CLEAN)), str(write(tmp_path, "assert.py", unfixable))]
     probe = (
         "import sys, jaxlint.cli as c\n"
-        f"code = c.main(['check', '-q', {str(path)!r}])\n"
+        f"code = c.main(['check', '-q', *{paths!r}])\n"
         "assert 'jax' not in sys.modules, 'jax was imported'\n"
-        "assert 'libcst' not in sys.modules, 'libcst imported without fixes'\n"
+        "assert 'libcst' not in sys.modules, 'libcst imported without anything to fix'\n"
         "sys.exit(0 if code == 1 else 3)\n"
     )
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)

@@ -11,7 +11,11 @@ def render_text(diagnostics: list[Diagnostic], lines: dict[str, list[str]], show
     out: list[str] = []
     for diagnostic in diagnostics:
         location = diagnostic.location
-        marker = "[*] " if diagnostic.fix is not None and diagnostic.fix.applicability is Applicability.SAFE else ""
+        marker = (
+            "[*] "
+            if diagnostic.fix is not None and diagnostic.fix.applicability is Applicability.SAFE
+            else ""
+        )
         out.append(
             f"{diagnostic.filename}:{location.row}:{location.column}: {diagnostic.code} {marker}{diagnostic.message}"
         )

@@ -28,6 +28,7 @@ class FunctionInfo:
     is_method: bool = False
     repeated_by: str | None = None  # a loop/batch transform that runs the body repeatedly
     transformed_by: set[str] = field(default_factory=set)  # kinds of transforms applied to it
+    jit_sites: list[ast.expr] = field(default_factory=list)  # `@jax.jit`/`jax.jit(f)` applied to it
     # results of the last analysis
     analyzed: bool = False
     running: bool = False

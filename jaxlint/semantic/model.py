@@ -37,6 +37,7 @@ from jaxlint.semantic.transforms import (
 from jaxlint.semantic.values import ARRAY, STATIC, TRACED, UNKNOWN, Value
 
 MAX_RUNS = 6
+JIT_NAMES = frozenset({"jax.jit", "flax.nnx.jit"})
 # Transformations that run their function's body once per iteration or batch element.
 REPEATING = frozenset(
     {
@@ -361,6 +362,14 @@ class SemanticModel:
             info.repeated_by = transform.name
         if level != HOST:
             info.transformed_by.update(layer.transform.kind for layer in chain.layers)
+        if (
+            len(chain.layers) == 1
+            and transform.name in JIT_NAMES
+            and not chain.offset
+            and not chain.bound
+            and outermost.site not in info.jit_sites
+        ):
+            info.jit_sites.append(outermost.site)
         if info.apply(level, params, reason):
             self.enqueue(info)
 

@@ -17,7 +17,7 @@ import pytest
 
 from jaxlint.engine import RuleSet, lint_source
 from jaxlint.fixing import fix_source, fixers
-from jaxlint.registry import all_rules, rule_codes
+from jaxlint.registry import all_rules, fixable_codes, rule_codes
 
 CASES = Path(__file__).parent / "cases"
 INPUTS = sorted(CASES.glob("*.in.py"))
@@ -57,7 +57,8 @@ def test_every_fixer_has_cases(rule) -> None:
     assert any(name.startswith(rule.code) for name in names), f"add cases/{rule.code}_*.in.py"
 
 
-def test_every_fixer_pairs_with_a_fixable_rule() -> None:
-    rules = {r.code: r for r in all_rules()}
-    for code in fixers():
-        assert code in rules and rules[code].fix_title, code
+def test_fix_availability_is_declared_truthfully() -> None:
+    """A rule declares a fix exactly when a fixer is paired with it."""
+    assert set(fixers()) == set(fixable_codes())
+    for rule in all_rules():
+        assert bool(rule.fix_title) == (rule.code in fixers()), rule.code

@@ -1,0 +1,165 @@
+"""Rewrites several fixers share: ``static_argnames``, ``jnp.where`` with NaN guards, and
+lifting a block into local functions for ``lax.cond`` / ``while_loop`` / ``fori_loop``."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from jaxlint.diagnostics import Edit
+from jaxlint.fix import CannotFix, Document, Snippet, parse_statements
+from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.scopes import Scope
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+
+# ---------------------------------------------------------------------------- static_argnames
+
+
+def add_static_argname(doc: Document, function: FunctionInfo, name: str) -> list[Edit]:
+    """Edits that add ``name`` to ``static_argnames`` of the one ``jax.jit`` applied to ``function``."""
+    if len(function.jit_sites) != 1 or name not in {p.arg for p in function.param_nodes()}:
+        raise CannotFix("the function is not jitted at exactly one place")
+    site = function.jit_sites[0]
+    scope = doc.model.index.parents.get(function.node, doc.model.index.module)
+    if isinstance(site, (ast.Name, ast.Attribute)):
+        partial, edits = doc.reference("functools.partial", scope)
+        text = f"{partial}({doc.segment(site)}, static_argnames=({_quote(name)},))"
+        return [doc.edit(doc.start(site), doc.end(site), text), *edits]
+    if not isinstance(site, ast.Call):
+        raise CannotFix("unexpected jit site")
+    keyword = next((k for k in site.keywords if k.arg == "static_argnames"), None)
+    if keyword is None:
+        anchor = max(
+            [*site.args, *site.keywords], key=lambda n: (n.end_lineno, n.end_col_offset), default=None
+        )
+        if anchor is None:
+            offset = doc.end(site) - 1
+            return [doc.edit(offset, offset, f"static_argnames=({_quote(name)},)")]
+        offset = doc.end(anchor)
+        return [doc.edit(offset, offset, f", static_argnames=({_quote(name)},)")]
+    names = _string_list(keyword.value)
+    if name in names:
+        raise CannotFix("already static")
+    text = "(" + ", ".join(_quote(n) for n in [*names, name]) + ("," if not names else "") + ")"
+    return [doc.edit(doc.start(keyword.value), doc.end(keyword.value), text)]
+
+
+def _string_list(value: ast.expr) -> list[str]:
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return [value.value]
+    if isinstance(value, (ast.Tuple, ast.List)) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts
+    ):
+        return [e.value for e in value.elts]  # type: ignore[attr-defined]
+    raise CannotFix("static_argnames is not a literal")
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def jitted_function(doc: Document, scope: Scope) -> FunctionInfo:
+    info = doc.model.infos.get(scope.function.node)
+    if info is None:
+        raise CannotFix("not inside a function")
+    return info
+
+
+# ---------------------------------------------------------------------------- jnp.where
+
+Selector = Callable[[str, str], str]
+
+
+class WhereBuilder:
+    """Builds ``jnp.where`` expressions from the original code of a statement's parts."""
+
+    def __init__(self, doc: Document, snippet: Snippet, scope: Scope) -> None:
+        self.snippet = snippet
+        self.jnp, self.edits = doc.reference("jax.numpy", scope)
+
+    def code(self, node: ast.expr) -> str:
+        return self.snippet.bare_code_of(self.snippet.expression(node))
+
+    def guarded(self, value: ast.expr, guards: list[tuple[ast.expr, str]], selected: Selector) -> str:
+        """``value``'s code with each NaN-prone operand replaced by a ``jnp.where`` that keeps it
+        where ``value`` is selected and a safe value elsewhere: the double-where that keeps the
+        gradients of the unselected branch finite."""
+        import libcst as cst
+
+        node = self.snippet.expression(value)
+        for operand, safe in guards:
+            inner = self.snippet.expression(operand)
+            replacement = cst.parse_expression(selected(self.code(operand), safe))
+            node = node.deep_replace(inner, replacement)  # type: ignore[assignment]
+        if getattr(node, "lpar", None):
+            node = node.with_changes(lpar=[], rpar=[])  # type: ignore[union-attr]
+        return self.snippet.module.code_for_node(node)
+
+    def chain(self, tests: Sequence[str], values: Sequence[str]) -> str:
+        """``where(t1, v1, where(t2, v2, v3))`` for an if/elif/else chain."""
+        expression = values[-1]
+        for test, value in zip(reversed(tests), reversed(values[:-1]), strict=True):
+            expression = f"{self.jnp}.where({test}, {value}, {expression})"
+        return expression
+
+    def selector(self, tests: Sequence[str], branch: int) -> Selector:
+        """Keep an operand where branch ``branch`` of an if/elif/else chain is the one taken."""
+        jnp = self.jnp
+
+        def select(operand: str, safe: str) -> str:
+            if branch < len(tests):
+                return f"{jnp}.where({tests[branch]}, {operand}, {safe})"
+            for test in reversed(tests):
+                operand = f"{jnp}.where({test}, {safe}, {operand})"
+            return operand
+
+        return select
+
+
+# ---------------------------------------------------------------------------- lifting blocks
+
+
+def function_def(
+    doc: Document,
+    name: str,
+    params: Sequence[str],
+    prologue: str,
+    body: Sequence[cst.BaseStatement],
+    epilogue: str,
+) -> cst.FunctionDef:
+    """``def name(params):`` with ``prologue``, the original ``body`` statements, ``epilogue``."""
+    import libcst as cst
+
+    template = parse_statements(f"def {name}({', '.join(params)}):\n    pass\n")[0]
+    assert isinstance(template, cst.FunctionDef)
+    statements: list[cst.BaseStatement] = []
+    if prologue:
+        statements.extend(parse_statements(prologue + "\n"))
+    statements.extend(body)
+    if epilogue:
+        statements.extend(parse_statements(epilogue + "\n"))
+    block = cst.IndentedBlock(body=statements, indent=doc.indent_unit)
+    return template.with_changes(body=block)
+
+
+def block_statements(block: cst.BaseSuite) -> list[cst.BaseStatement]:
+    import libcst as cst
+
+    if isinstance(block, cst.IndentedBlock):
+        return list(block.body)
+    raise CannotFix("a one-line block")
+
+
+def pack(names: Sequence[str]) -> str:
+    """``a`` for one name, ``a, b`` for several (a tuple)."""
+    if not names:
+        raise CannotFix("nothing to carry")
+    return names[0] if len(names) == 1 else ", ".join(names)
+
+
+def tuple_expression(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"

@@ -1,0 +1,25 @@
+# fix: unsafe
+import jax
+import jax.numpy as jnp
+import jax.random as jr
+from jax import random
+
+
+def init_linear(key):
+    w = jax.random.normal(key, (3, 2))
+    b = jax.random.normal(key, (2,))
+    return w, b
+
+
+def parent_after_split(key):
+    k1, k2 = jax.random.split(key)
+    a = jax.random.uniform(k1, (3,))
+    b = jax.random.uniform(key, (3,))
+    return a, b, k2
+
+
+def three_draws(key, subkey):
+    a = jr.normal(key, ())
+    b = jr.normal(key, ())
+    c = jr.normal(key, ())
+    return a, b, c, subkey

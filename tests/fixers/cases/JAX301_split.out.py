@@ -1,0 +1,29 @@
+# fix: unsafe
+import jax
+import jax.numpy as jnp
+import jax.random as jr
+from jax import random
+
+
+def init_linear(key):
+    key, subkey = jax.random.split(key)
+    w = jax.random.normal(subkey, (3, 2))
+    b = jax.random.normal(key, (2,))
+    return w, b
+
+
+def parent_after_split(key):
+    key, subkey = jax.random.split(key)
+    k1, k2 = jax.random.split(subkey)
+    a = jax.random.uniform(k1, (3,))
+    b = jax.random.uniform(key, (3,))
+    return a, b, k2
+
+
+def three_draws(key, subkey):
+    key, subkey_2 = jr.split(key)
+    a = jr.normal(subkey_2, ())
+    key, subkey_3 = jr.split(key)
+    b = jr.normal(subkey_3, ())
+    c = jr.normal(key, ())
+    return a, b, c, subkey

@@ -1,0 +1,13 @@
+# fix: unsafe
+import jax
+import jax.numpy as jnp
+import jax.random as jr
+from jax import random
+
+
+def sample_paths(x0):
+    paths = []
+    for _ in range(3):
+        key = jax.random.PRNGKey(0)
+        paths.append(x0 + jax.random.normal(key, x0.shape))
+    return jnp.stack(paths)

@@ -1,0 +1,14 @@
+# fix: unsafe
+import jax
+import jax.numpy as jnp
+import jax.random as jr
+from jax import random
+
+
+def sample_paths(x0):
+    paths = []
+    key = jax.random.PRNGKey(0)
+    for _ in range(3):
+        key, subkey = jax.random.split(key)
+        paths.append(x0 + jax.random.normal(subkey, x0.shape))
+    return jnp.stack(paths)

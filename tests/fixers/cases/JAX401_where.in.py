@@ -1,0 +1,32 @@
+# fix: safe
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def nansum(x):
+    mask = ~jnp.isnan(x)
+    x_without_nans = x[mask]
+    return x_without_nans.sum()
+
+
+def positive_mean(x):
+    return x[x > 0].mean()
+
+
+positive_mean_jit = jax.jit(positive_mean)
+
+
+@jax.jit
+def total(x):
+    return jnp.sum(x[x > 0]) + x[x < 0].prod()
+
+
+@jax.jit
+def clip_negative(x):
+    return x.at[x < 0].set(0.0)
+
+
+@jax.jit
+def largest_positive(x):
+    return x[x > 0].max()  # no fix

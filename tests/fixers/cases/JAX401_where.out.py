@@ -1,0 +1,32 @@
+# fix: safe
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def nansum(x):
+    mask = ~jnp.isnan(x)
+    x_without_nans = jnp.where(mask, x, 0)
+    return x_without_nans.sum()
+
+
+def positive_mean(x):
+    return x.mean(where=x > 0)
+
+
+positive_mean_jit = jax.jit(positive_mean)
+
+
+@jax.jit
+def total(x):
+    return jnp.sum(x, where=x > 0) + x.prod(where=x < 0)
+
+
+@jax.jit
+def clip_negative(x):
+    return jnp.where(x < 0, 0.0, x)
+
+
+@jax.jit
+def largest_positive(x):
+    return x[x > 0].max()  # no fix

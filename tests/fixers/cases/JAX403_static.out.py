@@ -1,0 +1,27 @@
+# fix: unsafe
+import jax
+import jax.numpy as jnp
+import functools
+
+
+@functools.partial(jax.jit, static_argnames=("n",))
+def pad_to(x, n):
+    return jnp.concatenate([x, jnp.zeros(n - x.shape[0])])
+
+
+def add_positions(tokens, seq_len):
+    return tokens + jnp.arange(seq_len)
+
+
+add_positions_jit = jax.jit(add_positions, static_argnames=("seq_len",))
+
+
+@functools.partial(jax.jit, static_argnames=("n",))
+def take_prefix(x, n):
+    return x[:n]
+
+
+@jax.jit
+def from_data(x):
+    n = x.sum().astype(int)
+    return jnp.ones((n, 2))  # no fix

@@ -1,0 +1,36 @@
+# fix: unsafe
+import jax
+import jax.numpy as jnp
+
+
+def expensive(v):
+    return jnp.fft.fft(v).real
+
+
+@jax.jit
+def branchy(x, y):
+    if x.sum() > 0:
+        z = expensive(x)
+        w = z * 2
+    else:
+        z = y
+        w = y
+    return z + w
+
+
+@jax.jit
+def doubling_steps(x):
+    steps = 0
+    while x < 100.0:
+        x = x * 2.0  # double
+        steps += 1
+    return x, steps
+
+
+@jax.jit
+def early_exit(x):
+    while x < 10:  # no fix
+        if x > 5:  # no fix
+            break
+        x = x + 1
+    return x

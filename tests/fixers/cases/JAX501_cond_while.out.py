@@ -1,0 +1,45 @@
+# fix: unsafe
+import jax
+import jax.numpy as jnp
+
+
+def expensive(v):
+    return jnp.fft.fft(v).real
+
+
+@jax.jit
+def branchy(x, y):
+    def true_branch(x, y):
+        z = expensive(x)
+        w = z * 2
+        return z, w
+    def false_branch(x, y):
+        z = y
+        w = y
+        return z, w
+    z, w = jax.lax.cond(x.sum() > 0, true_branch, false_branch, x, y)
+    return z + w
+
+
+@jax.jit
+def doubling_steps(x):
+    steps = 0
+    def cond_fun(carry):
+        x, steps = carry
+        return x < 100.0
+    def body_fun(carry):
+        x, steps = carry
+        x = x * 2.0  # double
+        steps += 1
+        return x, steps
+    x, steps = jax.lax.while_loop(cond_fun, body_fun, (x, steps))
+    return x, steps
+
+
+@jax.jit
+def early_exit(x):
+    while x < 10:  # no fix
+        if x > 5:  # no fix
+            break
+        x = x + 1
+    return x

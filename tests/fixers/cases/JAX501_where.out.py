@@ -1,0 +1,45 @@
+# fix: unsafe
+import jax
+import jax.numpy as jnp
+from jax import jit
+
+
+@jax.jit
+def relu_or_leak(x):
+    return jnp.where(x.sum() > 0, x, 0.01 * x)
+
+
+@jit
+def piecewise(x):
+    return jnp.where(x < 0, -x, jnp.where(x < 1, x**2, 2 * x - 1))
+
+
+def square_small(v):
+    return jnp.where(v > 1.0, v, v**2)
+
+
+batched = jax.vmap(square_small)
+
+
+@jax.jit
+def assign_both(x, y):
+    big = jnp.where(x > y, x, y)
+    small = jnp.where(x > y, y, x)
+    return big - small
+
+
+@jax.jit
+def assign_one(x):
+    scale = 1.0
+    scale = jnp.where(x.max() > 10, 0.1, scale)
+    return x * scale
+
+
+@jax.jit
+def safe_log(x):
+    return jnp.where(x > 0, jnp.log(jnp.where(x > 0, x, 1.0)), 0.0)
+
+
+@jax.jit
+def safe_ratio(a, b):
+    return jnp.where(b != 0, a / jnp.where(b != 0, b, 1.0), 0.0)
