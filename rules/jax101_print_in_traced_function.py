@@ -50,9 +50,12 @@ class PrintInTracedFunction(Rule):
     ```
 
     ## Fix safety
-    The fix rewrites `print(a, b)` to `jax.debug.print("{} {}", a, b)`, keeping `sep`. It is
-    unsafe: the printing moves from trace time to run time (it then happens on every call, and
-    asynchronously), and `file=`/`flush=` cannot be kept, so no fix is offered when they are used.
+    The fix rewrites `print(a, b)` to `jax.debug.print("{} {}", a, b)`, keeping `sep`, string
+    literals and f-strings (their fields become `{}` placeholders, format specs and conversions
+    kept, the values passed as arguments). Safe: the compiled function now prints on every call,
+    as the function did when run eagerly. The output is produced asynchronously, so its order
+    relative to other host output may differ. `file=`, `flush=` and a non-newline `end=` have no
+    `jax.debug.print` equivalent: no fix is offered then.
 
     ## References
     - [JAX: Common gotchas, pure functions](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#pure-functions)

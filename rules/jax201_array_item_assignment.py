@@ -44,10 +44,12 @@ class ArrayItemAssignment(Rule):
     ```
 
     ## Fix safety
-    The fix rewrites the statement to `x = x.at[i].set(v)` (or `x = jnp.where(mask, v, x)`
-    for a boolean mask). It is safe when `x` is only reached through this name; it is marked
-    unsafe because another name bound to the same array (an alias) keeps the old value, where
-    NumPy semantics would have updated both.
+    The fix rewrites the statement to `x = x.at[i].set(v)`, or to `x = jnp.where(mask, v, x)` when
+    the index is a boolean mask computed elementwise from `x` (so it has `x`'s shape; any other
+    mask gets `.at[mask].set(v)`). Safe when `x` is a tracer or an array the function created,
+    held by no other name. Unsafe when `x` is a parameter of eager code (the caller may pass a
+    NumPy array it expects to see mutated, which has no `.at`) or another name aliases it (the
+    alias keeps the old value). Chained assignments (`a = x[i] = v`) get no fix.
 
     ## References
     - [JAX: Common gotchas, in-place updates](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#in-place-updates)

@@ -54,9 +54,10 @@ class ArrayAugmentedAssignment(Rule):
 
     ## Fix safety
     `+=`, `-=`, `*=`, `/=` and `**=` become `x = x.at[i].add(v)` (`subtract`, `multiply`,
-    `divide`, `power`); other operators become `x = x.at[i].set(x[i] <op> v)`. Unsafe for the
-    same reason as JAX201: an alias of `x` keeps the old value. With duplicate indices,
-    `.at[].add` accumulates every occurrence, where NumPy's `x[idx] += v` applies one.
+    `divide`, `power`); other operators become `x = x.at[i].set(x[i] <op> v)`. Safe under the same
+    conditions as JAX201, and only when the index is built from constants, slices and static
+    values: an integer index array may repeat an index, and `.at[].add` accumulates every
+    occurrence where NumPy's `x[idx] += v` applies one.
 
     ## References
     - [JAX: Common gotchas, array updates with other operations](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#array-updates-with-other-operations)

@@ -46,10 +46,12 @@ class BooleanMaskIndexing(Rule):
     ```
 
     ## Fix safety
-    `x[mask].sum()` (and `prod`, `max`, `min`, `any`, `all`) becomes the same reduction over
-    `jnp.where(mask, x, identity)`; `mean` becomes `jnp.mean(x, where=mask)`;
-    `x.at[mask].set(v)` becomes `jnp.where(mask, v, x)`. These keep the values and are marked
-    safe. Other uses of `x[mask]` need a size (`jnp.nonzero(mask, size=n)`) and get no fix.
+    `x[mask].sum()` (and `mean`, `prod`, `any`, `all`, as methods or `jnp` functions) becomes the
+    same reduction with `where=mask`; `x.at[mask].set(v)` becomes `jnp.where(mask, v, x)` when
+    the mask is computed elementwise from `x`; `y = x[mask]` whose every use is `y.sum()` (or
+    `y.prod()`) becomes `y = jnp.where(mask, x, 0)` (or `1`). These give the same values and are
+    safe. `max`/`min` (no identity that suits every dtype) and other uses of `x[mask]` get no
+    fix: they need a size, `jnp.nonzero(mask, size=n)`.
 
     ## References
     - [jax.errors.NonConcreteBooleanIndexError](https://docs.jax.dev/en/latest/errors.html#jax.errors.NonConcreteBooleanIndexError)

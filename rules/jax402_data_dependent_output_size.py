@@ -6,7 +6,7 @@ import ast
 
 from jaxlint.context import Context
 from jaxlint.explain import why_traced
-from jaxlint.rule import Rule
+from jaxlint.rule import FixAvailability, Rule
 from jaxlint.semantic.values import is_traced
 
 # function -> (keyword that fixes the output size, positions of the data arguments)
@@ -66,7 +66,12 @@ class DataDependentOutputSize(Rule):
     ```
 
     ## Fix safety
-    No automatic fix: the right `size` is a property of the data that only the author knows.
+    Where an upper bound follows from the input's static size, the fix passes it: `size=x.size`
+    for `nonzero`/`argwhere`/`flatnonzero`/one-argument `where`/`unique`/`compress`/`extract`,
+    `size=a.size` for `intersect1d`/`setdiff1d` and `size=a.size + b.size` for
+    `union1d`/`setxor1d`. Unsafe: the result is padded (with `fill_value`, by default 0 for indices)
+    to that size, so its shape differs from the eager result. `bincount` and `repeat` get no fix:
+    their bound depends on the values.
 
     ## References
     - [jax.numpy.nonzero](https://docs.jax.dev/en/latest/_autosummary/jax.numpy.nonzero.html)
@@ -77,7 +82,8 @@ class DataDependentOutputSize(Rule):
     name = "data-dependent-output-size"
     message = "A call whose output size depends on traced data, without `size=`"
     outcome = "jax.errors.ConcretizationTypeError"
-    severity = "error"
+    fix_title = "Pass `size=` with a static upper bound"
+    fix_availability = FixAvailability.SOMETIMES
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         if not ctx.abstract:
@@ -102,4 +108,25 @@ class DataDependentOutputSize(Rule):
             f"`{short}` on a traced value returns a data-dependent number of elements: JAX raises "
             f"`ConcretizationTypeError` ({why_traced(ctx, data[0])}); pass `{keyword}=` "
             f"(and `fill_value=`) to make the size static",
+            fix_data={"bound": _size_bound(qualname, node)},
         )
+
+
+def _size_bound(qualname: str, node: ast.Call) -> str | None:
+    """A static upper bound on the output size, as code, from the inputs' sizes."""
+    name = qualname.rsplit(".", 1)[1]
+    sizes = [f"{_operand(a)}.size" for a in node.args[:2]]
+    if name in ("nonzero", "argwhere", "flatnonzero", "where", "unique") and sizes:
+        return sizes[0]
+    if name in ("compress", "extract") and len(sizes) == 2:
+        return sizes[1]
+    if name in ("intersect1d", "setdiff1d") and sizes:
+        return sizes[0]
+    if name in ("union1d", "setxor1d") and len(sizes) == 2:
+        return f"{sizes[0]} + {sizes[1]}"
+    return None
+
+
+def _operand(node: ast.expr) -> str:
+    text = ast.unparse(node)
+    return text if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) else f"({text})"

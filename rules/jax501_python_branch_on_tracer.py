@@ -57,11 +57,17 @@ class PythonBranchOnTracer(Rule):
     ```
 
     ## Fix safety
-    Where every branch only assigns or returns values, the fix rewrites the branch to
-    `jnp.where` (or `jax.lax.cond` when the branches call functions with effects), and
-    `while` loops to `jax.lax.while_loop`; a flag argument is added to `static_argnames`
-    instead. These fixes are unsafe: `jnp.where` evaluates both branches (a NaN in the unused
-    one can poison gradients), and the shapes and dtypes of both branches must agree.
+    A flag parameter (`if training:`) is added to `static_argnames` of its `jax.jit`. An
+    `if`/`elif`/`else` chain whose branches only return, or only bind the same names to,
+    side-effect-free expressions becomes nested `jnp.where`, and `a if c else b` becomes
+    `jnp.where(c, a, b)`; operands that are undefined outside their branch (`log`, `sqrt`,
+    division, fractional powers) get the double-where guard, `jnp.log(jnp.where(c, x, 1.0))`, so
+    the unselected branch cannot put NaN into gradients. Other `if` statements become
+    `jax.lax.cond` with the branches lifted into local functions taking the variables they read
+    and returning those they rebind; `while` loops become `jax.lax.while_loop` carrying every
+    variable the body rebinds. No fix when a variable is not defined on every path, or a body
+    holds `return`, `break`, `continue`, `yield`, `raise` or stores into containers. All of these
+    are unsafe: the branches must agree in shape and dtype, and a static flag recompiles per value.
 
     ## References
     - [jax.errors.TracerBoolConversionError](https://docs.jax.dev/en/latest/errors.html#jax.errors.TracerBoolConversionError)

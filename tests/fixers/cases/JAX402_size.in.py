@@ -1,0 +1,23 @@
+# fix: unsafe
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def active_indices(x):
+    return jnp.nonzero(x > 0.5)[0]
+
+
+@jax.jit
+def classes(labels):
+    return jnp.unique(labels)
+
+
+@jax.jit
+def union(a, b):
+    return jnp.union1d(a, b)
+
+
+@jax.jit
+def counts(labels):
+    return jnp.bincount(labels)  # no fix
