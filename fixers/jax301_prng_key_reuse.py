@@ -28,4 +28,4 @@ class SplitReusedKey(Fixer):
             *split_before(doc, statement, key, subkey, diagnostic.scope, like=first),
             use_subkey(doc, first, key, subkey),
         ]
-        return doc.fix(Applicability.UNSAFE, f"Split `{key}` before its first use", edits)
+        return doc.fix(Applicability.UNSAFE, f"Split `{key}` before its first use", edits, diagnostic.scope)

@@ -29,4 +29,4 @@ class SplitKeyInLoop(Fixer):
             *split_before(doc, first, key, subkey, diagnostic.scope, like=call),
             use_subkey(doc, call, key, subkey),
         ]
-        return doc.fix(Applicability.UNSAFE, f"Split `{key}` on every iteration", edits)
+        return doc.fix(Applicability.UNSAFE, f"Split `{key}` on every iteration", edits, diagnostic.scope)

@@ -44,4 +44,4 @@ class HoistConstantSeedKey(Fixer):
             *(doc.edit(doc.start(n), doc.end(n), subkey) for n in uses),
             *imports,
         ]
-        return doc.fix(Applicability.UNSAFE, "Create the key once and split it per iteration", edits)
+        return doc.fix(Applicability.UNSAFE, "Create the key once and split it per iteration", edits, scope)

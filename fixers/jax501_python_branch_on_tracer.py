@@ -51,7 +51,7 @@ class BranchOnTracerRewrite(Fixer):
             edits = self.while_loop(doc, snippet, node, plan, scope)
         else:
             return None
-        return doc.fix(Applicability.UNSAFE, _MESSAGES[form], edits)
+        return doc.fix(Applicability.UNSAFE, _MESSAGES[form], edits, scope)
 
     # ------------------------------------------------------------------ jnp.where
 

@@ -20,7 +20,9 @@ class RangeToForiLoop(Fixer):
         plan = data.get("plan")
         if plan:
             edits = fori_loop_edits(doc, doc.snippet(diagnostic.node), plan, diagnostic.scope)
-            return doc.fix(Applicability.UNSAFE, "Rewrite the loop with `jax.lax.fori_loop`", edits)
+            return doc.fix(
+                Applicability.UNSAFE, "Rewrite the loop with `jax.lax.fori_loop`", edits, diagnostic.scope
+            )
         if data.get("param"):
             edits = add_static_argname(doc, jitted_function(doc, diagnostic.scope), data["param"])
             return doc.fix(Applicability.UNSAFE, f"Mark `{data['param']}` static", edits)

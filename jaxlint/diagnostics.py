@@ -39,6 +39,7 @@ class Fix:
     applicability: Applicability
     message: str
     edits: tuple[Edit, ...]
+    isolation: str | None = field(default=None, compare=False)  # one fix per pass per key
 
 
 @dataclass

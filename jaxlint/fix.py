@@ -30,9 +30,10 @@ IMPORT_STATEMENTS = {
     "jax": ("jax", "import jax"),
     "jax.numpy": ("jnp", "import jax.numpy as jnp"),
     "jax.lax": ("lax", "from jax import lax"),
-    "jax.random": ("jax.random", "import jax"),
     "functools": ("functools", "import functools"),
 }
+# Spelt through an existing parent alias (`jax.lax.cond` after `import jax`) before importing.
+PREFER_PARENT = frozenset({"jax.lax"})
 
 
 class CannotFix(Exception):
@@ -98,33 +99,40 @@ class Document:
     # ------------------------------------------------------------------ names and imports
 
     def reference(self, qualname: str, scope: Scope) -> tuple[str, list[Edit]]:
-        """How to spell ``qualname`` at ``scope``: an existing alias, or a new import."""
-        module = self.model.index.module
-        for name, imported in module.imports.items():
-            if imported == qualname and self._visible(name, scope):
-                return name, []
-        parent, _, attribute = qualname.rpartition(".")
-        if parent:
-            spelled, edits = self._existing(parent, scope)
-            if spelled is not None:
-                return f"{spelled}.{attribute}", edits
-        if qualname not in IMPORT_STATEMENTS:
-            raise CannotFix(f"no way to import {qualname}")
-        spelling, statement = IMPORT_STATEMENTS[qualname]
-        if not self._visible(spelling.split(".")[0], scope, allow_unbound=True):
-            raise CannotFix(f"`{spelling}` is taken")
-        return spelling, [self.import_edit(statement)]
-
-    def _existing(self, qualname: str, scope: Scope) -> tuple[str | None, list[Edit]]:
-        module = self.model.index.module
-        for name, imported in module.imports.items():
-            if imported == qualname and self._visible(name, scope):
-                return name, []
-        if qualname in ("jax", "functools"):
+        """How to spell ``qualname`` at ``scope``, reusing the file's aliases: an alias of it or of
+        a parent module (``jax.random.split`` via ``import jax``), else its usual import
+        (``import jax.numpy as jnp``), added after the module's imports."""
+        alias = self._alias(qualname, scope)
+        if alias is not None:
+            return alias, []
+        via_parent = self._via_parent(qualname, scope)
+        if via_parent is not None and (qualname in PREFER_PARENT or qualname not in IMPORT_STATEMENTS):
+            return via_parent, []
+        if qualname in IMPORT_STATEMENTS:
             spelling, statement = IMPORT_STATEMENTS[qualname]
-            if self._visible(spelling, scope, allow_unbound=True):
+            if self._visible(spelling.split(".")[0], scope, allow_unbound=True):
                 return spelling, [self.import_edit(statement)]
-        return None, []
+        if via_parent is not None:
+            return via_parent, []
+        parent, _, attribute = qualname.rpartition(".")
+        if not parent:
+            raise CannotFix(f"no way to import {qualname}")
+        spelled, edits = self.reference(parent, scope)
+        return f"{spelled}.{attribute}", edits
+
+    def _alias(self, qualname: str, scope: Scope) -> str | None:
+        for name, imported in self.model.index.module.imports.items():
+            if imported == qualname and self._visible(name, scope):
+                return name
+        return None
+
+    def _via_parent(self, qualname: str, scope: Scope) -> str | None:
+        parts = qualname.split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            alias = self._alias(".".join(parts[:cut]), scope)
+            if alias is not None:
+                return ".".join([alias, *parts[cut:]])
+        return None
 
     def _visible(self, name: str, scope: Scope, allow_unbound: bool = False) -> bool:
         """Whether ``name`` at ``scope`` means the module-level import (or is free to bind)."""
@@ -175,8 +183,20 @@ class Document:
             names.append(self.fresh_name(base, scope, names))
         return names
 
-    def fix(self, applicability: Applicability, message: str, edits: Sequence[Edit]) -> Fix:
-        return Fix(applicability, message, tuple(_unique(edits)))
+    def fix(
+        self,
+        applicability: Applicability,
+        message: str,
+        edits: Sequence[Edit],
+        isolated_in: Scope | None = None,
+    ) -> Fix:
+        """A fix of ``edits``. ``isolated_in``: a fix that picks fresh names in a function is applied
+        alone in its pass, so two fixes cannot pick the same name or split the same key twice."""
+        isolation = None
+        if isolated_in is not None:
+            node = isolated_in.function.node
+            isolation = f"function@{getattr(node, 'lineno', 0)}:{getattr(node, 'col_offset', 0)}"
+        return Fix(applicability, message, tuple(_unique(edits)), isolation)
 
 
 class Snippet:

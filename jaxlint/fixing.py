@@ -21,7 +21,7 @@ from jaxlint.engine import RuleSet, analyze
 from jaxlint.fix import CannotFix, Document, Fixer, line_starts
 
 FIXERS_PACKAGE = "jaxlint.fixers"
-MAX_PASSES = 12
+MAX_PASSES = 64
 
 
 @cache
@@ -179,13 +179,16 @@ def _apply_pass(
 
 def _non_overlapping(candidates: list[tuple[Diagnostic, Fix]], source: str) -> list[tuple[Diagnostic, Fix]]:
     taken: list[tuple[int, int, Edit]] = []
+    isolated: set[str] = set()
     chosen = []
     lines = line_starts(source)
     for diagnostic, fix in candidates:
         ranges = [(_to_offset(lines, e.location), _to_offset(lines, e.end_location), e) for e in fix.edits]
-        if any(_conflicts(r, t) for r in ranges for t in taken):
+        if any(_conflicts(r, t) for r in ranges for t in taken) or fix.isolation in isolated:
             continue
         taken.extend(ranges)
+        if fix.isolation is not None:
+            isolated.add(fix.isolation)
         chosen.append((diagnostic, fix))
     return chosen
 
