@@ -112,7 +112,8 @@ def write_source(path: str, text: str, encoding: str) -> None:
     its place; a reader never sees a half-written file, and a crash leaves the original intact.
     """
     target = os.path.realpath(path)
-    if not os.access(target, os.W_OK):
+    writable_bits = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
+    if not os.access(target, os.W_OK) or not os.stat(target).st_mode & writable_bits:
         raise WriteError(f"{path}: not fixed: the file is read-only")
     try:
         data = text.encode(encoding)

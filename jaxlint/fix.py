@@ -263,7 +263,10 @@ class Snippet:
 
     def replace(self, statements: Sequence[cst.BaseStatement]) -> Edit:
         """An edit replacing the original statement with ``statements``."""
-        return self.doc.edit(self.line_start, self.end, self.code(statements))
+        code = self.code(statements)
+        if code.startswith(self.indent):
+            return self.doc.edit(self.line_start + len(self.indent), self.end, code[len(self.indent) :])
+        return self.doc.edit(self.line_start, self.end, code)
 
     def expression(self, node: ast.expr) -> cst.BaseExpression:
         """The libcst node of an ``ast`` expression inside this statement (matched by position)."""

@@ -7,7 +7,7 @@ import ast
 from jaxlint.context import Context
 from jaxlint.explain import snippet, traced_name, why_traced
 from jaxlint.rule import FixAvailability, Rule
-from jaxlint.semantic.values import ARRAY, TRACED, flat, is_traced
+from jaxlint.semantic.values import ARRAY, STATIC, TRACED, flat, is_traced
 
 ALL_POSITIONS = -1
 
@@ -125,7 +125,10 @@ class TracedShapeArgument(Rule):
     ```
 
     ## Fix safety
-    When the traced value is a parameter of the jitted function, the fix adds it to
+    A window of static size at a traced offset, `x[i:i + k]`, becomes
+    `jax.lax.dynamic_slice_in_dim(x, i, k)`; unsafe because near the end of the array
+    `dynamic_slice` shifts the window back to keep its size where Python slicing would shorten
+    it. Otherwise, when the traced value is a parameter of the jitted function, the fix adds it to
     `static_argnames` (turning `@jax.jit` into `@functools.partial(jax.jit, static_argnames=...)`).
     Unsafe: callers must then pass a hashable Python value, and each distinct value compiles
     anew.
@@ -176,7 +179,7 @@ class TracedShapeArgument(Rule):
                 f"slice bound `{snippet(ctx, bound)}` in `{snippet(ctx, node)}` is traced: slice sizes "
                 f"must be static under jit, so JAX raises `IndexError` ({why_traced(ctx, bound)}); "
                 f"{self.advice(ctx, name, slicing=True)}",
-                fix_data={"param": self.static_candidate(ctx, name)},
+                fix_data={"param": self.static_candidate(ctx, name), "window": _window(ctx, node)},
             )
             return
 
@@ -215,6 +218,22 @@ class TracedShapeArgument(Rule):
         if slicing:
             return "use `jax.lax.dynamic_slice` with a static size"
         return "derive the size from static shapes (`x.shape`) or make it a static argument"
+
+
+def _window(ctx: Context, node: ast.Subscript) -> dict | None:
+    """``x[start:start + size]`` with a static ``size``: a fixed-size window at a traced offset,
+    which ``lax.dynamic_slice_in_dim`` expresses."""
+    part = node.slice
+    if not isinstance(part, ast.Slice) or part.step is not None or part.lower is None:
+        return None
+    upper = part.upper
+    if not (isinstance(upper, ast.BinOp) and isinstance(upper.op, ast.Add)):
+        return None
+    lower = ast.dump(part.lower)
+    for start, size in ((upper.left, upper.right), (upper.right, upper.left)):
+        if ast.dump(start) == lower and not is_traced(ctx.value(size)) and flat(ctx.value(size)) & STATIC:
+            return {"start": part.lower, "size": size}
+    return None
 
 
 def _first_traced(ctx: Context, candidates: list[ast.expr]) -> ast.expr | None:
