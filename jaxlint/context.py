@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from jaxlint.diagnostics import Diagnostic, Location
 from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.keys import KeyEvent
 from jaxlint.semantic.model import SemanticModel
 from jaxlint.semantic.scopes import Frame, Loops, Scope
 from jaxlint.semantic.transforms import ABSTRACT, NONE
@@ -27,30 +28,33 @@ class Context:
         self.diagnostics: list[Diagnostic] = []
         self.rule: Rule | None = None
         self.scope: Scope = model.index.module
+        self.function: FunctionInfo | None = None
+        self.level = NONE
+        self.abstract = False
+        self.traced = False
         self.loops: Loops = ()
         self.frame: Frame = None
+        self._key_events: dict[ast.Call, KeyEvent] | None = None
         self.memo: dict[object, Any] = {}  # per-file scratch space for rules
 
     # ------------------------------------------------------------------ where we are
 
-    @property
-    def function(self) -> FunctionInfo | None:
-        """The innermost function (or lambda) around the node; None at module level."""
-        return self.model.function_of(self.scope)
+    def enter(self, scope: Scope) -> None:
+        """Move to ``scope``: its function (None at module level) and how abstract it is
+        (``abstract``: inside code JAX traces abstractly, jit, vmap, lax bodies...)."""
+        self.scope = scope
+        self.function = self.model.function_of(scope)
+        self.level = NONE if self.function is None else self.function.effective_level
+        self.abstract = self.level == ABSTRACT
+        self.traced = self.level > NONE
+        self._key_events: dict[ast.Call, KeyEvent] | None = None
 
     @property
-    def level(self) -> int:
-        function = self.function
-        return NONE if function is None else function.effective_level
-
-    @property
-    def abstract(self) -> bool:
-        """Inside code that JAX traces abstractly (jit, vmap, lax bodies...)."""
-        return self.level == ABSTRACT
-
-    @property
-    def traced(self) -> bool:
-        return self.level > NONE
+    def key_events(self) -> dict[ast.Call, KeyEvent]:
+        """PRNG key reuse in the current function (computed once per function)."""
+        if self._key_events is None:
+            self._key_events = self.model.key_events(self.scope)
+        return self._key_events
 
     @property
     def parent(self) -> ast.AST | None:

@@ -40,24 +40,28 @@ Callback = Callable[[Any, Context], None]
 
 @dataclass
 class RuleSet:
-    """The enabled rules and the node-type -> callbacks table built from them once."""
+    """The enabled rules and the node-type -> callbacks tables built from them once: one for
+    rules that apply anywhere, one for rules that apply only in abstractly traced code."""
 
     rules: list[Rule]
     dispatch: dict[type, list[tuple[Rule, Callback]]]
+    traced_dispatch: dict[type, list[tuple[Rule, Callback]]]
 
     @classmethod
     def from_codes(cls, codes: Iterable[str]) -> RuleSet:
         wanted = set(codes)
         rules = [rule_class() for rule_class in all_rules() if rule_class.code in wanted]
-        dispatch: dict[type, list[tuple[Rule, Callback]]] = {}
+        anywhere: dict[type, list[tuple[Rule, Callback]]] = {}
+        traced: dict[type, list[tuple[Rule, Callback]]] = {}
         for rule in rules:
+            table = traced if rule.traced_only else anywhere
             for node_type, callback in rule.callbacks().items():
-                dispatch.setdefault(node_type, []).append((rule, callback))
-        return cls(rules, dispatch)
+                table.setdefault(node_type, []).append((rule, callback))
+        return cls(rules, anywhere, traced)
 
     @property
     def node_types(self) -> frozenset[type]:
-        return frozenset(self.dispatch)
+        return frozenset(self.dispatch) | frozenset(self.traced_dispatch)
 
     def without(self, prefixes: tuple[str, ...]) -> RuleSet:
         """The same rules minus those whose code starts with one of ``prefixes``."""
@@ -154,13 +158,23 @@ def _may_hold_findings(source: str, traced_decorators: frozenset[str]) -> bool:
 
 
 def _dispatch(context: Context, ruleset: RuleSet) -> list[Diagnostic]:
-    dispatch = {kind: list(callbacks) for kind, callbacks in ruleset.dispatch.items()}
+    anywhere = {kind: list(callbacks) for kind, callbacks in ruleset.dispatch.items()}
+    traced = {kind: list(callbacks) for kind, callbacks in ruleset.traced_dispatch.items()}
     errors: list[Diagnostic] = []
+    current_scope = None
     for node, scope, loops, frame in context.model.index.events:
-        callbacks = dispatch.get(type(node))
+        if scope is not current_scope:
+            context.enter(scope)
+            current_scope = scope
+        kind = type(node)
+        callbacks = anywhere.get(kind)
+        if context.abstract:
+            extra = traced.get(kind)
+            if extra:
+                callbacks = [*callbacks, *extra] if callbacks else extra
         if not callbacks:
             continue
-        context.scope, context.loops, context.frame = scope, loops, frame
+        context.loops, context.frame = loops, frame
         for rule, callback in list(callbacks):
             context.rule = rule
             try:
@@ -169,8 +183,9 @@ def _dispatch(context: Context, ruleset: RuleSet) -> list[Diagnostic]:
                 continue
             except Exception as error:  # contain the crash to this rule and file
                 errors.append(_internal_error(context.path, f"rule {rule.code}", error, node))
-                for callbacks_of_kind in dispatch.values():
-                    callbacks_of_kind[:] = [(r, c) for r, c in callbacks_of_kind if r is not rule]
+                for table in (anywhere, traced):
+                    for callbacks_of_kind in table.values():
+                        callbacks_of_kind[:] = [(r, c) for r, c in callbacks_of_kind if r is not rule]
     return errors
 
 

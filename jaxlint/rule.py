@@ -43,6 +43,9 @@ class Rule:
     fix_title: ClassVar[str | None] = None
     fix_availability: ClassVar[FixAvailability] = FixAvailability.NONE
     severity: ClassVar[str] = "error"
+    # True for rules about code JAX traces abstractly (jit, vmap, lax bodies): the engine then
+    # calls them only there, and most code is never visited by them.
+    traced_only: ClassVar[bool] = False
 
     @classmethod
     def docs(cls) -> dict[str, str]:

@@ -63,6 +63,7 @@ class PrintInTracedFunction(Rule):
     """
 
     code = "JAX101"
+    traced_only = True
     name = "print-in-traced-function"
     message = "`print` in a traced function runs only while tracing"
     outcome = "prints once at trace time, showing tracers rather than values"

@@ -79,6 +79,7 @@ class IoInTracedFunction(Rule):
     """
 
     code = "JAX102"
+    traced_only = True
     name = "io-in-traced-function"
     message = "Logging or I/O in a traced function runs only while tracing"
     outcome = "logs or writes once per compilation, not once per call"

@@ -5,8 +5,9 @@ from __future__ import annotations
 import ast
 
 from jaxlint.context import Context
-from jaxlint.explain import function_name, outer_owner
 from jaxlint.rule import Rule
+from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.scopes import Scope
 
 # Transformations that compile once and reuse the result on later calls.
 CACHING = frozenset({"jit", "pmap", "filter"})
@@ -63,31 +64,50 @@ class StaleGlobalInTracedFunction(Rule):
     outcome = "the value at trace time is compiled in; later changes are silently ignored"
     severity = "warning"
 
-    def visit_Name(self, node: ast.Name, ctx: Context) -> None:
-        if not isinstance(node.ctx, ast.Load) or not ctx.abstract:
-            return
-        if isinstance(ctx.parent, ast.Call) and ctx.parent.func is node:
-            return
-        function = ctx.function
-        owner = outer_owner(ctx, node.id)
-        if function is None or owner is None or node.id in ctx.scope.function.globals:
-            return
-        where = self.changed_at(node.id, owner, function.node, ctx)
-        if where is None or not ctx.first_time((self.code, function.node, node.id)):
-            return
-        kind = "global" if owner.kind == "module" else "closed-over variable"
-        ctx.report(
-            node,
-            f"`{function_name(ctx)}` reads {kind} `{node.id}`, which changes at line {where}: "
-            f"JAX compiles in the value it has at trace time and later calls keep using it; "
-            f"pass `{node.id}` as an argument",
-        )
+    def visit_FunctionDef(self, node: ast.FunctionDef, ctx: Context) -> None:
+        self.check(node, ctx)
 
-    def changed_at(self, name: str, owner, function_node: ast.AST, ctx: Context) -> int | None:
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef, ctx: Context) -> None:
+        self.check(node, ctx)
+
+    def visit_Lambda(self, node: ast.Lambda, ctx: Context) -> None:
+        self.check(node, ctx)
+
+    def check(self, node: ast.AST, ctx: Context) -> None:
+        function = ctx.model.info(node)
+        if function is None or not function.abstract:
+            return
+        reported: set[str] = set()
+        for read in function.outer_reads:
+            name = read.id
+            owner = _outer_owner(function.scope, name)
+            if name in reported or owner is None or name in function.scope.globals:
+                continue
+            where = self.changed_at(name, owner, function, ctx)
+            if where is None:
+                continue
+            reported.add(name)
+            kind = "global" if owner.kind == "module" else "closed-over variable"
+            ctx.report(
+                read,
+                f"`{function.name}` reads {kind} `{name}`, which changes at line {where}: JAX compiles "
+                f"in the value it has at trace time and later calls keep using it; pass `{name}` as an argument",
+            )
+
+    def changed_at(self, name: str, owner: Scope, function: FunctionInfo, ctx: Context) -> int | None:
         if owner.kind == "module":
             sites = ctx.model.runtime_rebound.get(name)
             return sites[0].lineno if sites else None  # type: ignore[attr-defined]
-        function = ctx.function
-        if function is None or not function.transformed_by & CACHING:
+        if not function.transformed_by & CACHING:
             return None  # a lax body or helper is traced afresh each time its caller runs
-        return ctx.model.closure_rebinding(owner, name, function_node)
+        return ctx.model.closure_rebinding(owner, name, function.node)
+
+
+def _outer_owner(scope: Scope, name: str) -> Scope | None:
+    """The module or enclosing function that binds ``name`` (not an import or a def)."""
+    owner = scope.lookup(name)
+    if owner is None or owner.function is scope.function:
+        return None
+    if owner.imports.get(name) is not None or name in owner.defs:
+        return None
+    return owner

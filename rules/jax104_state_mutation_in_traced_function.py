@@ -57,6 +57,7 @@ class StateMutationInTracedFunction(Rule):
     """
 
     code = "JAX104"
+    traced_only = True
     name = "state-mutation-in-traced-function"
     message = "A traced function writes state outside itself: it happens once, at trace time"
     outcome = "the write happens once per compilation; stored tracers leak (UnexpectedTracerError)"

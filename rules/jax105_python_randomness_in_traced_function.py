@@ -108,6 +108,7 @@ class PythonRandomnessInTracedFunction(Rule):
     """
 
     code = "JAX105"
+    traced_only = True
     name = "python-randomness-in-traced-function"
     message = "Python-side randomness or clock in a traced function is frozen at trace time"
     outcome = "the value drawn while tracing is compiled in and repeats on every call"

@@ -48,6 +48,7 @@ class IteratorNextInTracedFunction(Rule):
     """
 
     code = "JAX106"
+    traced_only = True
     name = "iterator-next-in-traced-function"
     message = "`next()` on an outside iterator in a traced function runs once, at trace time"
     outcome = "the first element is compiled in and reused on every call or iteration"

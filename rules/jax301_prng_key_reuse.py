@@ -62,7 +62,7 @@ class PrngKeyReuse(Rule):
     severity = "warning"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        event = ctx.model.key_events(ctx.scope).get(node)
+        event = ctx.key_events.get(node)
         if event is None or event.kind != "reuse" or event.first is None:
             return
         first = event.first

@@ -61,7 +61,7 @@ class PrngKeyReuseInLoop(Rule):
     severity = "warning"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        event = ctx.model.key_events(ctx.scope).get(node)
+        event = ctx.key_events.get(node)
         if event is None or event.kind != "loop":
             return
         loop = ctx.loops[-1] if ctx.loops else None

@@ -10,6 +10,8 @@ from jaxlint.rule import FixAvailability, Rule
 from jaxlint.semantic import api
 from jaxlint.semantic.values import is_traced
 
+CONSTRUCTOR_NAMES = frozenset(name.rsplit(".", 1)[1] for name in api.KEY_CONSTRUCTORS)
+
 
 class ConstantSeedKeyInLoop(Rule):
     """## What it does
@@ -68,7 +70,9 @@ class ConstantSeedKeyInLoop(Rule):
     severity = "warning"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if ctx.qualname(node.func) not in api.KEY_CONSTRUCTORS or not node.args:
+        func = node.func
+        tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if tail not in CONSTRUCTOR_NAMES or not node.args or ctx.qualname(func) not in api.KEY_CONSTRUCTORS:
             return
         seed = node.args[0]
         if any(isinstance(n, (ast.Call, ast.Await, ast.Yield)) for n in ast.walk(seed)):

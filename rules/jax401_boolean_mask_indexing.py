@@ -59,6 +59,7 @@ class BooleanMaskIndexing(Rule):
     """
 
     code = "JAX401"
+    traced_only = True
     name = "boolean-mask-indexing"
     message = "Boolean-mask indexing of a traced array has a data-dependent shape"
     outcome = "jax.errors.NonConcreteBooleanIndexError"

@@ -79,6 +79,7 @@ class DataDependentOutputSize(Rule):
     """
 
     code = "JAX402"
+    traced_only = True
     name = "data-dependent-output-size"
     message = "A call whose output size depends on traced data, without `size=`"
     outcome = "jax.errors.ConcretizationTypeError"

@@ -139,6 +139,7 @@ class TracedShapeArgument(Rule):
     """
 
     code = "JAX403"
+    traced_only = True
     name = "traced-shape-argument"
     message = "A traced value is used as a shape, size or slice bound, which must be static"
     outcome = "jax.errors.ConcretizationTypeError (IndexError for slice bounds)"

@@ -75,6 +75,7 @@ class PythonBranchOnTracer(Rule):
     """
 
     code = "JAX501"
+    traced_only = True
     name = "python-branch-on-tracer"
     message = "Python control flow on a traced value"
     outcome = "jax.errors.TracerBoolConversionError"

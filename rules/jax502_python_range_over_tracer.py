@@ -60,6 +60,7 @@ class PythonRangeOverTracer(Rule):
     """
 
     code = "JAX502"
+    traced_only = True
     name = "python-range-over-tracer"
     message = "A Python `for` loop over `range()` of a traced value"
     outcome = "jax.errors.TracerIntegerConversionError"

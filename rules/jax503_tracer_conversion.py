@@ -73,6 +73,7 @@ class TracerConversion(Rule):
     """
 
     code = "JAX503"
+    traced_only = True
     name = "tracer-conversion"
     message = "A traced value is converted to a Python value"
     outcome = "ConcretizationTypeError / TracerBoolConversionError / TracerIntegerConversionError"

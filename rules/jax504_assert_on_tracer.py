@@ -55,6 +55,7 @@ class AssertOnTracer(Rule):
     """
 
     code = "JAX504"
+    traced_only = True
     name = "assert-on-tracer"
     message = "`assert` on a traced value"
     outcome = "jax.errors.TracerBoolConversionError"

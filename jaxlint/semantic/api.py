@@ -383,3 +383,14 @@ PYTHON_SCALAR_TYPES = frozenset(
         ]
     }
 )
+
+# Names of the jax.random functions that consume a key (the last part of a callee's name).
+RANDOM_CONSUMERS = frozenset(
+    (
+        "normal uniform split bernoulli categorical randint permutation choice truncated_normal "
+        "gumbel exponential laplace logistic cauchy rademacher maxwell gamma loggamma beta "
+        "dirichlet poisson t chisquare f geometric lognormal pareto wald multivariate_normal "
+        "binomial multinomial weibull_min double_sided_maxwell triangular orthogonal ball bits "
+        "generalized_normal rayleigh"
+    ).split()
+)

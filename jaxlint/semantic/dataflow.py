@@ -96,6 +96,7 @@ class Interpreter:
         self.summary: Env = {}
         self.returns: Value | None = None
         self.loops: list[_Loop] = []
+        self.outer_reads: list[ast.Name] = []  # names read before any local binding
 
     # ------------------------------------------------------------------ entry points
 
@@ -119,6 +120,7 @@ class Interpreter:
             self.block(node.body)
             if self.env is not None:
                 self.add_return(STATIC)
+        info.outer_reads = self.outer_reads
         return (UNKNOWN if self.returns is None else self.returns), self.summary
 
     def add_return(self, value: Value) -> None:
@@ -383,7 +385,11 @@ class Interpreter:
         return self.model.outer_value(self.scope, name)
 
     def e_name(self, node: ast.Name) -> Value:
-        return self.load(node.id)
+        env = self.env
+        if env is not None and node.id in env:
+            return env[node.id]
+        self.outer_reads.append(node)
+        return self.model.outer_value(self.scope, node.id)
 
     def e_constant(self, node: ast.Constant) -> Value:
         return STATIC

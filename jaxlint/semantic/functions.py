@@ -36,6 +36,7 @@ class FunctionInfo:
     returns: Value = UNKNOWN
     summary: dict[str, Value] = field(default_factory=dict)
     children: list[FunctionInfo] = field(default_factory=list)
+    outer_reads: list[ast.Name] = field(default_factory=list)  # free variables read (not as callees)
     callers: set[FunctionInfo] = field(default_factory=set)
     queued: bool = False
 

@@ -8,6 +8,7 @@ is ``jax.numpy.zeros`` too. A local binding that shadows an import resolves to n
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 
 from jaxlint.semantic.scopes import AMBIGUOUS, BUILTIN_NAMES, Scope
 
@@ -83,8 +84,11 @@ class Resolver:
                     self._cache.clear()
 
 
+@lru_cache(maxsize=65536)
 def canonical(qualname: str) -> str:
     """Fold known aliases of one API onto a single spelling."""
+    if not qualname.startswith(("jax.", "flax.")):
+        return qualname
     for prefix, replacement in CANONICAL_PREFIXES.items():
         if qualname == prefix or qualname.startswith(prefix + "."):
             return replacement + qualname[len(prefix) :]

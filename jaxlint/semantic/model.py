@@ -164,7 +164,7 @@ class SemanticModel:
         if flow is None:
             self._key_flows[node] = KeyFlow.empty(self)  # recursion guard
             info = self.infos.get(node)
-            if not self.uses_jax:
+            if not self.uses_jax or not self._may_use_keys(self.index.scopes[node], set()):
                 flow = KeyFlow.empty(self)
             else:
                 try:
@@ -173,6 +173,31 @@ class SemanticModel:
                     flow = KeyFlow.empty(self)
             self._key_flows[node] = flow
         return flow
+
+    def _may_use_keys(self, scope: Scope, seen: set[int]) -> bool:
+        """Whether a function calls a jax.random consumer, or a function of this module that may."""
+        if scope.calls_random:
+            return True
+        if id(scope) in seen:
+            return False
+        seen.add(id(scope))
+        for name in scope.called:
+            for owner in self._scopes_defining(name):
+                if self._may_use_keys(owner, seen):
+                    return True
+        return False
+
+    def _scopes_defining(self, name: str) -> list[Scope]:
+        return self._definitions.get(name, [])
+
+    @cached_property
+    def _definitions(self) -> dict[str, list[Scope]]:
+        found: dict[str, list[Scope]] = {}
+        for scope in self.index.functions:
+            node = scope.node
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found.setdefault(node.name, []).append(scope)
+        return found
 
     # ----------------------------------------------------------------- lazy analysis
 

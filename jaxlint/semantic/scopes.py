@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from jaxlint.semantic.api import RANDOM_CONSUMERS
+
 BUILTIN_NAMES = frozenset(dir(builtins))
 FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 COMPREHENSION_NODES = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
@@ -58,6 +60,10 @@ class Scope:
     params: list[str] = field(default_factory=list)
     # name -> the value of its last simple `name = value` assignment in this scope
     assigned: dict[str, ast.expr] = field(default_factory=dict)
+    # callee names this scope calls (`f(...)`, `self.f(...)`); whether it calls a jax.random-like
+    # consumer (`*.normal(...)`, `split(...)`): what decides if key-flow analysis is needed
+    called: set[str] = field(default_factory=set)
+    calls_random: bool = False
 
     def bind(self, name: str) -> None:
         self.bound[name] = self.bound.get(name, 0) + 1
@@ -234,7 +240,7 @@ class _ScopeBuilder:
 
     def visit_comprehension(self, node: ast.AST, scope: Scope) -> Children:
         inner = self.new_scope("comprehension", node, scope)
-        return [(child, inner) for child in ast.iter_child_nodes(node)]
+        return [(child, inner) for child in children(node)]
 
     def visit_import(self, node: ast.Import, scope: Scope) -> Children:
         for alias in node.names:
@@ -292,6 +298,11 @@ class _ScopeBuilder:
         tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
         if tail in self.interesting_calls:
             self.index.calls.append((node, scope))
+        if tail is not None:
+            owner = scope.function
+            owner.called.add(tail)
+            if tail in RANDOM_CONSUMERS:
+                owner.calls_random = True
         if (
             isinstance(func, ast.Attribute)
             and func.attr in MUTATING_METHODS
@@ -345,8 +356,48 @@ class _ScopeBuilder:
         return [(child, scope) for child in outer] + [(stmt, inner) for stmt in node.body]
 
 
+# Fields that never hold a node worth visiting: names, operators and load/store contexts.
+_LEAF_FIELDS = frozenset(
+    {
+        "ctx",
+        "op",
+        "id",
+        "name",
+        "arg",
+        "attr",
+        "module",
+        "level",
+        "asname",
+        "kind",
+        "type_comment",
+        "conversion",
+        "is_async",
+        "rest",
+        "kwd_attrs",
+    }
+)
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {ast.Constant: ()}
+
+
+def children(node: ast.AST) -> list[ast.AST]:
+    """The child nodes worth visiting, in source order (faster than ``ast.iter_child_nodes``:
+    it skips contexts, operators and fields that hold names)."""
+    kind = type(node)
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+    found: list[ast.AST] = []
+    for name in fields:
+        value = getattr(node, name, None)
+        if type(value) is list:
+            found.extend(item for item in value if isinstance(item, ast.AST))
+        elif isinstance(value, ast.AST):
+            found.append(value)
+    return found
+
+
 def _reversed_children(node: ast.AST) -> Iterator[ast.AST]:
-    return reversed(list(ast.iter_child_nodes(node)))
+    return reversed(children(node))
 
 
 def _argument_defaults(args: ast.arguments) -> list[ast.AST]:
