@@ -14,11 +14,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from jaxlint import __version__
+from jaxlint.cache import DEFAULT_DIRECTORY
 from jaxlint.config import ConfigError, Settings, find_config, is_known_selector, load_settings
+from jaxlint.diagnostics import Diagnostic
+from jaxlint.engine import split_lines
+from jaxlint.files import read_source
 from jaxlint.registry import all_rules, rule_by_code, rule_codes
 from jaxlint.reporters import FORMATS
 from jaxlint.reporters.text import render_statistics, render_text, summary
-from jaxlint.runner import Mode, build_ruleset, check_paths
+from jaxlint.runner import Mode, build_ruleset, check_paths, default_jobs
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -53,6 +57,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--diff", action="store_true", help="print the fixes as a diff; write nothing")
     check.add_argument("--config", type=Path, help="pyproject.toml to read [tool.jaxlint] from")
+    check.add_argument("-j", "--jobs", type=_positive, help="worker processes (default: all cores)")
+    check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    check.add_argument("--cache-dir", type=Path, help=f"cache directory (default: {DEFAULT_DIRECTORY})")
     check.add_argument("--isolated", action="store_true", help="ignore configuration files")
 
     rule = commands.add_parser("rule", help="explain a rule")
@@ -60,6 +67,16 @@ def build_parser() -> argparse.ArgumentParser:
     rule.add_argument("--all", action="store_true", help="explain every rule")
     rule.add_argument("--output-format", choices=("text", "json"), default="text")
     return parser
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
 
 
 def _selectors(text: str) -> tuple[str, ...]:
@@ -127,7 +144,15 @@ def run_check(args: argparse.Namespace) -> int:
         raise UsageError(f"no such file or directory: {missing[0]}")
     settings = resolve_settings(args)
     ruleset = build_ruleset(settings)
-    mode = Mode(fix=args.fix, unsafe=args.unsafe_fixes, diff=args.diff, with_fixes=True)
+    cache_dir = None if args.no_cache else (args.cache_dir or settings.root / DEFAULT_DIRECTORY)
+    mode = Mode(
+        fix=args.fix,
+        unsafe=args.unsafe_fixes,
+        diff=args.diff,
+        with_fixes=True,
+        jobs=args.jobs or default_jobs(),
+        cache_dir=cache_dir,
+    )
     result = check_paths(args.paths, settings, ruleset, mode)
     for problem in result.problems:
         print(f"jaxlint: warning: {problem}", file=sys.stderr)
@@ -137,7 +162,7 @@ def run_check(args: argparse.Namespace) -> int:
             print(f"Would fix {sum(1 for _ in result.diffs)} file(s).", file=sys.stderr)
         return EXIT_FINDINGS if result.diffs and not args.exit_zero else EXIT_CLEAN
     diagnostics = result.diagnostics
-    lines = {path: (src.text or "").splitlines() for path, src in result.sources.items()}
+    lines = source_lines(diagnostics) if args.show_source else {}
     if args.output_format == "text":
         output = render_text(diagnostics, lines, show_source=args.show_source)
         if args.statistics:
@@ -151,6 +176,15 @@ def run_check(args: argparse.Namespace) -> int:
     if diagnostics and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def source_lines(diagnostics: list[Diagnostic]) -> dict[str, list[str]]:
+    """The lines of the files that have findings (for --show-source)."""
+    lines: dict[str, list[str]] = {}
+    for path in {d.filename for d in diagnostics}:
+        text = read_source(path).text
+        lines[path] = split_lines(text) if text is not None else []
+    return lines
 
 
 def run_rule(args: argparse.Namespace) -> int:

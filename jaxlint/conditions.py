@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from jaxlint.context import Context
+from jaxlint.explain import jit_parameter
 from jaxlint.semantic.values import is_container, is_traced
 
 
@@ -28,8 +29,5 @@ def converts_tracer(ctx: Context, test: ast.expr) -> ast.expr | None:
 
 
 def static_flag_parameter(ctx: Context, expr: ast.expr) -> str | None:
-    """A parameter whose traced value is used as a flag: it probably belongs in static_argnames."""
-    function = ctx.function
-    if not isinstance(expr, ast.Name) or function is None or expr.id not in function.params:
-        return None
-    return expr.id if function.scope.bound.get(expr.id) == 1 else None
+    """A jitted parameter whose traced value is used as a flag: it belongs in static_argnames."""
+    return jit_parameter(ctx, expr.id) if isinstance(expr, ast.Name) else None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 DOCS_URL = "https://github.com/jaxlint/jaxlint/blob/main/docs/rules.md"
@@ -65,6 +65,10 @@ class Diagnostic:
     @property
     def url(self) -> str:
         return rule_url(self.code, self.name)
+
+    def detached(self) -> Diagnostic:
+        """This diagnostic without its links into the syntax tree (for other processes, caches)."""
+        return replace(self, fix_data=None, node=None, scope=None, statement=None)
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (self.filename, self.location.row, self.location.column, self.code)

@@ -22,6 +22,7 @@ from jaxlint.noqa import apply_noqa
 from jaxlint.registry import all_rules
 from jaxlint.rule import Rule
 from jaxlint.semantic.model import SemanticModel
+from jaxlint.semantic.project import ProjectView
 
 SYNTAX_ERROR = "JAX000"
 IO_ERROR = "JAX001"
@@ -115,9 +116,10 @@ def lint_source(
     ruleset: RuleSet,
     traced_decorators: frozenset[str] = frozenset(),
     tree: ast.Module | None = None,
+    project: ProjectView | None = None,
 ) -> list[Diagnostic]:
     """Every diagnostic of the enabled rules on ``source``, noqa applied, in source order."""
-    return analyze(source, path, ruleset, traced_decorators, tree).diagnostics
+    return analyze(source, path, ruleset, traced_decorators, tree, project).diagnostics
 
 
 def analyze(
@@ -126,18 +128,22 @@ def analyze(
     ruleset: RuleSet,
     traced_decorators: frozenset[str] = frozenset(),
     tree: ast.Module | None = None,
+    project: ProjectView | None = None,
 ) -> Analysis:
-    """Lint ``source`` and keep the semantic model (fixers need it for names and imports)."""
+    """Lint ``source`` and keep the semantic model (fixers need it for names and imports).
+    ``project`` says which module this is and what other modules trace in it."""
     if tree is None:
         parsed = parse(source, path)
         if isinstance(parsed, Diagnostic):
             return Analysis([parsed])
         tree = parsed
-    if not ruleset.rules or not _may_hold_findings(source, traced_decorators):
+    if not ruleset.rules or not (
+        _may_hold_findings(source, traced_decorators) or (project and project.seeds)
+    ):
         return Analysis([])
     lines = split_lines(source)
     try:
-        model = SemanticModel(tree, traced_decorators, ruleset.node_types)
+        model = SemanticModel(tree, traced_decorators, ruleset.node_types, project)
     except RecursionError:
         return Analysis([])
     except Exception as error:  # a bug in the model must not end the run

@@ -128,3 +128,12 @@ def next_statement(ctx: Context, node: ast.stmt) -> ast.stmt | None:
                 if statement is node:
                     return block[index + 1] if index + 1 < len(block) else None
     return None
+
+
+def jit_parameter(ctx: Context, name: str | None) -> str | None:
+    """``name`` when it is a parameter of the current function, never rebound, that a
+    ``jax.jit`` in this module traces: adding it to ``static_argnames`` is the remedy."""
+    function = ctx.function
+    if name is None or function is None or name not in function.params or not function.jit_sites:
+        return None
+    return name if function.scope.bound.get(name) == 1 else None

@@ -13,12 +13,14 @@ import importlib
 import pkgutil
 import warnings
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
 from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
-from jaxlint.engine import RuleSet, analyze
+from jaxlint.engine import Analysis, RuleSet, analyze
 from jaxlint.fix import CannotFix, Document, Fixer, line_starts
+from jaxlint.semantic.project import ProjectView
 
 FIXERS_PACKAGE = "jaxlint.fixers"
 MAX_PASSES = 64
@@ -85,19 +87,24 @@ def fix_source(
     ruleset: RuleSet,
     traced_decorators: frozenset[str] = frozenset(),
     unsafe: bool = False,
+    project: ProjectView | None = None,
 ) -> FixResult:
     """Apply every allowed fix to ``source`` until nothing more can be fixed."""
     result = FixResult(source, source)
     refused: set[tuple[str, str]] = set()
     current = source
+
+    def lint(text: str) -> Analysis:
+        return analyze(text, path, ruleset, traced_decorators, project=project)
+
     for _ in range(MAX_PASSES):
-        analysis = analyze(current, path, ruleset, traced_decorators)
+        analysis = lint(current)
         if analysis.model is None:
             break
         candidates = _candidates(analysis.diagnostics, current, analysis.model, unsafe, refused)
         if not candidates:
             break
-        outcome = _apply_pass(current, path, ruleset, traced_decorators, candidates)
+        outcome = _apply_pass(current, path, lint, candidates)
         if outcome.failed is not None:
             refused.add(outcome.failed)
             result.problems.append(outcome.reason)
@@ -105,7 +112,7 @@ def fix_source(
         current = outcome.text
         result.applied.update(d.code for d, _ in outcome.applied)
     result.fixed = current
-    result.remaining = analyze(current, path, ruleset, traced_decorators).diagnostics
+    result.remaining = lint(current).diagnostics
     return result
 
 
@@ -150,8 +157,7 @@ class _Pass:
 def _apply_pass(
     source: str,
     path: str,
-    ruleset: RuleSet,
-    traced_decorators: frozenset[str],
+    lint: Callable[[str], Analysis],
     candidates: list[tuple[Diagnostic, Fix]],
 ) -> _Pass:
     chosen = _non_overlapping(candidates, source)
@@ -166,7 +172,7 @@ def _apply_pass(
     if not _parses(text):
         diagnostic = chosen[0][0]
         return _Pass(failed=_key(diagnostic, source), reason=f"{path}: combined fixes do not parse")
-    after = analyze(text, path, ruleset, traced_decorators).diagnostics
+    after = lint(text).diagnostics
     for (diagnostic, _), (start, end) in zip(chosen, spans, strict=True):
         if any(d.code == diagnostic.code and start <= _offset(text, d) < max(end, start + 1) for d in after):
             return _Pass(

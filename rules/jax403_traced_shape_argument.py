@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from jaxlint.context import Context
-from jaxlint.explain import snippet, traced_name, why_traced
+from jaxlint.explain import jit_parameter, snippet, traced_name, why_traced
 from jaxlint.rule import FixAvailability, Rule
 from jaxlint.semantic.values import ARRAY, STATIC, TRACED, flat, is_traced
 
@@ -207,10 +207,7 @@ class TracedShapeArgument(Rule):
         return _first_traced(ctx, candidates)
 
     def static_candidate(self, ctx: Context, name: str | None) -> str | None:
-        function = ctx.function
-        if name is None or function is None or name not in function.params:
-            return None
-        return name if function.scope.bound.get(name) == 1 else None
+        return jit_parameter(ctx, name)
 
     def advice(self, ctx: Context, name: str | None, slicing: bool = False) -> str:
         if self.static_candidate(ctx, name):

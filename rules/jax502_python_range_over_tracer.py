@@ -6,7 +6,7 @@ import ast
 
 from jaxlint.context import Context
 from jaxlint.controlflow import fori_plan
-from jaxlint.explain import function_name, snippet, traced_name, why_traced
+from jaxlint.explain import function_name, jit_parameter, snippet, traced_name, why_traced
 from jaxlint.rule import FixAvailability, Rule
 from jaxlint.semantic.values import is_traced
 
@@ -76,8 +76,7 @@ class PythonRangeOverTracer(Rule):
         if bound is None:
             return
         name = traced_name(ctx, bound)
-        function = ctx.function
-        static = name if function is not None and name in function.params else None
+        static = jit_parameter(ctx, name)
         cure = f"mark `{static}` static with `static_argnames`, or use" if static else "use"
         ctx.report(
             node,

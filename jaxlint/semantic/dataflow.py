@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from jaxlint.semantic import api
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import MUTATING_METHODS, Scope
-from jaxlint.semantic.tracing import initial_param_value
+from jaxlint.semantic.tracing import bind_values, initial_param_value
 from jaxlint.semantic.transforms import ABSTRACT, CONCRETE, NONE, PARTIAL, TREE_MAPS
 from jaxlint.semantic.values import (
     ARRAY,
@@ -633,6 +633,16 @@ class Interpreter:
         self, qualname: str, node: ast.Call, args: list[Value], keywords: dict[str, Value]
     ) -> Value:
         every = [*args, *keywords.values()]
+        if self.level > NONE and self.info is not None and any(is_traced(v) for v in every):
+            external = self.model.external_function(node.func, self.scope)
+            if external is not None:
+                reason = (
+                    f"`{external.rsplit('.', 1)[1]}` is called from traced `{self.info.name}` in "
+                    f"`{self.model.project.module or 'its caller'}` at line {node.lineno}"
+                )
+                self.model.request_call(external, self.level, _positional(node, args), keywords, reason)
+                returned = self.model.project.returned(external)
+                return UNKNOWN if returned is None else returned
         if qualname.startswith("builtins."):
             return self.call_builtin(qualname, node, args, every)
         transform = self.model.transforms.get(qualname)
@@ -805,27 +815,7 @@ class Interpreter:
         keywords: dict[str, Value],
     ) -> dict[str, Value]:
         """Map a call's argument values onto ``target``'s parameters."""
-        fn_args = target.node.args
-        positional = target.positional_names()[offset:]
-        bound: dict[str, Value] = {}
-        extra: list[Value] = []
-        for index, (arg_node, value) in enumerate(zip(node.args, args)):
-            if isinstance(arg_node, ast.Starred):
-                break
-            if index < len(positional):
-                bound[positional[index]] = value
-            else:
-                extra.append(value)
-        if extra and fn_args.vararg is not None:
-            bound[fn_args.vararg.arg] = container(extra)
-        names = {p.arg for p in target.param_nodes()}
-        for name, value in keywords.items():
-            if name in names:
-                bound[name] = value
-            elif not name.startswith("**") and fn_args.kwarg is not None:
-                old = bound.get(fn_args.kwarg.arg)
-                bound[fn_args.kwarg.arg] = container([value] if old is None else [old, value])
-        return bound
+        return bind_values(target, offset, _positional(node, args), keywords)
 
     def call_tree_map(self, node: ast.Call, args: list[Value]) -> None:
         if self.level == NONE or not node.args or not any(is_traced(v) for v in args[1:]):
@@ -849,7 +839,16 @@ class Interpreter:
         traced = any(is_traced(v) for v in every)
         if self.level > NONE and traced:
             chain = self.model.resolve_chain(func, self.scope)
-            if chain is not None and self.info is not None:
+            if chain is not None and chain.external is not None and self.info is not None:
+                reason = (
+                    f"`{chain.external.rsplit('.', 1)[1]}` is called from traced `{self.info.name}` in "
+                    f"`{self.model.project.module or 'its caller'}` at line {node.lineno}"
+                )
+                level = max([self.level, *(layer.transform.level for layer in chain.layers)])
+                self.model.request_call(
+                    chain.external, level, _positional(node, args), keywords, reason, chain.offset
+                )
+            elif chain is not None and chain.target is not None and self.info is not None:
                 target = chain.target
                 params = self.bind_arguments(target, chain.offset, node, args, keywords)
                 params = {name: v for name, v in params.items() if is_traced(v)}
@@ -857,6 +856,16 @@ class Interpreter:
                 if params and target.apply(self.level, params, reason):
                     self.model.enqueue(target)
         return TRACED if traced and self.level == ABSTRACT else UNKNOWN
+
+
+def _positional(node: ast.Call, args: list[Value]) -> list[Value]:
+    """The values of the positional arguments up to the first ``*starred`` one."""
+    found: list[Value] = []
+    for argument, value in zip(node.args, args):
+        if isinstance(argument, ast.Starred):
+            break
+        found.append(value)
+    return found
 
 
 def attribute_value(value: Value, attr: str) -> Value:

@@ -32,8 +32,9 @@ CANONICAL_PREFIXES = {
 class Resolver:
     """Resolves expressions to qualified names, scope-aware, with memoisation."""
 
-    def __init__(self, module: Scope) -> None:
+    def __init__(self, module: Scope, package: str = "") -> None:
         self.module = module
+        self.package = package  # for relative imports: `from .utils import f`
         self.aliases: dict[str, str] = {}  # module-level `jr = jax.random`
         self._cache: dict[tuple[str, int], str | None] = {}
 
@@ -49,13 +50,25 @@ class Resolver:
         else:
             imported = owner.imports.get(name)
             if imported is not None and imported != AMBIGUOUS and owner.bound[name] == 1:
-                result = canonical(imported)
+                result = self.absolute(imported)
             elif owner is self.module:
                 result = self.aliases.get(name)
             else:
                 result = None
         self._cache[key] = result
         return result
+
+    def absolute(self, imported: str) -> str | None:
+        """``imported`` with a relative import (``.utils.f``) made absolute, canonicalised."""
+        if not imported.startswith("."):
+            return canonical(imported)
+        level = len(imported) - len(imported.lstrip("."))
+        rest = imported[level:]
+        parts = self.package.split(".") if self.package else []
+        if level - 1 > len(parts) or not parts:
+            return None
+        base = parts[: len(parts) - (level - 1)]
+        return ".".join([*base, rest]) if rest else ".".join(base)
 
     def qualname(self, expr: ast.AST, scope: Scope) -> str | None:
         """The qualified name of a ``Name`` or ``Attribute`` chain, or None."""

@@ -15,6 +15,7 @@ Built in four steps, each over data the previous one produced (never another wal
 from __future__ import annotations
 
 import ast
+import sys
 from collections import deque
 from dataclasses import dataclass
 from functools import cached_property
@@ -23,6 +24,7 @@ from jaxlint.semantic import api
 from jaxlint.semantic.functions import FunctionInfo, FunctionNode
 from jaxlint.semantic.imports import Resolver
 from jaxlint.semantic.keys import KeyEvent, KeyFlow, analyze_keys
+from jaxlint.semantic.project import LayerSpec, ProjectView, TraceRequest
 from jaxlint.semantic.scopes import FUNCTION_NODES, ModuleIndex, Scope, build_index
 from jaxlint.semantic.transforms import (
     ABSTRACT,
@@ -37,6 +39,18 @@ from jaxlint.semantic.transforms import (
 from jaxlint.semantic.values import ARRAY, STATIC, TRACED, UNKNOWN, Value
 
 MAX_RUNS = 6
+# Roots of imported names that are libraries, never functions of the project being checked.
+# (The JAX ecosystem's own packages are not listed: checking flax itself routes its requests.)
+LIBRARY_ROOTS = frozenset(sys.stdlib_module_names) | {
+    "jax",
+    "jaxlib",
+    "numpy",
+    "scipy",
+    "torch",
+    "tensorflow",
+    "pandas",
+    "ml_dtypes",
+}
 JIT_NAMES = frozenset({"jax.jit", "flax.nnx.jit"})
 # Transformations that run their function's body once per iteration or batch element.
 REPEATING = frozenset(
@@ -71,12 +85,14 @@ class Layer:
 
 @dataclass
 class Chain:
-    """A callable built from a function: ``jax.jit(partial(f, a), static_argnums=1)``."""
+    """A callable built from a function: ``jax.jit(partial(f, a), static_argnums=1)``. The
+    function is ``target`` here, or ``external`` (module, name) in another project module."""
 
-    target: FunctionInfo
+    target: FunctionInfo | None
     layers: list[Layer]
     offset: int = 0
     bound: frozenset[str] = frozenset()
+    external: str | None = None
 
 
 class SemanticModel:
@@ -87,10 +103,13 @@ class SemanticModel:
         tree: ast.Module,
         traced_decorators: frozenset[str] = frozenset(),
         wanted: frozenset[type] = frozenset(),
+        project: ProjectView | None = None,
     ) -> None:
         self.tree = tree
+        self.project = project if project is not None else ProjectView()
+        self.outgoing: list[TraceRequest] = []  # functions of other modules this one traces
         self.index: ModuleIndex = build_index(tree, CALL_TAILS | _tails(traced_decorators), wanted)
-        self.resolver = Resolver(self.index.module)
+        self.resolver = Resolver(self.index.module, self.project.package)
         self.resolver.learn_aliases(tree)
         self.transforms = dict(TRANSFORMS)
         for name in traced_decorators:
@@ -111,6 +130,7 @@ class SemanticModel:
         self.uses_jax = self._names_jax(traced_decorators)
         if self.uses_jax:
             self._discover()
+            self._apply_seeds()
             self._analyze_module()
             self._drain()
 
@@ -371,18 +391,24 @@ class SemanticModel:
             chain.layers.append(layer)
             self.apply_chain(chain, context)
 
-    def apply_chain(self, chain: Chain, context: int) -> None:
-        """Mark the chain's target as traced by its layers (inside code of level ``context``)."""
+    def apply_chain(self, chain: Chain, context: int, reason: str | None = None) -> None:
+        """Mark the chain's target as traced by its layers (inside code of level ``context``);
+        a function of another module gets a trace request instead."""
         from jaxlint.semantic.tracing import trace_params
 
-        info = chain.target
-        level, params = trace_params(self, info, chain.layers, context)
         outermost = chain.layers[-1]
         transform = outermost.transform
         where = f"line {outermost.site.lineno}"
-        reason = f"`{info.name}` is traced by `{transform.name}` at {where}"
-        if transform.kind == "body":
-            reason = f"`{info.name}` is traced as a body of `{transform.name}` at {where}"
+        if chain.external is not None:
+            self._request_transform(chain, context, where)
+            return
+        info = chain.target
+        assert info is not None
+        level, params = trace_params(self, info, chain.layers, context)
+        if reason is None:
+            reason = f"`{info.name}` is traced by `{transform.name}` at {where}"
+            if transform.kind == "body":
+                reason = f"`{info.name}` is traced as a body of `{transform.name}` at {where}"
         if transform.name in REPEATING and level > NONE:
             info.repeated_by = transform.name
         if level != HOST:
@@ -393,10 +419,93 @@ class SemanticModel:
             and not chain.offset
             and not chain.bound
             and outermost.site not in info.jit_sites
+            and hasattr(outermost.site, "lineno")
+            and outermost.site.lineno > 0
         ):
             info.jit_sites.append(outermost.site)
         if info.apply(level, params, reason):
             self.enqueue(info)
+
+    # ----------------------------------------------------------------- other project modules
+
+    def external_function(self, expr: ast.AST, scope: Scope) -> str | None:
+        """The qualified name of an imported function that may belong to the project (not a
+        library's): the project routes requests about it, or drops them."""
+        if not isinstance(expr, (ast.Name, ast.Attribute)):
+            return None
+        qualname = self.resolver.qualname(expr, scope)
+        if qualname is None or qualname.split(".")[0] in LIBRARY_ROOTS or "." not in qualname:
+            return None
+        return qualname
+
+    def _request_transform(self, chain: Chain, context: int, where: str) -> None:
+        assert chain.external is not None
+        specs = tuple(_layer_spec(layer) for layer in chain.layers)
+        name = chain.external.rsplit(".", 1)[1]
+        outermost = chain.layers[-1].transform.name
+        reason = f"`{name}` is traced by `{outermost}` in `{self.project.module or 'its caller'}` at {where}"
+        self.outgoing.append(TraceRequest(chain.external, context, reason, layers=specs, offset=chain.offset))
+
+    def request_call(
+        self,
+        target: str,
+        level: int,
+        positional: list[Value],
+        keywords: dict[str, Value],
+        reason: str,
+        offset: int = 0,
+    ) -> None:
+        """A call from traced code into another module's function, with these argument values."""
+        self.outgoing.append(
+            TraceRequest(
+                target,
+                level,
+                reason,
+                positional=tuple(positional),
+                keywords=tuple(sorted(keywords.items())),
+                offset=offset,
+            )
+        )
+
+    def _apply_seeds(self) -> None:
+        """Trace this module's functions as other modules' requests say."""
+        from jaxlint.semantic.tracing import bind_values
+
+        for seed in self.project.seeds:
+            info = self._function_named(seed.target)
+            if info is None:
+                continue
+            if seed.layers:
+                layers = [
+                    Layer(self.transforms[s.transform], s.call(), s.call(), s.offset, frozenset(s.bound))
+                    for s in seed.layers
+                    if s.transform in self.transforms
+                ]
+                if layers:
+                    self.apply_chain(Chain(info, layers, seed.offset), seed.level, seed.reason)
+                continue
+            params = bind_values(info, seed.offset, list(seed.positional), dict(seed.keywords))
+            if params and info.apply(seed.level, params, seed.reason):
+                self.enqueue(info)
+
+    def seeded_returns(self) -> dict[str, Value]:
+        """What each function other modules trace returns (for their next round)."""
+        found: dict[str, Value] = {}
+        for seed in self.project.seeds:
+            info = self._function_named(seed.target)
+            if info is not None and info.analyzed:
+                found[seed.target] = info.returns
+        return found
+
+    def _function_named(self, path: str) -> FunctionInfo | None:
+        scope = self.index.module
+        node: ast.AST | None = None
+        for part in path.split("."):
+            node = scope.single_def(part)
+            if node is None:
+                return None
+            scope = self.index.scopes.get(node, scope)
+        return self.infos.get(node) if node is not None else None
 
     def resolve_function(self, expr: ast.AST, scope: Scope) -> tuple[FunctionInfo, int] | None:
         """The function a callee expression names, and how many leading parameters it binds."""
@@ -435,6 +544,9 @@ class SemanticModel:
         found = self.resolve_function(expr, scope)
         if found is not None:
             return Chain(found[0], [], found[1])
+        external = self.external_function(expr, scope)
+        if external is not None:
+            return Chain(None, [], 0, external=external)
         if not isinstance(expr, ast.Call):
             return None
         qualname = self.resolver.qualname(expr.func, scope)
@@ -487,6 +599,16 @@ class SemanticModel:
                 info.transformed_by.add("flax")
                 if info.apply(ABSTRACT, flax_params(self, info), reason):
                     self.enqueue(info)
+
+
+def _layer_spec(layer: Layer) -> LayerSpec:
+    call = layer.call
+    keywords: tuple[tuple[str, str], ...] = ()
+    arguments: tuple[str, ...] = ()
+    if call is not None:
+        keywords = tuple((k.arg, ast.unparse(k.value)) for k in call.keywords if k.arg is not None)
+        arguments = tuple(ast.unparse(a) for a in call.args[1:])
+    return LayerSpec(layer.transform.name, keywords, arguments, layer.offset, tuple(sorted(layer.bound)))
 
 
 def _tails(names: frozenset[str]) -> frozenset[str]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from jaxlint.semantic import api
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.transforms import ABSTRACT, CONCRETE, HOST, NONE
-from jaxlint.semantic.values import ARRAY, CONTAINER, STATIC, TRACED, Value
+from jaxlint.semantic.values import ARRAY, CONTAINER, STATIC, TRACED, Value, container
 
 if TYPE_CHECKING:
     from jaxlint.semantic.model import Layer, SemanticModel
@@ -271,6 +271,27 @@ def flax_params(model: SemanticModel, info: FunctionInfo) -> dict[str, Value]:
         if value is not None:
             values[param.arg] = value
     return values
+
+
+def bind_values(
+    info: FunctionInfo, offset: int, positional: list[Value], keywords: dict[str, Value]
+) -> dict[str, Value]:
+    """Map a call's argument values onto ``info``'s parameters (``offset`` leading ones bound
+    already, as ``self`` or by ``partial``); extra ones go to ``*args``/``**kwargs``."""
+    args = info.node.args
+    names = info.positional_names()[offset:]
+    bound: dict[str, Value] = dict(zip(names, positional))
+    extra = positional[len(names) :]
+    if extra and args.vararg is not None:
+        bound[args.vararg.arg] = container(extra)
+    known = {p.arg for p in info.param_nodes()}
+    for name, value in keywords.items():
+        if name in known:
+            bound[name] = value
+        elif not name.startswith("**") and args.kwarg is not None:
+            old = bound.get(args.kwarg.arg)
+            bound[args.kwarg.arg] = container([value] if old is None else [old, value])
+    return bound
 
 
 def initial_param_value(model: SemanticModel, info: FunctionInfo, name: str) -> Value:

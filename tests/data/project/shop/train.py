@@ -1,0 +1,23 @@
+import jax
+
+from shop import kernels
+from shop.layers import rms
+
+from .kernels import loss, scale_by
+
+
+@jax.jit
+def step(w, x, n):
+    w = scale_by(w, x.sum())
+    padded = kernels.pad(x, n)
+    return rms(w), padded
+
+
+grad_step = jax.jit(jax.grad(loss))
+
+
+@jax.jit
+def repeat(x, times):
+    for _ in range(times):
+        x = x * 2
+    return x

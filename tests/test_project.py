@@ -1,0 +1,129 @@
+"""Whole-project analysis: helpers in other modules are traced through imports, re-exports and
+transforms applied to imported functions; and the per-file cache and workers stay correct."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from jaxlint.cli import main
+
+EXAMPLE = Path(__file__).parent / "data" / "project"
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[dict]]:
+    code = main(["check", "--output-format", "json", *args])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def found(diagnostics: list[dict], root: Path) -> set[tuple[str, int, str]]:
+    return {
+        (Path(d["filename"]).relative_to(root.resolve()).as_posix(), d["location"]["row"], d["code"])
+        for d in diagnostics
+    }
+
+
+EXPECTED = {
+    ("shop/kernels.py", 9, "JAX501"),  # `if factor > 1` in scale_by, called from jitted train.step
+    ("shop/kernels.py", 15, "JAX403"),  # jnp.zeros(n) in pad, called with a traced n
+    ("shop/kernels.py", 20, "JAX101"),  # print in loss, which train.py jits through jax.grad
+    ("shop/layers/norm.py", 6, "JAX503"),  # float() in rms, reached through a re-export
+    ("shop/train.py", 21, "JAX502"),  # range() over a traced argument, a local finding
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "example"
+    shutil.copytree(EXAMPLE, root)
+    return root
+
+
+def test_helper_hazards_are_found_only_with_the_whole_project(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, diagnostics = run(capsys, "--no-cache", str(project))
+    assert found(diagnostics, project) == EXPECTED
+    _, alone = run(capsys, "--no-cache", str(project / "shop" / "kernels.py"))
+    assert alone == []
+
+
+def test_messages_say_which_module_traces_the_helper(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, diagnostics = run(capsys, "--no-cache", str(project))
+    message = next(d["message"] for d in diagnostics if d["code"] == "JAX501")
+    assert "`scale_by` is called from traced `step` in `shop.train`" in message
+
+
+def test_parallel_workers_give_the_same_output(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for index in range(20):  # enough files to use the worker pool
+        (project / "shop" / f"filler_{index}.py").write_text("import jax\n\nx = jax.numpy.zeros(3)\n")
+    _, serial = run(capsys, "--no-cache", "--jobs", "1", str(project))
+    _, parallel = run(capsys, "--no-cache", "--jobs", "2", str(project))
+    assert serial == parallel
+    assert found(parallel, project) == EXPECTED
+
+
+def test_warm_cache_gives_the_same_output_without_analysing(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cache = tmp_path / "cache"
+    _, cold = run(capsys, "--cache-dir", str(cache), str(project))
+    entries = list(cache.rglob("*.json"))
+    assert entries and all(json.loads(e.read_text()) for e in entries)
+    _, warm = run(capsys, "--cache-dir", str(cache), str(project))
+    assert warm == cold
+    from jaxlint.config import Settings
+    from jaxlint.runner import Mode, build_ruleset, check_paths
+
+    settings = Settings(root=project)
+    result = check_paths(
+        [str(project)], settings, build_ruleset(settings), Mode(with_fixes=True, cache_dir=cache)
+    )
+    assert result.analysed == 0
+
+
+def test_a_changed_file_is_analysed_again(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cache = tmp_path / "cache"
+    run(capsys, "--cache-dir", str(cache), str(project))
+    kernels = project / "shop" / "kernels.py"
+    kernels.write_text(kernels.read_text().replace("if factor > 1:", "if factor is None:"))
+    _, diagnostics = run(capsys, "--cache-dir", str(cache), str(project))
+    assert found(diagnostics, project) == EXPECTED - {("shop/kernels.py", 9, "JAX501")}
+
+
+def test_corrupt_cache_entries_are_ignored_and_rewritten(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cache = tmp_path / "cache"
+    _, cold = run(capsys, "--cache-dir", str(cache), str(project))
+    for entry in cache.rglob("*.json"):
+        entry.write_text('{"diagnostics": [{"code": ')  # truncated
+    _, again = run(capsys, "--cache-dir", str(cache), str(project))
+    assert again == cold
+    assert all(json.loads(e.read_text()) for e in cache.rglob("*.json"))
+
+
+def test_cache_entries_are_plain_json_never_pickle(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cache = tmp_path / "cache"
+    run(capsys, "--cache-dir", str(cache), str(project))
+    for entry in cache.rglob("*.json"):
+        data = json.loads(entry.read_text(encoding="utf-8"))
+        assert set(data) == {"diagnostics", "requests", "returns"}
+    assert not [p for p in cache.rglob("*") if p.is_file() and p.suffix not in (".json", "")]
+
+
+def test_fix_uses_the_whole_project(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["check", "--fix", "--no-cache", str(project)])
+    capsys.readouterr()
+    text = (project / "shop" / "kernels.py").read_text()
+    assert '    """Squared error."""\n    jax.debug.print("loss")\n' in text
+    assert "unused" in text and "if x > 0:" in text  # untraced code is left alone
