@@ -604,7 +604,15 @@ class Interpreter:
                     return STATIC
                 if method == "values":
                     return element(receiver)
+        if isinstance(iterator, ast.Name) and self._is_kwargs(iterator.id):
+            return STATIC  # iterating `**kwargs` gives its keys
         return element(iterable)
+
+    def _is_kwargs(self, name: str) -> bool:
+        info = self.info
+        if info is None or info.node.args.kwarg is None:
+            return False
+        return info.node.args.kwarg.arg == name and info.scope.bound.get(name) == 1
 
     # ------------------------------------------------------------------ calls
 
@@ -657,8 +665,7 @@ class Interpreter:
         if qualname in api.STATIC_QUERIES:
             return STATIC
         if qualname in TREE_MAPS:
-            self.call_tree_map(node, args)
-            return TRACED if any(is_traced(v) for v in args[1:]) else UNKNOWN
+            return self.call_tree_map(node, args)
         if qualname == PARTIAL:
             return STATIC
         if qualname in api.PASSTHROUGH:
@@ -666,10 +673,12 @@ class Interpreter:
         if qualname.startswith(api.JAX_ARRAY_NAMESPACES):
             return self.jax_call(qualname, node, every)
         if qualname.startswith("jax.tree"):
-            traced = any(is_traced(v) for v in every)
+            traced = TRACED if any(is_traced(v) for v in every) else UNKNOWN
             if qualname.endswith("flatten"):
-                return (TRACED if traced else UNKNOWN, STATIC)
-            return TRACED if traced and qualname in api.TREE_CONTAINER_RESULTS else UNKNOWN
+                return (CONTAINER | traced, STATIC)
+            if qualname.endswith("leaves"):
+                return CONTAINER | traced  # a list: its truthiness and length are static
+            return traced if qualname in api.TREE_CONTAINER_RESULTS else UNKNOWN
         if qualname.startswith(("numpy.", "math.")):
             if all(flat(v) & STATIC for v in every):
                 return STATIC
@@ -817,19 +826,23 @@ class Interpreter:
         """Map a call's argument values onto ``target``'s parameters."""
         return bind_values(target, offset, _positional(node, args), keywords)
 
-    def call_tree_map(self, node: ast.Call, args: list[Value]) -> None:
-        if self.level == NONE or not node.args or not any(is_traced(v) for v in args[1:]):
-            return
-        found = self.model.resolve_function(node.args[0], self.scope)
+    def call_tree_map(self, node: ast.Call, args: list[Value]) -> Value:
+        """``jax.tree.map(f, tree)``: ``f`` runs on the traced leaves; the result is the tree of
+        what ``f`` returns (unknown when ``f`` is not a function of this module)."""
+        found = self.model.resolve_function(node.args[0], self.scope) if node.args else None
         if found is None or self.info is None:
-            return
+            return UNKNOWN
         target, offset = found
-        positional = target.positional_names()[offset:]
-        params = {name: element(value) for name, value in zip(positional, args[1:])}
-        params = {name: value for name, value in params.items() if is_traced(value)}
-        reason = f"`{target.name}` is mapped over traced leaves in `{self.info.name}` at line {node.lineno}"
-        if params and target.apply(self.level, params, reason):
-            self.model.enqueue(target)
+        if self.level > NONE and any(is_traced(v) for v in args[1:]):
+            positional = target.positional_names()[offset:]
+            params = {name: element(value) for name, value in zip(positional, args[1:])}
+            params = {name: value for name, value in params.items() if is_traced(value)}
+            reason = f"`{target.name}` is mapped over traced leaves in `{self.info.name}` at line {node.lineno}"
+            if params and target.apply(self.level, params, reason):
+                self.model.enqueue(target)
+        target.callers.add(self.info)
+        returned = target.returns if target.analyzed else UNKNOWN
+        return TRACED if is_traced(returned) and self.level == ABSTRACT else UNKNOWN
 
     def call_transformed(
         self, func: ast.Call, node: ast.Call, args: list[Value], keywords: dict[str, Value]

@@ -75,6 +75,8 @@ def _layer_value(
     if kind in ("jit", "pmap"):
         return _jit_value(info, layer, position, name)
     if kind == "vmap":
+        if _has_non_none_default(info, name):
+            return None  # left out by the caller, it keeps its Python default
         return _vmap_value(layer, position)
     if kind == "grad":
         argnums = _int_set(_keyword(layer.call, "argnums"), default={0})

@@ -162,3 +162,38 @@ def eager(x):
     if x.sum() > 0:
         return x
     return -x
+
+
+def with_defaults(x, mode="sum"):
+    if mode == "sum":
+        return x.sum()
+    return x
+
+
+vmapped_defaults = jax.vmap(with_defaults)
+
+
+@jax.jit
+def kwargs_keys(x, **updates):
+    for name in updates:
+        if name == "scale":
+            x = x * updates[name]
+    return x
+
+
+@jax.jit
+def tree_leaves_truthiness(tree):
+    leaves = jax.tree_util.tree_leaves(tree)
+    if not leaves:
+        return 0.0
+    return leaves[0]
+
+
+def _make_filter(flag):
+    return lambda leaf: flag
+
+
+@jax.jit
+def partition_like(tree):
+    masks = jax.tree_util.tree_map(_make_filter(True), tree)
+    return jax.tree_util.tree_map(lambda mask, x: x if mask else None, masks, tree)
