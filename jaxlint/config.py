@@ -8,6 +8,7 @@ Keys: ``select``, ``extend-select``, ``ignore``, ``per-file-ignores``, ``exclude
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 import tomllib
 from collections.abc import Iterable, Sequence
@@ -36,6 +37,7 @@ DEFAULT_EXCLUDE = (
     ".jaxlint_cache",
     ".ipynb_checkpoints",
 )
+DEFAULT_EXCLUDE_SET = frozenset(DEFAULT_EXCLUDE)
 LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "traced-decorators")
 KNOWN_KEYS = frozenset(LIST_KEYS) | {"per-file-ignores"}
 
@@ -76,17 +78,23 @@ class Settings:
                 found.extend(codes)
         return tuple(found)
 
-    def is_excluded(self, path: Path) -> bool:
+    def is_excluded(self, path: Path | str) -> bool:
+        """Whether a file or folder is excluded: a default folder name (``.venv``, ``build``...)
+        or a match of the ``exclude``/``extend-exclude`` patterns."""
+        if os.path.basename(path) in DEFAULT_EXCLUDE_SET:
+            return True
+        patterns = (*self.exclude, *self.extend_exclude)
+        if not patterns:
+            return False
         relative = self.relative(str(path))
-        patterns = (*DEFAULT_EXCLUDE, *self.exclude, *self.extend_exclude)
         return any(_glob_match(relative, pattern) for pattern in patterns)
 
     def relative(self, path: str) -> str:
-        absolute = Path(path).absolute()
-        try:
-            return absolute.relative_to(self.root.absolute()).as_posix()
-        except ValueError:
-            return absolute.as_posix()
+        absolute = os.path.abspath(path)
+        root = os.path.abspath(self.root)
+        if absolute == root or absolute.startswith(root + os.sep):
+            return os.path.relpath(absolute, root).replace(os.sep, "/")
+        return absolute.replace(os.sep, "/")
 
     def with_overrides(self, **overrides: Any) -> Settings:
         return replace(self, **{k: v for k, v in overrides.items() if v is not None})

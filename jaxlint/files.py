@@ -64,12 +64,13 @@ def _walk(root: Path, settings: Settings) -> Iterator[str]:
             d
             for d in subdirs
             if not d.startswith(".")
-            and not settings.is_excluded(Path(directory) / d)
-            and not (Path(directory) / d / "pyvenv.cfg").exists()
+            and not settings.is_excluded(os.path.join(directory, d))
+            and not os.path.exists(os.path.join(directory, d, "pyvenv.cfg"))
         )
         for name in sorted(files):
-            if name.endswith(PYTHON_SUFFIXES) and not settings.is_excluded(Path(directory) / name):
-                yield os.path.join(directory, name)
+            path = os.path.join(directory, name)
+            if name.endswith(PYTHON_SUFFIXES) and not settings.is_excluded(path):
+                yield path
 
 
 def read_source(path: str) -> SourceFile:

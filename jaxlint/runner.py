@@ -151,25 +151,21 @@ class FixedPoint:
         self.project = project
         self.seeds: dict[str, set[TraceRequest]] = defaultdict(set)
         self.returns: dict[tuple[str, str], Value] = {}  # (path, function) -> returned value
-        # (path, function) -> the (caller path, qualified name it used) that requested it
-        self.callers: dict[tuple[str, str], set[tuple[str, str]]] = defaultdict(set)
+        # caller path -> {(defining path, function): the qualified name the caller used}
+        self.calls: dict[str, dict[tuple[str, str], str]] = defaultdict(dict)
 
     def view(self, path: str) -> ProjectView:
         name, is_package = module_name(path)
-        seeds = tuple(sorted(self.seeds[path], key=repr))
+        seeds = tuple(sorted(self.seeds.get(path, ()), key=repr))
+        called = self.calls.get(path, {})
         returns = tuple(
-            sorted(
-                (qualname, self.returns[target])
-                for target, callers in self.callers.items()
-                for caller, qualname in callers
-                if caller == path and target in self.returns
-            )
+            sorted((qualname, self.returns[t]) for t, qualname in called.items() if t in self.returns)
         )
         return ProjectView(name, is_package, seeds, returns)
 
     def update(self, outcomes: dict[str, FileOutcome]) -> set[str]:
         """Take in new outcomes; the files whose view changed."""
-        before = {path: self.view(path) for path in self._known()}
+        touched: set[str] = set()
         for outcome in outcomes.values():
             for request in outcome.requests:
                 found = self.project.locate(request.target)
@@ -177,19 +173,20 @@ class FixedPoint:
                     continue
                 module, function = found
                 path = self.project.modules[module]
-                if path != outcome.path:
-                    self.callers[(path, function)].add((outcome.path, request.target))
-                    self.seeds[path].add(replace(request, target=function))
+                if path == outcome.path:
+                    continue
+                self.calls[outcome.path][(path, function)] = request.target
+                routed = replace(request, target=function)
+                if routed not in self.seeds[path]:
+                    self.seeds[path].add(routed)
+                    touched.add(path)
             for function, value in outcome.returns.items():
-                self.returns[(outcome.path, function)] = value
-        return {
-            path
-            for path in self._known()
-            if self.view(path) != before.get(path, ProjectView(*module_name(path)))
-        }
-
-    def _known(self) -> set[str]:
-        return set(self.seeds) | {caller for callers in self.callers.values() for caller, _ in callers}
+                if self.returns.get((outcome.path, function)) != value:
+                    self.returns[(outcome.path, function)] = value
+                    touched |= {
+                        caller for caller, called in self.calls.items() if (outcome.path, function) in called
+                    }
+        return touched
 
 
 class Checker:

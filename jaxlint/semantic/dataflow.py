@@ -837,7 +837,9 @@ class Interpreter:
             positional = target.positional_names()[offset:]
             params = {name: element(value) for name, value in zip(positional, args[1:])}
             params = {name: value for name, value in params.items() if is_traced(value)}
-            reason = f"`{target.name}` is mapped over traced leaves in `{self.info.name}` at line {node.lineno}"
+            reason = (
+                f"`{target.name}` is mapped over traced leaves in `{self.info.name}` at line {node.lineno}"
+            )
             if params and target.apply(self.level, params, reason):
                 self.model.enqueue(target)
         target.callers.add(self.info)

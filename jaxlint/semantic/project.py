@@ -11,7 +11,9 @@ fixed point terminates.
 from __future__ import annotations
 
 import ast
+import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -146,17 +148,24 @@ class ProjectIndex:
         return None
 
 
+@lru_cache(maxsize=None)
 def module_name(path: str | Path) -> tuple[str, bool]:
     """The dotted module name of a file, from the packages (``__init__.py``) around it, and
     whether the file is a package's ``__init__``."""
-    file = Path(path).absolute()
-    is_package = file.stem == "__init__"
-    parts = [] if is_package else [file.stem]
-    directory = file.parent
-    while (directory / "__init__.py").exists() and directory.parent != directory:
-        parts.insert(0, directory.name)
-        directory = directory.parent
-    return ".".join(parts) or file.stem, is_package
+    file = os.path.abspath(path)
+    stem = os.path.splitext(os.path.basename(file))[0]
+    is_package = stem == "__init__"
+    parts = [] if is_package else [stem]
+    directory = os.path.dirname(file)
+    while _is_package(directory) and os.path.dirname(directory) != directory:
+        parts.insert(0, os.path.basename(directory))
+        directory = os.path.dirname(directory)
+    return ".".join(parts) or stem, is_package
+
+
+@lru_cache(maxsize=None)
+def _is_package(directory: str) -> bool:
+    return os.path.exists(os.path.join(directory, "__init__.py"))
 
 
 def seeds_fingerprint(seeds: tuple[TraceRequest, ...]) -> str:
