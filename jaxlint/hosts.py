@@ -71,7 +71,9 @@ def analyze_file(
     return analyze(source, path, ruleset, frozenset(settings.traced_decorators), tree)
 
 
-def lint_file(source: str, path: str, cache: SettingsCache, tree: ast.Module | None = None) -> list[Diagnostic]:
+def lint_file(
+    source: str, path: str, cache: SettingsCache, tree: ast.Module | None = None
+) -> list[Diagnostic]:
     return analyze_file(source, path, cache, tree).diagnostics
 
 

@@ -31,6 +31,7 @@ from jaxlint.registry import all_rules
 if TYPE_CHECKING:
     from astroid import nodes
     from pylint.lint import PyLinter
+    from pylint.typing import ExtraMessageOptions, MessageDefinitionTuple
 
 _CODE = re.compile(r"^JAX(\d)(\d\d)$")
 CHECKER_NAME = "jaxlint"
@@ -114,11 +115,14 @@ def _module_source(module: nodes.Module, path: str) -> str | Diagnostic:
     if isinstance(data, str):
         return data
     if data is None:
+        stream = module.stream()
+        if stream is None:
+            return meta_diagnostic("JAX001", "cannot read: pylint has no source for this module", path)
         try:
-            with module.stream() as stream:
+            with stream:
                 data = stream.read()
-        except (OSError, AttributeError) as error:
-            return meta_diagnostic("JAX001", f"cannot read: {error}", path)
+        except OSError as error:
+            return meta_diagnostic("JAX001", f"cannot read: {error.strerror or error}", path)
     decoded = decode_source(path, data)
     if decoded.text is None:
         return meta_diagnostic("JAX001", f"{decoded.error}", path)
@@ -132,8 +136,11 @@ class FamilyChecker(BaseChecker):
 
     def __init__(self, linter: PyLinter, family: str, family_messages: list[Message], shared: ModuleAnalyses):
         # Line-scoped: the findings come from jaxlint's own tree, not from an astroid node.
-        line_scope = {"scope": WarningScope.LINE}
-        self.msgs = {m.msgid: ("%s", m.symbol, m.description, line_scope) for m in family_messages}
+        line_scope: ExtraMessageOptions = {"scope": WarningScope.LINE}
+        definitions: dict[str, MessageDefinitionTuple] = {
+            m.msgid: ("%s", m.symbol, m.description, line_scope) for m in family_messages
+        }
+        self.msgs = definitions
         self.family = family
         self.shared = shared
         self.msgid_of = {m.code: m.msgid for m in family_messages}

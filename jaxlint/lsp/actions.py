@@ -37,7 +37,7 @@ def noqa_edit(source: str, diagnostic: Diagnostic) -> Edit | None:
     line = lines[row - 1]
     match = NOQA_RE.search(line)
     if match is not None and not match.group("codes"):
-        return None  # a bare `# noqa` already silences everything on the line
+        return None  # a bare noqa comment already silences everything on the line
     if match is not None:
         column = match.end("codes") + 1
         edit = Edit(f", {diagnostic.code}", Location(row, column), Location(row, column))

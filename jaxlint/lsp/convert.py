@@ -37,7 +37,9 @@ def to_position(location: Location, lines: list[str], encoding: str) -> types.Po
 
 
 def to_range(start: Location, end: Location, lines: list[str], encoding: str) -> types.Range:
-    return types.Range(start=to_position(start, lines, encoding), end=to_position(max(start, end), lines, encoding))
+    return types.Range(
+        start=to_position(start, lines, encoding), end=to_position(max(start, end), lines, encoding)
+    )
 
 
 def to_lsp_diagnostic(diagnostic: Diagnostic, lines: list[str], encoding: str) -> types.Diagnostic:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -143,7 +144,9 @@ def lint_document(ls: JaxlintServer, uri: str, source: str, version: int | None)
     return Linted(version, source, diagnostics, published, notices=notices)
 
 
-def diagnostics_with_fixes(cache: SettingsCache, settings: Settings, source: str, path: str) -> list[Diagnostic]:
+def diagnostics_with_fixes(
+    cache: SettingsCache, settings: Settings, source: str, path: str
+) -> list[Diagnostic]:
     """The findings of ``source`` under ``settings``, each with its fix where a fixer has one."""
     ruleset = cache.ruleset_for(settings, path)
     analysis = analyze(source, path, ruleset, frozenset(settings.traced_decorators))
@@ -196,7 +199,7 @@ def code_actions(ls: JaxlintServer, params: types.CodeActionParams) -> list[type
     return actions
 
 
-def _wants(only: list[str] | None, kind: str) -> bool:
+def _wants(only: Sequence[str] | None, kind: str) -> bool:
     """Whether a request limited to the kinds ``only`` (None: any) accepts ``kind``."""
     return only is None or any(kind == k or kind.startswith(f"{k}.") for k in only)
 

@@ -70,7 +70,10 @@ def _descriptor(code: str, name: str, summary: str, severity: str, what: str | N
         "name": name,
         "shortDescription": {"text": summary},
         "helpUri": url,
-        "help": {"text": f"{what or summary}\n\nSee {url}", "markdown": f"{what or summary}\n\n[{code}]({url})"},
+        "help": {
+            "text": f"{what or summary}\n\nSee {url}",
+            "markdown": f"{what or summary}\n\n[{code}]({url})",
+        },
         "defaultConfiguration": {"level": LEVELS.get(severity, "warning")},
         "properties": {"tags": ["jax"]},
     }

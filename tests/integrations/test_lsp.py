@@ -43,7 +43,9 @@ def recording_client() -> LanguageClient:
         client.diagnostics[params.uri] = params.diagnostics
         published.append(params)
 
-    register_lsp_features(client, {**DEFAULT_CLIENT_FEATURES, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: record})
+    register_lsp_features(
+        client, {**DEFAULT_CLIENT_FEATURES, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: record}
+    )
     client.published = published  # type: ignore[attr-defined]
     return client
 
@@ -82,7 +84,9 @@ async def open_document(client: LanguageClient, path: Path, text: str) -> list[t
     path.write_text(text, encoding="utf-8")
     client.text_document_did_open(
         types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=path.as_uri(), language_id="python", version=1, text=text)
+            text_document=types.TextDocumentItem(
+                uri=path.as_uri(), language_id="python", version=1, text=text
+            )
         )
     )
     return await next_diagnostics(client, path)
@@ -109,7 +113,11 @@ def change(client: LanguageClient, path: Path, text: str, version: int) -> None:
 async def code_actions(
     client: LanguageClient, path: Path, diagnostics: list[types.Diagnostic], only: list[str] | None = None
 ) -> list[types.CodeAction]:
-    target = diagnostics[0].range if diagnostics else types.Range(start=types.Position(0, 0), end=types.Position(0, 0))
+    target = (
+        diagnostics[0].range
+        if diagnostics
+        else types.Range(start=types.Position(0, 0), end=types.Position(0, 0))
+    )
     result = await client.text_document_code_action_async(
         types.CodeActionParams(
             text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
@@ -154,7 +162,9 @@ def by_code(diagnostics: list[types.Diagnostic], code: str) -> list[types.Diagno
     return [d for d in diagnostics if d.code == code]
 
 
-async def test_diagnostics_carry_code_url_severity_and_utf16_columns(client: LanguageClient, tmp_path: Path) -> None:
+async def test_diagnostics_carry_code_url_severity_and_utf16_columns(
+    client: LanguageClient, tmp_path: Path
+) -> None:
     await start(client, tmp_path)
     diagnostics = await open_document(client, tmp_path / "model.py", DOCUMENT)
     assert [d.code for d in diagnostics] == ["JAX101", "JAX101", "JAX501"]
@@ -210,7 +220,7 @@ async def test_fix_all_safe_findings(client: LanguageClient, tmp_path: Path) -> 
     assert fix_all.kind == "source.fixAll.jaxlint"
     fixed = apply_workspace_edit(text, fix_all.edit, version=1)
     assert fixed.count("jax.debug.print(") == 2
-    assert "tag = \"😀\"; print(tag)" in fixed  # no safe fix there: left alone
+    assert 'tag = "😀"; print(tag)' in fixed  # no safe fix there: left alone
     change(client, path, fixed, version=2)
     assert [d.code for d in await next_diagnostics(client, path)] == ["JAX101", "JAX501"]
 
@@ -265,10 +275,14 @@ async def test_save_lints_at_once_and_close_clears(client: LanguageClient, tmp_p
     change(client, path, DOCUMENT.replace('    tag = "😀"; print(tag)\n', ""), version=2)
     await asyncio.sleep(0.5)
     assert len(published) == before  # still waiting for the typing to stop
-    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri())))
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
+    )
     after_save = await next_diagnostics(client, path)
     assert [d.code for d in after_save] == ["JAX101", "JAX501"] and published[-1].version == 2
-    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri())))
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
+    )
     assert await next_diagnostics(client, path) == []
 
 
@@ -284,7 +298,9 @@ async def test_settings_come_from_the_workspace_pyproject(client: LanguageClient
     assert await open_document(client, tmp_path / "tests" / "test_model.py", DOCUMENT) == []
 
 
-async def test_broken_configuration_is_shown_once_and_defaults_apply(client: LanguageClient, tmp_path: Path) -> None:
+async def test_broken_configuration_is_shown_once_and_defaults_apply(
+    client: LanguageClient, tmp_path: Path
+) -> None:
     (tmp_path / "pyproject.toml").write_text("[tool.jaxlint]\nbogus = 1\n", encoding="utf-8")
     await start(client, tmp_path)
     diagnostics = await open_document(client, tmp_path / "model.py", DOCUMENT)
@@ -294,7 +310,13 @@ async def test_broken_configuration_is_shown_once_and_defaults_apply(client: Lan
 
 
 def test_server_without_pygls_prints_an_install_hint() -> None:
-    probe = "import sys\nsys.modules['pygls'] = None\nfrom jaxlint.cli import main\nsys.exit(main(['server']))\n"
-    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=60)
+    probe = (
+        "import sys\nsys.modules['pygls'] = None\nfrom jaxlint.cli import main\nsys.exit(main(['server']))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=60
+    )
     assert result.returncode == 2
-    assert result.stderr.count("\n") == 1 and "pip install" in result.stderr and "Traceback" not in result.stderr
+    assert (
+        result.stderr.count("\n") == 1 and "pip install" in result.stderr and "Traceback" not in result.stderr
+    )
