@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jaxlint.config import Settings, find_config, load_settings
-from jaxlint.diagnostics import Diagnostic
-from jaxlint.engine import META_CODES, Analysis, RuleSet, analyze
+from jaxlint.engine import Analysis, RuleSet, analyze
 from jaxlint.registry import rule_codes
 
 
@@ -69,17 +68,6 @@ def analyze_file(
     settings = cache.settings_for(path, fallback_root)
     ruleset = cache.ruleset_for(settings, path)
     return analyze(source, path, ruleset, frozenset(settings.traced_decorators), tree)
-
-
-def lint_file(
-    source: str, path: str, cache: SettingsCache, tree: ast.Module | None = None
-) -> list[Diagnostic]:
-    return analyze_file(source, path, cache, tree).diagnostics
-
-
-def is_meta(diagnostic: Diagnostic) -> bool:
-    """A finding about the file itself (unparsable, unreadable, an internal error)."""
-    return diagnostic.code in META_CODES
 
 
 def _mtime(path: Path | None) -> int:

@@ -85,12 +85,10 @@ def is_python(uri: str, language_id: str | None = None) -> bool:
     return language_id == "python" or document_path(uri).endswith(PYTHON_SUFFIXES)
 
 
-def lint_now(ls: JaxlintServer, uri: str) -> asyncio.Task[None]:
+def lint_now(ls: JaxlintServer, uri: str) -> None:
     """Lint ``uri`` as it is now (cancelling a pending debounced lint) and publish the result."""
     _cancel_pending(ls, uri)
-    task = asyncio.ensure_future(_lint_and_publish(ls, uri))
-    ls.state.pending[uri] = task
-    return task
+    ls.state.pending[uri] = asyncio.ensure_future(_lint_and_publish(ls, uri))
 
 
 def lint_later(ls: JaxlintServer, uri: str) -> None:
@@ -150,11 +148,10 @@ def diagnostics_with_fixes(
     """The findings of ``source`` under ``settings``, each with its fix where a fixer has one."""
     ruleset = cache.ruleset_for(settings, path)
     analysis = analyze(source, path, ruleset, frozenset(settings.traced_decorators))
-    if analysis.model is not None:
-        from jaxlint.fixing import attach_fixes, fixable_codes
+    if analysis.model is not None and analysis.diagnostics:
+        from jaxlint.fixing import attach_fixes  # asks only the fixers of the codes found
 
-        if any(d.code in fixable_codes() for d in analysis.diagnostics):
-            attach_fixes(analysis.diagnostics, source, analysis.model)
+        attach_fixes(analysis.diagnostics, source, analysis.model)
     return analysis.diagnostics
 
 
@@ -249,7 +246,11 @@ def _has_safe_fix(linted: Linted) -> bool:
 
 def _fix_all_action(ls: JaxlintServer, uri: str, linted: Linted) -> types.CodeAction | None:
     if linted.fix_all is None:
-        linted.fix_all = _fixed_source(ls, uri, linted.source)
+        try:
+            linted.fix_all = _fixed_source(ls, uri, linted.source)
+        except Exception as error:  # a fixer bug costs this action, not the session
+            _notify(ls, types.MessageType.Error, f"{document_path(uri)}: fixing failed: {error!r}")
+            linted.fix_all = linted.source
     if linted.fix_all == linted.source:
         return None
     lines = split_lines(linted.source)

@@ -298,6 +298,25 @@ async def test_settings_come_from_the_workspace_pyproject(client: LanguageClient
     assert await open_document(client, tmp_path / "tests" / "test_model.py", DOCUMENT) == []
 
 
+async def test_saving_pyproject_relints_open_documents(client: LanguageClient, tmp_path: Path) -> None:
+    await start(client, tmp_path)
+    path = tmp_path / "model.py"
+    assert len(await open_document(client, path, DOCUMENT)) == 3
+    config = tmp_path / "pyproject.toml"
+    config.write_text('[tool.jaxlint]\nignore = ["JAX1"]\n', encoding="utf-8")
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=config.as_uri(), language_id="toml", version=1, text=config.read_text(encoding="utf-8")
+            )
+        )
+    )
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=config.as_uri()))
+    )
+    assert [d.code for d in await next_diagnostics(client, path)] == ["JAX501"]
+
+
 async def test_broken_configuration_is_shown_once_and_defaults_apply(
     client: LanguageClient, tmp_path: Path
 ) -> None:

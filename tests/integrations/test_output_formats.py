@@ -70,11 +70,30 @@ def test_sarif_carries_fixes_as_replacements(project: Path) -> None:
     (result,) = json.loads(out)["runs"][0]["results"]
     (fix,) = result["fixes"]
     (change,) = fix["artifactChanges"]
-    (replacement,) = change["replacements"]
     assert change["artifactLocation"]["uri"] == "src/fixable.py"
-    assert replacement["deletedRegion"] == {"startLine": 6, "startColumn": 1, "endLine": 6, "endColumn": 13}
-    assert replacement["insertedContent"]["text"] == '    jax.debug.print("{}", x)'
     assert "safe fix" in fix["description"]["text"]
+    (reference,) = jaxlint_json(project / "src/fixable.py", project)
+    expected = [
+        {
+            "deletedRegion": {
+                "startLine": edit["location"]["row"],
+                "startColumn": edit["location"]["column"],
+                "endLine": edit["end_location"]["row"],
+                "endColumn": edit["end_location"]["column"],
+            },
+            "insertedContent": {"text": edit["content"]},
+        }
+        for edit in reference["fix"]["edits"]
+    ]
+    assert change["replacements"] == expected
+    lines = (project / "src/fixable.py").read_text(encoding="utf-8").splitlines()
+    for replacement in reversed(change["replacements"]):  # a SARIF consumer applying the fix
+        region = replacement["deletedRegion"]
+        assert region["startLine"] == region["endLine"] == 6
+        line = lines[5]
+        cut = slice(region["startColumn"] - 1, region["endColumn"] - 1)
+        lines[5] = line[: cut.start] + replacement["insertedContent"]["text"] + line[cut.stop :]
+    assert lines[5].strip() == 'jax.debug.print("{}", x)'
 
 
 def test_sarif_of_clean_code_and_paths_outside_the_working_directory(tmp_path: Path) -> None:

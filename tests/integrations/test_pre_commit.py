@@ -80,6 +80,17 @@ def test_manifest_is_valid() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_force_exclude_applies_exclude_to_named_files(tmp_path: Path) -> None:
+    write(tmp_path, "pyproject.toml", '[tool.jaxlint]\nexclude = ["generated"]\n')
+    write(tmp_path, "generated/ops.py", FIXABLE)
+    command = (sys.executable, "-m", "jaxlint", "check", "generated/ops.py")
+    named = run(*command, cwd=tmp_path)
+    assert named.returncode == 1 and "JAX101" in named.stdout  # named files are checked by default
+    forced = run(*command, "--force-exclude", cwd=tmp_path)
+    assert forced.returncode == 0, forced.stdout + forced.stderr
+    assert "0 files checked" in forced.stdout
+
+
 def test_check_fails_then_fix_hook_repairs_then_check_passes(
     hook_repo: tuple[Path, str], tmp_path: Path
 ) -> None:
