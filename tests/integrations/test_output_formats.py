@@ -17,6 +17,7 @@ from jaxlint.reporters.github import annotation
 from tests.conftest import ROOT
 from tests.integrations.hosts import BAD, jaxlint_json, run, write
 
+# The official schema, vendored with its licence note (tests/data/sarif-2.1.0.LICENSE.md).
 SCHEMA = json.loads((ROOT / "tests/data/sarif-2.1.0.json").read_text(encoding="utf-8"))
 
 

@@ -126,4 +126,6 @@ def test_check_fails_then_fix_hook_repairs_then_check_passes(
     assert again.returncode == 0, again.stdout + again.stderr
     assert "Passed" in again.stdout
     assert not list(home.glob("repo*/py_env-*/lib/python*/site-packages/jax")), "jax in the hook environment"
-    assert list(home.glob("repo*/py_env-*/lib/python*/site-packages/jaxlint/rules"))
+    installed = home.glob("repo*/py_env-*/lib/python*/site-packages/jaxlint")
+    (package,) = list(installed)  # a real (non-editable) install, as users get it
+    assert (package / "rules").is_dir() and (package / "lsp" / "server.py").is_file()
