@@ -61,11 +61,16 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     check.add_argument("--cache-dir", type=Path, help=f"cache directory (default: {DEFAULT_DIRECTORY})")
     check.add_argument("--isolated", action="store_true", help="ignore configuration files")
+    check.add_argument(
+        "--force-exclude", action="store_true", help="apply `exclude` to files named on the command line too"
+    )
 
     rule = commands.add_parser("rule", help="explain a rule")
     rule.add_argument("code", nargs="?", help="e.g. JAX501")
     rule.add_argument("--all", action="store_true", help="explain every rule")
     rule.add_argument("--output-format", choices=("text", "json"), default="text")
+
+    commands.add_parser("server", help="run the language server over stdio (needs the `lsp` extra)")
     return parser
 
 
@@ -100,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
 
 
-COMMANDS = ("check", "rule")
+COMMANDS = ("check", "rule", "server")
 
 
 def _main(argv: list[str]) -> int:
@@ -112,6 +117,10 @@ def _main(argv: list[str]) -> int:
         return run_check(args)
     if args.command == "rule":
         return run_rule(args)
+    if args.command == "server":
+        from jaxlint.lsp import run_server
+
+        return run_server()
     parser.print_help()
     return EXIT_CLEAN if not argv else EXIT_ERROR
 
@@ -153,7 +162,10 @@ def run_check(args: argparse.Namespace) -> int:
         jobs=args.jobs or default_jobs(),
         cache_dir=cache_dir,
     )
-    result = check_paths(args.paths, settings, ruleset, mode)
+    paths = args.paths
+    if args.force_exclude:  # pre-commit and editors name files one by one
+        paths = [path for path in paths if os.path.isdir(path) or not settings.is_excluded_path(path)]
+    result = check_paths(paths, settings, ruleset, mode)
     for problem in result.problems:
         print(f"jaxlint: warning: {problem}", file=sys.stderr)
     if args.diff:

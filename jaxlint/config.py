@@ -89,6 +89,15 @@ class Settings:
         relative = self.relative(str(path))
         return any(_glob_match(relative, pattern) for pattern in patterns)
 
+    def is_excluded_path(self, path: str) -> bool:
+        """Whether a file named on the command line lies in an excluded place (any folder of
+        its path, not only its name: for ``--force-exclude``)."""
+        relative = self.relative(path)
+        parts = relative.split("/")
+        if any(part in DEFAULT_EXCLUDE_SET for part in parts[:-1]):
+            return True
+        return self.is_excluded(path)
+
     def relative(self, path: str) -> str:
         absolute = os.path.abspath(path)
         root = os.path.abspath(self.root)

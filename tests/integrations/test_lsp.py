@@ -1,0 +1,341 @@
+"""The language server, driven by pytest-lsp as a real client over stdio (`jaxlint server`)."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+import textwrap
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest_lsp
+from lsprotocol import types
+from lsprotocol.converters import get_converter
+from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+
+SERVER = [sys.executable, "-m", "jaxlint", "server"]
+DOCUMENT = textwrap.dedent(
+    """\
+    import jax
+
+
+    @jax.jit
+    def step(x):
+        print("naïve 😀", x)
+        tag = "😀"; print(tag)
+        if x > 0:
+            return x
+        return -x
+    """
+)
+FIXED_LINE = '    jax.debug.print("naïve 😀 {}", x)'
+
+
+def recording_client() -> LanguageClient:
+    """pytest-lsp's client, also keeping every publishDiagnostics it receives, in order."""
+    client = LanguageClient(converter_factory=get_converter)
+    published: list[types.PublishDiagnosticsParams] = []
+
+    def record(client: LanguageClient, params: types.PublishDiagnosticsParams) -> None:
+        client.diagnostics[params.uri] = params.diagnostics
+        published.append(params)
+
+    register_lsp_features(
+        client, {**DEFAULT_CLIENT_FEATURES, types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: record}
+    )
+    client.published = published  # type: ignore[attr-defined]
+    return client
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, client_factory=recording_client))
+async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
+    """A client connected to `jaxlint server`; each test initializes it with its own workspace."""
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def start(
+    client: LanguageClient,
+    root: Path,
+    options: dict[str, Any] | None = None,
+    encodings: list[str] | None = None,
+) -> None:
+    capabilities = types.ClientCapabilities(
+        workspace=types.WorkspaceClientCapabilities(
+            workspace_edit=types.WorkspaceEditClientCapabilities(document_changes=True)
+        ),
+        general=types.GeneralClientCapabilities(position_encodings=encodings) if encodings else None,
+    )
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=capabilities,
+            root_uri=root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(uri=root.as_uri(), name="project")],
+            initialization_options=options,
+        )
+    )
+
+
+async def open_document(client: LanguageClient, path: Path, text: str) -> list[types.Diagnostic]:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=path.as_uri(), language_id="python", version=1, text=text
+            )
+        )
+    )
+    return await next_diagnostics(client, path)
+
+
+async def next_diagnostics(client: LanguageClient, path: Path) -> list[types.Diagnostic]:
+    while True:
+        params = await asyncio.wait_for(
+            client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), timeout=20
+        )
+        if params.uri == path.as_uri():
+            return list(params.diagnostics)
+
+
+def change(client: LanguageClient, path: Path, text: str, version: int) -> None:
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+
+
+async def code_actions(
+    client: LanguageClient, path: Path, diagnostics: list[types.Diagnostic], only: list[str] | None = None
+) -> list[types.CodeAction]:
+    target = (
+        diagnostics[0].range
+        if diagnostics
+        else types.Range(start=types.Position(0, 0), end=types.Position(0, 0))
+    )
+    result = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=path.as_uri()),
+            range=target,
+            context=types.CodeActionContext(diagnostics=diagnostics, only=only),
+        )
+    )
+    return [action for action in result or [] if isinstance(action, types.CodeAction)]
+
+
+def utf16_offset(text: str, position: types.Position) -> int:
+    """The string offset of an LSP position counted in UTF-16 code units (the client's side)."""
+    lines = text.splitlines(keepends=True)
+    if position.line >= len(lines):
+        return len(text)
+    offset = sum(len(line) for line in lines[: position.line])
+    units = 0
+    for index, char in enumerate(lines[position.line]):
+        if units >= position.character:
+            return offset + index
+        units += 2 if ord(char) > 0xFFFF else 1
+    return offset + len(lines[position.line])
+
+
+def apply_workspace_edit(text: str, edit: types.WorkspaceEdit | None, version: int) -> str:
+    """Apply the edits as an editor does (end to start), checking the version they were made for."""
+    assert edit is not None and edit.document_changes
+    (document_edit,) = edit.document_changes
+    assert isinstance(document_edit, types.TextDocumentEdit)
+    assert document_edit.text_document.version == version
+    spans = []
+    for text_edit in document_edit.edits:
+        assert isinstance(text_edit, types.TextEdit)
+        start, end = utf16_offset(text, text_edit.range.start), utf16_offset(text, text_edit.range.end)
+        spans.append((start, end, text_edit.new_text))
+    for start, end, new_text in sorted(spans, reverse=True):
+        text = text[:start] + new_text + text[end:]
+    return text
+
+
+def by_code(diagnostics: list[types.Diagnostic], code: str) -> list[types.Diagnostic]:
+    return [d for d in diagnostics if d.code == code]
+
+
+async def test_diagnostics_carry_code_url_severity_and_utf16_columns(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    await start(client, tmp_path)
+    diagnostics = await open_document(client, tmp_path / "model.py", DOCUMENT)
+    assert [d.code for d in diagnostics] == ["JAX101", "JAX101", "JAX501"]
+    fixable, after_emoji, branch = diagnostics
+    assert all(d.source == "jaxlint" for d in diagnostics)
+    assert fixable.severity == types.DiagnosticSeverity.Warning
+    assert branch.severity == types.DiagnosticSeverity.Error
+    assert branch.code_description is not None
+    assert branch.code_description.href.endswith("rules.md#jax501-python-branch-on-tracer")
+    assert "TracerBoolConversionError" in branch.message
+    # `print("naïve 😀", x)`: the emoji is two UTF-16 code units, one character
+    line = DOCUMENT.splitlines()[5]
+    assert fixable.range.start == types.Position(line=5, character=4)
+    assert fixable.range.end == types.Position(line=5, character=len(line) + 1)
+    # `tag = "😀"; print(tag)`: the finding starts after the emoji
+    line = DOCUMENT.splitlines()[6]
+    assert after_emoji.range.start == types.Position(line=6, character=line.index("print") + 1)
+
+
+async def test_utf8_position_encoding_when_the_client_asks(client: LanguageClient, tmp_path: Path) -> None:
+    await start(client, tmp_path, encodings=[types.PositionEncodingKind.Utf8])
+    diagnostics = await open_document(client, tmp_path / "model.py", DOCUMENT)
+    line = DOCUMENT.splitlines()[6]
+    expected = len(line[: line.index("print")].encode("utf-8"))
+    assert by_code(diagnostics, "JAX101")[1].range.start.character == expected
+
+
+async def test_quick_fix_applied_then_diagnostics_update(client: LanguageClient, tmp_path: Path) -> None:
+    await start(client, tmp_path)
+    path = tmp_path / "model.py"
+    diagnostics = await open_document(client, path, DOCUMENT)
+    fixable = diagnostics[0]
+    actions = await code_actions(client, path, [fixable])
+    quick_fixes = [a for a in actions if a.kind == types.CodeActionKind.QuickFix and a.is_preferred]
+    assert [a.title for a in quick_fixes] == ["Replace with `jax.debug.print` (JAX101)"]
+    fixed = apply_workspace_edit(DOCUMENT, quick_fixes[0].edit, version=1)
+    assert fixed.splitlines()[5] == FIXED_LINE
+    change(client, path, fixed, version=2)
+    after = await next_diagnostics(client, path)
+    assert [d.code for d in after] == ["JAX101", "JAX501"]
+    assert after[0].range.start.line == 6
+
+
+async def test_fix_all_safe_findings(client: LanguageClient, tmp_path: Path) -> None:
+    await start(client, tmp_path)
+    path = tmp_path / "model.py"
+    text = DOCUMENT.replace("    return -x\n", "    print(x)\n    return -x\n")
+    diagnostics = await open_document(client, path, text)
+    assert len(by_code(diagnostics, "JAX101")) == 3
+    actions = await code_actions(client, path, [], only=[types.CodeActionKind.SourceFixAll])
+    (fix_all,) = actions
+    assert fix_all.title == "Fix all safe jaxlint findings in file"
+    assert fix_all.kind == "source.fixAll.jaxlint"
+    fixed = apply_workspace_edit(text, fix_all.edit, version=1)
+    assert fixed.count("jax.debug.print(") == 2
+    assert 'tag = "😀"; print(tag)' in fixed  # no safe fix there: left alone
+    change(client, path, fixed, version=2)
+    assert [d.code for d in await next_diagnostics(client, path)] == ["JAX101", "JAX501"]
+
+
+async def test_noqa_action_silences_the_finding(client: LanguageClient, tmp_path: Path) -> None:
+    await start(client, tmp_path)
+    path = tmp_path / "model.py"
+    diagnostics = await open_document(client, path, DOCUMENT)
+    branch = by_code(diagnostics, "JAX501")[0]
+    actions = await code_actions(client, path, [branch])
+    (noqa,) = [a for a in actions if "noqa" in a.title]
+    assert noqa.title == "Disable JAX501 for this line (# noqa: JAX501)"
+    silenced = apply_workspace_edit(DOCUMENT, noqa.edit, version=1)
+    assert silenced.splitlines()[7] == "    if x > 0:  # noqa: JAX501"
+    change(client, path, silenced, version=2)
+    assert [d.code for d in await next_diagnostics(client, path)] == ["JAX101", "JAX101"]
+
+
+async def test_malformed_document_is_a_finding_not_a_crash(client: LanguageClient, tmp_path: Path) -> None:
+    await start(client, tmp_path)
+    path = tmp_path / "broken.py"
+    (syntax,) = await open_document(client, path, "import jax\n\ndef f(x:\n    return x\n")
+    assert syntax.code == "JAX000"
+    assert syntax.severity == types.DiagnosticSeverity.Error
+    change(client, path, "import jax\x00\n", version=2)
+    assert [d.code for d in await next_diagnostics(client, path)] == ["JAX000"]
+    change(client, path, DOCUMENT, version=3)
+    assert [d.code for d in await next_diagnostics(client, path)] == ["JAX101", "JAX101", "JAX501"]
+
+
+async def test_changes_are_debounced(client: LanguageClient, tmp_path: Path) -> None:
+    await start(client, tmp_path, options={"debounceMs": 500})
+    path = tmp_path / "model.py"
+    await open_document(client, path, DOCUMENT)
+    published: list[types.PublishDiagnosticsParams] = client.published  # type: ignore[attr-defined]
+    before = len(published)
+    lines = DOCUMENT.splitlines(keepends=True)
+    for version in range(2, 7):  # typing: five edits in quick succession
+        change(client, path, "".join(lines[: 11 - version]), version=version)
+        await asyncio.sleep(0.02)
+    await next_diagnostics(client, path)
+    await asyncio.sleep(0.5)
+    assert [p.version for p in published[before:]] == [6]
+
+
+async def test_save_lints_at_once_and_close_clears(client: LanguageClient, tmp_path: Path) -> None:
+    await start(client, tmp_path, options={"debounceMs": 60_000})
+    path = tmp_path / "model.py"
+    await open_document(client, path, DOCUMENT)
+    published: list[types.PublishDiagnosticsParams] = client.published  # type: ignore[attr-defined]
+    before = len(published)
+    change(client, path, DOCUMENT.replace('    tag = "😀"; print(tag)\n', ""), version=2)
+    await asyncio.sleep(0.5)
+    assert len(published) == before  # still waiting for the typing to stop
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
+    )
+    after_save = await next_diagnostics(client, path)
+    assert [d.code for d in after_save] == ["JAX101", "JAX501"] and published[-1].version == 2
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=path.as_uri()))
+    )
+    assert await next_diagnostics(client, path) == []
+
+
+async def test_settings_come_from_the_workspace_pyproject(client: LanguageClient, tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.jaxlint]\nignore = ["JAX501"]\ntraced-decorators = ["mylib.compile"]\n'
+        '[tool.jaxlint.per-file-ignores]\n"tests/*" = ["JAX1"]\n',
+        encoding="utf-8",
+    )
+    await start(client, tmp_path)
+    custom = "import jax\nimport mylib\n\n\n@mylib.compile\ndef g(y):\n    if y > 0:\n        print(y)\n    return y\n"
+    assert [d.code for d in await open_document(client, tmp_path / "src" / "custom.py", custom)] == ["JAX101"]
+    assert await open_document(client, tmp_path / "tests" / "test_model.py", DOCUMENT) == []
+
+
+async def test_saving_pyproject_relints_open_documents(client: LanguageClient, tmp_path: Path) -> None:
+    await start(client, tmp_path)
+    path = tmp_path / "model.py"
+    assert len(await open_document(client, path, DOCUMENT)) == 3
+    config = tmp_path / "pyproject.toml"
+    config.write_text('[tool.jaxlint]\nignore = ["JAX1"]\n', encoding="utf-8")
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=config.as_uri(), language_id="toml", version=1, text=config.read_text(encoding="utf-8")
+            )
+        )
+    )
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=config.as_uri()))
+    )
+    assert [d.code for d in await next_diagnostics(client, path)] == ["JAX501"]
+
+
+async def test_broken_configuration_is_shown_once_and_defaults_apply(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.jaxlint]\nbogus = 1\n", encoding="utf-8")
+    await start(client, tmp_path)
+    diagnostics = await open_document(client, tmp_path / "model.py", DOCUMENT)
+    assert [d.code for d in diagnostics] == ["JAX101", "JAX101", "JAX501"]
+    errors = [m.message for m in client.messages if m.type == types.MessageType.Error]
+    assert len(errors) == 1 and "unknown option `bogus`" in errors[0] and "pyproject.toml:2" in errors[0]
+
+
+def test_server_without_pygls_prints_an_install_hint() -> None:
+    probe = (
+        "import sys\nsys.modules['pygls'] = None\nfrom jaxlint.cli import main\nsys.exit(main(['server']))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=60
+    )
+    assert result.returncode == 2
+    assert (
+        result.stderr.count("\n") == 1 and "pip install" in result.stderr and "Traceback" not in result.stderr
+    )
