@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import os
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -148,7 +148,7 @@ class ProjectIndex:
         return None
 
 
-@lru_cache(maxsize=None)
+@cache
 def module_name(path: str | Path) -> tuple[str, bool]:
     """The dotted module name of a file, from the packages (``__init__.py``) around it, and
     whether the file is a package's ``__init__``."""
@@ -163,7 +163,7 @@ def module_name(path: str | Path) -> tuple[str, bool]:
     return ".".join(parts) or stem, is_package
 
 
-@lru_cache(maxsize=None)
+@cache
 def _is_package(directory: str) -> bool:
     return os.path.exists(os.path.join(directory, "__init__.py"))
 
