@@ -79,18 +79,10 @@ def build_ruleset(settings: Settings) -> RuleSet:
 def check_paths(paths: list[str], settings: Settings, ruleset: RuleSet, mode: Mode = Mode()) -> RunResult:
     """Check (and fix) every Python file under ``paths`` as one project."""
     files = list(discover(paths, settings))
-    project = project_index(files)
     codes = tuple(rule.code for rule in ruleset.rules)
     checker = Checker(settings, codes, mode)
     result = RunResult(files=len(files))
-    fixed_point = FixedPoint(project)
-    views = {path: fixed_point.view(path) for path in files}
-    outcomes = checker.analyse_all(views, result)
-    for _ in range(MAX_ROUNDS):
-        changed = fixed_point.update(outcomes)
-        if not changed:
-            break
-        outcomes.update(checker.analyse_all({path: fixed_point.view(path) for path in changed}, result))
+    outcomes, fixed_point = analyse_project(files, checker, result)
     if mode.fix or mode.diff:
         outcomes = checker.fix_all({path: fixed_point.view(path) for path in files}, result)
     for path in files:
@@ -104,6 +96,20 @@ def check_paths(paths: list[str], settings: Settings, ruleset: RuleSet, mode: Mo
             result.changed_files += 1
     result.diagnostics.sort(key=Diagnostic.sort_key)
     return result
+
+
+def analyse_project(
+    files: list[str], checker: Checker, result: RunResult
+) -> tuple[dict[str, FileOutcome], FixedPoint]:
+    """Analyse every file, then again the files other modules trace into, to the fixed point."""
+    fixed_point = FixedPoint(project_index(files))
+    outcomes = checker.analyse_all({path: fixed_point.view(path) for path in files}, result)
+    for _ in range(MAX_ROUNDS):
+        changed = fixed_point.update(outcomes)
+        if not changed:
+            break
+        outcomes.update(checker.analyse_all({path: fixed_point.view(path) for path in changed}, result))
+    return outcomes, fixed_point
 
 
 def project_index(files: list[str]) -> ProjectIndex:

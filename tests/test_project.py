@@ -31,7 +31,8 @@ EXPECTED = {
     ("shop/kernels.py", 15, "JAX403"),  # jnp.zeros(n) in pad, called with a traced n
     ("shop/kernels.py", 20, "JAX101"),  # print in loss, which train.py jits through jax.grad
     ("shop/layers/norm.py", 6, "JAX503"),  # float() in rms, reached through a re-export
-    ("shop/train.py", 21, "JAX502"),  # range() over a traced argument, a local finding
+    ("shop/units.py", 5, "JAX501"),  # a module that never imports JAX, traced from train.py
+    ("shop/train.py", 23, "JAX502"),  # range() over a traced argument, a local finding
 }
 
 

@@ -29,6 +29,8 @@ from jaxlint.engine import BUG_REPORT, INTERNAL_ERROR, analyze, meta_diagnostic,
 from jaxlint.hosts import SettingsCache
 from jaxlint.lsp.actions import FIX_ALL_KIND, FIX_ALL_TITLE, applicable_fix, noqa_edit, quick_fix_title
 from jaxlint.lsp.convert import SOURCE, replacement_edit, to_lsp_diagnostic, to_text_edit
+from jaxlint.semantic.project import ProjectView
+from jaxlint.workspace import ProjectModel
 
 DEFAULT_DEBOUNCE_S = 0.3
 PYTHON_SUFFIXES = (".py", ".pyi")
@@ -63,6 +65,14 @@ class JaxlintServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("jaxlint", __version__)
         self.state = ServerState()
+        self._project: ProjectModel | None = None
+
+    @property
+    def project(self) -> ProjectModel:
+        """The workspace's whole-project model (created on first use, when the root is known)."""
+        if self._project is None:
+            self._project = ProjectModel(self.root)
+        return self._project
 
     @property
     def encoding(self) -> str:
@@ -132,7 +142,8 @@ def lint_document(ls: JaxlintServer, uri: str, source: str, version: int | None)
         settings, problem = settings_for(ls, path)
         if problem is not None:
             notices.append((types.MessageType.Error, problem))
-        diagnostics = diagnostics_with_fixes(ls.state.settings, settings, source, path)
+        view = ls.project.view(path, settings)
+        diagnostics = diagnostics_with_fixes(ls.state.settings, settings, source, path, view)
     except Exception as error:  # the server must outlive any bug
         notices.append((types.MessageType.Error, f"{path}: {error!r}"))
         message = f"internal error: {type(error).__name__}: {error} ({BUG_REPORT})"
@@ -143,11 +154,12 @@ def lint_document(ls: JaxlintServer, uri: str, source: str, version: int | None)
 
 
 def diagnostics_with_fixes(
-    cache: SettingsCache, settings: Settings, source: str, path: str
+    cache: SettingsCache, settings: Settings, source: str, path: str, view: ProjectView | None = None
 ) -> list[Diagnostic]:
-    """The findings of ``source`` under ``settings``, each with its fix where a fixer has one."""
+    """The findings of ``source`` under ``settings``, each with its fix where a fixer has one;
+    ``view`` says what the rest of the project traces in this module."""
     ruleset = cache.ruleset_for(settings, path)
-    analysis = analyze(source, path, ruleset, frozenset(settings.traced_decorators))
+    analysis = analyze(source, path, ruleset, frozenset(settings.traced_decorators), project=view)
     if analysis.model is not None and analysis.diagnostics:
         from jaxlint.fixing import attach_fixes  # asks only the fixers of the codes found
 
@@ -320,7 +332,10 @@ def create_server() -> JaxlintServer:
         if document_path(uri).endswith("pyproject.toml"):
             _relint_all(ls)
         elif uri in ls.state.open_python:
-            lint_now(ls, uri)
+            # what this module traces in the others (and they in it) may have changed
+            ls.project.invalidate()
+            for open_uri in ls.state.open_python:
+                lint_now(ls, open_uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: JaxlintServer, params: types.DidCloseTextDocumentParams) -> None:
@@ -348,6 +363,7 @@ def create_server() -> JaxlintServer:
 
 
 def _relint_all(ls: JaxlintServer) -> None:
+    ls.project.invalidate()
     ls.state.settings.forget_configs()
     ls.state.reported_config_errors.clear()
     for uri in ls.state.open_python:

@@ -127,7 +127,8 @@ class SemanticModel:
         self.module_summary: dict[str, Value] = {}
         self._queue: deque[FunctionInfo] = deque()
         self._key_flows: dict[ast.AST, KeyFlow] = {}
-        self.uses_jax = self._names_jax(traced_decorators)
+        # a module that never names JAX still holds hazards when another module traces it
+        self.uses_jax = self._names_jax(traced_decorators) or bool(self.project.seeds)
         if self.uses_jax:
             self._discover()
             self._apply_seeds()

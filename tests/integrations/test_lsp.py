@@ -339,3 +339,37 @@ def test_server_without_pygls_prints_an_install_hint() -> None:
     assert (
         result.stderr.count("\n") == 1 and "pip install" in result.stderr and "Traceback" not in result.stderr
     )
+
+
+async def test_helpers_traced_by_other_modules_are_checked_with_the_project_model(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    helper = "def scale_by(x, factor):\n    if factor > 1:\n        return x * factor\n    return x\n"
+    caller = "import jax\n\nfrom pkg.helpers import scale_by\n\n\n@jax.jit\ndef step(w, x):\n    return scale_by(w, x.sum())\n"
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "train.py").write_text(caller)
+    await start(client, tmp_path)
+    diagnostics = await open_document(client, tmp_path / "pkg" / "helpers.py", helper)
+    assert [(d.code, d.range.start.line) for d in diagnostics] == [("JAX501", 1)]
+    assert "called from traced `step` in `pkg.train`" in diagnostics[0].message
+
+    # the caller stops passing a tracer: saving it re-lints the helper, now clean
+    train = tmp_path / "pkg" / "train.py"
+    train.write_text(caller.replace("scale_by(w, x.sum())", "scale_by(w, 2.0)"))
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=train.as_uri(), language_id="python", version=1, text=train.read_text()
+            )
+        )
+    )
+    await next_diagnostics(client, train)
+    client.text_document_did_save(
+        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=train.as_uri()))
+    )
+    for _ in range(4):
+        diagnostics = await next_diagnostics(client, tmp_path / "pkg" / "helpers.py")
+        if not diagnostics:
+            break
+    assert diagnostics == []

@@ -4,11 +4,13 @@ from shop import kernels
 from shop.layers import rms
 
 from .kernels import loss, scale_by
+from .units import clamp_low
 
 
 @jax.jit
 def step(w, x, n):
     w = scale_by(w, x.sum())
+    w = clamp_low(w, 0.0)
     padded = kernels.pad(x, n)
     return rms(w), padded
 
