@@ -119,6 +119,7 @@ def diagnostic_to_json(d: Diagnostic) -> dict[str, Any]:
         "fix": fix,
         "fix_title": d.fix_title,
         "noqa_row": d.noqa_row,
+        "cell": d.cell,
     }
 
 
@@ -143,4 +144,5 @@ def diagnostic_from_json(data: dict[str, Any]) -> Diagnostic:
         fix=fix,
         fix_title=data["fix_title"],
         noqa_row=data["noqa_row"],
+        cell=data.get("cell"),
     )

@@ -56,6 +56,7 @@ class Diagnostic:
     fix: Fix | None = None
     fix_title: str | None = None
     noqa_row: int | None = None
+    cell: int | None = None  # the notebook cell (1-based) the location is in
     # for fixers: what the rule computed (never serialised)
     fix_data: dict[str, Any] | None = field(default=None, compare=False, repr=False)
     node: Any = field(default=None, compare=False, repr=False)

@@ -14,7 +14,19 @@ from pathlib import Path
 
 from jaxlint.config import Settings
 
-PYTHON_SUFFIXES = (".py", ".pyi")
+PYTHON_SUFFIXES = (".py", ".pyi", ".ipynb")
+
+
+def is_python_file(path: str) -> bool:
+    """A file to check: ``*.py``/``*.pyi``/``*.ipynb``, or a script whose shebang names Python."""
+    if path.endswith(PYTHON_SUFFIXES):
+        return True
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(200)
+    except OSError:
+        return True  # let reading report the problem
+    return first.startswith(b"#!") and b"python" in first
 
 
 @dataclass

@@ -104,6 +104,7 @@ def fix_source(
         candidates = _candidates(analysis.diagnostics, current, analysis.model, unsafe, refused)
         if not candidates:
             break
+        analysis.model.release()
         outcome = _apply_pass(current, path, lint, candidates)
         if outcome.failed is not None:
             refused.add(outcome.failed)

@@ -29,6 +29,7 @@ from jaxlint.engine import BUG_REPORT, INTERNAL_ERROR, analyze, meta_diagnostic,
 from jaxlint.hosts import SettingsCache
 from jaxlint.lsp.actions import FIX_ALL_KIND, FIX_ALL_TITLE, applicable_fix, noqa_edit, quick_fix_title
 from jaxlint.lsp.convert import SOURCE, replacement_edit, to_lsp_diagnostic, to_text_edit
+from jaxlint.runner import gc_paused
 from jaxlint.semantic.project import ProjectView
 from jaxlint.workspace import ProjectModel
 
@@ -143,7 +144,8 @@ def lint_document(ls: JaxlintServer, uri: str, source: str, version: int | None)
         if problem is not None:
             notices.append((types.MessageType.Error, problem))
         view = ls.project.view(path, settings)
-        diagnostics = diagnostics_with_fixes(ls.state.settings, settings, source, path, view)
+        with gc_paused():
+            diagnostics = diagnostics_with_fixes(ls.state.settings, settings, source, path, view)
     except Exception as error:  # the server must outlive any bug
         notices.append((types.MessageType.Error, f"{path}: {error!r}"))
         message = f"internal error: {type(error).__name__}: {error} ({BUG_REPORT})"

@@ -32,7 +32,7 @@ def fix_to_json(fix: Fix | None) -> dict[str, Any] | None:
 
 def diagnostic_to_json(diagnostic: Diagnostic) -> dict[str, Any]:
     return {
-        "cell": None,
+        "cell": diagnostic.cell,
         "code": diagnostic.code,
         "end_location": _location(diagnostic.end_location),
         "filename": os.path.abspath(diagnostic.filename),

@@ -16,8 +16,9 @@ def render_text(diagnostics: list[Diagnostic], lines: dict[str, list[str]], show
             if diagnostic.fix is not None and diagnostic.fix.applicability is Applicability.SAFE
             else ""
         )
+        cell = f"cell {diagnostic.cell}:" if diagnostic.cell is not None else ""
         out.append(
-            f"{diagnostic.filename}:{location.row}:{location.column}: {diagnostic.code} {marker}{diagnostic.message}"
+            f"{diagnostic.filename}:{cell}{location.row}:{location.column}: {diagnostic.code} {marker}{diagnostic.message}"
         )
         source_lines = lines.get(diagnostic.filename)
         if show_source and source_lines and 0 < location.row <= len(source_lines):

@@ -158,11 +158,16 @@ class _ScopeBuilder:
             for child in reversed(module.node.body)  # type: ignore[attr-defined]
         ]
         pop, push = stack.pop, stack.append
+        fields_of, node_class, name_class, load = _REVERSED_FIELDS, ast.AST, ast.Name, ast.Load
         while stack:
             node, scope, loops, parent = pop()
             kind = type(node)
             if kind in wanted:
                 events.append((node, scope, loops, parent))
+            if kind is name_class:  # the most common node: handled inline
+                if type(node.ctx) is not load:  # type: ignore[attr-defined]
+                    self.bind_name(node.id, scope)  # type: ignore[attr-defined]
+                continue
             frame = (node, parent)
             if kind in LOOP_NODES:
                 self.push_loop(node, scope, loops, frame, push)  # type: ignore[arg-type]
@@ -170,8 +175,17 @@ class _ScopeBuilder:
             visit = dispatch.get(kind)
             children = visit(node, scope) if visit is not None else None
             if children is None:
-                for child in _reversed_children(node):
-                    push((child, scope, loops, frame))
+                fields = fields_of.get(kind)
+                if fields is None:
+                    fields = _reversed_fields(kind)
+                for field_name in fields:
+                    value = getattr(node, field_name, None)
+                    if value.__class__ is list:
+                        for item in reversed(value):
+                            if item is not None:
+                                push((item, scope, loops, frame))
+                    elif isinstance(value, node_class):
+                        push((value, scope, loops, frame))
                 continue
             for child, child_scope in reversed(children):
                 if child_scope is scope:
@@ -377,6 +391,12 @@ _LEAF_FIELDS = frozenset(
     }
 )
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {ast.Constant: ()}
+_REVERSED_FIELDS: dict[type, tuple[str, ...]] = {ast.Constant: ()}
+
+
+def _reversed_fields(kind: type) -> tuple[str, ...]:
+    fields = _REVERSED_FIELDS[kind] = tuple(reversed([f for f in kind._fields if f not in _LEAF_FIELDS]))
+    return fields
 
 
 def children(node: ast.AST) -> list[ast.AST]:
