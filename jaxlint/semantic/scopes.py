@@ -179,7 +179,7 @@ class _ScopeBuilder:
                 if fields is None:
                     fields = _reversed_fields(kind)
                 for field_name in fields:
-                    value = getattr(node, field_name, None)
+                    value: Any = getattr(node, field_name, None)
                     if value.__class__ is list:
                         for item in reversed(value):
                             if item is not None:
