@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
-from jaxlint.semantic.scopes import AMBIGUOUS, Scope
+from jaxlint.semantic.scopes import Scope
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -142,8 +142,7 @@ class Document:
             return allow_unbound
         if owner is not module:
             return False
-        imported = module.imports.get(name)
-        return imported is not None and imported != AMBIGUOUS and module.bound[name] == 1
+        return module.only_imported(name)
 
     def import_edit(self, statement: str) -> Edit:
         """Insert ``statement`` after the module's leading imports."""

@@ -408,3 +408,8 @@ def test_isinstance_narrows_to_a_python_value() -> None:
     first, second = compares
     assert is_static(model.value(first, info.scope))
     assert is_traced(model.value(second, info.scope))
+
+
+def test_the_same_import_repeated_still_resolves() -> None:
+    model = model_of("import jax\nimport jax\nfrom jax import numpy as jnp\nvalue = jax.jit\n")
+    assert model.qualname(model.tree.body[-1].value, model.index.module) == "jax.jit"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from functools import lru_cache
 
-from jaxlint.semantic.scopes import AMBIGUOUS, BUILTIN_NAMES, Scope
+from jaxlint.semantic.scopes import BUILTIN_NAMES, Scope
 
 # Spellings of one API that JAX and its ecosystem export under several names.
 CANONICAL_PREFIXES = {
@@ -48,9 +48,8 @@ class Resolver:
         if owner is None:
             result = f"builtins.{name}" if name in BUILTIN_NAMES else None
         else:
-            imported = owner.imports.get(name)
-            if imported is not None and imported != AMBIGUOUS and owner.bound[name] == 1:
-                result = self.absolute(imported)
+            if owner.only_imported(name):
+                result = self.absolute(owner.imports[name])
             elif owner is self.module:
                 result = self.aliases.get(name)
             else:

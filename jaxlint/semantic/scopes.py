@@ -54,6 +54,7 @@ class Scope:
     parent: Scope | None
     bound: dict[str, int] = field(default_factory=dict)  # name -> number of binding sites
     imports: dict[str, str] = field(default_factory=dict)  # name -> qualified name
+    import_count: dict[str, int] = field(default_factory=dict)  # name -> bindings by import
     defs: dict[str, list[ast.AST]] = field(default_factory=dict)  # name -> def/class nodes
     globals: set[str] = field(default_factory=set)
     nonlocals: set[str] = field(default_factory=set)
@@ -70,6 +71,7 @@ class Scope:
 
     def bind_import(self, name: str, qualname: str) -> None:
         self.bind(name)
+        self.import_count[name] = self.import_count.get(name, 0) + 1
         known = self.imports.get(name)
         self.imports[name] = qualname if known in (None, qualname) else AMBIGUOUS
 
@@ -105,6 +107,11 @@ class Scope:
             first = False
             scope = scope.parent
         return None
+
+    def only_imported(self, name: str) -> bool:
+        """Whether every binding of ``name`` here is an import (of one and the same thing)."""
+        imported = self.imports.get(name)
+        return imported is not None and imported != AMBIGUOUS and self.import_count[name] == self.bound[name]
 
     def single_def(self, name: str) -> ast.AST | None:
         """The def or class bound to ``name`` here, when that is the name's only binding."""
