@@ -1,0 +1,119 @@
+"""Calls of jitted functions: which function a call reaches through ``jax.jit``, and which of its
+parameters are static there (JAX604, JAX606, JAX607).
+
+Only what the source shows for certain counts: a function decorated with ``@jax.jit`` /
+``@partial(jax.jit, static_argnames=...)`` called by its name (or as ``self.method``), a name bound
+once to ``jax.jit(f, ...)``, and ``jax.jit(f, ...)(...)`` called on the spot. A ``jax.jit(f)``
+elsewhere does not make a plain call of ``f`` jitted, and a ``static_argnums`` that is not a
+literal makes the call unknown.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from jaxlint.context import Context
+from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.scopes import Scope
+
+STATIC_KEYWORDS = ("static_argnums", "static_argnames")
+
+
+@dataclass(frozen=True)
+class JitCall:
+    """A call that goes through ``jax.jit``: the function it runs and how its arguments bind."""
+
+    info: FunctionInfo
+    site: ast.expr  # the decorator or the `jax.jit(...)` call
+    offset: int  # leading parameters bound before the call's arguments (`self`)
+    static: frozenset[str]  # parameters that are static at this jit
+
+    def parameter(self, call: ast.Call, argument: ast.expr) -> str | None:
+        """The parameter ``argument`` (one of ``call``'s arguments) binds, when certain."""
+        for keyword in call.keywords:
+            if keyword.value is argument:
+                return keyword.arg
+        positional = self.info.positional_names()
+        for index, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred):
+                return None
+            if arg is argument:
+                position = index + self.offset
+                return positional[position] if position < len(positional) else None
+        return None
+
+    def static_arguments(self, call: ast.Call) -> list[tuple[str, ast.expr]]:
+        """The (parameter, argument) pairs of ``call`` that land on static parameters."""
+        found = []
+        for argument in [*call.args, *(k.value for k in call.keywords if k.arg)]:
+            name = self.parameter(call, argument)
+            if name is not None and name in self.static:
+                found.append((name, argument))
+        return found
+
+
+def jitted_callee(ctx: Context, call: ast.Call) -> JitCall | None:
+    """The jitted function ``call`` runs, or None when the call is not certainly jitted."""
+    model = ctx.model
+    func = call.func
+    if isinstance(func, ast.Call):
+        chain = model.resolve_chain(func, ctx.scope)
+        if chain is not None and func in chain.target.jit_sites:
+            return _jit_call(chain.target, func, 0)
+        return None
+    found = model.resolve_function(func, ctx.scope)
+    if found is not None:
+        info, offset = found
+        node = info.node
+        decorators = [] if isinstance(node, ast.Lambda) else node.decorator_list
+        site = next((d for d in decorators if d in info.jit_sites), None)
+        return None if site is None else _jit_call(info, site, offset)
+    if isinstance(func, ast.Name):
+        value = _single_assignment(ctx.scope, func.id)
+        owner = ctx.scope.lookup(func.id)
+        if isinstance(value, ast.Call) and owner is not None:
+            chain = model.resolve_chain(value, owner)
+            if chain is not None and value in chain.target.jit_sites and not chain.offset:
+                return _jit_call(chain.target, value, 0)
+    return None
+
+
+def _single_assignment(scope: Scope, name: str) -> ast.expr | None:
+    owner = scope.lookup(name)
+    if owner is None or owner.bound.get(name) != 1:
+        return None
+    return owner.assigned.get(name)
+
+
+def _jit_call(info: FunctionInfo, site: ast.expr, offset: int) -> JitCall | None:
+    static = static_parameters(info, site)
+    return None if static is None else JitCall(info, site, offset, static)
+
+
+def static_parameters(info: FunctionInfo, site: ast.expr) -> frozenset[str] | None:
+    """The parameters a jit site declares static (``static_argnums`` and ``static_argnames``
+    imply each other, as in ``jax.jit``); None when they are not literals."""
+    keywords = site.keywords if isinstance(site, ast.Call) else []
+    positional = info.positional_names()
+    names: set[str] = set()
+    for keyword in keywords:
+        if keyword.arg not in STATIC_KEYWORDS:
+            if keyword.arg is None:
+                return None
+            continue
+        try:
+            value = ast.literal_eval(keyword.value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None
+        items = list(value) if isinstance(value, (tuple, list)) else [value]
+        for item in items:
+            if keyword.arg == "static_argnames" and isinstance(item, str):
+                names.add(item)
+            elif keyword.arg == "static_argnums" and type(item) is int:
+                index = item + len(positional) if item < 0 else item
+                if 0 <= index < len(positional):
+                    names.add(positional[index])
+            else:
+                return None
+    return frozenset(names)

@@ -1,0 +1,161 @@
+"""JAX601: ``jax.jit`` applied to a fresh function in a loop or on every call."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.astutil import encloses
+from jaxlint.context import Context
+from jaxlint.explain import snippet
+from jaxlint.rule import Rule
+from jaxlint.semantic.transforms import PARTIAL
+
+JIT_NAMES = frozenset({"jax.jit", "jax.pmap", "flax.nnx.jit"})
+RUN_ONCE = ("main", "test", "setUp")  # entry points and tests: one call, one compilation
+
+
+class RepeatedJitCreation(Rule):
+    """## What it does
+    Finds `jax.jit(f)` applied, in a loop body or on every call of a function, to a function object
+    that is created anew each time: a `lambda`, a `functools.partial(...)`, the result of another
+    transformation (`jax.grad(g)`, `jax.vmap(g)`), a bound method (`self.step`), or a function
+    defined inside the loop (or inside the function). In a loop the jitted function must be used
+    in the same iteration (called right away, or bound to a name that is only called); in a
+    function body it must be called on the spot (`jax.jit(lambda x: ...)(y)`), and the function
+    must not be one that runs once (`main`, tests: `test*`, `setUp*`). Code JAX already traces is
+    not checked.
+
+    `jax.jit(module_level_function)` in a loop is not reported: JAX caches compilations by the
+    identity of the function, so every iteration reuses the first compilation.
+
+    ## Why is this bad?
+    Each new function object misses JAX's compilation cache, so JAX traces and compiles it again
+    on every iteration (or call): compilation, often far slower than the computation, runs every
+    time. Create the jitted function once, outside the loop or at module level, and pass what
+    changes as arguments.
+
+    ## Example
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    def train(w, batches):
+        for x in batches:
+            step = jax.jit(lambda p: p - 0.01 * jax.grad(lambda q: jnp.sum((x * q) ** 2))(p))
+            w = step(w)
+        return w
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def step(p, x):
+        return p - 0.01 * jax.grad(lambda q: jnp.sum((x * q) ** 2))(p)
+
+    def train(w, batches):
+        for x in batches:
+            w = step(w, x)
+        return w
+    ```
+
+    ## Fix safety
+    No automatic fix: hoisting the function changes which values it closes over.
+
+    ## References
+    - [JAX: just-in-time compilation, caching](https://docs.jax.dev/en/latest/jit-compilation.html#caching)
+    """
+
+    code = "JAX601"
+    name = "repeated-jit-creation"
+    message = "`jax.jit` is applied to a new function object in a loop or on every call"
+    outcome = "JAX traces and compiles the function again every time"
+    severity = "warning"
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if ctx.traced or ctx.qualname(node.func) not in JIT_NAMES or not node.args:
+            return
+        if any(isinstance(a, ast.Starred) for a in node.args[:1]):
+            return
+        where = self.repetition(node, ctx)
+        if where is None:
+            return
+        fresh = self.fresh(node.args[0], ctx, where[1])
+        if fresh is None:
+            return
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` jits {fresh}, a new function object {where[0]}: JAX caches "
+            f"compilations by function identity, so it traces and compiles it again each time; create "
+            f"the jitted function once (outside the loop, or at module level) and pass what changes as "
+            f"arguments",
+        )
+
+    def repetition(self, node: ast.Call, ctx: Context) -> tuple[str, ast.AST] | None:
+        """Where the jit is repeated (for the message) and the node that repeats it."""
+        parent = ctx.parent
+        called = isinstance(parent, ast.Call) and parent.func is node
+        if ctx.loops:
+            loop = ctx.loops[-1]
+            if called or _only_called(parent, node, loop):
+                kind = "loop" if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) else "comprehension"
+                return f"on every iteration of the {kind} at line {loop.lineno}", loop  # type: ignore[attr-defined]
+            return None
+        function = ctx.function
+        if called and function is not None and not function.name.startswith(RUN_ONCE):
+            return f"on every call of `{function.name}`", function.node
+        return None
+
+    def fresh(self, target: ast.expr, ctx: Context, repeated: ast.AST) -> str | None:
+        """How ``target`` makes a new function object on each repetition; None if it does not."""
+        if isinstance(target, ast.Lambda):
+            return "a lambda"
+        if isinstance(target, ast.Call):
+            qualname = ctx.qualname(target.func)
+            if qualname == PARTIAL:
+                return "a `functools.partial` object"
+            transform = None if qualname is None else ctx.model.transforms.get(qualname)
+            if transform is not None and transform.kind != "wrapper":
+                return f"the function `{snippet(ctx, target.func)}` returns"
+            return None
+        if isinstance(target, ast.Attribute):
+            found = ctx.model.resolve_function(target, ctx.scope)
+            return "a bound method" if found is not None and found[1] == 1 else None
+        if isinstance(target, ast.Name):
+            owner = ctx.scope.lookup(target.id)
+            if owner is None or owner.bound.get(target.id) != 1:
+                return None
+            binding = owner.single_def(target.id) or owner.assigned.get(target.id)
+            if binding is None or not encloses(repeated, binding):
+                return None
+            if isinstance(binding, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return f"`{target.id}` (a function defined {_inside(repeated)})"
+            if isinstance(binding, (ast.Lambda, ast.Call)) and not isinstance(binding, ast.Name):
+                inner = self.fresh(binding, ctx, repeated)
+                return None if inner is None else f"`{target.id}` ({inner})"
+        return None
+
+
+def _only_called(parent: ast.AST | None, node: ast.Call, loop: ast.AST) -> bool:
+    """``step = jax.jit(...)`` in the loop, with ``step`` only ever called in the loop."""
+    if not (
+        isinstance(parent, ast.Assign)
+        and parent.value is node
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Name)
+    ):
+        return False
+    name = parent.targets[0].id
+    uses = [
+        n for n in ast.walk(loop) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+    ]
+    calls = {id(n.func) for n in ast.walk(loop) if isinstance(n, ast.Call)}
+    return bool(uses) and all(id(use) in calls for use in uses)
+
+
+def _inside(repeated: ast.AST) -> str:
+    if isinstance(repeated, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return f"inside `{repeated.name}`"
+    return "inside the loop"

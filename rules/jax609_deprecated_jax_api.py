@@ -1,0 +1,229 @@
+"""JAX609: a deprecated or removed JAX API."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.context import Context
+from jaxlint.controlflow import side_effect_free
+from jaxlint.migrations import (
+    AT,
+    AT_KEYWORDS,
+    AT_METHODS,
+    DISABLE_X64,
+    JIT,
+    MIGRATIONS,
+    RENAME,
+    TIE_IN,
+    Migration,
+)
+from jaxlint.rule import FixAvailability, Rule
+from jaxlint.semantic.transforms import PARTIAL
+from jaxlint.semantic.values import is_jax_array
+
+LEAVES = frozenset(old.rsplit(".", 1)[1] for old in MIGRATIONS)
+CALL_KINDS = (AT, TIE_IN, DISABLE_X64)
+
+
+class DeprecatedJaxApi(Rule):
+    """## What it does
+    Finds uses of JAX APIs that were deprecated or removed, and rewrites them to their current
+    form (spelled through an attribute, `from ... import ...`, or an alias):
+
+    | API | Use instead | Deprecated | Removed |
+    | --- | --- | --- | --- |
+    | `jax.tree_map` | `jax.tree.map` | 0.4.26 | 0.6.0 |
+    | `jax.tree_flatten`, `tree_leaves`, `tree_structure`, `tree_transpose`, `tree_unflatten` | `jax.tree.flatten`, `leaves`, `structure`, `transpose`, `unflatten` | 0.3.15 | 0.6.0 |
+    | `jax.treedef_is_leaf` | `jax.tree_util.treedef_is_leaf` | 0.3.15 | 0.6.0 |
+    | `jax.tree_util.tree_multimap` | `jax.tree.map` | 0.3.5 | 0.3.16 |
+    | `jax.experimental.pjit.pjit` | `jax.jit` | 0.8.0 | |
+    | `jax.experimental.pjit.with_sharding_constraint` | `jax.lax.with_sharding_constraint` | 0.4.16 | 0.4.24 |
+    | `jax.experimental.pjit.PartitionSpec`, `NamedSharding` | `jax.sharding.PartitionSpec`, `NamedSharding` | 0.4.4 | 0.4.11 |
+    | `jax.experimental.PartitionSpec` | `jax.sharding.PartitionSpec` | | 0.4.11 |
+    | `jax.experimental.maps.Mesh`, `jax.interpreters.pxla.Mesh` | `jax.sharding.Mesh` | 0.4.4 | 0.4.11 |
+    | `jax.interpreters.pxla.PartitionSpec` | `jax.sharding.PartitionSpec` | 0.4.4 | 0.4.11 |
+    | `jax.experimental.shard_map.shard_map` | `jax.shard_map` (no automatic fix) | 0.8.0 | |
+    | `jax.experimental.enable_x64` | `jax.enable_x64` | 0.8.0 | 0.10.0 |
+    | `jax.experimental.disable_x64()` | `jax.enable_x64(False)` | 0.8.0 | 0.10.0 |
+    | `jax.random.KeyArray`, `jax.random.PRNGKeyArray` | `jax.Array` | 0.4.16 | 0.4.24 |
+    | `jax.numpy.DeviceArray`, `jax.interpreters.pxla.ShardedDeviceArray` | `jax.Array` | 0.4.7 | 0.4.14 |
+    | `jax.interpreters.xla.DeviceArray` | `jax.Array` | | 0.4.11 |
+    | `jax.abstract_arrays.ShapedArray` | `jax.core.ShapedArray` | 0.4.12 | 0.4.16 |
+    | `jax.lax.tie_in(x, y)` | `y` | 0.4.24 | 0.4.29 |
+    | `jax.ops.index_update(x, idx, y)` (`index_add`, `index_mul`, `index_min`, `index_max`) | `x.at[idx].set(y)` (`.add`, `.multiply`, `.min`, `.max`) | 0.2.22 | 0.3.2 |
+    | `jax.numpy.alltrue`, `sometrue`, `product`, `cumproduct` | `jax.numpy.all`, `any`, `prod`, `cumprod` | 0.4.12 | 0.4.16 |
+    | `jax.numpy.row_stack`, `trapz` | `jax.numpy.vstack`, `trapezoid` | 0.4.16 | 0.4.24 |
+    | `jax.numpy.round_` | `jax.numpy.round` | 0.4.32 | 0.4.38 |
+    | `jax.nn.normalize` | `jax.nn.standardize` | 0.3.5 | 0.4.29 |
+
+    `jax.tree_util.tree_map`, `tree_flatten` and the rest of `jax.tree_util` are current and not
+    reported.
+
+    ## Why is this bad?
+    A removed API fails with `AttributeError` (or `ImportError`) on current JAX; a deprecated one
+    warns and will be removed. Each replacement above is the same function or class under its
+    current name (or, for `jax.ops.index_*` and `tie_in`, the equivalent expression).
+
+    ## Example
+    ```python
+    import jax
+
+    def scale(params):
+        return jax.tree_map(lambda p: 0.5 * p, params)
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+
+    def scale(params):
+        return jax.tree.map(lambda p: 0.5 * p, params)
+    ```
+
+    ## Fix safety
+    Renames are safe: the replacement is the same function under its current name, and a
+    `from ... import old` keeps binding the old name (`from jax.tree import map as tree_map`).
+    `pjit` becomes `jax.jit` only where shardings are passed by keyword. `x.at[idx].set(y)` is safe
+    when `x` is known to be a JAX array (`jax.ops.index_update` also accepted NumPy arrays, which
+    have no `.at`), unsafe otherwise; dropping `tie_in`'s first argument is unsafe when it has side
+    effects. An import of a removed `jax.ops` function is deleted once nothing uses it.
+    `jax.experimental.shard_map.shard_map` is reported without a fix: `jax.shard_map` takes `mesh`,
+    `in_specs` and `out_specs` by keyword only and renamed `check_rep` to `check_vma`.
+
+    ## References
+    - [JAX changelog](https://docs.jax.dev/en/latest/changelog.html)
+    - [JAX API compatibility policy](https://docs.jax.dev/en/latest/api_compatibility.html)
+    """
+
+    code = "JAX609"
+    name = "deprecated-jax-api"
+    message = "A deprecated or removed JAX API is used"
+    outcome = "AttributeError / ImportError on current JAX (DeprecationWarning while deprecated)"
+    fix_title = "Rewrite to the current JAX API"
+    fix_availability = FixAvailability.SOMETIMES
+
+    def visit_Attribute(self, node: ast.Attribute, ctx: Context) -> None:
+        if node.attr not in LEAVES or not isinstance(node.ctx, ast.Load):
+            return
+        migration = MIGRATIONS.get(ctx.model.resolver.spelled(node, ctx.scope) or "")
+        if migration is not None:
+            self.use(node, migration, ctx)
+
+    def visit_Name(self, node: ast.Name, ctx: Context) -> None:
+        if node.id not in _imported_names(ctx) or not isinstance(node.ctx, ast.Load):
+            return
+        migration = MIGRATIONS.get(ctx.model.resolver.spelled(node, ctx.scope) or "")
+        if migration is not None and migration.kind in CALL_KINDS:
+            self.use(node, migration, ctx)  # other imported names are fixed at their import
+
+    def visit_ImportFrom(self, node: ast.ImportFrom, ctx: Context) -> None:
+        if node.level or not node.module:
+            return
+        for alias in node.names:
+            migration = MIGRATIONS.get(f"{node.module}.{alias.name}")
+            if migration is None:
+                continue
+            bound = alias.asname or alias.name
+            uses = _uses(ctx, bound)
+            fix: dict | None = None
+            if migration.kind in CALL_KINDS:
+                if not uses:  # the calls were rewritten: the import is all that is left
+                    fix = {"form": "drop-import", "statement": node, "alias": alias}
+            elif migration.kind == RENAME or (
+                migration.kind == JIT and all(_jit_compatible(ctx, use) for use in uses)
+            ):
+                fix = {"form": "import", "statement": node, "alias": alias, "new": migration.new}
+            ctx.report(alias, _message(migration, f"`{migration.old}`"), fix_data=fix)
+
+    def use(self, node: ast.expr, migration: Migration, ctx: Context) -> None:
+        call = ctx.parent if isinstance(ctx.parent, ast.Call) and ctx.parent.func is node else None
+        fix: dict | None = None
+        if migration.kind == RENAME or (migration.kind == JIT and _jit_compatible(ctx, node)):
+            fix = {"form": "replace", "new": migration.new}
+        elif call is not None and not any(isinstance(a, ast.Starred) for a in call.args):
+            fix = _call_fix(ctx, migration, call)
+        ctx.report(node, _message(migration, f"`{ast.unparse(node)}`"), fix_data=fix)
+
+
+def _call_fix(ctx: Context, migration: Migration, call: ast.Call) -> dict | None:
+    args, keywords = call.args, [k.arg for k in call.keywords]
+    if migration.kind == AT and 3 <= len(args) <= 5 and all(k in AT_KEYWORDS for k in keywords):
+        safe = is_jax_array(ctx.value(args[0]))
+        return {"form": "at", "call": call, "method": AT_METHODS[migration.old], "safe": safe}
+    if migration.kind == TIE_IN and len(args) == 2 and not keywords:
+        bare = _in_own_slot(ctx, call) or isinstance(
+            args[1], (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant)
+        )
+        return {"form": "tie_in", "call": call, "safe": _pure(ctx, args[0]), "bare": bare}
+    if migration.kind == DISABLE_X64 and not args and not keywords:
+        return {"form": "disable_x64", "call": call}
+    return None
+
+
+def _in_own_slot(ctx: Context, call: ast.Call) -> bool:
+    """Whether ``call`` fills a slot of its own (a statement's value, an argument, an element), so
+    any expression can replace it without parentheses."""
+    parent = _parent_of(ctx, call)
+    if isinstance(parent, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr, ast.keyword)):
+        return True
+    if isinstance(parent, ast.Call):
+        return call in parent.args
+    return isinstance(parent, (ast.List, ast.Tuple, ast.Set))
+
+
+def _message(migration: Migration, spelled: str) -> str:
+    since = f" (deprecated in {migration.deprecated})" if migration.removed and migration.deprecated else ""
+    new = migration.new if migration.kind in CALL_KINDS else f"`{migration.new}`"
+    note = f" ({migration.note})" if migration.note else ""
+    return f"{spelled} is {migration.status}{since}: use {new}{note}"
+
+
+def _pure(ctx: Context, node: ast.expr) -> bool:
+    return side_effect_free(ctx, node) and not any(isinstance(n, ast.Call) for n in ast.walk(node))
+
+
+def _jit_compatible(ctx: Context, node: ast.expr) -> bool:
+    """Whether ``node`` (a use of ``pjit``) is called with shardings by keyword only: a call with
+    at most the function positionally, a bare decorator, or ``partial(pjit, **keywords)``."""
+    parent = _parent_of(ctx, node)
+    if isinstance(parent, ast.Call):
+        if parent.func is node:
+            return len(parent.args) <= 1 and not any(isinstance(a, ast.Starred) for a in parent.args)
+        return ctx.model.qualname(parent.func, ctx.scope) == PARTIAL and parent.args == [node]
+    return isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and node in parent.decorator_list
+
+
+def _parent_of(ctx: Context, node: ast.expr) -> ast.AST | None:
+    if ctx.parent is not None and node in ast.iter_child_nodes(ctx.parent):
+        return ctx.parent
+    return _parents(ctx).get(node)
+
+
+def _parents(ctx: Context) -> dict[ast.AST, ast.AST]:
+    parents = ctx.memo.get("JAX609-parents")
+    if parents is None:
+        parents = {child: node for node in ast.walk(ctx.model.tree) for child in ast.iter_child_nodes(node)}
+        ctx.memo["JAX609-parents"] = parents
+    return parents
+
+
+def _uses(ctx: Context, name: str) -> list[ast.Name]:
+    """Module-wide loads of ``name`` (an import's binding)."""
+    return [
+        n for n in _parents(ctx) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+    ]
+
+
+def _imported_names(ctx: Context) -> frozenset[str]:
+    """Names some scope of this file binds by importing an API listed in the migrations."""
+    names = ctx.memo.get("JAX609-names")
+    if names is None:
+        index = ctx.model.index
+        names = frozenset(
+            name
+            for scope in [index.module, *index.functions]
+            for name, qualname in scope.imports.items()
+            if qualname in MIGRATIONS
+        )
+        ctx.memo["JAX609-names"] = names
+    return names
