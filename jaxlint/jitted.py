@@ -79,6 +79,20 @@ def jitted_callee(ctx: Context, call: ast.Call) -> JitCall | None:
     return None
 
 
+def declares_static(ctx: Context) -> bool:
+    """Whether some jit site of this file declares static arguments (a cheap gate), memoised."""
+    found = ctx.memo.get("jitted-static")
+    if found is None:
+        found = any(
+            isinstance(site, ast.Call)
+            and any(k.arg in STATIC_KEYWORDS or k.arg is None for k in site.keywords)
+            for info in ctx.model.infos.values()
+            for site in info.jit_sites
+        )
+        ctx.memo["jitted-static"] = found
+    return found
+
+
 def _single_assignment(scope: Scope, name: str) -> ast.expr | None:
     owner = scope.lookup(name)
     if owner is None or owner.bound.get(name) != 1:

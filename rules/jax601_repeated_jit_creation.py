@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import ast
 
-from jaxlint.astutil import encloses
+from jaxlint.astutil import callee_leaf, encloses
 from jaxlint.context import Context
 from jaxlint.explain import snippet
 from jaxlint.rule import Rule
 from jaxlint.semantic.transforms import PARTIAL
 
 JIT_NAMES = frozenset({"jax.jit", "jax.pmap", "flax.nnx.jit"})
+JIT_LEAVES = frozenset({"jit", "pmap", "pjit"})
 RUN_ONCE = ("main", "test", "setUp")  # entry points and tests: one call, one compilation
 
 
@@ -75,7 +76,9 @@ class RepeatedJitCreation(Rule):
     severity = "warning"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if ctx.traced or ctx.qualname(node.func) not in JIT_NAMES or not node.args:
+        if callee_leaf(node) not in JIT_LEAVES or ctx.traced or not node.args:
+            return
+        if ctx.qualname(node.func) not in JIT_NAMES:
             return
         if any(isinstance(a, ast.Starred) for a in node.args[:1]):
             return

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from jaxlint.astutil import callee_leaf
 from jaxlint.context import Context
 from jaxlint.explain import snippet, why_traced
 from jaxlint.rule import FixAvailability, Rule
@@ -11,6 +12,7 @@ from jaxlint.semantic.numpy_api import NUMPY_CONVERTS_TRACER
 from jaxlint.semantic.transforms import ABSTRACT, PARTIAL
 from jaxlint.semantic.values import is_traced
 
+NUMPY_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in NUMPY_CONVERTS_TRACER)
 # Keywords that mean the same to the NumPy function and its jax.numpy namesake.
 SHARED_KEYWORDS = frozenset({"axis", "keepdims", "dtype", "ddof", "ord", "optimize", "decimals"})
 
@@ -88,7 +90,7 @@ class NumpyFunctionOnTracer(Rule):
 def _traced_operand(ctx: Context, node: ast.Call) -> ast.expr | None:
     """The first traced argument of a converting NumPy call (an argument that is itself such a
     call on a tracer counts: it is reported too, and rewritten to return a tracer)."""
-    if ctx.qualname(node.func) not in NUMPY_CONVERTS_TRACER:
+    if callee_leaf(node) not in NUMPY_LEAVES or ctx.qualname(node.func) not in NUMPY_CONVERTS_TRACER:
         return None
     for argument in [*node.args, *(k.value for k in node.keywords)]:
         value = argument.value if isinstance(argument, ast.Starred) else argument

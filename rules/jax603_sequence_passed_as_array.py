@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import ast
 
+from jaxlint.astutil import callee_leaf
 from jaxlint.context import Context
 from jaxlint.explain import snippet
 from jaxlint.rule import FixAvailability, Rule
 from jaxlint.semantic.numpy_api import JNP_REJECTS_SEQUENCE
 
 DISPLAYS = (ast.List, ast.Tuple, ast.ListComp)
+JNP_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in JNP_REJECTS_SEQUENCE)
 SEQUENCE_BUILTINS = frozenset({"builtins.list", "builtins.tuple"})
 
 
@@ -61,6 +63,8 @@ class SequencePassedAsArray(Rule):
     fix_availability = FixAvailability.ALWAYS
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if callee_leaf(node) not in JNP_LEAVES or not node.args:
+            return
         qualname = ctx.qualname(node.func)
         positions = JNP_REJECTS_SEQUENCE.get(qualname or "")
         if positions is None:

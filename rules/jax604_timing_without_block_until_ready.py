@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from jaxlint.astutil import callee_leaf
 from jaxlint.context import Context
 from jaxlint.controlflow import own_nodes
 from jaxlint.explain import snippet
@@ -24,6 +25,7 @@ CLOCKS = frozenset(
         "timeit.default_timer",
     }
 )
+CLOCK_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in CLOCKS)
 # Calls that wait for (or copy out) the values they are given.
 SYNCING = frozenset(
     {
@@ -121,7 +123,7 @@ class TimingWithoutBlockUntilReady(Rule):
     severity = "warning"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if ctx.traced or ctx.qualname(node.func) not in CLOCKS:
+        if callee_leaf(node) not in CLOCK_LEAVES or ctx.traced or ctx.qualname(node.func) not in CLOCKS:
             return
         stop = ctx.statement_of(node)
         if stop is None:

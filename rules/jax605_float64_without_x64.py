@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import re
 
+from jaxlint.astutil import callee_leaf
 from jaxlint.context import Context
 from jaxlint.explain import snippet
 from jaxlint.rule import Rule
@@ -40,6 +41,8 @@ DTYPE_POSITION = {
     "jax.numpy.full_like": 2,
     "jax.lax.convert_element_type": 1,
 }
+# Callees worth resolving when no `dtype=` keyword is given.
+DTYPE_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in [*CONSTRUCTORS, *DTYPE_POSITION]) | {"astype"}
 MENTIONS_X64 = re.compile(r"x64", re.IGNORECASE)
 
 
@@ -97,6 +100,10 @@ class Float64WithoutX64(Rule):
     severity = "warning"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if not (node.keywords or node.args) or (
+            callee_leaf(node) not in DTYPE_LEAVES and not any(k.arg == "dtype" for k in node.keywords)
+        ):
+            return
         qualname = ctx.qualname(node.func)
         dtype = self.requested(node, qualname, ctx)
         if dtype is None or _mentions_x64(ctx):

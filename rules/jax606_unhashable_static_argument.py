@@ -6,7 +6,7 @@ import ast
 
 from jaxlint.context import Context
 from jaxlint.explain import snippet
-from jaxlint.jitted import jitted_callee
+from jaxlint.jitted import declares_static, jitted_callee
 from jaxlint.rule import Rule
 from jaxlint.semantic.values import STATIC, flat, is_jax_array
 
@@ -80,6 +80,8 @@ class UnhashableStaticArgument(Rule):
     outcome = "ValueError: Non-hashable static arguments are not supported"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if not declares_static(ctx):
+            return
         callee = jitted_callee(ctx, node)
         if callee is None or not callee.static:
             return

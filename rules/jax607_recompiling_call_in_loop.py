@@ -21,7 +21,8 @@ class RecompilingCallInLoop(Rule):
     Finds a call of a jitted function inside a `for i in range(...)` loop (outside traced code)
     that gives it a different signature on every iteration: the loop index (or `i + 1`, `2 * i`)
     as a static argument, or an array whose shape follows the index (`x[:i]`, `x[i:]`,
-    `jnp.zeros(i)`). Loops over a literal `range` shorter than 10 are not reported.
+    `jnp.zeros(i)`). Loops over a literal `range` shorter than 10, and over `range(len(...))` (one
+    iteration per element of a container, such as layers), are not reported.
 
     ## Why is this bad?
     A jitted function is compiled once per distinct signature: per value of each static argument
@@ -115,6 +116,8 @@ def _counted(ctx: Context, loop: ast.AST) -> bool:
     if not (isinstance(call, ast.Call) and ctx.qualname(call.func) == "builtins.range" and call.args):
         return False
     bounds = call.args
+    if any(isinstance(b, ast.Call) and ctx.qualname(b.func) == "builtins.len" for b in bounds):
+        return False  # one iteration per element of a container (layers, say): often few, on purpose
     if all(isinstance(b, ast.Constant) and type(b.value) is int for b in bounds):
         try:
             return len(range(*(b.value for b in bounds))) >= SMALL  # type: ignore[union-attr]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from jaxlint.context import Context
-from jaxlint.controlflow import fori_plan, own_nodes
+from jaxlint.controlflow import fori_plan, own_nodes, side_effect_free
 from jaxlint.explain import function_name, snippet
 from jaxlint.rule import FixAvailability, Rule
 from jaxlint.semantic.scopes import MUTATING_METHODS
@@ -51,7 +51,8 @@ class UnrolledPythonLoop(Rule):
 
     ## Fix safety
     The fix rewrites the loop to `jax.lax.fori_loop` carrying the variables the body rebinds, when
-    the body has no `break`, `continue`, `return`, `yield` or container mutation, and uses the
+    the body only computes with JAX (`jax.numpy`/`lax` calls, array methods and arithmetic: no
+    helper calls, no `break`, `continue`, `return`, `yield` or container mutation), and uses the
     loop index only to index JAX arrays. Unsafe: every carried variable must keep its shape and
     dtype from one iteration to the next, and the index becomes a tracer.
 
@@ -83,7 +84,7 @@ class UnrolledPythonLoop(Rule):
         count = (
             f"{trips * outer} times" if outer == 1 else f"{trips * outer} times (with the loops around it)"
         )
-        plan = fori_plan(ctx, node) if _index_only_indexes_arrays(ctx, node) else None
+        plan = fori_plan(ctx, node) if _liftable(ctx, node) else None
         ctx.report(
             node,
             f"`for ... in {snippet(ctx, node.iter)}` in `{function_name(ctx)}` is unrolled: JAX traces "
@@ -155,6 +156,14 @@ def _computes_on_arrays(ctx: Context, loop: ast.For) -> bool:
         ):
             return True
     return False
+
+
+def _liftable(ctx: Context, loop: ast.For) -> bool:
+    """Whether the body can become a ``fori_loop`` body: it only computes with JAX (no calls of
+    helpers or layer constructors, which may create parameters or have effects), and its index
+    only indexes JAX arrays."""
+    calls = [node for node in own_nodes(loop.body) if isinstance(node, ast.Call)]
+    return all(side_effect_free(ctx, call) for call in calls) and _index_only_indexes_arrays(ctx, loop)
 
 
 def _index_only_indexes_arrays(ctx: Context, loop: ast.For) -> bool:

@@ -107,14 +107,18 @@ class DeprecatedJaxApi(Rule):
             return
         migration = MIGRATIONS.get(ctx.model.resolver.spelled(node, ctx.scope) or "")
         if migration is not None:
-            self.use(node, migration, ctx)
+            parent = ctx.parent
+            self.use(
+                node, migration, ctx, parent if isinstance(parent, ast.Call) and parent.func is node else None
+            )
 
-    def visit_Name(self, node: ast.Name, ctx: Context) -> None:
-        if node.id not in _imported_names(ctx) or not isinstance(node.ctx, ast.Load):
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        func = node.func
+        if not isinstance(func, ast.Name) or func.id not in _imported_names(ctx):
             return
-        migration = MIGRATIONS.get(ctx.model.resolver.spelled(node, ctx.scope) or "")
+        migration = MIGRATIONS.get(ctx.model.resolver.spelled(func, ctx.scope) or "")
         if migration is not None and migration.kind in CALL_KINDS:
-            self.use(node, migration, ctx)  # other imported names are fixed at their import
+            self.use(func, migration, ctx, node)  # other imported names are fixed at their import
 
     def visit_ImportFrom(self, node: ast.ImportFrom, ctx: Context) -> None:
         if node.level or not node.module:
@@ -135,8 +139,7 @@ class DeprecatedJaxApi(Rule):
                 fix = {"form": "import", "statement": node, "alias": alias, "new": migration.new}
             ctx.report(alias, _message(migration, f"`{migration.old}`"), fix_data=fix)
 
-    def use(self, node: ast.expr, migration: Migration, ctx: Context) -> None:
-        call = ctx.parent if isinstance(ctx.parent, ast.Call) and ctx.parent.func is node else None
+    def use(self, node: ast.expr, migration: Migration, ctx: Context, call: ast.Call | None) -> None:
         fix: dict | None = None
         if migration.kind == RENAME or (migration.kind == JIT and _jit_compatible(ctx, node)):
             fix = {"form": "replace", "new": migration.new}

@@ -44,3 +44,14 @@ def branches_on_index(x):
         if i % 2:
             x = x + 1.0
     return x
+
+
+def layer(x):
+    return x * 2.0
+
+
+@jax.jit
+def calls_a_helper(x):
+    for _ in range(100):  # no fix
+        x = layer(x)
+    return x
