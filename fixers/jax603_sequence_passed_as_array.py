@@ -12,18 +12,19 @@ class WrapSequenceInArray(Fixer):
     code = "JAX603"
 
     def fix(self, diagnostic: Diagnostic, doc: Document) -> Fix | None:
-        node = diagnostic.node
-        call = (diagnostic.fix_data or {}).get("call")
-        if not isinstance(call, ast.Call) or not isinstance(node, ast.expr):
+        call = diagnostic.node
+        arguments = (diagnostic.fix_data or {}).get("arguments")
+        if not isinstance(call, ast.Call) or not arguments:
             return None
         func = call.func
         if (
             isinstance(func, ast.Attribute)
             and doc.model.qualname(func.value, diagnostic.scope) == "jax.numpy"
         ):
-            jnp, imports = doc.segment(func.value), []
+            jnp, edits = doc.segment(func.value), []
         else:
-            jnp, imports = doc.reference("jax.numpy", diagnostic.scope)
-        start, end = doc.start(node), doc.end(node)
-        edits = [doc.edit(start, start, f"{jnp}.array("), doc.edit(end, end, ")"), *imports]
+            jnp, edits = doc.reference("jax.numpy", diagnostic.scope)
+        for argument in arguments:
+            start, end = doc.start(argument), doc.end(argument)
+            edits += [doc.edit(start, start, f"{jnp}.array("), doc.edit(end, end, ")")]
         return doc.fix(Applicability.SAFE, "Wrap the sequence in `jnp.array(...)`", edits)

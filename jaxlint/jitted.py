@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from jaxlint.context import Context
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
+from jaxlint.semantic.transforms import PARTIAL
 
 STATIC_KEYWORDS = ("static_argnums", "static_argnames")
 
@@ -77,6 +78,45 @@ def jitted_callee(ctx: Context, call: ast.Call) -> JitCall | None:
             if chain is not None and value in chain.target.jit_sites and not chain.offset:
                 return _jit_call(chain.target, value, 0)
     return None
+
+
+def transformed_callee(ctx: Context, call: ast.Call) -> bool:
+    """Whether ``call`` runs a function made by a JAX transformation (``jit``, ``vmap``, ``grad``,
+    ``pmap``, ``equinox.filter_jit``...): decorated with one, bound once to one, or transformed on
+    the spot. Such a call dispatches device work and returns without waiting for it."""
+    model = ctx.model
+    func = call.func
+    if isinstance(func, ast.Call):
+        return _transform_call(ctx, func, ctx.scope)
+    found = model.resolve_function(func, ctx.scope)
+    if found is not None:
+        node = found[0].node
+        scope = model.index.parents.get(node, model.index.module)
+        decorators = [] if isinstance(node, ast.Lambda) else node.decorator_list
+        return any(_is_transform(ctx, d, scope) or _transform_call(ctx, d, scope) for d in decorators)
+    if isinstance(func, ast.Name):
+        owner = ctx.scope.lookup(func.id)
+        value = _single_assignment(ctx.scope, func.id)
+        return owner is not None and isinstance(value, ast.Call) and _transform_call(ctx, value, owner)
+    return False
+
+
+def _transform_call(ctx: Context, node: ast.expr, scope: Scope) -> bool:
+    """``jax.jit(f, ...)`` or ``functools.partial(jax.jit, ...)``."""
+    if not isinstance(node, ast.Call):
+        return False
+    if _is_transform(ctx, node.func, scope):
+        return True
+    return (
+        ctx.model.qualname(node.func, scope) == PARTIAL
+        and bool(node.args)
+        and _is_transform(ctx, node.args[0], scope)
+    )
+
+
+def _is_transform(ctx: Context, node: ast.expr, scope: Scope) -> bool:
+    transform = ctx.model.transform_of(node, scope)
+    return transform is not None and transform.kind not in ("wrapper", "callback", "body")
 
 
 def declares_static(ctx: Context) -> bool:

@@ -8,10 +8,12 @@ from jaxlint.astutil import callee_leaf, encloses
 from jaxlint.context import Context
 from jaxlint.explain import snippet
 from jaxlint.rule import Rule
+from jaxlint.semantic.scopes import MUTATING_METHODS
 from jaxlint.semantic.transforms import PARTIAL
 
 JIT_NAMES = frozenset({"jax.jit", "jax.pmap", "flax.nnx.jit"})
 JIT_LEAVES = frozenset({"jit", "pmap", "pjit"})
+CONTAINERS = frozenset({"builtins.list", "builtins.tuple", "builtins.dict", "builtins.set"})
 RUN_ONCE = ("main", "test", "setUp")  # entry points and tests: one call, one compilation
 
 
@@ -96,13 +98,29 @@ class RepeatedJitCreation(Rule):
             f"arguments",
         )
 
+    def visit_FunctionDef(self, node: ast.FunctionDef, ctx: Context) -> None:
+        """``@jax.jit`` on a ``def`` inside a loop body: a new function every iteration."""
+        if not ctx.loops or ctx.traced:
+            return
+        decorator = next((d for d in node.decorator_list if _jit_decorator(ctx, d)), None)
+        loop = ctx.loops[-1]
+        if decorator is None or not _used_per_iteration(ctx, node.name, loop):
+            return
+        ctx.report(
+            decorator,
+            f"`@{snippet(ctx, decorator)}` jits `{node.name}`, defined inside the loop at line "
+            f"{loop.lineno}: a new function object on every iteration, so JAX traces and compiles it "  # type: ignore[attr-defined]
+            f"again each time; define the jitted function once, outside the loop, and pass what "
+            f"changes as arguments",
+        )
+
     def repetition(self, node: ast.Call, ctx: Context) -> tuple[str, ast.AST] | None:
         """Where the jit is repeated (for the message) and the node that repeats it."""
         parent = ctx.parent
         called = isinstance(parent, ast.Call) and parent.func is node
         if ctx.loops:
             loop = ctx.loops[-1]
-            if called or _only_called(parent, node, loop):
+            if called or _used_per_iteration(ctx, _assigned_name(parent, node), loop):
                 kind = "loop" if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) else "comprehension"
                 return f"on every iteration of the {kind} at line {loop.lineno}", loop  # type: ignore[attr-defined]
             return None
@@ -141,21 +159,48 @@ class RepeatedJitCreation(Rule):
         return None
 
 
-def _only_called(parent: ast.AST | None, node: ast.Call, loop: ast.AST) -> bool:
-    """``step = jax.jit(...)`` in the loop, with ``step`` only ever called in the loop."""
-    if not (
+def _jit_decorator(ctx: Context, decorator: ast.expr) -> bool:
+    target = decorator
+    if isinstance(decorator, ast.Call) and ctx.qualname(decorator.func) == PARTIAL and decorator.args:
+        target = decorator.args[0]
+    return ctx.qualname(target) in JIT_NAMES
+
+
+def _assigned_name(parent: ast.AST | None, node: ast.Call) -> str | None:
+    """``step`` in ``step = jax.jit(...)``."""
+    if (
         isinstance(parent, ast.Assign)
         and parent.value is node
         and len(parent.targets) == 1
         and isinstance(parent.targets[0], ast.Name)
     ):
+        return parent.targets[0].id
+    return None
+
+
+def _used_per_iteration(ctx: Context, name: str | None, loop: ast.AST) -> bool:
+    """Whether the loop uses ``name`` only by calling it or handing it to a function (which calls
+    it), never by storing it away (``fns.append(step)``, ``table[k] = step``) for later."""
+    if name is None:
         return False
-    name = parent.targets[0].id
-    uses = [
-        n for n in ast.walk(loop) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
-    ]
-    calls = {id(n.func) for n in ast.walk(loop) if isinstance(n, ast.Call)}
-    return bool(uses) and all(id(use) in calls for use in uses)
+    parents = {
+        child: node
+        for node in ast.walk(loop)
+        for child in ast.iter_child_nodes(node)
+        if isinstance(child, ast.Name) and child.id == name and isinstance(child.ctx, ast.Load)
+    }
+    if not parents:
+        return False
+    for use, parent in parents.items():
+        if not isinstance(parent, ast.Call):
+            return False  # stored, returned, passed by keyword...
+        func = parent.func
+        if func is not use and (
+            (isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS)
+            or ctx.qualname(func) in CONTAINERS
+        ):
+            return False
+    return True
 
 
 def _inside(repeated: ast.AST) -> str:

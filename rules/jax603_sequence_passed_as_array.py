@@ -69,20 +69,24 @@ class SequencePassedAsArray(Rule):
         positions = JNP_REJECTS_SEQUENCE.get(qualname or "")
         if positions is None:
             return
+        found: list[tuple[ast.expr, str]] = []
         for position, argument in enumerate(node.args):
             if isinstance(argument, ast.Starred):
-                return
-            kind = position in positions and _sequence_kind(ctx, argument)
-            if not kind:
-                continue
-            function = "jnp." + qualname.removeprefix("jax.numpy.")  # type: ignore[union-attr]
-            ctx.report(
-                argument,
-                f"`{function}` does not accept {kind}: `{snippet(ctx, argument)}` raises `TypeError` "
-                f"(jax.numpy requires arrays, unlike NumPy); wrap it in `jnp.array(...)` "
-                f"(or `jnp.stack` for a list of arrays)",
-                fix_data={"call": node},
-            )
+                break
+            kind = _sequence_kind(ctx, argument) if position in positions else None
+            if kind is not None:
+                found.append((argument, kind))
+        if not found:
+            return
+        argument, kind = found[0]
+        function = "jnp." + qualname.removeprefix("jax.numpy.")  # type: ignore[union-attr]
+        ctx.report(
+            node,
+            f"`{function}` does not accept {kind}: `{snippet(ctx, argument)}` raises `TypeError` "
+            f"(jax.numpy requires arrays, unlike NumPy); wrap it in `jnp.array(...)` "
+            f"(or `jnp.stack` for a list of arrays)",
+            fix_data={"arguments": [a for a, _ in found]},
+        )
 
 
 def _sequence_kind(ctx: Context, node: ast.expr) -> str | None:

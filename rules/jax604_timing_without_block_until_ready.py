@@ -9,7 +9,7 @@ from jaxlint.astutil import callee_leaf
 from jaxlint.context import Context
 from jaxlint.controlflow import own_nodes
 from jaxlint.explain import snippet
-from jaxlint.jitted import jitted_callee
+from jaxlint.jitted import transformed_callee
 from jaxlint.rule import Rule
 from jaxlint.semantic import api
 
@@ -25,6 +25,8 @@ CLOCKS = frozenset(
         "timeit.default_timer",
     }
 )
+TIMEIT = frozenset({"timeit.timeit", "timeit.repeat"})
+TIMEIT_LEAVES = frozenset({"timeit", "repeat"})
 CLOCK_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in CLOCKS)
 # Calls that wait for (or copy out) the values they are given.
 SYNCING = frozenset(
@@ -60,10 +62,12 @@ ASYNC_NAMESPACES = ("jax.numpy.", "jax.lax.", "jax.random.", "jax.nn.", "jax.sci
 class TimingWithoutBlockUntilReady(Rule):
     """## What it does
     Finds a timer read twice (`time.perf_counter()`, `time.time()`, `timeit.default_timer()`...)
-    to measure a duration, when between the two reads JAX work is dispatched (a call of a jitted
-    function, or a `jax.numpy`/`lax`/`jax.random` operation) and nothing waits for its results:
-    no `.block_until_ready()`, `jax.block_until_ready(...)`, `jax.device_get`, NumPy conversion,
-    `.item()`, `float()`, `print()` or Python branch on them.
+    to measure a duration, when between the two reads JAX work is dispatched (a call of a function
+    made by `jax.jit`, `vmap`, `grad`..., or a `jax.numpy`/`lax`/`jax.random` operation) and
+    nothing waits for its results: no `.block_until_ready()`, `jax.block_until_ready(...)`,
+    `jax.device_get`, NumPy conversion, `.item()`, `float()`, `print()` or Python branch on them,
+    and no call of an unknown function (which might wait). Also `timeit.timeit(lambda: f(x))`
+    whose lambda dispatches JAX work without waiting for it.
 
     ## Why is this bad?
     JAX dispatches work asynchronously: a jitted call returns as soon as the computation is
@@ -123,7 +127,14 @@ class TimingWithoutBlockUntilReady(Rule):
     severity = "warning"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if callee_leaf(node) not in CLOCK_LEAVES or ctx.traced or ctx.qualname(node.func) not in CLOCKS:
+        leaf = callee_leaf(node)
+        if (leaf not in CLOCK_LEAVES and leaf not in TIMEIT_LEAVES) or ctx.traced:
+            return
+        qualname = ctx.qualname(node.func)
+        if qualname in TIMEIT:
+            self.timeit(node, ctx)
+            return
+        if qualname not in CLOCKS:
             return
         stop = ctx.statement_of(node)
         if stop is None:
@@ -143,6 +154,24 @@ class TimingWithoutBlockUntilReady(Rule):
             f"`{snippet(ctx, work)}` (line {work.lineno}): JAX dispatches work asynchronously, so this "
             f"measures dispatch, not the computation; call `jax.block_until_ready(...)` on the results "
             f"(or `.block_until_ready()`) before reading the clock",
+        )
+
+    def timeit(self, node: ast.Call, ctx: Context) -> None:
+        """``timeit.timeit(lambda: f(x))``: the statement must wait for its own results."""
+        statement = (
+            node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "stmt"), None)
+        )
+        if not isinstance(statement, ast.Lambda):
+            return
+        body = ast.Expr(statement.body)
+        work = next((n for n in ast.walk(body) if isinstance(n, ast.Call) and _is_jax_work(ctx, n)), None)
+        if work is None or _waits(ctx, body, set()):
+            return
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` times `{snippet(ctx, work)}` without waiting for it: JAX dispatches "
+            f"work asynchronously, so this measures dispatch, not the computation; time "
+            f"`lambda: {snippet(ctx, work)}.block_until_ready()` instead",
         )
 
     def region(self, ctx: Context, stop: ast.stmt) -> tuple[ast.stmt, list[ast.stmt]] | None:
@@ -224,7 +253,7 @@ def _is_jax_work(ctx: Context, call: ast.Call) -> bool:
     qualname = ctx.qualname(call.func)
     if qualname is not None:
         return qualname.startswith(ASYNC_NAMESPACES) and qualname not in api.STATIC_QUERIES
-    return jitted_callee(ctx, call) is not None
+    return transformed_callee(ctx, call)
 
 
 def _waits(ctx: Context, statement: ast.stmt, results: set[str]) -> bool:

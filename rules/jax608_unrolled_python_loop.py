@@ -72,18 +72,9 @@ class UnrolledPythonLoop(Rule):
     def visit_For(self, node: ast.For, ctx: Context) -> None:
         if not ctx.abstract:
             return
-        trips = static_trips(ctx, node)
-        if trips is None:
+        count = self.unrolled(ctx, node, static_trips(ctx, node))
+        if count is None:
             return
-        outer = 1
-        for loop in ctx.loops:
-            if isinstance(loop, ast.For):
-                outer *= static_trips(ctx, loop) or 1
-        if trips * outer < THRESHOLD or outer >= THRESHOLD or not _computes_on_arrays(ctx, node):
-            return
-        count = (
-            f"{trips * outer} times" if outer == 1 else f"{trips * outer} times (with the loops around it)"
-        )
         plan = fori_plan(ctx, node) if _liftable(ctx, node) else None
         ctx.report(
             node,
@@ -92,6 +83,33 @@ class UnrolledPythonLoop(Rule):
             end=node.iter,
             fix_data={"plan": plan} if plan else None,
         )
+
+    def visit_While(self, node: ast.While, ctx: Context) -> None:
+        if not ctx.abstract:
+            return
+        count = self.unrolled(ctx, node, _counted_while(ctx, node))
+        if count is None:
+            return
+        ctx.report(
+            node,
+            f"`while {snippet(ctx, node.test)}` in `{function_name(ctx)}` counts statically, so it is "
+            f"unrolled: JAX traces its body {count} and compiles every copy; use "
+            f"`jax.lax.fori_loop` (or `lax.scan`)",
+            end=node.test,
+        )
+
+    def unrolled(self, ctx: Context, node: ast.For | ast.While, trips: int | None) -> str | None:
+        """How many copies of the body the compiled program gets, when that is too many (and the
+        loops around this one do not already make it so)."""
+        if trips is None:
+            return None
+        outer = 1
+        for loop in ctx.loops:
+            if isinstance(loop, ast.For):
+                outer *= static_trips(ctx, loop) or 1
+        if trips * outer < THRESHOLD or outer >= THRESHOLD or not _computes_on_arrays(ctx, node):
+            return None
+        return f"{trips * outer} times" + ("" if outer == 1 else " (with the loops around it)")
 
 
 def static_trips(ctx: Context, loop: ast.For) -> int | None:
@@ -109,6 +127,69 @@ def static_trips(ctx: Context, loop: ast.For) -> int | None:
         return min(len(range(*bounds)), MAX_TRIPS)  # type: ignore[arg-type]
     except (ValueError, OverflowError):
         return None
+
+
+def _counted_while(ctx: Context, loop: ast.While) -> int | None:
+    """How many times ``i = a; while i < b: ...; i += k`` runs, for static ``a``, ``b``, ``k``."""
+    test = loop.test
+    if loop.orelse or not (
+        isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)
+    ):
+        return None
+    name, op, bound = test.left.id, test.ops[0], _static_int(ctx, test.comparators[0])
+    steps = [k for k in (_step_of(statement, name) for statement in loop.body) if k is not None]
+    stores = [n for n in own_nodes(loop.body) if _stores(n, name)]
+    start = _initial_value(ctx, loop, name)
+    if bound is None or start is None or len(steps) != 1 or len(stores) != 1 or not steps[0]:
+        return None
+    step = steps[0]
+    inclusive = isinstance(op, (ast.LtE, ast.GtE))
+    span = bound - start + ((1 if step > 0 else -1) if inclusive else 0)
+    if (isinstance(op, (ast.Lt, ast.LtE)) and step > 0) or (isinstance(op, (ast.Gt, ast.GtE)) and step < 0):
+        return min(max(0, -(-span // step)), MAX_TRIPS)
+    return None
+
+
+def _stores(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load)
+
+
+def _step_of(statement: ast.stmt, name: str) -> int | None:
+    """``k`` in ``i += k`` (``-k`` in ``i -= k``), for a literal ``k``."""
+    if not (
+        isinstance(statement, ast.AugAssign)
+        and _stores(statement.target, name)
+        and isinstance(statement.value, ast.Constant)
+        and type(statement.value.value) is int
+    ):
+        return None
+    step = statement.value.value
+    if isinstance(statement.op, ast.Add):
+        return step
+    return -step if isinstance(statement.op, ast.Sub) else None
+
+
+def _initial_value(ctx: Context, loop: ast.While, name: str) -> int | None:
+    """The static value ``name`` gets from the last statement before the loop that binds it."""
+    parent = ctx.parent
+    block = next(
+        (
+            b
+            for f in ("body", "orelse", "finalbody")
+            if isinstance(b := getattr(parent, f, None), list) and loop in b
+        ),
+        None,
+    )
+    if block is None:
+        return None
+    for statement in reversed(block[: block.index(loop)]):
+        stores = [n for n in own_nodes([statement]) if _stores(n, name)]
+        if not stores:
+            continue
+        if isinstance(statement, ast.Assign) and statement.targets == stores:
+            return _static_int(ctx, statement.value)
+        return None
+    return None
 
 
 def _static_int(ctx: Context, node: ast.expr, depth: int = 0) -> int | None:

@@ -40,6 +40,24 @@ def nested_in_loop(x, n):
     return x
 
 
+def decorated_in_loop(w, batches):
+    for x in batches:
+
+        @jax.jit  # error: JAX601
+        def step(p):
+            return p - 0.01 * jax.grad(loss)(p, x)
+
+        w = step(w)
+    return w
+
+
+def passed_to_a_helper(w, batches, run):
+    for x in batches:
+        update = jax.jit(lambda p: p * x)  # error: JAX601
+        w = run(update, w)
+    return w
+
+
 def predict(x):
     return jax.jit(lambda v: jnp.tanh(v) * 2.0)(x)  # error: JAX601
 
@@ -75,6 +93,14 @@ def closure_defined_outside_the_loop(x, n):
     for _ in range(n):
         x = jax.jit(body)(x)
     return x
+
+
+def stored_by_key(factors):
+    table = {}
+    for factor in factors:
+        fn = jax.jit(functools.partial(scale, factor=factor))
+        table[factor] = fn
+    return table
 
 
 def factory(factor):

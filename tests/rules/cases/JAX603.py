@@ -36,8 +36,8 @@ def norm(a, b):
 
 @jax.jit
 def traced(a, b):
-    return jnp.max(  # the list starts on the next line
-        [a, b]  # error: JAX603
+    return jnp.max(  # error: JAX603
+        [a, b]  # reported at the call
     )
 
 

@@ -45,6 +45,19 @@ def per_iteration(a, steps):
     return times, a
 
 
+def timed_with_timeit(a):
+    return timeit.timeit(lambda: matmul_chain(a), number=10)  # error: JAX604
+
+
+vmapped = jax.vmap(jnp.sin)
+
+
+def transformed(a):
+    start = time.perf_counter()
+    out = vmapped(a)
+    return time.perf_counter() - start, out  # error: JAX604
+
+
 # --- near misses ---
 
 
@@ -107,3 +120,7 @@ def timestamps_then_branch(a):
     if out.sum() > 0:
         pass
     return time.time() - start
+
+
+def timed_with_timeit_blocked(a):
+    return timeit.timeit(lambda: matmul_chain(a).block_until_ready(), number=10)

@@ -35,6 +35,24 @@ def collected(x):
     return jnp.stack(rows)
 
 
+@jax.jit
+def counted_while(x):
+    i = 0
+    while i < 1000:  # error: JAX608
+        x = x * 0.999
+        i += 1
+    return x
+
+
+@jax.jit
+def counted_down(x):
+    steps = 300
+    while steps >= 1:  # error: JAX608
+        x = jnp.cos(x)
+        steps -= 1
+    return x
+
+
 def body(carry, x):
     for _ in range(200):  # error: JAX608
         carry = carry * x
@@ -78,4 +96,24 @@ def static_work_only(x):
 def layers(params, x):
     for layer in params:
         x = jnp.tanh(x @ layer)
+    return x
+
+
+@jax.jit
+def short_while(x):
+    i = 0
+    while i < 10:
+        x = x * 0.5
+        i += 1
+    return x
+
+
+@jax.jit
+def data_dependent_exit(x):
+    i = 0
+    while i < 1000:
+        x = x * 0.5
+        i += 1
+        if i > 5:
+            i = 2000
     return x
