@@ -224,7 +224,7 @@ def _static_int(ctx: Context, node: ast.expr, depth: int = 0) -> int | None:
     return None
 
 
-def _computes_on_arrays(ctx: Context, loop: ast.For) -> bool:
+def _computes_on_arrays(ctx: Context, loop: ast.For | ast.While) -> bool:
     """Whether the body rebinds a name to a traced value, or appends one to a container."""
     for node in own_nodes(loop.body):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and is_traced(ctx.value(node)):
