@@ -14,6 +14,9 @@ from jaxlint.semantic.transforms import PARTIAL
 JIT_NAMES = frozenset({"jax.jit", "jax.pmap", "flax.nnx.jit"})
 JIT_LEAVES = frozenset({"jit", "pmap", "pjit"})
 CONTAINERS = frozenset({"builtins.list", "builtins.tuple", "builtins.dict", "builtins.set"})
+SWEEPS = frozenset({"itertools.product", "builtins.zip", "builtins.enumerate"})
+SWEEP = 10  # a literal `range` shorter than this is a handful of configurations
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 RUN_ONCE = ("main", "test", "setUp")  # entry points and tests: one call, one compilation
 
 
@@ -29,7 +32,9 @@ class RepeatedJitCreation(Rule):
     not checked.
 
     `jax.jit(module_level_function)` in a loop is not reported: JAX caches compilations by the
-    identity of the function, so every iteration reuses the first compilation.
+    identity of the function, so every iteration reuses the first compilation. Nor is a loop over
+    a short literal collection (`for lr in (0.1, 0.01)`, `range(3)`, `itertools.product` of
+    literals): a sweep over configurations compiles each one on purpose.
 
     ## Why is this bad?
     Each new function object misses JAX's compilation cache, so JAX traces and compiles it again
@@ -92,7 +97,7 @@ class RepeatedJitCreation(Rule):
             return
         ctx.report(
             node,
-            f"`{snippet(ctx, node)}` jits {fresh}, a new function object {where[0]}: JAX caches "
+            f"`{snippet(ctx, node)}` compiles {fresh}, a new function object {where[0]}: JAX caches "
             f"compilations by function identity, so it traces and compiles it again each time; create "
             f"the jitted function once (outside the loop, or at module level) and pass what changes as "
             f"arguments",
@@ -104,11 +109,11 @@ class RepeatedJitCreation(Rule):
             return
         decorator = next((d for d in node.decorator_list if _jit_decorator(ctx, d)), None)
         loop = ctx.loops[-1]
-        if decorator is None or not _used_per_iteration(ctx, node.name, loop):
+        if decorator is None or _bounded_sweep(ctx, loop) or not _used_per_iteration(ctx, node.name, loop):
             return
         ctx.report(
             decorator,
-            f"`@{snippet(ctx, decorator)}` jits `{node.name}`, defined inside the loop at line "
+            f"`@{snippet(ctx, decorator)}` compiles `{node.name}`, defined inside the loop at line "
             f"{loop.lineno}: a new function object on every iteration, so JAX traces and compiles it "  # type: ignore[attr-defined]
             f"again each time; define the jitted function once, outside the loop, and pass what "
             f"changes as arguments",
@@ -120,6 +125,8 @@ class RepeatedJitCreation(Rule):
         called = isinstance(parent, ast.Call) and parent.func is node
         if ctx.loops:
             loop = ctx.loops[-1]
+            if _bounded_sweep(ctx, loop):
+                return None
             if called or _used_per_iteration(ctx, _assigned_name(parent, node), loop):
                 kind = "loop" if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) else "comprehension"
                 return f"on every iteration of the {kind} at line {loop.lineno}", loop  # type: ignore[attr-defined]
@@ -157,6 +164,42 @@ class RepeatedJitCreation(Rule):
                 inner = self.fresh(binding, ctx, repeated)
                 return None if inner is None else f"`{target.id}` ({inner})"
         return None
+
+
+def _bounded_sweep(ctx: Context, loop: ast.AST) -> bool:
+    """A loop over a short literal collection (``for lr in (0.1, 0.01)``, ``range(3)``,
+    ``itertools.product((4, 8), (1024, 2048))``): a sweep over configurations, where compiling
+    each one is the point."""
+    if isinstance(loop, (ast.For, ast.AsyncFor)):
+        iterable = loop.iter
+    elif isinstance(loop, COMPREHENSIONS) and len(loop.generators) == 1:
+        iterable = loop.generators[0].iter
+    else:
+        return False
+    return _literal_collection(ctx, iterable)
+
+
+def _literal_collection(ctx: Context, node: ast.expr, depth: int = 0) -> bool:
+    if isinstance(node, ast.Name) and depth < 4:
+        owner = ctx.scope.lookup(node.id)
+        value = owner.assigned.get(node.id) if owner is not None and owner.bound.get(node.id) == 1 else None
+        return value is not None and _literal_collection(ctx, value, depth + 1)
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return not any(isinstance(e, ast.Starred) for e in node.elts)
+    if not isinstance(node, ast.Call) or node.keywords:
+        return False
+    qualname = ctx.qualname(node.func)
+    if qualname == "builtins.range":
+        bounds = node.args
+        if not all(isinstance(b, ast.Constant) and type(b.value) is int for b in bounds):
+            return False
+        try:
+            return len(range(*(b.value for b in bounds))) < SWEEP  # type: ignore[union-attr]
+        except (TypeError, ValueError):
+            return False
+    if qualname in SWEEPS:
+        return bool(node.args) and all(_literal_collection(ctx, a, depth + 1) for a in node.args)
+    return False
 
 
 def _jit_decorator(ctx: Context, decorator: ast.expr) -> bool:

@@ -1,4 +1,5 @@
 import functools
+import itertools
 
 import jax
 import jax.numpy as jnp
@@ -101,6 +102,22 @@ def stored_by_key(factors):
         fn = jax.jit(functools.partial(scale, factor=factor))
         table[factor] = fn
     return table
+
+
+def autotune(x):
+    configs = itertools.product((4, 8, 16), (1024, 2048))
+    for blocks, tile in configs:
+
+        @jax.jit
+        def kernel(v):
+            return v.reshape(blocks, -1) * tile
+
+        x = kernel(x)
+    return x
+
+
+def few_learning_rates(w, g):
+    return [jax.jit(lambda p: p - lr * g)(w) for lr in (0.1, 0.01)]
 
 
 def factory(factor):
