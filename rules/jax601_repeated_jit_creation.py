@@ -8,7 +8,7 @@ from jaxlint.astutil import callee_leaf, encloses
 from jaxlint.context import Context
 from jaxlint.explain import snippet
 from jaxlint.rule import Rule
-from jaxlint.semantic.scopes import MUTATING_METHODS
+from jaxlint.semantic.scopes import FUNCTION_NODES, MUTATING_METHODS
 from jaxlint.semantic.transforms import PARTIAL
 
 JIT_NAMES = frozenset({"jax.jit", "jax.pmap", "flax.nnx.jit"})
@@ -26,10 +26,11 @@ class RepeatedJitCreation(Rule):
     that is created anew each time: a `lambda`, a `functools.partial(...)`, the result of another
     transformation (`jax.grad(g)`, `jax.vmap(g)`), a bound method (`self.step`), or a function
     defined inside the loop (or inside the function). In a loop the jitted function must be used
-    in the same iteration (called right away, or bound to a name that is only called); in a
-    function body it must be called on the spot (`jax.jit(lambda x: ...)(y)`), and the function
-    must not be one that runs once (`main`, tests: `test*`, `setUp*`). Code JAX already traces is
-    not checked.
+    in the same iteration (called right away, or bound to a name that is called or handed to a
+    function, not stored); in a function body it must be called once per call of the function
+    (`jax.jit(lambda x: ...)(y)`, or `f = jax.jit(...)` with `f` called outside any loop), and the
+    function must not be one that runs once (`main`, tests: `test*`, `setUp*`). Code JAX already
+    traces is not checked.
 
     `jax.jit(module_level_function)` in a loop is not reported: JAX caches compilations by the
     identity of the function, so every iteration reuses the first compilation. Nor is a loop over
@@ -132,7 +133,9 @@ class RepeatedJitCreation(Rule):
                 return f"on every iteration of the {kind} at line {loop.lineno}", loop  # type: ignore[attr-defined]
             return None
         function = ctx.function
-        if called and function is not None and not function.name.startswith(RUN_ONCE):
+        if function is None or isinstance(function.node, ast.Lambda) or function.name.startswith(RUN_ONCE):
+            return None
+        if called or _called_once_per_call(_assigned_name(parent, node), function.node):
             return f"on every call of `{function.name}`", function.node
         return None
 
@@ -200,6 +203,30 @@ def _literal_collection(ctx: Context, node: ast.expr, depth: int = 0) -> bool:
     if qualname in SWEEPS:
         return bool(node.args) and all(_literal_collection(ctx, a, depth + 1) for a in node.args)
     return False
+
+
+def _called_once_per_call(name: str | None, function: ast.AST) -> bool:
+    """``f = jax.jit(...)`` in a function body, with ``f`` only called, outside any loop: each call
+    of the function compiles once and runs once. (Used in a loop, the compilation is amortised:
+    the usual ``train()`` that jits its step once per run.)"""
+    if name is None:
+        return False
+    uses: list[ast.Name] = []
+    calls: set[int] = set()
+    stack: list[tuple[ast.AST, bool]] = [(statement, False) for statement in getattr(function, "body", [])]
+    while stack:
+        node, in_loop = stack.pop()
+        if isinstance(node, (*FUNCTION_NODES, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+            if in_loop:
+                return False
+            uses.append(node)
+        if isinstance(node, ast.Call):
+            calls.add(id(node.func))
+        looping = in_loop or isinstance(node, (ast.For, ast.AsyncFor, ast.While, *COMPREHENSIONS))
+        stack.extend((child, looping) for child in ast.iter_child_nodes(node))
+    return bool(uses) and all(id(use) in calls for use in uses)
 
 
 def _jit_decorator(ctx: Context, decorator: ast.expr) -> bool:

@@ -270,7 +270,7 @@ def _waits(ctx: Context, statement: ast.stmt, results: set[str]) -> bool:
                 node, results
             ):
                 return True
-            if not _harmless(ctx, node, qualname):
+            if not _harmless(ctx, node, qualname, results):
                 return True
         if isinstance(node, (ast.If, ast.While, ast.Assert, ast.IfExp)) and _names(node.test) & results:
             return True
@@ -279,12 +279,17 @@ def _waits(ctx: Context, statement: ast.stmt, results: set[str]) -> bool:
     return False
 
 
-def _harmless(ctx: Context, call: ast.Call, qualname: str) -> bool:
-    """Calls known not to wait for device work: JAX dispatches, pure Python helpers."""
+def _harmless(ctx: Context, call: ast.Call, qualname: str, results: set[str]) -> bool:
+    """Calls known not to wait for device work: JAX dispatches (array methods of the results
+    included), pure Python helpers."""
     if qualname in HARMLESS or qualname in CLOCKS or _is_jax_work(ctx, call):
         return True
     func = call.func
-    return not qualname and isinstance(func, ast.Attribute) and func.attr in HARMLESS_METHODS
+    if qualname or not isinstance(func, ast.Attribute):
+        return False
+    if func.attr in api.ARRAY_METHODS and func.attr not in SYNCING_METHODS and _names(func.value) & results:
+        return True
+    return func.attr in HARMLESS_METHODS
 
 
 def _mentions(call: ast.Call, names: set[str]) -> bool:

@@ -1,13 +1,14 @@
 """Where NumPy and ``jax.numpy`` part ways: tables the compile-hygiene rules (JAX6xx) share.
 
-Every entry was checked against jax 0.10.2 (CPU) with NumPy 2.4, and against NumPy 1.x's source
-for the functions whose NumPy implementation calls an array method instead of converting:
+Every entry was checked against jax 0.10.2 (CPU, which requires NumPy >= 2.0) with NumPy 2.4:
 
 - :data:`NUMPY_CONVERTS_TRACER`: NumPy functions that convert their array arguments with
   ``__array__``, which a tracer refuses (``TracerArrayConversionError``), and whose ``jax.numpy``
   namesake computes the same thing. NumPy functions that delegate to a method of their argument
-  (``np.sum``, ``np.mean``, ``np.reshape``, ``np.transpose``, ``np.clip`` in NumPy 1.x...) work on
-  tracers and are left out, as are conversions (``np.asarray``: JAX503) and ``np.random``.
+  (``np.sum``, ``np.mean``, ``np.reshape``, ``np.transpose``...) work on tracers and are left out,
+  as are conversions (``np.asarray``: JAX503), ``np.random``, and functions whose ``jax.numpy``
+  namesake fails under ``jit`` too (``np.nonzero``, ``np.unique``). ``np.clip`` and ``np.ptp`` call
+  the array's method with NumPy's signature (``out=``), which JAX's does not take, and convert.
 - :data:`JNP_REJECTS_SEQUENCE`: ``jax.numpy`` functions that raise ``TypeError`` ("requires
   ndarray or scalar arguments") when a Python list or tuple is passed at one of the given
   positions, unlike NumPy. Constructors (``array``, ``asarray``, ``stack``, ``concatenate``...)
@@ -31,7 +32,7 @@ true_divide trunc vecdot vecmat
 """
 # Other NumPy functions that call np.asarray/asanyarray on their array arguments.
 _CONVERTING = """
-allclose atleast_1d atleast_2d atleast_3d average broadcast_to column_stack concatenate cross
+clip ptp allclose atleast_1d atleast_2d atleast_3d average broadcast_to column_stack concatenate cross
 diagonal diff dot dstack einsum expand_dims full_like hstack inner interp isclose kron median
 nanmax nanmean nanmedian nanmin nanprod nanstd nansum nanvar ones_like outer pad ravel roll sort
 tensordot tile trace tril triu vdot vstack where zeros_like

@@ -63,6 +63,11 @@ def predict(x):
     return jax.jit(lambda v: jnp.tanh(v) * 2.0)(x)  # error: JAX601
 
 
+def assigned_then_called(params, x):
+    apply = jax.jit(lambda p, v: jnp.dot(p, v))  # error: JAX601
+    return apply(params, x)
+
+
 def normalize(x):
     def inner(v):
         return v / jnp.linalg.norm(v)
@@ -118,6 +123,13 @@ def autotune(x):
 
 def few_learning_rates(w, g):
     return [jax.jit(lambda p: p - lr * g)(w) for lr in (0.1, 0.01)]
+
+
+def amortised_in_a_loop(w, batches):
+    update = jax.jit(lambda p, x: p - 0.01 * x)  # once per call of this function, used many times
+    for x in batches:
+        w = update(w, x)
+    return w
 
 
 def factory(factor):
