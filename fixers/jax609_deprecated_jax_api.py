@@ -27,9 +27,7 @@ class MigrateDeprecatedApi(Fixer):
             edits = [doc.edit(doc.start(node), doc.end(node), spelled), *imports]
             return doc.fix(Applicability.SAFE, f"Use `{data['new']}`", edits)
         if form == "import":
-            return doc.fix(Applicability.SAFE, f"Import `{data['new']}`", _import_edits(doc, data))
-        if form == "drop-import":
-            return doc.fix(Applicability.SAFE, "Remove the unused import", _import_edits(doc, data))
+            return doc.fix(Applicability.SAFE, "Import the current APIs", _import_edits(doc, data))
         call: ast.Call = data["call"]
         if form == "at":
             text = _at_text(doc, call, data["method"], scope)
@@ -65,24 +63,28 @@ def _operand(doc: Document, node: ast.expr) -> str:
 
 
 def _import_edits(doc: Document, data: dict) -> list[Edit]:
-    """Rewrite (or drop) one name of a ``from module import a, b`` statement."""
+    """Rewrite ``from module import a, b``: names with a current form are imported from it on a
+    line inserted above (still bound to their old names), unused removed names are dropped, the
+    others stay. The insertion comes first, so it is the span checked after the fix."""
     statement: ast.ImportFrom = data["statement"]
-    alias: ast.alias = data["alias"]
     start, end = doc.start(statement), doc.end(statement)
     line_start = doc.line_starts[statement.lineno - 1]
     indent = doc.text[line_start:start]
     if indent.strip() or "#" in doc.text[start:end] or "\\" in doc.text[start:end]:
         raise CannotFix("the import shares its line or holds a comment")
-    others = [a for a in statement.names if a is not alias]
+    moved = {id(alias) for alias, _ in data["migrate"]} | {id(alias) for alias in data["drop"]}
     lines = []
-    if others:
-        names = ", ".join(f"{a.name} as {a.asname}" if a.asname else a.name for a in others)
-        lines.append(f"from {statement.module} import {names}")
-    if data["form"] == "import":
-        parent, _, leaf = data["new"].rpartition(".")
+    for alias, new in data["migrate"]:
+        parent, _, leaf = new.rpartition(".")
         bound = alias.asname or alias.name
-        lines.append(f"from {parent} import {leaf}" + ("" if leaf == bound else f" as {bound}"))
-    if not lines:  # drop the whole statement, with its line
-        after = doc.line_starts[statement.end_lineno] if statement.end_lineno < len(doc.line_starts) else end  # type: ignore[operator]
-        return [doc.edit(line_start, after, "")]
-    return [doc.edit(start, end, (doc.newline + indent).join(lines))]
+        lines.append(f"{indent}from {parent} import {leaf}" + ("" if leaf == bound else f" as {bound}"))
+    edits = [doc.edit(line_start, line_start, "".join(line + doc.newline for line in lines))] if lines else []
+    kept = [a for a in statement.names if id(a) not in moved]
+    if kept:
+        names = ", ".join(f"{a.name} as {a.asname}" if a.asname else a.name for a in kept)
+        edits.append(doc.edit(start, end, f"from {statement.module} import {names}"))
+    else:
+        last = statement.end_lineno or statement.lineno
+        after = doc.line_starts[last] if last < len(doc.line_starts) else len(doc.text)
+        edits.append(doc.edit(line_start, after, ""))
+    return edits

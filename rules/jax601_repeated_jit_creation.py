@@ -6,6 +6,7 @@ import ast
 
 from jaxlint.astutil import callee_leaf, encloses
 from jaxlint.context import Context
+from jaxlint.controlflow import own_nodes
 from jaxlint.explain import snippet
 from jaxlint.rule import Rule
 from jaxlint.semantic.scopes import FUNCTION_NODES, MUTATING_METHODS
@@ -29,8 +30,9 @@ class RepeatedJitCreation(Rule):
     in the same iteration (called right away, or bound to a name that is called or handed to a
     function, not stored); in a function body it must be called once per call of the function
     (`jax.jit(lambda x: ...)(y)`, or `f = jax.jit(...)` with `f` called outside any loop), and the
-    function must not be one that runs once (`main`, tests: `test*`, `setUp*`). Code JAX already
-    traces is not checked.
+    function must not be one that runs once (`main`, tests: `test*`, `setUp*`) or a driver that
+    loops (`train`), whose one compilation per call is amortised. Code JAX already traces is not
+    checked.
 
     `jax.jit(module_level_function)` in a loop is not reported: JAX caches compilations by the
     identity of the function, so every iteration reuses the first compilation. Nor is a loop over
@@ -135,6 +137,8 @@ class RepeatedJitCreation(Rule):
         function = ctx.function
         if function is None or isinstance(function.node, ast.Lambda) or function.name.startswith(RUN_ONCE):
             return None
+        if any(isinstance(n, (ast.For, ast.AsyncFor, ast.While)) for n in own_nodes(function.node.body)):
+            return None  # a driver (`train`) that loops amortises its one compilation per call
         if called or _called_once_per_call(_assigned_name(parent, node), function.node):
             return f"on every call of `{function.name}`", function.node
         return None

@@ -123,20 +123,29 @@ class DeprecatedJaxApi(Rule):
     def visit_ImportFrom(self, node: ast.ImportFrom, ctx: Context) -> None:
         if node.level or not node.module:
             return
+        found: list[tuple[ast.alias, Migration]] = []
+        migrate: list[tuple[ast.alias, str]] = []
+        drop: list[ast.alias] = []
         for alias in node.names:
             migration = MIGRATIONS.get(f"{node.module}.{alias.name}")
             if migration is None:
                 continue
-            bound = alias.asname or alias.name
-            uses = _uses(ctx, bound)
-            fix: dict | None = None
+            found.append((alias, migration))
+            uses = _uses(ctx, alias.asname or alias.name)
             if migration.kind in CALL_KINDS:
                 if not uses:  # the calls were rewritten: the import is all that is left
-                    fix = {"form": "drop-import", "statement": node, "alias": alias}
+                    drop.append(alias)
             elif migration.kind == RENAME or (
                 migration.kind == JIT and all(_jit_compatible(ctx, use) for use in uses)
             ):
-                fix = {"form": "import", "statement": node, "alias": alias, "new": migration.new}
+                migrate.append((alias, migration.new))
+        # One rewrite of the statement for all its names: their fixes are the same edits.
+        plan = {"form": "import", "statement": node, "migrate": migrate, "drop": drop}
+        fixed = {id(a) for a, _ in migrate} | {id(a) for a in drop}
+        if not migrate and len(fixed) < len(found):
+            fixed = set()  # dropping some names now would leave the rest in the rewritten text
+        for alias, migration in found:
+            fix = plan if id(alias) in fixed else None
             ctx.report(alias, _message(migration, f"`{migration.old}`"), fix_data=fix)
 
     def use(self, node: ast.expr, migration: Migration, ctx: Context, call: ast.Call | None) -> None:
@@ -150,6 +159,8 @@ class DeprecatedJaxApi(Rule):
 
 def _call_fix(ctx: Context, migration: Migration, call: ast.Call) -> dict | None:
     args, keywords = call.args, [k.arg for k in call.keywords]
+    if any(_rewritten_call(ctx, n) for a in args for n in ast.walk(a)):
+        return None  # the inner call is rewritten first; this one on the next pass
     if migration.kind == AT and 3 <= len(args) <= 5 and all(k in AT_KEYWORDS for k in keywords):
         safe = is_jax_array(ctx.value(args[0]))
         return {"form": "at", "call": call, "method": AT_METHODS[migration.old], "safe": safe}
@@ -161,6 +172,13 @@ def _call_fix(ctx: Context, migration: Migration, call: ast.Call) -> dict | None
     if migration.kind == DISABLE_X64 and not args and not keywords:
         return {"form": "disable_x64", "call": call}
     return None
+
+
+def _rewritten_call(ctx: Context, node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    migration = MIGRATIONS.get(ctx.model.resolver.spelled(node.func, ctx.scope) or "")
+    return migration is not None and migration.kind in CALL_KINDS
 
 
 def _in_own_slot(ctx: Context, call: ast.Call) -> bool:
