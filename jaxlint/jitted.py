@@ -1,5 +1,6 @@
-"""Calls of jitted functions: which function a call reaches through ``jax.jit``, and which of its
-parameters are static there (JAX604, JAX606, JAX607).
+"""Calls of jitted functions: which function a call reaches through ``jax.jit``, which of its
+parameters are static there (JAX604, JAX606, JAX607), and how long a jitted function made on the
+spot lives (JAX601).
 
 Only what the source shows for certain counts: a function decorated with ``@jax.jit`` /
 ``@partial(jax.jit, static_argnames=...)`` called by its name (or as ``self.method``), a name bound
@@ -15,10 +16,12 @@ from dataclasses import dataclass
 
 from jaxlint.context import Context
 from jaxlint.semantic.functions import FunctionInfo
-from jaxlint.semantic.scopes import Scope
+from jaxlint.semantic.scopes import FUNCTION_NODES, MUTATING_METHODS, Scope
 from jaxlint.semantic.transforms import PARTIAL
 
 STATIC_KEYWORDS = ("static_argnums", "static_argnames")
+CONTAINERS = frozenset({"builtins.list", "builtins.tuple", "builtins.dict", "builtins.set"})
+LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
 
 @dataclass(frozen=True)
@@ -171,3 +174,67 @@ def static_parameters(info: FunctionInfo, site: ast.expr) -> frozenset[str] | No
             else:
                 return None
     return frozenset(names)
+
+
+# ---------------------------------------------------------------------------- lifetimes
+
+
+def called_once_per_call(name: str | None, function: ast.AST) -> bool:
+    """``f = jax.jit(...)`` in a function body, with ``f`` only called, outside any loop: each call
+    of the function compiles once and runs once. (Used in a loop, the compilation is amortised:
+    the usual ``train()`` that jits its step once per run.)"""
+    if name is None:
+        return False
+    uses: list[ast.Name] = []
+    calls: set[int] = set()
+    stack: list[tuple[ast.AST, bool]] = [(statement, False) for statement in getattr(function, "body", [])]
+    while stack:
+        node, in_loop = stack.pop()
+        if isinstance(node, (*FUNCTION_NODES, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+            if in_loop:
+                return False
+            uses.append(node)
+        if isinstance(node, ast.Call):
+            calls.add(id(node.func))
+        looping = in_loop or isinstance(node, LOOPS)
+        stack.extend((child, looping) for child in ast.iter_child_nodes(node))
+    return bool(uses) and all(id(use) in calls for use in uses)
+
+
+def assigned_name(parent: ast.AST | None, node: ast.Call) -> str | None:
+    """``step`` in ``step = jax.jit(...)``."""
+    if (
+        isinstance(parent, ast.Assign)
+        and parent.value is node
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Name)
+    ):
+        return parent.targets[0].id
+    return None
+
+
+def used_per_iteration(ctx: Context, name: str | None, loop: ast.AST) -> bool:
+    """Whether the loop uses ``name`` only by calling it or handing it to a function (which calls
+    it), never by storing it away (``fns.append(step)``, ``table[k] = step``) for later."""
+    if name is None:
+        return False
+    parents = {
+        child: node
+        for node in ast.walk(loop)
+        for child in ast.iter_child_nodes(node)
+        if isinstance(child, ast.Name) and child.id == name and isinstance(child.ctx, ast.Load)
+    }
+    if not parents:
+        return False
+    for use, parent in parents.items():
+        if not isinstance(parent, ast.Call):
+            return False  # stored, returned, passed by keyword...
+        func = parent.func
+        if func is not use and (
+            (isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS)
+            or ctx.qualname(func) in CONTAINERS
+        ):
+            return False
+    return True

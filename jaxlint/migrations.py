@@ -1,4 +1,4 @@
-"""Deprecated and removed JAX APIs and their current form (JAX609).
+"""Deprecated and removed JAX APIs, their current form, and how a use of one is rewritten (JAX609).
 
 Versions come from JAX's CHANGELOG and were checked against the JAX sources at each release tag
 (``_deprecations`` tables: a function while deprecated, ``None`` once removed). ``deprecated`` is
@@ -7,7 +7,13 @@ None where the changelog names only the removal.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
+
+from jaxlint.context import Context
+from jaxlint.controlflow import side_effect_free
+from jaxlint.semantic.transforms import PARTIAL
+from jaxlint.semantic.values import is_jax_array
 
 RENAME = "rename"  # a drop-in replacement: same function or class under another name
 JIT = "jit"  # pjit -> jit: the same, but in_shardings/out_shardings became keyword-only
@@ -95,3 +101,93 @@ AT_METHODS = {
     "jax.ops.index_max": "max",
 }
 AT_KEYWORDS = ("indices_are_sorted", "unique_indices")  # index_*'s 4th and 5th parameters
+CALL_KINDS = (AT, TIE_IN, DISABLE_X64)
+
+
+# ---------------------------------------------------------------------------- rewriting uses
+
+
+def call_fix(ctx: Context, migration: Migration, call: ast.Call) -> dict | None:
+    args, keywords = call.args, [k.arg for k in call.keywords]
+    if any(_rewritten_call(ctx, n) for a in args for n in ast.walk(a)):
+        return None  # the inner call is rewritten first; this one on the next pass
+    if migration.kind == AT and 3 <= len(args) <= 5 and all(k in AT_KEYWORDS for k in keywords):
+        safe = is_jax_array(ctx.value(args[0]))
+        return {"form": "at", "call": call, "method": AT_METHODS[migration.old], "safe": safe}
+    if migration.kind == TIE_IN and len(args) == 2 and not keywords:
+        bare = _in_own_slot(ctx, call) or isinstance(
+            args[1], (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant)
+        )
+        return {"form": "tie_in", "call": call, "safe": _pure(ctx, args[0]), "bare": bare}
+    if migration.kind == DISABLE_X64 and not args and not keywords:
+        return {"form": "disable_x64", "call": call}
+    return None
+
+
+def _rewritten_call(ctx: Context, node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    migration = MIGRATIONS.get(ctx.model.resolver.spelled(node.func, ctx.scope) or "")
+    return migration is not None and migration.kind in CALL_KINDS
+
+
+def _in_own_slot(ctx: Context, call: ast.Call) -> bool:
+    """Whether ``call`` fills a slot of its own (a statement's value, an argument, an element), so
+    any expression can replace it without parentheses."""
+    parent = _parent_of(ctx, call)
+    if isinstance(parent, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr, ast.keyword)):
+        return True
+    if isinstance(parent, ast.Call):
+        return call in parent.args
+    return isinstance(parent, (ast.List, ast.Tuple, ast.Set))
+
+
+def _pure(ctx: Context, node: ast.expr) -> bool:
+    return side_effect_free(ctx, node) and not any(isinstance(n, ast.Call) for n in ast.walk(node))
+
+
+def jit_compatible(ctx: Context, node: ast.expr) -> bool:
+    """Whether ``node`` (a use of ``pjit``) is called with shardings by keyword only: a call with
+    at most the function positionally, a bare decorator, or ``partial(pjit, **keywords)``."""
+    parent = _parent_of(ctx, node)
+    if isinstance(parent, ast.Call):
+        if parent.func is node:
+            return len(parent.args) <= 1 and not any(isinstance(a, ast.Starred) for a in parent.args)
+        return ctx.model.qualname(parent.func, ctx.scope) == PARTIAL and parent.args == [node]
+    return isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and node in parent.decorator_list
+
+
+def _parent_of(ctx: Context, node: ast.expr) -> ast.AST | None:
+    if ctx.parent is not None and node in ast.iter_child_nodes(ctx.parent):
+        return ctx.parent
+    return _parents(ctx).get(node)
+
+
+def _parents(ctx: Context) -> dict[ast.AST, ast.AST]:
+    parents = ctx.memo.get("JAX609-parents")
+    if parents is None:
+        parents = {child: node for node in ast.walk(ctx.model.tree) for child in ast.iter_child_nodes(node)}
+        ctx.memo["JAX609-parents"] = parents
+    return parents
+
+
+def uses_of(ctx: Context, name: str) -> list[ast.Name]:
+    """Module-wide loads of ``name`` (an import's binding)."""
+    return [
+        n for n in _parents(ctx) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+    ]
+
+
+def imported_names(ctx: Context) -> frozenset[str]:
+    """Names some scope of this file binds by importing an API listed in the migrations."""
+    names = ctx.memo.get("JAX609-names")
+    if names is None:
+        index = ctx.model.index
+        names = frozenset(
+            name
+            for scope in [index.module, *index.functions]
+            for name, qualname in scope.imports.items()
+            if qualname in MIGRATIONS
+        )
+        ctx.memo["JAX609-names"] = names
+    return names

@@ -8,16 +8,13 @@ from jaxlint.astutil import callee_leaf, encloses
 from jaxlint.context import Context
 from jaxlint.controlflow import own_nodes
 from jaxlint.explain import snippet
+from jaxlint.jitted import assigned_name, called_once_per_call, used_per_iteration
+from jaxlint.loops import bounded_sweep
 from jaxlint.rule import Rule
-from jaxlint.semantic.scopes import FUNCTION_NODES, MUTATING_METHODS
 from jaxlint.semantic.transforms import PARTIAL
 
 JIT_NAMES = frozenset({"jax.jit", "jax.pmap", "flax.nnx.jit"})
 JIT_LEAVES = frozenset({"jit", "pmap", "pjit"})
-CONTAINERS = frozenset({"builtins.list", "builtins.tuple", "builtins.dict", "builtins.set"})
-SWEEPS = frozenset({"itertools.product", "builtins.zip", "builtins.enumerate"})
-SWEEP = 10  # a literal `range` shorter than this is a handful of configurations
-COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 RUN_ONCE = ("main", "test", "setUp")  # entry points and tests: one call, one compilation
 
 
@@ -112,12 +109,13 @@ class RepeatedJitCreation(Rule):
             return
         decorator = next((d for d in node.decorator_list if _jit_decorator(ctx, d)), None)
         loop = ctx.loops[-1]
-        if decorator is None or _bounded_sweep(ctx, loop) or not _used_per_iteration(ctx, node.name, loop):
+        if decorator is None or bounded_sweep(ctx, loop) or not used_per_iteration(ctx, node.name, loop):
             return
+        line = loop.lineno  # type: ignore[attr-defined]
         ctx.report(
             decorator,
             f"`@{snippet(ctx, decorator)}` compiles `{node.name}`, defined inside the loop at line "
-            f"{loop.lineno}: a new function object on every iteration, so JAX traces and compiles it "  # type: ignore[attr-defined]
+            f"{line}: a new function object on every iteration, so JAX traces and compiles it "
             f"again each time; define the jitted function once, outside the loop, and pass what "
             f"changes as arguments",
         )
@@ -128,9 +126,9 @@ class RepeatedJitCreation(Rule):
         called = isinstance(parent, ast.Call) and parent.func is node
         if ctx.loops:
             loop = ctx.loops[-1]
-            if _bounded_sweep(ctx, loop):
+            if bounded_sweep(ctx, loop):
                 return None
-            if called or _used_per_iteration(ctx, _assigned_name(parent, node), loop):
+            if called or used_per_iteration(ctx, assigned_name(parent, node), loop):
                 kind = "loop" if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) else "comprehension"
                 return f"on every iteration of the {kind} at line {loop.lineno}", loop  # type: ignore[attr-defined]
             return None
@@ -139,7 +137,7 @@ class RepeatedJitCreation(Rule):
             return None
         if any(isinstance(n, (ast.For, ast.AsyncFor, ast.While)) for n in own_nodes(function.node.body)):
             return None  # a driver (`train`) that loops amortises its one compilation per call
-        if called or _called_once_per_call(_assigned_name(parent, node), function.node):
+        if called or called_once_per_call(assigned_name(parent, node), function.node):
             return f"on every call of `{function.name}`", function.node
         return None
 
@@ -152,7 +150,7 @@ class RepeatedJitCreation(Rule):
             if qualname == PARTIAL:
                 return "a `functools.partial` object"
             transform = None if qualname is None else ctx.model.transforms.get(qualname)
-            if transform is not None and transform.kind != "wrapper":
+            if transform is not None and transform.kind not in ("wrapper", "body", "callback"):
                 return f"the function `{snippet(ctx, target.func)}` returns"
             return None
         if isinstance(target, ast.Attribute):
@@ -167,70 +165,10 @@ class RepeatedJitCreation(Rule):
                 return None
             if isinstance(binding, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 return f"`{target.id}` (a function defined {_inside(repeated)})"
-            if isinstance(binding, (ast.Lambda, ast.Call)) and not isinstance(binding, ast.Name):
+            if isinstance(binding, (ast.Lambda, ast.Call)):
                 inner = self.fresh(binding, ctx, repeated)
                 return None if inner is None else f"`{target.id}` ({inner})"
         return None
-
-
-def _bounded_sweep(ctx: Context, loop: ast.AST) -> bool:
-    """A loop over a short literal collection (``for lr in (0.1, 0.01)``, ``range(3)``,
-    ``itertools.product((4, 8), (1024, 2048))``): a sweep over configurations, where compiling
-    each one is the point."""
-    if isinstance(loop, (ast.For, ast.AsyncFor)):
-        iterable = loop.iter
-    elif isinstance(loop, COMPREHENSIONS) and len(loop.generators) == 1:
-        iterable = loop.generators[0].iter
-    else:
-        return False
-    return _literal_collection(ctx, iterable)
-
-
-def _literal_collection(ctx: Context, node: ast.expr, depth: int = 0) -> bool:
-    if isinstance(node, ast.Name) and depth < 4:
-        owner = ctx.scope.lookup(node.id)
-        value = owner.assigned.get(node.id) if owner is not None and owner.bound.get(node.id) == 1 else None
-        return value is not None and _literal_collection(ctx, value, depth + 1)
-    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-        return not any(isinstance(e, ast.Starred) for e in node.elts)
-    if not isinstance(node, ast.Call) or node.keywords:
-        return False
-    qualname = ctx.qualname(node.func)
-    if qualname == "builtins.range":
-        bounds = node.args
-        if not all(isinstance(b, ast.Constant) and type(b.value) is int for b in bounds):
-            return False
-        try:
-            return len(range(*(b.value for b in bounds))) < SWEEP  # type: ignore[union-attr]
-        except (TypeError, ValueError):
-            return False
-    if qualname in SWEEPS:
-        return bool(node.args) and all(_literal_collection(ctx, a, depth + 1) for a in node.args)
-    return False
-
-
-def _called_once_per_call(name: str | None, function: ast.AST) -> bool:
-    """``f = jax.jit(...)`` in a function body, with ``f`` only called, outside any loop: each call
-    of the function compiles once and runs once. (Used in a loop, the compilation is amortised:
-    the usual ``train()`` that jits its step once per run.)"""
-    if name is None:
-        return False
-    uses: list[ast.Name] = []
-    calls: set[int] = set()
-    stack: list[tuple[ast.AST, bool]] = [(statement, False) for statement in getattr(function, "body", [])]
-    while stack:
-        node, in_loop = stack.pop()
-        if isinstance(node, (*FUNCTION_NODES, ast.ClassDef)):
-            continue
-        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
-            if in_loop:
-                return False
-            uses.append(node)
-        if isinstance(node, ast.Call):
-            calls.add(id(node.func))
-        looping = in_loop or isinstance(node, (ast.For, ast.AsyncFor, ast.While, *COMPREHENSIONS))
-        stack.extend((child, looping) for child in ast.iter_child_nodes(node))
-    return bool(uses) and all(id(use) in calls for use in uses)
 
 
 def _jit_decorator(ctx: Context, decorator: ast.expr) -> bool:
@@ -238,43 +176,6 @@ def _jit_decorator(ctx: Context, decorator: ast.expr) -> bool:
     if isinstance(decorator, ast.Call) and ctx.qualname(decorator.func) == PARTIAL and decorator.args:
         target = decorator.args[0]
     return ctx.qualname(target) in JIT_NAMES
-
-
-def _assigned_name(parent: ast.AST | None, node: ast.Call) -> str | None:
-    """``step`` in ``step = jax.jit(...)``."""
-    if (
-        isinstance(parent, ast.Assign)
-        and parent.value is node
-        and len(parent.targets) == 1
-        and isinstance(parent.targets[0], ast.Name)
-    ):
-        return parent.targets[0].id
-    return None
-
-
-def _used_per_iteration(ctx: Context, name: str | None, loop: ast.AST) -> bool:
-    """Whether the loop uses ``name`` only by calling it or handing it to a function (which calls
-    it), never by storing it away (``fns.append(step)``, ``table[k] = step``) for later."""
-    if name is None:
-        return False
-    parents = {
-        child: node
-        for node in ast.walk(loop)
-        for child in ast.iter_child_nodes(node)
-        if isinstance(child, ast.Name) and child.id == name and isinstance(child.ctx, ast.Load)
-    }
-    if not parents:
-        return False
-    for use, parent in parents.items():
-        if not isinstance(parent, ast.Call):
-            return False  # stored, returned, passed by keyword...
-        func = parent.func
-        if func is not use and (
-            (isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS)
-            or ctx.qualname(func) in CONTAINERS
-        ):
-            return False
-    return True
 
 
 def _inside(repeated: ast.AST) -> str:

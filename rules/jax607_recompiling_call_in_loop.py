@@ -8,6 +8,7 @@ import ast
 from jaxlint.context import Context
 from jaxlint.explain import snippet
 from jaxlint.jitted import jitted_callee
+from jaxlint.loops import range_trips
 from jaxlint.rule import Rule
 
 SMALL = 10  # a literal range this short compiles a handful of times, on purpose
@@ -21,7 +22,7 @@ class RecompilingCallInLoop(Rule):
     Finds a call of a jitted function inside a `for i in range(...)` loop (outside traced code)
     that gives it a different signature on every iteration: the loop index (or `i + 1`, `2 * i`)
     as a static argument, or an array whose shape follows the index (`x[:i]`, `x[i:]`,
-    `jnp.zeros(i)`). Loops over a literal `range` shorter than 10, and over `range(len(...))` (one
+    `jnp.zeros(i)`). Loops over a static `range` shorter than 10, and over `range(len(...))` (one
     iteration per element of a container, such as layers), are not reported.
 
     ## Why is this bad?
@@ -118,12 +119,8 @@ def _counted(ctx: Context, loop: ast.AST) -> bool:
     bounds = call.args
     if any(isinstance(b, ast.Call) and ctx.qualname(b.func) == "builtins.len" for b in bounds):
         return False  # one iteration per element of a container (layers, say): often few, on purpose
-    if all(isinstance(b, ast.Constant) and type(b.value) is int for b in bounds):
-        try:
-            return len(range(*(b.value for b in bounds))) >= SMALL  # type: ignore[union-attr]
-        except ValueError:
-            return False
-    return True
+    trips = range_trips(ctx, loop)
+    return trips is None or trips >= SMALL
 
 
 def _follows(node: ast.expr, index: str) -> bool:

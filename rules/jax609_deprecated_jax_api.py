@@ -5,24 +5,20 @@ from __future__ import annotations
 import ast
 
 from jaxlint.context import Context
-from jaxlint.controlflow import side_effect_free
 from jaxlint.migrations import (
-    AT,
-    AT_KEYWORDS,
-    AT_METHODS,
-    DISABLE_X64,
+    CALL_KINDS,
     JIT,
     MIGRATIONS,
     RENAME,
-    TIE_IN,
     Migration,
+    call_fix,
+    imported_names,
+    jit_compatible,
+    uses_of,
 )
 from jaxlint.rule import FixAvailability, Rule
-from jaxlint.semantic.transforms import PARTIAL
-from jaxlint.semantic.values import is_jax_array
 
 LEAVES = frozenset(old.rsplit(".", 1)[1] for old in MIGRATIONS)
-CALL_KINDS = (AT, TIE_IN, DISABLE_X64)
 
 
 class DeprecatedJaxApi(Rule):
@@ -114,7 +110,7 @@ class DeprecatedJaxApi(Rule):
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         func = node.func
-        if not isinstance(func, ast.Name) or func.id not in _imported_names(ctx):
+        if not isinstance(func, ast.Name) or func.id not in imported_names(ctx):
             return
         migration = MIGRATIONS.get(ctx.model.resolver.spelled(func, ctx.scope) or "")
         if migration is not None and migration.kind in CALL_KINDS:
@@ -131,12 +127,12 @@ class DeprecatedJaxApi(Rule):
             if migration is None:
                 continue
             found.append((alias, migration))
-            uses = _uses(ctx, alias.asname or alias.name)
+            uses = uses_of(ctx, alias.asname or alias.name)
             if migration.kind in CALL_KINDS:
                 if not uses:  # the calls were rewritten: the import is all that is left
                     drop.append(alias)
             elif migration.kind == RENAME or (
-                migration.kind == JIT and all(_jit_compatible(ctx, use) for use in uses)
+                migration.kind == JIT and all(jit_compatible(ctx, use) for use in uses)
             ):
                 migrate.append((alias, migration.new))
         # One rewrite of the statement for all its names: their fixes are the same edits.
@@ -150,46 +146,11 @@ class DeprecatedJaxApi(Rule):
 
     def use(self, node: ast.expr, migration: Migration, ctx: Context, call: ast.Call | None) -> None:
         fix: dict | None = None
-        if migration.kind == RENAME or (migration.kind == JIT and _jit_compatible(ctx, node)):
+        if migration.kind == RENAME or (migration.kind == JIT and jit_compatible(ctx, node)):
             fix = {"form": "replace", "new": migration.new}
         elif call is not None and not any(isinstance(a, ast.Starred) for a in call.args):
-            fix = _call_fix(ctx, migration, call)
+            fix = call_fix(ctx, migration, call)
         ctx.report(node, _message(migration, f"`{ast.unparse(node)}`"), fix_data=fix)
-
-
-def _call_fix(ctx: Context, migration: Migration, call: ast.Call) -> dict | None:
-    args, keywords = call.args, [k.arg for k in call.keywords]
-    if any(_rewritten_call(ctx, n) for a in args for n in ast.walk(a)):
-        return None  # the inner call is rewritten first; this one on the next pass
-    if migration.kind == AT and 3 <= len(args) <= 5 and all(k in AT_KEYWORDS for k in keywords):
-        safe = is_jax_array(ctx.value(args[0]))
-        return {"form": "at", "call": call, "method": AT_METHODS[migration.old], "safe": safe}
-    if migration.kind == TIE_IN and len(args) == 2 and not keywords:
-        bare = _in_own_slot(ctx, call) or isinstance(
-            args[1], (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant)
-        )
-        return {"form": "tie_in", "call": call, "safe": _pure(ctx, args[0]), "bare": bare}
-    if migration.kind == DISABLE_X64 and not args and not keywords:
-        return {"form": "disable_x64", "call": call}
-    return None
-
-
-def _rewritten_call(ctx: Context, node: ast.AST) -> bool:
-    if not isinstance(node, ast.Call):
-        return False
-    migration = MIGRATIONS.get(ctx.model.resolver.spelled(node.func, ctx.scope) or "")
-    return migration is not None and migration.kind in CALL_KINDS
-
-
-def _in_own_slot(ctx: Context, call: ast.Call) -> bool:
-    """Whether ``call`` fills a slot of its own (a statement's value, an argument, an element), so
-    any expression can replace it without parentheses."""
-    parent = _parent_of(ctx, call)
-    if isinstance(parent, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr, ast.keyword)):
-        return True
-    if isinstance(parent, ast.Call):
-        return call in parent.args
-    return isinstance(parent, (ast.List, ast.Tuple, ast.Set))
 
 
 def _message(migration: Migration, spelled: str) -> str:
@@ -197,54 +158,3 @@ def _message(migration: Migration, spelled: str) -> str:
     new = migration.new if migration.kind in CALL_KINDS else f"`{migration.new}`"
     note = f" ({migration.note})" if migration.note else ""
     return f"{spelled} is {migration.status}{since}: use {new}{note}"
-
-
-def _pure(ctx: Context, node: ast.expr) -> bool:
-    return side_effect_free(ctx, node) and not any(isinstance(n, ast.Call) for n in ast.walk(node))
-
-
-def _jit_compatible(ctx: Context, node: ast.expr) -> bool:
-    """Whether ``node`` (a use of ``pjit``) is called with shardings by keyword only: a call with
-    at most the function positionally, a bare decorator, or ``partial(pjit, **keywords)``."""
-    parent = _parent_of(ctx, node)
-    if isinstance(parent, ast.Call):
-        if parent.func is node:
-            return len(parent.args) <= 1 and not any(isinstance(a, ast.Starred) for a in parent.args)
-        return ctx.model.qualname(parent.func, ctx.scope) == PARTIAL and parent.args == [node]
-    return isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and node in parent.decorator_list
-
-
-def _parent_of(ctx: Context, node: ast.expr) -> ast.AST | None:
-    if ctx.parent is not None and node in ast.iter_child_nodes(ctx.parent):
-        return ctx.parent
-    return _parents(ctx).get(node)
-
-
-def _parents(ctx: Context) -> dict[ast.AST, ast.AST]:
-    parents = ctx.memo.get("JAX609-parents")
-    if parents is None:
-        parents = {child: node for node in ast.walk(ctx.model.tree) for child in ast.iter_child_nodes(node)}
-        ctx.memo["JAX609-parents"] = parents
-    return parents
-
-
-def _uses(ctx: Context, name: str) -> list[ast.Name]:
-    """Module-wide loads of ``name`` (an import's binding)."""
-    return [
-        n for n in _parents(ctx) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
-    ]
-
-
-def _imported_names(ctx: Context) -> frozenset[str]:
-    """Names some scope of this file binds by importing an API listed in the migrations."""
-    names = ctx.memo.get("JAX609-names")
-    if names is None:
-        index = ctx.model.index
-        names = frozenset(
-            name
-            for scope in [index.module, *index.functions]
-            for name, qualname in scope.imports.items()
-            if qualname in MIGRATIONS
-        )
-        ctx.memo["JAX609-names"] = names
-    return names
