@@ -35,8 +35,8 @@ class Migration:
     @property
     def status(self) -> str:
         if self.removed:
-            return f"removed in JAX {self.removed}"
-        return f"deprecated since JAX {self.deprecated}"
+            return f"was removed in JAX {self.removed}"
+        return f"is deprecated since JAX {self.deprecated}"
 
 
 _TABLE = [

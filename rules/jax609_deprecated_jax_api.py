@@ -157,4 +157,4 @@ def _message(migration: Migration, spelled: str) -> str:
     since = f" (deprecated in {migration.deprecated})" if migration.removed and migration.deprecated else ""
     new = migration.new if migration.kind in CALL_KINDS else f"`{migration.new}`"
     note = f" ({migration.note})" if migration.note else ""
-    return f"{spelled} is {migration.status}{since}: use {new}{note}"
+    return f"{spelled} {migration.status}{since}: use {new}{note}"
