@@ -18,3 +18,11 @@ def encloses(outer: ast.AST, inner: ast.AST) -> bool:
     """Whether ``inner``'s text lies within ``outer``'s (a node encloses itself)."""
     (outer_start, outer_end), (inner_start, inner_end) = span(outer), span(inner)
     return outer_start <= inner_start and inner_end <= outer_end
+
+
+def callee_leaf(call: ast.Call) -> str | None:
+    """The last name of a call's callee (``exp`` in ``np.exp(x)``): a cheap gate before resolving."""
+    func = call.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else None

@@ -114,9 +114,19 @@ def stores_into_containers(statements: list[ast.stmt]) -> bool:
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr in MUTATING_METHODS
+            and not _functional_update(node.func.value)
         ):
             return True
     return False
+
+
+def _functional_update(receiver: ast.expr) -> bool:
+    """``x.at[i]``: its ``.add()``/``.set()`` return a new array, they mutate nothing."""
+    return (
+        isinstance(receiver, ast.Subscript)
+        and isinstance(receiver.value, ast.Attribute)
+        and receiver.value.attr == "at"
+    )
 
 
 def definitely_bound_before(ctx: Context, statement: ast.stmt) -> set[str]:

@@ -163,3 +163,34 @@ def pack(names: Sequence[str]) -> str:
 
 def tuple_expression(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
+
+
+# ---------------------------------------------------------------------------- fori_loop
+
+
+def fori_loop_edits(doc: Document, snippet: Snippet, plan: dict, scope: Scope) -> list[Edit]:
+    """``for i in range(a, b): body`` -> ``carry = lax.fori_loop(a, b, body_fun, carry)``, from a
+    :func:`jaxlint.controlflow.fori_plan` (JAX502, JAX608)."""
+    import libcst as cst
+
+    statement = snippet.statement
+    if not isinstance(statement, cst.For) or not isinstance(statement.iter, cst.Call):
+        raise CannotFix("not a for loop over range()")
+    bounds = [snippet.bare_code_of(arg.value) for arg in statement.iter.args]
+    lower, upper = ("0", bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
+    carried: list[str] = plan["carried"]
+    lax, edits = doc.reference("jax.lax", scope)
+    body_name = doc.fresh_name("body_fun", scope)
+    carry = carried[0] if len(carried) == 1 else doc.fresh_name("carry", scope)
+    unpack = "" if len(carried) == 1 else f"{pack(carried)} = {carry}"
+    function = function_def(
+        doc,
+        body_name,
+        [plan["index"], carry],
+        unpack,
+        block_statements(statement.body),
+        f"return {pack(carried)}",
+    )
+    initial = carried[0] if len(carried) == 1 else f"({pack(carried)})"
+    call = f"{pack(carried)} = {lax}.fori_loop({lower}, {upper}, {body_name}, {initial})"
+    return [snippet.replace([function, *parse_statements(call + "\n")]), *edits]

@@ -80,6 +80,22 @@ class Resolver:
             return canonical(f"{base}.{expr.attr}")
         return None
 
+    def spelled(self, expr: ast.AST, scope: Scope) -> str | None:
+        """The qualified name as the source spells it, before folding aliases of one API
+        together: ``jax.tree_map`` stays ``jax.tree_map`` (``qualname`` says ``jax.tree.map``)."""
+        if isinstance(expr, ast.Name):
+            owner = scope.lookup(expr.id)
+            if owner is None:
+                return f"builtins.{expr.id}" if expr.id in BUILTIN_NAMES else None
+            imported = owner.imports.get(expr.id)
+            if imported is not None and imported != AMBIGUOUS and owner.bound[expr.id] == 1:
+                return imported
+            return self.aliases.get(expr.id) if owner is self.module else None
+        if isinstance(expr, ast.Attribute):
+            base = self.spelled(expr.value, scope)
+            return None if base is None else f"{base}.{expr.attr}"
+        return None
+
     def learn_aliases(self, tree: ast.Module) -> None:
         """Module-level ``jr = jax.random`` style aliases, when that is the name's only binding."""
         for stmt in tree.body:

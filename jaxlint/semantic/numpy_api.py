@@ -1,0 +1,85 @@
+"""Where NumPy and ``jax.numpy`` part ways: tables the compile-hygiene rules (JAX6xx) share.
+
+Every entry was checked against jax 0.10.2 (CPU, which requires NumPy >= 2.0) with NumPy 2.4:
+
+- :data:`NUMPY_CONVERTS_TRACER`: NumPy functions that convert their array arguments with
+  ``__array__``, which a tracer refuses (``TracerArrayConversionError``), and whose ``jax.numpy``
+  namesake computes the same thing. NumPy functions that delegate to a method of their argument
+  (``np.sum``, ``np.mean``, ``np.reshape``, ``np.transpose``...) work on tracers and are left out,
+  as are conversions (``np.asarray``: JAX503), ``np.random``, and functions whose ``jax.numpy``
+  namesake fails under ``jit`` too (``np.nonzero``, ``np.unique``). ``np.clip`` and ``np.ptp`` call
+  the array's method with NumPy's signature (``out=``), which JAX's does not take, and convert.
+- :data:`JNP_REJECTS_SEQUENCE`: ``jax.numpy`` functions that raise ``TypeError`` ("requires
+  ndarray or scalar arguments") when a Python list or tuple is passed at one of the given
+  positions, unlike NumPy. Constructors (``array``, ``asarray``, ``stack``, ``concatenate``...)
+  and shape or axis arguments (``zeros(shape)``, ``reshape(x, shape)``, ``transpose(x, axes)``)
+  accept sequences and are absent.
+"""
+
+from __future__ import annotations
+
+# NumPy ufuncs with a jax.numpy namesake (every ufunc converts: a tracer has no __array_ufunc__).
+_UFUNCS = """
+abs absolute acos acosh add arccos arccosh arcsin arcsinh arctan arctan2 arctanh asin asinh atan
+atan2 atanh bitwise_and bitwise_count bitwise_invert bitwise_left_shift bitwise_not bitwise_or
+bitwise_right_shift bitwise_xor cbrt ceil conj conjugate copysign cos cosh deg2rad degrees divide
+divmod equal exp exp2 expm1 fabs float_power floor floor_divide fmax fmin fmod frexp gcd greater
+greater_equal heaviside hypot invert isfinite isinf isnan lcm ldexp left_shift less less_equal log
+log10 log1p log2 logaddexp logaddexp2 logical_and logical_not logical_or logical_xor matmul matvec
+maximum minimum mod modf multiply negative nextafter not_equal positive pow power rad2deg radians
+reciprocal remainder right_shift rint sign signbit sin sinh spacing sqrt square subtract tan tanh
+true_divide trunc vecdot vecmat
+"""
+# Other NumPy functions that call np.asarray/asanyarray on their array arguments.
+_CONVERTING = """
+clip ptp allclose atleast_1d atleast_2d atleast_3d average broadcast_to column_stack concatenate cross
+diagonal diff dot dstack einsum expand_dims full_like hstack inner interp isclose kron median
+nanmax nanmean nanmedian nanmin nanprod nanstd nansum nanvar ones_like outer pad ravel roll sort
+tensordot tile trace tril triu vdot vstack where zeros_like
+linalg.cholesky linalg.det linalg.eig linalg.eigh linalg.eigvals linalg.eigvalsh linalg.inv
+linalg.norm linalg.pinv linalg.qr linalg.slogdet linalg.svd
+fft.fft fft.fft2 fft.fftn fft.ifft fft.ifft2 fft.ifftn fft.irfft fft.irfftn fft.rfft fft.rfft2
+fft.rfftn
+"""
+NUMPY_CONVERTS_TRACER = frozenset(f"numpy.{name}" for name in (_UFUNCS + _CONVERTING).split())
+
+_FIRST = """
+abs absolute acos acosh all amax amin angle any arccos arccosh arcsin arcsinh arctan arctanh argmax
+argmin argsort argwhere around array_split asin asinh astype atan atanh bincount bitwise_count
+bitwise_invert bitwise_not broadcast_to cbrt ceil choose conj conjugate copy corrcoef cos cosh
+count_nonzero cov cumprod cumsum cumulative_prod cumulative_sum deg2rad degrees diag
+diag_indices_from diagflat diagonal diff dsplit ediff1d empty_like exp exp2 expand_dims expm1 fabs
+flatnonzero flip fliplr flipud floor frexp histogram histogram_bin_edges histogramdd hsplit i0 imag
+invert iscomplex isfinite isinf isnan isneginf isposinf isreal log log10 log1p log2 logical_not
+matrix_transpose max mean median min modf moveaxis nan_to_num nanargmax nanargmin nancumprod
+nancumsum nanmax nanmean nanmedian nanmin nanprod nanstd nansum nanvar negative nonzero ones_like
+packbits pad permute_dims piecewise poly polyder polyint positive prod ptp rad2deg radians ravel
+real reciprocal reshape rint roll roots rot90 round sign signbit sin sinc sinh sort sort_complex
+spacing split sqrt square squeeze std sum tan tanh tile trace transpose trapezoid tril
+tril_indices_from trim_zeros triu triu_indices_from trunc unique unique_all unique_counts
+unique_inverse unique_values unpackbits unravel_index unstack unwrap vander var vsplit zeros_like
+linalg.cholesky linalg.cond linalg.det linalg.diagonal linalg.eig linalg.eigh linalg.eigvals
+linalg.eigvalsh linalg.inv linalg.matrix_norm linalg.matrix_rank linalg.matrix_transpose
+linalg.norm linalg.pinv linalg.qr linalg.slogdet linalg.svd linalg.svdvals linalg.tensorinv
+linalg.trace linalg.vector_norm
+"""
+_FIRST_TWO = """
+add allclose append arctan2 atan2 bitwise_and bitwise_left_shift bitwise_or bitwise_right_shift
+bitwise_xor compress convolve copysign correlate cross delete digitize divide divmod dot equal
+extract float_power floor_divide fmax fmin fmod full_like gcd geomspace greater greater_equal
+heaviside histogram2d hypot inner intersect1d isclose isin kron lcm ldexp left_shift less
+less_equal linspace logaddexp logaddexp2 logical_and logical_or logical_xor logspace matmul matvec
+maximum minimum mod multiply nanpercentile nanquantile nextafter not_equal outer percentile polyadd
+polydiv polymul polysub polyval pow power quantile remainder repeat right_shift searchsorted
+setdiff1d setxor1d subtract take take_along_axis tensordot true_divide union1d vdot vecdot vecmat
+"""
+JNP_REJECTS_SEQUENCE: dict[str, tuple[int, ...]] = {
+    **{f"jax.numpy.{name}": (0,) for name in _FIRST.split()},
+    **{f"jax.numpy.{name}": (0, 1) for name in _FIRST_TWO.split()},
+    "jax.numpy.where": (0, 1, 2),
+    "jax.numpy.insert": (0, 1, 2),
+    "jax.numpy.interp": (0, 1, 2),
+    "jax.numpy.place": (0, 1, 2),
+    "jax.numpy.full": (1,),
+    "jax.numpy.einsum": (1, 2, 3, 4, 5, 6, 7),
+}

@@ -1,0 +1,159 @@
+import functools
+import itertools
+
+import jax
+import jax.numpy as jnp
+
+
+def loss(w, x):
+    return jnp.sum((x * w) ** 2)
+
+
+def scale(x, factor):
+    return x * factor
+
+
+def train(w, batches):
+    for x in batches:
+        step = jax.jit(lambda p: p - 0.01 * jax.grad(loss)(p, x))  # error: JAX601
+        w = step(w)
+    return w
+
+
+def sweep(x, factors):
+    outs = []
+    for factor in factors:
+        outs.append(jax.jit(functools.partial(scale, factor=factor))(x))  # error: JAX601
+    return outs
+
+
+def per_batch_grads(w, batches):
+    return [jax.jit(jax.grad(loss))(w, x) for x in batches]  # error: JAX601
+
+
+def nested_in_loop(x, n):
+    for i in range(n):
+
+        def shifted(v):
+            return v + i
+
+        x = jax.jit(shifted)(x)  # error: JAX601
+    return x
+
+
+def decorated_in_loop(w, batches):
+    for x in batches:
+
+        @jax.jit  # error: JAX601
+        def step(p):
+            return p - 0.01 * jax.grad(loss)(p, x)
+
+        w = step(w)
+    return w
+
+
+def passed_to_a_helper(w, batches, run):
+    for x in batches:
+        update = jax.jit(lambda p: p * x)  # error: JAX601
+        w = run(update, w)
+    return w
+
+
+def predict(x):
+    return jax.jit(lambda v: jnp.tanh(v) * 2.0)(x)  # error: JAX601
+
+
+def assigned_then_called(params, x):
+    apply = jax.jit(lambda p, v: jnp.dot(p, v))  # error: JAX601
+    return apply(params, x)
+
+
+def normalize(x):
+    def inner(v):
+        return v / jnp.linalg.norm(v)
+
+    return jax.pmap(inner)(x)  # error: JAX601
+
+
+class Model:
+    def apply(self, x):
+        return x * 2.0
+
+    def run(self, xs):
+        return [jax.jit(self.apply)(x) for x in xs]  # error: JAX601
+
+
+# --- near misses ---
+
+
+def cached_module_function(w, batches):
+    for x in batches:
+        w = jax.jit(scale)(w, x)  # the same function every time: the cache is reused
+    return w
+
+
+def closure_defined_outside_the_loop(x, n):
+    def body(v):
+        return v * 2.0
+
+    for _ in range(n):
+        x = jax.jit(body)(x)
+    return x
+
+
+def stored_by_key(factors):
+    table = {}
+    for factor in factors:
+        fn = jax.jit(functools.partial(scale, factor=factor))
+        table[factor] = fn
+    return table
+
+
+def autotune(x):
+    configs = itertools.product((4, 8, 16), (1024, 2048))
+    for blocks, tile in configs:
+
+        @jax.jit
+        def kernel(v):
+            return v.reshape(blocks, -1) * tile
+
+        x = kernel(x)
+    return x
+
+
+def few_learning_rates(w, g):
+    return [jax.jit(lambda p: p - lr * g)(w) for lr in (0.1, 0.01)]
+
+
+def amortised_in_a_loop(w, batches):
+    update = jax.jit(lambda p, x: p - 0.01 * x)  # once per call of this function, used many times
+    for x in batches:
+        w = update(w, x)
+    return w
+
+
+def factory(factor):
+    return jax.jit(lambda v: v * factor)  # built once per call and returned: used many times
+
+
+def collect(factors):
+    fns = []
+    for factor in factors:
+        fns.append(jax.jit(functools.partial(scale, factor=factor)))  # kept, not re-created per use
+    return fns
+
+
+def main():
+    return jax.jit(lambda: jnp.ones(3))()  # an entry point runs once
+
+
+def test_ones():
+    assert jax.jit(lambda: jnp.ones(3))().shape == (3,)
+
+
+@jax.jit
+def traced(x):
+    return jax.jit(lambda v: v + 1)(x)  # inside jit: inlined, never compiled on its own
+
+
+step_once = jax.jit(lambda v: v * 2.0)(jnp.ones(2))

@@ -1,0 +1,70 @@
+import jax
+import jax.numpy as jnp
+from jax import numpy as np
+
+
+def total_loss(a, b, c):
+    return jnp.sum([a, b, c])  # error: JAX603
+
+
+def smooth_max(x, y):
+    return jnp.exp((x, y))  # error: JAX603
+
+
+def clipped(x):
+    return jnp.maximum(x, [0.0, 1.0])  # error: JAX603
+
+
+def squares(xs):
+    return jnp.mean([x**2 for x in xs])  # error: JAX603
+
+
+WEIGHTS = [0.2, 0.3, 0.5]
+
+
+def weighted(x):
+    return jnp.dot(x, WEIGHTS)  # error: JAX603
+
+
+def selected(mask, x):
+    return jnp.where(mask, x, [0.0, 0.0])  # error: JAX603
+
+
+def norm(a, b):
+    return np.linalg.norm(list((a, b)))  # error: JAX603
+
+
+@jax.jit
+def traced(a, b):
+    return jnp.max(  # error: JAX603
+        [a, b]  # reported at the call
+    )
+
+
+# --- near misses ---
+
+
+def constructors(a, b):
+    return jnp.array([a, b]) + jnp.asarray((a, b)) + jnp.stack([a, b]) + jnp.concatenate([a, b])
+
+
+def shapes(x):
+    return jnp.zeros([2, 3]) + jnp.reshape(x, [2, 3]) + jnp.ones((2, 3))
+
+
+def axes_and_widths(x):
+    return jnp.transpose(x, [1, 0]), jnp.pad(x, [(1, 1), (0, 0)]), jnp.sum(x, axis=(0, 1))
+
+
+def sequences_of_arrays(xs):
+    return jnp.vstack(xs) + jnp.hstack(xs) + jnp.block([[xs[0]]])
+
+
+def rebound(values):
+    values = [v * 2 for v in values]
+    values = jnp.array(values)
+    return jnp.sum(values)
+
+
+def unknown(values):
+    return jnp.sum(values)

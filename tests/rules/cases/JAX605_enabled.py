@@ -1,0 +1,12 @@
+import jax
+import jax.numpy as jnp
+
+jax.config.update("jax_enable_x64", True)
+
+
+def accumulator(n):
+    return jnp.zeros(n, dtype=jnp.float64)
+
+
+# --- near misses ---
+# x64 is enabled at the top of this module: float64 is real here.

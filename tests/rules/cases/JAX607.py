@@ -1,0 +1,71 @@
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@partial(jax.jit, static_argnames=("step",))
+def schedule(x, step):
+    return x * 0.99**step
+
+
+@jax.jit
+def total(x):
+    return jnp.sum(x)
+
+
+poly = jax.jit(lambda x, degree: x**degree, static_argnums=1)
+
+
+def run(x, num_steps):
+    for step in range(num_steps):
+        x = schedule(x, step)  # error: JAX607
+    for i in range(100):
+        x = schedule(x, step=i + 1)  # error: JAX607
+        x = poly(x, 2 * i)  # error: JAX607
+    return x
+
+
+def prefixes(x):
+    sums = []
+    for i in range(1, x.shape[0]):
+        sums.append(total(x[:i]))  # error: JAX607
+        sums.append(total(x[i:]))  # error: JAX607
+        sums.append(total(jnp.zeros((i, 3))))  # error: JAX607
+    return sums
+
+
+# --- near misses ---
+
+
+def short_literal_loop(x):
+    for degree in range(3):
+        x = poly(x, degree)  # three compilations, on purpose
+    return x
+
+
+def traced_index(x, num_steps):
+    for i in range(num_steps):
+        x = total(x) + i  # `i` is traced: one compilation
+    return x
+
+
+def fixed_windows(x, n):
+    out = []
+    for i in range(n):
+        out.append(total(x[i : i + 8]))  # every window has 8 elements
+        out.append(total(x[i]))
+    return out
+
+
+def loop_over_values(x, modes):
+    for mode in modes:
+        x = poly(x, mode)
+    return x
+
+
+@jax.jit
+def inside_jit(x):
+    for i in range(50):
+        x = schedule(x, i)  # inlined into this trace, not compiled per value
+    return x

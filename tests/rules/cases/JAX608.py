@@ -1,0 +1,119 @@
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+NUM_STEPS = 1000
+
+
+@jax.jit
+def decay(x):
+    for _ in range(1000):  # error: JAX608
+        x = x * 0.999 + 0.001
+    return x
+
+
+@jax.jit
+def from_constant(x):
+    for i in range(NUM_STEPS // 2):  # error: JAX608
+        x = x.at[i % 3].add(1.0)
+    return x
+
+
+@jax.jit
+def nested(x):
+    for _ in range(10):
+        for _ in range(20):  # error: JAX608
+            x = jnp.sin(x)
+    return x
+
+
+@jax.jit
+def collected(x):
+    rows = []
+    for i in range(128):  # error: JAX608
+        rows.append(x[i] * 2)
+    return jnp.stack(rows)
+
+
+@jax.jit
+def counted_while(x):
+    i = 0
+    while i < 1000:  # error: JAX608
+        x = x * 0.999
+        i += 1
+    return x
+
+
+@jax.jit
+def counted_down(x):
+    steps = 300
+    while steps >= 1:  # error: JAX608
+        x = jnp.cos(x)
+        steps -= 1
+    return x
+
+
+def body(carry, x):
+    for _ in range(200):  # error: JAX608
+        carry = carry * x
+    return carry, None
+
+
+def run(xs):
+    return lax.scan(body, 1.0, xs)
+
+
+# --- near misses ---
+
+
+@jax.jit
+def short(x):
+    for _ in range(3):
+        x = 0.5 * x + 0.25 * (jnp.roll(x, 1) + jnp.roll(x, -1))
+    return x
+
+
+@jax.jit
+def rolled(x):
+    return lax.fori_loop(0, 1000, lambda i, v: v * 0.999 + 0.001, x)
+
+
+def eager(x):
+    for _ in range(1000):
+        x = x * 0.999
+    return x
+
+
+@jax.jit
+def static_work_only(x):
+    sizes = []
+    for i in range(500):
+        sizes.append(i * 2)
+    return x * len(sizes)
+
+
+@jax.jit
+def layers(params, x):
+    for layer in params:
+        x = jnp.tanh(x @ layer)
+    return x
+
+
+@jax.jit
+def short_while(x):
+    i = 0
+    while i < 10:
+        x = x * 0.5
+        i += 1
+    return x
+
+
+@jax.jit
+def data_dependent_exit(x):
+    i = 0
+    while i < 1000:
+        x = x * 0.5
+        i += 1
+        if i > 5:
+            i = 2000
+    return x
