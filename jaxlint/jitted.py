@@ -63,8 +63,9 @@ def jitted_callee(ctx: Context, call: ast.Call) -> JitCall | None:
     func = call.func
     if isinstance(func, ast.Call):
         chain = model.resolve_chain(func, ctx.scope)
-        if chain is not None and func in chain.target.jit_sites:
-            return _jit_call(chain.target, func, 0)
+        target = None if chain is None else chain.target
+        if target is not None and func in target.jit_sites:
+            return _jit_call(target, func, 0)
         return None
     found = model.resolve_function(func, ctx.scope)
     if found is not None:
@@ -78,8 +79,9 @@ def jitted_callee(ctx: Context, call: ast.Call) -> JitCall | None:
         owner = ctx.scope.lookup(func.id)
         if isinstance(value, ast.Call) and owner is not None:
             chain = model.resolve_chain(value, owner)
-            if chain is not None and value in chain.target.jit_sites and not chain.offset:
-                return _jit_call(chain.target, value, 0)
+            target = None if chain is None or chain.offset else chain.target
+            if target is not None and value in target.jit_sites:
+                return _jit_call(target, value, 0)
     return None
 
 

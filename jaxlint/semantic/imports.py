@@ -87,9 +87,8 @@ class Resolver:
             owner = scope.lookup(expr.id)
             if owner is None:
                 return f"builtins.{expr.id}" if expr.id in BUILTIN_NAMES else None
-            imported = owner.imports.get(expr.id)
-            if imported is not None and imported != AMBIGUOUS and owner.bound[expr.id] == 1:
-                return imported
+            if owner.only_imported(expr.id):
+                return owner.imports[expr.id]
             return self.aliases.get(expr.id) if owner is self.module else None
         if isinstance(expr, ast.Attribute):
             base = self.spelled(expr.value, scope)

@@ -93,12 +93,22 @@ async def open_document(client: LanguageClient, path: Path, text: str) -> list[t
 
 
 async def next_diagnostics(client: LanguageClient, path: Path) -> list[types.Diagnostic]:
-    while True:
-        params = await asyncio.wait_for(
-            client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), timeout=20
-        )
-        if params.uri == path.as_uri():
-            return list(params.diagnostics)
+    """The next diagnostics published for ``path``, skipping those for other documents.
+
+    Reads the client's recording with a cursor, so nothing published between two calls is lost.
+    """
+    published: list[types.PublishDiagnosticsParams] = client.published  # type: ignore[attr-defined]
+    uri = path.as_uri()
+    deadline = asyncio.get_running_loop().time() + 20
+    while asyncio.get_running_loop().time() < deadline:
+        cursor: int = getattr(client, "cursor", 0)
+        for index in range(cursor, len(published)):
+            if published[index].uri == uri:
+                client.cursor = index + 1  # type: ignore[attr-defined]
+                return list(published[index].diagnostics)
+        client.cursor = len(published)  # type: ignore[attr-defined]
+        await asyncio.sleep(0.01)
+    raise TimeoutError(f"no diagnostics published for {path.name} within 20 s")
 
 
 def change(client: LanguageClient, path: Path, text: str, version: int) -> None:
