@@ -54,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     rule.add_argument("code", nargs="?", help="e.g. JAX501")
     rule.add_argument("--all", action="store_true", help="explain every rule")
     rule.add_argument("--output-format", choices=("text", "json"), default="text")
+
+    # `jaxlint verify ...` is parsed by jaxlint_runtime.cli (see _main); listed here for --help.
+    commands.add_parser("verify", help="run a function eagerly and compiled and compare (executes it)")
     return parser
 
 
@@ -79,6 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
+    if argv[:1] == ["verify"]:
+        return run_verify(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "check":
@@ -152,6 +157,13 @@ def run_rule(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write("\n\n".join(rule_as_text(r) for r in rules))
     return EXIT_CLEAN
+
+
+def run_verify(argv: list[str]) -> int:
+    """Hand over to the runtime companion, imported only now (it runs user code under jax)."""
+    from jaxlint_runtime.cli import main as verify_main
+
+    return verify_main(argv)
 
 
 if __name__ == "__main__":
