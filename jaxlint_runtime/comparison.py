@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from jaxlint_runtime.checks import is_typed_key
@@ -33,19 +34,19 @@ class Tolerance:
 def default_tolerance(dtype: Any, cross_device: bool = False) -> Tolerance:
     """The default tolerance for values of ``dtype``: exact for integers, looser for small floats."""
     dtype = np.dtype(dtype)
-    if not np.issubdtype(dtype, np.inexact):
+    if not jnp.issubdtype(dtype, jnp.inexact):
         return Tolerance(0.0, 0.0)
     name = _real_name(dtype)
     if cross_device:
         name = CROSS_DEVICE.get(name, name)
     if name in TOLERANCES:
         return Tolerance(*TOLERANCES[name])
-    eps = float(jax.numpy.finfo(dtype).eps)
+    eps = float(jnp.finfo(dtype).eps)
     return Tolerance(min(0.25, 100 * eps), min(0.25, 10 * eps))
 
 
 def _real_name(dtype: np.dtype) -> str:
-    if np.issubdtype(dtype, np.complexfloating):
+    if jnp.issubdtype(dtype, jnp.complexfloating):
         return "float32" if dtype.itemsize == 8 else "float64"
     return dtype.name
 
@@ -128,9 +129,12 @@ def _is_python_scalar(value: Any) -> bool:
 def _compare_values(
     where: str, reference: np.ndarray, actual: np.ndarray, tolerance: Tolerance
 ) -> LeafMismatch | None:
-    if not np.issubdtype(actual.dtype, np.number) and actual.dtype != bool:
+    if not jnp.issubdtype(actual.dtype, jnp.number) and actual.dtype != bool:
         return None if np.array_equal(reference, actual) else LeafMismatch(where, "value", "values differ")
-    wide = np.complex128 if np.iscomplexobj(reference) or np.iscomplexobj(actual) else np.float64
+    complex_values = jnp.issubdtype(reference.dtype, jnp.complexfloating) or jnp.issubdtype(
+        actual.dtype, jnp.complexfloating
+    )
+    wide = np.complex128 if complex_values else np.float64
     expected, got = reference.astype(wide), actual.astype(wide)
     with np.errstate(invalid="ignore", over="ignore"):
         difference = np.abs(got - expected)

@@ -164,7 +164,7 @@ class _Maker:
         if annotation is inspect.Parameter.empty:
             raise InputError(
                 f"cannot synthesise an input for parameter `{name}` of `{function}`: it has no type "
-                f'annotation (annotate it, e.g. `{name}: Float[Array, "n"]`, or give --inputs module:factory)'
+                f'annotation (annotate it, e.g. `{name}: Float[Array, "n"]`, or provide inputs: --inputs module:factory)'
             )
         try:
             node = ast.parse(annotation_text(annotation).strip(), mode="eval").body
@@ -173,6 +173,8 @@ class _Maker:
         return self._from_node(name, node, function)
 
     def _from_node(self, name: str, node: ast.expr, function: str) -> Any:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return self.value(name, node.value, function)  # a quoted annotation
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
             return self._from_node(name, _not_none(node.left, node.right), function)
         if isinstance(node, ast.Subscript):

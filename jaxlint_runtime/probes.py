@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 from jax import monitoring
 
@@ -175,7 +176,7 @@ def _numeric(value: Any) -> bool:
     if isinstance(value, bool | int | float | complex):
         return True
     return isinstance(value, np.ndarray | jax.Array) and (
-        np.issubdtype(value.dtype, np.number) or value.dtype == bool
+        jnp.issubdtype(value.dtype, jnp.number) or value.dtype == bool
     )
 
 

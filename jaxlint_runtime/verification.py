@@ -32,7 +32,7 @@ from jaxlint_runtime.probes import (
 )
 from jaxlint_runtime.randomness import DrawRecorder, describe_group, recording_draws
 from jaxlint_runtime.report import Finding, Report
-from jaxlint_runtime.rulemap import attribute, error_finding
+from jaxlint_runtime.rulemap import attribute, describe_error, error_finding
 
 KEY_RULES = ("JAX301", "JAX302", "JAX303")
 RandomStreams = Literal["auto", "same", "changed"]
@@ -233,7 +233,10 @@ class Session:
 
     def _add_no_reference(self, error: Exception) -> None:
         finding = error_finding(error, "eager", self.reference.span)
-        finding.message = f"no reference output: the original function {finding.message}"
+        finding.message = (
+            f"no reference output: the original raises when run eagerly ({describe_error(error)}); "
+            "give the correct output as `expected`"
+        )
         self.report.findings.append(finding)
 
     def _add_mismatches(self, mismatches: list[Any]) -> None:
