@@ -128,7 +128,7 @@ class CompiledRun:
     outcome: Outcome
     timings: Timings
     trace_count: int = 0
-    retraces: int = 0
+    retraces: int = 0  # traces caused by a second call with fresh, equal inputs
     traced: Outcome | None = None  # tracing itself: what it printed and changed
     second_call: Outcome | None = None  # the cached call with fresh inputs
     equations: int = 0
@@ -226,13 +226,26 @@ def run_compiled(
     with checks.enabled():
         try:
             _compile_and_call(run, jitted, args, kwargs, namespace)
-            before = counter.count
-            run.second_call = _call(jitted, *fresh_inputs(target, args, kwargs), namespace)
-            run.retraces = counter.count - before
+            _call_again(run, counter, target, args, kwargs, namespace)
         except _StageFailed:
             pass
     run.trace_count = counter.count
     return run
+
+
+def _call_again(
+    run: CompiledRun,
+    counter: TraceCounter,
+    target: Target,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    namespace: dict[str, Any] | None,
+) -> None:
+    """Call again with equal inputs: new array buffers, copies of the static arguments."""
+    assert run.jitted is not None
+    before = counter.count
+    run.second_call = _call(run.jitted, *fresh_inputs(target, args, kwargs), namespace)
+    run.retraces = counter.count - before
 
 
 class _StageFailed(Exception):
@@ -310,10 +323,29 @@ def _fresh_leaf(leaf: Any) -> Any:
 def fresh_inputs(
     target: Target, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> tuple[tuple[Any, ...], dict[str, Any]]:
-    """New inputs equal to ``args``/``kwargs``: new array buffers, deep copies of static arguments."""
+    """New inputs equal to ``args``/``kwargs``: new array buffers, deep copies of static arguments
+    (a caller passes equal values, not necessarily the same objects)."""
     new_args = tuple(_fresh(value, target.is_static(position, None)) for position, value in enumerate(args))
     new_kwargs = {name: _fresh(value, target.is_static(None, name)) for name, value in kwargs.items()}
     return new_args, new_kwargs
+
+
+def identity_compared_statics(target: Target, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[str]:
+    """Static arguments whose copies do not compare equal to them (jit's cache then misses)."""
+    named = [(f"argument {position}", position, None, value) for position, value in enumerate(args)]
+    named += [(f"`{name}`", None, name, value) for name, value in kwargs.items()]
+    return [
+        label
+        for label, position, name, value in named
+        if target.is_static(position, name) and not _equal_to_copy(value)
+    ]
+
+
+def _equal_to_copy(value: Any) -> bool:
+    try:
+        return bool(copy.deepcopy(value) == value)
+    except Exception:
+        return True
 
 
 def _fresh(value: Any, static: bool) -> Any:

@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 import jax
 
+from jaxlint.registry import rule_by_code
 from jaxlint_runtime.checks import Checks
 from jaxlint_runtime.comparison import compare_trees
 from jaxlint_runtime.execution import (
@@ -18,6 +19,7 @@ from jaxlint_runtime.execution import (
     compiled_device,
     describe_device,
     device_named,
+    identity_compared_statics,
     run_compiled,
     run_eager,
 )
@@ -35,6 +37,8 @@ from jaxlint_runtime.report import Finding, Report
 from jaxlint_runtime.rulemap import attribute, describe_error, error_finding
 
 KEY_RULES = ("JAX301", "JAX302", "JAX303")
+# Hazards that make a compiled result differ from eager execution without an error.
+TRACE_TIME_RULES = ("JAX105", "JAX106", "JAX103", "JAX104", "JAX102", "JAX101", "JAX203")
 RandomStreams = Literal["auto", "same", "changed"]
 
 
@@ -154,6 +158,7 @@ class Session:
         self._add_errors(eager, compiled)
         if eager.ok and compiled.outcome.ok:
             self._add_mismatches(compare_trees(eager.value, compiled.outcome.value, **self._tolerance()))
+            self._explain_mismatch()
         self._add_key_reuse(draws)
         self._add_behaviour(args, kwargs, eager, compiled)
         if eager.ok and compiled.outcome.ok:
@@ -243,6 +248,26 @@ class Session:
         self.report.mismatches.extend(mismatches)
         self.report.matched = not self.report.mismatches
 
+    def _explain_mismatch(self) -> None:
+        """Point at the trace-time hazard jaxlint sees in the function, when there is one."""
+        if not self.report.mismatches or self.actual.span is None:
+            return
+        attribution = attribute(TRACE_TIME_RULES, None, self.actual.span)
+        rule = rule_by_code(attribution.rule) if attribution.predicted and attribution.rule else None
+        if rule is None:
+            return
+        self.report.findings.append(
+            Finding(
+                kind="mismatch",
+                message=f"`{self.actual.name}`: the compiled result differs from eager execution: {rule.outcome}",
+                rule=attribution.rule,
+                rule_name=attribution.rule_name,
+                predicted=True,
+                path=attribution.path,
+                line=attribution.line,
+            )
+        )
+
     def _add_key_reuse(self, draws: DrawRecorder) -> None:
         for group in draws.shared_keys():
             frame = (group[1].path, group[1].line) if group[1].path and group[1].line else None
@@ -288,8 +313,7 @@ class Session:
     def _add_behaviour(
         self, args: tuple[Any, ...], kwargs: dict[str, Any], eager: Outcome, compiled: CompiledRun
     ) -> None:
-        if compiled.retraces:
-            self.report.findings.append(self._retrace_finding(compiled))
+        self.report.findings.extend(self._retrace_findings(compiled, args, kwargs))
         self.report.findings.extend(trace_time_side_effects(self.actual, eager, compiled))
         stale = stale_globals(self.actual, args, kwargs, eager, compiled, self.reference_device, self.checks)
         self.report.findings.extend(stale.findings)
@@ -297,19 +321,31 @@ class Session:
             self._add_mismatches(stale.mismatches)
         self.report.findings.extend(large_program(self.actual, compiled, self.options.max_equations))
 
-    def _retrace_finding(self, compiled: CompiledRun) -> Finding:
-        span = self.actual.span
-        return Finding(
-            kind="retrace",
-            message=(
-                f"`{self.actual.name}` was traced again when called a second time with inputs of the same "
-                f"shapes and dtypes ({compiled.trace_count} traces): jit's cache missed; a static argument "
-                "that compares by identity, or a changing weak type, defeats it"
-            ),
-            stage="run",
-            path=span.path if span else None,
-            line=span.first if span else None,
+    def _retrace_findings(
+        self, compiled: CompiledRun, args: tuple[Any, ...], kwargs: dict[str, Any]
+    ) -> list[Finding]:
+        if not compiled.retraces:
+            return []
+        culprits = identity_compared_statics(self.actual, args, kwargs)
+        cause = (
+            f"static {', '.join(culprits)} compares by identity, so an equal new object misses the cache "
+            "(define `__eq__` and `__hash__`, e.g. a frozen dataclass)"
+            if culprits
+            else "jit's cache missed, so every call pays for tracing and compilation again"
         )
+        span = self.actual.span
+        return [
+            Finding(
+                kind="retrace",
+                message=(
+                    f"`{self.actual.name}` was traced again when called a second time with equal inputs of the "
+                    f"same shapes and dtypes ({compiled.trace_count} traces): {cause}"
+                ),
+                stage="run",
+                path=span.path if span else None,
+                line=span.first if span else None,
+            )
+        ]
 
     def _add_gradients(
         self, reference: Target, args: tuple[Any, ...], kwargs: dict[str, Any], outputs: Any

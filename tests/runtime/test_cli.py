@@ -145,6 +145,8 @@ def test_compare_a_fixed_function(project: Path, jaxlint_cmd: list[str]) -> None
         (["model.py::layer", "--dim", "n"], "--dim expects NAME=SIZE"),
         (["model.py::layer", "--static-argnums", "x"], "expected comma-separated integers"),
         (["model.py::layer", "--reference-device", "abacus"], "invalid choice"),
+        (["model.py::layer", "--reference-device", "tpu"], "no tpu device is available"),
+        (["model.py::layer", "--timeout", "0"], "--timeout must be positive"),
     ],
 )
 def test_usage_errors_are_one_line_and_exit_two(

@@ -66,12 +66,32 @@ def test_many_shapes():
 def test_jit_inside_jit_static_arguments_and_methods():
     assert (outer(jnp.ones(2), power=3) == 8).all()
     assert (Model()(jnp.ones(2)) == 0).all()
+
+
+def test_a_function_from_the_conftest(halve):
+    assert (halve(jnp.ones(2)) == 0.5).all()
+"""
+
+CONFTEST = """\
+import pytest
+from jax import jit
+
+
+@jit
+def halve(x):
+    return x / 2
+
+
+@pytest.fixture(name="halve")
+def halve_fixture():
+    return halve
 """
 
 
 @pytest.fixture
 def suite(tmp_path: Path) -> Path:
     (tmp_path / "test_suite.py").write_text(SUITE, encoding="utf-8")
+    (tmp_path / "conftest.py").write_text(CONFTEST, encoding="utf-8")
     (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
     return tmp_path
 
@@ -96,7 +116,8 @@ def test_exactly_the_divergent_call_fails(suite: Path) -> None:
     result = run_pytest(suite, "--jaxlint-verify")
     output = result.stdout
     assert result.returncode == 1, output
-    assert "1 failed, 4 passed" in output
+    assert "1 failed, 5 passed" in output
+    assert "cross-checked 14 calls of 6 jitted functions against eager execution: 1 mismatch" in output
     assert "FAILED test_suite.py::test_scale_after_the_change" in output
     assert "jaxlint --jaxlint-verify found a jit/eager mismatch in test_scale_after_the_change" in output
     assert "`apply_scale` (" in output and "test_suite.py:9): the compiled call differs" in output
@@ -116,4 +137,4 @@ def test_recompilation_storms_are_reported_at_the_end(suite: Path) -> None:
 def test_without_the_option_nothing_changes(suite: Path) -> None:
     result = run_pytest(suite)
     assert result.returncode == 0, result.stdout
-    assert "5 passed" in result.stdout and "jaxlint verify" not in result.stdout
+    assert "6 passed" in result.stdout and "jaxlint verify" not in result.stdout

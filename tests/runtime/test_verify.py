@@ -273,15 +273,25 @@ def test_user_errors_unrelated_to_jax_are_reported_without_a_rule(user_module: U
 def test_python_state_read_at_trace_time_shows_as_a_value_mismatch(user_module: UserModule) -> None:
     module = user_module(
         """
+        import jax
         import numpy as np
 
+        @jax.jit
         def add_noise(x):
+            return x + np.random.normal(size=x.shape).astype(np.float32)
+
+        def add_noise_unjitted(x):
             return x + np.random.normal(size=x.shape).astype(np.float32)
         """
     )
     report = verify(module.add_noise, jnp.zeros(4))
     assert report.matched is False
     assert report.mismatches[0].path == "output"
+    (finding,) = report.findings
+    assert (finding.kind, finding.rule, finding.line) == ("mismatch", "JAX105", line_of(module, "return x +"))
+    assert "repeats on every call" in finding.message
+    unexplained = verify(module.add_noise_unjitted, jnp.zeros(4))
+    assert unexplained.matched is False and unexplained.findings == []
 
 
 def test_nan_checks_on_request(user_module: UserModule) -> None:
@@ -300,7 +310,7 @@ def test_nan_checks_on_request(user_module: UserModule) -> None:
     assert any("NaNs" in check for check in report.checks)
 
 
-def test_a_static_argument_that_hashes_by_identity_retraces(user_module: UserModule) -> None:
+def test_a_static_argument_that_compares_by_identity_retraces(user_module: UserModule) -> None:
     module = user_module(
         """
         from dataclasses import dataclass
@@ -317,9 +327,11 @@ def test_a_static_argument_that_hashes_by_identity_retraces(user_module: UserMod
         """
     )
     report = verify(module.scaled, jnp.ones(2), module.Config(), static_argnums=1)
+    assert not report.ok and kinds(report) == ["retrace"]
     assert report.trace_count == 2
-    assert kinds(report) == ["retrace"]
-    assert verify(module.scaled, jnp.ones(2), module.FrozenConfig(), static_argnums=1).ok
+    assert "static argument 1 compares by identity" in report.findings[0].message
+    frozen = verify(module.scaled, jnp.ones(2), config=module.FrozenConfig(), static_argnames="config")
+    assert frozen.ok and frozen.findings == [] and frozen.trace_count == 1
 
 
 def test_jit_created_on_every_call_is_a_warning(user_module: UserModule) -> None:
