@@ -11,6 +11,7 @@ import copy
 import functools
 import inspect
 import time
+import types
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ import numpy as np
 
 from jaxlint_runtime.checks import Checks, block, captured_stdout, is_typed_key
 from jaxlint_runtime.report import Timings
-from jaxlint_runtime.rulemap import Span, function_span
+from jaxlint_runtime.rulemap import Span, function_span, innermost_function
 from jaxlint_runtime.sideeffects import Effects, observe
 
 # A jax.Device: jax exposes the class as a variable, which type checkers refuse as a type.
@@ -78,16 +79,8 @@ class Target:
 
     def namespace(self) -> dict[str, Any] | None:
         """The module globals the function reads (where side effects and stale values live)."""
-        function: Any = self.function
-        for _ in range(10):
-            if hasattr(function, "__globals__"):
-                return function.__globals__
-            function = (
-                getattr(function, "__wrapped__", None)
-                or getattr(function, "func", None)
-                or getattr(function, "_fun", None)
-            )
-        return None
+        inner = innermost_function(self.function)
+        return inner.__globals__ if isinstance(inner, types.FunctionType) else None
 
 
 def _as_tuple(value: Any) -> tuple[Any, ...]:

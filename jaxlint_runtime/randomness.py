@@ -53,6 +53,9 @@ class DrawRecorder:
                 groups.setdefault(draw.key, []).append(draw)
         return [group for group in groups.values() if len(group) > 1]
 
+    def reuses_keys(self) -> bool:
+        return self.reused_by_checker or bool(self.shared_keys())
+
     def samples(self) -> list[Draw]:
         return [draw for draw in self.draws if draw.samples]
 

@@ -189,18 +189,24 @@ def function_span(function: Callable[..., object]) -> Span | None:
 
 
 def _code_of(function: object) -> types.CodeType | None:
+    inner = innermost_function(function)
+    return inner.__code__ if isinstance(inner, types.FunctionType) else None
+
+
+def innermost_function(function: object) -> object:
+    """The Python function inside ``jax.jit``, ``jax.vmap``, ``functools.partial`` and decorators."""
     seen: set[int] = set()
-    while function is not None and id(function) not in seen:
+    while not isinstance(function, types.FunctionType) and id(function) not in seen:
         seen.add(id(function))
-        code = getattr(function, "__code__", None)
-        if isinstance(code, types.CodeType):
-            return code
-        function = (
+        inner = (
             getattr(function, "__wrapped__", None)
             or getattr(function, "func", None)
             or getattr(function, "_fun", None)
         )
-    return None
+        if inner is None:
+            break
+        function = inner
+    return function
 
 
 def source_of(path: str) -> str | None:

@@ -171,35 +171,36 @@ class Session:
     ) -> Report:
         self.report.inputs = describe(self.actual.function, Inputs(args, kwargs))
         original, original_draws = self._original(args, kwargs)
-        changed = random_streams == "changed" or (
-            random_streams == "auto" and _reuses_keys(original, original_draws)
-        )
+        changed = random_streams == "changed" or (random_streams == "auto" and original_draws.reuses_keys())
         with recording_draws() as fixed_draws:
             fixed_eager = self._eager(self.actual, args, kwargs)
         compiled = run_compiled(self.actual, args, kwargs, self.device, self.checks)
         self._record_run(original, compiled)
-        reference = expected if expected is not UNSET else original.value
-        if expected is UNSET and not original.ok:
-            assert original.error is not None
-            self._add_no_reference(original.error)
         self._add_errors(fixed_eager, compiled)
-        if (expected is not UNSET or original.ok) and compiled.outcome.ok:
-            tolerance = self._tolerance()
-            self._add_mismatches(
-                compare_trees(reference, compiled.outcome.value, values=not changed, **tolerance)
-            )
+        self._compare_with_original(original, expected, compiled, changed)
         if changed:
             self._check_new_streams(original_draws, fixed_draws)
+            self.report.gradient = "skipped: random streams change by design"
         else:
             self._add_key_reuse(fixed_draws)
         self._add_behaviour(args, kwargs, fixed_eager, compiled)
         if compiled.outcome.ok and not changed:
-            gradient_reference = self.reference if original.ok else self.actual
-            self._add_gradients(gradient_reference, args, kwargs, compiled.outcome.value)
-        elif changed:
-            self.report.gradient = "skipped: random streams change by design"
+            reference = self.reference if original.ok else self.actual
+            self._add_gradients(reference, args, kwargs, compiled.outcome.value)
         self._add_recompilations(args, kwargs)
         return self._finish()
+
+    def _compare_with_original(
+        self, original: Outcome, expected: Any, compiled: CompiledRun, changed: bool
+    ) -> None:
+        """The fixed function's compiled output against ``expected``, else the original's eager output."""
+        if expected is UNSET and original.error is not None:
+            self._add_no_reference(original.error)
+            return
+        if compiled.outcome.ok:
+            reference = original.value if expected is UNSET else expected
+            values = compare_trees(reference, compiled.outcome.value, values=not changed, **self._tolerance())
+            self._add_mismatches(values)
 
     def _original(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Outcome, DrawRecorder]:
         """The original's eager run; rerun without key-reuse checking if that is what stopped it."""
@@ -209,7 +210,6 @@ class Session:
             checks = dataclasses.replace(self.checks, key_reuse=False)
             with recording_draws() as draws:
                 original = run_eager(self.reference.function, args, kwargs, self.reference_device, checks)
-            original.stdout = ""
             draws.reused_by_checker = True
         return original, draws
 
@@ -365,10 +365,6 @@ class Session:
         if self.report.matched is None and not self.report.errors:
             self.report.matched = not self.report.mismatches
         return self.report
-
-
-def _reuses_keys(original: Outcome, draws: DrawRecorder) -> bool:
-    return bool(draws.shared_keys()) or draws.reused_by_checker
 
 
 def _class_names(error: BaseException) -> set[str]:
