@@ -45,7 +45,12 @@ def parse_target(text: str) -> tuple[str, str]:
 
 
 def load_module_from_path(path: str) -> types.ModuleType:
-    """Import a Python file as a new module; its folder goes on ``sys.path`` for its own imports."""
+    """Import a Python file: by its dotted name when it lies in a package (relative imports work),
+    else as a new module whose folder goes on ``sys.path`` for its own imports."""
+    package_module = _package_module(path)
+    if package_module is not None:
+        root, dotted = package_module
+        return _import_from(root, dotted, path)
     folder = os.path.dirname(os.path.abspath(path))
     if folder not in sys.path:
         sys.path.insert(0, folder)
@@ -59,6 +64,30 @@ def load_module_from_path(path: str) -> types.ModuleType:
         spec.loader.exec_module(module)
     except Exception as error:
         raise UserCodeError(error, path) from error
+    return module
+
+
+def _package_module(path: str) -> tuple[str, str] | None:
+    """(the folder above the outermost package, the module's dotted name), or None outside packages."""
+    folder = os.path.dirname(os.path.abspath(path))
+    parts = [os.path.splitext(os.path.basename(path))[0]]
+    while os.path.isfile(os.path.join(folder, "__init__.py")):
+        parts.insert(0, os.path.basename(folder))
+        folder = os.path.dirname(folder)
+    if len(parts) == 1 or not all(part.isidentifier() for part in parts):
+        return None
+    return folder, ".".join(parts)
+
+
+def _import_from(root: str, dotted: str, path: str) -> types.ModuleType:
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    try:
+        module = importlib.import_module(dotted)
+    except Exception as error:
+        raise UserCodeError(error, path) from error
+    if os.path.abspath(getattr(module, "__file__", "") or "") != os.path.abspath(path):
+        raise TargetError(f"importing {path} as `{dotted}` found another module: {module.__file__}")
     return module
 
 

@@ -159,6 +159,20 @@ def test_usage_errors_are_one_line_and_exit_two(
     assert message in result.stderr
 
 
+def test_a_module_inside_a_package_keeps_its_relative_imports(project: Path, jaxlint_cmd: list[str]) -> None:
+    package = project / "src" / "mypkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "helpers.py").write_text("def twice(x):\n    return 2 * x\n")
+    (package / "model.py").write_text(
+        "from jaxtyping import Array, Float\n\nfrom .helpers import twice\n\n\n"
+        'def f(x: Float[Array, "n"]):\n    return twice(x)\n'
+    )
+    result = verify(project, jaxlint_cmd, "src/mypkg/model.py::f")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.startswith("f: MATCH")
+
+
 def test_user_code_that_raises_on_import_gives_a_report(project: Path, jaxlint_cmd: list[str]) -> None:
     (project / "broken.py").write_text("import jax\n\nx = 1 / 0\n\n\ndef f(y: float):\n    return y\n")
     result = verify(project, jaxlint_cmd, "broken.py::f")
