@@ -10,7 +10,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from jaxlint_runtime.fixes import FixVerdict, verify_fix
+    from jaxlint_runtime.fixes import FixVerdict, changed_functions, verify_fix
     from jaxlint_runtime.inputs import Inputs, synthesise
     from jaxlint_runtime.report import Finding, LeafMismatch, Report, Timings
     from jaxlint_runtime.verification import Options, compare, verify
@@ -21,6 +21,7 @@ _EXPORTS = {
     "Options": "jaxlint_runtime.verification",
     "verify_fix": "jaxlint_runtime.fixes",
     "FixVerdict": "jaxlint_runtime.fixes",
+    "changed_functions": "jaxlint_runtime.fixes",
     "Inputs": "jaxlint_runtime.inputs",
     "synthesise": "jaxlint_runtime.inputs",
     "Report": "jaxlint_runtime.report",
@@ -37,6 +38,7 @@ __all__ = [
     "Options",
     "Report",
     "Timings",
+    "changed_functions",
     "compare",
     "synthesise",
     "verify",

@@ -1,15 +1,17 @@
 """Verify automatic fixes: each changed function, original run eagerly against fixed compiled.
 
-``jaxlint check --fix --verify`` needs one call: ``verify_fix(original_source, fixed_source, path,
-changed_function_names, inputs)``; a verdict whose ``rollback`` is true means the fix must not be
-written. Both sources are executed as scratch modules (user code runs), each function in its own
-subprocess by default, so a hang or crash costs that function's verdict only.
+``jaxlint check --fix --verify`` needs one call per fixed file: ``verify_fix(original_source,
+fixed_source, path, changed_functions(original_source, fixed_source), inputs)``; a verdict whose
+``rollback`` is true means the fix must not be written. Both sources are executed as scratch
+modules (user code runs), each function in its own subprocess by default, so a hang or crash
+costs that function's verdict only. This module imports neither jax nor user code.
 """
 
 from __future__ import annotations
 
+import ast
 import pickle
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,6 +90,29 @@ def verify_fix(
 
         return [verify_function(request, name, inputs.get(name)) for name in function_names]
     return [_isolated(request, name, inputs.get(name), timeout) for name in function_names]
+
+
+def changed_functions(original_source: str, fixed_source: str) -> list[str]:
+    """Module-level functions and methods (``Class.method``) whose code differs between the sources
+    and that exist in both: the functions a fix changed and ``verify_fix`` can compare."""
+    before, after = _functions(original_source), _functions(fixed_source)
+    return [name for name, code in after.items() if name in before and before[name] != code]
+
+
+def _functions(source: str) -> dict[str, str]:
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    return {name: ast.dump(node, include_attributes=False) for name, node in _definitions(tree.body, "")}
+
+
+def _definitions(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, ast.AST]]:
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            yield prefix + node.name, node
+        elif isinstance(node, ast.ClassDef):
+            yield from _definitions(node.body, f"{prefix}{node.name}.")
 
 
 def _isolated(request: FixRequest, name: str, given: InputsLike | None, timeout: float) -> FixVerdict:

@@ -8,7 +8,7 @@ import jax
 import jax.numpy as jnp
 
 from jaxlint_runtime import Inputs, verify_fix
-from jaxlint_runtime.fixes import FixVerdict
+from jaxlint_runtime.fixes import FixVerdict, changed_functions
 
 ORIGINAL = textwrap.dedent(
     """
@@ -147,3 +147,11 @@ def test_inputs_that_cannot_be_sent_to_a_worker_leave_the_function_unverified() 
     unpicklable = {"set_first": lambda: (jnp.arange(4.0),)}
     (verdict,) = verify_fix(ORIGINAL, ORIGINAL, "model.py", ["set_first"], unpicklable)
     assert verdict.status == "unverified" and "cannot be sent" in verdict.reason
+
+
+def test_changed_functions_lists_what_a_fix_touched() -> None:
+    source = fixed(ORIGINAL, GOOD_FIXES) + "\n\nclass Model:\n    def apply(self, x):\n        return x\n"
+    original = ORIGINAL + "\n\nclass Model:\n    def apply(self, x):\n        return x + 0\n"
+    assert changed_functions(original, source) == ["relu_or_leak", "set_first", "init", "Model.apply"]
+    assert changed_functions(ORIGINAL, ORIGINAL.replace("return x\n", "return x  # same code\n")) == []
+    assert changed_functions(ORIGINAL, "def (") == []
