@@ -26,3 +26,45 @@ def callee_leaf(call: ast.Call) -> str | None:
     if isinstance(func, ast.Attribute):
         return func.attr
     return func.id if isinstance(func, ast.Name) else None
+
+
+MODULE_CODE = "<module>"  # what lies outside every definition ``definitions`` names
+
+
+def definitions(
+    body: list[ast.stmt], prefix: str = ""
+) -> list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """Module-level functions and methods (``Class.method``, nested classes dotted): the units a
+    fix changes and the runtime verifies one at a time."""
+    found: list[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]] = []
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            found.append((prefix + node.name, node))
+        elif isinstance(node, ast.ClassDef):
+            found.extend(definitions(node.body, f"{prefix}{node.name}."))
+    return found
+
+
+def definition_at(tree: ast.Module, line: int) -> str:
+    """The name ``definitions`` gives the function enclosing ``line`` (decorators included),
+    or ``MODULE_CODE``."""
+    for name, node in definitions(tree.body):
+        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        if first <= line <= (node.end_lineno or node.lineno):
+            return name
+    return MODULE_CODE
+
+
+def definition_codes(tree: ast.Module) -> dict[str, str]:
+    """Each definition's code (position-free ``ast.dump``), plus ``MODULE_CODE`` for the module's
+    other statements (imports left out: fixes add them)."""
+    codes = {name: ast.dump(node, include_attributes=False) for name, node in definitions(tree.body)}
+    rest = [
+        node
+        for node in tree.body
+        if not isinstance(
+            node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Import | ast.ImportFrom
+        )
+    ]
+    codes[MODULE_CODE] = ast.dump(ast.Module(body=rest, type_ignores=[]), include_attributes=False)
+    return codes

@@ -56,6 +56,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too"
     )
     check.add_argument("--diff", action="store_true", help="print the fixes as a diff; write nothing")
+    check.add_argument(
+        "--verify",
+        action="store_true",
+        help="with --fix or --diff, keep a file's fixes only when every changed function, run eagerly "
+        "and compiled on synthesised inputs, gives the same results (executes your code; needs jax)",
+    )
     check.add_argument("--config", type=Path, help="pyproject.toml to read [tool.jaxlint] from")
     check.add_argument("-j", "--jobs", type=_positive, help="worker processes (default: all cores)")
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
@@ -71,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     rule.add_argument("--output-format", choices=("text", "json"), default="text")
 
     commands.add_parser("server", help="run the language server over stdio (needs the `lsp` extra)")
+    # `jaxlint verify ...` is parsed by jaxlint_runtime.cli (see _main); listed here for --help.
+    commands.add_parser("verify", help="run a function eagerly and compiled and compare (executes it)")
     return parser
 
 
@@ -105,10 +113,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
 
 
-COMMANDS = ("check", "rule", "server")
+COMMANDS = ("check", "rule", "server", "verify")
 
 
 def _main(argv: list[str]) -> int:
+    if argv[:1] == ["verify"]:
+        return run_verify(argv[1:])
     parser = build_parser()
     if argv and argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version"):
         argv = ["check", *argv]  # `jaxlint --fix` is `jaxlint check --fix .`
@@ -154,7 +164,10 @@ def run_check(args: argparse.Namespace) -> int:
     settings = resolve_settings(args)
     ruleset = build_ruleset(settings)
     cache_dir = None if args.no_cache else (args.cache_dir or settings.root / DEFAULT_DIRECTORY)
+    if args.verify:
+        _require_verification(args)
     mode = Mode(
+        verify=args.verify,
         fix=args.fix,
         unsafe=args.unsafe_fixes,
         diff=args.diff,
@@ -190,6 +203,17 @@ def run_check(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
+def _require_verification(args: argparse.Namespace) -> None:
+    from jaxlint.verifying import VerifyUnavailable, require_runtime
+
+    if not (args.fix or args.diff):
+        raise UsageError("--verify checks fixes: use it with --fix or --diff")
+    try:
+        require_runtime()
+    except VerifyUnavailable as error:
+        raise UsageError(str(error)) from None
+
+
 def source_lines(diagnostics: list[Diagnostic]) -> dict[str, list[str]]:
     """The lines of the files that have findings (for --show-source)."""
     lines: dict[str, list[str]] = {}
@@ -216,6 +240,13 @@ def run_rule(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write("\n\n".join(rule_as_text(r) for r in rules))
     return EXIT_CLEAN
+
+
+def run_verify(argv: list[str]) -> int:
+    """Hand over to the runtime companion, imported only now (it runs user code under jax)."""
+    from jaxlint_runtime.cli import main as verify_main
+
+    return verify_main(argv)
 
 
 if __name__ == "__main__":

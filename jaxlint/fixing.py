@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
+from jaxlint.astutil import definition_at
 from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
 from jaxlint.engine import Analysis, RuleSet, analyze
 from jaxlint.fix import CannotFix, Document, Fixer, line_starts
@@ -88,8 +89,10 @@ def fix_source(
     traced_decorators: frozenset[str] = frozenset(),
     unsafe: bool = False,
     project: ProjectView | None = None,
+    keep: frozenset[str] = frozenset(),
 ) -> FixResult:
-    """Apply every allowed fix to ``source`` until nothing more can be fixed."""
+    """Apply every allowed fix to ``source`` until nothing more can be fixed, leaving the
+    definitions named in ``keep`` (see ``astutil.definitions``) as they are."""
     result = FixResult(source, source)
     refused: set[tuple[str, str]] = set()
     current = source
@@ -101,7 +104,11 @@ def fix_source(
         analysis = lint(current)
         if analysis.model is None:
             break
-        candidates = _candidates(analysis.diagnostics, current, analysis.model, unsafe, refused)
+        diagnostics = analysis.diagnostics
+        if keep:
+            tree = analysis.model.tree
+            diagnostics = [d for d in diagnostics if definition_at(tree, d.location.row) not in keep]
+        candidates = _candidates(diagnostics, current, analysis.model, unsafe, refused)
         if not candidates:
             break
         analysis.model.release()

@@ -16,6 +16,7 @@ import difflib
 import gc
 import os
 import sys
+import threading
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -23,6 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jaxlint.cache import Cache, Entry
 from jaxlint.config import Settings
@@ -33,6 +35,9 @@ from jaxlint.notebooks import NotebookError, read_notebook
 from jaxlint.registry import fixable_codes, rule_codes
 from jaxlint.semantic.project import ProjectIndex, ProjectView, TraceRequest, module_name
 from jaxlint.semantic.values import Value
+
+if TYPE_CHECKING:
+    from jaxlint.fixing import FixResult
 
 MAX_ROUNDS = 8
 PARALLEL_THRESHOLD = 16  # fewer files than this are checked in-process
@@ -49,6 +54,7 @@ class Mode:
     with_fixes: bool = False
     jobs: int = 1
     cache_dir: Path | None = None
+    verify: bool = False  # run what each fix changed, eager against compiled, before keeping it
 
 
 @dataclass
@@ -253,7 +259,7 @@ class Checker:
     def _run_parallel(self, jobs: list[tuple[str, ProjectView, bool]]) -> dict[str, FileOutcome]:
         import multiprocessing
 
-        context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+        context = multiprocessing.get_context(_start_method())
         outcomes: dict[str, FileOutcome] = {}
         chunk = max(1, len(jobs) // (self.mode.jobs * 8))
         try:
@@ -356,9 +362,20 @@ class Worker:
     def _fix(self, path: str, source: SourceFile, ruleset: RuleSet, view: ProjectView) -> FileOutcome:
         from jaxlint.fixing import fix_source
 
-        assert source.text is not None
-        fixed = fix_source(source.text, path, ruleset, self.decorators, unsafe=self.mode.unsafe, project=view)
-        outcome = FileOutcome(path, fixed.remaining, problems=list(fixed.problems))
+        text = source.text
+        assert text is not None
+
+        def refix(keep: frozenset[str]) -> FixResult:
+            return fix_source(text, path, ruleset, self.decorators, self.mode.unsafe, view, keep)
+
+        fixed = refix(frozenset())
+        problems = list(fixed.problems)
+        if self.mode.verify and fixed.changed:
+            from jaxlint.verifying import verified_fix
+
+            fixed, refused = verified_fix(path, fixed, refix)
+            problems.extend(refused)
+        outcome = FileOutcome(path, fixed.remaining, problems=problems)
         if not fixed.changed:
             return outcome
         if self.mode.diff:
@@ -368,15 +385,26 @@ class Worker:
             write_source(path, fixed.fixed, source.encoding)
         except WriteError as error:
             outcome.problems.append(str(error))
-            outcome.diagnostics = analyze(
-                source.text, path, ruleset, self.decorators, project=view
-            ).diagnostics
+            outcome.diagnostics = self._unfixed(text, path, ruleset, view)
             return outcome
         outcome.fixed = fixed.applied
         return outcome
 
+    def _unfixed(self, text: str, path: str, ruleset: RuleSet, view: ProjectView) -> list[Diagnostic]:
+        """The findings of a file whose fixes were not kept: those of its original text."""
+        return analyze(text, path, ruleset, self.decorators, project=view).diagnostics
+
 
 _WORKER: Worker | None = None
+THREADED_NATIVE_MODULES = ("jax", "jaxlib", "torch", "tensorflow")  # they start threads on import
+
+
+def _start_method() -> str:
+    """``fork`` (workers start instantly, sharing what is loaded) where it is safe: on Linux, in
+    a process that runs no other thread; ``spawn`` otherwise (a host that embeds jaxlint next to
+    JAX, whose native threads make ``fork`` deadlock-prone)."""
+    threaded = threading.active_count() > 1 or any(name in sys.modules for name in THREADED_NATIVE_MODULES)
+    return "fork" if sys.platform.startswith("linux") and not threaded else "spawn"
 
 
 def _init_worker(settings: Settings, codes: tuple[str, ...], mode: Mode) -> None:

@@ -46,6 +46,22 @@ def test_wheel_file_list(wheel: Path) -> None:
     assert "jaxlint/semantic/model.py" in names
     rule_files = {p.name for p in (ROOT / "rules").glob("*.py")}
     assert {Path(n).name for n in names if n.startswith("jaxlint/rules/")} == rule_files
+    runtime_files = {p.name for p in (ROOT / "jaxlint_runtime").glob("*.py")}
+    assert {Path(n).name for n in names if n.startswith("jaxlint_runtime/")} == runtime_files
+
+
+def test_wheel_declares_the_runtime_extra_and_the_pytest_plugin(wheel: Path) -> None:
+    archive = zipfile.ZipFile(wheel)
+    metadata = archive.read(next(n for n in archive.namelist() if n.endswith("/METADATA"))).decode()
+    assert "Provides-Extra: runtime" in metadata
+    assert 'Requires-Dist: jax>=0.4.30; extra == "runtime"' in metadata
+    assert not any(
+        line.startswith("Requires-Dist: jax") and "extra" not in line for line in metadata.splitlines()
+    )
+    entry_points = archive.read(
+        next(n for n in archive.namelist() if n.endswith("/entry_points.txt"))
+    ).decode()
+    assert "[pytest11]\njaxlint = jaxlint_runtime.pytest_plugin" in entry_points
 
 
 def test_installed_wheel_imports_rules_only_under_jaxlint(wheel: Path, tmp_path: Path) -> None:

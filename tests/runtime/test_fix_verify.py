@@ -1,0 +1,113 @@
+"""``jaxlint check --fix --verify``: fixes are kept only for functions proven to compute the same."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from jaxlint.fixing import FixResult
+from jaxlint.verifying import verified_fix
+
+ANNOTATED_AND_NOT = textwrap.dedent(
+    """\
+    import jax
+    import jax.numpy as jnp
+    from jaxtyping import Array, Float
+
+
+    @jax.jit
+    def leaky(x: Float[Array, "n"]) -> Float[Array, "n"]:
+        if x.sum() > 0:
+            y = x
+        else:
+            y = 0.01 * x
+        return y
+
+
+    @jax.jit
+    def unannotated(x):
+        print("x is", x)
+        return x * 2
+    """
+)
+
+
+def jaxlint(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "jaxlint", "check", "--no-cache", *args]
+    return subprocess.run(command, cwd=folder, capture_output=True, text=True, check=False)
+
+
+def test_proven_fixes_are_written_and_unprovable_ones_are_not(tmp_path: Path) -> None:
+    (tmp_path / "model.py").write_text(ANNOTATED_AND_NOT)
+    result = jaxlint(tmp_path, "--fix", "--unsafe-fixes", "--verify", "model.py")
+    fixed = (tmp_path / "model.py").read_text()
+    assert "y = jnp.where(x.sum() > 0, x, 0.01 * x)" in fixed
+    assert 'print("x is", x)' in fixed  # no inputs to prove the fix with: left alone
+    assert "`unannotated` not fixed: verification unverified: no inputs" in result.stderr
+    assert "JAX101" in result.stdout and "1 fixed, 1 remaining" in result.stdout
+    assert result.returncode == 1
+
+
+def test_diff_with_verify_shows_only_proven_fixes(tmp_path: Path) -> None:
+    (tmp_path / "model.py").write_text(ANNOTATED_AND_NOT)
+    result = jaxlint(tmp_path, "--diff", "--unsafe-fixes", "--verify", "model.py")
+    assert "+    y = jnp.where(x.sum() > 0, x, 0.01 * x)" in result.stdout
+    assert "jax.debug.print" not in result.stdout
+    assert (tmp_path / "model.py").read_text() == ANNOTATED_AND_NOT
+
+
+def test_verify_needs_fix_or_diff(tmp_path: Path) -> None:
+    (tmp_path / "model.py").write_text(ANNOTATED_AND_NOT)
+    result = jaxlint(tmp_path, "--verify", "model.py")
+    assert result.returncode == 2
+    assert result.stderr == "jaxlint: error: --verify checks fixes: use it with --fix or --diff\n"
+
+
+ORIGINAL = textwrap.dedent(
+    """\
+    import jax.numpy as jnp
+    from jaxtyping import Array, Float
+
+
+    def halve(x: Float[Array, "n"]) -> Float[Array, "n"]:
+        return x / 2
+
+
+    def clip(x: Float[Array, "n"]) -> Float[Array, "n"]:
+        return jnp.minimum(x, 1.0)
+    """
+)
+RIGHT_CLIP = ORIGINAL.replace("jnp.minimum(x, 1.0)", "jnp.where(x < 1.0, x, 1.0)")
+
+
+def test_a_fix_that_changes_results_is_taken_back_and_the_rest_verified_again(tmp_path: Path) -> None:
+    path = str(tmp_path / "model.py")
+    Path(path).write_text(ORIGINAL)
+    both = RIGHT_CLIP.replace("return x / 2", "return x / 3")
+    asked: list[frozenset[str]] = []
+
+    def refix(keep: frozenset[str]) -> FixResult:
+        asked.append(keep)
+        return FixResult(ORIGINAL, RIGHT_CLIP if "halve" in keep else both)
+
+    result, problems = verified_fix(path, refix(frozenset()), refix)
+    assert result.fixed == RIGHT_CLIP
+    assert asked == [frozenset(), frozenset({"halve"})]
+    assert len(problems) == 1 and problems[0].startswith(f"{path}: `halve` not fixed: verification mismatch")
+
+
+def test_a_fix_of_module_level_code_is_not_kept(tmp_path: Path) -> None:
+    path = str(tmp_path / "model.py")
+    Path(path).write_text(ORIGINAL)
+    changed = ORIGINAL + "\nSCALE = 2\n"
+
+    def refix(keep: frozenset[str]) -> FixResult:
+        return FixResult(ORIGINAL, ORIGINAL if "<module>" in keep else changed)
+
+    result, problems = verified_fix(path, refix(frozenset()), refix)
+    assert not result.changed
+    assert problems == [
+        f"{path}: `<module>` not fixed: the fix changes module-level code, which cannot be run on its own"
+    ]
