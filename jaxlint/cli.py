@@ -59,8 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--verify",
         action="store_true",
-        help="with --fix or --diff, keep a file's fixes only when every changed function, run eagerly "
-        "and compiled on synthesised inputs, gives the same results (executes your code; needs jax)",
+        help="with --fix or --diff, run each function a fix changed, eagerly and compiled on synthesised "
+        "inputs, and take back fixes that change results (executes your code; needs jax)",
     )
     check.add_argument("--config", type=Path, help="pyproject.toml to read [tool.jaxlint] from")
     check.add_argument("-j", "--jobs", type=_positive, help="worker processes (default: all cores)")

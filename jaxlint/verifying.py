@@ -1,10 +1,11 @@
-"""``check --fix --verify``: keep a fix only once the function it changed is proven to compute
-the same thing, the original run eagerly against the fixed version compiled (by
-``jaxlint_runtime``, in subprocesses, on inputs synthesised from annotations).
+"""``check --fix --verify``: run every function a fix changed, the original eagerly against the
+fixed version compiled (by ``jaxlint_runtime``, in subprocesses, on inputs synthesised from
+annotations), and take back the fixes that change results.
 
-A function whose fix is not proven (a mismatch, a failure, no inputs to run it with) keeps its
-original code: the file is fixed again without it, and the functions still fixed are verified
-again, since they may call the one left alone. This module imports neither jax nor user code.
+A function whose fixed version gives other results or fails keeps its original code: the file is
+fixed again without it, and the functions still fixed are verified again, since they may call the
+one left alone. A function that cannot be run (no inputs can be built for it) keeps its fix and is
+reported unverified. This module imports neither jax nor user code.
 """
 
 from __future__ import annotations
@@ -34,31 +35,35 @@ def require_runtime() -> None:
 def verified_fix(
     path: str, result: FixResult, refix: Refix, timeout: float = VERIFY_TIMEOUT_S
 ) -> tuple[FixResult, list[str]]:
-    """The fix of ``path`` reduced to the functions it is proven for, and one line per function
-    left unfixed saying why."""
+    """The fix of ``path`` without the functions whose fixed version misbehaves, and one line
+    per function taken back or left unverified."""
     kept: set[str] = set()
     problems: list[str] = []
     while result.changed:
-        refused = _refusals(path, result, timeout)
+        refused, unverified = _verdicts(path, result, timeout)
         if not refused:
+            problems.extend(f"{path}: `{name}` fixed, unverified: {why}" for name, why in unverified.items())
             break
-        problems.extend(f"{path}: `{name}` not fixed: {reason}" for name, reason in refused.items())
+        problems.extend(f"{path}: `{name}` not fixed: {why}" for name, why in refused.items())
         kept.update(refused)
         result = refix(frozenset(kept))
     return result, problems
 
 
-def _refusals(path: str, result: FixResult, timeout: float) -> dict[str, str]:
-    """Why each changed definition of the fixed text is not proven (empty: all are)."""
+def _verdicts(path: str, result: FixResult, timeout: float) -> tuple[dict[str, str], dict[str, str]]:
+    """The changed definitions whose fix misbehaves, and those that could not be run, with why."""
     from jaxlint_runtime.fixes import function_codes, verify_fix
 
     before, after = function_codes(result.source), function_codes(result.fixed)
     refused: dict[str, str] = {}
+    unverified: dict[str, str] = {}
     if before.get(MODULE_CODE) != after.get(MODULE_CODE):
-        refused[MODULE_CODE] = "the fix changes module-level code, which cannot be run on its own"
+        unverified[MODULE_CODE] = "module-level code cannot be run on its own"
     changed = [name for name, code in after.items() if name in before and before[name] != code]
     changed = [name for name in changed if name != MODULE_CODE]
     for verdict in verify_fix(result.source, result.fixed, path, changed, inputs={}, timeout=timeout):
-        if verdict.status != "verified":
+        if verdict.rollback:
             refused[verdict.function] = f"verification {verdict.status}: {verdict.reason}"
-    return refused
+        elif verdict.status != "verified":
+            unverified[verdict.function] = verdict.reason
+    return refused, unverified

@@ -25,10 +25,11 @@ from pygls.uris import to_fs_path
 from jaxlint import __version__
 from jaxlint.config import ConfigError, Settings
 from jaxlint.diagnostics import Applicability, Diagnostic
-from jaxlint.engine import BUG_REPORT, INTERNAL_ERROR, analyze, meta_diagnostic, split_lines
+from jaxlint.engine import BUG_REPORT, INTERNAL_ERROR, Analysis, analyze, meta_diagnostic, split_lines
 from jaxlint.hosts import SettingsCache
 from jaxlint.lsp.actions import FIX_ALL_KIND, FIX_ALL_TITLE, applicable_fix, noqa_edit, quick_fix_title
 from jaxlint.lsp.convert import SOURCE, replacement_edit, to_lsp_diagnostic, to_text_edit
+from jaxlint.registry import fixable_codes
 from jaxlint.runner import gc_paused
 from jaxlint.semantic.project import ProjectView
 from jaxlint.workspace import ProjectModel
@@ -46,7 +47,18 @@ class Linted:
     diagnostics: list[Diagnostic]
     published: list[types.Diagnostic]
     notices: list[tuple[types.MessageType, str]] = field(default_factory=list)
+    view: ProjectView | None = None  # what the project said about the document when it was linted
+    fixes_attached: bool = False  # fixes are computed on the first code-action request, not per edit
     fix_all: str | None = None  # the fixed source, computed on first request
+    analysis: Analysis | None = None  # the syntax tree and model, until freed after publishing
+
+    def free_analysis(self) -> None:
+        """Drop the syntax tree and model, breaking their cycles (the collector stays idle)."""
+        analysis, self.analysis = self.analysis, None
+        if analysis is not None and analysis.model is not None:
+            with gc_paused():
+                analysis.model.release()
+                del analysis
 
 
 @dataclass
@@ -124,49 +136,84 @@ async def _lint_and_publish(ls: JaxlintServer, uri: str) -> None:
     source, version = document.source, document.version
     loop = asyncio.get_running_loop()
     linted = await loop.run_in_executor(ls.state.worker, lint_document, ls, uri, source, version)
-    for kind, message in linted.notices:
-        _notify(ls, kind, message)
-    current = ls.workspace.text_documents.get(uri)
-    if current is None or current.version != version or uri not in ls.state.open_python:
-        return  # closed or changed meanwhile: a newer lint is on its way
-    ls.state.linted[uri] = linted
-    ls.text_document_publish_diagnostics(
-        types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=linted.published)
-    )
+    try:
+        for kind, message in linted.notices:
+            _notify(ls, kind, message)
+        current = ls.workspace.text_documents.get(uri)
+        if current is None or current.version != version or uri not in ls.state.open_python:
+            return  # closed or changed meanwhile: a newer lint is on its way
+        ls.state.linted[uri] = linted
+        ls.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=linted.published)
+        )
+    finally:  # free the tree after publishing, off the critical path
+        with contextlib.suppress(RuntimeError):  # the worker is shut down
+            ls.state.worker.submit(linted.free_analysis)
 
 
 def lint_document(ls: JaxlintServer, uri: str, source: str, version: int | None) -> Linted:
     """Lint one document's text (on the worker thread); never raises."""
     path = document_path(uri)
     notices: list[tuple[types.MessageType, str]] = []
+    view: ProjectView | None = None
+    analysis: Analysis | None = None
     try:
         settings, problem = settings_for(ls, path)
         if problem is not None:
             notices.append((types.MessageType.Error, problem))
         view = ls.project.view(path, settings)
         with gc_paused():
-            diagnostics = diagnostics_with_fixes(ls.state.settings, settings, source, path, view)
+            analysis = lint_analysis(ls.state.settings, settings, source, path, view)
+        diagnostics = [d.detached() for d in analysis.diagnostics]
     except Exception as error:  # the server must outlive any bug
         notices.append((types.MessageType.Error, f"{path}: {error!r}"))
         message = f"internal error: {type(error).__name__}: {error} ({BUG_REPORT})"
         diagnostics = [meta_diagnostic(INTERNAL_ERROR, message, path)]
     lines = split_lines(source)
     published = [to_lsp_diagnostic(d, lines, ls.encoding) for d in diagnostics]
-    return Linted(version, source, diagnostics, published, notices=notices)
+    return Linted(version, source, diagnostics, published, notices=notices, view=view, analysis=analysis)
 
 
-def diagnostics_with_fixes(
-    cache: SettingsCache, settings: Settings, source: str, path: str, view: ProjectView | None = None
-) -> list[Diagnostic]:
-    """The findings of ``source`` under ``settings``, each with its fix where a fixer has one;
+def lint_analysis(
+    cache: SettingsCache,
+    settings: Settings,
+    source: str,
+    path: str,
+    view: ProjectView | None = None,
+    with_fixes: bool = False,
+) -> Analysis:
+    """The findings of ``source`` under ``settings``, with their fixes if asked (fixers parse with
+    libcst, several times slower than the lint: editors get them on request, not on every edit);
     ``view`` says what the rest of the project traces in this module."""
     ruleset = cache.ruleset_for(settings, path)
     analysis = analyze(source, path, ruleset, frozenset(settings.traced_decorators), project=view)
-    if analysis.model is not None and analysis.diagnostics:
+    if with_fixes and analysis.model is not None and analysis.diagnostics:
         from jaxlint.fixing import attach_fixes  # asks only the fixers of the codes found
 
         attach_fixes(analysis.diagnostics, source, analysis.model)
-    return analysis.diagnostics
+    return analysis
+
+
+def attach_fixes_once(ls: JaxlintServer, uri: str, linted: Linted) -> None:
+    """Give ``linted``'s diagnostics their fixes, computed from the same text and project view."""
+    if linted.fixes_attached:
+        return
+    linted.fixes_attached = True
+    if not any(d.code in fixable_codes() for d in linted.diagnostics):
+        return
+    path = document_path(uri)
+    settings, _ = settings_for(ls, path)
+    try:
+        with gc_paused():
+            fixed = lint_analysis(ls.state.settings, settings, linted.source, path, linted.view, True)
+            if fixed.model is not None:
+                fixed.model.release()
+    except Exception as error:  # a fixer bug costs the quick fixes, not the session
+        _notify(ls, types.MessageType.Error, f"{path}: computing fixes failed: {error!r}")
+        return
+    by_place = {(d.code, d.location, d.end_location): d.fix for d in fixed.diagnostics}
+    for diagnostic in linted.diagnostics:
+        diagnostic.fix = by_place.get((diagnostic.code, diagnostic.location, diagnostic.end_location))
 
 
 def settings_for(ls: JaxlintServer, path: str) -> tuple[Settings, str | None]:
@@ -195,6 +242,7 @@ def code_actions(ls: JaxlintServer, params: types.CodeActionParams) -> list[type
     linted = ls.state.linted.get(uri)
     if linted is None:
         return []
+    attach_fixes_once(ls, uri, linted)
     only = params.context.only
     wanted_quick_fixes = _wants(only, types.CodeActionKind.QuickFix)
     actions: list[types.CodeAction] = []
@@ -261,7 +309,7 @@ def _has_safe_fix(linted: Linted) -> bool:
 def _fix_all_action(ls: JaxlintServer, uri: str, linted: Linted) -> types.CodeAction | None:
     if linted.fix_all is None:
         try:
-            linted.fix_all = _fixed_source(ls, uri, linted.source)
+            linted.fix_all = _fixed_source(ls, uri, linted)
         except Exception as error:  # a fixer bug costs this action, not the session
             _notify(ls, types.MessageType.Error, f"{document_path(uri)}: fixing failed: {error!r}")
             linted.fix_all = linted.source
@@ -276,13 +324,14 @@ def _fix_all_action(ls: JaxlintServer, uri: str, linted: Linted) -> types.CodeAc
     )
 
 
-def _fixed_source(ls: JaxlintServer, uri: str, source: str) -> str:
+def _fixed_source(ls: JaxlintServer, uri: str, linted: Linted) -> str:
     from jaxlint.fixing import fix_source
 
     path = document_path(uri)
     settings, _ = settings_for(ls, path)
     ruleset = ls.state.settings.ruleset_for(settings, path)
-    return fix_source(source, path, ruleset, frozenset(settings.traced_decorators)).fixed
+    decorators = frozenset(settings.traced_decorators)
+    return fix_source(linted.source, path, ruleset, decorators, project=linted.view).fixed
 
 
 def _workspace_edit(

@@ -39,22 +39,22 @@ def jaxlint(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(command, cwd=folder, capture_output=True, text=True, check=False)
 
 
-def test_proven_fixes_are_written_and_unprovable_ones_are_not(tmp_path: Path) -> None:
+def test_verified_fixes_are_written_and_unverifiable_ones_reported(tmp_path: Path) -> None:
     (tmp_path / "model.py").write_text(ANNOTATED_AND_NOT)
     result = jaxlint(tmp_path, "--fix", "--unsafe-fixes", "--verify", "model.py")
     fixed = (tmp_path / "model.py").read_text()
     assert "y = jnp.where(x.sum() > 0, x, 0.01 * x)" in fixed
-    assert 'print("x is", x)' in fixed  # no inputs to prove the fix with: left alone
-    assert "`unannotated` not fixed: verification unverified: no inputs" in result.stderr
-    assert "JAX101" in result.stdout and "1 fixed, 1 remaining" in result.stdout
-    assert result.returncode == 1
+    assert 'jax.debug.print("x is {}", x)' in fixed
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("jaxlint: warning")]
+    assert len(warnings) == 1, result.stderr  # `leaky` was run and matched: nothing to say
+    assert "model.py: `unannotated` fixed, unverified: no inputs" in warnings[0]
+    assert "2 fixed, 0 remaining" in result.stdout and result.returncode == 0
 
 
-def test_diff_with_verify_shows_only_proven_fixes(tmp_path: Path) -> None:
+def test_diff_with_verify_shows_the_verified_fixes(tmp_path: Path) -> None:
     (tmp_path / "model.py").write_text(ANNOTATED_AND_NOT)
     result = jaxlint(tmp_path, "--diff", "--unsafe-fixes", "--verify", "model.py")
     assert "+    y = jnp.where(x.sum() > 0, x, 0.01 * x)" in result.stdout
-    assert "jax.debug.print" not in result.stdout
     assert (tmp_path / "model.py").read_text() == ANNOTATED_AND_NOT
 
 
@@ -98,16 +98,10 @@ def test_a_fix_that_changes_results_is_taken_back_and_the_rest_verified_again(tm
     assert len(problems) == 1 and problems[0].startswith(f"{path}: `halve` not fixed: verification mismatch")
 
 
-def test_a_fix_of_module_level_code_is_not_kept(tmp_path: Path) -> None:
+def test_a_fix_of_module_level_code_is_kept_and_reported_unverified(tmp_path: Path) -> None:
     path = str(tmp_path / "model.py")
     Path(path).write_text(ORIGINAL)
-    changed = ORIGINAL + "\nSCALE = 2\n"
-
-    def refix(keep: frozenset[str]) -> FixResult:
-        return FixResult(ORIGINAL, ORIGINAL if "<module>" in keep else changed)
-
-    result, problems = verified_fix(path, refix(frozenset()), refix)
-    assert not result.changed
-    assert problems == [
-        f"{path}: `<module>` not fixed: the fix changes module-level code, which cannot be run on its own"
-    ]
+    changed = FixResult(ORIGINAL, ORIGINAL + "\nSCALE = 2\n")
+    result, problems = verified_fix(path, changed, lambda keep: changed)
+    assert result is changed
+    assert problems == [f"{path}: `<module>` fixed, unverified: module-level code cannot be run on its own"]
