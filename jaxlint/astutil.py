@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import warnings
 
 Position = tuple[int, int]
 
@@ -68,3 +69,14 @@ def definition_codes(tree: ast.Module) -> dict[str, str]:
     ]
     codes[MODULE_CODE] = ast.dump(ast.Module(body=rest, type_ignores=[]), include_attributes=False)
     return codes
+
+
+def parses(text: str) -> bool:
+    """Whether ``text`` is Python this interpreter can parse (a fix must leave it so)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escape sequences and the like
+            ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True

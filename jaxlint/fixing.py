@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
-from jaxlint.astutil import definition_at
+from jaxlint.astutil import definition_at, parses
 from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
 from jaxlint.engine import Analysis, RuleSet, analyze
 from jaxlint.fix import CannotFix, Document, Fixer, line_starts
@@ -171,13 +171,13 @@ def _apply_pass(
     chosen = _non_overlapping(candidates, source)
     text, spans = apply_edits(source, [fix for _, fix in chosen])
     for diagnostic, fix in chosen:
-        if not _parses(apply_edits(source, [fix])[0]):
+        if not parses(apply_edits(source, [fix])[0]):
             return _Pass(
                 failed=_key(diagnostic, source),
                 reason=f"{path}:{diagnostic.location.row}: fix for {diagnostic.code} was "
                 "discarded: its result does not parse (please report it)",
             )
-    if not _parses(text):
+    if not parses(text):
         diagnostic = chosen[0][0]
         return _Pass(failed=_key(diagnostic, source), reason=f"{path}: combined fixes do not parse")
     after = lint(text).diagnostics
@@ -257,13 +257,3 @@ def _to_offset(starts: list[int], location: Location) -> int:
 
 def _offset(text: str, diagnostic: Diagnostic) -> int:
     return _to_offset(line_starts(text), diagnostic.location)
-
-
-def _parses(text: str) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import ast
 import io
 import tokenize
-import warnings
 
+from jaxlint.astutil import parses
 from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
 from jaxlint.engine import split_lines
 from jaxlint.noqa import NOQA_RE
@@ -45,7 +44,7 @@ def noqa_edit(source: str, diagnostic: Diagnostic) -> Edit | None:
         kept = len(line.rstrip())
         edit = Edit(f"  # noqa: {diagnostic.code}", Location(row, kept + 1), Location(row, len(line) + 1))
     changed = _apply(lines, edit)
-    return edit if _noqa_comment_on(changed, row) and _parses(changed) else None
+    return edit if _noqa_comment_on(changed, row) and parses(changed) else None
 
 
 def _apply(lines: list[str], edit: Edit) -> str:
@@ -64,13 +63,3 @@ def _noqa_comment_on(text: str, row: int) -> bool:
     except (tokenize.TokenError, SyntaxError):
         return False
     return False
-
-
-def _parses(text: str) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True
