@@ -243,11 +243,12 @@ class Snippet:
 
     def bare_code_of(self, node: cst.BaseExpression) -> str:
         """The source text of an expression without its outer parentheses (kept when they hold
-        a comment, which would be lost with them)."""
+        a comment, which would be lost with them, or the expression spans lines)."""
         parens = [*getattr(node, "lpar", ()), *getattr(node, "rpar", ())]
-        if parens and not any("#" in self.module.code_for_node(p) for p in parens):
-            node = node.with_changes(lpar=[], rpar=[])
-        return self.module.code_for_node(node)
+        if not parens or any("#" in self.module.code_for_node(p) for p in parens):
+            return self.module.code_for_node(node)
+        bare = self.module.code_for_node(node.with_changes(lpar=[], rpar=[]))
+        return self.module.code_for_node(node) if "\n" in bare else bare
 
     def operand_code_of(self, node: cst.BaseExpression) -> str:
         """The source text of an expression, parenthesised when an operator could split it."""
