@@ -112,7 +112,7 @@ def fix_source(
         if not candidates:
             break
         analysis.model.release()
-        outcome = _apply_pass(current, path, lint, candidates)
+        outcome = _apply_pass(current, path, lint, candidates, analysis.diagnostics)
         if outcome.failed is not None:
             refused.add(outcome.failed)
             result.problems.append(outcome.reason)
@@ -167,6 +167,7 @@ def _apply_pass(
     path: str,
     lint: Callable[[str], Analysis],
     candidates: list[tuple[Diagnostic, Fix]],
+    found: list[Diagnostic],
 ) -> _Pass:
     chosen = _non_overlapping(candidates, source)
     text, spans = apply_edits(source, [fix for _, fix in chosen])
@@ -181,14 +182,40 @@ def _apply_pass(
         diagnostic = chosen[0][0]
         return _Pass(failed=_key(diagnostic, source), reason=f"{path}: combined fixes do not parse")
     after = lint(text).diagnostics
-    for (diagnostic, _), (start, end) in zip(chosen, spans, strict=True):
-        if any(d.code == diagnostic.code and start <= _offset(text, d) < max(end, start + 1) for d in after):
+    for (diagnostic, _), span in zip(chosen, spans, strict=True):
+        if _left_in_place(diagnostic, span, (source, found), (text, after)):
             return _Pass(
                 failed=_key(diagnostic, source),
                 reason=f"{path}:{diagnostic.location.row}: fix for {diagnostic.code} did not remove "
                 "the finding; it was rolled back",
             )
     return _Pass(text=text, applied=chosen)
+
+
+def _left_in_place(
+    fixed: Diagnostic,
+    span: Span,
+    before: tuple[str, list[Diagnostic]],
+    after: tuple[str, list[Diagnostic]],
+) -> bool:
+    """Whether a fix left its finding in place: the text its first edit wrote holds more findings
+    of that code than the text it replaced held besides the fixed one (those were only moved, as
+    an ``if`` inside a ``while`` that becomes ``lax.while_loop``)."""
+    start, end = span.before
+    starts = line_starts(before[0])
+    moved = sum(
+        1
+        for d in before[1]
+        if d is not fixed and d.code == fixed.code and start <= _to_offset(starts, d.location) < end
+    )
+    start, end = span.after
+    starts = line_starts(after[0])
+    left = sum(
+        1
+        for d in after[1]
+        if d.code == fixed.code and start <= _to_offset(starts, d.location) < max(end, start + 1)
+    )
+    return left > moved
 
 
 def _non_overlapping(candidates: list[tuple[Diagnostic, Fix]], source: str) -> list[tuple[Diagnostic, Fix]]:
@@ -220,8 +247,16 @@ def _conflicts(a: tuple[int, int, Edit], b: tuple[int, int, Edit]) -> bool:
     return start_a < end_b and start_b < end_a
 
 
-def apply_edits(source: str, fixes: list[Fix]) -> tuple[str, list[tuple[int, int]]]:
-    """Apply the fixes' edits; also return, per fix, the span its first edit covers afterwards."""
+@dataclass(frozen=True)
+class Span:
+    """The text a fix's first edit replaced (offsets in the source) and wrote (in the result)."""
+
+    before: tuple[int, int] = (0, 0)
+    after: tuple[int, int] = (0, 0)
+
+
+def apply_edits(source: str, fixes: list[Fix]) -> tuple[str, list[Span]]:
+    """Apply the fixes' edits; also return, per fix, the span of its first edit."""
     lines = line_starts(source)
     edits: list[tuple[int, int, int, str]] = []
     seen: set[Edit] = set()
@@ -236,27 +271,23 @@ def apply_edits(source: str, fixes: list[Fix]) -> tuple[str, list[tuple[int, int
     edits.sort(key=lambda e: (e[0], e[1], e[2]))
     pieces: list[str] = []
     cursor = 0
-    spans: dict[int, tuple[int, int]] = {}
+    spans: dict[int, Span] = {}
     length = 0
     for start, end, number, content in edits:
         piece = source[cursor:start]
         pieces.append(piece)
         length += len(piece)
         if number not in spans:
-            spans[number] = (length, length + len(content))
+            spans[number] = Span((start, end), (length, length + len(content)))
         pieces.append(content)
         length += len(content)
         cursor = end
     pieces.append(source[cursor:])
-    return "".join(pieces), [spans.get(i, (0, 0)) for i in range(len(fixes))]
+    return "".join(pieces), [spans.get(i, Span()) for i in range(len(fixes))]
 
 
 def _to_offset(starts: list[int], location: Location) -> int:
     return starts[location.row - 1] + location.column - 1
-
-
-def _offset(text: str, diagnostic: Diagnostic) -> int:
-    return _to_offset(line_starts(text), diagnostic.location)
 
 
 def _parses(text: str) -> bool:
