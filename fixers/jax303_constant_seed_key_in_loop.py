@@ -31,11 +31,6 @@ class HoistConstantSeedKey(Fixer):
         if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) for n in own_nodes(later)):
             raise CannotFix("the loop body defines functions")
         scope = diagnostic.scope
-        function = doc.model.function_of(scope)
-        if function is not None and function.repeated_by:
-            raise CannotFix(
-                f"the function runs repeatedly under `{function.repeated_by}`: hoisted, the key is still re-created"
-            )
         subkey = doc.fresh_name("subkey", scope)
         split, imports = split_spelling(doc, scope, diagnostic.node)
         loop_start = doc.line_starts[loop.lineno - 1]
