@@ -112,7 +112,7 @@ def fix_source(
         if not candidates:
             break
         analysis.model.release()
-        outcome = _apply_pass(current, path, lint, candidates, analysis.diagnostics)
+        outcome = _apply_pass(current, path, lint, candidates)
         if outcome.failed is not None:
             refused.add(outcome.failed)
             result.problems.append(outcome.reason)
@@ -167,7 +167,6 @@ def _apply_pass(
     path: str,
     lint: Callable[[str], Analysis],
     candidates: list[tuple[Diagnostic, Fix]],
-    found: list[Diagnostic],
 ) -> _Pass:
     chosen = _non_overlapping(candidates, source)
     text, spans = apply_edits(source, [fix for _, fix in chosen])
@@ -183,7 +182,7 @@ def _apply_pass(
         return _Pass(failed=_key(diagnostic, source), reason=f"{path}: combined fixes do not parse")
     after = lint(text).diagnostics
     for (diagnostic, _), span in zip(chosen, spans, strict=True):
-        if _left_in_place(diagnostic, span, (source, found), (text, after)):
+        if _left_in_place(diagnostic, span, source, (text, after)):
             return _Pass(
                 failed=_key(diagnostic, source),
                 reason=f"{path}:{diagnostic.location.row}: fix for {diagnostic.code} did not remove "
@@ -192,30 +191,32 @@ def _apply_pass(
     return _Pass(text=text, applied=chosen)
 
 
-def _left_in_place(
-    fixed: Diagnostic,
-    span: Span,
-    before: tuple[str, list[Diagnostic]],
-    after: tuple[str, list[Diagnostic]],
-) -> bool:
-    """Whether a fix left its finding in place: the text its first edit wrote holds more findings
-    of that code than the text it replaced held besides the fixed one (those were only moved, as
-    an ``if`` inside a ``while`` that becomes ``lax.while_loop``)."""
-    start, end = span.before
-    starts = line_starts(before[0])
-    moved = sum(
-        1
-        for d in before[1]
-        if d is not fixed and d.code == fixed.code and start <= _to_offset(starts, d.location) < end
-    )
+def _left_in_place(fixed: Diagnostic, span: Span, source: str, after: tuple[str, list[Diagnostic]]) -> bool:
+    """Whether a fix left its finding in place: in the text its first edit wrote, a finding of that
+    code on the fixed code again, or on code the fix wrote. A finding on code it only moved (an
+    ``if`` inside a ``while`` that became ``lax.while_loop``, a loop nested in a lifted one) is
+    for the next pass."""
+    replaced = source[span.before[0] : span.before[1]]
+    fixed_code = _code_at(source, line_starts(source), fixed.location)
+    text, diagnostics = after
+    starts = line_starts(text)
     start, end = span.after
-    starts = line_starts(after[0])
-    left = sum(
-        1
-        for d in after[1]
-        if d.code == fixed.code and start <= _to_offset(starts, d.location) < max(end, start + 1)
-    )
-    return left > moved
+    for diagnostic in diagnostics:
+        if diagnostic.code != fixed.code or not start <= _to_offset(starts, diagnostic.location) < max(
+            end, start + 1
+        ):
+            continue
+        code = _code_at(text, starts, diagnostic.location)
+        if code == fixed_code or code not in replaced:
+            return True
+    return False
+
+
+def _code_at(text: str, starts: list[int], location: Location) -> str:
+    """The rest of the line from ``location``, stripped."""
+    offset = _to_offset(starts, location)
+    end = starts[location.row] if location.row < len(starts) else len(text)
+    return text[offset:end].strip()
 
 
 def _non_overlapping(candidates: list[tuple[Diagnostic, Fix]], source: str) -> list[tuple[Diagnostic, Fix]]:

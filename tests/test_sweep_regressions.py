@@ -6,8 +6,12 @@ from __future__ import annotations
 import ast
 import textwrap
 
+import pytest
+
+from jaxlint.diagnostics import Applicability, Diagnostic, Fix
 from jaxlint.engine import RuleSet, analyze
-from jaxlint.fixing import FixResult, fix_source
+from jaxlint.fix import Document, Fixer
+from jaxlint.fixing import FixResult, fix_source, fixers
 from jaxlint.registry import rule_codes
 from jaxlint.semantic.project import ProjectView, trace_everything
 
@@ -33,13 +37,13 @@ def test_while_condition_spanning_lines_keeps_its_parentheses_in_cond_fun() -> N
 
         @jax.jit
         def f(x):
-            while (x < 0 or
-                   x > 10):
+            while (x * 2 +
+                   x < 10):
                 x = x * 2
             return x
         """
     )
-    assert "        return (x < 0 or\n               x > 10)\n" in result.fixed
+    assert "        return (x * 2 +\n               x < 10)\n" in result.fixed
     assert result.applied == {"JAX501": 1}
 
 
@@ -55,3 +59,42 @@ def test_every_function_traced_makes_plain_python_fire() -> None:
         for d in analyze(source, "case.py", RULES, project=trace_everything(ast.parse(source))).diagnostics
     ]
     assert codes == ["JAX101"]
+
+
+class StillPrints(Fixer):
+    """A broken fixer: its rewrite is still a ``print``."""
+
+    code = "JAX101"
+
+    def fix(self, diagnostic: Diagnostic, doc: Document) -> Fix | None:
+        node = diagnostic.node
+        assert node is not None
+        edit = doc.edit(doc.start(node), doc.end(node), f"print({doc.segment(node)})")
+        return doc.fix(Applicability.SAFE, "no-op", [edit])
+
+
+def test_a_fix_that_leaves_its_finding_is_rolled_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(fixers(), "JAX101", StillPrints())
+    source = "import jax\n\n\n@jax.jit\ndef f(x):\n    print(x)\n    return x\n"
+    result = fix_source(source, "case.py", RULES)
+    assert result.fixed == source
+    assert result.problems == ["case.py:6: fix for JAX101 did not remove the finding; it was rolled back"]
+
+
+def test_a_finding_a_fix_only_moved_does_not_roll_it_back() -> None:
+    # an `if` inside a `while`: the while_loop fix moves the `if` (still a finding) into body_fun
+    result = fixed(
+        """\
+        import jax
+
+
+        @jax.jit
+        def f(x, y):
+            while x < 10:
+                if x > 5:
+                    y = y * 2
+                x = x + 1
+            return x, y
+        """
+    )
+    assert result.problems == [] and result.applied == {"JAX501": 2}
