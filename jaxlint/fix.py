@@ -278,15 +278,21 @@ class Snippet:
         start = (node.lineno + shift, self.doc.start(node) - self.doc.line_starts[node.lineno - 1])
         end = (end_line + shift, self.doc.end(node) - self.doc.line_starts[end_line - 1])
         wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
-        positions = wrapper.resolve(PositionProvider)
-        for candidate, span in positions.items():
-            if not isinstance(candidate, cst.BaseExpression):
-                continue
-            parens = len(getattr(candidate, "lpar", ()))
-            inner_start = (span.start.line, span.start.column + parens)
-            inner_end = (span.end.line, span.end.column - parens)
-            if inner_start == start and inner_end == end:
-                return candidate
+        expressions = [
+            (node, span)
+            for node, span in wrapper.resolve(PositionProvider).items()
+            if isinstance(node, cst.BaseExpression)
+        ]
+        # libcst's spans leave out a node's own parentheses; ast's include those of a tuple
+        for widen in range(max((len(getattr(n, "lpar", ())) for n, _ in expressions), default=0) + 1):
+            for candidate, span in expressions:
+                if widen > len(getattr(candidate, "lpar", ())):
+                    continue
+                if (span.start.line, span.start.column - widen) == start and (
+                    span.end.line,
+                    span.end.column + widen,
+                ) == end:
+                    return candidate
         raise CannotFix("cannot locate the expression")
 
 

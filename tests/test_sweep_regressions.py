@@ -98,3 +98,25 @@ def test_a_finding_a_fix_only_moved_does_not_roll_it_back() -> None:
         """
     )
     assert result.problems == [] and result.applied == {"JAX501": 2}
+
+
+def test_parenthesised_conditions_are_located_and_fixed() -> None:
+    # libcst's positions leave out a node's own parentheses: `(x > 0)` was never found, no fix
+    result = fixed(
+        """\
+        import jax
+
+
+        @jax.jit
+        def f(x):
+            if (x > 0):
+                return x
+            return -x
+
+
+        @jax.jit
+        def g(x):
+            return (x) if (x > 0) else (-x)
+        """
+    )
+    assert result.fixed.count("return jnp.where(x > 0, x, -x)") == 2
