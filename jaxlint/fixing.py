@@ -196,8 +196,8 @@ def _left_in_place(fixed: Diagnostic, span: Span, source: str, after: tuple[str,
     code on the fixed code again, or on code the fix wrote. A finding on code it only moved (an
     ``if`` inside a ``while`` that became ``lax.while_loop``, a loop nested in a lifted one) is
     for the next pass."""
-    replaced = source[span.before[0] : span.before[1]]
-    fixed_code = _code_at(source, line_starts(source), fixed.location)
+    replaced = _normalised(source[span.before[0] : span.before[1]])
+    fixed_code = _code_of(source, line_starts(source), fixed)
     text, diagnostics = after
     starts = line_starts(text)
     start, end = span.after
@@ -206,17 +206,21 @@ def _left_in_place(fixed: Diagnostic, span: Span, source: str, after: tuple[str,
             end, start + 1
         ):
             continue
-        code = _code_at(text, starts, diagnostic.location)
+        code = _code_of(text, starts, diagnostic)
         if code == fixed_code or code not in replaced:
             return True
     return False
 
 
-def _code_at(text: str, starts: list[int], location: Location) -> str:
-    """The rest of the line from ``location``, stripped."""
-    offset = _to_offset(starts, location)
-    end = starts[location.row] if location.row < len(starts) else len(text)
-    return text[offset:end].strip()
+def _code_of(text: str, starts: list[int], diagnostic: Diagnostic) -> str:
+    """The code a diagnostic spans, its whitespace normalised (a moved block is re-indented)."""
+    return _normalised(
+        text[_to_offset(starts, diagnostic.location) : _to_offset(starts, diagnostic.end_location)]
+    )
+
+
+def _normalised(code: str) -> str:
+    return " ".join(code.split())
 
 
 def _non_overlapping(candidates: list[tuple[Diagnostic, Fix]], source: str) -> list[tuple[Diagnostic, Fix]]:

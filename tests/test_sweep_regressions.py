@@ -100,6 +100,27 @@ def test_a_finding_a_fix_only_moved_does_not_roll_it_back() -> None:
     assert result.problems == [] and result.applied == {"JAX501": 2}
 
 
+def test_a_finding_moved_into_the_fix_s_own_line_does_not_roll_it_back() -> None:
+    # the `if` becomes `a = jnp.where(x > 0, <the conditional expression>, a)`: still a finding,
+    # moved, not written by the fix
+    result = fixed(
+        """\
+        import jax
+        import jax.numpy as jnp
+
+
+        @jax.jit
+        def f(x):
+            a = jnp.zeros(3)
+            if x > 0:
+                a = x if x > 1 else -x
+            return a
+        """
+    )
+    assert result.problems == []
+    assert "a = jnp.where(x > 0, jnp.where(x > 1, x, -x), a)" in result.fixed
+
+
 def test_parenthesised_conditions_are_located_and_fixed() -> None:
     # libcst's positions leave out a node's own parentheses: `(x > 0)` was never found, no fix
     result = fixed(
