@@ -112,7 +112,7 @@ def fix_source(
         if not candidates:
             break
         analysis.model.release()
-        outcome = _apply_pass(current, path, lint, candidates)
+        outcome = _apply_pass(current, path, lint, candidates, analysis.diagnostics)
         if outcome.failed is not None:
             refused.add(outcome.failed)
             result.problems.append(outcome.reason)
@@ -167,6 +167,7 @@ def _apply_pass(
     path: str,
     lint: Callable[[str], Analysis],
     candidates: list[tuple[Diagnostic, Fix]],
+    found: list[Diagnostic],
 ) -> _Pass:
     chosen = _non_overlapping(candidates, source)
     text, spans = apply_edits(source, [fix for _, fix in chosen])
@@ -182,7 +183,7 @@ def _apply_pass(
         return _Pass(failed=_key(diagnostic, source), reason=f"{path}: combined fixes do not parse")
     after = lint(text).diagnostics
     for (diagnostic, _), span in zip(chosen, spans, strict=True):
-        if _left_in_place(diagnostic, span, source, (text, after)):
+        if _left_in_place(diagnostic, span, (source, found), (text, after)):
             return _Pass(
                 failed=_key(diagnostic, source),
                 reason=f"{path}:{diagnostic.location.row}: fix for {diagnostic.code} did not remove "
@@ -191,25 +192,30 @@ def _apply_pass(
     return _Pass(text=text, applied=chosen)
 
 
-def _left_in_place(fixed: Diagnostic, span: Span, source: str, after: tuple[str, list[Diagnostic]]) -> bool:
-    """Whether a fix left its finding in place: in the text its first edit wrote, a finding of that
-    code on the fixed code again, or on code the fix wrote. A finding on code it only moved (an
-    ``if`` inside a ``while`` that became ``lax.while_loop``, a loop nested in a lifted one) is
-    for the next pass."""
-    replaced = _normalised(source[span.before[0] : span.before[1]])
-    fixed_code = _code_of(source, line_starts(source), fixed)
-    text, diagnostics = after
+def _left_in_place(
+    fixed: Diagnostic, span: Span, before: tuple[str, list[Diagnostic]], after: tuple[str, list[Diagnostic]]
+) -> bool:
+    """Whether a fix left its finding in place: the text its first edit wrote holds a finding of
+    that code on code the fix wrote, or as many findings on the fixed code as the replaced text
+    did. Findings on code the fix only moved (an ``if`` inside a ``while`` that became
+    ``lax.while_loop``, a loop nested in a lifted one) are for the next pass."""
+    replaced = _normalised(before[0][span.before[0] : span.before[1]])
+    fixed_code = _code_of(before[0], line_starts(before[0]), fixed)
+    was = _codes_in(before, fixed.code, span.before).count(fixed_code)
+    now = _codes_in(after, fixed.code, span.after)
+    return now.count(fixed_code) >= max(was, 1) or any(code not in replaced for code in now)
+
+
+def _codes_in(analysed: tuple[str, list[Diagnostic]], code: str, span: tuple[int, int]) -> list[str]:
+    """The code spanned by each finding of rule ``code`` that starts inside ``span``."""
+    text, diagnostics = analysed
     starts = line_starts(text)
-    start, end = span.after
-    for diagnostic in diagnostics:
-        if diagnostic.code != fixed.code or not start <= _to_offset(starts, diagnostic.location) < max(
-            end, start + 1
-        ):
-            continue
-        code = _code_of(text, starts, diagnostic)
-        if code == fixed_code or code not in replaced:
-            return True
-    return False
+    start, end = span
+    return [
+        _code_of(text, starts, d)
+        for d in diagnostics
+        if d.code == code and start <= _to_offset(starts, d.location) < max(end, start + 1)
+    ]
 
 
 def _code_of(text: str, starts: list[int], diagnostic: Diagnostic) -> str:

@@ -141,3 +141,18 @@ def test_parenthesised_conditions_are_located_and_fixed() -> None:
         """
     )
     assert result.fixed.count("return jnp.where(x > 0, x, -x)") == 2
+
+
+def test_identical_findings_in_one_statement_are_fixed_one_by_one() -> None:
+    # fixing the first `x if x > 0 else -x` leaves the second, identical one: not a failed fix
+    result = fixed(
+        """\
+        import jax
+
+
+        @jax.jit
+        def f(x):
+            return (x if x > 0 else -x) + (x if x > 0 else -x)
+        """
+    )
+    assert result.problems == [] and result.applied == {"JAX501": 2}
