@@ -127,12 +127,13 @@ def sweep_cli(name: str, root: Path, files: list[Path], jobs: int) -> Row:
             row.codes[diagnostic["code"]] += 1
             record_meta(row, diagnostic["code"], diagnostic["filename"], diagnostic["message"], copy)
         before = digests(copy)
-        fixed = fix(row, copy, jobs)
+        row.fixes_applied, row.checked = fix(row, copy, jobs, "fix")
+        fixed = digests(copy)
         changed = [path for path, digest in fixed.items() if before.get(path) != digest]
         row.fixed_files = len(changed)
         row.unparsable_fixes = [str(Path(p).relative_to(copy)) for p in changed if not parses_file(p)]
-        refixed = fix(Row(name, "cli"), copy, jobs)
-        row.refixed = [str(Path(p).relative_to(copy)) for p, d in refixed.items() if fixed.get(p) != d]
+        fix(row, copy, jobs, "second fix")
+        row.refixed = [str(Path(p).relative_to(copy)) for p, d in digests(copy).items() if fixed.get(p) != d]
     row.seconds = time.perf_counter() - start
     return row
 
@@ -145,19 +146,17 @@ def jaxlint(folder: Path, jobs: int, *options: str) -> subprocess.CompletedProce
     return result
 
 
-def fix(row: Row, copy: Path, jobs: int) -> dict[str, str]:
-    """Run ``--fix --unsafe-fixes``; record its crashes, fix count and problems; the new digests."""
+def fix(row: Row, copy: Path, jobs: int, stage: str) -> tuple[int, int]:
+    """Run ``--fix --unsafe-fixes``, recording its crashes and problems; how many fixes it applied
+    in how many files checked."""
     result = jaxlint(copy, jobs, "--fix", "--unsafe-fixes")
     for line in result.stdout.splitlines():
         found = TEXT_DIAGNOSTIC.match(line)
         if found and found["code"] == "JAX002":
-            record_meta(row, found["code"], found["path"], found["message"], copy, stage="fix")
-    summary = FIX_SUMMARY.search(result.stdout)
-    row.fixes_applied, row.checked = (
-        (int(summary["fixed"] or 0), int(summary["files"])) if summary else (0, 0)
-    )
+            record_meta(row, found["code"], found["path"], found["message"], copy, stage)
     row.fix_problems += [line for line in result.stderr.splitlines() if line.startswith("jaxlint: warning")]
-    return digests(copy)
+    summary = FIX_SUMMARY.search(result.stdout)
+    return (int(summary["fixed"] or 0), int(summary["files"])) if summary else (0, 0)
 
 
 def record_meta(row: Row, code: str, filename: str, message: str, copy: Path, stage: str = "check") -> None:

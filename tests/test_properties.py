@@ -65,13 +65,13 @@ def codes(source: str, project: ProjectView | None) -> Counter[str]:
 
 
 def assert_checks_and_fixes_cleanly(source: str, project: ProjectView | None = None) -> None:
-    """Checking reports no internal error; safe and unsafe fixes both parse, and fixing their
-    output again changes nothing."""
+    """Checking reports no internal error; safe and unsafe fixes all apply (none is discarded or
+    rolled back), their output parses, and fixing it again changes nothing."""
     assert INTERNAL_ERROR not in codes(source, project)
     for unsafe in (False, True):
         result = fix_source(source, PATH, RULES, unsafe=unsafe, project=project)
         assert parses(result.fixed), result.fixed
-        assert not [p for p in result.problems if "does not parse" in p], result.problems
+        assert result.problems == [], "a fix was discarded or rolled back"
         again = fix_source(result.fixed, PATH, RULES, unsafe=unsafe, project=project)
         assert again.fixed == result.fixed, "a second fix changed the output"
 
@@ -251,13 +251,19 @@ def test_jax_shaped_programs_check_and_fix_cleanly(source: str) -> None:
     assert_checks_and_fixes_cleanly(source)
 
 
+# A fix may uncover a finding rather than introduce it: a loop of numpy calls on tracers computes
+# on arrays (and is unrolled, JAX608) only once JAX602 has made them jnp calls.
+UNCOVERED_BY = {"JAX608": "JAX602"}
+
+
 @PROFILE
 @given(jax_programs())
 def test_fixes_introduce_no_new_kind_of_finding(source: str) -> None:
     assume(parses(source))
     before = codes(source, None)
-    fixed = fix_source(source, PATH, RULES, unsafe=True).fixed
-    assert set(codes(fixed, None)) <= set(before)
+    result = fix_source(source, PATH, RULES, unsafe=True)
+    new = set(codes(result.fixed, None)) - set(before)
+    assert all(UNCOVERED_BY.get(code) in result.applied for code in new), new
 
 
 # ---------------------------------------------------------------------------- broken programs
