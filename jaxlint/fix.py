@@ -242,13 +242,8 @@ class Snippet:
         return self.module.code_for_node(node)
 
     def bare_code_of(self, node: cst.BaseExpression) -> str:
-        """The source text of an expression without its outer parentheses (kept when they hold
-        a comment, which would be lost with them, or the expression spans lines)."""
-        parens = [*getattr(node, "lpar", ()), *getattr(node, "rpar", ())]
-        if not parens or any("#" in self.module.code_for_node(p) for p in parens):
-            return self.module.code_for_node(node)
-        bare = self.module.code_for_node(node.with_changes(lpar=[], rpar=[]))
-        return self.module.code_for_node(node) if "\n" in bare else bare
+        """The source text of an expression, to stand alone or as one argument of a call."""
+        return argument_code(self.module, node)
 
     def operand_code_of(self, node: cst.BaseExpression) -> str:
         """The source text of an expression, parenthesised when an operator could split it."""
@@ -294,6 +289,22 @@ class Snippet:
                 ) == end:
                     return candidate
         raise CannotFix("cannot locate the expression")
+
+
+def argument_code(module: cst.Module, node: cst.BaseExpression) -> str:
+    """The source text of an expression that can stand alone or as one argument of a call: without
+    its outer parentheses, unless they hold a comment or the expression spans lines; a tuple, a
+    generator or a ``yield`` keeps (or gets) the parentheses its commas or keyword need."""
+    import libcst as cst
+
+    code = module.code_for_node(node)
+    if isinstance(node, (cst.Tuple, cst.GeneratorExp, cst.Yield)):
+        return code if node.lpar else f"({code})"
+    parens = [*getattr(node, "lpar", ()), *getattr(node, "rpar", ())]
+    if not parens or any("#" in module.code_for_node(p) for p in parens):
+        return code
+    bare = module.code_for_node(node.with_changes(lpar=[], rpar=[]))
+    return code if "\n" in bare else bare
 
 
 def line_starts(text: str) -> list[int]:

@@ -182,8 +182,8 @@ def _apply_pass(
         diagnostic = chosen[0][0]
         return _Pass(failed=_key(diagnostic, source), reason=f"{path}: combined fixes do not parse")
     after = lint(text).diagnostics
-    for (diagnostic, _), span in zip(chosen, spans, strict=True):
-        if _left_in_place(diagnostic, span, (source, found), (text, after)):
+    for (diagnostic, _), edited in zip(chosen, spans, strict=True):
+        if _left_in_place(diagnostic, edited, (source, found), (text, after)):
             return _Pass(
                 failed=_key(diagnostic, source),
                 reason=f"{path}:{diagnostic.location.row}: fix for {diagnostic.code} did not remove "
@@ -193,29 +193,42 @@ def _apply_pass(
 
 
 def _left_in_place(
-    fixed: Diagnostic, span: Span, before: tuple[str, list[Diagnostic]], after: tuple[str, list[Diagnostic]]
+    fixed: Diagnostic,
+    spans: list[Span],
+    before: tuple[str, list[Diagnostic]],
+    after: tuple[str, list[Diagnostic]],
 ) -> bool:
-    """Whether a fix left its finding in place: the text its first edit wrote holds a finding of
-    that code on code the fix wrote, or as many findings on the fixed code as the replaced text
-    did. Findings on code the fix only moved (an ``if`` inside a ``while`` that became
-    ``lax.while_loop``, a loop nested in a lifted one) are for the next pass."""
-    replaced = _normalised(before[0][span.before[0] : span.before[1]])
+    """Whether a fix left its finding in place: the text its edits wrote holds a finding like it
+    (same rule, same kind of node) on code the fix wrote, or as many on the fixed code as the
+    replaced text did. Other findings there are for the next pass: on code the fix only moved (an
+    ``if`` inside a ``while`` that became ``lax.while_loop``), or on a construct the fix uncovered
+    (an ``if`` whose conditional-expression test became ``jnp.where``)."""
+    replaced = [_normalised(before[0][start:end]) for start, end in (span.before for span in spans)]
     fixed_code = _code_of(before[0], line_starts(before[0]), fixed)
-    was = _codes_in(before, fixed.code, span.before).count(fixed_code)
-    now = _codes_in(after, fixed.code, span.after)
-    return now.count(fixed_code) >= max(was, 1) or any(code not in replaced for code in now)
+    was = _findings_like(fixed, before, [span.before for span in spans]).count(fixed_code)
+    now = _findings_like(fixed, after, [span.after for span in spans])
+    return now.count(fixed_code) >= max(was, 1) or any(
+        not any(code in text for text in replaced) for code in now
+    )
 
 
-def _codes_in(analysed: tuple[str, list[Diagnostic]], code: str, span: tuple[int, int]) -> list[str]:
-    """The code spanned by each finding of rule ``code`` that starts inside ``span``."""
+def _findings_like(
+    fixed: Diagnostic, analysed: tuple[str, list[Diagnostic]], spans: list[tuple[int, int]]
+) -> list[str]:
+    """The code spanned by each finding of ``fixed``'s rule and kind of node inside ``spans``."""
     text, diagnostics = analysed
     starts = line_starts(text)
-    start, end = span
-    return [
-        _code_of(text, starts, d)
-        for d in diagnostics
-        if d.code == code and start <= _to_offset(starts, d.location) < max(end, start + 1)
-    ]
+    kind = type(fixed.node)
+    found = []
+    for diagnostic in diagnostics:
+        if diagnostic.code != fixed.code or (
+            diagnostic.node is not None and type(diagnostic.node) is not kind
+        ):
+            continue
+        offset = _to_offset(starts, diagnostic.location)
+        if any(start <= offset < max(end, start + 1) for start, end in spans):
+            found.append(_code_of(text, starts, diagnostic))
+    return found
 
 
 def _code_of(text: str, starts: list[int], diagnostic: Diagnostic) -> str:
@@ -260,41 +273,37 @@ def _conflicts(a: tuple[int, int, Edit], b: tuple[int, int, Edit]) -> bool:
 
 @dataclass(frozen=True)
 class Span:
-    """The text a fix's first edit replaced (offsets in the source) and wrote (in the result)."""
+    """The text one edit replaced (offsets in the source) and wrote (offsets in the result)."""
 
-    before: tuple[int, int] = (0, 0)
-    after: tuple[int, int] = (0, 0)
+    before: tuple[int, int]
+    after: tuple[int, int]
 
 
-def apply_edits(source: str, fixes: list[Fix]) -> tuple[str, list[Span]]:
-    """Apply the fixes' edits; also return, per fix, the span of its first edit."""
+def apply_edits(source: str, fixes: list[Fix]) -> tuple[str, list[list[Span]]]:
+    """Apply the fixes' edits (an edit two fixes share, such as an import, once); also return,
+    per fix, the span of each of its edits."""
     lines = line_starts(source)
-    edits: list[tuple[int, int, int, str]] = []
-    seen: set[Edit] = set()
+    owners: dict[Edit, list[int]] = {}
     for number, fix in enumerate(fixes):
         for edit in fix.edits:
-            if edit in seen:
-                continue
-            seen.add(edit)
-            edits.append(
-                (_to_offset(lines, edit.location), _to_offset(lines, edit.end_location), number, edit.content)
-            )
-    edits.sort(key=lambda e: (e[0], e[1], e[2]))
+            owners.setdefault(edit, []).append(number)
+    ranges = {
+        edit: (_to_offset(lines, edit.location), _to_offset(lines, edit.end_location)) for edit in owners
+    }
     pieces: list[str] = []
-    cursor = 0
-    spans: dict[int, Span] = {}
-    length = 0
-    for start, end, number, content in edits:
-        piece = source[cursor:start]
-        pieces.append(piece)
-        length += len(piece)
-        if number not in spans:
-            spans[number] = Span((start, end), (length, length + len(content)))
-        pieces.append(content)
-        length += len(content)
+    spans: list[list[Span]] = [[] for _ in fixes]
+    cursor = length = 0
+    for edit in sorted(owners, key=lambda e: (*ranges[e], owners[e][0])):
+        start, end = ranges[edit]
+        pieces.append(source[cursor:start])
+        length += start - cursor
+        for number in owners[edit]:
+            spans[number].append(Span((start, end), (length, length + len(edit.content))))
+        pieces.append(edit.content)
+        length += len(edit.content)
         cursor = end
     pieces.append(source[cursor:])
-    return "".join(pieces), [spans.get(i, Span()) for i in range(len(fixes))]
+    return "".join(pieces), spans
 
 
 def _to_offset(starts: list[int], location: Location) -> int:

@@ -9,7 +9,7 @@ from functools import reduce
 from typing import TYPE_CHECKING
 
 from jaxlint.diagnostics import Edit
-from jaxlint.fix import CannotFix, Document, Snippet, parse_statements
+from jaxlint.fix import CannotFix, Document, Snippet, argument_code, parse_statements
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 
@@ -100,9 +100,7 @@ class WhereBuilder:
             inner = self.snippet.expression(operand)
             replacement = cst.parse_expression(selected(self.code(operand), safe))
             node = node.deep_replace(inner, replacement)  # type: ignore[assignment]
-        if getattr(node, "lpar", None):
-            node = node.with_changes(lpar=[], rpar=[])  # type: ignore[union-attr]
-        return self.snippet.module.code_for_node(node)
+        return argument_code(self.snippet.module, node)
 
     def chain(self, tests: Sequence[str], values: Sequence[str]) -> str:
         """``where(t1, v1, where(t2, v2, v3))`` for an if/elif/else chain."""

@@ -156,3 +156,40 @@ def test_identical_findings_in_one_statement_are_fixed_one_by_one() -> None:
         """
     )
     assert result.problems == [] and result.applied == {"JAX501": 2}
+
+
+def test_tuples_keep_or_get_their_parentheses_as_arguments() -> None:
+    # dataclasses.py, tracemalloc.py: `args = self.default,` and `()` lost or broke their
+    # parentheses inside `jnp.where(...)`, and `x[0:2] = 1, 2` became `.set(1, 2)`
+    result = fixed(
+        """\
+        import jax
+        import jax.numpy as jnp
+
+
+        @jax.jit
+        def f(x, default):
+            if x > 0:
+                x = default,
+            return x if x.sum() > 0 else ()
+
+
+        @jax.jit
+        def g(x):
+            y = jnp.zeros(3)
+            y[0:2] = 1, 2
+            return y
+        """
+    )
+    assert "x = jnp.where(x > 0, jnp.array((default,)), x)" in result.fixed
+    assert "return jnp.where(x.sum() > 0, x, jnp.array(()))" in result.fixed
+    assert "y = y.at[0:2].set((1, 2))" in result.fixed
+
+
+def test_a_construct_a_fix_uncovers_does_not_roll_it_back() -> None:
+    # test_peepholer.py: `if (True if x else False):` -- fixing the conditional expression makes
+    # the `if` itself branch on an array, a new finding for the next pass
+    source = "def f(x):\n    if (True if x else False):\n        return True\n    return False\n"
+    result = fixed(source, trace_everything(ast.parse(source)))
+    assert result.problems == []
+    assert "return jnp.where(jnp.where(x, True, False), True, False)" in result.fixed
