@@ -19,7 +19,7 @@ from functools import cache
 
 from jaxlint.astutil import definition_at
 from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
-from jaxlint.engine import Analysis, RuleSet, analyze
+from jaxlint.engine import Analysis, RuleSet, analyze, internal_error
 from jaxlint.fix import CannotFix, Document, Fixer, line_starts
 from jaxlint.semantic.project import ProjectView
 
@@ -47,15 +47,23 @@ def fixers() -> dict[str, Fixer]:
     return found
 
 
-def attach_fixes(diagnostics: list[Diagnostic], source: str, model: object) -> None:
-    """Fill in ``diagnostic.fix`` for the findings a fixer can rewrite (for JSON, LSP, --diff)."""
+def attach_fixes(diagnostics: list[Diagnostic], source: str, model: object) -> list[Diagnostic]:
+    """Fill in ``diagnostic.fix`` for the findings a fixer can rewrite (for JSON, LSP, --diff).
+    A fixer that crashes costs only its fix: the JAX002 diagnostics that say so are returned."""
     available = fixers()
     wanted = [d for d in diagnostics if d.code in available and d.node is not None]
     if not wanted or model is None:
-        return
+        return []
     doc = Document(source, model)  # type: ignore[arg-type]
+    errors = []
     for diagnostic in wanted:
-        diagnostic.fix = compute_fix(available[diagnostic.code], diagnostic, doc)
+        try:
+            diagnostic.fix = compute_fix(available[diagnostic.code], diagnostic, doc)
+        except Exception as error:  # a bug in a fixer must not cost the file its findings
+            where = f"the {diagnostic.code} fixer"
+            consequence = "the finding is left unfixed"
+            errors.append(internal_error(diagnostic.filename, where, error, diagnostic.node, consequence))
+    return errors
 
 
 def compute_fix(fixer: Fixer, diagnostic: Diagnostic, doc: Document) -> Fix | None:
@@ -95,6 +103,7 @@ def fix_source(
     definitions named in ``keep`` (see ``astutil.definitions``) as they are."""
     result = FixResult(source, source)
     refused: set[tuple[str, str]] = set()
+    crashes: dict[str, Diagnostic] = {}  # fixers that crashed, reported once each
     current = source
 
     def lint(text: str) -> Analysis:
@@ -108,7 +117,7 @@ def fix_source(
         if keep:
             tree = analysis.model.tree
             diagnostics = [d for d in diagnostics if definition_at(tree, d.location.row) not in keep]
-        candidates = _candidates(diagnostics, current, analysis.model, unsafe, refused)
+        candidates = _candidates(diagnostics, current, analysis.model, unsafe, refused, crashes)
         if not candidates:
             break
         analysis.model.release()
@@ -120,7 +129,7 @@ def fix_source(
         current = outcome.text
         result.applied.update(d.code for d, _ in outcome.applied)
     result.fixed = current
-    result.remaining = lint(current).diagnostics
+    result.remaining = lint(current).diagnostics + list(crashes.values())
     return result
 
 
@@ -130,9 +139,11 @@ def _candidates(
     model: object,
     unsafe: bool,
     refused: set[tuple[str, str]],
+    crashes: dict[str, Diagnostic],
 ) -> list[tuple[Diagnostic, Fix]]:
     allowed = {Applicability.SAFE, Applicability.UNSAFE} if unsafe else {Applicability.SAFE}
-    attach_fixes(diagnostics, source, model)
+    for crash in attach_fixes(diagnostics, source, model):
+        crashes.setdefault(crash.message, crash)
     found = []
     for diagnostic in diagnostics:
         fix = diagnostic.fix
@@ -295,8 +306,9 @@ def apply_edits(source: str, fixes: list[Fix]) -> tuple[str, list[list[Span]]]:
     cursor = length = 0
     for edit in sorted(owners, key=lambda e: (*ranges[e], owners[e][0])):
         start, end = ranges[edit]
-        pieces.append(source[cursor:start])
-        length += start - cursor
+        piece = source[cursor:start]
+        pieces.append(piece)
+        length += len(piece)
         for number in owners[edit]:
             spans[number].append(Span((start, end), (length, length + len(edit.content))))
         pieces.append(edit.content)

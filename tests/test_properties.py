@@ -36,6 +36,8 @@ settings.register_profile(
     "long", max_examples=3000, deadline=None, suppress_health_check=SLOW_GENERATION, print_blob=True
 )
 PROFILE = settings.get_profile(os.environ.get("JAXLINT_HYPOTHESIS_PROFILE", "ci"))
+# hypothesmith compiles what it generates: `"a"()` and the like warn
+pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")
 
 
 @pytest.fixture(autouse=True, scope="module")

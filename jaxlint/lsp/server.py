@@ -165,7 +165,7 @@ def diagnostics_with_fixes(
     if analysis.model is not None and analysis.diagnostics:
         from jaxlint.fixing import attach_fixes  # asks only the fixers of the codes found
 
-        attach_fixes(analysis.diagnostics, source, analysis.model)
+        return analysis.diagnostics + attach_fixes(analysis.diagnostics, source, analysis.model)
     return analysis.diagnostics
 
 
