@@ -14,6 +14,7 @@ from jaxlint.fix import CannotFix, Document, Fixer, parse_expression, parse_stat
 from jaxlint.rewrites import (
     WhereBuilder,
     add_static_argname,
+    array_condition,
     block_statements,
     function_def,
     jitted_function,
@@ -60,7 +61,7 @@ class BranchOnTracerRewrite(Fixer):
         assert isinstance(node, ast.IfExp) and diagnostic.statement is not None
         snippet = doc.snippet(diagnostic.statement)
         where = WhereBuilder(doc, snippet, diagnostic.scope)
-        tests = [where.code(node.test)]
+        tests = [where.condition(node.test)]
         body_guards, orelse_guards = plan["guards"]
         values = [
             where.guarded(node.body, body_guards, where.selector(tests, 0)),
@@ -81,7 +82,7 @@ class BranchOnTracerRewrite(Fixer):
         diagnostic: Diagnostic,
     ) -> list[Edit]:
         where = WhereBuilder(doc, snippet, scope)
-        tests = [where.code(t) for t in plan["tests"]]
+        tests = [where.condition(t) for t in plan["tests"]]
         values = plan["values"]
         if plan["consumes_next"]:
             following = _following_return(node, diagnostic)
@@ -103,7 +104,7 @@ class BranchOnTracerRewrite(Fixer):
 
     def where_assign(self, doc: Document, snippet: Any, plan: dict[str, Any], scope: Any) -> list[Edit]:
         where = WhereBuilder(doc, snippet, scope)
-        tests = [where.code(t) for t in plan["tests"]]
+        tests = [where.condition(t) for t in plan["tests"]]
         names: list[str] = plan["names"]
         lines = []
         test_reads_assigned = any(
@@ -129,6 +130,7 @@ class BranchOnTracerRewrite(Fixer):
         if not outputs:
             raise CannotFix("the branches bind nothing used later")
         lax, edits = doc.reference("jax.lax", scope)
+        test, test_edits = array_condition(doc, snippet, node.test, scope)
         statement = snippet.statement
         assert isinstance(statement, cst.If)
         on_true = doc.fresh_name("true_branch", scope)
@@ -142,9 +144,8 @@ class BranchOnTracerRewrite(Fixer):
             function_def(doc, on_true, operands, "", true_body, result),
             function_def(doc, on_false, operands, "", false_body, result),
         ]
-        test = snippet.bare_code_of(statement.test)
         call = f"{pack(outputs)} = {lax}.cond({test}, {on_true}, {on_false}, {', '.join(operands)})"
-        return [snippet.replace([*functions, *parse_statements(call + "\n")]), *edits]
+        return [snippet.replace([*functions, *parse_statements(call + "\n")]), *edits, *test_edits]
 
     # ------------------------------------------------------------------ lax.while_loop
 
@@ -153,13 +154,13 @@ class BranchOnTracerRewrite(Fixer):
     ) -> list[Edit]:
         carried: list[str] = plan["carried"]
         lax, edits = doc.reference("jax.lax", scope)
+        test, test_edits = array_condition(doc, snippet, node.test, scope)
         statement = snippet.statement
         assert isinstance(statement, cst.While)
         cond_name = doc.fresh_name("cond_fun", scope)
         body_name = doc.fresh_name("body_fun", scope)
         carry = carried[0] if len(carried) == 1 else doc.fresh_name("carry", scope)
         unpack = "" if len(carried) == 1 else f"{pack(carried)} = {carry}"
-        test = snippet.bare_code_of(statement.test)
         functions = [
             function_def(doc, cond_name, [carry], unpack, [], f"return {test}"),
             function_def(
@@ -167,7 +168,7 @@ class BranchOnTracerRewrite(Fixer):
             ),
         ]
         call = f"{pack(carried)} = {lax}.while_loop({cond_name}, {body_name}, {tuple_expression(carried)})"
-        return [snippet.replace([*functions, *parse_statements(call + "\n")]), *edits]
+        return [snippet.replace([*functions, *parse_statements(call + "\n")]), *edits, *test_edits]
 
 
 def _following_return(node: ast.If, diagnostic: Diagnostic) -> ast.stmt:

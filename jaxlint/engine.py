@@ -147,7 +147,7 @@ def analyze(
     except RecursionError:
         return Analysis([])
     except Exception as error:  # a bug in the model must not end the run
-        return Analysis([_internal_error(path, "the semantic model", error)])
+        return Analysis([internal_error(path, "the semantic model", error)])
     if not model.uses_jax:
         return Analysis([], model)
     context = Context(path, lines, model)
@@ -188,19 +188,25 @@ def _dispatch(context: Context, ruleset: RuleSet) -> list[Diagnostic]:
             except RecursionError:
                 continue
             except Exception as error:  # contain the crash to this rule and file
-                errors.append(_internal_error(context.path, f"rule {rule.code}", error, node))
+                errors.append(internal_error(context.path, f"rule {rule.code}", error, node))
                 for table in (anywhere, traced):
                     for callbacks_of_kind in table.values():
                         callbacks_of_kind[:] = [(r, c) for r, c in callbacks_of_kind if r is not rule]
     return errors
 
 
-def _internal_error(path: str, where: str, error: Exception, node: ast.AST | None = None) -> Diagnostic:
+def internal_error(
+    path: str,
+    where: str,
+    error: Exception,
+    node: ast.AST | None = None,
+    consequence: str = "the rest of the file was checked without it",
+) -> Diagnostic:
+    """A JAX002 for a crash in ``where`` (re-raised under ``JAXLINT_RAISE_INTERNAL_ERRORS=1``)."""
     frame = traceback.extract_tb(error.__traceback__)[-1] if error.__traceback__ else None
     origin = f" at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}" if frame else ""
     message = (
-        f"internal error in {where}: {type(error).__name__}: {error}{origin}; "
-        f"the rest of the file was checked without it ({BUG_REPORT})"
+        f"internal error in {where}: {type(error).__name__}: {error}{origin}; {consequence} ({BUG_REPORT})"
     )
     if os.environ.get("JAXLINT_RAISE_INTERNAL_ERRORS") == "1":
         raise error

@@ -242,12 +242,8 @@ class Snippet:
         return self.module.code_for_node(node)
 
     def bare_code_of(self, node: cst.BaseExpression) -> str:
-        """The source text of an expression without its outer parentheses (kept when they hold
-        a comment, which would be lost with them)."""
-        parens = [*getattr(node, "lpar", ()), *getattr(node, "rpar", ())]
-        if parens and not any("#" in self.module.code_for_node(p) for p in parens):
-            node = node.with_changes(lpar=[], rpar=[])
-        return self.module.code_for_node(node)
+        """The source text of an expression, to stand alone or as one argument of a call."""
+        return argument_code(self.module, node)
 
     def operand_code_of(self, node: cst.BaseExpression) -> str:
         """The source text of an expression, parenthesised when an operator could split it."""
@@ -277,16 +273,38 @@ class Snippet:
         start = (node.lineno + shift, self.doc.start(node) - self.doc.line_starts[node.lineno - 1])
         end = (end_line + shift, self.doc.end(node) - self.doc.line_starts[end_line - 1])
         wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
-        positions = wrapper.resolve(PositionProvider)
-        for candidate, span in positions.items():
-            if not isinstance(candidate, cst.BaseExpression):
-                continue
-            parens = len(getattr(candidate, "lpar", ()))
-            inner_start = (span.start.line, span.start.column + parens)
-            inner_end = (span.end.line, span.end.column - parens)
-            if inner_start == start and inner_end == end:
-                return candidate
+        expressions = [
+            (node, span)
+            for node, span in wrapper.resolve(PositionProvider).items()
+            if isinstance(node, cst.BaseExpression)
+        ]
+        # libcst's spans leave out a node's own parentheses; ast's include those of a tuple
+        for widen in range(max((len(getattr(n, "lpar", ())) for n, _ in expressions), default=0) + 1):
+            for candidate, span in expressions:
+                if widen > len(getattr(candidate, "lpar", ())):
+                    continue
+                if (span.start.line, span.start.column - widen) == start and (
+                    span.end.line,
+                    span.end.column + widen,
+                ) == end:
+                    return candidate
         raise CannotFix("cannot locate the expression")
+
+
+def argument_code(module: cst.Module, node: cst.BaseExpression) -> str:
+    """The source text of an expression that can stand alone or as one argument of a call: without
+    its outer parentheses, unless they hold a comment or the expression spans lines; a tuple, a
+    generator or a ``yield`` keeps (or gets) the parentheses its commas or keyword need."""
+    import libcst as cst
+
+    code = module.code_for_node(node)
+    if isinstance(node, (cst.Tuple, cst.GeneratorExp, cst.Yield)):
+        return code if node.lpar else f"({code})"
+    parens = [*getattr(node, "lpar", ()), *getattr(node, "rpar", ())]
+    if not parens or any("#" in module.code_for_node(p) for p in parens):
+        return code
+    bare = module.code_for_node(node.with_changes(lpar=[], rpar=[]))
+    return code if "\n" in bare else bare
 
 
 def line_starts(text: str) -> list[int]:

@@ -19,7 +19,7 @@ from functools import cache
 
 from jaxlint.astutil import definition_at, parses
 from jaxlint.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
-from jaxlint.engine import Analysis, RuleSet, analyze
+from jaxlint.engine import Analysis, RuleSet, analyze, internal_error
 from jaxlint.fix import CannotFix, Document, Fixer, line_starts
 from jaxlint.semantic.project import ProjectView
 
@@ -47,15 +47,23 @@ def fixers() -> dict[str, Fixer]:
     return found
 
 
-def attach_fixes(diagnostics: list[Diagnostic], source: str, model: object) -> None:
-    """Fill in ``diagnostic.fix`` for the findings a fixer can rewrite (for JSON, LSP, --diff)."""
+def attach_fixes(diagnostics: list[Diagnostic], source: str, model: object) -> list[Diagnostic]:
+    """Fill in ``diagnostic.fix`` for the findings a fixer can rewrite (for JSON, LSP, --diff).
+    A fixer that crashes costs only its fix: the JAX002 diagnostics that say so are returned."""
     available = fixers()
     wanted = [d for d in diagnostics if d.code in available and d.node is not None]
     if not wanted or model is None:
-        return
+        return []
     doc = Document(source, model)  # type: ignore[arg-type]
+    errors = []
     for diagnostic in wanted:
-        diagnostic.fix = compute_fix(available[diagnostic.code], diagnostic, doc)
+        try:
+            diagnostic.fix = compute_fix(available[diagnostic.code], diagnostic, doc)
+        except Exception as error:  # a bug in a fixer must not cost the file its findings
+            where = f"the {diagnostic.code} fixer"
+            consequence = "the finding is left unfixed"
+            errors.append(internal_error(diagnostic.filename, where, error, diagnostic.node, consequence))
+    return errors
 
 
 def compute_fix(fixer: Fixer, diagnostic: Diagnostic, doc: Document) -> Fix | None:
@@ -95,6 +103,7 @@ def fix_source(
     definitions named in ``keep`` (see ``astutil.definitions``) as they are."""
     result = FixResult(source, source)
     refused: set[tuple[str, str]] = set()
+    crashes: dict[str, Diagnostic] = {}  # fixers that crashed, reported once each
     current = source
 
     def lint(text: str) -> Analysis:
@@ -108,11 +117,11 @@ def fix_source(
         if keep:
             tree = analysis.model.tree
             diagnostics = [d for d in diagnostics if definition_at(tree, d.location.row) not in keep]
-        candidates = _candidates(diagnostics, current, analysis.model, unsafe, refused)
+        candidates = _candidates(diagnostics, current, analysis.model, unsafe, refused, crashes)
         if not candidates:
             break
         analysis.model.release()
-        outcome = _apply_pass(current, path, lint, candidates)
+        outcome = _apply_pass(current, path, lint, candidates, analysis.diagnostics)
         if outcome.failed is not None:
             refused.add(outcome.failed)
             result.problems.append(outcome.reason)
@@ -120,7 +129,7 @@ def fix_source(
         current = outcome.text
         result.applied.update(d.code for d, _ in outcome.applied)
     result.fixed = current
-    result.remaining = lint(current).diagnostics
+    result.remaining = lint(current).diagnostics + list(crashes.values())
     return result
 
 
@@ -130,9 +139,11 @@ def _candidates(
     model: object,
     unsafe: bool,
     refused: set[tuple[str, str]],
+    crashes: dict[str, Diagnostic],
 ) -> list[tuple[Diagnostic, Fix]]:
     allowed = {Applicability.SAFE, Applicability.UNSAFE} if unsafe else {Applicability.SAFE}
-    attach_fixes(diagnostics, source, model)
+    for crash in attach_fixes(diagnostics, source, model):
+        crashes.setdefault(crash.message, crash)
     found = []
     for diagnostic in diagnostics:
         fix = diagnostic.fix
@@ -167,6 +178,7 @@ def _apply_pass(
     path: str,
     lint: Callable[[str], Analysis],
     candidates: list[tuple[Diagnostic, Fix]],
+    found: list[Diagnostic],
 ) -> _Pass:
     chosen = _non_overlapping(candidates, source)
     text, spans = apply_edits(source, [fix for _, fix in chosen])
@@ -181,14 +193,64 @@ def _apply_pass(
         diagnostic = chosen[0][0]
         return _Pass(failed=_key(diagnostic, source), reason=f"{path}: combined fixes do not parse")
     after = lint(text).diagnostics
-    for (diagnostic, _), (start, end) in zip(chosen, spans, strict=True):
-        if any(d.code == diagnostic.code and start <= _offset(text, d) < max(end, start + 1) for d in after):
+    for (diagnostic, _), edited in zip(chosen, spans, strict=True):
+        if _left_in_place(diagnostic, edited, (source, found), (text, after)):
             return _Pass(
                 failed=_key(diagnostic, source),
                 reason=f"{path}:{diagnostic.location.row}: fix for {diagnostic.code} did not remove "
                 "the finding; it was rolled back",
             )
     return _Pass(text=text, applied=chosen)
+
+
+def _left_in_place(
+    fixed: Diagnostic,
+    spans: list[Span],
+    before: tuple[str, list[Diagnostic]],
+    after: tuple[str, list[Diagnostic]],
+) -> bool:
+    """Whether a fix left its finding in place: the text its edits wrote holds a finding like it
+    (same rule, same kind of node) on code the fix wrote, or as many on the fixed code as the
+    replaced text did. Other findings there are for the next pass: on code the fix only moved (an
+    ``if`` inside a ``while`` that became ``lax.while_loop``), or on a construct the fix uncovered
+    (an ``if`` whose conditional-expression test became ``jnp.where``)."""
+    replaced = [_normalised(before[0][start:end]) for start, end in (span.before for span in spans)]
+    fixed_code = _code_of(before[0], line_starts(before[0]), fixed)
+    was = _findings_like(fixed, before, [span.before for span in spans]).count(fixed_code)
+    now = _findings_like(fixed, after, [span.after for span in spans])
+    return now.count(fixed_code) >= max(was, 1) or any(
+        not any(code in text for text in replaced) for code in now
+    )
+
+
+def _findings_like(
+    fixed: Diagnostic, analysed: tuple[str, list[Diagnostic]], spans: list[tuple[int, int]]
+) -> list[str]:
+    """The code spanned by each finding of ``fixed``'s rule and kind of node inside ``spans``."""
+    text, diagnostics = analysed
+    starts = line_starts(text)
+    kind = type(fixed.node)
+    found = []
+    for diagnostic in diagnostics:
+        if diagnostic.code != fixed.code or (
+            diagnostic.node is not None and type(diagnostic.node) is not kind
+        ):
+            continue
+        offset = _to_offset(starts, diagnostic.location)
+        if any(start <= offset < max(end, start + 1) for start, end in spans):
+            found.append(_code_of(text, starts, diagnostic))
+    return found
+
+
+def _code_of(text: str, starts: list[int], diagnostic: Diagnostic) -> str:
+    """The code a diagnostic spans, its whitespace normalised (a moved block is re-indented)."""
+    return _normalised(
+        text[_to_offset(starts, diagnostic.location) : _to_offset(starts, diagnostic.end_location)]
+    )
+
+
+def _normalised(code: str) -> str:
+    return " ".join(code.split())
 
 
 def _non_overlapping(candidates: list[tuple[Diagnostic, Fix]], source: str) -> list[tuple[Diagnostic, Fix]]:
@@ -220,35 +282,40 @@ def _conflicts(a: tuple[int, int, Edit], b: tuple[int, int, Edit]) -> bool:
     return start_a < end_b and start_b < end_a
 
 
-def apply_edits(source: str, fixes: list[Fix]) -> tuple[str, list[tuple[int, int]]]:
-    """Apply the fixes' edits; also return, per fix, the span its first edit covers afterwards."""
+@dataclass(frozen=True)
+class Span:
+    """The text one edit replaced (offsets in the source) and wrote (offsets in the result)."""
+
+    before: tuple[int, int]
+    after: tuple[int, int]
+
+
+def apply_edits(source: str, fixes: list[Fix]) -> tuple[str, list[list[Span]]]:
+    """Apply the fixes' edits (an edit two fixes share, such as an import, once); also return,
+    per fix, the span of each of its edits."""
     lines = line_starts(source)
-    edits: list[tuple[int, int, int, str]] = []
-    seen: set[Edit] = set()
+    owners: dict[Edit, list[int]] = {}
     for number, fix in enumerate(fixes):
         for edit in fix.edits:
-            if edit in seen:
-                continue
-            seen.add(edit)
-            edits.append(
-                (_to_offset(lines, edit.location), _to_offset(lines, edit.end_location), number, edit.content)
-            )
-    edits.sort(key=lambda e: (e[0], e[1], e[2]))
+            owners.setdefault(edit, []).append(number)
+    ranges = {
+        edit: (_to_offset(lines, edit.location), _to_offset(lines, edit.end_location)) for edit in owners
+    }
     pieces: list[str] = []
-    cursor = 0
-    spans: dict[int, tuple[int, int]] = {}
-    length = 0
-    for start, end, number, content in edits:
+    spans: list[list[Span]] = [[] for _ in fixes]
+    cursor = length = 0
+    for edit in sorted(owners, key=lambda e: (*ranges[e], owners[e][0])):
+        start, end = ranges[edit]
         piece = source[cursor:start]
         pieces.append(piece)
         length += len(piece)
-        if number not in spans:
-            spans[number] = (length, length + len(content))
-        pieces.append(content)
-        length += len(content)
+        for number in owners[edit]:
+            spans[number].append(Span((start, end), (length, length + len(edit.content))))
+        pieces.append(edit.content)
+        length += len(edit.content)
         cursor = end
     pieces.append(source[cursor:])
-    return "".join(pieces), [spans.get(i, (0, 0)) for i in range(len(fixes))]
+    return "".join(pieces), spans
 
 
 def _to_offset(starts: list[int], location: Location) -> int:

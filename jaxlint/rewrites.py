@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Sequence
+from functools import reduce
 from typing import TYPE_CHECKING
 
 from jaxlint.diagnostics import Edit
-from jaxlint.fix import CannotFix, Document, Snippet, parse_statements
+from jaxlint.fix import CannotFix, Document, Snippet, argument_code, parse_statements
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 
@@ -84,6 +85,10 @@ class WhereBuilder:
     def code(self, node: ast.expr) -> str:
         return self.snippet.bare_code_of(self.snippet.expression(node))
 
+    def condition(self, test: ast.expr) -> str:
+        """The code of an ``if`` condition as an array expression (see :func:`array_condition`)."""
+        return condition_code(test, self.jnp, self.code)
+
     def guarded(self, value: ast.expr, guards: list[tuple[ast.expr, str]], selected: Selector) -> str:
         """``value``'s code with each NaN-prone operand replaced by a ``jnp.where`` that keeps it
         where ``value`` is selected and a safe value elsewhere: the double-where that keeps the
@@ -95,9 +100,7 @@ class WhereBuilder:
             inner = self.snippet.expression(operand)
             replacement = cst.parse_expression(selected(self.code(operand), safe))
             node = node.deep_replace(inner, replacement)  # type: ignore[assignment]
-        if getattr(node, "lpar", None):
-            node = node.with_changes(lpar=[], rpar=[])  # type: ignore[union-attr]
-        return self.snippet.module.code_for_node(node)
+        return argument_code(self.snippet.module, node)
 
     def chain(self, tests: Sequence[str], values: Sequence[str]) -> str:
         """``where(t1, v1, where(t2, v2, v3))`` for an if/elif/else chain."""
@@ -118,6 +121,68 @@ class WhereBuilder:
             return operand
 
         return select
+
+
+# ---------------------------------------------------------------------------- conditions
+
+
+def array_condition(doc: Document, snippet: Snippet, test: ast.expr, scope: Scope) -> tuple[str, list[Edit]]:
+    """The code of an ``if``/``while`` condition that works on arrays: ``and``, ``or``, ``not``
+    and chained comparisons call ``bool()`` on their operands, so they become
+    ``jnp.logical_and``/``logical_or``/``logical_not``; with the import that needs, if any."""
+    jnp, edits = doc.reference("jax.numpy", scope) if _python_logic(test) else ("jnp", [])
+    return condition_code(test, jnp, lambda n: snippet.bare_code_of(snippet.expression(n))), edits
+
+
+def condition_code(test: ast.expr, jnp: str, code: Callable[[ast.expr], str]) -> str:
+    if isinstance(test, ast.BoolOp):
+        function = f"{jnp}.logical_and" if isinstance(test.op, ast.And) else f"{jnp}.logical_or"
+        operands = [condition_code(value, jnp, code) for value in test.values]
+        return reduce(lambda left, right: f"{function}({left}, {right})", operands)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return f"{jnp}.logical_not({condition_code(test.operand, jnp, code)})"
+    if isinstance(test, ast.Compare) and len(test.ops) > 1:
+        if not all(isinstance(c, (ast.Name, ast.Constant)) for c in test.comparators[:-1]):
+            raise CannotFix("a chained comparison would evaluate its middle operands twice")
+        operands = [code(test.left), *map(code, test.comparators)]
+        pairs = [
+            f"{left} {_COMPARISONS[type(op)]} {right}"
+            for left, op, right in zip(operands, test.ops, operands[1:], strict=False)
+        ]
+        return reduce(lambda left, right: f"{jnp}.logical_and({left}, {right})", pairs)
+    return code(test)
+
+
+def _python_logic(test: ast.expr) -> bool:
+    return any(
+        isinstance(n, ast.BoolOp)
+        or (isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not))
+        or (isinstance(n, ast.Compare) and len(n.ops) > 1)
+        for n in _condition_parts(test)
+    )
+
+
+def _condition_parts(test: ast.expr) -> list[ast.expr]:
+    """``test`` and the operands of its boolean operators, recursively (not inside calls)."""
+    if isinstance(test, ast.BoolOp):
+        return [test, *(part for value in test.values for part in _condition_parts(value))]
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return [test, *_condition_parts(test.operand)]
+    return [test]
+
+
+_COMPARISONS: dict[type, str] = {
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.Is: "is",
+    ast.IsNot: "is not",
+    ast.In: "in",
+    ast.NotIn: "not in",
+}
 
 
 # ---------------------------------------------------------------------------- lifting blocks

@@ -324,7 +324,7 @@ class Worker:
             ):
                 from jaxlint.fixing import attach_fixes
 
-                attach_fixes(diagnostics, source.text, analysis.model)
+                diagnostics = diagnostics + attach_fixes(diagnostics, source.text, analysis.model)
             model = analysis.model
             requests = list(model.outgoing) if model is not None else []
             returns = model.seeded_returns() if model is not None else {}

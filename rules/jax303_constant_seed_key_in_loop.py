@@ -55,7 +55,9 @@ class ConstantSeedKeyInLoop(Rule):
 
     ## Fix safety
     The fix hoists the key creation above the loop and splits it at the top of the body. Unsafe
-    by nature: the numbers drawn change.
+    by nature: the numbers drawn change. It is not offered where the hoisted key would still be
+    re-created each time (inside an outer loop, or in a function that `vmap` or a `lax` loop
+    repeats).
 
     ## References
     - [JAX: Pseudorandom numbers](https://docs.jax.dev/en/latest/random-numbers.html)
@@ -80,19 +82,22 @@ class ConstantSeedKeyInLoop(Rule):
         if is_traced(ctx.value(seed)):
             return
         names = {n.id for n in ast.walk(seed) if isinstance(n, ast.Name)}
-        where = self.repetition(ctx, names)
+        where = self.repetition(ctx, ctx.loops, names)
         if where is None:
             return
+        # hoisted out of its loop, the key must not land in another repetition
+        hoistable = ctx.loops and self.repetition(ctx, ctx.loops[:-1], names) is None
         ctx.report(
             node,
             f"`{snippet(ctx, node)}` is re-created with the same seed {where}: every iteration "
             f"draws identical random numbers; create the key once outside and split it per iteration",
-            fix_data={"loop": ctx.loops[-1] if ctx.loops else None, "assign": ctx.parent},
+            fix_data={"loop": ctx.loops[-1] if hoistable else None, "assign": ctx.parent},
         )
 
-    def repetition(self, ctx: Context, seed_names: set[str]) -> str | None:
-        if ctx.loops:
-            loop = ctx.loops[-1]
+    def repetition(self, ctx: Context, loops: tuple[ast.AST, ...], seed_names: set[str]) -> str | None:
+        """Where a key made at this call would be re-created with the same seed, inside ``loops``."""
+        if loops:
+            loop = loops[-1]
             if seed_names & names_assigned_in(ctx, loop) or _iterations_differ(loop):
                 return None
             return f"on every iteration of the loop at line {loop.lineno}"  # type: ignore[attr-defined]

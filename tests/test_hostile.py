@@ -227,6 +227,26 @@ def test_a_crashing_rule_is_contained(
     assert out.count("JAX101") == 2
 
 
+def test_a_crashing_fixer_costs_only_its_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from jaxlint.fixing import fixers
+
+    def broken(diagnostic, doc):
+        raise KeyError("boom")
+
+    monkeypatch.setattr(fixers()["JAX501"], "fix", broken)
+    path = tmp_path / "a.py"
+    path.write_text(JITTED_PRINT + "\n@jax.jit\ndef g(x):\n    if x > 0:\n        return x\n    return x\n")
+    _, out, err = run(capsys, "-q", str(path))
+    assert err == "" and codes(out) == ["JAX101", "JAX002", "JAX501"]
+    assert "a.py:10:1: JAX002 internal error in the JAX501 fixer: KeyError: 'boom'" in out
+    assert "the finding is left unfixed" in out
+    _, out, _ = run(capsys, "-q", "--fix", "--unsafe-fixes", str(path))
+    assert "jax.debug.print" in path.read_text()
+    assert codes(out) == ["JAX002", "JAX501"]
+
+
 def test_killed_fix_leaves_every_file_original_or_fully_fixed(tmp_path: Path) -> None:
     source = (
         "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef f(x):\n    print(x)\n    y = jnp.zeros(3)\n    y[0] = x\n    return y\n"

@@ -190,7 +190,7 @@ def lint_analysis(
     if with_fixes and analysis.model is not None and analysis.diagnostics:
         from jaxlint.fixing import attach_fixes  # asks only the fixers of the codes found
 
-        attach_fixes(analysis.diagnostics, source, analysis.model)
+        analysis.diagnostics.extend(attach_fixes(analysis.diagnostics, source, analysis.model))
     return analysis
 
 
@@ -211,6 +211,9 @@ def attach_fixes_once(ls: JaxlintServer, uri: str, linted: Linted) -> None:
     except Exception as error:  # a fixer bug costs the quick fixes, not the session
         _notify(ls, types.MessageType.Error, f"{path}: computing fixes failed: {error!r}")
         return
+    for error in fixed.diagnostics:
+        if error.code == INTERNAL_ERROR:  # a crashing fixer costs its quick fix, and says so
+            _notify(ls, types.MessageType.Error, f"{path}:{error.location.row}: {error.message}")
     by_place = {(d.code, d.location, d.end_location): d.fix for d in fixed.diagnostics}
     for diagnostic in linted.diagnostics:
         diagnostic.fix = by_place.get((diagnostic.code, diagnostic.location, diagnostic.end_location))

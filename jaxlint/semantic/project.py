@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from jaxlint.semantic.transforms import NONE
 from jaxlint.semantic.values import Value
 
 
@@ -166,6 +167,33 @@ def module_name(path: str | Path) -> tuple[str, bool]:
 @cache
 def _is_package(directory: str) -> bool:
     return os.path.exists(os.path.join(directory, "__init__.py"))
+
+
+def trace_everything(tree: ast.Module, module: str = "") -> ProjectView:
+    """A view that jits every named function and method of ``tree``, as if JAX traced them all:
+    stress tests run every rule and fixer this way over code that never uses JAX."""
+    seeds = tuple(
+        TraceRequest(path, NONE, f"`{path}` is traced (stress test)", layers=(LayerSpec("jax.jit"),))
+        for path in _function_paths(tree)
+    )
+    return ProjectView(module, seeds=seeds)
+
+
+def _function_paths(tree: ast.Module) -> list[str]:
+    """``f``, ``Class.method``, ``f.inner``: the path of every def, however deeply nested."""
+    paths: list[str] = []
+    stack: list[tuple[ast.AST, str]] = [(tree, "")]
+    while stack:
+        node, prefix = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                paths.append(prefix + child.name)
+                stack.append((child, f"{prefix}{child.name}."))
+            elif isinstance(child, ast.ClassDef):
+                stack.append((child, f"{prefix}{child.name}."))
+            elif not isinstance(child, ast.expr):
+                stack.append((child, prefix))
+    return paths
 
 
 def seeds_fingerprint(seeds: tuple[TraceRequest, ...]) -> str:

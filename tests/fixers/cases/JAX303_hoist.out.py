@@ -12,3 +12,30 @@ def sample_paths(x0):
         key, subkey = jax.random.split(key)
         paths.append(x0 + jax.random.normal(subkey, x0.shape))
     return jnp.stack(paths)
+
+
+@jax.vmap
+def per_example_noise(x):
+    for _ in range(3):
+        key = jax.random.PRNGKey(0)  # no fix
+        x = x + jax.random.normal(key)
+    return x
+
+
+@jax.jit
+def nested_loops(x):
+    for _ in range(2):
+        for _ in range(3):
+            key = jax.random.PRNGKey(0)  # no fix
+            x = x + jax.random.normal(key)
+    return x
+
+
+def outer_loop_varies(x):
+    for seed in range(2):
+        x = x * seed
+        key = jax.random.PRNGKey(0)
+        for _ in range(3):
+            key, subkey = jax.random.split(key)
+            x = x + jax.random.normal(subkey)
+    return x

@@ -34,3 +34,19 @@ def early_exit(x):
             break
         x = x + 1
     return x
+
+
+@jax.jit
+def clipped_steps(x, y):
+    while x < 10:
+        if x > 5:
+            y = y * 2
+        x = x + 1
+    return x, y
+
+
+@jax.jit
+def bounded_doubling(x, y):
+    while x < 100.0 or not y:
+        x = x * 2.0
+    return x

@@ -43,3 +43,28 @@ def early_exit(x):
             break
         x = x + 1
     return x
+
+
+@jax.jit
+def clipped_steps(x, y):
+    def cond_fun(carry):
+        y, x = carry
+        return x < 10
+    def body_fun(carry):
+        y, x = carry
+        y = jnp.where(x > 5, y * 2, y)
+        x = x + 1
+        return y, x
+    y, x = jax.lax.while_loop(cond_fun, body_fun, (y, x))
+    return x, y
+
+
+@jax.jit
+def bounded_doubling(x, y):
+    def cond_fun(x):
+        return jnp.logical_or(x < 100.0, jnp.logical_not(y))
+    def body_fun(x):
+        x = x * 2.0
+        return x
+    x = jax.lax.while_loop(cond_fun, body_fun, x)
+    return x

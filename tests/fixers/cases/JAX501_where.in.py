@@ -57,3 +57,15 @@ def safe_log(x):
 @jax.jit
 def safe_ratio(a, b):
     return a / b if b != 0 else 0.0
+
+
+@jax.jit
+def positive_and_finite(x):
+    if x.sum() > 0 and not jnp.isnan(x).any():
+        x = jnp.zeros(3)
+    return x
+
+
+@jax.jit
+def in_unit_interval(x):
+    return x if 0 < x < 1 else 0.0

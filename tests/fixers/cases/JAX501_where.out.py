@@ -43,3 +43,14 @@ def safe_log(x):
 @jax.jit
 def safe_ratio(a, b):
     return jnp.where(b != 0, a / jnp.where(b != 0, b, 1.0), 0.0)
+
+
+@jax.jit
+def positive_and_finite(x):
+    x = jnp.where(jnp.logical_and(x.sum() > 0, jnp.logical_not(jnp.isnan(x).any())), jnp.zeros(3), x)
+    return x
+
+
+@jax.jit
+def in_unit_interval(x):
+    return jnp.where(jnp.logical_and(0 < x, x < 1), x, 0.0)

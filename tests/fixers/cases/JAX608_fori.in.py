@@ -55,3 +55,11 @@ def calls_a_helper(x):
     for _ in range(100):  # no fix
         x = layer(x)
     return x
+
+
+@jax.jit
+def nested(x):
+    for i in range(500):
+        for _ in range(1000):
+            x = x * 0.5
+    return x

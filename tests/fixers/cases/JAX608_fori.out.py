@@ -62,3 +62,15 @@ def calls_a_helper(x):
     for _ in range(100):  # no fix
         x = layer(x)
     return x
+
+
+@jax.jit
+def nested(x):
+    def body_fun(i, x):
+        def body_fun_2(_, x):
+            x = x * 0.5
+            return x
+        x = jax.lax.fori_loop(0, 1000, body_fun_2, x)
+        return x
+    x = jax.lax.fori_loop(0, 500, body_fun, x)
+    return x
