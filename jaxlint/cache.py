@@ -1,7 +1,8 @@
 """A content-hash cache of per-file results (like ruff's), stored as plain JSON.
 
-An entry is keyed by the file's bytes, its path and module name, jaxlint's version, the
-effective settings and the trace requests other modules sent it. Entries are JSON, never
+An entry is keyed by the file's bytes, its path and module name, jaxlint's version and the
+state of its own source files (so an edited rule in a development install is never served
+stale results), the effective settings and the trace requests other modules sent it. Entries are JSON, never
 pickle: a cache directory committed to a repository cannot run code on the machine that lints
 it. A missing, unreadable or corrupt entry is a miss (and is rewritten); writes go through a
 temporary file and an atomic rename, so concurrent runs never see half an entry.
@@ -10,6 +11,7 @@ temporary file and an atomic rename, so concurrent runs never see half an entry.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -34,12 +36,29 @@ class Entry:
     returns: dict[str, Value]
 
 
+@functools.cache
+def own_sources_fingerprint() -> str:
+    """The names, sizes and modification times of jaxlint's, its rules' and fixers' sources."""
+    import jaxlint
+    import jaxlint.fixers
+    import jaxlint.rules
+
+    digest = hashlib.sha256()
+    for package in (jaxlint, jaxlint.rules, jaxlint.fixers):
+        for folder in package.__path__:
+            for path in sorted(Path(folder).rglob("*.py")):
+                with contextlib.suppress(OSError):
+                    stat = path.stat()
+                    digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    return digest.hexdigest()
+
+
 class Cache:
     """Reads and writes entries under ``directory``; ``None`` directory means no caching."""
 
     def __init__(self, directory: Path | None, context: str) -> None:
         self.directory = directory
-        self.context = f"{FORMAT}\0{__version__}\0{context}"
+        self.context = f"{FORMAT}\0{__version__}\0{own_sources_fingerprint()}\0{context}"
 
     def key(self, path: str, content: bytes, extra: str) -> str:
         digest = hashlib.sha256()

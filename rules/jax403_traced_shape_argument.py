@@ -7,7 +7,7 @@ import ast
 from jaxlint.context import Context
 from jaxlint.explain import jit_parameter, snippet, traced_name, why_traced
 from jaxlint.rule import FixAvailability, Rule
-from jaxlint.semantic.values import ARRAY, STATIC, TRACED, flat, is_traced
+from jaxlint.semantic.values import ARRAY, STATIC, TRACED, flat, is_container, is_static, is_traced
 
 ALL_POSITIONS = -1
 
@@ -177,8 +177,8 @@ class TracedShapeArgument(Rule):
             name = traced_name(ctx, bound)
             ctx.report(
                 node,
-                f"slice bound `{snippet(ctx, bound)}` in `{snippet(ctx, node)}` is traced: slice sizes "
-                f"must be static under jit, so JAX raises `IndexError` ({why_traced(ctx, bound)}); "
+                f"slice bound `{snippet(ctx, bound)}` in `{snippet(ctx, node)}` is traced: "
+                f"{_slicing_outcome(ctx, node)} ({why_traced(ctx, bound)}); "
                 f"{self.advice(ctx, name, slicing=True)}",
                 fix_data={"param": self.static_candidate(ctx, name), "window": _window(ctx, node)},
             )
@@ -218,9 +218,25 @@ class TracedShapeArgument(Rule):
         return "derive the size from static shapes (`x.shape`) or make it a static argument"
 
 
+def _python_sequence(ctx: Context, node: ast.Subscript) -> bool:
+    base = ctx.value(node.value)
+    return is_container(base) or (is_static(base) and not flat(base) & ARRAY)
+
+
+def _slicing_outcome(ctx: Context, node: ast.Subscript) -> str:
+    if _python_sequence(ctx, node):  # a list slice asks the tracer for `__index__`
+        return "Python slicing needs concrete integers, so JAX raises `TracerIntegerConversionError`"
+    return "slice sizes must be static under jit, so JAX raises `IndexError`"
+
+
 def _window(ctx: Context, node: ast.Subscript) -> dict | None:
-    """``x[start:start + size]`` with a static ``size``: a fixed-size window at a traced offset,
-    which ``lax.dynamic_slice_in_dim`` expresses."""
+    """``x[start:start + size]`` read from an array, with a static ``size``: a fixed-size window
+    at a traced offset, which ``lax.dynamic_slice_in_dim`` expresses. Not a store, an ``.at[]``
+    update or a Python sequence: those have no ``dynamic_slice_in_dim`` form."""
+    if not isinstance(node.ctx, ast.Load) or _python_sequence(ctx, node):
+        return None
+    if isinstance(node.value, ast.Attribute) and node.value.attr == "at":
+        return None
     part = node.slice
     if not isinstance(part, ast.Slice) or part.step is not None or part.lower is None:
         return None

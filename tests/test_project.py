@@ -4,6 +4,7 @@ transforms applied to imported functions; and the per-file cache and workers sta
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -120,6 +121,24 @@ def test_cache_entries_are_plain_json_never_pickle(
         data = json.loads(entry.read_text(encoding="utf-8"))
         assert set(data) == {"diagnostics", "requests", "returns"}
     assert not [p for p in cache.rglob("*") if p.is_file() and p.suffix not in (".json", "")]
+
+
+def test_editing_jaxlint_s_own_sources_invalidates_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A development install whose rule was edited must not be served results of the old rule."""
+    import jaxlint.rules
+
+    from jaxlint.cache import Cache, own_sources_fingerprint
+
+    before = Cache(None, "settings").key("a.py", b"x = 1\n", "")
+    rule = next(Path(jaxlint.rules.__path__[0]).glob("jax1*.py"))
+    stat = rule.stat()
+    try:
+        os.utime(rule, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+        monkeypatch.setattr("jaxlint.cache.own_sources_fingerprint", own_sources_fingerprint.__wrapped__)
+        after = Cache(None, "settings").key("a.py", b"x = 1\n", "")
+    finally:
+        os.utime(rule, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert after != before
 
 
 def test_fix_uses_the_whole_project(project: Path, capsys: pytest.CaptureFixture[str]) -> None:

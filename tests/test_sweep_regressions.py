@@ -193,3 +193,43 @@ def test_a_construct_a_fix_uncovers_does_not_roll_it_back() -> None:
     result = fixed(source, trace_everything(ast.parse(source)))
     assert result.problems == []
     assert "return jnp.where(jnp.where(x, True, False), True, False)" in result.fixed
+
+
+def test_slice_stores_and_at_updates_keep_their_slices() -> None:
+    # flax checkpoints.py, jax parallel.py: a window at a traced offset on the left of `=` (or
+    # inside `.at[...]` after the JAX201 fix) became `dynamic_slice_in_dim(...)`, which is no
+    # assignment target, or took `.at` itself as the array
+    result = fixed(
+        """\
+        import jax
+
+
+        @jax.jit
+        def write(i, buf, out):
+            out[i : i + 4] = buf
+            return out
+        """
+    )
+    assert "out = out.at[i : i + 4].set(buf)" in result.fixed
+    assert "dynamic_slice" not in result.fixed
+
+
+def test_a_traced_bound_slicing_a_list_names_the_error_python_raises() -> None:
+    # jax convolution.py: `shape[src:src + 1] = ...` on `list(x.shape)` raises
+    # TracerIntegerConversionError (a list asks for `__index__`), not jnp's IndexError
+    source = textwrap.dedent(
+        """\
+        import jax
+
+
+        @jax.jit
+        def split(axis, x):
+            shape = list(x.shape)
+            return shape[axis : axis + 1]
+        """
+    )
+    (finding,) = [d for d in analyze(source, "case.py", RULES).diagnostics if d.code == "JAX403"]
+    assert "`TracerIntegerConversionError`" in finding.message
+    assert "IndexError" not in finding.message.replace("TracerIntegerConversionError", "")
+    result = fixed(source)
+    assert "dynamic_slice" not in result.fixed
