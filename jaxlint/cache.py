@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import importlib
 import json
 import os
 import tempfile
@@ -39,13 +40,9 @@ class Entry:
 @functools.cache
 def own_sources_fingerprint() -> str:
     """The names, sizes and modification times of jaxlint's, its rules' and fixers' sources."""
-    import jaxlint
-    import jaxlint.fixers
-    import jaxlint.rules
-
     digest = hashlib.sha256()
-    for package in (jaxlint, jaxlint.rules, jaxlint.fixers):
-        for folder in package.__path__:
+    for name in ("jaxlint", "jaxlint.rules", "jaxlint.fixers"):
+        for folder in importlib.import_module(name).__path__:
             for path in sorted(Path(folder).rglob("*.py")):
                 with contextlib.suppress(OSError):
                     stat = path.stat()

@@ -3,6 +3,7 @@ transforms applied to imported functions; and the per-file cache and workers sta
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
@@ -125,12 +126,10 @@ def test_cache_entries_are_plain_json_never_pickle(
 
 def test_editing_jaxlint_s_own_sources_invalidates_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     """A development install whose rule was edited must not be served results of the old rule."""
-    import jaxlint.rules
-
     from jaxlint.cache import Cache, own_sources_fingerprint
 
     before = Cache(None, "settings").key("a.py", b"x = 1\n", "")
-    rule = next(Path(jaxlint.rules.__path__[0]).glob("jax1*.py"))
+    rule = next(Path(importlib.import_module("jaxlint.rules").__path__[0]).glob("jax1*.py"))
     stat = rule.stat()
     try:
         os.utime(rule, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
