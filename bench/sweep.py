@@ -229,6 +229,7 @@ def raise_internal_errors() -> None:
 
 
 def sweep_file(path: Path) -> FileSweep:
+    from jaxlint.astutil import parses
     from jaxlint.engine import RuleSet, analyze
     from jaxlint.files import read_source
     from jaxlint.fixing import fix_source
@@ -256,23 +257,13 @@ def sweep_file(path: Path) -> FileSweep:
         fixed = fix_source(source, str(path), rules, unsafe=True, project=view)
         result.fixed, result.applied = fixed.changed, sum(fixed.applied.values())
         result.problems = fixed.problems
-        result.parses = parses_text(fixed.fixed)
+        result.parses = parses(fixed.fixed)
         if fixed.changed and result.parses:
             stage = "second fix"
             result.refixed = fix_source(fixed.fixed, str(path), rules, unsafe=True, project=view).changed
     except Exception:
         result.crash = Crash(str(path), stage, traceback.format_exc())
     return result
-
-
-def parses_text(source: str) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True
 
 
 # ---------------------------------------------------------------------------- report
