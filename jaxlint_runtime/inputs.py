@@ -164,7 +164,8 @@ class _Maker:
         if annotation is inspect.Parameter.empty:
             raise InputError(
                 f"cannot synthesise an input for parameter `{name}` of `{function}`: it has no type "
-                f'annotation (annotate it, e.g. `{name}: Float[Array, "n"]`, or provide inputs: --inputs module:factory)'
+                f'annotation (annotate it, e.g. `{name}: Float[Array, "n"]`, or give inputs from a factory: '
+                f"`jaxlint verify FILE::{function} --inputs module:factory`)"
             )
         try:
             node = ast.parse(annotation_text(annotation).strip(), mode="eval").body
