@@ -19,8 +19,13 @@ BUILTIN_CONVERSIONS = {
     "builtins.oct": "TracerIntegerConversionError",
     "operator.index": "TracerIntegerConversionError",
 }
+NUMPY_SCALAR_TYPES = (
+    "bool_ int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 float32 float64 "
+    "complex64 complex128 intc intp uintp single double longlong half"
+)
 NUMPY_CONVERSIONS = frozenset(
     {"numpy.asarray", "numpy.array", "numpy.asanyarray", "numpy.ascontiguousarray", "numpy.copy"}
+    | {f"numpy.{name}" for name in NUMPY_SCALAR_TYPES.split()}
 )
 METHOD_CONVERSIONS = {"item": "ConcretizationTypeError", "tolist": "ConcretizationTypeError"}
 
@@ -29,7 +34,7 @@ class TracerConversion(Rule):
     """## What it does
     Finds a traced value turned into a Python value inside code JAX traces abstractly:
     `bool()`, `int()`, `float()`, `complex()`, `.item()`, `.tolist()`, `np.asarray()` /
-    `np.array()`, `math.*` functions, the built-in `max`/`min` on tracers, a tracer used as the
+    `np.array()` and NumPy scalar types (`np.float32(x)`), `math.*` functions, the built-in `max`/`min` on tracers, a tracer used as the
     index of a Python list or tuple, and `and` / `or` / `not` / chained comparisons applied to
     tracers outside an `if` condition.
 

@@ -23,7 +23,8 @@ def conversions(x):
     b = np.asarray(x)  # error: JAX503
     c = math.sqrt(x.sum())  # error: JAX503
     d = max(x.sum(), 1.0)  # error: JAX503
-    return a, b, c, d
+    e = np.float32(x)  # error: JAX503
+    return a, b, c, d, e
 
 
 TABLE = (1.0, 2.0, 3.0)
@@ -73,3 +74,9 @@ def eager(x):
 @jax.jit
 def casts(x):
     return x.astype(jnp.int32), jnp.logical_and(x > 0, x < 1)
+
+
+@jax.jit
+def scalar_types(x):
+    # jnp scalar types build arrays, and NumPy's take the static shape
+    return jnp.float32(x) * np.float32(x.shape[0]) * np.int32(2)
