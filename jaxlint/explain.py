@@ -137,3 +137,9 @@ def jit_parameter(ctx: Context, name: str | None) -> str | None:
     if name is None or function is None or name not in function.params or not function.jit_sites:
         return None
     return name if function.scope.bound.get(name) == 1 else None
+
+
+def split_advice(key: str) -> str:
+    """The split line a PRNG finding suggests, with a subkey name distinct from ``key``."""
+    subkey = "subkey" if key != "subkey" else "subkey_2"
+    return f"`{key}, {subkey} = jax.random.split({key})`"

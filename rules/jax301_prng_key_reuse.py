@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from jaxlint.context import Context
-from jaxlint.explain import snippet
+from jaxlint.explain import snippet, split_advice
 from jaxlint.rule import FixAvailability, Rule
 
 
@@ -70,6 +70,6 @@ class PrngKeyReuse(Rule):
             node,
             f"key `{event.key}` was already consumed by `{snippet(ctx, first.func, 32)}` at line "  # type: ignore[attr-defined]
             f"{first.lineno}: reusing it draws the same random bits; "  # type: ignore[attr-defined]
-            f"split it first, `{event.key}, subkey = jax.random.split({event.key})`",
+            f"split it first, {split_advice(event.key)}",
             fix_data={"key": event.key},
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from jaxlint.context import Context
+from jaxlint.explain import split_advice
 from jaxlint.rule import FixAvailability, Rule
 
 
@@ -68,7 +69,6 @@ class PrngKeyReuseInLoop(Rule):
         ctx.report(
             node,
             f"key `{event.key}` is created outside the loop and consumed on every iteration: each "
-            f"iteration draws the same random numbers; split it in the loop, "
-            f"`{event.key}, subkey = jax.random.split({event.key})`",
+            f"iteration draws the same random numbers; split it in the loop, {split_advice(event.key)}",
             fix_data={"key": event.key, "loop": loop},
         )

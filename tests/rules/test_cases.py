@@ -46,3 +46,14 @@ def test_every_rule_has_bad_and_good_cases(rule) -> None:
     source = case.read_text(encoding="utf-8")
     assert any(code == rule.code for _, code in expected_findings(source))
     assert "near misses" in source, "each case file needs a near-miss section that must stay silent"
+
+
+def test_split_advice_never_names_the_key_twice() -> None:
+    """optax's tests reuse a key named `subkey`: `subkey, subkey = split(subkey)` would be nonsense."""
+    source = (
+        "import jax\n\n\ndef f(key):\n    key, subkey = jax.random.split(key)\n"
+        "    return jax.random.normal(subkey, (2,)) + jax.random.normal(subkey, (2,))\n"
+    )
+    (finding,) = lint_source(source, "case.py", RuleSet.from_codes(rule_codes()))
+    assert finding.code == "JAX301"
+    assert "`subkey, subkey_2 = jax.random.split(subkey)`" in finding.message
