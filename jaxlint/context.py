@@ -31,6 +31,7 @@ class Context:
         self.function: FunctionInfo | None = None
         self.level = NONE
         self.abstract = False
+        self.traced_to_run = False
         self.traced = False
         self.loops: Loops = ()
         self.frame: Frame = None
@@ -46,6 +47,10 @@ class Context:
         self.function = self.model.function_of(scope)
         self.level = NONE if self.function is None else self.function.effective_level
         self.abstract = self.level == ABSTRACT
+        # traced abstractly and then run compiled: trace-time Python differs from run time (not
+        # so under `jax.eval_shape`, where tracing is all that ever happens)
+        function = self.function
+        self.traced_to_run = self.abstract and function is not None and not function.only_traced_for_shapes
         self.traced = self.level > NONE
         self._key_events: dict[ast.Call, KeyEvent] | None = None
 

@@ -23,7 +23,9 @@ class PrintInTracedFunction(Rule):
     the compiled program and prints the runtime values on every call.
 
     Under a bare `jax.grad` the function runs eagerly on every call, so `print` works there
-    and this rule stays silent.
+    and this rule stays silent. So it does for a function only traced by `jax.eval_shape` or
+    `jax.make_jaxpr` (and what it calls): nothing compiled from it ever runs, so printing while
+    tracing is all it can do (`jax.debug.print` would print nothing there).
 
     ## Example
     ```python
@@ -72,7 +74,7 @@ class PrintInTracedFunction(Rule):
     severity = "warning"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if not ctx.abstract or ctx.qualname(node.func) != "builtins.print":
+        if not ctx.traced_to_run or ctx.qualname(node.func) != "builtins.print":
             return
         shows_tracers = any(is_traced(ctx.value(arg)) for arg in node.args)
         effect = "and shows tracers, not values" if shows_tracers else "once per compilation, not per call"

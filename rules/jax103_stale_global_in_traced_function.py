@@ -75,7 +75,7 @@ class StaleGlobalInTracedFunction(Rule):
 
     def check(self, node: ast.AST, ctx: Context) -> None:
         function = ctx.model.info(node)
-        if function is None or not function.abstract:
+        if function is None or not function.abstract or function.only_traced_for_shapes:
             return
         reported: set[str] = set()
         for read in function.outer_reads:

@@ -76,7 +76,7 @@ class StateMutationInTracedFunction(Rule):
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         func = node.func
-        if not ctx.abstract or not isinstance(func, ast.Attribute) or func.attr not in MUTATING_METHODS:
+        if not ctx.traced_to_run or not isinstance(func, ast.Attribute) or func.attr not in MUTATING_METHODS:
             return
         if not isinstance(func.value, ast.Name):
             return
@@ -92,7 +92,7 @@ class StateMutationInTracedFunction(Rule):
         )
 
     def check_store(self, target: ast.expr, value: ast.expr, ctx: Context) -> None:
-        if not ctx.abstract:
+        if not ctx.traced_to_run:
             return
         if isinstance(target, ast.Name):
             self.check_name_store(target, ctx)

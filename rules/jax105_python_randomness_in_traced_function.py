@@ -115,7 +115,7 @@ class PythonRandomnessInTracedFunction(Rule):
     severity = "warning"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if not ctx.abstract:
+        if not ctx.traced_to_run:
             return
         what = self.describe(node, ctx)
         if what is None:

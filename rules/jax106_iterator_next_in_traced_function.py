@@ -55,7 +55,7 @@ class IteratorNextInTracedFunction(Rule):
     severity = "warning"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if not ctx.abstract or ctx.qualname(node.func) != "builtins.next" or not node.args:
+        if not ctx.traced_to_run or ctx.qualname(node.func) != "builtins.next" or not node.args:
             return
         iterator = node.args[0]
         if not isinstance(iterator, ast.Name) or outer_owner(ctx, iterator.id) is None:

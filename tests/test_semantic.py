@@ -413,3 +413,27 @@ def test_isinstance_narrows_to_a_python_value() -> None:
 def test_the_same_import_repeated_still_resolves() -> None:
     model = model_of("import jax\nimport jax\nfrom jax import numpy as jnp\nvalue = jax.jit\n")
     assert model.qualname(model.tree.body[-1].value, model.index.module) == "jax.jit"
+
+
+SHAPES_THEN_JIT = """
+import jax
+
+def helper(q):
+    return q * 2
+
+def step(p):
+    return helper(p) + 1
+
+def use(params):
+    return jax.eval_shape(step, params)
+"""
+
+
+@pytest.mark.parametrize("jitted", [False, True])
+def test_functions_only_traced_for_shapes_and_what_they_call(jitted: bool) -> None:
+    """Under `jax.eval_shape` a function is traced, never run; jitted later, it runs, and so do the
+    helpers it calls, whichever order the model met the two in."""
+    model = model_of(SHAPES_THEN_JIT + ("fast = jax.jit(step)\n" if jitted else ""))
+    for name in ("step", "helper"):
+        assert function(model, name).effective_level == ABSTRACT
+        assert function(model, name).only_traced_for_shapes is not jitted

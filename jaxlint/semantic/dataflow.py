@@ -90,6 +90,8 @@ class Interpreter:
         self.info = info
         self.scope: Scope = info.scope if info is not None else model.index.module
         self.level = info.effective_level if info is not None else NONE
+        # what this function calls runs compiled unless it is itself only traced for shapes
+        self.runs = info is None or not info.only_traced_for_shapes
         self.resolver = model.resolver
         self.values = model.values
         self.env: Env | None = {}
@@ -808,7 +810,7 @@ class Interpreter:
             }
             if relevant and self.info is not None:
                 reason = f"`{target.name}` is called from traced `{self.info.name}` at line {node.lineno}"
-                if target.apply(self.level, relevant, reason):
+                if target.apply(self.level, relevant, reason, self.runs):
                     self.model.enqueue(target)
         result = target.returns if target.analyzed else UNKNOWN
         if self.level < ABSTRACT and isinstance(result, int) and result & TRACED:
@@ -840,7 +842,7 @@ class Interpreter:
             reason = (
                 f"`{target.name}` is mapped over traced leaves in `{self.info.name}` at line {node.lineno}"
             )
-            if params and target.apply(self.level, params, reason):
+            if params and target.apply(self.level, params, reason, self.runs):
                 self.model.enqueue(target)
         target.callers.add(self.info)
         returned = target.returns if target.analyzed else UNKNOWN
@@ -868,7 +870,7 @@ class Interpreter:
                 params = self.bind_arguments(target, chain.offset, node, args, keywords)
                 params = {name: v for name, v in params.items() if is_traced(v)}
                 reason = f"`{target.name}` is called from traced `{self.info.name}` at line {node.lineno}"
-                if params and target.apply(self.level, params, reason):
+                if params and target.apply(self.level, params, reason, self.runs):
                     self.model.enqueue(target)
         return TRACED if traced and self.level == ABSTRACT else UNKNOWN
 

@@ -29,6 +29,8 @@ class FunctionInfo:
     repeated_by: str | None = None  # a loop/batch transform that runs the body repeatedly
     transformed_by: set[str] = field(default_factory=set)  # kinds of transforms applied to it
     jit_sites: list[ast.expr] = field(default_factory=list)  # `@jax.jit`/`jax.jit(f)` applied to it
+    traced_for_shapes: bool = False  # traced by `jax.eval_shape` / `jax.make_jaxpr`, never run
+    traced_to_run: bool = False  # traced some other way: the compiled code runs
     # results of the last analysis
     analyzed: bool = False
     running: bool = False
@@ -63,13 +65,30 @@ class FunctionInfo:
             return self.reason
         return self.inherited_reason
 
-    def apply(self, level: int, params: dict[str, Value], reason: str) -> bool:
-        """Merge one way this function is traced; True when that changed anything."""
+    @property
+    def only_traced_for_shapes(self) -> bool:
+        """Whether every trace of this function only looks at shapes (``jax.eval_shape``,
+        ``jax.make_jaxpr``): nothing compiled from it ever runs, so trace time is all there is."""
+        if self.traced_to_run:
+            return False
+        parent = self.parent
+        if self.inherited == ABSTRACT and not (parent is not None and parent.only_traced_for_shapes):
+            return False
+        return self.traced_for_shapes or self.inherited == ABSTRACT
+
+    def apply(self, level: int, params: dict[str, Value], reason: str, runs: bool = True) -> bool:
+        """Merge one way this function is traced; True when that changed anything. ``runs``:
+        whether the traced code is then run (not so under ``jax.eval_shape``)."""
         changed = False
         if level == HOST:
             changed = not self.host
             self.host = True
             return changed
+        if level == ABSTRACT:
+            if runs and not self.traced_to_run:
+                self.traced_to_run = changed = True  # what it calls runs too: analyse it again
+            elif not runs:
+                self.traced_for_shapes = True
         if level > self.level:
             self.level = level
             self.reason = reason

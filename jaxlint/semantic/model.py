@@ -52,6 +52,8 @@ LIBRARY_ROOTS = frozenset(sys.stdlib_module_names) | {
     "ml_dtypes",
 }
 JIT_NAMES = frozenset({"jax.jit", "flax.nnx.jit"})
+# transforms that trace a function only to look at the result's shapes or program, never run it
+TRACED_FOR_SHAPES = frozenset({"jax.eval_shape", "jax.make_jaxpr"})
 # Transformations that run their function's body once per iteration or batch element.
 REPEATING = frozenset(
     {
@@ -435,7 +437,7 @@ class SemanticModel:
             and outermost.site.lineno > 0
         ):
             info.jit_sites.append(outermost.site)
-        if info.apply(level, params, reason):
+        if info.apply(level, params, reason, runs=transform.name not in TRACED_FOR_SHAPES):
             self.enqueue(info)
 
     # ----------------------------------------------------------------- other project modules

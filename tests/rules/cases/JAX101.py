@@ -70,3 +70,33 @@ def shadowed(print):
         return x
 
     return inner
+
+
+def shapes_of(params):
+    # jax.eval_shape and jax.make_jaxpr only trace: printing while tracing is all they can do
+    def init(p):
+        print("initialising", p)
+
+        def layer(q):
+            print("layer", q)
+            return q * 2
+
+        return layer(p)
+
+    def program(p):
+        print("tracing", p)
+        return p + 1
+
+    return jax.eval_shape(init, params), jax.make_jaxpr(program)(params)
+
+
+def traced_step(p):
+    print("step", p)  # error: JAX101
+    return p + 1
+
+
+fast_step = jax.jit(traced_step)
+
+
+def shapes_and_run(params):
+    return jax.eval_shape(traced_step, params), fast_step(params)
