@@ -137,12 +137,13 @@ class BranchOnTracerRewrite(Fixer):
         on_false = doc.fresh_name("false_branch", scope)
         result = f"return {pack(outputs)}"
         true_body = block_statements(statement.body)
-        false_body = block_statements(statement.orelse.body) if isinstance(statement.orelse, cst.Else) else []
+        false_block = statement.orelse.body if isinstance(statement.orelse, cst.Else) else None
+        false_body = block_statements(false_block) if false_block is not None else []
         if statement.orelse is not None and not isinstance(statement.orelse, cst.Else):
             raise CannotFix("an elif chain")
         functions = [
-            function_def(doc, on_true, operands, "", true_body, result),
-            function_def(doc, on_false, operands, "", false_body, result),
+            function_def(doc, on_true, operands, "", true_body, result, statement.body),
+            function_def(doc, on_false, operands, "", false_body, result, false_block),
         ]
         call = f"{pack(outputs)} = {lax}.cond({test}, {on_true}, {on_false}, {', '.join(operands)})"
         return [snippet.replace([*functions, *parse_statements(call + "\n")]), *edits, *test_edits]
@@ -164,7 +165,13 @@ class BranchOnTracerRewrite(Fixer):
         functions = [
             function_def(doc, cond_name, [carry], unpack, [], f"return {test}"),
             function_def(
-                doc, body_name, [carry], unpack, block_statements(statement.body), f"return {pack(carried)}"
+                doc,
+                body_name,
+                [carry],
+                unpack,
+                block_statements(statement.body),
+                f"return {pack(carried)}",
+                statement.body,
             ),
         ]
         call = f"{pack(carried)} = {lax}.while_loop({cond_name}, {body_name}, {tuple_expression(carried)})"

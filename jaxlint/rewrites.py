@@ -195,8 +195,10 @@ def function_def(
     prologue: str,
     body: Sequence[cst.BaseStatement],
     epilogue: str,
+    block: cst.BaseSuite | None = None,
 ) -> cst.FunctionDef:
-    """``def name(params):`` with ``prologue``, the original ``body`` statements, ``epilogue``."""
+    """``def name(params):`` with ``prologue``, the original ``body`` statements, ``epilogue``;
+    the comment after the colon of ``block`` (the one ``body`` came from) stays after the colon."""
     import libcst as cst
 
     template = parse_statements(f"def {name}({', '.join(params)}):\n    pass\n")[0]
@@ -207,8 +209,10 @@ def function_def(
     statements.extend(body)
     if epilogue:
         statements.extend(parse_statements(epilogue + "\n"))
-    block = cst.IndentedBlock(body=statements, indent=doc.indent_unit)
-    return template.with_changes(body=block)
+    suite = cst.IndentedBlock(body=statements, indent=doc.indent_unit)
+    if isinstance(block, cst.IndentedBlock):
+        suite = suite.with_changes(header=block.header)
+    return template.with_changes(body=suite)
 
 
 def block_statements(block: cst.BaseSuite) -> list[cst.BaseStatement]:
@@ -255,6 +259,7 @@ def fori_loop_edits(doc: Document, snippet: Snippet, plan: dict, scope: Scope) -
         unpack,
         block_statements(statement.body),
         f"return {pack(carried)}",
+        statement.body,
     )
     initial = carried[0] if len(carried) == 1 else f"({pack(carried)})"
     call = f"{pack(carried)} = {lax}.fori_loop({lower}, {upper}, {body_name}, {initial})"

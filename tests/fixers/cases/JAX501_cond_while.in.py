@@ -9,10 +9,10 @@ def expensive(v):
 
 @jax.jit
 def branchy(x, y):
-    if x.sum() > 0:
+    if x.sum() > 0:  # positive mass
         z = expensive(x)
         w = z * 2
-    else:
+    else:  # fall back to y
         z = y
         w = y
     return z + w
@@ -21,7 +21,7 @@ def branchy(x, y):
 @jax.jit
 def doubling_steps(x):
     steps = 0
-    while x < 100.0:
+    while x < 100.0:  # until large
         x = x * 2.0  # double
         steps += 1
     return x, steps

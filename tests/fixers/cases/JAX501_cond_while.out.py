@@ -9,11 +9,11 @@ def expensive(v):
 
 @jax.jit
 def branchy(x, y):
-    def true_branch(x, y):
+    def true_branch(x, y):  # positive mass
         z = expensive(x)
         w = z * 2
         return z, w
-    def false_branch(x, y):
+    def false_branch(x, y):  # fall back to y
         z = y
         w = y
         return z, w
@@ -27,7 +27,7 @@ def doubling_steps(x):
     def cond_fun(carry):
         x, steps = carry
         return x < 100.0
-    def body_fun(carry):
+    def body_fun(carry):  # until large
         x, steps = carry
         x = x * 2.0  # double
         steps += 1

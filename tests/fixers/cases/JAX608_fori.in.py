@@ -7,7 +7,7 @@ STEPS = 500
 
 @jax.jit
 def decay(x):
-    for _ in range(1000):
+    for _ in range(1000):  # decay steps
         x = x * 0.999 + 0.001
     return x
 

@@ -7,7 +7,7 @@ STEPS = 500
 
 @jax.jit
 def decay(x):
-    def body_fun(_, x):
+    def body_fun(_, x):  # decay steps
         x = x * 0.999 + 0.001
         return x
     x = jax.lax.fori_loop(0, 1000, body_fun, x)
