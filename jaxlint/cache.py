@@ -1,10 +1,10 @@
 """A content-hash cache of per-file results (like ruff's), stored as plain JSON.
 
 An entry is keyed by the file's bytes, its path and module name, jaxlint's version and the
-state of its own source files (so an edited rule in a development install is never served
-stale results), the effective settings and the trace requests other modules sent it. Entries are JSON, never
-pickle: a cache directory committed to a repository cannot run code on the machine that lints
-it. A missing, unreadable or corrupt entry is a miss (and is rewritten); writes go through a
+state of its own source files (an edited rule in a development install is never served stale
+results), the effective settings and the trace requests other modules sent it. Entries are
+JSON, never pickle: a cache directory committed to a repository cannot run code on the machine
+that lints it. A missing, unreadable or corrupt entry is a miss (and is rewritten); writes go through a
 temporary file and an atomic rename, so concurrent runs never see half an entry.
 """
 
