@@ -233,3 +233,24 @@ def test_a_traced_bound_slicing_a_list_names_the_error_python_raises() -> None:
     assert "IndexError" not in finding.message.replace("TracerIntegerConversionError", "")
     result = fixed(source)
     assert "dynamic_slice" not in result.fixed
+
+
+def test_a_reuse_in_a_loop_becomes_a_loop_reuse_once_split() -> None:
+    # property tests (long profile): a consumption in a loop of a key used before the loop is a
+    # JAX301 reuse; the JAX301 fix splits before the first use, and the loop's consumption is
+    # then what JAX302 reports (uncovered, not introduced)
+    source = """\
+        import jax
+
+
+        def f(key, x):
+            a = jax.random.normal(key, (3,))
+            for _ in range(3):
+                x = x + jax.random.normal(key, (3,))
+            return a + x
+        """
+    before = [d.code for d in analyze(textwrap.dedent(source), "case.py", RULES).diagnostics]
+    assert before == ["JAX301"]
+    result = fix_source(textwrap.dedent(source), "case.py", RuleSet.from_codes(["JAX301"]), unsafe=True)
+    after = [d.code for d in analyze(result.fixed, "case.py", RULES).diagnostics]
+    assert after == ["JAX302"]
