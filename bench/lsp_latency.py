@@ -70,14 +70,19 @@ class Client:
 
 
 def measure(command: list[str], source: str, edits: int) -> dict[str, float]:
-    """Open ``source``, then edit it ``edits`` times; latency percentiles in milliseconds."""
+    """Open ``source``, then type ``edits`` keystrokes into it; latency percentiles in milliseconds.
+
+    The keystrokes are what an editor sends while someone types a comment at the end of a line in
+    the middle of the file: one character per change, and every tenth an Enter that starts a new
+    comment line. Changes are incremental (a range and its new text) when the server asks for
+    incremental sync, as editors do, else the whole text."""
     with tempfile.TemporaryDirectory() as directory:
         root = Path(directory)
         path = root / "module.py"
         path.write_text(source, encoding="utf-8")
         client = Client(command)
         try:
-            client.request(
+            result = client.request(
                 "initialize",
                 {
                     "processId": None,
@@ -86,6 +91,7 @@ def measure(command: list[str], source: str, edits: int) -> dict[str, float]:
                     "initializationOptions": {"debounceMs": 0},
                 },
             )
+            incremental = _sync_kind(result) == INCREMENTAL_SYNC
             client.notify("initialized", {})
             uri = path.as_uri()
             client.notify(
@@ -93,14 +99,18 @@ def measure(command: list[str], source: str, edits: int) -> dict[str, float]:
                 {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": source}},
             )
             client.diagnostics_for(uri, 1)
+            typist = Typist(source)
             latencies = []
             for number in range(edits):
                 version = number + 2
-                text = source + f"\n# edit {number}\n"
+                change = typist.keystroke(number)
                 start = time.perf_counter()
                 client.notify(
                     "textDocument/didChange",
-                    {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]},
+                    {
+                        "textDocument": {"uri": uri, "version": version},
+                        "contentChanges": [change if incremental else {"text": typist.text}],
+                    },
                 )
                 client.diagnostics_for(uri, version)
                 latencies.append((time.perf_counter() - start) * 1000)
@@ -115,3 +125,54 @@ def measure(command: list[str], source: str, edits: int) -> dict[str, float]:
         "p50": statistics.median(ordered),
         "p95": ordered[max(0, round(0.95 * len(ordered)) - 1)],
     }
+
+
+INCREMENTAL_SYNC = 2
+
+
+def _sync_kind(initialize_result: Any) -> int:
+    sync = (initialize_result or {}).get("capabilities", {}).get("textDocumentSync")
+    return sync.get("change", 0) if isinstance(sync, dict) else int(sync or 0)
+
+
+class Typist:
+    """Types a comment at the end of the line nearest the middle of the file where one fits."""
+
+    def __init__(self, source: str) -> None:
+        self.lines = source.split("\n")
+        self.row = _typing_row(self.lines)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    def keystroke(self, number: int) -> dict[str, Any]:
+        """The change for keystroke ``number`` (an LSP content change with a UTF-16 range)."""
+        line = self.lines[self.row]
+        at = {"line": self.row, "character": len(line.encode("utf-16-le")) // 2}
+        if number % 10 == 9:  # Enter, then the new line's comment sign
+            typed = "\n#"
+            self.row += 1
+            self.lines.insert(self.row, "#")
+        else:
+            typed = ("" if number else "  #") + "abcdefghijklmnopqrstuvwxyz"[number % 26]
+            self.lines[self.row] = line + typed
+        return {"range": {"start": at, "end": at}, "text": typed}
+
+
+def _typing_row(lines: list[str]) -> int:
+    """The row nearest the middle where a trailing comment (and new comment lines) keep the
+    file parsing: not a line continued with a backslash."""
+    import ast
+
+    middle = len(lines) // 2
+    for row in sorted(range(len(lines)), key=lambda r: abs(r - middle)):
+        if lines[row].rstrip().endswith("\\"):
+            continue
+        trial = [*lines[:row], lines[row] + "  #x", "#", *lines[row + 1 :]]
+        try:
+            ast.parse("\n".join(trial))
+        except SyntaxError:
+            continue
+        return row
+    raise ValueError("no line to type into")

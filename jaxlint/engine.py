@@ -37,6 +37,7 @@ _NEWLINES = re.compile(r"\r\n|\r|\n")
 _MENTIONS_JAX = re.compile(r"\b(?:jax|flax|equinox|optax|chex|jaxtyping)\b")
 
 Callback = Callable[[Any, Context], None]
+Parser = Callable[[str, str], "ast.Module | Diagnostic"]
 
 
 @dataclass
@@ -71,7 +72,7 @@ class RuleSet:
 
 def split_lines(source: str) -> list[str]:
     """Physical lines as ``ast`` counts them (``\\n``, ``\\r\\n`` and ``\\r`` end a line)."""
-    return _NEWLINES.split(source)
+    return _NEWLINES.split(source) if "\r" in source else source.split("\n")
 
 
 def parse(source: str, path: str) -> ast.Module | Diagnostic:
@@ -129,11 +130,13 @@ def analyze(
     traced_decorators: frozenset[str] = frozenset(),
     tree: ast.Module | None = None,
     project: ProjectView | None = None,
+    parser: Parser | None = None,
 ) -> Analysis:
     """Lint ``source`` and keep the semantic model (fixers need it for names and imports).
-    ``project`` says which module this is and what other modules trace in it."""
+    ``project`` says which module this is and what other modules trace in it; ``parser`` parses
+    ``source`` when no ``tree`` is given (the editor's re-parses only what an edit touched)."""
     if tree is None:
-        parsed = parse(source, path)
+        parsed = (parser or parse)(source, path)
         if isinstance(parsed, Diagnostic):
             return Analysis([parsed])
         tree = parsed

@@ -383,3 +383,75 @@ async def test_helpers_traced_by_other_modules_are_checked_with_the_project_mode
         if not diagnostics:
             break
     assert diagnostics == []
+
+
+TYPED = textwrap.dedent(
+    """\
+    import jax
+    import jax.numpy as jnp
+
+
+    @jax.jit
+    def first(x):
+        return x + 1
+
+
+    @jax.jit
+    def middle(x):
+        y = x * 2
+        return y
+
+
+    def last(key):
+        a = jax.random.normal(key)
+        return a
+    """
+)
+
+
+def type_edit(
+    client: LanguageClient, path: Path, version: int, start: tuple[int, int], end: tuple[int, int], text: str
+) -> None:
+    """An incremental change, as editors send while typing: a range and what replaces it."""
+    span = types.Range(start=types.Position(*start), end=types.Position(*end))
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=version),
+            content_changes=[types.TextDocumentContentChangePartial(range=span, text=text)],
+        )
+    )
+
+
+def replaced(text: str, start: tuple[int, int], end: tuple[int, int], new: str) -> str:
+    lines = text.splitlines(keepends=True)
+    offset = [sum(len(line) for line in lines[:row]) + column for row, column in (start, end)]
+    return text[: offset[0]] + new + text[offset[1] :]
+
+
+async def test_typing_edits_give_what_a_fresh_lint_gives(client: LanguageClient, tmp_path: Path) -> None:
+    """Incremental changes, each re-parsed only where it landed: after every one, the server says
+    what linting the whole text from scratch says (codes and lines)."""
+    from jaxlint.config import Settings
+    from jaxlint.engine import lint_source
+    from jaxlint.hosts import SettingsCache
+
+    ruleset = SettingsCache().ruleset_for(Settings(), "typed.py")
+    await start(client, tmp_path, options={"debounceMs": 0})
+    path = tmp_path / "typed.py"
+    text = TYPED
+    assert await open_document(client, path, text) == []
+    edits = [  # (start, end, new text), what the whole text then holds
+        ((11, 13), (11, 13), "\n    print(y)", [("JAX101", 12)]),  # a line added: the rest moves
+        ((17, 30), (17, 30), "\n    b = jax.random.uniform(key)", [("JAX101", 12), ("JAX301", 18)]),
+        ((6, 16), (6, 16), " if x > 0 else x", [("JAX501", 6), ("JAX101", 12), ("JAX301", 18)]),
+        ((6, 4), (6, 10), "return (", [("JAX000", 6)]),  # unbalanced: a syntax error
+        ((6, 35), (6, 35), ")", [("JAX501", 6), ("JAX101", 12), ("JAX301", 18)]),  # closed again
+        ((9, 0), (14, 0), "", [("JAX501", 6), ("JAX301", 13)]),  # `middle` deleted
+    ]
+    for version, (start_at, end_at, new, expected) in enumerate(edits, start=2):
+        type_edit(client, path, version, start_at, end_at, new)
+        text = replaced(text, start_at, end_at, new)
+        fresh = [(d.code, d.location.row - 1) for d in lint_source(text, str(path), ruleset)]
+        assert fresh == expected, text
+        published = await next_diagnostics(client, path)
+        assert [(d.code, d.range.start.line) for d in published] == fresh, text

@@ -1,0 +1,199 @@
+"""The editor's incremental parser gives exactly the tree a whole-file parse gives, after any edit."""
+
+from __future__ import annotations
+
+import ast
+import random
+import re
+import sysconfig
+import textwrap
+import warnings
+from pathlib import Path
+
+import pytest
+
+from jaxlint import incremental
+from jaxlint.diagnostics import Diagnostic
+from jaxlint.incremental import IncrementalParser
+
+MODULE = textwrap.dedent(
+    '''\
+    """A module."""
+    import jax
+    import jax.numpy as jnp
+
+    SCALE = 2.0  # a global
+    a = 1; b = 2
+
+
+    @jax.jit
+    def step(x):
+        if x.sum() > 0:
+            return x * SCALE
+        return x
+
+
+    class Model:
+        def __call__(self, x):
+            return jnp.tanh(x)
+
+
+    def loss(params, batch):
+        total = 0.0
+        for item in batch:
+            total += step(item)
+        return total
+    # trailing comment
+    '''
+)
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
+REAL_MODULES = ["textwrap.py", "dataclasses.py"]
+
+
+def dump(tree: ast.AST) -> str:
+    return ast.dump(tree, include_attributes=True)
+
+
+def whole(source: str) -> ast.Module | None:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def check_edit(parser: IncrementalParser, source: str) -> ast.Module | None:
+    """Parse ``source`` incrementally and compare with the whole-file parse."""
+    got = parser.parse(source, "module.py")
+    expected = whole(source)
+    if expected is None:
+        assert isinstance(got, Diagnostic) and got.code == "JAX000"
+        return None
+    assert isinstance(got, ast.Module)
+    assert dump(got) == dump(expected)
+    return got
+
+
+def edited(before: str, after: str) -> ast.Module:
+    """``after`` parsed by a parser that last saw ``before``."""
+    assert before != after
+    parser = IncrementalParser()
+    parser.parse(before, "module.py")
+    tree = check_edit(parser, after)
+    assert tree is not None
+    return tree
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """How many edits were re-parsed in part and how many needed the whole file."""
+    counts = {"partial": 0, "whole": 0}
+    reparse = incremental._reparse_edited
+
+    def counting(*args: object) -> ast.Module | None:
+        tree = reparse(*args)  # type: ignore[arg-type]
+        counts["partial" if tree is not None else "whole"] += 1
+        return tree
+
+    monkeypatch.setattr(incremental, "_reparse_edited", counting)
+    return counts
+
+
+def test_typing_in_a_function_reuses_every_other_statement(counted: dict[str, int]) -> None:
+    parser = IncrementalParser()
+    first = parser.parse(MODULE, "module.py")
+    assert isinstance(first, ast.Module)
+    tree = check_edit(parser, MODULE.replace("return jnp.tanh(x)", "return jnp.tanh(x) + 1"))
+    assert tree is not None
+    model = next(i for i, s in enumerate(tree.body) if isinstance(s, ast.ClassDef))
+    assert tree.body[model] is not first.body[model]  # re-parsed
+    assert all(new is old for new, old in zip(tree.body[:model], first.body[:model], strict=True))
+    assert tree.body[model + 1] is first.body[model + 1]  # after it, unchanged lines: reused
+    assert counted == {"partial": 1, "whole": 0}
+
+
+def test_an_edit_that_adds_lines_reparses_what_follows(counted: dict[str, int]) -> None:
+    after = MODULE.replace("    return x\n", "    y = x\n\n    return y\n")
+    tree = edited(MODULE, after)
+    assert tree.body[-1].lineno == 23  # loss moved down two lines
+    assert counted == {"partial": 1, "whole": 0}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # a statement that becomes a continuation of the one before it
+        ("def loss(params, batch):", "else:\n  pass\ndef loss(params, batch):"),
+        ("\n\nclass Model:", "\nelse:\n    pass\nclass Model:"),
+        # a region that no longer parses alone, though the file does
+        ("    return total\n", "    return (total\n"),
+        ("    return total\n", "    return total\n    print(\n"),
+        # statements sharing a line, decorators, the first region
+        ("a = 1; b = 2", "a = 1; b = 3"),
+        ("@jax.jit\n", "@jax.jit\n@other\n"),
+        ('"""A module."""', '"""A changed module."""'),
+        ("import jax\n", "from __future__ import annotations\nimport jax\n"),
+        ("# trailing comment\n", "# trailing comment\nz = 3"),
+        ("# trailing comment\n", ""),
+        ("SCALE = 2.0", "SCALE = 2.0 +\\\n  1"),
+    ],
+)
+def test_edits_at_region_boundaries_match_the_whole_parse(old: str, new: str) -> None:
+    assert old in MODULE
+    parser = IncrementalParser()
+    parser.parse(MODULE, "module.py")
+    check_edit(parser, MODULE.replace(old, new, 1))
+
+
+def test_a_syntax_error_keeps_the_last_good_version_as_the_base() -> None:
+    parser = IncrementalParser()
+    parser.parse(MODULE, "module.py")
+    broken = MODULE.replace("return jnp.tanh(x)", "return jnp.tanh(x")
+    result = parser.parse(broken, "module.py")
+    assert isinstance(result, Diagnostic) and result.code == "JAX000"
+    check_edit(parser, MODULE.replace("return jnp.tanh(x)", "return jnp.tanh(x) * 2"))
+
+
+def test_windows_and_old_mac_line_endings() -> None:
+    for newline in ("\r\n", "\r"):
+        source = MODULE.replace("\n", newline)
+        edited(source, source.replace("return x * SCALE", f"return x / SCALE{newline}    pass"))
+
+
+EDITS = ["x", "(", ")", "\n", "    ", "else:\n", "def g():\n    pass\n", "'''", "#", "\\\n", ":", "\r\n"]
+LINE_ENDS = ["  # c", " ", "\n", "\n\nz = 1", "\ndef h():\n    return 2", "\nelif q:\n    pass"]
+IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+def random_edit(rng: random.Random, source: str) -> str:
+    """Insert, delete, duplicate or transpose text, at random places."""
+    at = rng.randrange(len(source))
+    kind = rng.random()
+    if kind < 0.3:  # at the end of a line: mostly still valid
+        end = source.find("\n", at)
+        end = len(source) if end < 0 else end
+        return source[:end] + rng.choice(LINE_ENDS) + source[end:]
+    if kind < 0.4:
+        match = IDENTIFIER.search(source, at)
+        return source if match is None else source[: match.start()] + "q" + source[match.start() :]
+    if kind < 0.55:
+        return source[:at] + rng.choice(EDITS) + source[at:]
+    if kind < 0.75:
+        return source[:at] + source[at + rng.randrange(1, 40) :]
+    lines = source.splitlines(keepends=True)
+    lines.insert(rng.randrange(len(lines)), lines[rng.randrange(len(lines))])
+    return "".join(lines)
+
+
+@pytest.mark.parametrize("name", ["MODULE", *REAL_MODULES])
+def test_random_edits_match_the_whole_parse(name: str, counted: dict[str, int]) -> None:
+    source = MODULE if name == "MODULE" else (STDLIB / name).read_text(encoding="utf-8")
+    rng = random.Random(name)
+    parser = IncrementalParser()
+    parser.parse(source, "module.py")
+    for _ in range(150):
+        candidate = random_edit(rng, source)
+        if check_edit(parser, candidate) is not None:
+            source = candidate  # keep valid edits, as a typist eventually does
+    assert counted["partial"] >= 30  # the shortcut was really taken, not only the fallback
