@@ -14,7 +14,7 @@ import traceback
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jaxlint.context import Context, character_column
 from jaxlint.diagnostics import Diagnostic, Location
@@ -23,6 +23,9 @@ from jaxlint.registry import all_rules
 from jaxlint.rule import Rule
 from jaxlint.semantic.model import SemanticModel
 from jaxlint.semantic.project import ProjectView
+
+if TYPE_CHECKING:
+    from jaxlint.incremental import Incremental
 
 SYNTAX_ERROR = "JAX000"
 IO_ERROR = "JAX001"
@@ -37,7 +40,6 @@ _NEWLINES = re.compile(r"\r\n|\r|\n")
 _MENTIONS_JAX = re.compile(r"\b(?:jax|flax|equinox|optax|chex|jaxtyping)\b")
 
 Callback = Callable[[Any, Context], None]
-Parser = Callable[[str, str], "ast.Module | Diagnostic"]
 
 
 @dataclass
@@ -130,13 +132,13 @@ def analyze(
     traced_decorators: frozenset[str] = frozenset(),
     tree: ast.Module | None = None,
     project: ProjectView | None = None,
-    parser: Parser | None = None,
+    incremental: Incremental | None = None,
 ) -> Analysis:
     """Lint ``source`` and keep the semantic model (fixers need it for names and imports).
-    ``project`` says which module this is and what other modules trace in it; ``parser`` parses
-    ``source`` when no ``tree`` is given (the editor's re-parses only what an edit touched)."""
+    ``project`` says which module this is and what other modules trace in it; ``incremental``,
+    the editor's state for the document, lets the lint redo only what changed since its last one."""
     if tree is None:
-        parsed = (parser or parse)(source, path)
+        parsed = incremental.parser.parse(source, path) if incremental else parse(source, path)
         if isinstance(parsed, Diagnostic):
             return Analysis([parsed])
         tree = parsed
@@ -146,7 +148,8 @@ def analyze(
         return Analysis([])
     lines = split_lines(source)
     try:
-        model = SemanticModel(tree, traced_decorators, ruleset.node_types, project)
+        scopes = incremental.scopes if incremental else None
+        model = SemanticModel(tree, traced_decorators, ruleset.node_types, project, scopes)
     except RecursionError:
         return Analysis([])
     except Exception as error:  # a bug in the model must not end the run

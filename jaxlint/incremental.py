@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from jaxlint.diagnostics import Diagnostic
 from jaxlint.engine import parse, split_lines
+from jaxlint.semantic.scopes import ScopeCache
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,16 @@ class _Regions:
 
     starts: list[int]
     first_statements: list[int]
+
+
+class Incremental:
+    """One open document's state between lints, so that the next lint redoes only what an edit
+    touched: its parser, and its scope walk's cache (the walk replays the statements the parser
+    reused)."""
+
+    def __init__(self) -> None:
+        self.parser = IncrementalParser()
+        self.scopes = ScopeCache()
 
 
 class IncrementalParser:

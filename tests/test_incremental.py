@@ -13,8 +13,13 @@ from pathlib import Path
 import pytest
 
 from jaxlint import incremental
+from jaxlint.config import Settings
 from jaxlint.diagnostics import Diagnostic
-from jaxlint.incremental import IncrementalParser
+from jaxlint.engine import analyze
+from jaxlint.hosts import SettingsCache
+from jaxlint.incremental import Incremental, IncrementalParser
+from jaxlint.semantic.model import SemanticModel
+from jaxlint.semantic.scopes import Scope, _ScopeBuilder
 
 MODULE = textwrap.dedent(
     '''\
@@ -47,6 +52,7 @@ MODULE = textwrap.dedent(
     '''
 )
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
+RULE_CASES = sorted((Path(__file__).parent / "rules" / "cases").glob("JAX*.py"))
 REAL_MODULES = ["textwrap.py", "dataclasses.py"]
 
 
@@ -197,3 +203,105 @@ def test_random_edits_match_the_whole_parse(name: str, counted: dict[str, int]) 
         if check_edit(parser, candidate) is not None:
             source = candidate  # keep valid edits, as a typist eventually does
     assert counted["partial"] >= 30  # the shortcut was really taken, not only the fallback
+
+
+JAX_LINE_ENDS = [
+    "\nnoise = jax.random.normal(key)",
+    "\n    x = jax.random.normal(key)",
+    "\n    print(x)",
+    "\n    if x > 0:\n        pass",
+    "\nglobal SCALE",
+    "\nimport numpy as np",
+    "\nfrom jax import random as jr",
+    "\nkey2 = key",
+    "\n\n@jax.jit\ndef added(x):\n    return x",
+]
+
+
+def jax_edit(rng: random.Random, source: str) -> str:
+    """Mostly code a JAX user would type (so findings come and go), else a random edit."""
+    if rng.random() < 0.4:
+        at = source.find("\n", rng.randrange(len(source)))
+        at = len(source) if at < 0 else at
+        return source[:at] + rng.choice(JAX_LINE_ENDS) + source[at:]
+    return random_edit(rng, source)
+
+
+def scope_facts(scope: Scope) -> tuple[object, ...]:
+    defs = {
+        name: [(type(n).__name__, getattr(n, "lineno", 0)) for n in nodes]
+        for name, nodes in scope.defs.items()
+    }
+    assigned = {name: dump(value) for name, value in scope.assigned.items()}
+    bindings = (scope.bound, scope.imports, scope.import_count, defs, scope.globals, scope.nonlocals)
+    return (scope.kind, *bindings, scope.params, assigned, scope.called, scope.calls_random)
+
+
+def index_facts(model: SemanticModel) -> tuple[object, ...]:
+    """The scope walk's findings, by position (the two trees compared have different nodes)."""
+    index = model.index
+
+    def where(node: ast.AST) -> tuple[str, int, int]:
+        return (type(node).__name__, getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+    events = [
+        (where(node), where(scope.node), [where(loop) for loop in loops], frame and where(frame[0]))
+        for node, scope, loops, frame in index.events
+    ]
+    functions = [
+        (where(scope.node), where(scope.parent.node) if scope.parent else None, scope_facts(scope))
+        for scope in index.functions
+    ]
+    kept = [index.calls, index.decorated, index.classes]
+    pairs = [[(where(node), where(scope.node)) for node, scope in found] for found in kept]
+    mutations = [(where(node), where(scope.node), name) for node, scope, name in index.mutations]
+    scopes = sorted(
+        (where(node), scope_facts(scope)) for node, scope in index.scopes.items() if node is not model.tree
+    )
+    return (events, functions, pairs, mutations, scopes, scope_facts(index.module))
+
+
+@pytest.mark.parametrize("path", RULE_CASES, ids=lambda path: path.stem)
+def test_the_editor_lint_after_edits_equals_a_fresh_lint(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Re-parsing what changed and replaying the scope walk of the rest gives what linting the
+    text from scratch gives: the same findings, and the same scopes, bindings and events."""
+    replayed = []
+    replay = _ScopeBuilder.replay
+    monkeypatch.setattr(_ScopeBuilder, "replay", lambda self, f: (replayed.append(f), replay(self, f)))
+    ruleset = SettingsCache().ruleset_for(Settings(), str(path))
+    source = path.read_text(encoding="utf-8")
+    rng = random.Random(path.stem)
+    state = Incremental()
+    analyze(source, str(path), ruleset, incremental=state)
+    for _ in range(30):
+        candidate = jax_edit(rng, source)
+        edited = analyze(candidate, str(path), ruleset, incremental=state)
+        fresh = analyze(candidate, str(path), ruleset)
+        assert [d.detached() for d in edited.diagnostics] == [d.detached() for d in fresh.diagnostics]
+        if fresh.model is not None:
+            assert edited.model is not None
+            assert index_facts(edited.model) == index_facts(fresh.model)
+        if not any(d.code == "JAX000" for d in fresh.diagnostics):
+            source = candidate
+    assert len(replayed) >= 30
+
+
+def test_module_scope_facts_go_away_with_the_statement_that_made_them() -> None:
+    """The module scope is rebuilt on every walk: a binding, import or call removed by an edit is
+    gone from it, while the other statements are replayed."""
+    ruleset = SettingsCache().ruleset_for(Settings(), "module.py")
+    additions = [
+        "import numpy as np\n",
+        "noise = jax.random.normal(jax.random.key(0))\n",
+        "def helper():\n    global SCALE\n    SCALE = 3.0\n",
+        "jnp = None\n",
+    ]
+    state = Incremental()
+    analyze(MODULE, "module.py", ruleset, incremental=state)
+    anchor = "    return total\n"
+    for addition in additions:
+        for text in (MODULE.replace(anchor, anchor + addition), MODULE):
+            edited = analyze(text, "module.py", ruleset, incremental=state)
+            fresh = analyze(text, "module.py", ruleset)
+            assert edited.model is not None and fresh.model is not None
+            assert index_facts(edited.model) == index_facts(fresh.model)

@@ -3,7 +3,7 @@
 Documents are linted when opened or saved, and a short while after the last change (the delay
 is ``initializationOptions.debounceMs``, 300 ms by default). Linting runs on one worker thread,
 so the server keeps answering while a large file is analysed, and re-parses only the top-level
-statements an edit touched (:mod:`jaxlint.incremental`); results for a version that has since
+statements an edit touched and replays the scope walk of the others (:mod:`jaxlint.incremental`); results for a version that has since
 changed are dropped. Settings come from the ``[tool.jaxlint]`` of the closest
 ``pyproject.toml`` above the document (the workspace root's for an unsaved document); saving a
 ``pyproject.toml`` re-lints the open documents.
@@ -30,7 +30,7 @@ from jaxlint.config import ConfigError, Settings
 from jaxlint.diagnostics import Applicability, Diagnostic
 from jaxlint.engine import BUG_REPORT, INTERNAL_ERROR, Analysis, analyze, meta_diagnostic, split_lines
 from jaxlint.hosts import SettingsCache
-from jaxlint.incremental import IncrementalParser
+from jaxlint.incremental import Incremental
 from jaxlint.lsp.actions import FIX_ALL_KIND, FIX_ALL_TITLE, applicable_fix, noqa_edit, quick_fix_title
 from jaxlint.lsp.convert import SOURCE, replacement_edit, to_lsp_diagnostic, to_text_edit
 from jaxlint.registry import fixable_codes
@@ -85,7 +85,7 @@ class ServerState:
     linted: dict[str, Linted] = field(default_factory=dict)
     pending: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     reported_config_errors: set[str] = field(default_factory=set)
-    parsers: dict[str, IncrementalParser] = field(default_factory=dict)  # used on the worker only
+    incremental: dict[str, Incremental] = field(default_factory=dict)  # used on the worker only
     worker: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(max_workers=1))
 
 
@@ -157,7 +157,7 @@ async def _lint_and_publish(ls: JaxlintServer, uri: str) -> None:
         for kind, message in linted.notices:
             _notify(ls, kind, message)
         if uri not in ls.state.open_python:
-            ls.state.parsers.pop(uri, None)  # closed meanwhile
+            ls.state.incremental.pop(uri, None)  # closed meanwhile
             return
         current = ls.workspace.text_documents.get(uri)
         if current is None or current.version != version:
@@ -182,9 +182,9 @@ def lint_document(ls: JaxlintServer, uri: str, source: str, version: int | None)
         if problem is not None:
             notices.append((types.MessageType.Error, problem))
         view = ls.project.view(path, settings)
-        parser = ls.state.parsers.setdefault(uri, IncrementalParser())
+        incremental = ls.state.incremental.setdefault(uri, Incremental())
         with gc_paused():
-            analysis = lint_analysis(ls.state.settings, settings, source, path, view, parser=parser)
+            analysis = lint_analysis(ls.state.settings, settings, source, path, view, incremental=incremental)
         diagnostics = [d.detached() for d in analysis.diagnostics]
     except Exception as error:  # the server must outlive any bug
         notices.append((types.MessageType.Error, f"{path}: {error!r}"))
@@ -202,16 +202,15 @@ def lint_analysis(
     path: str,
     view: ProjectView | None = None,
     with_fixes: bool = False,
-    parser: IncrementalParser | None = None,
+    incremental: Incremental | None = None,
 ) -> Analysis:
     """The findings of ``source`` under ``settings``, with their fixes if asked (fixers parse with
     libcst, several times slower than the lint: editors get them on request, not on every edit);
-    ``view`` says what the rest of the project traces in this module; ``parser``, the document's
-    incremental parser, re-parses only what changed since its last version."""
+    ``view`` says what the rest of the project traces in this module; ``incremental``, the
+    document's state from its last lint, lets the lint redo only what changed since."""
     ruleset = cache.ruleset_for(settings, path)
     decorators = frozenset(settings.traced_decorators)
-    whole = parser.parse if parser is not None else None
-    analysis = analyze(source, path, ruleset, decorators, project=view, parser=whole)
+    analysis = analyze(source, path, ruleset, decorators, project=view, incremental=incremental)
     if with_fixes and analysis.model is not None and analysis.diagnostics:
         from jaxlint.fixing import attach_fixes  # asks only the fixers of the codes found
 
@@ -421,7 +420,7 @@ def create_server() -> JaxlintServer:
         uri = params.text_document.uri
         _cancel_pending(ls, uri)
         ls.state.open_python.discard(uri)
-        ls.state.parsers.pop(uri, None)
+        ls.state.incremental.pop(uri, None)
         if ls.state.linted.pop(uri, None) is not None:
             ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 

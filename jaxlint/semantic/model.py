@@ -25,7 +25,7 @@ from jaxlint.semantic.functions import FunctionInfo, FunctionNode
 from jaxlint.semantic.imports import Resolver
 from jaxlint.semantic.keys import KeyEvent, KeyFlow, analyze_keys
 from jaxlint.semantic.project import LayerSpec, ProjectView, TraceRequest
-from jaxlint.semantic.scopes import FUNCTION_NODES, ModuleIndex, Scope, build_index
+from jaxlint.semantic.scopes import FUNCTION_NODES, ModuleIndex, Scope, ScopeCache, build_index
 from jaxlint.semantic.transforms import (
     ABSTRACT,
     CALL_TAILS,
@@ -106,11 +106,14 @@ class SemanticModel:
         traced_decorators: frozenset[str] = frozenset(),
         wanted: frozenset[type] = frozenset(),
         project: ProjectView | None = None,
+        scope_cache: ScopeCache | None = None,
     ) -> None:
         self.tree = tree
         self.project = project if project is not None else ProjectView()
         self.outgoing: list[TraceRequest] = []  # functions of other modules this one traces
-        self.index: ModuleIndex = build_index(tree, CALL_TAILS | _tails(traced_decorators), wanted)
+        self.index: ModuleIndex = build_index(
+            tree, CALL_TAILS | _tails(traced_decorators), wanted, scope_cache
+        )
         self.resolver = Resolver(self.index.module, self.project.package)
         self.resolver.learn_aliases(tree)
         self.transforms = dict(TRANSFORMS)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import builtins
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from jaxlint.semantic.api import RANDOM_CONSUMERS
@@ -65,19 +65,45 @@ class Scope:
     # consumer (`*.normal(...)`, `split(...)`): what decides if key-flow analysis is needed
     called: set[str] = field(default_factory=set)
     calls_random: bool = False
+    # while set, every change below is also recorded here, to replay (see :class:`ScopeCache`)
+    journal: list[tuple[Callable[..., None], tuple[Any, ...]]] | None = field(default=None, repr=False)
 
     def bind(self, name: str) -> None:
+        if self.journal is not None:
+            self.journal.append((Scope.bind, (name,)))
         self.bound[name] = self.bound.get(name, 0) + 1
 
     def bind_import(self, name: str, qualname: str) -> None:
-        self.bind(name)
+        if self.journal is not None:
+            self.journal.append((Scope.bind_import, (name, qualname)))
+        self.bound[name] = self.bound.get(name, 0) + 1
         self.import_count[name] = self.import_count.get(name, 0) + 1
         known = self.imports.get(name)
         self.imports[name] = qualname if known in (None, qualname) else AMBIGUOUS
 
     def bind_def(self, name: str, node: ast.AST) -> None:
-        self.bind(name)
+        if self.journal is not None:
+            self.journal.append((Scope.bind_def, (name, node)))
+        self.bound[name] = self.bound.get(name, 0) + 1
         self.defs.setdefault(name, []).append(node)
+
+    def assign(self, name: str, value: ast.expr) -> None:
+        if self.journal is not None:
+            self.journal.append((Scope.assign, (name, value)))
+        self.assigned[name] = value
+
+    def note_call(self, callee: str, random: bool) -> None:
+        """Record a call of ``callee`` (a call of a jax.random-like consumer when ``random``)."""
+        if self.journal is not None:
+            self.journal.append((Scope.note_call, (callee, random)))
+        self.called.add(callee)
+        self.calls_random = self.calls_random or random
+
+    def declare(self, names: list[str], nonlocal_: bool) -> None:
+        """A ``global`` (or ``nonlocal``) statement naming ``names``."""
+        if self.journal is not None:
+            self.journal.append((Scope.declare, (names, nonlocal_)))
+        (self.nonlocals if nonlocal_ else self.globals).update(names)
 
     @property
     def module(self) -> Scope:
@@ -148,22 +174,123 @@ class ModuleIndex:
     parents: dict[ast.AST, Scope] = field(default_factory=dict)  # function node -> enclosing scope
 
 
+@dataclass(frozen=True)
+class _Fragment:
+    """What walking one top-level statement added: replayed as is while the statement is unchanged."""
+
+    journal: list[tuple[Callable[..., None], tuple[Any, ...]]]  # the module scope's changes
+    events: list[Event]
+    calls: list[tuple[ast.Call, Scope]]
+    decorated: list[tuple[ast.AST, Scope]]
+    classes: list[tuple[ast.ClassDef, Scope]]
+    mutations: list[tuple[ast.AST, Scope, str]]
+    scopes: list[Scope]  # created within the statement, in order
+
+
+class ScopeCache:
+    """One document's last scope walk, by top-level statement, for the editor's next walk.
+
+    The incremental parser hands back the very statement nodes an edit left alone; what the walk
+    found in such a statement (its scopes, events, and changes to the module scope, which it
+    cannot read from the other statements) is replayed instead of walked again. The module scope
+    is kept across walks, so replayed scopes and events still point at it.
+    """
+
+    def __init__(self) -> None:
+        self.module: Scope | None = None
+        self.fragments: dict[ast.AST, _Fragment] = {}
+        self.walked_for: tuple[frozenset[str], frozenset[type]] | None = None
+
+    def module_scope(self, tree: ast.Module, walked_for: tuple[frozenset[str], frozenset[type]]) -> Scope:
+        """The module scope, emptied for a new walk of ``tree`` (what was cached is kept only
+        for a walk that collects the same things)."""
+        if walked_for != self.walked_for:
+            self.fragments, self.walked_for = {}, walked_for
+        if self.module is None:
+            self.module = Scope("module", tree, None)
+        else:
+            self.module.node = tree
+            for each in fields(Scope):
+                if each.default_factory is not MISSING:
+                    setattr(self.module, each.name, each.default_factory())
+            self.module.calls_random = False
+        return self.module
+
+
 class _ScopeBuilder:
-    def __init__(self, tree: ast.Module, interesting_calls: frozenset[str], wanted: frozenset[type]) -> None:
-        self.module = Scope("module", tree, None)
+    def __init__(
+        self,
+        tree: ast.Module,
+        interesting_calls: frozenset[str],
+        wanted: frozenset[type],
+        cache: ScopeCache | None = None,
+    ) -> None:
+        self.cache = cache
+        if cache is not None:
+            self.module = cache.module_scope(tree, (interesting_calls, wanted))
+        else:
+            self.module = Scope("module", tree, None)
         self.index = ModuleIndex(self.module, {tree: self.module})
         self.interesting_calls = interesting_calls
         self.wanted = wanted
+        self.created: list[Scope] = []
+        self.visitors = self._dispatch()
 
     def build(self) -> ModuleIndex:
-        dispatch = self._dispatch()
+        body: list[ast.stmt] = self.module.node.body  # type: ignore[attr-defined]
+        if self.cache is None:
+            self.walk([(statement, self.module, (), None) for statement in reversed(body)])
+            return self.index
+        cached = self.cache.fragments
+        fragments: dict[ast.AST, _Fragment] = {}
+        for statement in body:
+            fragment = cached.get(statement)
+            if fragment is None:
+                fragment = self.record(statement)
+            else:
+                self.replay(fragment)
+            fragments[statement] = fragment
+        self.cache.fragments = fragments
+        return self.index
+
+    def record(self, statement: ast.stmt) -> _Fragment:
+        """Walk one top-level statement, keeping what it added."""
+        index, module = self.index, self.module
+        marks = [len(index.events), len(index.calls), len(index.decorated), len(index.classes)]
+        marks += [len(index.mutations), len(self.created)]
+        module.journal = journal = []
+        try:
+            self.walk([(statement, module, (), None)])
+        finally:
+            module.journal = None
+        events, calls, decorated, classes, mutations, created = marks
+        return _Fragment(
+            journal,
+            index.events[events:],
+            index.calls[calls:],
+            index.decorated[decorated:],
+            index.classes[classes:],
+            index.mutations[mutations:],
+            self.created[created:],
+        )
+
+    def replay(self, fragment: _Fragment) -> None:
+        module, index = self.module, self.index
+        for change, arguments in fragment.journal:
+            change(module, *arguments)
+        index.events += fragment.events
+        index.calls += fragment.calls
+        index.decorated += fragment.decorated
+        index.classes += fragment.classes
+        index.mutations += fragment.mutations
+        for scope in fragment.scopes:
+            self.register(scope)
+
+    def walk(self, stack: list[tuple[ast.AST, Scope, Loops, Frame]]) -> None:
+        """Visit the nodes on ``stack`` (last first) and everything below them."""
+        dispatch = self.visitors
         wanted = self.wanted
         events = self.index.events
-        module = self.module
-        stack: list[tuple[ast.AST, Scope, Loops, Frame]] = [
-            (child, module, (), None)
-            for child in reversed(module.node.body)  # type: ignore[attr-defined]
-        ]
         pop, push = stack.pop, stack.append
         fields_of, node_class, name_class, load = _REVERSED_FIELDS, ast.AST, ast.Name, ast.Load
         while stack:
@@ -201,7 +328,6 @@ class _ScopeBuilder:
                     push((child, child_scope, (*loops, node), frame))
                 else:
                     push((child, child_scope, (), frame))
-        return self.index
 
     def push_loop(
         self,
@@ -248,11 +374,15 @@ class _ScopeBuilder:
 
     def new_scope(self, kind: str, node: ast.AST, parent: Scope) -> Scope:
         scope = Scope(kind, node, parent)
-        self.index.scopes[node] = scope
-        if kind == "function":
-            self.index.functions.append(scope)
-            self.index.parents[node] = parent
+        self.created.append(scope)
+        self.register(scope)
         return scope
+
+    def register(self, scope: Scope) -> None:
+        self.index.scopes[scope.node] = scope
+        if scope.kind == "function":
+            self.index.functions.append(scope)
+            self.index.parents[scope.node] = scope.parent  # type: ignore[assignment]
 
     def visit_name(self, node: ast.Name, scope: Scope) -> Children:
         if not isinstance(node.ctx, ast.Load):
@@ -273,11 +403,11 @@ class _ScopeBuilder:
         return []
 
     def visit_global(self, node: ast.Global, scope: Scope) -> Children:
-        scope.globals.update(node.names)
+        scope.declare(node.names, nonlocal_=False)
         return []
 
     def visit_nonlocal(self, node: ast.Nonlocal, scope: Scope) -> Children:
-        scope.nonlocals.update(node.names)
+        scope.declare(node.names, nonlocal_=True)
         return []
 
     def visit_named_expr(self, node: ast.NamedExpr, scope: Scope) -> Children:
@@ -320,10 +450,7 @@ class _ScopeBuilder:
         if tail in self.interesting_calls:
             self.index.calls.append((node, scope))
         if tail is not None:
-            owner = scope.function
-            owner.called.add(tail)
-            if tail in RANDOM_CONSUMERS:
-                owner.calls_random = True
+            scope.function.note_call(tail, tail in RANDOM_CONSUMERS)
         if (
             isinstance(func, ast.Attribute)
             and func.attr in MUTATING_METHODS
@@ -337,7 +464,7 @@ class _ScopeBuilder:
             target = node.targets[0]
             if isinstance(target, ast.Name):
                 owner = self.module if target.id in scope.globals else scope
-                owner.assigned[target.id] = node.value
+                owner.assign(target.id, node.value)
         if isinstance(node, (ast.Assign, ast.Delete)):
             targets: list[ast.expr] = list(node.targets)
         else:
@@ -454,10 +581,14 @@ def _bind_params(args: ast.arguments, scope: Scope) -> list[str]:
 
 
 def build_index(
-    tree: ast.Module, interesting_calls: frozenset[str], wanted: frozenset[type] = frozenset()
+    tree: ast.Module,
+    interesting_calls: frozenset[str],
+    wanted: frozenset[type] = frozenset(),
+    cache: ScopeCache | None = None,
 ) -> ModuleIndex:
-    """Walk ``tree`` once: bind its scopes, collect the nodes of the ``wanted`` types in order."""
-    return _ScopeBuilder(tree, interesting_calls, wanted).build()
+    """Walk ``tree`` once: bind its scopes, collect the nodes of the ``wanted`` types in order.
+    With a ``cache``, top-level statements unchanged since its last walk are replayed."""
+    return _ScopeBuilder(tree, interesting_calls, wanted, cache).build()
 
 
 def all_params(args: ast.arguments) -> list[ast.arg]:
