@@ -1,4 +1,4 @@
-"""Incremental parsing for the editor: after an edit, parse only the top-level statements it touched.
+"""Incremental linting for the editor: after an edit, parse and walk only the statements it touched.
 
 A module-level statement starts at column 0, at bracket depth 0, right after the previous
 statement's last line, where the tokenizer is in the state it has at the start of a file. So text
@@ -9,8 +9,11 @@ unchanged statement that was already a statement of its own (it cannot begin wit
 the regions an edit touched (padded with blank lines, so positions come out as in the whole file)
 and splices the result between the untouched statements, whose nodes are shared with the last tree
 (nothing mutates syntax trees). An edit that adds or removes lines re-parses to the end of the
-file, since the statements after it moved. Whenever the argument might not hold (an edit of the first region, which holds any ``__future__``
-import, or a region that does not parse alone) the whole file is parsed.
+file, since the statements after it moved. Whenever the argument might not hold (an edit of the
+first region, which holds any ``__future__`` import, or a region that does not parse alone) the
+whole file is parsed. The scope walk then replays what it found in each statement the parser
+reused (:class:`~jaxlint.semantic.scopes.ScopeCache`); the rest of the model and the rules run
+on the whole module, as they always do.
 """
 
 from __future__ import annotations
