@@ -153,6 +153,7 @@ Loops = tuple[ast.AST, ...]
 Frame = tuple[ast.AST, "Frame"] | None
 Event = tuple[ast.AST, Scope, Loops, Frame]
 LOOP_NODES = (ast.For, ast.AsyncFor, ast.While)
+Visitor = Callable[[Any, "Scope"], Children]
 
 
 @dataclass
@@ -234,33 +235,33 @@ class _ScopeBuilder:
         self.interesting_calls = interesting_calls
         self.wanted = wanted
         self.created: list[Scope] = []
-        self.visitors = self._dispatch()
 
     def build(self) -> ModuleIndex:
         body: list[ast.stmt] = self.module.node.body  # type: ignore[attr-defined]
+        visitors = self._dispatch()  # a local: as an attribute, its bound methods make a cycle
         if self.cache is None:
-            self.walk([(statement, self.module, (), None) for statement in reversed(body)])
+            self.walk([(statement, self.module, (), None) for statement in reversed(body)], visitors)
             return self.index
         cached = self.cache.fragments
         fragments: dict[ast.AST, _Fragment] = {}
         for statement in body:
             fragment = cached.get(statement)
             if fragment is None:
-                fragment = self.record(statement)
+                fragment = self.record(statement, visitors)
             else:
                 self.replay(fragment)
             fragments[statement] = fragment
         self.cache.fragments = fragments
         return self.index
 
-    def record(self, statement: ast.stmt) -> _Fragment:
+    def record(self, statement: ast.stmt, visitors: dict[type, Visitor]) -> _Fragment:
         """Walk one top-level statement, keeping what it added."""
         index, module = self.index, self.module
         marks = [len(index.events), len(index.calls), len(index.decorated), len(index.classes)]
         marks += [len(index.mutations), len(self.created)]
         module.journal = journal = []
         try:
-            self.walk([(statement, module, (), None)])
+            self.walk([(statement, module, (), None)], visitors)
         finally:
             module.journal = None
         events, calls, decorated, classes, mutations, created = marks
@@ -286,9 +287,8 @@ class _ScopeBuilder:
         for scope in fragment.scopes:
             self.register(scope)
 
-    def walk(self, stack: list[tuple[ast.AST, Scope, Loops, Frame]]) -> None:
+    def walk(self, stack: list[tuple[ast.AST, Scope, Loops, Frame]], dispatch: dict[type, Visitor]) -> None:
         """Visit the nodes on ``stack`` (last first) and everything below them."""
-        dispatch = self.visitors
         wanted = self.wanted
         events = self.index.events
         pop, push = stack.pop, stack.append
@@ -348,8 +348,8 @@ class _ScopeBuilder:
             push((node.iter, scope, loops, frame))
             push((node.target, scope, inner, frame))
 
-    def _dispatch(self) -> dict[type, Callable[[Any, Scope], Children]]:
-        table: dict[type, Callable[[Any, Scope], Children]] = {
+    def _dispatch(self) -> dict[type, Visitor]:
+        table: dict[type, Visitor] = {
             ast.Name: self.visit_name,
             ast.Call: self.visit_call,
             ast.FunctionDef: self.visit_function,
