@@ -7,11 +7,11 @@ unchanged statement that was already a statement of its own (it cannot begin wit
 ``except`` and the like, which are never statements). The parser splits the last version into
 *regions*, each a run of top-level statements with the comments and blank lines after them, parses
 the regions an edit touched (padded with blank lines, so positions come out as in the whole file)
-and splices the result between the untouched statements, whose nodes are shared with the last tree
-(nothing mutates syntax trees). An edit that adds or removes lines re-parses to the end of the
-file, since the statements after it moved. Whenever the argument might not hold (an edit of the
-first region, which holds any ``__future__`` import, or a region that does not parse alone) the
-whole file is parsed. The scope walk then replays what it found in each statement the parser
+and splices the result between the untouched statements, whose nodes are reused: when the edit
+added or removed lines, those after it are moved in place (cheaper than parsing them again, and
+the scope walk can still replay them), so a tree is valid only until the next version is parsed.
+Whenever the argument might not hold (an edit of the first region, which holds any
+``__future__`` import, or a region that does not parse alone) the whole file is parsed. The scope walk then replays what it found in each statement the parser
 reused (:class:`~jaxlint.semantic.scopes.ScopeCache`); the rest of the model and the rules run
 on the whole module, as they always do.
 """
@@ -22,6 +22,7 @@ import ast
 import bisect
 import warnings
 from dataclasses import dataclass
+from typing import Any
 
 from jaxlint.diagnostics import Diagnostic
 from jaxlint.engine import parse, split_lines
@@ -55,7 +56,8 @@ class Incremental:
 
 
 class IncrementalParser:
-    """Parses successive versions of one document, reusing the statements an edit left alone."""
+    """Parses successive versions of one document, reusing the statements an edit left alone
+    (each call may move the nodes of the tree it returned last: keep only the latest)."""
 
     def __init__(self) -> None:
         self._last: _Version | None = None
@@ -90,15 +92,17 @@ def _reparse_edited(last: _Version, lines: list[str]) -> ast.Module | None:
     if first == 0:
         return None  # leading comments, the docstring and future imports: parse the whole file
     moved = len(lines) - len(old)
-    keeps_tail = moved == 0 and final + 1 < len(regions.starts)
+    keeps_tail = final + 1 < len(regions.starts)
     start = regions.starts[first]
-    end = regions.starts[final + 1] - 1 if keeps_tail else len(lines)
+    end = regions.starts[final + 1] - 1 + moved if keeps_tail else len(lines)
     edited = _parse_at(lines, start, end)
     if edited is None:
-        return None
+        return None  # (nothing was moved: the last version stays intact)
     body = last.tree.body
     head = body[: regions.first_statements[first]]
     tail = body[regions.first_statements[final + 1] :] if keeps_tail else []
+    if moved:
+        _move(tail, moved)
     return ast.Module(body=[*head, *edited.body, *tail], type_ignores=[])
 
 
@@ -111,6 +115,39 @@ def _parse_at(lines: list[str], start: int, end: int) -> ast.Module | None:
             return ast.parse(text)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
+
+
+def _move(statements: list[ast.stmt], lines: int) -> None:
+    """Move ``statements``, and every node in them, ``lines`` lines down (up when negative)."""
+    stack: list[Any] = list(statements)
+    pop, push, node_class = stack.pop, stack.append, ast.AST
+    while stack:
+        node = pop()
+        kind = type(node)
+        shape = _SHAPES.get(kind) or _shape(kind)
+        if shape[0]:
+            node.lineno += lines
+            if node.end_lineno is not None:
+                node.end_lineno += lines
+        for name in shape[1]:
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                for item in value:
+                    if isinstance(item, node_class):
+                        push(item)
+            elif isinstance(value, node_class):
+                push(value)
+
+
+# per node type: whether it has a position, and its fields that may hold nodes (contexts and
+# operators are shared singletons without positions)
+_SHAPES: dict[type, tuple[bool, tuple[str, ...]]] = {}
+
+
+def _shape(kind: type) -> tuple[bool, tuple[str, ...]]:
+    fields = tuple(name for name in kind._fields if name not in ("ctx", "op"))  # type: ignore[attr-defined]
+    shape = _SHAPES[kind] = ("end_lineno" in kind._attributes, fields)  # type: ignore[attr-defined]
+    return shape
 
 
 def _regions(tree: ast.Module) -> _Regions:

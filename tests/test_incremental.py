@@ -119,11 +119,18 @@ def test_typing_in_a_function_reuses_every_other_statement(counted: dict[str, in
     assert counted == {"partial": 1, "whole": 0}
 
 
-def test_an_edit_that_adds_lines_reparses_what_follows(counted: dict[str, int]) -> None:
-    after = MODULE.replace("    return x\n", "    y = x\n\n    return y\n")
-    tree = edited(MODULE, after)
-    assert tree.body[-1].lineno == 23  # loss moved down two lines
-    assert counted == {"partial": 1, "whole": 0}
+def test_an_edit_that_adds_lines_moves_what_follows(counted: dict[str, int]) -> None:
+    parser = IncrementalParser()
+    first = parser.parse(MODULE, "module.py")
+    assert isinstance(first, ast.Module)
+    loss = first.body[-1]
+    assert isinstance(loss, ast.FunctionDef) and loss.lineno == 21
+    tree = check_edit(parser, MODULE.replace("    return x\n", "    y = x\n\n    return y\n"))
+    assert tree is not None and tree.body[-1] is loss  # reused, two lines further down
+    assert (loss.lineno, loss.body[0].lineno, loss.end_lineno) == (23, 24, 27)
+    tree = check_edit(parser, MODULE)  # and back up
+    assert tree is not None and tree.body[-1] is loss and loss.lineno == 21
+    assert counted == {"partial": 2, "whole": 0}
 
 
 @pytest.mark.parametrize(
