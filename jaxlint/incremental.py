@@ -130,7 +130,7 @@ def _move(statements: list[ast.stmt], lines: int) -> None:
             if node.end_lineno is not None:
                 node.end_lineno += lines
         for name in shape[1]:
-            value = getattr(node, name, None)
+            value: Any = getattr(node, name, None)
             if value.__class__ is list:
                 for item in value:
                     if isinstance(item, node_class):
