@@ -6,6 +6,7 @@ includes what an editor sees: framing, the server's queue, the lint and the publ
 
 from __future__ import annotations
 
+import ast
 import json
 import queue
 import statistics
@@ -163,8 +164,6 @@ class Typist:
 def _typing_row(lines: list[str]) -> int:
     """The row nearest the middle where a trailing comment (and new comment lines) keep the
     file parsing: not a line continued with a backslash."""
-    import ast
-
     middle = len(lines) // 2
     for row in sorted(range(len(lines)), key=lambda r: abs(r - middle)):
         if lines[row].rstrip().endswith("\\"):
