@@ -73,10 +73,14 @@ def definition_codes(tree: ast.Module) -> dict[str, str]:
 
 def parses(text: str) -> bool:
     """Whether ``text`` is Python this interpreter can parse (a fix must leave it so)."""
+    return parse_quietly(text) is not None
+
+
+def parse_quietly(text: str) -> ast.Module | None:
+    """The syntax tree of ``text``, None when it does not parse; no warnings."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences and the like
-            ast.parse(text)
+            return ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True
+        return None

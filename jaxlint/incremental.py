@@ -11,22 +11,23 @@ and splices the result between the untouched statements, whose nodes are reused:
 added or removed lines, those after it are moved in place (cheaper than parsing them again, and
 the scope walk can still replay them), so a tree is valid only until the next version is parsed.
 Whenever the argument might not hold (an edit of the first region, which holds any
-``__future__`` import, or a region that does not parse alone) the whole file is parsed. The scope walk then replays what it found in each statement the parser
-reused (:class:`~jaxlint.semantic.scopes.ScopeCache`); the rest of the model and the rules run
-on the whole module, as they always do.
+``__future__`` import, or a region that does not parse alone) the whole file is parsed. The
+scope walk then replays what it found in each statement the parser reused
+(:class:`~jaxlint.semantic.scopes.ScopeCache`); the rest of the model and the rules run on the
+whole module, as they always do.
 """
 
 from __future__ import annotations
 
 import ast
 import bisect
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
+from jaxlint.astutil import parse_quietly
 from jaxlint.diagnostics import Diagnostic
 from jaxlint.engine import parse, split_lines
-from jaxlint.semantic.scopes import ScopeCache
+from jaxlint.semantic.scopes import ScopeCache, child_fields
 
 
 @dataclass(frozen=True)
@@ -109,12 +110,7 @@ def _reparse_edited(last: _Version, lines: list[str]) -> ast.Module | None:
 def _parse_at(lines: list[str], start: int, end: int) -> ast.Module | None:
     """Lines ``start``..``end`` (1-based, inclusive) parsed alone, with their positions in the file."""
     text = "\n" * (start - 1) + "\n".join(lines[start - 1 : end]) + ("\n" if end < len(lines) else "")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return ast.parse(text)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return None
+    return parse_quietly(text)
 
 
 def _move(statements: list[ast.stmt], lines: int) -> None:
@@ -124,12 +120,11 @@ def _move(statements: list[ast.stmt], lines: int) -> None:
     while stack:
         node = pop()
         kind = type(node)
-        shape = _SHAPES.get(kind) or _shape(kind)
-        if shape[0]:
+        if "end_lineno" in kind._attributes:
             node.lineno += lines
             if node.end_lineno is not None:
                 node.end_lineno += lines
-        for name in shape[1]:
+        for name in child_fields(kind):
             value: Any = getattr(node, name, None)
             if value.__class__ is list:
                 for item in value:
@@ -137,17 +132,6 @@ def _move(statements: list[ast.stmt], lines: int) -> None:
                         push(item)
             elif isinstance(value, node_class):
                 push(value)
-
-
-# per node type: whether it has a position, and its fields that may hold nodes (contexts and
-# operators are shared singletons without positions)
-_SHAPES: dict[type, tuple[bool, tuple[str, ...]]] = {}
-
-
-def _shape(kind: type) -> tuple[bool, tuple[str, ...]]:
-    fields = tuple(name for name in kind._fields if name not in ("ctx", "op"))  # type: ignore[attr-defined]
-    shape = _SHAPES[kind] = ("end_lineno" in kind._attributes, fields)  # type: ignore[attr-defined]
-    return shape
 
 
 def _regions(tree: ast.Module) -> _Regions:

@@ -4,9 +4,10 @@ Documents are linted when opened or saved, and a short while after the last chan
 is ``initializationOptions.debounceMs``, 300 ms by default). Linting runs on one worker thread,
 so the server keeps answering while a large file is analysed; after an edit it re-parses only
 the top-level statements the edit touched and replays the scope walk of the others
-(:mod:`jaxlint.incremental`). Results for a version that has since changed are dropped. Settings come from the ``[tool.jaxlint]`` of the closest
-``pyproject.toml`` above the document (the workspace root's for an unsaved document); saving a
-``pyproject.toml`` re-lints the open documents.
+(:mod:`jaxlint.incremental`). Results for a version that has since changed are dropped.
+Settings come from the ``[tool.jaxlint]`` of the closest ``pyproject.toml`` above the document
+(the workspace root's for an unsaved document); saving a ``pyproject.toml`` re-lints the open
+documents.
 """
 
 from __future__ import annotations

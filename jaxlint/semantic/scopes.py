@@ -536,18 +536,22 @@ def _reversed_fields(kind: type) -> tuple[str, ...]:
 def children(node: ast.AST) -> list[ast.AST]:
     """The child nodes worth visiting, in source order (faster than ``ast.iter_child_nodes``:
     it skips contexts, operators and fields that hold names)."""
-    kind = type(node)
-    fields = _CHILD_FIELDS.get(kind)
-    if fields is None:
-        fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
     found: list[ast.AST] = []
-    for name in fields:
+    for name in child_fields(type(node)):
         value = getattr(node, name, None)
         if type(value) is list:
             found.extend(item for item in value if isinstance(item, ast.AST))
         elif isinstance(value, ast.AST):
             found.append(value)
     return found
+
+
+def child_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a node type that may hold nodes worth visiting, in source order."""
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)  # type: ignore[attr-defined]
+    return fields
 
 
 def _reversed_children(node: ast.AST) -> Iterator[ast.AST]:
