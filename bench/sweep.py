@@ -229,11 +229,11 @@ def raise_internal_errors() -> None:
 
 
 def sweep_file(path: Path) -> FileSweep:
-    from jaxlint.astutil import parses
-    from jaxlint.engine import RuleSet, analyze
-    from jaxlint.files import read_source
-    from jaxlint.fixing import fix_source
-    from jaxlint.registry import rule_codes
+    from jaxlint.engine.astutil import parses
+    from jaxlint.engine.linter import RuleSet, analyze
+    from jaxlint.engine.registry import rule_codes
+    from jaxlint.fixing.applier import fix_source
+    from jaxlint.project.files import read_source
     from jaxlint.semantic.project import module_name, trace_everything
 
     rules = RuleSet.from_codes(rule_codes())

@@ -1,5 +1,5 @@
 import sys
 
-from jaxlint.cli import main
+from jaxlint.hosts.cli import main
 
 sys.exit(main())

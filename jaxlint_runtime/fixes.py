@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from jaxlint.astutil import MODULE_CODE, definition_codes
+from jaxlint.engine.astutil import MODULE_CODE, definition_codes
 from jaxlint_runtime.isolation import run_worker
 from jaxlint_runtime.report import Report
 

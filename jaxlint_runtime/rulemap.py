@@ -18,9 +18,9 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import cache
 
-from jaxlint.diagnostics import Diagnostic
-from jaxlint.engine import RuleSet, lint_source
-from jaxlint.registry import rule_by_code, rule_codes
+from jaxlint.engine.diagnostics import Diagnostic
+from jaxlint.engine.linter import RuleSet, lint_source
+from jaxlint.engine.registry import rule_by_code, rule_codes
 from jaxlint_runtime.report import ERROR, Finding
 
 # (exception class name anywhere in the MRO, phrase the message must hold, candidate rules);

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 import jax
 
-from jaxlint.registry import rule_by_code
+from jaxlint.engine.registry import rule_by_code
 from jaxlint_runtime.checks import Checks
 from jaxlint_runtime.comparison import compare_trees
 from jaxlint_runtime.execution import (

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint.cli import main
+from jaxlint.hosts.cli import main
 
 BAD = textwrap.dedent(
     """\
@@ -305,7 +305,7 @@ def test_static_analysis_never_imports_jax_nor_libcst_without_fixes(tmp_path: Pa
     unfixable = "import jax\n\n@jax.jit\ndef f(x):\n    assert x.sum() > 0\n    return x\n"
     paths = [str(write(tmp_path, "clean.py", CLEAN)), str(write(tmp_path, "assert.py", unfixable))]
     probe = (
-        "import sys, jaxlint.cli as c\n"
+        "import sys, jaxlint.hosts.cli as c\n"
         f"code = c.main(['check', '-q', *{paths!r}])\n"
         "assert 'jax' not in sys.modules, 'jax was imported'\n"
         "assert 'libcst' not in sys.modules, 'libcst imported without anything to fix'\n"

@@ -7,13 +7,13 @@ import ast
 import re
 
 import pytest
+from jaxlint.rules.compile.jitted import jitted_callee
+from jaxlint.rules.compile.migrations import MIGRATIONS
+from jaxlint.rules.compile.numpy_api import JNP_REJECTS_SEQUENCE, NUMPY_CONVERTS_TRACER
 
-from jaxlint.context import Context
-from jaxlint.jitted import jitted_callee
-from jaxlint.migrations import MIGRATIONS
-from jaxlint.registry import all_rules
+from jaxlint.engine.context import Context
+from jaxlint.engine.registry import all_rules
 from jaxlint.semantic.model import SemanticModel
-from jaxlint.semantic.numpy_api import JNP_REJECTS_SEQUENCE, NUMPY_CONVERTS_TRACER
 
 
 def model_of(source: str) -> SemanticModel:

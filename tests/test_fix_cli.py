@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint.cli import main
+from jaxlint.hosts.cli import main
 
 SOURCE = textwrap.dedent(
     """\

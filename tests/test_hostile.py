@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-import jaxlint.files
-import jaxlint.runner
-from jaxlint.cli import main
+import jaxlint.project.files
+import jaxlint.project.runner
+from jaxlint.hosts.cli import main
 
 JITTED_PRINT = "import jax\n\n@jax.jit\ndef f(x):\n    print(x)\n    return x\n"
 
@@ -114,7 +114,7 @@ def test_unreadable_file(
             raise PermissionError(13, "Permission denied")
         return real_open(file, *args, **kwargs)
 
-    monkeypatch.setattr(jaxlint.files, "open", guarded_open, raising=False)
+    monkeypatch.setattr(jaxlint.project.files, "open", guarded_open, raising=False)
     code, out, err = run(capsys, "-q", str(path))
     assert code == 1 and err == ""
     assert "JAX001 cannot read: Permission denied" in out
@@ -126,14 +126,14 @@ def test_file_deleted_during_the_run(
     keep, gone = tmp_path / "keep.py", tmp_path / "gone.py"
     keep.write_text(JITTED_PRINT)
     gone.write_text(JITTED_PRINT)
-    discover = jaxlint.runner.discover
+    discover = jaxlint.project.runner.discover
 
     def discover_then_delete(paths, settings):
         found = list(discover(paths, settings))
         gone.unlink()
         return iter(found)
 
-    monkeypatch.setattr("jaxlint.runner.discover", discover_then_delete)
+    monkeypatch.setattr("jaxlint.project.runner.discover", discover_then_delete)
     code, out, _ = run(capsys, "-q", str(tmp_path))
     assert code == 1
     assert "gone.py:1:1: JAX001 no such file (was it deleted during the run?)" in out
@@ -207,7 +207,7 @@ def test_newer_syntax_is_told_apart(
 def test_a_crashing_rule_is_contained(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from jaxlint.registry import rule_by_code
+    from jaxlint.engine.registry import rule_by_code
 
     rule = rule_by_code("JAX501")
     assert rule is not None
@@ -230,9 +230,9 @@ def test_a_crashing_rule_is_contained(
 def test_a_crashing_fixer_costs_only_its_fix(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from jaxlint.fixing import fixers
+    from jaxlint.fixing.fixer import fixers
 
-    def broken(diagnostic, doc):
+    def broken(request, site, doc):
         raise KeyError("boom")
 
     monkeypatch.setattr(fixers()["JAX501"], "fix", broken)

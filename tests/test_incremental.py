@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from jaxlint import incremental
-from jaxlint.config import Settings
-from jaxlint.diagnostics import Diagnostic
-from jaxlint.engine import analyze
-from jaxlint.hosts import SettingsCache
-from jaxlint.incremental import Incremental, IncrementalParser
+from jaxlint.engine.diagnostics import Diagnostic
+from jaxlint.engine.incremental import Incremental, IncrementalParser
+from jaxlint.engine.linter import analyze
+from jaxlint.project.config import Settings
+from jaxlint.project.settings import SettingsCache
 from jaxlint.semantic.model import SemanticModel
 from jaxlint.semantic.scopes import Scope, _ScopeBuilder
 

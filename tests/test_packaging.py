@@ -72,7 +72,7 @@ def test_installed_wheel_imports_rules_only_under_jaxlint(wheel: Path, tmp_path:
         capture_output=True,
     )
     probe = (
-        "import importlib.util, jaxlint.registry as r\n"
+        "import importlib.util, jaxlint.engine.registry as r\n"
         "assert importlib.util.find_spec('rules') is None, 'top-level rules package'\n"
         "assert importlib.util.find_spec('fixers') is None, 'top-level fixers package'\n"
         "print(len(r.all_rules()))\n"

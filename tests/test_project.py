@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint.cli import main
+from jaxlint.hosts.cli import main
 
 EXAMPLE = Path(__file__).parent / "data" / "project"
 
@@ -80,8 +80,8 @@ def test_warm_cache_gives_the_same_output_without_analysing(
     assert entries and all(json.loads(e.read_text()) for e in entries)
     _, warm = run(capsys, "--cache-dir", str(cache), str(project))
     assert warm == cold
-    from jaxlint.config import Settings
-    from jaxlint.runner import Mode, build_ruleset, check_paths
+    from jaxlint.project.config import Settings
+    from jaxlint.project.runner import Mode, build_ruleset, check_paths
 
     settings = Settings(root=project)
     result = check_paths(
@@ -126,14 +126,16 @@ def test_cache_entries_are_plain_json_never_pickle(
 
 def test_editing_jaxlint_s_own_sources_invalidates_the_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     """A development install whose rule was edited must not be served results of the old rule."""
-    from jaxlint.cache import Cache, own_sources_fingerprint
+    from jaxlint.project.cache import Cache, own_sources_fingerprint
 
     before = Cache(None, "settings").key("a.py", b"x = 1\n", "")
     rule = next(Path(importlib.import_module("jaxlint.rules").__path__[0]).glob("jax1*.py"))
     stat = rule.stat()
     try:
         os.utime(rule, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
-        monkeypatch.setattr("jaxlint.cache.own_sources_fingerprint", own_sources_fingerprint.__wrapped__)
+        monkeypatch.setattr(
+            "jaxlint.project.cache.own_sources_fingerprint", own_sources_fingerprint.__wrapped__
+        )
         after = Cache(None, "settings").key("a.py", b"x = 1\n", "")
     finally:
         os.utime(rule, ns=(stat.st_atime_ns, stat.st_mtime_ns))

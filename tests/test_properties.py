@@ -20,10 +20,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from jaxlint.astutil import parses
-from jaxlint.engine import INTERNAL_ERROR, SYNTAX_ERROR, RuleSet, analyze
-from jaxlint.fixing import fix_source
-from jaxlint.registry import rule_codes
+from jaxlint.engine.astutil import parses
+from jaxlint.engine.linter import INTERNAL_ERROR, SYNTAX_ERROR, RuleSet, analyze
+from jaxlint.engine.registry import rule_codes
+from jaxlint.fixing.applier import fix_source
 from jaxlint.semantic.project import ProjectView, trace_everything
 
 RULES = RuleSet.from_codes(rule_codes())

@@ -6,11 +6,11 @@ import ast
 
 import pytest
 
-from jaxlint.docs import main as docs_main
-from jaxlint.docs import rules_markdown
-from jaxlint.engine import RuleSet, lint_source
-from jaxlint.registry import all_rules
-from jaxlint.rule import SECTIONS, FixAvailability
+from jaxlint.engine.linter import RuleSet, lint_source
+from jaxlint.engine.registry import all_rules
+from jaxlint.engine.rule import SECTIONS, FixAvailability
+from jaxlint.hosts.docs import main as docs_main
+from jaxlint.hosts.docs import rules_markdown
 
 RULES = all_rules()
 
@@ -55,7 +55,7 @@ def test_every_family_of_the_core_is_present() -> None:
 
 
 def test_docs_rules_md_is_current() -> None:
-    assert docs_main(["--check"]) == 0, "run `python -m jaxlint.docs` to regenerate docs/rules.md"
+    assert docs_main(["--check"]) == 0, "run `python -m jaxlint.hosts.docs` to regenerate docs/rules.md"
 
 
 def test_rules_md_lists_every_rule() -> None:

@@ -446,10 +446,10 @@ def test_a_released_model_leaves_no_cycles_for_the_collector(cached: bool) -> No
     1.5 s over the 450k-line corpus when the scope walk kept its visitors as bound methods)."""
     import gc
 
-    from jaxlint.config import Settings
-    from jaxlint.engine import analyze
-    from jaxlint.hosts import SettingsCache
-    from jaxlint.incremental import Incremental
+    from jaxlint.engine.incremental import Incremental
+    from jaxlint.engine.linter import analyze
+    from jaxlint.project.config import Settings
+    from jaxlint.project.settings import SettingsCache
 
     source = textwrap.dedent(
         """\

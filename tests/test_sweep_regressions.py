@@ -7,12 +7,14 @@ import ast
 import textwrap
 
 import pytest
+from jaxlint.rules.purity.jax101_print_in_traced_function import DebugPrint
 
-from jaxlint.diagnostics import Applicability, Diagnostic, Fix
-from jaxlint.engine import RuleSet, analyze
-from jaxlint.fix import Document, Fixer
-from jaxlint.fixing import FixResult, fix_source, fixers
-from jaxlint.registry import rule_codes
+from jaxlint.engine.diagnostics import Applicability, Fix, Site
+from jaxlint.engine.linter import RuleSet, analyze
+from jaxlint.engine.registry import rule_codes
+from jaxlint.fixing.applier import FixResult, fix_source
+from jaxlint.fixing.document import Document
+from jaxlint.fixing.fixer import Fixer, fixers
 from jaxlint.semantic.project import ProjectView, trace_everything
 
 RULES = RuleSet.from_codes(rule_codes())
@@ -61,14 +63,13 @@ def test_every_function_traced_makes_plain_python_fire() -> None:
     assert codes == ["JAX101"]
 
 
-class StillPrints(Fixer):
+class StillPrints(Fixer[DebugPrint]):
     """A broken fixer: its rewrite is still a ``print``."""
 
     code = "JAX101"
 
-    def fix(self, diagnostic: Diagnostic, doc: Document) -> Fix | None:
-        node = diagnostic.node
-        assert node is not None
+    def fix(self, request: DebugPrint, site: Site, doc: Document) -> Fix | None:
+        node = site.node
         edit = doc.edit(doc.start(node), doc.end(node), f"print({doc.segment(node)})")
         return doc.fix(Applicability.SAFE, "no-op", [edit])
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import ast
 import sys
 
-from jaxlint.engine import RuleSet
-from jaxlint.registry import rule_codes
+from jaxlint.engine.linter import RuleSet
+from jaxlint.engine.registry import rule_codes
 from jaxlint.semantic.model import SemanticModel
 
 FLAGS = {1: "T", 2: "A", 4: "B", 8: "S", 16: "P"}

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint.engine import RuleSet, lint_source
-from jaxlint.fixing import fix_source, fixers
-from jaxlint.registry import all_rules, fixable_codes, rule_codes
+from jaxlint.engine.linter import RuleSet, lint_source
+from jaxlint.engine.registry import all_rules, fixable_codes, rule_codes
+from jaxlint.fixing.applier import fix_source
+from jaxlint.fixing.fixer import fixers
 
 CASES = Path(__file__).parent / "cases"
 INPUTS = sorted(CASES.glob("*.in.py"))

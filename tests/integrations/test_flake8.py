@@ -89,7 +89,7 @@ def test_plugin_reuses_flake8s_tree(tmp_path: Path) -> None:
     """jaxlint must not parse the file again: its own parser is booby-trapped here."""
     write(tmp_path, "bad.py", BAD)
     probe = (
-        "import sys, jaxlint.engine as engine\n"
+        "import sys, jaxlint.engine.linter as engine\n"
         "def trap(*args, **kwargs):\n"
         "    raise AssertionError('jaxlint parsed the file a second time')\n"
         "engine.parse = trap\n"

@@ -339,9 +339,7 @@ async def test_broken_configuration_is_shown_once_and_defaults_apply(
 
 
 def test_server_without_pygls_prints_an_install_hint() -> None:
-    probe = (
-        "import sys\nsys.modules['pygls'] = None\nfrom jaxlint.cli import main\nsys.exit(main(['server']))\n"
-    )
+    probe = "import sys\nsys.modules['pygls'] = None\nfrom jaxlint.hosts.cli import main\nsys.exit(main(['server']))\n"
     result = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=False, timeout=60
     )
@@ -431,9 +429,9 @@ def replaced(text: str, start: tuple[int, int], end: tuple[int, int], new: str) 
 async def test_typing_edits_give_what_a_fresh_lint_gives(client: LanguageClient, tmp_path: Path) -> None:
     """Incremental changes, each re-parsed only where it landed: after every one, the server says
     what linting the whole text from scratch says (codes and lines)."""
-    from jaxlint.config import Settings
-    from jaxlint.engine import lint_source
-    from jaxlint.hosts import SettingsCache
+    from jaxlint.engine.linter import lint_source
+    from jaxlint.project.config import Settings
+    from jaxlint.project.settings import SettingsCache
 
     ruleset = SettingsCache().ruleset_for(Settings(), "typed.py")
     await start(client, tmp_path, options={"debounceMs": 0})

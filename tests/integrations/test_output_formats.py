@@ -11,9 +11,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from jaxlint.diagnostics import Diagnostic, Location
-from jaxlint.registry import all_rules
-from jaxlint.reporters.github import annotation
+from jaxlint.engine.diagnostics import Diagnostic, Location
+from jaxlint.engine.registry import all_rules
+from jaxlint.hosts.reporters.github import annotation
 from tests.conftest import ROOT
 from tests.integrations.hosts import BAD, jaxlint_json, run, write
 

@@ -6,8 +6,8 @@ import re
 import sys
 from pathlib import Path
 
-from jaxlint.pylint_plugin import messages, pylint_msgid
-from jaxlint.registry import all_rules
+from jaxlint.engine.registry import all_rules
+from jaxlint.hosts.pylint import messages, pylint_msgid
 from tests.conftest import ROOT
 from tests.integrations.hosts import BAD, jaxlint_json, run, write
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint.engine import RuleSet, lint_source
-from jaxlint.registry import all_rules, rule_codes
+from jaxlint.engine.linter import RuleSet, lint_source
+from jaxlint.engine.registry import all_rules, rule_codes
 
 CASES = Path(__file__).parent / "cases"
 MARKER = re.compile(r"#\s*error:\s*(?P<codes>JAX\d{3}(?:\s*,\s*JAX\d{3})*)")

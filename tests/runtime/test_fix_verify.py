@@ -7,8 +7,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from jaxlint.fixing import FixResult
-from jaxlint.verifying import verified_fix
+from jaxlint.fixing.applier import FixResult
+from jaxlint.fixing.verification import verified_fix
 
 ANNOTATED_AND_NOT = textwrap.dedent(
     """\

@@ -16,7 +16,7 @@ class BlockJax:
         return None
 
 sys.meta_path.insert(0, BlockJax())
-from jaxlint.cli import main
+from jaxlint.hosts.cli import main
 code = main(sys.argv[1:])
 assert "jax" not in sys.modules, "jax was imported"
 sys.exit(code)

@@ -1,0 +1,1 @@
+"""Fixers of the compile rules (see jaxlint.rules.compile)."""

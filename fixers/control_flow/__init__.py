@@ -1,0 +1,1 @@
+"""Fixers of the control_flow rules (see jaxlint.rules.control_flow)."""

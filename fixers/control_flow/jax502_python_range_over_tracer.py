@@ -1,0 +1,29 @@
+"""JAX502 fix: ``for i in range(n)`` over a traced ``n`` -> ``jax.lax.fori_loop`` carrying the
+variables the body rebinds; when that is not possible and ``n`` is a parameter, ``n`` becomes
+static."""
+
+from __future__ import annotations
+
+from jaxlint.engine.diagnostics import Applicability, Fix, Site
+from jaxlint.fixing.document import Document
+from jaxlint.fixing.fixer import Fixer
+from jaxlint.fixing.plans import ForiLoop, MarkStatic
+from jaxlint.fixing.rewrites import add_static_argname, fori_loop_edits, jitted_function
+
+
+class RangeToForiLoop(Fixer[ForiLoop | MarkStatic]):
+    """Unsafe: `fori_loop` fixes the carried values' shapes and dtypes for every iteration; a
+    static bound recompiles for every value and rejects traced callers."""
+
+    code = "JAX502"
+
+    def fix(self, request: ForiLoop | MarkStatic, site: Site, doc: Document) -> Fix | None:
+        match request:
+            case ForiLoop():
+                edits = fori_loop_edits(doc, request, site.scope)
+                return doc.fix(
+                    Applicability.UNSAFE, "Rewrite the loop with `jax.lax.fori_loop`", edits, site.scope
+                )
+            case MarkStatic(param):
+                edits = add_static_argname(doc, jitted_function(doc, site.scope), param)
+                return doc.fix(Applicability.UNSAFE, f"Mark `{param}` static", edits)

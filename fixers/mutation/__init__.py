@@ -1,0 +1,1 @@
+"""Fixers of the mutation rules (see jaxlint.rules.mutation)."""

@@ -1,0 +1,40 @@
+"""JAX201 fix: ``x[i] = v`` -> ``x = x.at[i].set(v)``; ``x[mask] = v`` -> ``x = jnp.where(mask, v, x)``."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from jaxlint.engine.diagnostics import Applicability, Fix, Site
+from jaxlint.fixing.document import Document
+from jaxlint.fixing.fixer import CannotFix, Fixer
+
+from ...rules.mutation.jax201_array_item_assignment import FunctionalSet
+
+
+class ItemAssignmentToAtSet(Fixer[FunctionalSet]):
+    """Safe when the rule found no other name holding the array (the update was meant for this
+    name alone); unsafe otherwise, or for a parameter of eager code, whose caller may expect its
+    NumPy array mutated."""
+
+    code = "JAX201"
+
+    def fix(self, request: FunctionalSet, site: Site, doc: Document) -> Fix | None:
+        snippet = doc.snippet(site.statement)
+        line = snippet.statement
+        if not isinstance(line, cst.SimpleStatementLine) or not isinstance(line.body[0], cst.Assign):
+            raise CannotFix("not a simple assignment")
+        assign = line.body[0]
+        target = assign.targets[0].target
+        if not isinstance(target, cst.Subscript):
+            raise CannotFix("not an item assignment")
+        base = snippet.code_of(target.value)
+        index = "".join(snippet.code_of(element) for element in target.slice)
+        value = snippet.bare_code_of(assign.value)
+        edits = []
+        if request.use_where:
+            jnp, edits = doc.reference("jax.numpy", site.scope)
+            code = f"{base} = {jnp}.where({index}, {value}, {base})"
+        else:
+            code = f"{base} = {base}.at[{index}].set({value})"
+        applicability = Applicability.SAFE if request.safe else Applicability.UNSAFE
+        return doc.fix(applicability, "Rewrite as a functional update", [snippet.replace_code(code), *edits])

@@ -1,0 +1,1 @@
+"""Fixers of the prng rules (see jaxlint.rules.prng)."""

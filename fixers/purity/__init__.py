@@ -1,0 +1,1 @@
+"""Fixers of the purity rules (see jaxlint.rules.purity)."""

@@ -1,0 +1,1 @@
+"""Fixers of the shapes rules (see jaxlint.rules.shapes)."""

@@ -1,0 +1,105 @@
+"""Diagnostics and fixes: the data every reporter, integration and fixer exchanges.
+
+A finding a rule can fix carries a typed :class:`FixRequest` (what the analysis found, for the
+fixer) and a :class:`Site` (where in the syntax tree it is); neither leaves the process.
+"""
+
+from __future__ import annotations
+
+import ast
+import enum
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from jaxlint.semantic.scopes import Scope
+
+DOCS_URL = "https://github.com/jaxlint/jaxlint/blob/main/docs/rules.md"
+
+
+class Applicability(enum.Enum):
+    """How safe a fix is to apply without review (ruff's applicability levels)."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+    DISPLAY_ONLY = "display-only"
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """A position in a file: 1-based row, 1-based column counted in characters."""
+
+    row: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text between two locations with ``content``."""
+
+    content: str
+    location: Location
+    end_location: Location
+
+
+@dataclass(frozen=True)
+class Fix:
+    applicability: Applicability
+    message: str
+    edits: tuple[Edit, ...]
+    isolation: str | None = field(default=None, compare=False)  # one fix per pass per key
+
+
+@dataclass(frozen=True)
+class FixRequest:
+    """What a rule hands its fixer: the facts its analysis found (which names a rewrite carries,
+    whether the rewrite is safe here, ...). Subclass it as a frozen dataclass per kind of rewrite,
+    next to the rule that builds it; the fixer declares the type it takes (``Fixer[MyRequest]``),
+    so pyright checks that both sides agree. The fixer does syntax only, never analysis."""
+
+
+@dataclass(frozen=True)
+class Site:
+    """Where a finding is in the syntax tree: the node reported, the innermost statement holding
+    it (the node itself when it is a statement) and the scope it is in."""
+
+    node: ast.AST
+    statement: ast.stmt | None
+    scope: Scope
+
+
+@dataclass
+class Diagnostic:
+    """One finding: a rule code at a span of a file, with its message and optional fix."""
+
+    code: str
+    name: str
+    message: str
+    filename: str
+    location: Location
+    end_location: Location
+    severity: str = "error"
+    fix: Fix | None = None
+    fix_title: str | None = None
+    noqa_row: int | None = None
+    cell: int | None = None  # the notebook cell (1-based) the location is in
+    # for the fixer: where the finding is and what the rule computed (never serialised)
+    site: Site | None = field(default=None, compare=False, repr=False)
+    request: FixRequest | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def url(self) -> str:
+        return rule_url(self.code, self.name)
+
+    def detached(self) -> Diagnostic:
+        """This diagnostic without its links into the syntax tree (for other processes, caches)."""
+        return replace(self, site=None, request=None)
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.filename, self.location.row, self.location.column, self.code)
+
+
+def rule_url(code: str, name: str) -> str:
+    """The documentation anchor of one rule."""
+    anchor = f"{code}-{name}".lower() if name else code.lower()
+    return f"{DOCS_URL}#{anchor}"

@@ -1,0 +1,230 @@
+"""The linting engine: parse once, build the semantic model, dispatch rules in one pass.
+
+``lint_source`` is the single entry point every front end uses (CLI, flake8, pylint, LSP). The
+rules subscribe to node types; the scope walk that builds the model also collects those nodes, so
+dispatch is a loop over a list, not another walk of the tree.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import traceback
+import warnings
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from jaxlint.engine.context import Context, character_column
+from jaxlint.engine.diagnostics import Diagnostic, Location
+from jaxlint.engine.noqa import apply_noqa
+from jaxlint.engine.registry import all_rules
+from jaxlint.engine.rule import Rule
+from jaxlint.semantic.model import SemanticModel
+from jaxlint.semantic.project import ProjectView
+
+if TYPE_CHECKING:
+    from jaxlint.engine.incremental import Incremental
+
+SYNTAX_ERROR = "JAX000"
+IO_ERROR = "JAX001"
+INTERNAL_ERROR = "JAX002"
+META_CODES = {
+    SYNTAX_ERROR: "syntax-error",
+    IO_ERROR: "io-error",
+    INTERNAL_ERROR: "internal-error",
+}
+BUG_REPORT = "please report it at https://github.com/jaxlint/jaxlint/issues"
+_NEWLINES = re.compile(r"\r\n|\r|\n")
+_MENTIONS_JAX = re.compile(r"\b(?:jax|flax|equinox|optax|chex|jaxtyping)\b")
+
+Callback = Callable[[Any, Context], None]
+
+
+@dataclass
+class RuleSet:
+    """The enabled rules and the node-type -> callbacks tables built from them once: one for
+    rules that apply anywhere, one for rules that apply only in abstractly traced code."""
+
+    rules: list[Rule]
+    dispatch: dict[type, list[tuple[Rule, Callback]]]
+    traced_dispatch: dict[type, list[tuple[Rule, Callback]]]
+
+    @classmethod
+    def from_codes(cls, codes: Iterable[str]) -> RuleSet:
+        wanted = set(codes)
+        rules = [rule_class() for rule_class in all_rules() if rule_class.code in wanted]
+        anywhere: dict[type, list[tuple[Rule, Callback]]] = {}
+        traced: dict[type, list[tuple[Rule, Callback]]] = {}
+        for rule in rules:
+            table = traced if rule.traced_only else anywhere
+            for node_type, callback in rule.callbacks().items():
+                table.setdefault(node_type, []).append((rule, callback))
+        return cls(rules, anywhere, traced)
+
+    @property
+    def node_types(self) -> frozenset[type]:
+        return frozenset(self.dispatch) | frozenset(self.traced_dispatch)
+
+    def without(self, prefixes: tuple[str, ...]) -> RuleSet:
+        """The same rules minus those whose code starts with one of ``prefixes``."""
+        return RuleSet.from_codes(r.code for r in self.rules if not r.code.startswith(prefixes))
+
+
+def split_lines(source: str) -> list[str]:
+    """Physical lines as ``ast`` counts them (``\\n``, ``\\r\\n`` and ``\\r`` end a line)."""
+    return _NEWLINES.split(source) if "\r" in source else source.split("\n")
+
+
+def parse(source: str, path: str) -> ast.Module | Diagnostic:
+    """Parse ``source``; a syntax problem becomes one JAX000 diagnostic."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(source, filename=path)
+    except SyntaxError as error:
+        from jaxlint.engine.syntax import describe_syntax_error
+
+        row = error.lineno or 1
+        lines = split_lines(source)
+        column = character_column(lines, row, max((error.offset or 1) - 1, 0)) + 1
+        message = describe_syntax_error(error, source)
+        return meta_diagnostic(SYNTAX_ERROR, message, path, row, column)
+    except (ValueError, MemoryError, RecursionError) as error:
+        reason = (
+            "source contains null bytes"
+            if isinstance(error, ValueError)
+            else ("the file is nested too deeply for Python's parser")
+        )
+        return meta_diagnostic(SYNTAX_ERROR, f"SyntaxError: {reason}", path, 1, 1)
+
+
+def meta_diagnostic(code: str, message: str, path: str, row: int = 1, column: int = 1) -> Diagnostic:
+    location = Location(row, column)
+    return Diagnostic(code, META_CODES[code], message, path, location, location, noqa_row=None)
+
+
+@dataclass
+class Analysis:
+    """The diagnostics of one source, and the model they came from (None when not built)."""
+
+    diagnostics: list[Diagnostic]
+    model: SemanticModel | None = None
+
+
+def lint_source(
+    source: str,
+    path: str,
+    ruleset: RuleSet,
+    traced_decorators: frozenset[str] = frozenset(),
+    tree: ast.Module | None = None,
+    project: ProjectView | None = None,
+) -> list[Diagnostic]:
+    """Every diagnostic of the enabled rules on ``source``, noqa applied, in source order."""
+    return analyze(source, path, ruleset, traced_decorators, tree, project).diagnostics
+
+
+def analyze(
+    source: str,
+    path: str,
+    ruleset: RuleSet,
+    traced_decorators: frozenset[str] = frozenset(),
+    tree: ast.Module | None = None,
+    project: ProjectView | None = None,
+    incremental: Incremental | None = None,
+) -> Analysis:
+    """Lint ``source`` and keep the semantic model (fixers need it for names and imports).
+    ``project`` says which module this is and what other modules trace in it; ``incremental``,
+    the editor's state for the document, lets the lint redo only what changed since its last one."""
+    if tree is None:
+        parsed = incremental.parser.parse(source, path) if incremental else parse(source, path)
+        if isinstance(parsed, Diagnostic):
+            return Analysis([parsed])
+        tree = parsed
+    if not ruleset.rules or not (
+        _may_hold_findings(source, traced_decorators) or (project and project.seeds)
+    ):
+        return Analysis([])
+    lines = split_lines(source)
+    try:
+        scopes = incremental.scopes if incremental else None
+        model = SemanticModel(tree, traced_decorators, ruleset.node_types, project, scopes)
+    except RecursionError:
+        return Analysis([])
+    except Exception as error:  # a bug in the model must not end the run
+        return Analysis([internal_error(path, "the semantic model", error)])
+    if not model.uses_jax:
+        return Analysis([], model)
+    context = Context(path, lines, model)
+    errors = _dispatch(context, ruleset)
+    diagnostics = apply_noqa(context.diagnostics, lines)
+    return Analysis(_deduplicate(diagnostics) + errors, model)
+
+
+def _may_hold_findings(source: str, traced_decorators: frozenset[str]) -> bool:
+    """Every rule needs JAX: a file that never names it cannot hold a finding."""
+    if _MENTIONS_JAX.search(source):
+        return True
+    return any(name.split(".")[0] in source for name in traced_decorators)
+
+
+def _dispatch(context: Context, ruleset: RuleSet) -> list[Diagnostic]:
+    anywhere = {kind: list(callbacks) for kind, callbacks in ruleset.dispatch.items()}
+    traced = {kind: list(callbacks) for kind, callbacks in ruleset.traced_dispatch.items()}
+    errors: list[Diagnostic] = []
+    current_scope = None
+    for node, scope, loops, frame in context.model.index.events:
+        if scope is not current_scope:
+            context.enter(scope)
+            current_scope = scope
+        kind = type(node)
+        callbacks = anywhere.get(kind)
+        if context.abstract:
+            extra = traced.get(kind)
+            if extra:
+                callbacks = [*callbacks, *extra] if callbacks else extra
+        if not callbacks:
+            continue
+        context.loops, context.frame = loops, frame
+        for rule, callback in list(callbacks):
+            context.rule = rule
+            try:
+                callback(node, context)
+            except RecursionError:
+                continue
+            except Exception as error:  # contain the crash to this rule and file
+                errors.append(internal_error(context.path, f"rule {rule.code}", error, node))
+                for table in (anywhere, traced):
+                    for callbacks_of_kind in table.values():
+                        callbacks_of_kind[:] = [(r, c) for r, c in callbacks_of_kind if r is not rule]
+    return errors
+
+
+def internal_error(
+    path: str,
+    where: str,
+    error: Exception,
+    node: ast.AST | None = None,
+    consequence: str = "the rest of the file was checked without it",
+) -> Diagnostic:
+    """A JAX002 for a crash in ``where`` (re-raised under ``JAXLINT_RAISE_INTERNAL_ERRORS=1``)."""
+    frame = traceback.extract_tb(error.__traceback__)[-1] if error.__traceback__ else None
+    origin = f" at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}" if frame else ""
+    message = (
+        f"internal error in {where}: {type(error).__name__}: {error}{origin}; {consequence} ({BUG_REPORT})"
+    )
+    if os.environ.get("JAXLINT_RAISE_INTERNAL_ERRORS") == "1":
+        raise error
+    return meta_diagnostic(INTERNAL_ERROR, message, path, getattr(node, "lineno", 1), 1)
+
+
+def _deduplicate(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    seen: set[tuple[str, Location]] = set()
+    unique: list[Diagnostic] = []
+    for diagnostic in sorted(diagnostics, key=Diagnostic.sort_key):
+        key = (diagnostic.code, diagnostic.location)
+        if key not in seen:
+            seen.add(key)
+            unique.append(diagnostic)
+    return unique

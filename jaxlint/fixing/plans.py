@@ -1,0 +1,89 @@
+"""The fix requests several rules share: lifting Python control flow into its JAX form, and
+marking a parameter static.
+
+A rule computes the plan on ``ast`` (:mod:`jaxlint.rules.support.lifting`): which names a
+lifted block carries, which operands need a NaN guard, which ``return`` supplies the fallback.
+The fixer (and :mod:`jaxlint.fixing.rewrites`) only writes the syntax the plan describes.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from jaxlint.engine.diagnostics import FixRequest
+
+NanGuard = tuple[ast.expr, str]
+"""An operand that is NaN or infinite outside its domain, and a value inside it (``log(x)``:
+``(x, "1.0")``): under ``jnp.where`` the branch not taken still runs, and its NaN poisons gradients."""
+
+
+@dataclass(frozen=True)
+class MarkStatic(FixRequest):
+    """Add ``param`` to the ``static_argnames`` of the one ``jax.jit`` applied to the function."""
+
+    param: str
+
+
+@dataclass(frozen=True)
+class WhereExpression(FixRequest):
+    """``a if test else b`` -> ``jnp.where(test, a, b)``: both branches are side-effect free."""
+
+    node: ast.IfExp
+    body_guards: tuple[NanGuard, ...]
+    orelse_guards: tuple[NanGuard, ...]
+
+
+@dataclass(frozen=True)
+class WhereReturn(FixRequest):
+    """``if t1: return v1 elif t2: return v2 else: return v3`` -> one ``return jnp.where(...)``.
+
+    ``values`` has one value per test and then the fallback; ``guards`` one tuple per value.
+    ``following`` is the ``return`` after the ``if`` that supplies the fallback (and is replaced
+    too), or None when the chain's own ``else`` does."""
+
+    node: ast.If
+    tests: tuple[ast.expr, ...]
+    values: tuple[ast.expr, ...]
+    guards: tuple[tuple[NanGuard, ...], ...]
+    following: ast.Return | None
+
+
+@dataclass(frozen=True)
+class WhereAssign(FixRequest):
+    """Branches that only assign plain names -> ``name = jnp.where(...)`` for each name.
+
+    ``values[n][arm]`` is what arm ``arm`` assigns to ``names[n]`` (None: the arm leaves it as it
+    was); ``guards[n][arm]`` the NaN guards of that value."""
+
+    node: ast.If
+    tests: tuple[ast.expr, ...]
+    names: tuple[str, ...]
+    values: tuple[tuple[ast.expr | None, ...], ...]
+    guards: tuple[tuple[tuple[NanGuard, ...], ...], ...]
+
+
+@dataclass(frozen=True)
+class CondBranches(FixRequest):
+    """``if``/``else`` -> two local functions and ``outputs = lax.cond(test, t, f, *operands)``."""
+
+    node: ast.If
+    outputs: tuple[str, ...]
+    operands: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class WhileLoop(FixRequest):
+    """``while test: body`` -> ``carried = lax.while_loop(cond_fun, body_fun, carried)``."""
+
+    node: ast.While
+    carried: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ForiLoop(FixRequest):
+    """``for index in range(a, b): body`` -> ``carried = lax.fori_loop(a, b, body_fun, carried)``."""
+
+    node: ast.For
+    index: str
+    carried: tuple[str, ...]

@@ -1,0 +1,269 @@
+"""Rewrites several fixers share: ``static_argnames``, ``jnp.where`` with NaN guards, and
+lifting a block into local functions for ``lax.cond`` / ``while_loop`` / ``fori_loop``."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Sequence
+from functools import reduce
+from typing import TYPE_CHECKING
+
+from jaxlint.engine.diagnostics import Edit
+from jaxlint.fixing.document import Document, Snippet, argument_code, parse_statements
+from jaxlint.fixing.fixer import CannotFix
+from jaxlint.fixing.plans import ForiLoop, NanGuard
+from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.scopes import Scope
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+
+# ---------------------------------------------------------------------------- static_argnames
+
+
+def add_static_argname(doc: Document, function: FunctionInfo, name: str) -> list[Edit]:
+    """Edits that add ``name`` to ``static_argnames`` of the one ``jax.jit`` applied to ``function``."""
+    if len(function.jit_sites) != 1 or name not in {p.arg for p in function.param_nodes()}:
+        raise CannotFix("the function is not jitted at exactly one place")
+    site = function.jit_sites[0]
+    scope = doc.model.index.parents.get(function.node, doc.model.index.module)
+    if isinstance(site, (ast.Name, ast.Attribute)):
+        partial, edits = doc.reference("functools.partial", scope)
+        text = f"{partial}({doc.segment(site)}, static_argnames=({_quote(name)},))"
+        return [doc.edit(doc.start(site), doc.end(site), text), *edits]
+    if not isinstance(site, ast.Call):
+        raise CannotFix("unexpected jit site")
+    keyword = next((k for k in site.keywords if k.arg == "static_argnames"), None)
+    if keyword is None:
+        anchor = max(
+            [*site.args, *site.keywords], key=lambda n: (n.end_lineno, n.end_col_offset), default=None
+        )
+        if anchor is None:
+            offset = doc.end(site) - 1
+            return [doc.edit(offset, offset, f"static_argnames=({_quote(name)},)")]
+        offset = doc.end(anchor)
+        return [doc.edit(offset, offset, f", static_argnames=({_quote(name)},)")]
+    names = _string_list(keyword.value)
+    if name in names:
+        raise CannotFix("already static")
+    text = "(" + ", ".join(_quote(n) for n in [*names, name]) + ("," if not names else "") + ")"
+    return [doc.edit(doc.start(keyword.value), doc.end(keyword.value), text)]
+
+
+def _string_list(value: ast.expr) -> list[str]:
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return [value.value]
+    if isinstance(value, (ast.Tuple, ast.List)) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts
+    ):
+        return [e.value for e in value.elts]  # type: ignore[attr-defined]
+    raise CannotFix("static_argnames is not a literal")
+
+
+def _quote(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def jitted_function(doc: Document, scope: Scope) -> FunctionInfo:
+    info = doc.model.infos.get(scope.function.node)
+    if info is None:
+        raise CannotFix("not inside a function")
+    return info
+
+
+# ---------------------------------------------------------------------------- jnp.where
+
+Selector = Callable[[str, str], str]
+
+
+class WhereBuilder:
+    """Builds ``jnp.where`` expressions from the original code of a statement's parts."""
+
+    def __init__(self, doc: Document, snippet: Snippet, scope: Scope) -> None:
+        self.snippet = snippet
+        self.jnp, self.edits = doc.reference("jax.numpy", scope)
+
+    def code(self, node: ast.expr) -> str:
+        return self.snippet.bare_code_of(self.snippet.expression(node))
+
+    def condition(self, test: ast.expr) -> str:
+        """The code of an ``if`` condition as an array expression (see :func:`array_condition`)."""
+        return condition_code(test, self.jnp, self.code)
+
+    def guarded(self, value: ast.expr, guards: Sequence[NanGuard], selected: Selector) -> str:
+        """``value``'s code with each NaN-prone operand replaced by a ``jnp.where`` that keeps it
+        where ``value`` is selected and a safe value elsewhere: the double-where that keeps the
+        gradients of the unselected branch finite."""
+        import libcst as cst
+
+        node = self.snippet.expression(value)
+        for operand, safe in guards:
+            inner = self.snippet.expression(operand)
+            replacement = cst.parse_expression(selected(self.code(operand), safe))
+            node = node.deep_replace(inner, replacement)  # type: ignore[assignment]
+        return argument_code(self.snippet.module, node)
+
+    def chain(self, tests: Sequence[str], values: Sequence[str]) -> str:
+        """``where(t1, v1, where(t2, v2, v3))`` for an if/elif/else chain."""
+        expression = values[-1]
+        for test, value in zip(reversed(tests), reversed(values[:-1]), strict=True):
+            expression = f"{self.jnp}.where({test}, {value}, {expression})"
+        return expression
+
+    def selector(self, tests: Sequence[str], branch: int) -> Selector:
+        """Keep an operand where branch ``branch`` of an if/elif/else chain is the one taken."""
+        jnp = self.jnp
+
+        def select(operand: str, safe: str) -> str:
+            if branch < len(tests):
+                return f"{jnp}.where({tests[branch]}, {operand}, {safe})"
+            for test in reversed(tests):
+                operand = f"{jnp}.where({test}, {safe}, {operand})"
+            return operand
+
+        return select
+
+
+# ---------------------------------------------------------------------------- conditions
+
+
+def array_condition(doc: Document, snippet: Snippet, test: ast.expr, scope: Scope) -> tuple[str, list[Edit]]:
+    """The code of an ``if``/``while`` condition that works on arrays: ``and``, ``or``, ``not``
+    and chained comparisons call ``bool()`` on their operands, so they become
+    ``jnp.logical_and``/``logical_or``/``logical_not``; with the import that needs, if any."""
+    jnp, edits = doc.reference("jax.numpy", scope) if _python_logic(test) else ("jnp", [])
+    return condition_code(test, jnp, lambda n: snippet.bare_code_of(snippet.expression(n))), edits
+
+
+def condition_code(test: ast.expr, jnp: str, code: Callable[[ast.expr], str]) -> str:
+    if isinstance(test, ast.BoolOp):
+        function = f"{jnp}.logical_and" if isinstance(test.op, ast.And) else f"{jnp}.logical_or"
+        operands = [condition_code(value, jnp, code) for value in test.values]
+        return reduce(lambda left, right: f"{function}({left}, {right})", operands)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return f"{jnp}.logical_not({condition_code(test.operand, jnp, code)})"
+    if isinstance(test, ast.Compare) and len(test.ops) > 1:
+        if not all(isinstance(c, (ast.Name, ast.Constant)) for c in test.comparators[:-1]):
+            raise CannotFix("a chained comparison would evaluate its middle operands twice")
+        operands = [code(test.left), *map(code, test.comparators)]
+        pairs = [
+            f"{left} {_COMPARISONS[type(op)]} {right}"
+            for left, op, right in zip(operands, test.ops, operands[1:], strict=False)
+        ]
+        return reduce(lambda left, right: f"{jnp}.logical_and({left}, {right})", pairs)
+    return code(test)
+
+
+def _python_logic(test: ast.expr) -> bool:
+    return any(
+        isinstance(n, ast.BoolOp)
+        or (isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not))
+        or (isinstance(n, ast.Compare) and len(n.ops) > 1)
+        for n in _condition_parts(test)
+    )
+
+
+def _condition_parts(test: ast.expr) -> list[ast.expr]:
+    """``test`` and the operands of its boolean operators, recursively (not inside calls)."""
+    if isinstance(test, ast.BoolOp):
+        return [test, *(part for value in test.values for part in _condition_parts(value))]
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return [test, *_condition_parts(test.operand)]
+    return [test]
+
+
+_COMPARISONS: dict[type, str] = {
+    ast.Eq: "==",
+    ast.NotEq: "!=",
+    ast.Lt: "<",
+    ast.LtE: "<=",
+    ast.Gt: ">",
+    ast.GtE: ">=",
+    ast.Is: "is",
+    ast.IsNot: "is not",
+    ast.In: "in",
+    ast.NotIn: "not in",
+}
+
+
+# ---------------------------------------------------------------------------- lifting blocks
+
+
+def function_def(
+    doc: Document,
+    name: str,
+    params: Sequence[str],
+    prologue: str,
+    body: Sequence[cst.BaseStatement],
+    epilogue: str,
+    block: cst.BaseSuite | None = None,
+) -> cst.FunctionDef:
+    """``def name(params):`` with ``prologue``, the original ``body`` statements, ``epilogue``;
+    the comment after the colon of ``block`` (the one ``body`` came from) stays after the colon."""
+    import libcst as cst
+
+    template = parse_statements(f"def {name}({', '.join(params)}):\n    pass\n")[0]
+    assert isinstance(template, cst.FunctionDef)
+    statements: list[cst.BaseStatement] = []
+    if prologue:
+        statements.extend(parse_statements(prologue + "\n"))
+    statements.extend(body)
+    if epilogue:
+        statements.extend(parse_statements(epilogue + "\n"))
+    suite = cst.IndentedBlock(body=statements, indent=doc.indent_unit)
+    if isinstance(block, cst.IndentedBlock):
+        suite = suite.with_changes(header=block.header)
+    return template.with_changes(body=suite)
+
+
+def block_statements(block: cst.BaseSuite) -> list[cst.BaseStatement]:
+    import libcst as cst
+
+    if isinstance(block, cst.IndentedBlock):
+        return list(block.body)
+    raise CannotFix("a one-line block")
+
+
+def pack(names: Sequence[str]) -> str:
+    """``a`` for one name, ``a, b`` for several (a tuple)."""
+    if not names:
+        raise CannotFix("nothing to carry")
+    return names[0] if len(names) == 1 else ", ".join(names)
+
+
+def tuple_expression(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else "(" + ", ".join(names) + ")"
+
+
+# ---------------------------------------------------------------------------- fori_loop
+
+
+def fori_loop_edits(doc: Document, plan: ForiLoop, scope: Scope) -> list[Edit]:
+    """``for i in range(a, b): body`` -> ``carry = lax.fori_loop(a, b, body_fun, carry)`` (JAX502,
+    JAX608)."""
+    import libcst as cst
+
+    snippet = doc.snippet(plan.node)
+    statement = snippet.statement
+    if not isinstance(statement, cst.For) or not isinstance(statement.iter, cst.Call):
+        raise CannotFix("not a for loop over range()")
+    bounds = [snippet.bare_code_of(arg.value) for arg in statement.iter.args]
+    lower, upper = ("0", bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
+    carried = plan.carried
+    lax, edits = doc.reference("jax.lax", scope)
+    body_name = doc.fresh_name("body_fun", scope)
+    carry = carried[0] if len(carried) == 1 else doc.fresh_name("carry", scope)
+    unpack = "" if len(carried) == 1 else f"{pack(carried)} = {carry}"
+    function = function_def(
+        doc,
+        body_name,
+        [plan.index, carry],
+        unpack,
+        block_statements(statement.body),
+        f"return {pack(carried)}",
+        statement.body,
+    )
+    initial = carried[0] if len(carried) == 1 else f"({pack(carried)})"
+    call = f"{pack(carried)} = {lax}.fori_loop({lower}, {upper}, {body_name}, {initial})"
+    return [snippet.replace([function, *parse_statements(call + "\n")]), *edits]

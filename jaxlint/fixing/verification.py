@@ -1,0 +1,69 @@
+"""``check --fix --verify``: run every function a fix changed, the original eagerly against the
+fixed version compiled (by ``jaxlint_runtime``, in subprocesses, on inputs synthesised from
+annotations), and take back the fixes that change results.
+
+A function whose fixed version gives other results or fails keeps its original code: the file is
+fixed again without it, and the functions still fixed are verified again, since they may call the
+one left alone. A function that cannot be run (no inputs can be built for it) keeps its fix and is
+reported unverified. This module imports neither jax nor user code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from jaxlint.engine.astutil import MODULE_CODE
+from jaxlint.fixing.applier import FixResult
+
+VERIFY_TIMEOUT_S = 300.0
+
+Refix = Callable[[frozenset[str]], FixResult]  # fix the file again, keeping these definitions
+
+
+class VerifyUnavailable(Exception):
+    """JAX is not installed, so nothing can be verified."""
+
+
+def require_runtime() -> None:
+    """Raise ``VerifyUnavailable`` with the install hint when JAX cannot be imported."""
+    from jaxlint_runtime.cli import INSTALL_HINT, jax_available
+
+    if not jax_available():
+        raise VerifyUnavailable(INSTALL_HINT.replace("`jaxlint verify`", "`--verify`"))
+
+
+def verified_fix(
+    path: str, result: FixResult, refix: Refix, timeout: float = VERIFY_TIMEOUT_S
+) -> tuple[FixResult, list[str]]:
+    """The fix of ``path`` without the functions whose fixed version misbehaves, and one line
+    per function taken back or left unverified."""
+    kept: set[str] = set()
+    problems: list[str] = []
+    while result.changed:
+        refused, unverified = _verdicts(path, result, timeout)
+        if not refused:
+            problems.extend(f"{path}: `{name}` fixed, unverified: {why}" for name, why in unverified.items())
+            break
+        problems.extend(f"{path}: `{name}` not fixed: {why}" for name, why in refused.items())
+        kept.update(refused)
+        result = refix(frozenset(kept))
+    return result, problems
+
+
+def _verdicts(path: str, result: FixResult, timeout: float) -> tuple[dict[str, str], dict[str, str]]:
+    """The changed definitions whose fix misbehaves, and those that could not be run, with why."""
+    from jaxlint_runtime.fixes import function_codes, verify_fix
+
+    before, after = function_codes(result.source), function_codes(result.fixed)
+    refused: dict[str, str] = {}
+    unverified: dict[str, str] = {}
+    if before.get(MODULE_CODE) != after.get(MODULE_CODE):
+        unverified[MODULE_CODE] = "module-level code cannot be run on its own"
+    changed = [name for name, code in after.items() if name in before and before[name] != code]
+    changed = [name for name in changed if name != MODULE_CODE]
+    for verdict in verify_fix(result.source, result.fixed, path, changed, inputs={}, timeout=timeout):
+        if verdict.rollback:
+            refused[verdict.function] = f"verification {verdict.status}: {verdict.reason}"
+        elif verdict.status != "verified":
+            unverified[verdict.function] = verdict.reason
+    return refused, unverified

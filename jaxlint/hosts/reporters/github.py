@@ -1,0 +1,50 @@
+"""GitHub Actions workflow commands: each finding becomes an annotation on the pull request.
+
+``::error file=F,line=L,col=C,endLine=L2,endColumn=C2,title=T::message``, with the escaping the
+Actions runner expects (``%``, CR and LF in the message; also ``:`` and ``,`` in properties).
+"""
+
+from __future__ import annotations
+
+import os
+
+from jaxlint.engine.diagnostics import Diagnostic
+
+COMMANDS = {"error": "error", "warning": "warning"}
+
+
+def render_github(diagnostics: list[Diagnostic], lines: dict[str, list[str]] | None = None) -> str:
+    return "".join(annotation(d) + "\n" for d in diagnostics)
+
+
+def annotation(diagnostic: Diagnostic) -> str:
+    start, end = diagnostic.location, diagnostic.end_location
+    properties = {
+        "file": display_path(diagnostic.filename),
+        "line": str(start.row),
+        "col": str(start.column),
+        "endLine": str(max(end.row, start.row)),
+        "endColumn": str(end.column),
+        "title": f"jaxlint ({diagnostic.code} {diagnostic.name})",
+    }
+    if end.row != start.row:
+        del properties["endColumn"]  # GitHub accepts endColumn only on one-line annotations
+    joined = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
+    command = COMMANDS.get(diagnostic.severity, "warning")
+    message = f"{diagnostic.code} {diagnostic.message}\n{diagnostic.url}"
+    return f"::{command} {joined}::{escape_data(message)}"
+
+
+def display_path(filename: str) -> str:
+    """The path relative to the working directory (the checkout on a runner) when inside it."""
+    absolute = os.path.abspath(filename)
+    relative = os.path.relpath(absolute)
+    return filename if relative.startswith("..") else relative.replace(os.sep, "/")
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")

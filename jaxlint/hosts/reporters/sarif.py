@@ -1,0 +1,137 @@
+"""SARIF 2.1.0, the format GitHub code scanning and other CI dashboards read.
+
+One run with every rule in ``tool.driver.rules``, one result per diagnostic, and the fix (when
+there is one) as ``fixes[].artifactChanges``. Columns count Unicode code points, as jaxlint's do,
+which the run declares with ``columnKind``. Paths under the working directory are relative URIs
+against ``%SRCROOT%``, so code scanning maps them onto the repository.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from jaxlint import __version__
+from jaxlint.engine.diagnostics import Diagnostic, Fix, Location, rule_url
+from jaxlint.engine.linter import META_CODES
+from jaxlint.engine.registry import all_rules
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://github.com/jaxlint/jaxlint"
+SOURCE_ROOT = "%SRCROOT%"
+LEVELS = {"error": "error", "warning": "warning"}
+META_SUMMARIES = {
+    "JAX000": "The file does not parse, so it was not checked",
+    "JAX001": "The file cannot be read or decoded, so it was not checked",
+    "JAX002": "An internal error in jaxlint; the rest of the file was checked without the failing part",
+}
+
+
+def render_sarif(diagnostics: list[Diagnostic], lines: dict[str, list[str]] | None = None) -> str:
+    rules = rule_descriptors()
+    index = {rule["id"]: number for number, rule in enumerate(rules)}
+    run = {
+        "tool": {
+            "driver": {
+                "name": "jaxlint",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "informationUri": INFORMATION_URI,
+                "rules": rules,
+            }
+        },
+        "originalUriBaseIds": {SOURCE_ROOT: {"uri": Path.cwd().as_uri() + "/"}},
+        "columnKind": "unicodeCodePoints",
+        "results": [sarif_result(d, index) for d in diagnostics],
+    }
+    log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
+    return json.dumps(log, indent=2) + "\n"
+
+
+def rule_descriptors() -> list[dict[str, Any]]:
+    """Every rule (and the meta codes for unreadable or unparsable files) as SARIF descriptors."""
+    descriptors = [
+        _descriptor(code, name, META_SUMMARIES.get(code, name), "error", None)
+        for code, name in sorted(META_CODES.items())
+    ]
+    for rule in all_rules():
+        what = rule.docs().get("What it does", rule.message)
+        descriptors.append(_descriptor(rule.code, rule.name, rule.message, rule.severity, what))
+    return descriptors
+
+
+def _descriptor(code: str, name: str, summary: str, severity: str, what: str | None) -> dict[str, Any]:
+    url = rule_url(code, name)
+    descriptor: dict[str, Any] = {
+        "id": code,
+        "name": name,
+        "shortDescription": {"text": summary},
+        "helpUri": url,
+        "help": {
+            "text": f"{what or summary}\n\nSee {url}",
+            "markdown": f"{what or summary}\n\n[{code}]({url})",
+        },
+        "defaultConfiguration": {"level": LEVELS.get(severity, "warning")},
+        "properties": {"tags": ["jax"]},
+    }
+    if what:
+        descriptor["fullDescription"] = {"text": what}
+    return descriptor
+
+
+def sarif_result(diagnostic: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any]:
+    artifact = artifact_location(diagnostic.filename)
+    result: dict[str, Any] = {
+        "ruleId": diagnostic.code,
+        "level": LEVELS.get(diagnostic.severity, "warning"),
+        "message": {"text": diagnostic.message},
+        "locations": [
+            {
+                "physicalLocation": {
+                    "artifactLocation": artifact,
+                    "region": region(diagnostic.location, diagnostic.end_location),
+                }
+            }
+        ],
+    }
+    if diagnostic.code in rule_index:
+        result["ruleIndex"] = rule_index[diagnostic.code]
+    if diagnostic.fix is not None and diagnostic.fix.edits:
+        result["fixes"] = [sarif_fix(diagnostic.fix, artifact)]
+    return result
+
+
+def sarif_fix(fix: Fix, artifact: dict[str, str]) -> dict[str, Any]:
+    replacements = [
+        {"deletedRegion": region(edit.location, edit.end_location), "insertedContent": {"text": edit.content}}
+        for edit in fix.edits
+    ]
+    description = f"{fix.message} ({fix.applicability.value} fix)"
+    return {
+        "description": {"text": description},
+        "artifactChanges": [{"artifactLocation": artifact, "replacements": replacements}],
+    }
+
+
+def region(start: Location, end: Location) -> dict[str, int]:
+    """A SARIF region; an empty span (an insertion) keeps ``endColumn == startColumn``."""
+    end = max(end, start)
+    return {
+        "startLine": start.row,
+        "startColumn": start.column,
+        "endLine": end.row,
+        "endColumn": end.column,
+    }
+
+
+def artifact_location(filename: str) -> dict[str, str]:
+    """A relative URI under ``%SRCROOT%`` (the working directory), else an absolute ``file:`` URI."""
+    absolute = Path(os.path.abspath(filename))
+    try:
+        relative = absolute.relative_to(Path.cwd())
+    except ValueError:
+        return {"uri": absolute.as_uri()}
+    return {"uri": quote(relative.as_posix()), "uriBaseId": SOURCE_ROOT}

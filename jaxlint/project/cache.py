@@ -1,0 +1,164 @@
+"""A content-hash cache of per-file results (like ruff's), stored as plain JSON.
+
+An entry is keyed by the file's bytes, its path and module name, jaxlint's version and the
+state of its own source files (an edited rule in a development install is never served stale
+results), the effective settings and the trace requests other modules sent it. Entries are
+JSON, never pickle: a cache directory committed to a repository cannot run code on the machine
+that lints it. A missing, unreadable or corrupt entry is a miss (and is rewritten); writes go through a
+temporary file and an atomic rename, so concurrent runs never see half an entry.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import importlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jaxlint import __version__
+from jaxlint.engine.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
+from jaxlint.semantic.project import TraceRequest, value_from_json, value_to_json
+from jaxlint.semantic.values import Value
+
+FORMAT = "1"
+DEFAULT_DIRECTORY = ".jaxlint_cache"
+
+
+@dataclass
+class Entry:
+    diagnostics: list[Diagnostic]
+    requests: list[TraceRequest]
+    returns: dict[str, Value]
+
+
+@functools.cache
+def own_sources_fingerprint() -> str:
+    """The names, sizes and modification times of jaxlint's, its rules' and fixers' sources."""
+    digest = hashlib.sha256()
+    for name in ("jaxlint", "jaxlint.rules", "jaxlint.fixers"):
+        for folder in importlib.import_module(name).__path__:
+            for path in sorted(Path(folder).rglob("*.py")):
+                with contextlib.suppress(OSError):
+                    stat = path.stat()
+                    digest.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+    return digest.hexdigest()
+
+
+class Cache:
+    """Reads and writes entries under ``directory``; ``None`` directory means no caching."""
+
+    def __init__(self, directory: Path | None, context: str) -> None:
+        self.directory = directory
+        self.context = f"{FORMAT}\0{__version__}\0{own_sources_fingerprint()}\0{context}"
+
+    def key(self, path: str, content: bytes, extra: str) -> str:
+        digest = hashlib.sha256()
+        for part in (self.context, os.path.abspath(path), extra):
+            digest.update(part.encode("utf-8", "surrogatepass"))
+            digest.update(b"\0")
+        digest.update(content)
+        return digest.hexdigest()
+
+    def get(self, key: str) -> Entry | None:
+        if self.directory is None:
+            return None
+        try:
+            with open(self._path(key), encoding="utf-8") as handle:
+                data = json.load(handle)
+            return Entry(
+                [diagnostic_from_json(d) for d in data["diagnostics"]],
+                [TraceRequest.from_json(r) for r in data["requests"]],
+                {name: value_from_json(v) for name, v in data["returns"].items()},
+            )
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            return None
+
+    def put(self, key: str, entry: Entry) -> None:
+        if self.directory is None:
+            return
+        data = {
+            "diagnostics": [diagnostic_to_json(d) for d in entry.diagnostics],
+            "requests": [r.to_json() for r in entry.requests],
+            "returns": {name: value_to_json(v) for name, v in entry.returns.items()},
+        }
+        target = self._path(key)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            _ensure_gitignore(self.directory)
+            descriptor, temporary = tempfile.mkstemp(prefix=".tmp-", dir=target.parent)
+            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                json.dump(data, handle, separators=(",", ":"))
+            os.replace(temporary, target)
+        except OSError:
+            with contextlib.suppress(OSError, UnboundLocalError):
+                os.unlink(temporary)  # type: ignore[possibly-undefined]
+
+    def _path(self, key: str) -> Path:
+        assert self.directory is not None
+        return self.directory / f"v{FORMAT}" / key[:2] / f"{key[2:]}.json"
+
+
+def _ensure_gitignore(directory: Path) -> None:
+    marker = directory / ".gitignore"
+    if not marker.exists():
+        with contextlib.suppress(OSError):
+            marker.write_text("# Created by jaxlint.\n*\n", encoding="utf-8")
+
+
+def _location(location: Location) -> list[int]:
+    return [location.row, location.column]
+
+
+def diagnostic_to_json(d: Diagnostic) -> dict[str, Any]:
+    fix = None
+    if d.fix is not None:
+        fix = {
+            "applicability": d.fix.applicability.value,
+            "message": d.fix.message,
+            "edits": [[e.content, _location(e.location), _location(e.end_location)] for e in d.fix.edits],
+            "isolation": d.fix.isolation,
+        }
+    return {
+        "code": d.code,
+        "name": d.name,
+        "message": d.message,
+        "filename": d.filename,
+        "location": _location(d.location),
+        "end": _location(d.end_location),
+        "severity": d.severity,
+        "fix": fix,
+        "fix_title": d.fix_title,
+        "noqa_row": d.noqa_row,
+        "cell": d.cell,
+    }
+
+
+def diagnostic_from_json(data: dict[str, Any]) -> Diagnostic:
+    fix = None
+    if data["fix"] is not None:
+        raw = data["fix"]
+        fix = Fix(
+            Applicability(raw["applicability"]),
+            raw["message"],
+            tuple(Edit(c, Location(*start), Location(*end)) for c, start, end in raw["edits"]),
+            raw.get("isolation"),
+        )
+    return Diagnostic(
+        code=data["code"],
+        name=data["name"],
+        message=data["message"],
+        filename=data["filename"],
+        location=Location(*data["location"]),
+        end_location=Location(*data["end"]),
+        severity=data["severity"],
+        fix=fix,
+        fix_title=data["fix_title"],
+        noqa_row=data["noqa_row"],
+        cell=data.get("cell"),
+    )

@@ -1,0 +1,446 @@
+"""Checking and fixing a project: discovery, the whole-project fixed point, workers, the cache.
+
+1. Every file is analysed on its own (in parallel, or from the cache). Each analysis also says
+   which functions of *other* modules it traces (trace requests).
+2. Requests are routed to the modules that define those functions; a module that receives new
+   ones is analysed again with them as seeds, until nothing changes (near-linear: only the
+   modules that receive requests run again).
+3. With ``--fix``/``--diff``, every file is then fixed with its final seeds and written atomically.
+Output order is deterministic whatever the number of workers.
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import gc
+import os
+import sys
+import threading
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from jaxlint.engine.diagnostics import Diagnostic
+from jaxlint.engine.linter import INTERNAL_ERROR, IO_ERROR, META_CODES, RuleSet, analyze, meta_diagnostic
+from jaxlint.engine.registry import fixable_codes, rule_codes
+from jaxlint.project.cache import Cache, Entry
+from jaxlint.project.config import Settings
+from jaxlint.project.files import SourceFile, WriteError, discover, is_python_file, read_source, write_source
+from jaxlint.project.notebooks import NotebookError, read_notebook
+from jaxlint.semantic.project import ProjectIndex, ProjectView, TraceRequest, module_name
+from jaxlint.semantic.values import Value
+
+if TYPE_CHECKING:
+    from jaxlint.fixing.applier import FixResult
+
+MAX_ROUNDS = 8
+PARALLEL_THRESHOLD = 16  # fewer files than this are checked in-process
+
+
+@dataclass(frozen=True)
+class Mode:
+    """What to do with the findings, and how: report them (with fixes attached), apply fixes,
+    or show a diff; how many worker processes; where the cache lives (None: no cache)."""
+
+    fix: bool = False
+    unsafe: bool = False
+    diff: bool = False
+    with_fixes: bool = False
+    jobs: int = 1
+    cache_dir: Path | None = None
+    verify: bool = False  # run what each fix changed, eager against compiled, before keeping it
+
+
+@dataclass
+class FileOutcome:
+    """The result of one file (plain data: it crosses process boundaries and the cache).
+    ``returns``: what the functions other modules trace here return (by function path)."""
+
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    requests: list[TraceRequest] = field(default_factory=list)
+    returns: dict[str, Value] = field(default_factory=dict)
+    fixed: Counter[str] = field(default_factory=Counter)
+    diff: str | None = None
+    problems: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RunResult:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    files: int = 0
+    fixed: Counter[str] = field(default_factory=Counter)
+    changed_files: int = 0
+    diffs: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    analysed: int = 0  # file analyses run (not from the cache), over all rounds
+
+
+def build_ruleset(settings: Settings) -> RuleSet:
+    return RuleSet.from_codes(settings.enabled(rule_codes()))
+
+
+def check_paths(paths: list[str], settings: Settings, ruleset: RuleSet, mode: Mode = Mode()) -> RunResult:
+    """Check (and fix) every Python file under ``paths`` as one project."""
+    files = list(discover(paths, settings))
+    codes = tuple(rule.code for rule in ruleset.rules)
+    checker = Checker(settings, codes, mode)
+    result = RunResult(files=len(files))
+    outcomes, fixed_point = analyse_project(files, checker, result)
+    if mode.fix or mode.diff:
+        outcomes = checker.fix_all({path: fixed_point.view(path) for path in files}, result)
+    for path in files:
+        outcome = outcomes[path]
+        result.diagnostics.extend(outcome.diagnostics)
+        result.problems.extend(outcome.problems)
+        result.fixed.update(outcome.fixed)
+        if outcome.diff:
+            result.diffs.append(outcome.diff)
+        if outcome.fixed or outcome.diff:
+            result.changed_files += 1
+    result.diagnostics.sort(key=Diagnostic.sort_key)
+    return result
+
+
+def analyse_project(
+    files: list[str], checker: Checker, result: RunResult
+) -> tuple[dict[str, FileOutcome], FixedPoint]:
+    """Analyse every file, then again the files other modules trace into, to the fixed point."""
+    fixed_point = FixedPoint(project_index(files))
+    outcomes = checker.analyse_all({path: fixed_point.view(path) for path in files}, result)
+    for _ in range(MAX_ROUNDS):
+        changed = fixed_point.update(outcomes)
+        if not changed:
+            break
+        outcomes.update(checker.analyse_all({path: fixed_point.view(path) for path in changed}, result))
+    return outcomes, fixed_point
+
+
+def project_index(files: list[str]) -> ProjectIndex:
+    """Module names of the files, and what their packages re-export."""
+    index = ProjectIndex()
+    for path in files:
+        name, is_package = module_name(path)
+        index.modules.setdefault(name, path)
+        if is_package:
+            index.exports[name] = _package_exports(path, name)
+    return index
+
+
+def _package_exports(path: str, package: str) -> dict[str, str]:
+    """``name -> qualified name`` for what ``pkg/__init__.py`` imports from elsewhere."""
+    source = read_source(path)
+    try:
+        tree = ast.parse(source.text or "")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    exports: dict[str, str] = {}
+    parts = package.split(".")
+    for statement in tree.body:
+        if not isinstance(statement, ast.ImportFrom):
+            continue
+        if statement.level:
+            prefix = parts[: len(parts) - (statement.level - 1)]
+            if statement.module:
+                prefix = [*prefix, statement.module]
+        elif statement.module:
+            prefix = [statement.module]
+        else:
+            continue
+        for alias in statement.names:
+            exports[alias.asname or alias.name] = ".".join([*prefix, alias.name])
+    return exports
+
+
+class FixedPoint:
+    """Routes trace requests to the modules that define their functions (as seeds), and the
+    values those functions return back to the modules that called them; says which files must be
+    analysed again. Seeds and returns only grow or settle, and rounds are bounded."""
+
+    def __init__(self, project: ProjectIndex) -> None:
+        self.project = project
+        self.seeds: dict[str, set[TraceRequest]] = defaultdict(set)
+        self.returns: dict[tuple[str, str], Value] = {}  # (path, function) -> returned value
+        # caller path -> {(defining path, function): the qualified name the caller used}
+        self.calls: dict[str, dict[tuple[str, str], str]] = defaultdict(dict)
+
+    def view(self, path: str) -> ProjectView:
+        name, is_package = module_name(path)
+        seeds = tuple(sorted(self.seeds.get(path, ()), key=repr))
+        called = self.calls.get(path, {})
+        returns = tuple(
+            sorted((qualname, self.returns[t]) for t, qualname in called.items() if t in self.returns)
+        )
+        return ProjectView(name, is_package, seeds, returns)
+
+    def update(self, outcomes: dict[str, FileOutcome]) -> set[str]:
+        """Take in new outcomes; the files whose view changed."""
+        touched: set[str] = set()
+        for outcome in outcomes.values():
+            for request in outcome.requests:
+                found = self.project.locate(request.target)
+                if found is None:
+                    continue
+                module, function = found
+                path = self.project.modules[module]
+                if path == outcome.path:
+                    continue
+                self.calls[outcome.path][(path, function)] = request.target
+                routed = replace(request, target=function)
+                if routed not in self.seeds[path]:
+                    self.seeds[path].add(routed)
+                    touched.add(path)
+            for function, value in outcome.returns.items():
+                if self.returns.get((outcome.path, function)) != value:
+                    self.returns[(outcome.path, function)] = value
+                    touched |= {
+                        caller for caller, called in self.calls.items() if (outcome.path, function) in called
+                    }
+        return touched
+
+
+class Checker:
+    """Runs file jobs in-process or on worker processes, through the cache."""
+
+    def __init__(self, settings: Settings, codes: tuple[str, ...], mode: Mode) -> None:
+        self.settings = settings
+        self.codes = codes
+        self.mode = mode
+        context = repr((settings.fingerprint(), codes, mode.with_fixes))
+        self.cache = Cache(mode.cache_dir, context)
+
+    def analyse_all(self, views: dict[str, ProjectView], result: RunResult) -> dict[str, FileOutcome]:
+        outcomes: dict[str, FileOutcome] = {}
+        misses: dict[str, tuple[ProjectView, str | None]] = {}
+        for path, view in views.items():
+            key = self._key(path, view)
+            entry = self.cache.get(key) if key is not None else None
+            if entry is not None:
+                outcomes[path] = FileOutcome(path, entry.diagnostics, entry.requests, entry.returns)
+            else:
+                misses[path] = (view, key)
+        ran = self._run({path: view for path, (view, _) in misses.items()}, fixing=False)
+        result.analysed += len(ran)
+        for path, outcome in ran.items():
+            key = misses[path][1]
+            if key is not None and not outcome.problems:
+                self.cache.put(key, Entry(outcome.diagnostics, outcome.requests, outcome.returns))
+            outcomes[path] = outcome
+        return outcomes
+
+    def fix_all(self, views: dict[str, ProjectView], result: RunResult) -> dict[str, FileOutcome]:
+        ran = self._run(views, fixing=True)
+        result.analysed += len(ran)
+        return ran
+
+    def _key(self, path: str, view: ProjectView) -> str | None:
+        if self.cache.directory is None:
+            return None
+        try:
+            with open(path, "rb") as handle:
+                content = handle.read()
+        except OSError:
+            return None
+        return self.cache.key(path, content, view.fingerprint())
+
+    def _run(self, views: dict[str, ProjectView], fixing: bool) -> dict[str, FileOutcome]:
+        jobs = [(path, view, fixing) for path, view in views.items()]
+        if self.mode.jobs > 1 and len(jobs) >= PARALLEL_THRESHOLD:
+            return self._run_parallel(jobs)
+        worker = Worker(self.settings, self.codes, self.mode)
+        return {path: worker.run(path, view, fix) for path, view, fix in jobs}
+
+    def _run_parallel(self, jobs: list[tuple[str, ProjectView, bool]]) -> dict[str, FileOutcome]:
+        import multiprocessing
+
+        context = multiprocessing.get_context(_start_method())
+        outcomes: dict[str, FileOutcome] = {}
+        chunk = max(1, len(jobs) // (self.mode.jobs * 8))
+        try:
+            with ProcessPoolExecutor(
+                self.mode.jobs,
+                mp_context=context,
+                initializer=_init_worker,
+                initargs=(self.settings, self.codes, self.mode),
+            ) as pool:
+                for outcome in pool.map(_run_job, jobs, chunksize=chunk):
+                    outcomes[outcome.path] = outcome
+        except BrokenProcessPool:
+            pass  # a worker died (memory, a signal): the files it left are reported below
+        for path, _, _ in jobs:
+            if path not in outcomes:
+                message = f"a worker process died while checking this file ({path})"
+                outcomes[path] = FileOutcome(path, [meta_diagnostic(INTERNAL_ERROR, message, path)])
+        return outcomes
+
+
+class Worker:
+    """Checks or fixes one file at a time; one per process."""
+
+    def __init__(self, settings: Settings, codes: tuple[str, ...], mode: Mode) -> None:
+        self.settings = settings
+        self.mode = mode
+        self.ruleset = RuleSet.from_codes(codes)
+        self.decorators = frozenset(settings.traced_decorators)
+
+    def run(self, path: str, view: ProjectView, fixing: bool) -> FileOutcome:
+        try:
+            with gc_paused():
+                return self._run(path, view, fixing)
+        except RecursionError:
+            message = "the file is nested too deeply to analyse"
+            return FileOutcome(path, [meta_diagnostic(INTERNAL_ERROR, message, path)])
+        except Exception as error:  # contain the crash to this file
+            message = f"internal error: {type(error).__name__}: {error}; the file was skipped"
+            if os.environ.get("JAXLINT_RAISE_INTERNAL_ERRORS") == "1":
+                raise
+            return FileOutcome(path, [meta_diagnostic(INTERNAL_ERROR, message, path)])
+
+    def _run(self, path: str, view: ProjectView, fixing: bool) -> FileOutcome:
+        if not is_python_file(path):
+            return FileOutcome(path, problems=[f"{path}: not a Python file (skipped)"])
+        if path.endswith(".ipynb"):
+            return self._notebook(path, view, fixing)
+        source = read_source(path)
+        if source.text is None:
+            return FileOutcome(path, [meta_diagnostic(IO_ERROR, f"{source.error}", path)])
+        ignored = self.settings.ignored_in(path)
+        ruleset = self.ruleset.without(ignored) if ignored else self.ruleset
+        if fixing:
+            outcome = self._fix(path, source, ruleset, view)
+        else:
+            analysis = analyze(source.text, path, ruleset, self.decorators, project=view)
+            diagnostics = analysis.diagnostics
+            if (
+                self.mode.with_fixes
+                and analysis.model
+                and any(d.code in fixable_codes() for d in diagnostics)
+            ):
+                from jaxlint.fixing.fixer import attach_fixes
+
+                diagnostics = diagnostics + attach_fixes(diagnostics, source.text, analysis.model)
+            model = analysis.model
+            requests = list(model.outgoing) if model is not None else []
+            returns = model.seeded_returns() if model is not None else {}
+            outcome = FileOutcome(path, diagnostics, requests, returns)
+            if model is not None:
+                model.release()
+        if ignored:
+            outcome.diagnostics = [
+                d for d in outcome.diagnostics if d.code in META_CODES or not d.code.startswith(ignored)
+            ]
+        outcome.diagnostics = [d.detached() for d in outcome.diagnostics]
+        return outcome
+
+    def _notebook(self, path: str, view: ProjectView, fixing: bool) -> FileOutcome:
+        """A notebook's code cells, checked as one module; findings reported per cell."""
+        try:
+            with open(path, "rb") as handle:
+                notebook = read_notebook(handle.read())
+        except OSError as error:
+            return FileOutcome(
+                path, [meta_diagnostic(IO_ERROR, f"cannot read: {error.strerror or error}", path)]
+            )
+        except NotebookError as error:
+            return FileOutcome(path, [meta_diagnostic(IO_ERROR, str(error), path)])
+        ignored = self.settings.ignored_in(path)
+        ruleset = self.ruleset.without(ignored) if ignored else self.ruleset
+        analysis = analyze(notebook.source, path, ruleset, self.decorators, project=view)
+        diagnostics = [notebook.to_cells(d.detached()) for d in analysis.diagnostics]
+        problems = [f"{path}: notebooks are checked, not fixed"] if fixing and diagnostics else []
+        requests = list(analysis.model.outgoing) if analysis.model is not None else []
+        if analysis.model is not None:
+            analysis.model.release()
+        return FileOutcome(path, diagnostics, requests, problems=problems)
+
+    def _fix(self, path: str, source: SourceFile, ruleset: RuleSet, view: ProjectView) -> FileOutcome:
+        from jaxlint.fixing.applier import fix_source
+
+        text = source.text
+        assert text is not None
+
+        def refix(keep: frozenset[str]) -> FixResult:
+            return fix_source(text, path, ruleset, self.decorators, self.mode.unsafe, view, keep)
+
+        fixed = refix(frozenset())
+        problems = list(fixed.problems)
+        if self.mode.verify and fixed.changed:
+            from jaxlint.fixing.verification import verified_fix
+
+            fixed, refused = verified_fix(path, fixed, refix)
+            problems.extend(refused)
+        outcome = FileOutcome(path, fixed.remaining, problems=problems)
+        if not fixed.changed:
+            return outcome
+        if self.mode.diff:
+            outcome.diff = unified_diff(path, fixed.source, fixed.fixed)
+            return outcome
+        try:
+            write_source(path, fixed.fixed, source.encoding)
+        except WriteError as error:
+            outcome.problems.append(str(error))
+            outcome.diagnostics = self._unfixed(text, path, ruleset, view)
+            return outcome
+        outcome.fixed = fixed.applied
+        return outcome
+
+    def _unfixed(self, text: str, path: str, ruleset: RuleSet, view: ProjectView) -> list[Diagnostic]:
+        """The findings of a file whose fixes were not kept: those of its original text."""
+        return analyze(text, path, ruleset, self.decorators, project=view).diagnostics
+
+
+_WORKER: Worker | None = None
+THREADED_NATIVE_MODULES = ("jax", "jaxlib", "torch", "tensorflow")  # they start threads on import
+
+
+def _start_method() -> str:
+    """``fork`` (workers start instantly, sharing what is loaded) where it is safe: on Linux, in
+    a process that runs no other thread; ``spawn`` otherwise (a host that embeds jaxlint next to
+    JAX, whose native threads make ``fork`` deadlock-prone)."""
+    threaded = threading.active_count() > 1 or any(name in sys.modules for name in THREADED_NATIVE_MODULES)
+    return "fork" if sys.platform.startswith("linux") and not threaded else "spawn"
+
+
+def _init_worker(settings: Settings, codes: tuple[str, ...], mode: Mode) -> None:
+    global _WORKER
+    _WORKER = Worker(settings, codes, mode)
+
+
+def _run_job(job: tuple[str, ProjectView, bool]) -> FileOutcome:
+    assert _WORKER is not None
+    path, view, fixing = job
+    return _WORKER.run(path, view, fixing)
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cycle collector while one file is checked: the syntax tree is millions of
+    objects that full collections would scan again and again (super-linear on big files); the
+    few cycles the analysis makes are collected once it resumes."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def unified_diff(path: str, before: str, after: str) -> str:
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=path,
+        tofile=path,
+    )
+    return "".join(line if line.endswith(("\n", "\r")) else line + "\n" for line in lines)
+
+
+def default_jobs() -> int:
+    return max(1, os.cpu_count() or 1)

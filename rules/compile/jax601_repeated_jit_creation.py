@@ -1,0 +1,185 @@
+"""JAX601: ``jax.jit`` applied to a fresh function in a loop or on every call."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.astutil import callee_leaf, encloses
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import Rule
+from jaxlint.semantic.transforms import PARTIAL
+
+from ..support.blocks import own_nodes
+from ..support.explain import snippet
+from .jitted import assigned_name, called_once_per_call, used_per_iteration
+from .loops import bounded_sweep
+
+JIT_NAMES = frozenset({"jax.jit", "jax.pmap", "flax.nnx.jit"})
+JIT_LEAVES = frozenset({"jit", "pmap", "pjit"})
+RUN_ONCE = ("main", "test", "setUp")  # entry points and tests: one call, one compilation
+
+
+class RepeatedJitCreation(Rule):
+    """## What it does
+    Finds `jax.jit(f)` applied, in a loop body or on every call of a function, to a function object
+    that is created anew each time: a `lambda`, a `functools.partial(...)`, the result of another
+    transformation (`jax.grad(g)`, `jax.vmap(g)`), a bound method (`self.step`), or a function
+    defined inside the loop (or inside the function). In a loop the jitted function must be used
+    in the same iteration (called right away, or bound to a name that is called or handed to a
+    function, not stored); in a function body it must be called once per call of the function
+    (`jax.jit(lambda x: ...)(y)`, or `f = jax.jit(...)` with `f` called outside any loop), and the
+    function must not be one that runs once (`main`, tests: `test*`, `setUp*`) or a driver that
+    loops (`train`), whose one compilation per call is amortised. Code JAX already traces is not
+    checked.
+
+    `jax.jit(module_level_function)` in a loop is not reported: JAX caches compilations by the
+    identity of the function, so every iteration reuses the first compilation. Nor is a loop over
+    a short literal collection (`for lr in (0.1, 0.01)`, `range(3)`, `itertools.product` of
+    literals): a sweep over configurations compiles each one on purpose.
+
+    ## Why is this bad?
+    Each new function object misses JAX's compilation cache, so JAX traces and compiles it again
+    on every iteration (or call): compilation, often far slower than the computation, runs every
+    time. Create the jitted function once, outside the loop or at module level, and pass what
+    changes as arguments.
+
+    ## Example
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    def train(w, batches):
+        for x in batches:
+            step = jax.jit(lambda p: p - 0.01 * jax.grad(lambda q: jnp.sum((x * q) ** 2))(p))
+            w = step(w)
+        return w
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def step(p, x):
+        return p - 0.01 * jax.grad(lambda q: jnp.sum((x * q) ** 2))(p)
+
+    def train(w, batches):
+        for x in batches:
+            w = step(w, x)
+        return w
+    ```
+
+    ## Fix safety
+    No automatic fix: hoisting the function changes which values it closes over.
+
+    ## References
+    - [JAX: just-in-time compilation, caching](https://docs.jax.dev/en/latest/jit-compilation.html#caching)
+    """
+
+    code = "JAX601"
+    name = "repeated-jit-creation"
+    message = "`jax.jit` is applied to a new function object in a loop or on every call"
+    outcome = "JAX traces and compiles the function again every time"
+    severity = "warning"
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if callee_leaf(node) not in JIT_LEAVES or ctx.traced or not node.args:
+            return
+        if ctx.qualname(node.func) not in JIT_NAMES:
+            return
+        if any(isinstance(a, ast.Starred) for a in node.args[:1]):
+            return
+        where = self.repetition(node, ctx)
+        if where is None:
+            return
+        fresh = self.fresh(node.args[0], ctx, where[1])
+        if fresh is None:
+            return
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` compiles {fresh}, a new function object {where[0]}: JAX caches "
+            f"compilations by function identity, so it traces and compiles it again each time; create "
+            f"the jitted function once (outside the loop, or at module level) and pass what changes as "
+            f"arguments",
+        )
+
+    def visit_FunctionDef(self, node: ast.FunctionDef, ctx: Context) -> None:
+        """``@jax.jit`` on a ``def`` inside a loop body: a new function every iteration."""
+        if not ctx.loops or ctx.traced:
+            return
+        decorator = next((d for d in node.decorator_list if _jit_decorator(ctx, d)), None)
+        loop = ctx.loops[-1]
+        if decorator is None or bounded_sweep(ctx, loop) or not used_per_iteration(ctx, node.name, loop):
+            return
+        line = loop.lineno  # type: ignore[attr-defined]
+        ctx.report(
+            decorator,
+            f"`@{snippet(ctx, decorator)}` compiles `{node.name}`, defined inside the loop at line "
+            f"{line}: a new function object on every iteration, so JAX traces and compiles it "
+            f"again each time; define the jitted function once, outside the loop, and pass what "
+            f"changes as arguments",
+        )
+
+    def repetition(self, node: ast.Call, ctx: Context) -> tuple[str, ast.AST] | None:
+        """Where the jit is repeated (for the message) and the node that repeats it."""
+        parent = ctx.parent
+        called = isinstance(parent, ast.Call) and parent.func is node
+        if ctx.loops:
+            loop = ctx.loops[-1]
+            if bounded_sweep(ctx, loop):
+                return None
+            if called or used_per_iteration(ctx, assigned_name(parent, node), loop):
+                kind = "loop" if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) else "comprehension"
+                return f"on every iteration of the {kind} at line {loop.lineno}", loop  # type: ignore[attr-defined]
+            return None
+        function = ctx.function
+        if function is None or isinstance(function.node, ast.Lambda) or function.name.startswith(RUN_ONCE):
+            return None
+        if any(isinstance(n, (ast.For, ast.AsyncFor, ast.While)) for n in own_nodes(function.node.body)):
+            return None  # a driver (`train`) that loops amortises its one compilation per call
+        if called or called_once_per_call(assigned_name(parent, node), function.node):
+            return f"on every call of `{function.name}`", function.node
+        return None
+
+    def fresh(self, target: ast.expr, ctx: Context, repeated: ast.AST) -> str | None:
+        """How ``target`` makes a new function object on each repetition; None if it does not."""
+        if isinstance(target, ast.Lambda):
+            return "a lambda"
+        if isinstance(target, ast.Call):
+            qualname = ctx.qualname(target.func)
+            if qualname == PARTIAL:
+                return "a `functools.partial` object"
+            transform = None if qualname is None else ctx.model.transforms.get(qualname)
+            if transform is not None and transform.kind not in ("wrapper", "body", "callback"):
+                return f"the function `{snippet(ctx, target.func)}` returns"
+            return None
+        if isinstance(target, ast.Attribute):
+            found = ctx.model.resolve_function(target, ctx.scope)
+            return "a bound method" if found is not None and found[1] == 1 else None
+        if isinstance(target, ast.Name):
+            owner = ctx.scope.lookup(target.id)
+            if owner is None or owner.bound.get(target.id) != 1:
+                return None
+            binding = owner.single_def(target.id) or owner.assigned.get(target.id)
+            if binding is None or not encloses(repeated, binding):
+                return None
+            if isinstance(binding, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return f"`{target.id}` (a function defined {_inside(repeated)})"
+            if isinstance(binding, (ast.Lambda, ast.Call)):
+                inner = self.fresh(binding, ctx, repeated)
+                return None if inner is None else f"`{target.id}` ({inner})"
+        return None
+
+
+def _jit_decorator(ctx: Context, decorator: ast.expr) -> bool:
+    target = decorator
+    if isinstance(decorator, ast.Call) and ctx.qualname(decorator.func) == PARTIAL and decorator.args:
+        target = decorator.args[0]
+    return ctx.qualname(target) in JIT_NAMES
+
+
+def _inside(repeated: ast.AST) -> str:
+    if isinstance(repeated, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return f"inside `{repeated.name}`"
+    return "inside the loop"

@@ -1,0 +1,137 @@
+"""JAX602: a NumPy function applied to a traced value."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from jaxlint.engine.astutil import callee_leaf
+from jaxlint.engine.context import Context
+from jaxlint.engine.diagnostics import FixRequest
+from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.semantic.transforms import ABSTRACT, PARTIAL
+from jaxlint.semantic.values import is_traced
+
+from ..support.explain import snippet, why_traced
+from .numpy_api import NUMPY_CONVERTS_TRACER
+
+NUMPY_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in NUMPY_CONVERTS_TRACER)
+# Keywords that mean the same to the NumPy function and its jax.numpy namesake.
+SHARED_KEYWORDS = frozenset({"axis", "keepdims", "dtype", "ddof", "ord", "optimize", "decimals"})
+
+
+@dataclass(frozen=True)
+class JaxNumpyFunction(FixRequest):
+    """``np.<name>(...)`` -> ``jnp.<name>(...)``. ``safe``: the function only ever runs traced."""
+
+    name: str
+    safe: bool
+
+
+class NumpyFunctionOnTracer(Rule):
+    """## What it does
+    Finds a NumPy function (`np.exp`, `np.dot`, `np.where`, `np.linalg.norm`, ...) called on a
+    traced value inside code JAX traces abstractly, when the function converts its argument to a
+    NumPy array. (`np.asarray(x)` and other conversions are JAX503; NumPy functions that call a
+    method of their argument, such as `np.sum(x)` or `np.reshape(x, s)`, work on tracers and are
+    not reported.)
+
+    ## Why is this bad?
+    NumPy computes on concrete host arrays: it calls `__array__` on its argument, and a tracer has
+    no value while JAX traces, so JAX raises `jax.errors.TracerArrayConversionError`. The
+    `jax.numpy` function of the same name computes the same result on tracers (and on the
+    accelerator).
+
+    ## Example
+    ```python
+    import jax
+    import numpy as np
+
+    @jax.jit
+    def softplus(x):
+        return np.log1p(np.exp(x))
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def softplus(x):
+        return jnp.log1p(jnp.exp(x))
+    ```
+
+    ## Fix safety
+    The fix calls the `jax.numpy` namesake. It is safe in a function that only ever runs traced (it
+    is decorated with `jax.jit`, `vmap`..., or nested in one); elsewhere it is unsafe, because the
+    same function may also run eagerly on NumPy data, where the result would become a JAX array
+    (and float64 would become float32). No fix is offered when a keyword argument (`out=`,
+    `where=`...) has no `jax.numpy` equivalent.
+
+    ## References
+    - [jax.errors.TracerArrayConversionError](https://docs.jax.dev/en/latest/errors.html#jax.errors.TracerArrayConversionError)
+    - [JAX: jax.numpy](https://docs.jax.dev/en/latest/jax.numpy.html)
+    """
+
+    code = "JAX602"
+    name = "numpy-function-on-tracer"
+    message = "A NumPy function is applied to a traced value"
+    outcome = "jax.errors.TracerArrayConversionError"
+    fix_title = "Use the `jax.numpy` function of the same name"
+    fix_availability = FixAvailability.SOMETIMES
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if not ctx.abstract:
+            return
+        culprit = _traced_operand(ctx, node)
+        if culprit is None:
+            return
+        qualname: str = ctx.qualname(node.func)  # type: ignore[assignment]
+        name = qualname.removeprefix("numpy.")
+        fixable = all(k.arg in SHARED_KEYWORDS for k in node.keywords)
+        ctx.report(
+            node,
+            f"`np.{name}` converts traced `{snippet(ctx, culprit)}` to a NumPy array: JAX raises "
+            f"`TracerArrayConversionError` ({why_traced(ctx, culprit)}); use `jnp.{name}`",
+            fix=JaxNumpyFunction(name, safe=_runs_only_traced(ctx)) if fixable else None,
+        )
+
+
+def _traced_operand(ctx: Context, node: ast.Call) -> ast.expr | None:
+    """The first traced argument of a converting NumPy call (an argument that is itself such a
+    call on a tracer counts: it is reported too, and rewritten to return a tracer)."""
+    if callee_leaf(node) not in NUMPY_LEAVES or ctx.qualname(node.func) not in NUMPY_CONVERTS_TRACER:
+        return None
+    for argument in [*node.args, *(k.value for k in node.keywords)]:
+        value = argument.value if isinstance(argument, ast.Starred) else argument
+        if is_traced(ctx.value(value)):
+            return value
+        if isinstance(value, ast.Call) and _traced_operand(ctx, value) is not None:
+            return value
+    return None
+
+
+def _runs_only_traced(ctx: Context) -> bool:
+    """Whether the current function only ever runs under an abstract transformation: it is
+    decorated with one (its name never refers to the plain function), or nested in one."""
+    info = ctx.function
+    while info is not None:
+        node = info.node
+        scope = ctx.model.index.parents.get(node)
+        decorators = [] if isinstance(node, ast.Lambda) else node.decorator_list
+        for decorator in decorators:
+            target = decorator
+            if (
+                isinstance(decorator, ast.Call)
+                and decorator.args
+                and ctx.model.qualname(decorator.func, scope) == PARTIAL  # type: ignore[arg-type]
+            ):
+                target = decorator.args[0]
+            transform = ctx.model.transform_of(target, scope)  # type: ignore[arg-type]
+            if transform is not None and transform.abstract:
+                return True
+        if info.parent is None or info.inherited != ABSTRACT:
+            return False
+        info = info.parent
+    return False

@@ -1,0 +1,154 @@
+"""JAX607: a jitted function called in a loop with a static argument or a shape that changes on
+every iteration."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import Rule
+
+from ..support.explain import snippet
+from .jitted import jitted_callee
+from .loops import range_trips
+
+SMALL = 10  # a literal range this short compiles a handful of times, on purpose
+SHAPE_FUNCTIONS = frozenset(
+    f"jax.numpy.{name}" for name in ["zeros", "ones", "empty", "full", "arange", "eye", "identity"]
+)
+
+
+class RecompilingCallInLoop(Rule):
+    """## What it does
+    Finds a call of a jitted function inside a `for i in range(...)` loop (outside traced code)
+    that gives it a different signature on every iteration: the loop index (or `i + 1`, `2 * i`)
+    as a static argument, or an array whose shape follows the index (`x[:i]`, `x[i:]`,
+    `jnp.zeros(i)`). Loops over a static `range` shorter than 10, and over `range(len(...))` (one
+    iteration per element of a container, such as layers), are not reported.
+
+    ## Why is this bad?
+    A jitted function is compiled once per distinct signature: per value of each static argument
+    and per shape and dtype of each array argument. A signature that changes every iteration makes
+    JAX trace and compile the function again every time (a recompilation storm), which usually
+    costs far more than the computation. Pass the index as an ordinary traced argument, and keep
+    shapes fixed (pad to the largest size and mask, or bucket the sizes).
+
+    ## Example
+    ```python
+    from functools import partial
+
+    import jax
+    import jax.numpy as jnp
+
+    @partial(jax.jit, static_argnames=("step",))
+    def schedule(x, step):
+        return x * 0.99**step
+
+    def run(x, num_steps):
+        for step in range(num_steps):
+            x = schedule(x, step)
+        return x
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def schedule(x, step):
+        return x * 0.99**step
+
+    def run(x, num_steps):
+        for step in range(num_steps):
+            x = schedule(x, step)
+        return x
+    ```
+
+    ## Fix safety
+    No automatic fix: making an argument traced can break code that uses it as a Python value.
+
+    ## References
+    - [JAX: just-in-time compilation, caching](https://docs.jax.dev/en/latest/jit-compilation.html#caching)
+    - [jax.jit: static_argnums](https://docs.jax.dev/en/latest/_autosummary/jax.jit.html)
+    """
+
+    code = "JAX607"
+    name = "recompiling-call-in-loop"
+    message = "A jitted function is called with a signature that changes on every loop iteration"
+    outcome = "JAX traces and compiles the function again on every iteration"
+    severity = "warning"
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if ctx.traced:
+            return
+        loop = next((c for c in reversed(ctx.loops) if _counted(ctx, c)), None)
+        if loop is None:
+            return
+        callee = jitted_callee(ctx, node)
+        if callee is None:
+            return
+        index = loop.target.id  # type: ignore[attr-defined]
+        line = loop.lineno  # type: ignore[attr-defined]
+        static = {id(argument) for _, argument in callee.static_arguments(node)}
+        for argument in [*node.args, *(k.value for k in node.keywords)]:
+            if id(argument) in static and _follows(argument, index):
+                parameter = callee.parameter(node, argument)
+                ctx.report(
+                    argument,
+                    f"static argument `{parameter}` of jitted `{callee.info.name}` gets `{snippet(ctx, argument)}`, "
+                    f"a new value on every iteration of the loop at line {line}: JAX traces and "
+                    f"compiles `{callee.info.name}` again each time; make `{parameter}` an ordinary "
+                    f"(traced) argument",
+                )
+            elif id(argument) not in static and _shape_follows(ctx, argument, index):
+                ctx.report(
+                    argument,
+                    f"`{snippet(ctx, argument)}` has a different shape on every iteration of the loop at "
+                    f"line {line}: JAX traces and compiles jitted `{callee.info.name}` again for "
+                    f"each shape; keep the shape fixed (pad and mask, or bucket the sizes)",
+                )
+
+
+def _counted(ctx: Context, loop: ast.AST) -> bool:
+    """``for i in range(...)`` with a bound that is not a short literal."""
+    if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)):
+        return False
+    call = loop.iter
+    if not (isinstance(call, ast.Call) and ctx.qualname(call.func) == "builtins.range" and call.args):
+        return False
+    bounds = call.args
+    if any(isinstance(b, ast.Call) and ctx.qualname(b.func) == "builtins.len" for b in bounds):
+        return False  # one iteration per element of a container (layers, say): often few, on purpose
+    trips = range_trips(ctx, loop)
+    return trips is None or trips >= SMALL
+
+
+def _follows(node: ast.expr, index: str) -> bool:
+    """``i``, or ``i`` shifted or scaled by a literal (``i + 1``, ``2 * i``): a new value each time."""
+    if isinstance(node, ast.Name):
+        return node.id == index
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+        sides = (node.left, node.right)
+        return any(_follows(s, index) for s in sides) and any(
+            isinstance(s, ast.Constant) and type(s.value) in (int, float) and s.value != 0 for s in sides
+        )
+    return False
+
+
+def _shape_follows(ctx: Context, node: ast.expr, index: str) -> bool:
+    """``x[:i]``, ``x[i:]`` (one bound follows the index, so the length does), ``jnp.zeros(i)``."""
+    if isinstance(node, ast.Subscript):
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        for part in parts:
+            if isinstance(part, ast.Slice) and part.step is None:
+                moving = [b is not None and _follows(b, index) for b in (part.lower, part.upper)]
+                fixed = [b is None or isinstance(b, ast.Constant) for b in (part.lower, part.upper)]
+                if (moving[0] and fixed[1]) or (moving[1] and fixed[0]):
+                    return True
+        return False
+    if isinstance(node, ast.Call) and ctx.qualname(node.func) in SHAPE_FUNCTIONS and node.args:
+        shape = node.args[0]
+        dims = shape.elts if isinstance(shape, ast.Tuple) else [shape]
+        return any(_follows(d, index) for d in dims)
+    return False

@@ -1,0 +1,242 @@
+"""Calls of jitted functions: which function a call reaches through ``jax.jit``, which of its
+parameters are static there (JAX604, JAX606, JAX607), and how long a jitted function made on the
+spot lives (JAX601).
+
+Only what the source shows for certain counts: a function decorated with ``@jax.jit`` /
+``@partial(jax.jit, static_argnames=...)`` called by its name (or as ``self.method``), a name bound
+once to ``jax.jit(f, ...)``, and ``jax.jit(f, ...)(...)`` called on the spot. A ``jax.jit(f)``
+elsewhere does not make a plain call of ``f`` jitted, and a ``static_argnums`` that is not a
+literal makes the call unknown.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from jaxlint.engine.context import Context
+from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.scopes import FUNCTION_NODES, MUTATING_METHODS, Scope
+from jaxlint.semantic.transforms import PARTIAL
+
+STATIC_KEYWORDS = ("static_argnums", "static_argnames")
+CONTAINERS = frozenset({"builtins.list", "builtins.tuple", "builtins.dict", "builtins.set"})
+LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+@dataclass(frozen=True)
+class JitCall:
+    """A call that goes through ``jax.jit``: the function it runs and how its arguments bind."""
+
+    info: FunctionInfo
+    site: ast.expr  # the decorator or the `jax.jit(...)` call
+    offset: int  # leading parameters bound before the call's arguments (`self`)
+    static: frozenset[str]  # parameters that are static at this jit
+
+    def parameter(self, call: ast.Call, argument: ast.expr) -> str | None:
+        """The parameter ``argument`` (one of ``call``'s arguments) binds, when certain."""
+        for keyword in call.keywords:
+            if keyword.value is argument:
+                return keyword.arg
+        positional = self.info.positional_names()
+        for index, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred):
+                return None
+            if arg is argument:
+                position = index + self.offset
+                return positional[position] if position < len(positional) else None
+        return None
+
+    def static_arguments(self, call: ast.Call) -> list[tuple[str, ast.expr]]:
+        """The (parameter, argument) pairs of ``call`` that land on static parameters."""
+        found = []
+        for argument in [*call.args, *(k.value for k in call.keywords if k.arg)]:
+            name = self.parameter(call, argument)
+            if name is not None and name in self.static:
+                found.append((name, argument))
+        return found
+
+
+def jitted_callee(ctx: Context, call: ast.Call) -> JitCall | None:
+    """The jitted function ``call`` runs, or None when the call is not certainly jitted."""
+    model = ctx.model
+    func = call.func
+    if isinstance(func, ast.Call):
+        chain = model.resolve_chain(func, ctx.scope)
+        target = None if chain is None else chain.target
+        if target is not None and func in target.jit_sites:
+            return _jit_call(target, func, 0)
+        return None
+    found = model.resolve_function(func, ctx.scope)
+    if found is not None:
+        info, offset = found
+        node = info.node
+        decorators = [] if isinstance(node, ast.Lambda) else node.decorator_list
+        site = next((d for d in decorators if d in info.jit_sites), None)
+        return None if site is None else _jit_call(info, site, offset)
+    if isinstance(func, ast.Name):
+        value = _single_assignment(ctx.scope, func.id)
+        owner = ctx.scope.lookup(func.id)
+        if isinstance(value, ast.Call) and owner is not None:
+            chain = model.resolve_chain(value, owner)
+            target = None if chain is None or chain.offset else chain.target
+            if target is not None and value in target.jit_sites:
+                return _jit_call(target, value, 0)
+    return None
+
+
+def transformed_callee(ctx: Context, call: ast.Call) -> bool:
+    """Whether ``call`` runs a function made by a JAX transformation (``jit``, ``vmap``, ``grad``,
+    ``pmap``, ``equinox.filter_jit``...): decorated with one, bound once to one, or transformed on
+    the spot. Such a call dispatches device work and returns without waiting for it."""
+    model = ctx.model
+    func = call.func
+    if isinstance(func, ast.Call):
+        return _transform_call(ctx, func, ctx.scope)
+    found = model.resolve_function(func, ctx.scope)
+    if found is not None:
+        node = found[0].node
+        scope = model.index.parents.get(node, model.index.module)
+        decorators = [] if isinstance(node, ast.Lambda) else node.decorator_list
+        return any(_is_transform(ctx, d, scope) or _transform_call(ctx, d, scope) for d in decorators)
+    if isinstance(func, ast.Name):
+        owner = ctx.scope.lookup(func.id)
+        value = _single_assignment(ctx.scope, func.id)
+        return owner is not None and isinstance(value, ast.Call) and _transform_call(ctx, value, owner)
+    return False
+
+
+def _transform_call(ctx: Context, node: ast.expr, scope: Scope) -> bool:
+    """``jax.jit(f, ...)`` or ``functools.partial(jax.jit, ...)``."""
+    if not isinstance(node, ast.Call):
+        return False
+    if _is_transform(ctx, node.func, scope):
+        return True
+    return (
+        ctx.model.qualname(node.func, scope) == PARTIAL
+        and bool(node.args)
+        and _is_transform(ctx, node.args[0], scope)
+    )
+
+
+def _is_transform(ctx: Context, node: ast.expr, scope: Scope) -> bool:
+    transform = ctx.model.transform_of(node, scope)
+    return transform is not None and transform.kind not in ("wrapper", "callback", "body")
+
+
+def declares_static(ctx: Context) -> bool:
+    """Whether some jit site of this file declares static arguments (a cheap gate), memoised."""
+    found = ctx.memo.get("jitted-static")
+    if found is None:
+        found = any(
+            isinstance(site, ast.Call)
+            and any(k.arg in STATIC_KEYWORDS or k.arg is None for k in site.keywords)
+            for info in ctx.model.infos.values()
+            for site in info.jit_sites
+        )
+        ctx.memo["jitted-static"] = found
+    return found
+
+
+def _single_assignment(scope: Scope, name: str) -> ast.expr | None:
+    owner = scope.lookup(name)
+    if owner is None or owner.bound.get(name) != 1:
+        return None
+    return owner.assigned.get(name)
+
+
+def _jit_call(info: FunctionInfo, site: ast.expr, offset: int) -> JitCall | None:
+    static = static_parameters(info, site)
+    return None if static is None else JitCall(info, site, offset, static)
+
+
+def static_parameters(info: FunctionInfo, site: ast.expr) -> frozenset[str] | None:
+    """The parameters a jit site declares static (``static_argnums`` and ``static_argnames``
+    imply each other, as in ``jax.jit``); None when they are not literals."""
+    keywords = site.keywords if isinstance(site, ast.Call) else []
+    positional = info.positional_names()
+    names: set[str] = set()
+    for keyword in keywords:
+        if keyword.arg not in STATIC_KEYWORDS:
+            if keyword.arg is None:
+                return None
+            continue
+        try:
+            value = ast.literal_eval(keyword.value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None
+        items = list(value) if isinstance(value, (tuple, list)) else [value]
+        for item in items:
+            if keyword.arg == "static_argnames" and isinstance(item, str):
+                names.add(item)
+            elif keyword.arg == "static_argnums" and type(item) is int:
+                index = item + len(positional) if item < 0 else item
+                if 0 <= index < len(positional):
+                    names.add(positional[index])
+            else:
+                return None
+    return frozenset(names)
+
+
+# ---------------------------------------------------------------------------- lifetimes
+
+
+def called_once_per_call(name: str | None, function: ast.AST) -> bool:
+    """``f = jax.jit(...)`` in a function body, with ``f`` only called, outside any loop: each call
+    of the function compiles once and runs once. (Used in a loop, the compilation is amortised:
+    the usual ``train()`` that jits its step once per run.)"""
+    if name is None:
+        return False
+    uses: list[ast.Name] = []
+    calls: set[int] = set()
+    stack: list[tuple[ast.AST, bool]] = [(statement, False) for statement in getattr(function, "body", [])]
+    while stack:
+        node, in_loop = stack.pop()
+        if isinstance(node, (*FUNCTION_NODES, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load):
+            if in_loop:
+                return False
+            uses.append(node)
+        if isinstance(node, ast.Call):
+            calls.add(id(node.func))
+        looping = in_loop or isinstance(node, LOOPS)
+        stack.extend((child, looping) for child in ast.iter_child_nodes(node))
+    return bool(uses) and all(id(use) in calls for use in uses)
+
+
+def assigned_name(parent: ast.AST | None, node: ast.Call) -> str | None:
+    """``step`` in ``step = jax.jit(...)``."""
+    if (
+        isinstance(parent, ast.Assign)
+        and parent.value is node
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Name)
+    ):
+        return parent.targets[0].id
+    return None
+
+
+def used_per_iteration(ctx: Context, name: str | None, loop: ast.AST) -> bool:
+    """Whether the loop uses ``name`` only by calling it or handing it to a function (which calls
+    it), never by storing it away (``fns.append(step)``, ``table[k] = step``) for later."""
+    if name is None:
+        return False
+    parents = {
+        child: node
+        for node in ast.walk(loop)
+        for child in ast.iter_child_nodes(node)
+        if isinstance(child, ast.Name) and child.id == name and isinstance(child.ctx, ast.Load)
+    }
+    if not parents:
+        return False
+    for use, parent in parents.items():
+        if not isinstance(parent, ast.Call):
+            return False  # stored, returned, passed by keyword...
+        func = parent.func
+        if func is not use and (
+            (isinstance(func, ast.Attribute) and func.attr in MUTATING_METHODS)
+            or ctx.qualname(func) in CONTAINERS
+        ):
+            return False
+    return True

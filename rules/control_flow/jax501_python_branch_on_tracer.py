@@ -1,0 +1,135 @@
+"""JAX501: Python ``if``/``elif``/``while``/conditional expression on a traced value."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.fixing.plans import MarkStatic, WhereExpression
+
+from ..support.blocks import side_effect_free
+from ..support.explain import function_name, next_statement, snippet, why_traced
+from ..support.lifting import IfPlan, WhileLoop, if_plan, nan_guards, while_plan
+from .conditions import converts_tracer, static_flag_parameter
+
+BranchFix = MarkStatic | WhereExpression | IfPlan | WhileLoop
+
+CURES = {
+    "if": "`jnp.where` or `jax.lax.cond`",
+    "while": "`jax.lax.while_loop`",
+    "conditional expression": "`jnp.where`",
+    "comprehension filter": "`jnp.where` with a fill value",
+}
+
+
+class PythonBranchOnTracer(Rule):
+    """## What it does
+    Finds Python `if`, `elif`, `while` and `a if cond else b` whose condition is a traced
+    value, inside code that JAX traces abstractly (`jit`, `vmap`, `lax` bodies). Conditions on
+    static information (`x.shape[0] > 2`, `x.ndim`, `x is None`, `isinstance`, static arguments)
+    are fine and are not reported.
+
+    ## Why is this bad?
+    Python decides a branch by calling `bool()` on the condition. While tracing, a traced value
+    has no concrete value yet, so JAX raises `jax.errors.TracerBoolConversionError`. Choose
+    values with `jnp.where`, branch inside the program with `jax.lax.cond` / `lax.switch`, loop
+    with `jax.lax.while_loop`, or, when the condition is really configuration, mark it static
+    with `static_argnames`.
+
+    Under a bare `jax.grad` (no `jit`) values stay concrete and Python branches work; this rule
+    stays silent there.
+
+    ## Example
+    ```python
+    import jax
+
+    @jax.jit
+    def relu_or_leak(x):
+        if x.sum() > 0:
+            return x
+        return 0.01 * x
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def relu_or_leak(x):
+        return jnp.where(x.sum() > 0, x, 0.01 * x)
+    ```
+
+    ## Fix safety
+    A flag parameter (`if training:`) is added to `static_argnames` of its `jax.jit`. An
+    `if`/`elif`/`else` chain whose branches only return, or only bind the same names to,
+    side-effect-free expressions becomes nested `jnp.where`, and `a if c else b` becomes
+    `jnp.where(c, a, b)`; operands that are undefined outside their branch (`log`, `sqrt`,
+    division, fractional powers) get the double-where guard, `jnp.log(jnp.where(c, x, 1.0))`, so
+    the unselected branch cannot put NaN into gradients. Other `if` statements become
+    `jax.lax.cond` with the branches lifted into local functions taking the variables they read
+    and returning those they rebind; `while` loops become `jax.lax.while_loop` carrying every
+    variable the body rebinds. No fix when a variable is not defined on every path, or a body
+    holds `return`, `break`, `continue`, `yield`, `raise` or stores into containers. All of these
+    are unsafe: the branches must agree in shape and dtype, and a static flag recompiles per value.
+
+    ## References
+    - [jax.errors.TracerBoolConversionError](https://docs.jax.dev/en/latest/errors.html#jax.errors.TracerBoolConversionError)
+    - [JAX: Control flow](https://docs.jax.dev/en/latest/control-flow.html)
+    """
+
+    code = "JAX501"
+    traced_only = True
+    name = "python-branch-on-tracer"
+    message = "Python control flow on a traced value"
+    outcome = "jax.errors.TracerBoolConversionError"
+    fix_title = "Use `jnp.where` / `jax.lax.cond` / `jax.lax.while_loop`, or make the flag static"
+    fix_availability = FixAvailability.SOMETIMES
+
+    def visit_If(self, node: ast.If, ctx: Context) -> None:
+        self.check(node, node.test, "if", ctx)
+
+    def visit_While(self, node: ast.While, ctx: Context) -> None:
+        self.check(node, node.test, "while", ctx)
+
+    def visit_IfExp(self, node: ast.IfExp, ctx: Context) -> None:
+        self.check(node, node.test, "conditional expression", ctx)
+
+    def visit_comprehension(self, node: ast.comprehension, ctx: Context) -> None:
+        for condition in node.ifs:
+            self.check(condition, condition, "comprehension filter", ctx)
+
+    def check(self, node: ast.AST, test: ast.expr, kind: str, ctx: Context) -> None:
+        if not ctx.abstract:
+            return
+        culprit = converts_tracer(ctx, test)
+        if culprit is None:
+            return
+        flag = static_flag_parameter(ctx, culprit)
+        cure = f"mark `{flag}` static with `static_argnames`" if flag else f"use {CURES[kind]}"
+        is_elif = kind == "if" and _is_elif(node, ctx)
+        keyword = "elif" if is_elif else kind
+        ctx.report(
+            node,
+            f"Python `{keyword}` on traced `{snippet(ctx, culprit)}` in `{function_name(ctx)}` raises "
+            f"`TracerBoolConversionError` ({why_traced(ctx, culprit)}); {cure}",
+            end=test,
+            fix=MarkStatic(flag) if flag else None if is_elif else _plan(node, ctx),
+        )
+
+
+def _plan(node: ast.AST, ctx: Context) -> BranchFix | None:
+    """How the fixer can rewrite this branch (see ``rules/support/lifting.py``)."""
+    if isinstance(node, ast.If):
+        return if_plan(ctx, node, next_statement(ctx, node))
+    if isinstance(node, ast.While):
+        return while_plan(ctx, node)
+    if isinstance(node, ast.IfExp) and all(side_effect_free(ctx, e) for e in (node.body, node.orelse)):
+        return WhereExpression(node, nan_guards(ctx, node.body), nan_guards(ctx, node.orelse))
+    return None
+
+
+def _is_elif(node: ast.AST, ctx: Context) -> bool:
+    parent = ctx.parent
+    return isinstance(parent, ast.If) and len(parent.orelse) == 1 and parent.orelse[0] is node

@@ -1,0 +1,90 @@
+"""JAX502: ``for ... in range(traced)``."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.fixing.plans import MarkStatic
+from jaxlint.semantic.values import is_traced
+
+from ..support.explain import function_name, jit_parameter, snippet, traced_name, why_traced
+from ..support.lifting import fori_plan
+
+
+class PythonRangeOverTracer(Rule):
+    """## What it does
+    Finds `for i in range(n)` where `n` (or any bound) is a traced value, inside code JAX traces
+    abstractly.
+
+    ## Why is this bad?
+    `range` needs Python integers: it calls `__index__` on its arguments, and a tracer has no
+    concrete value while tracing, so JAX raises `jax.errors.TracerIntegerConversionError`. A
+    trip count that comes from data needs `jax.lax.fori_loop` (or `lax.while_loop`); a trip count
+    that is really configuration belongs in `static_argnames`.
+
+    ## Example
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def power_iterate(m, v, num_iters):
+        for _ in range(num_iters):
+            v = m @ v
+            v = v / jnp.linalg.norm(v)
+        return v
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def power_iterate(m, v, num_iters):
+        def body(_, v):
+            v = m @ v
+            return v / jnp.linalg.norm(v)
+        return jax.lax.fori_loop(0, num_iters, body, v)
+    ```
+
+    ## Fix safety
+    The fix rewrites the loop to `jax.lax.fori_loop` with the variables the body rebinds as the
+    carry, when the body has no `break`, `continue`, `return` or `yield`, or adds the bound to
+    `static_argnames` when it is a parameter. Unsafe: every carried variable must keep its shape
+    and dtype from one iteration to the next.
+
+    ## References
+    - [jax.errors.TracerIntegerConversionError](https://docs.jax.dev/en/latest/errors.html#jax.errors.TracerIntegerConversionError)
+    - [jax.lax.fori_loop](https://docs.jax.dev/en/latest/_autosummary/jax.lax.fori_loop.html)
+    """
+
+    code = "JAX502"
+    traced_only = True
+    name = "python-range-over-tracer"
+    message = "A Python `for` loop over `range()` of a traced value"
+    outcome = "jax.errors.TracerIntegerConversionError"
+    fix_title = "Use `jax.lax.fori_loop`, or make the bound static"
+    fix_availability = FixAvailability.SOMETIMES
+
+    def visit_For(self, node: ast.For, ctx: Context) -> None:
+        if not ctx.abstract or not isinstance(node.iter, ast.Call):
+            return
+        if ctx.qualname(node.iter.func) != "builtins.range":
+            return
+        bound = next((a for a in node.iter.args if is_traced(ctx.value(a))), None)
+        if bound is None:
+            return
+        name = traced_name(ctx, bound)
+        static = jit_parameter(ctx, name)
+        cure = f"mark `{static}` static with `static_argnames`, or use" if static else "use"
+        ctx.report(
+            node,
+            f"`range({snippet(ctx, bound)})` in `{function_name(ctx)}` needs a Python int but "
+            f"`{snippet(ctx, bound)}` is traced: JAX raises `TracerIntegerConversionError` "
+            f"({why_traced(ctx, bound)}); {cure} `jax.lax.fori_loop`",
+            end=node.iter,
+            fix=fori_plan(ctx, node) or (MarkStatic(static) if static else None),
+        )

@@ -1,0 +1,175 @@
+"""JAX503: a traced value converted to a Python value (``int()``, ``.item()``, ``and``, indexing)."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import Rule
+from jaxlint.semantic.values import STATIC, flat, is_traced
+
+from ..support.explain import in_test_position, snippet, why_traced
+from .conditions import converts_tracer
+
+BUILTIN_CONVERSIONS = {
+    "builtins.bool": "TracerBoolConversionError",
+    "builtins.int": "ConcretizationTypeError",
+    "builtins.float": "ConcretizationTypeError",
+    "builtins.complex": "ConcretizationTypeError",
+    "builtins.hex": "TracerIntegerConversionError",
+    "builtins.oct": "TracerIntegerConversionError",
+    "operator.index": "TracerIntegerConversionError",
+}
+NUMPY_SCALAR_TYPES = (
+    "bool_ int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 float32 float64 "
+    "complex64 complex128 intc intp uintp single double longlong half"
+)
+NUMPY_CONVERSIONS = frozenset(
+    {"numpy.asarray", "numpy.array", "numpy.asanyarray", "numpy.ascontiguousarray", "numpy.copy"}
+    | {f"numpy.{name}" for name in NUMPY_SCALAR_TYPES.split()}
+)
+METHOD_CONVERSIONS = {"item": "ConcretizationTypeError", "tolist": "ConcretizationTypeError"}
+
+
+class TracerConversion(Rule):
+    """## What it does
+    Finds a traced value turned into a Python value inside code JAX traces abstractly:
+    `bool()`, `int()`, `float()`, `complex()`, `.item()`, `.tolist()`, `np.asarray()` /
+    `np.array()` and NumPy scalar types (`np.float32(x)`), `math.*` functions, the built-in `max`/`min` on tracers, a tracer used as the
+    index of a Python list or tuple, and `and` / `or` / `not` / chained comparisons applied to
+    tracers outside an `if` condition.
+
+    ## Why is this bad?
+    A tracer stands for any value of its shape and dtype; it has no concrete value while JAX
+    traces. Converting it raises: `ConcretizationTypeError` for `int`/`float`/`.item()`,
+    `TracerBoolConversionError` for `bool` (which `and`, `or`, `not`, `max` and `a < x < b` call
+    implicitly), `TracerIntegerConversionError` for `__index__` (Python indexing), and
+    `TracerArrayConversionError` for NumPy conversions. Stay in `jnp`: `x.astype(jnp.int32)`,
+    `jnp.logical_and`, `jnp.maximum`, array indexing, or make the value static.
+
+    ## Example
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def heaviest_row(m):
+        i = int(jnp.argmax(m.sum(axis=1)))
+        return m[i]
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def heaviest_row(m):
+        i = jnp.argmax(m.sum(axis=1))
+        return m[i]
+    ```
+
+    ## Fix safety
+    No automatic fix: what replaces a conversion depends on why the Python value was wanted.
+
+    ## References
+    - [jax.errors.ConcretizationTypeError](https://docs.jax.dev/en/latest/errors.html#jax.errors.ConcretizationTypeError)
+    - [jax.errors.TracerArrayConversionError](https://docs.jax.dev/en/latest/errors.html#jax.errors.TracerArrayConversionError)
+    - [jax.errors.TracerIntegerConversionError](https://docs.jax.dev/en/latest/errors.html#jax.errors.TracerIntegerConversionError)
+    """
+
+    code = "JAX503"
+    traced_only = True
+    name = "tracer-conversion"
+    message = "A traced value is converted to a Python value"
+    outcome = "ConcretizationTypeError / TracerBoolConversionError / TracerIntegerConversionError"
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if not ctx.abstract:
+            return
+        found = self.conversion(node, ctx)
+        if found is None:
+            return
+        what, error, culprit = found
+        ctx.report(
+            node,
+            f"`{what}` needs a concrete value but `{snippet(ctx, culprit)}` is traced: JAX raises "
+            f"`{error}` ({why_traced(ctx, culprit)}); keep it an array (`jnp`), or make it static",
+        )
+
+    def conversion(self, node: ast.Call, ctx: Context) -> tuple[str, str, ast.expr] | None:
+        qualname = ctx.qualname(node.func)
+        args = node.args
+        if qualname in BUILTIN_CONVERSIONS and args and is_traced(ctx.value(args[0])):
+            return f"{qualname.rsplit('.', 1)[1]}(...)", BUILTIN_CONVERSIONS[qualname], args[0]
+        if qualname in NUMPY_CONVERSIONS and args and is_traced(ctx.value(args[0])):
+            return f"np.{qualname.rsplit('.', 1)[1]}(...)", "TracerArrayConversionError", args[0]
+        if qualname is not None and qualname.startswith("math.") and args:
+            traced = next((a for a in args if is_traced(ctx.value(a))), None)
+            if traced is not None:
+                return f"{qualname}(...)", "ConcretizationTypeError", traced
+        if qualname in ("builtins.max", "builtins.min") and args:
+            traced = next((a for a in args if is_traced(ctx.value(a))), None)
+            if traced is not None:
+                name = qualname.rsplit(".", 1)[1]
+                return f"{name}(...)", "TracerBoolConversionError", traced
+        func = node.func
+        if (
+            qualname is None
+            and isinstance(func, ast.Attribute)
+            and func.attr in METHOD_CONVERSIONS
+            and not args
+            and is_traced(ctx.value(func.value))
+        ):
+            return f".{func.attr}()", METHOD_CONVERSIONS[func.attr], func.value
+        return None
+
+    def visit_Subscript(self, node: ast.Subscript, ctx: Context) -> None:
+        if not ctx.abstract or isinstance(node.slice, (ast.Slice, ast.Tuple)):
+            return
+        base = ctx.value(node.value)
+        if not flat(base) & STATIC or not is_traced(ctx.value(node.slice)):
+            return
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` indexes a Python container with traced `{snippet(ctx, node.slice)}`: "
+            f"JAX raises `TracerIntegerConversionError` ({why_traced(ctx, node.slice)}); "
+            f"make the container an array (`jnp.asarray`) or the index static",
+        )
+
+    def visit_BoolOp(self, node: ast.BoolOp, ctx: Context) -> None:
+        if not ctx.abstract or in_test_position(ctx, node):
+            return
+        culprit = next((v for v in node.values[:-1] if converts_tracer(ctx, v) is not None), None)
+        if culprit is None:
+            return
+        operator = "and" if isinstance(node.op, ast.And) else "or"
+        ctx.report(
+            node,
+            f"`{operator}` calls `bool()` on traced `{snippet(ctx, culprit)}`: JAX raises "
+            f"`TracerBoolConversionError` ({why_traced(ctx, culprit)}); "
+            f"use `jnp.logical_{operator}` or `&`/`|` on boolean arrays",
+        )
+
+    def visit_UnaryOp(self, node: ast.UnaryOp, ctx: Context) -> None:
+        if not isinstance(node.op, ast.Not) or not ctx.abstract or in_test_position(ctx, node):
+            return
+        if converts_tracer(ctx, node.operand) is None:
+            return
+        ctx.report(
+            node,
+            f"`not` calls `bool()` on traced `{snippet(ctx, node.operand)}`: JAX raises "
+            f"`TracerBoolConversionError` ({why_traced(ctx, node.operand)}); use `jnp.logical_not` or `~`",
+        )
+
+    def visit_Compare(self, node: ast.Compare, ctx: Context) -> None:
+        if len(node.ops) < 2 or not ctx.abstract or in_test_position(ctx, node):
+            return
+        if converts_tracer(ctx, node) is None:
+            return
+        ctx.report(
+            node,
+            f"the chained comparison `{snippet(ctx, node)}` calls `bool()` on a traced comparison: "
+            f"JAX raises `TracerBoolConversionError` ({why_traced(ctx, node)}); "
+            f"combine the comparisons with `&`",
+        )

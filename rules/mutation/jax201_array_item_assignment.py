@@ -1,0 +1,108 @@
+"""JAX201: ``x[i] = v`` on a JAX array."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.diagnostics import FixRequest
+from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.semantic.values import is_mask
+
+from ..support.arrays import array_evidence, rewrite_is_safe, same_shape_mask
+from ..support.explain import snippet
+
+
+@dataclass(frozen=True)
+class FunctionalSet(FixRequest):
+    """``x[i] = v`` -> ``x = x.at[i].set(v)``, or ``x = jnp.where(mask, v, x)`` when ``use_where``
+    (the index is a mask of ``x``'s shape). ``safe``: no other name holds the array."""
+
+    use_where: bool
+    safe: bool
+
+
+class ArrayItemAssignment(Rule):
+    """## What it does
+    Finds item and slice assignment, `x[i] = v`, where `x` is a JAX array, in any code, traced
+    or not.
+
+    ## Why is this bad?
+    JAX arrays are immutable. `x[i] = v` raises
+    `TypeError: '<class 'jaxlib...ArrayImpl'>' object does not support item assignment. JAX arrays
+    are immutable.` The functional form `x = x.at[i].set(v)` returns an updated copy, which XLA
+    performs in place when it can. A boolean mask, `x[x < 0] = 0`, becomes `jnp.where`, which
+    keeps the shape static under `jit`.
+
+    ## Example
+    ```python
+    import jax.numpy as jnp
+
+    def set_first(x):
+        x = jnp.asarray(x)
+        x[0] = 10.0
+        return x
+    ```
+
+    ## Use instead
+    ```python
+    import jax.numpy as jnp
+
+    def set_first(x):
+        x = jnp.asarray(x)
+        x = x.at[0].set(10.0)
+        return x
+    ```
+
+    ## Fix safety
+    The fix rewrites the statement to `x = x.at[i].set(v)`, or to `x = jnp.where(mask, v, x)` when
+    the index is a boolean mask computed elementwise from `x` (so it has `x`'s shape; any other
+    mask gets `.at[mask].set(v)`). Safe when `x` is a tracer or an array the function created,
+    held by no other name. Unsafe when `x` is a parameter of eager code (the caller may pass a
+    NumPy array it expects to see mutated, which has no `.at`) or another name aliases it (the
+    alias keeps the old value). Chained assignments (`a = x[i] = v`) get no fix.
+
+    ## References
+    - [JAX: Common gotchas, in-place updates](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#in-place-updates)
+    - [jax.numpy.ndarray.at](https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html)
+    """
+
+    code = "JAX201"
+    name = "array-item-assignment"
+    message = "Item assignment on a JAX array raises: JAX arrays are immutable"
+    outcome = "TypeError: JAX arrays are immutable"
+    fix_title = "Rewrite as `x = x.at[i].set(v)`"
+    fix_availability = FixAvailability.SOMETIMES
+
+    def visit_Assign(self, node: ast.Assign, ctx: Context) -> None:
+        for target in node.targets:
+            if isinstance(target, ast.Subscript):
+                self.check(node, target, node.value, ctx)
+
+    def check(self, node: ast.Assign, target: ast.Subscript, value: ast.expr, ctx: Context) -> None:
+        evidence = array_evidence(ctx, target, value)
+        if evidence is None:
+            return
+        base = snippet(ctx, target.value)
+        index = snippet(ctx, target.slice)
+        mask = is_mask(ctx.value(target.slice)) or (
+            isinstance(target.slice, ast.Compare) and same_shape_mask(ctx, target.slice, target.value)
+        )
+        cure = (
+            f"`{base} = jnp.where({index}, {snippet(ctx, value)}, {base})`"
+            if mask
+            else f"`{base} = {base}.at[{index}].set(...)`"
+        )
+        ctx.report(
+            node,
+            f"`{base}[{index}] = ...` raises `TypeError`: JAX arrays are immutable ({evidence}); use {cure}",
+            fix=self.request(ctx, node, target, mask),
+        )
+
+    def request(
+        self, ctx: Context, node: ast.Assign, target: ast.Subscript, mask: bool
+    ) -> FunctionalSet | None:
+        if len(node.targets) != 1 or (mask and not same_shape_mask(ctx, target.slice, target.value)):
+            return None  # `a = x[i] = v`, or a mask `jnp.where` cannot broadcast against `x`
+        return FunctionalSet(use_where=mask, safe=rewrite_is_safe(ctx, target.value))

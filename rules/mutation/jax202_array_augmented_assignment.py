@@ -1,0 +1,123 @@
+"""JAX202: ``x[i] += v`` (any augmented operator) on a JAX array."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.diagnostics import FixRequest
+from jaxlint.engine.rule import FixAvailability, Rule
+
+from ..support.arrays import array_evidence, rewrite_is_safe, static_index
+from ..support.explain import snippet
+
+# augmented operator -> the `.at[]` method that performs it
+AT_METHODS: dict[type[ast.operator], str] = {
+    ast.Add: "add",
+    ast.Sub: "subtract",
+    ast.Mult: "multiply",
+    ast.Div: "divide",
+    ast.Pow: "power",
+}
+
+
+@dataclass(frozen=True)
+class FunctionalUpdate(FixRequest):
+    """``x[i] op= v`` -> ``x = x.at[i].<method>(v)`` (``method`` ``set``: ``.set(x[i] op v)``).
+    ``safe``: no other name holds the array, and an ``add``-like method sees no repeated index."""
+
+    method: str
+    safe: bool
+
+
+class ArrayAugmentedAssignment(Rule):
+    """## What it does
+    Finds augmented assignment to an element or slice of a JAX array: `x[i] += v`,
+    `x[:, 0] *= 2`, and every other augmented operator.
+
+    ## Why is this bad?
+    `x[i] += v` reads `x[i]`, computes, then assigns back with `x[i] = ...`, and JAX arrays do
+    not support item assignment: it raises `TypeError: JAX arrays are immutable`. The `.at[]`
+    methods (`add`, `subtract`, `multiply`, `divide`, `power`, `min`, `max`) do the update
+    functionally. Augmenting a whole array, `x += 1`, is fine: it rebinds the name.
+
+    ## Example
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def bump(counts, i):
+        counts[i] += 1
+        return counts
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def bump(counts, i):
+        counts = counts.at[i].add(1)
+        return counts
+    ```
+
+    ## Fix safety
+    `+=`, `-=`, `*=`, `/=` and `**=` become `x = x.at[i].add(v)` (`subtract`, `multiply`,
+    `divide`, `power`); other operators become `x = x.at[i].set(x[i] <op> v)`. Safe under the same
+    conditions as JAX201, and only when the index is built from constants, slices and static
+    values: an integer index array may repeat an index, and `.at[].add` accumulates every
+    occurrence where NumPy's `x[idx] += v` applies one.
+
+    ## References
+    - [JAX: Common gotchas, array updates with other operations](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#array-updates-with-other-operations)
+    """
+
+    code = "JAX202"
+    name = "array-augmented-assignment"
+    message = "Augmented item assignment on a JAX array raises: JAX arrays are immutable"
+    outcome = "TypeError: JAX arrays are immutable"
+    fix_title = "Rewrite as `x = x.at[i].add(v)` (or the matching `.at[]` method)"
+    fix_availability = FixAvailability.ALWAYS
+
+    def visit_AugAssign(self, node: ast.AugAssign, ctx: Context) -> None:
+        target = node.target
+        if not isinstance(target, ast.Subscript):
+            return
+        evidence = array_evidence(ctx, target, node.value)
+        if evidence is None:
+            return
+        base = snippet(ctx, target.value)
+        index = snippet(ctx, target.slice)
+        method = AT_METHODS.get(type(node.op), "set")
+        ctx.report(
+            node,
+            f"`{base}[{index}] {_operator(node.op)}= ...` raises `TypeError`: JAX arrays are immutable "
+            f"({evidence}); use `{base} = {base}.at[{index}].{method}(...)`",
+            fix=FunctionalUpdate(
+                method,
+                safe=rewrite_is_safe(ctx, target.value)
+                and (method == "set" or static_index(ctx, target.slice)),
+            ),
+        )
+
+
+def _operator(op: ast.operator) -> str:
+    symbols = {
+        ast.Add: "+",
+        ast.Sub: "-",
+        ast.Mult: "*",
+        ast.Div: "/",
+        ast.Pow: "**",
+        ast.FloorDiv: "//",
+        ast.Mod: "%",
+        ast.MatMult: "@",
+        ast.BitAnd: "&",
+        ast.BitOr: "|",
+        ast.BitXor: "^",
+        ast.LShift: "<<",
+        ast.RShift: ">>",
+    }
+    return symbols.get(type(op), "?")

@@ -1,0 +1,89 @@
+"""JAX301: the same PRNG key consumed twice."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.diagnostics import FixRequest
+from jaxlint.engine.rule import FixAvailability, Rule
+
+from ..support.explain import snippet, split_advice
+
+
+@dataclass(frozen=True)
+class SplitBeforeFirstUse(FixRequest):
+    """``key, subkey = split(key)`` before ``first`` (the call that consumed ``key`` first), which
+    then takes ``subkey``: the reuse consumes the fresh ``key``."""
+
+    key: str
+    first: ast.Call
+
+
+class PrngKeyReuse(Rule):
+    """## What it does
+    Finds a PRNG key consumed by a second `jax.random` call (a sampler, or `split`) without
+    being rebound in between: two draws from one key, or a draw from a key that was already
+    split. Same-module helpers that consume a key argument count as consuming it.
+
+    ## Why is this bad?
+    JAX's random functions are deterministic in their key: the same key gives the same bits.
+    Two draws from one key are perfectly correlated (`normal(key)` twice returns equal arrays),
+    and a key reused after `split` correlates with its children. Nothing fails; statistics are
+    silently wrong. With `jax.config.update("jax_debug_key_reuse", True)`, JAX raises
+    `KeyReuseError` on typed keys.
+
+    ## Example
+    ```python
+    import jax
+
+    def init_linear(key):
+        w = jax.random.normal(key, (3, 2))
+        b = jax.random.normal(key, (2,))
+        return w, b
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+
+    def init_linear(key):
+        w_key, b_key = jax.random.split(key)
+        w = jax.random.normal(w_key, (3, 2))
+        b = jax.random.normal(b_key, (2,))
+        return w, b
+    ```
+
+    ## Fix safety
+    The fix splits the key right before the second use (`key, subkey = jax.random.split(key)`)
+    and passes the fresh subkey. Unsafe by nature: it changes the random numbers drawn (that is
+    the point), so seeded results and golden tests change.
+
+    ## References
+    - [JAX: Pseudorandom numbers](https://docs.jax.dev/en/latest/random-numbers.html)
+    - [jax.experimental.key_reuse](https://docs.jax.dev/en/latest/jax.experimental.key_reuse.html)
+    """
+
+    code = "JAX301"
+    name = "prng-key-reuse"
+    message = "A PRNG key is consumed twice: both calls draw the same random bits"
+    outcome = "identical (correlated) random numbers; KeyReuseError under jax_debug_key_reuse"
+    fix_title = "Split the key before reusing it"
+    fix_availability = FixAvailability.SOMETIMES
+    severity = "warning"
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        event = ctx.key_events.get(node)
+        if event is None or event.kind != "reuse" or event.first is None:
+            return
+        first = event.first
+        ctx.report(
+            node,
+            f"key `{event.key}` was already consumed by `{snippet(ctx, first.func, 32)}` at line "  # type: ignore[attr-defined]
+            f"{first.lineno}: reusing it draws the same random bits; "  # type: ignore[attr-defined]
+            f"split it first, {split_advice(event.key)}",
+            fix=SplitBeforeFirstUse(event.key, first)
+            if event.key.isidentifier() and isinstance(first, ast.Call)
+            else None,
+        )

@@ -1,0 +1,147 @@
+"""JAX303: a PRNG key made from a constant seed inside a loop or a repeated body."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.diagnostics import FixRequest
+from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.semantic import api
+from jaxlint.semantic.values import is_traced
+
+from ..support.explain import names_assigned_in, snippet
+
+CONSTRUCTOR_NAMES = frozenset(name.rsplit(".", 1)[1] for name in api.KEY_CONSTRUCTORS)
+
+
+@dataclass(frozen=True)
+class HoistKey(FixRequest):
+    """Move ``assign`` (``key = PRNGKey(seed)``, a statement of ``loop``'s body) before ``loop``,
+    and split ``key`` per iteration."""
+
+    loop: ast.For | ast.AsyncFor | ast.While
+    assign: ast.Assign
+    key: str
+
+
+class ConstantSeedKeyInLoop(Rule):
+    """## What it does
+    Finds `jax.random.PRNGKey(seed)` / `jax.random.key(seed)` with a seed that does not change
+    from one iteration to the next, created inside a Python loop or comprehension that repeats
+    the same work (its loop variable is unused, as in `for _ in range(n)`), or inside a function
+    that a `lax` loop or `vmap` runs repeatedly (`lax.scan`, `fori_loop`, `while_loop`,
+    `lax.map`, `vmap`).
+
+    ## Why is this bad?
+    The same seed makes the same key, so every iteration (or every batch element under `vmap`)
+    draws identical "random" numbers. Create the key once, outside, and split it per iteration,
+    or fold the iteration index into it with `jax.random.fold_in(key, i)`.
+
+    ## Example
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    def sample_paths(x0):
+        paths = []
+        for _ in range(3):
+            key = jax.random.PRNGKey(0)
+            paths.append(x0 + jax.random.normal(key, x0.shape))
+        return jnp.stack(paths)
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    def sample_paths(x0):
+        key = jax.random.PRNGKey(0)
+        paths = []
+        for _ in range(3):
+            key, subkey = jax.random.split(key)
+            paths.append(x0 + jax.random.normal(subkey, x0.shape))
+        return jnp.stack(paths)
+    ```
+
+    ## Fix safety
+    The fix hoists the key creation above the loop and splits it at the top of the body. Unsafe
+    by nature: the numbers drawn change. It is not offered where the hoisted key would still be
+    re-created each time (inside an outer loop, or in a function that `vmap` or a `lax` loop
+    repeats).
+
+    ## References
+    - [JAX: Pseudorandom numbers](https://docs.jax.dev/en/latest/random-numbers.html)
+    """
+
+    code = "JAX303"
+    name = "constant-seed-key-in-loop"
+    message = "A PRNG key with a constant seed is re-created on every iteration"
+    outcome = "every iteration (or batch element) draws identical random numbers"
+    fix_title = "Create the key once outside the loop and split it per iteration"
+    fix_availability = FixAvailability.SOMETIMES
+    severity = "warning"
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        func = node.func
+        tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if tail not in CONSTRUCTOR_NAMES or not node.args or ctx.qualname(func) not in api.KEY_CONSTRUCTORS:
+            return
+        seed = node.args[0]
+        if any(isinstance(n, (ast.Call, ast.Await, ast.Yield)) for n in ast.walk(seed)):
+            return
+        if is_traced(ctx.value(seed)):
+            return
+        names = {n.id for n in ast.walk(seed) if isinstance(n, ast.Name)}
+        where = self.repetition(ctx, ctx.loops, names)
+        if where is None:
+            return
+        # hoisted out of its loop, the key must not land in another repetition
+        hoistable = ctx.loops and self.repetition(ctx, ctx.loops[:-1], names) is None
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` is re-created with the same seed {where}: every iteration "
+            f"draws identical random numbers; create the key once outside and split it per iteration",
+            fix=self.hoist(ctx) if hoistable else None,
+        )
+
+    def hoist(self, ctx: Context) -> HoistKey | None:
+        """The fix when the key is made by ``key = ...`` straight in the body of the innermost loop."""
+        loop, assign = ctx.loops[-1], ctx.parent
+        if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) or not isinstance(assign, ast.Assign):
+            return None
+        if assign not in loop.body or len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name):
+            return None
+        return HoistKey(loop, assign, assign.targets[0].id)
+
+    def repetition(self, ctx: Context, loops: tuple[ast.AST, ...], seed_names: set[str]) -> str | None:
+        """Where a key made at this call would be re-created with the same seed, inside ``loops``."""
+        if loops:
+            loop = loops[-1]
+            if seed_names & names_assigned_in(ctx, loop) or _iterations_differ(loop):
+                return None
+            return f"on every iteration of the loop at line {loop.lineno}"  # type: ignore[attr-defined]
+        function = ctx.function
+        if function is not None and function.repeated_by and not seed_names & set(function.params):
+            return f"on every iteration of `{function.repeated_by}`"
+        return None
+
+
+def _iterations_differ(loop: ast.AST) -> bool:
+    """Whether the loop variable is used in the body: iterations then differ (in shapes, say),
+    and one seed per iteration may be meant. A `for _ in range(n)` repeats the same work."""
+    if isinstance(loop, (ast.For, ast.AsyncFor)):
+        targets, body = [loop.target], loop.body
+    elif isinstance(loop, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        targets = [g.target for g in loop.generators]
+        body = [loop.elt] if not isinstance(loop, ast.DictComp) else [loop.key, loop.value]
+    else:
+        return False
+    names = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return any(
+        isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load)
+        for part in body
+        for n in ast.walk(part)
+    )

@@ -1,0 +1,96 @@
+"""JAX101: ``print`` inside a traced function."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.diagnostics import FixRequest
+from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.semantic.values import is_traced
+
+from ..support.explain import function_name, why_traced
+
+
+@dataclass(frozen=True)
+class DebugPrint(FixRequest):
+    """``print(...)`` -> ``jax.debug.print(...)`` with the same text."""
+
+    call: ast.Call
+
+
+class PrintInTracedFunction(Rule):
+    """## What it does
+    Finds calls to the built-in `print` inside functions that JAX traces abstractly
+    (`jax.jit`, `jax.vmap`, `lax.scan` bodies, ...).
+
+    ## Why is this bad?
+    A traced function's Python body runs once, while JAX traces it; the compiled program
+    that runs on later calls contains no Python. So `print` fires only on the first call
+    (and on each re-trace), and it shows tracers such as
+    `Traced<ShapedArray(float32[2])>` instead of values. `jax.debug.print` is staged into
+    the compiled program and prints the runtime values on every call.
+
+    Under a bare `jax.grad` the function runs eagerly on every call, so `print` works there
+    and this rule stays silent. So it does for a function only traced by `jax.eval_shape` or
+    `jax.make_jaxpr` (and what it calls): nothing compiled from it ever runs, so printing while
+    tracing is all it can do (`jax.debug.print` would print nothing there).
+
+    ## Example
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def normalize(x):
+        norm = jnp.linalg.norm(x)
+        print("norm:", norm)
+        return x / norm
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def normalize(x):
+        norm = jnp.linalg.norm(x)
+        jax.debug.print("norm: {}", norm)
+        return x / norm
+    ```
+
+    ## Fix safety
+    The fix rewrites `print(a, b)` to `jax.debug.print("{} {}", a, b)`, keeping `sep`, string
+    literals and f-strings (their fields become `{}` placeholders, format specs and conversions
+    kept, the values passed as arguments). Safe: the compiled function now prints on every call,
+    as the function did when run eagerly. The output is produced asynchronously, so its order
+    relative to other host output may differ. `file=`, `flush=` and a non-newline `end=` have no
+    `jax.debug.print` equivalent: no fix is offered then.
+
+    ## References
+    - [JAX: Common gotchas, pure functions](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#pure-functions)
+    - [JAX: Debugging with jax.debug.print](https://docs.jax.dev/en/latest/debugging/print_breakpoint.html)
+    """
+
+    code = "JAX101"
+    traced_only = True
+    name = "print-in-traced-function"
+    message = "`print` in a traced function runs only while tracing"
+    outcome = "prints once at trace time, showing tracers rather than values"
+    fix_title = "Replace with `jax.debug.print`"
+    fix_availability = FixAvailability.SOMETIMES
+    severity = "warning"
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if not ctx.traced_to_run or ctx.qualname(node.func) != "builtins.print":
+            return
+        shows_tracers = any(is_traced(ctx.value(arg)) for arg in node.args)
+        effect = "and shows tracers, not values" if shows_tracers else "once per compilation, not per call"
+        ctx.report(
+            node,
+            f"`print` in `{function_name(ctx)}` runs only while JAX traces it, {effect} "
+            f"({why_traced(ctx)}); use `jax.debug.print`",
+            fix=DebugPrint(node),
+        )

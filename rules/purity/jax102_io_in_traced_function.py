@@ -1,0 +1,122 @@
+"""JAX102: logging, file I/O or writes to ``sys.stdout`` inside a traced function."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import Rule
+from jaxlint.semantic.values import is_traced
+
+from ..support.explain import function_name, why_traced
+
+LOG_METHODS = frozenset(
+    {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"}
+)
+# Levels used for per-step progress; warnings about configuration belong at trace time.
+PROGRESS_LEVELS = frozenset({"debug", "info", "log"})
+LOGGER_FACTORIES = frozenset({"logging.getLogger", "absl.logging.get_absl_logger"})
+IO_CALLS = frozenset(
+    {
+        "builtins.open",
+        "io.open",
+        "sys.stdout.write",
+        "sys.stderr.write",
+        "sys.stdout.writelines",
+        "sys.stderr.writelines",
+        "sys.stdout.flush",
+        "json.dump",
+        "pickle.dump",
+        "numpy.save",
+        "numpy.savez",
+        "numpy.savetxt",
+    }
+)
+
+
+class IoInTracedFunction(Rule):
+    """## What it does
+    Finds progress logging (`logger.info`/`debug`, or any log call that formats a traced value),
+    `open(...)`, `sys.stdout.write(...)` and similar I/O inside functions that JAX traces
+    abstractly. A warning about configuration logged once at trace time is not reported.
+
+    ## Why is this bad?
+    The Python body of a jitted function runs only while JAX traces it. A log line or a file
+    write there happens once per compilation, not once per call, and any traced value it
+    formats appears as `Traced<ShapedArray(...)>`. Logs that look like per-step progress are
+    silently missing after the first step.
+
+    ## Example
+    ```python
+    import logging
+
+    import jax
+
+    logger = logging.getLogger(__name__)
+
+    @jax.jit
+    def step(params, grads):
+        logger.info("updating %s", grads)
+        return params - 0.1 * grads
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+
+    @jax.jit
+    def step(params, grads):
+        jax.debug.print("updating {}", grads)
+        return params - 0.1 * grads
+    ```
+
+    ## Fix safety
+    No automatic fix: whether a log line belongs at trace time (once per compilation) or at run
+    time (`jax.debug.print`, `jax.debug.callback`) is the author's decision.
+
+    ## References
+    - [JAX: Common gotchas, pure functions](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#pure-functions)
+    - [JAX: External callbacks](https://docs.jax.dev/en/latest/external-callbacks.html)
+    """
+
+    code = "JAX102"
+    traced_only = True
+    name = "io-in-traced-function"
+    message = "Logging or I/O in a traced function runs only while tracing"
+    outcome = "logs or writes once per compilation, not once per call"
+    severity = "warning"
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if not ctx.traced_to_run:
+            return
+        what = self.describe(node, ctx)
+        if what is None:
+            return
+        ctx.report(
+            node,
+            f"{what} in `{function_name(ctx)}` runs only while JAX traces it, not on each call "
+            f"({why_traced(ctx)}); use `jax.debug.print` or `jax.debug.callback` for run-time output",
+        )
+
+    def describe(self, node: ast.Call, ctx: Context) -> str | None:
+        func = node.func
+        qualname = ctx.qualname(func)
+        if qualname in IO_CALLS:
+            return f"`{qualname.removeprefix('builtins.')}(...)`"
+        if not isinstance(func, ast.Attribute) or func.attr not in LOG_METHODS:
+            return None
+        arguments = [*node.args, *(kw.value for kw in node.keywords)]
+        if func.attr not in PROGRESS_LEVELS and not any(is_traced(ctx.value(a)) for a in arguments):
+            return None
+        if qualname is not None and qualname.startswith(("logging.", "absl.logging.")):
+            return f"`{qualname}(...)`"
+        if isinstance(func.value, ast.Name) and self.is_logger(func.value.id, ctx):
+            return f"`{func.value.id}.{func.attr}(...)`"
+        return None
+
+    def is_logger(self, name: str, ctx: Context) -> bool:
+        owner = ctx.scope.lookup(name)
+        value = None if owner is None else owner.assigned.get(name)
+        if owner is None or not isinstance(value, ast.Call) or owner.bound.get(name) != 1:
+            return False
+        return ctx.model.qualname(value.func, owner) in LOGGER_FACTORIES

@@ -1,0 +1,113 @@
+"""JAX103: a traced function reads a global or closed-over variable that changes later."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import Rule
+from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.scopes import Scope
+
+# Transformations that compile once and reuse the result on later calls.
+CACHING = frozenset({"jit", "pmap", "filter"})
+
+
+class StaleGlobalInTracedFunction(Rule):
+    """## What it does
+    Finds reads, inside a jitted (or otherwise abstractly traced) function, of a module global
+    that the program rebinds at run time (a `global` assignment in some function, or a
+    module-level `for` loop over it), or of a closed-over variable that is rebound after a jitted
+    nested function captured it.
+
+    ## Why is this bad?
+    JAX reads the variable once, while tracing, and bakes its value into the compiled program as
+    a constant. Later calls reuse the compiled program, so when the variable changes the function
+    keeps computing with the old value: no error, just stale results. Constants that never change
+    (an `EPS = 1e-6`, a module, a function) are fine and are not reported.
+
+    ## Example
+    ```python
+    import jax
+
+    scale = 1.0
+
+    def set_scale(value):
+        global scale
+        scale = value
+
+    @jax.jit
+    def apply_scale(x):
+        return x * scale
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+
+    @jax.jit
+    def apply_scale(x, scale):
+        return x * scale
+    ```
+
+    ## Fix safety
+    No automatic fix: the value has to become an argument (traced, or static with
+    `static_argnames` if it decides shapes), which changes every call site.
+
+    ## References
+    - [JAX: Common gotchas, pure functions](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#pure-functions)
+    """
+
+    code = "JAX103"
+    name = "stale-global-in-traced-function"
+    message = "A traced function reads a variable that changes later: its traced value is frozen"
+    outcome = "the value at trace time is compiled in; later changes are silently ignored"
+    severity = "warning"
+
+    def visit_FunctionDef(self, node: ast.FunctionDef, ctx: Context) -> None:
+        self.check(node, ctx)
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef, ctx: Context) -> None:
+        self.check(node, ctx)
+
+    def visit_Lambda(self, node: ast.Lambda, ctx: Context) -> None:
+        self.check(node, ctx)
+
+    def check(self, node: ast.AST, ctx: Context) -> None:
+        function = ctx.model.info(node)
+        if function is None or not function.abstract or function.only_traced_for_shapes:
+            return
+        reported: set[str] = set()
+        for read in function.outer_reads:
+            name = read.id
+            owner = _outer_owner(function.scope, name)
+            if name in reported or owner is None or name in function.scope.globals:
+                continue
+            where = self.changed_at(name, owner, function, ctx)
+            if where is None:
+                continue
+            reported.add(name)
+            kind = "global" if owner.kind == "module" else "closed-over variable"
+            ctx.report(
+                read,
+                f"`{function.name}` reads {kind} `{name}`, which changes at line {where}: JAX compiles "
+                f"in the value it has at trace time and later calls keep using it; pass `{name}` as an argument",
+            )
+
+    def changed_at(self, name: str, owner: Scope, function: FunctionInfo, ctx: Context) -> int | None:
+        if owner.kind == "module":
+            sites = ctx.model.runtime_rebound.get(name)
+            return sites[0].lineno if sites else None  # type: ignore[attr-defined]
+        if not function.transformed_by & CACHING:
+            return None  # a lax body or helper is traced afresh each time its caller runs
+        return ctx.model.closure_rebinding(owner, name, function.node)
+
+
+def _outer_owner(scope: Scope, name: str) -> Scope | None:
+    """The module or enclosing function that binds ``name`` (not an import or a def)."""
+    owner = scope.lookup(name)
+    if owner is None or owner.function is scope.function:
+        return None
+    if owner.imports.get(name) is not None or name in owner.defs:
+        return None
+    return owner

@@ -1,0 +1,156 @@
+"""JAX104: a traced function writes state outside itself."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import Rule
+from jaxlint.semantic.scopes import MUTATING_METHODS, Scope
+from jaxlint.semantic.transforms import NONE
+from jaxlint.semantic.values import is_traced
+
+from ..support.explain import function_name, holds_container, outer_owner, why_traced
+
+# Methods that only lists and deques have: the receiver is a container whatever it was bound to.
+SEQUENCE_METHODS = frozenset({"append", "appendleft", "extend", "extendleft", "popleft"})
+
+
+class StateMutationInTracedFunction(Rule):
+    """## What it does
+    Finds a traced function changing state that outlives the call: assigning a `global` or
+    `nonlocal` name, mutating a module-level or closed-over list/dict/set (`history.append(x)`,
+    `cache[k] = v`), or storing a traced value on `self`.
+
+    ## Why is this bad?
+    JAX runs the Python body once, while tracing; the compiled program has no Python side
+    effects. A counter incremented inside `jax.jit` counts compilations, not calls. Anything
+    stored is a tracer, not a value: using it after the trace has ended raises
+    `jax.errors.UnexpectedTracerError` (a leaked tracer).
+
+    ## Example
+    ```python
+    import jax
+
+    loss_history = []
+
+    @jax.jit
+    def train_step(w, grad):
+        loss_history.append(w.sum())
+        return w - 0.1 * grad
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+
+    @jax.jit
+    def train_step(w, grad):
+        return w - 0.1 * grad, w.sum()
+    ```
+
+    ## Fix safety
+    No automatic fix: the state has to become an input and an output of the function.
+
+    ## References
+    - [JAX: Common gotchas, pure functions](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#pure-functions)
+    - [jax.errors.UnexpectedTracerError](https://docs.jax.dev/en/latest/errors.html#jax.errors.UnexpectedTracerError)
+    """
+
+    code = "JAX104"
+    traced_only = True
+    name = "state-mutation-in-traced-function"
+    message = "A traced function writes state outside itself: it happens once, at trace time"
+    outcome = "the write happens once per compilation; stored tracers leak (UnexpectedTracerError)"
+    severity = "warning"
+
+    def visit_Assign(self, node: ast.Assign, ctx: Context) -> None:
+        for target in node.targets:
+            self.check_store(target, node.value, ctx)
+
+    def visit_AugAssign(self, node: ast.AugAssign, ctx: Context) -> None:
+        self.check_store(node.target, node.value, ctx)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign, ctx: Context) -> None:
+        if node.value is not None:
+            self.check_store(node.target, node.value, ctx)
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        func = node.func
+        if not ctx.traced_to_run or not isinstance(func, ast.Attribute) or func.attr not in MUTATING_METHODS:
+            return
+        if not isinstance(func.value, ast.Name):
+            return
+        name = func.value.id
+        owner = outlives_trace(ctx, name)
+        if owner is None or not (func.attr in SEQUENCE_METHODS or holds_container(ctx, owner, name)):
+            return
+        kind = "global" if owner.kind == "module" else "closed-over"
+        ctx.report(
+            node,
+            f"`{name}.{func.attr}(...)` in `{function_name(ctx)}` mutates {kind} `{name}` once, while "
+            f"JAX traces it, and stores tracers that leak ({why_traced(ctx)}); return the values instead",
+        )
+
+    def check_store(self, target: ast.expr, value: ast.expr, ctx: Context) -> None:
+        if not ctx.traced_to_run:
+            return
+        if isinstance(target, ast.Name):
+            self.check_name_store(target, ctx)
+        elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+            name = target.value.id
+            owner = outlives_trace(ctx, name)
+            if owner is not None and holds_container(ctx, owner, name):
+                ctx.report(
+                    target,
+                    f"`{name}[...] = ...` in `{function_name(ctx)}` mutates outer `{name}` once, while "
+                    f"JAX traces it, and stores tracers that leak; return the values instead",
+                )
+        elif isinstance(target, ast.Attribute) and self.is_self(target.value, ctx):
+            if is_traced(ctx.value(value)):
+                ctx.report(
+                    target,
+                    f"storing a traced value on `self.{target.attr}` in `{function_name(ctx)}` leaks a "
+                    f"tracer: reading it after the trace raises `UnexpectedTracerError`; return it instead",
+                )
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            for element in target.elts:
+                self.check_store(element, value, ctx)
+
+    def check_name_store(self, target: ast.Name, ctx: Context) -> None:
+        scope = ctx.scope.function
+        if target.id in scope.globals:
+            kind = "global"
+        elif target.id in scope.nonlocals and outlives_trace(ctx, target.id) is not None:
+            kind = "nonlocal"
+        else:
+            return
+        ctx.report(
+            target,
+            f"assigning {kind} `{target.id}` in `{function_name(ctx)}` happens once, while JAX traces "
+            f"it, not on each call ({why_traced(ctx)}); return the new value instead",
+        )
+
+    @staticmethod
+    def is_self(expr: ast.expr, ctx: Context) -> bool:
+        function = ctx.function
+        while function is not None and not function.is_method:
+            function = function.parent
+        names = function.positional_names() if function is not None else []
+        return isinstance(expr, ast.Name) and bool(names) and expr.id == names[0]
+
+
+def outlives_trace(ctx: Context, name: str) -> Scope | None:
+    """The outer scope binding ``name`` when its state outlives the current trace: the module,
+    an untraced enclosing function, or a traced one that this function is traced apart from
+    (a `lax` body or jitted closure, whose tracers must not escape into the caller's state)."""
+    owner = outer_owner(ctx, name)
+    if owner is None or owner.kind == "module":
+        return owner
+    enclosing = ctx.model.function_of(owner)
+    function = ctx.function
+    if enclosing is None or enclosing.effective_level == NONE:
+        return owner
+    if function is not None and function.transformed_by:
+        return owner
+    return None

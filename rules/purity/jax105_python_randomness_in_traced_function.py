@@ -1,0 +1,152 @@
+"""JAX105: Python's or NumPy's random numbers, or the clock, read inside a traced function."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import Rule
+
+from ..support.explain import function_name, why_traced
+
+STDLIB_RANDOM = frozenset(
+    [
+        "random",
+        "uniform",
+        "randint",
+        "randrange",
+        "choice",
+        "choices",
+        "shuffle",
+        "sample",
+        "gauss",
+        "normalvariate",
+        "lognormvariate",
+        "expovariate",
+        "betavariate",
+        "gammavariate",
+        "triangular",
+        "vonmisesvariate",
+        "paretovariate",
+        "weibullvariate",
+        "getrandbits",
+        "randbytes",
+        "binomialvariate",
+    ]
+)
+NUMPY_RNG_FACTORIES = frozenset({"numpy.random.default_rng", "numpy.random.RandomState"})
+NUMPY_NON_DRAWS = frozenset(
+    {
+        "default_rng",
+        "RandomState",
+        "Generator",
+        "SeedSequence",
+        "PCG64",
+        "PCG64DXSM",
+        "MT19937",
+        "Philox",
+        "SFC64",
+        "BitGenerator",
+        "get_state",
+    }
+)
+CLOCKS = frozenset(
+    {
+        "time.time",
+        "time.time_ns",
+        "time.perf_counter",
+        "time.perf_counter_ns",
+        "time.monotonic",
+        "time.monotonic_ns",
+        "time.process_time",
+        "datetime.datetime.now",
+        "datetime.datetime.utcnow",
+        "datetime.datetime.today",
+        "datetime.date.today",
+        "os.urandom",
+        "uuid.uuid1",
+        "uuid.uuid4",
+    }
+)
+
+
+class PythonRandomnessInTracedFunction(Rule):
+    """## What it does
+    Finds `random.*`, `np.random.*` (and draws from NumPy generators), `time.time()`,
+    `datetime.now()`, `os.urandom` and `uuid4()` inside functions JAX traces abstractly.
+
+    ## Why is this bad?
+    These run in Python, once, while JAX traces the function; the number they return is
+    compiled into the program as a constant. Every later call reuses it: the "random" noise is
+    the same on every step and the "timestamp" never moves. Nothing fails, the results are
+    just wrong.
+
+    ## Example
+    ```python
+    import jax
+    import numpy as np
+
+    @jax.jit
+    def add_noise(x):
+        return x + 0.1 * np.random.normal(size=x.shape)
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+
+    @jax.jit
+    def add_noise(key, x):
+        return x + 0.1 * jax.random.normal(key, x.shape)
+    ```
+
+    ## Fix safety
+    No automatic fix: the function needs a PRNG key argument, which changes its callers.
+
+    ## References
+    - [JAX: Pseudorandom numbers](https://docs.jax.dev/en/latest/random-numbers.html)
+    - [JAX: Common gotchas, pure functions](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#pure-functions)
+    """
+
+    code = "JAX105"
+    traced_only = True
+    name = "python-randomness-in-traced-function"
+    message = "Python-side randomness or clock in a traced function is frozen at trace time"
+    outcome = "the value drawn while tracing is compiled in and repeats on every call"
+    severity = "warning"
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if not ctx.traced_to_run:
+            return
+        what = self.describe(node, ctx)
+        if what is None:
+            return
+        ctx.report(
+            node,
+            f"`{what}(...)` in `{function_name(ctx)}` runs once, while JAX traces it: its result is "
+            f"compiled in as a constant and repeats on every call ({why_traced(ctx)}); "
+            f"use `jax.random` with a key argument",
+        )
+
+    def describe(self, node: ast.Call, ctx: Context) -> str | None:
+        qualname = ctx.qualname(node.func)
+        if qualname is not None:
+            module, _, attribute = qualname.rpartition(".")
+            if module == "random" and attribute in STDLIB_RANDOM:
+                return qualname
+            if module == "numpy.random" and attribute not in NUMPY_NON_DRAWS:
+                return qualname.replace("numpy.", "np.")
+            if qualname in CLOCKS:
+                return qualname
+            return None
+        func = node.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            owner = ctx.scope.lookup(func.value.id)
+            value = None if owner is None else owner.assigned.get(func.value.id)
+            if (
+                isinstance(value, ast.Call)
+                and owner is not None
+                and ctx.model.qualname(value.func, owner) in NUMPY_RNG_FACTORIES
+            ):
+                return f"{func.value.id}.{func.attr}"
+        return None

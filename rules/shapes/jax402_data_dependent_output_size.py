@@ -1,0 +1,148 @@
+"""JAX402: ``jnp.nonzero``/``unique``/``argwhere``/... on a tracer without ``size=``."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.diagnostics import FixRequest
+from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.semantic.values import is_traced
+
+from ..support.explain import why_traced
+
+# function -> (keyword that fixes the output size, positions of the data arguments)
+SIZED_FUNCTIONS: dict[str, tuple[str, tuple[int, ...]]] = {
+    "jax.numpy.nonzero": ("size", (0,)),
+    "jax.numpy.argwhere": ("size", (0,)),
+    "jax.numpy.flatnonzero": ("size", (0,)),
+    "jax.numpy.unique": ("size", (0,)),
+    "jax.numpy.unique_values": ("size", (0,)),
+    "jax.numpy.unique_counts": ("size", (0,)),
+    "jax.numpy.unique_inverse": ("size", (0,)),
+    "jax.numpy.unique_all": ("size", (0,)),
+    "jax.numpy.compress": ("size", (0,)),
+    "jax.numpy.extract": ("size", (0,)),
+    "jax.numpy.union1d": ("size", (0, 1)),
+    "jax.numpy.intersect1d": ("size", (0, 1)),
+    "jax.numpy.setdiff1d": ("size", (0, 1)),
+    "jax.numpy.setxor1d": ("size", (0, 1)),
+    "jax.numpy.bincount": ("length", (0,)),
+    "jax.numpy.repeat": ("total_repeat_length", (1,)),
+    "jax.numpy.where": ("size", (0,)),
+}
+
+
+@dataclass(frozen=True)
+class StaticSize(FixRequest):
+    """Append ``size=bound`` to the call: ``bound`` is code for a static upper bound."""
+
+    bound: str
+
+
+class DataDependentOutputSize(Rule):
+    """## What it does
+    Finds calls whose output size depends on the values of a traced input, without the keyword
+    that fixes the size: `jnp.nonzero`, one-argument `jnp.where`, `jnp.argwhere`,
+    `jnp.flatnonzero`, `jnp.unique`, `jnp.compress`, `jnp.extract`, the set operations
+    (`union1d`, `intersect1d`, `setdiff1d`, `setxor1d`) without `size=`, `jnp.bincount` without
+    `length=`, and `jnp.repeat` with traced repeats without `total_repeat_length=`.
+
+    ## Why is this bad?
+    Under `jit` every shape must be known while tracing. These functions cannot know how many
+    elements they return until they see the data, so JAX raises
+    `jax.errors.ConcretizationTypeError`. Passing `size=` (with `fill_value=` for the padding)
+    makes the shape static.
+
+    ## Example
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def active_indices(x):
+        return jnp.nonzero(x > 0.5)[0]
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def active_indices(x):
+        return jnp.nonzero(x > 0.5, size=x.shape[0], fill_value=-1)[0]
+    ```
+
+    ## Fix safety
+    Where an upper bound follows from the input's static size, the fix passes it: `size=x.size`
+    for `nonzero`/`argwhere`/`flatnonzero`/one-argument `where`/`unique`/`compress`/`extract`,
+    `size=a.size` for `intersect1d`/`setdiff1d` and `size=a.size + b.size` for
+    `union1d`/`setxor1d`. Unsafe: the result is padded (with `fill_value`, by default 0 for indices)
+    to that size, so its shape differs from the eager result. `bincount` and `repeat` get no fix:
+    their bound depends on the values.
+
+    ## References
+    - [jax.numpy.nonzero](https://docs.jax.dev/en/latest/_autosummary/jax.numpy.nonzero.html)
+    - [JAX: Common gotchas, dynamic shapes](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#dynamic-shapes)
+    """
+
+    code = "JAX402"
+    traced_only = True
+    name = "data-dependent-output-size"
+    message = "A call whose output size depends on traced data, without `size=`"
+    outcome = "jax.errors.ConcretizationTypeError"
+    fix_title = "Pass `size=` with a static upper bound"
+    fix_availability = FixAvailability.SOMETIMES
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if not ctx.abstract:
+            return
+        qualname = ctx.qualname(node.func)
+        spec = SIZED_FUNCTIONS.get(qualname or "")
+        if spec is None or qualname is None:
+            return
+        keyword, positions = spec
+        if any(kw.arg == keyword or kw.arg is None for kw in node.keywords):
+            return
+        if qualname == "jax.numpy.where" and (len(node.args) != 1 or node.keywords):
+            return
+        data = [node.args[p] for p in positions if p < len(node.args)]
+        if not any(is_traced(ctx.value(arg)) for arg in data):
+            return
+        if qualname == "jax.numpy.repeat" and all(isinstance(arg, ast.Constant) for arg in data):
+            return
+        short = qualname.replace("jax.numpy.", "jnp.")
+        ctx.report(
+            node,
+            f"`{short}` on a traced value returns a data-dependent number of elements: JAX raises "
+            f"`ConcretizationTypeError` ({why_traced(ctx, data[0])}); pass `{keyword}=` "
+            f"(and `fill_value=`) to make the size static",
+            fix=_static_size(qualname, node),
+        )
+
+
+def _static_size(qualname: str, node: ast.Call) -> StaticSize | None:
+    bound = _size_bound(qualname, node)
+    return StaticSize(bound) if bound else None
+
+
+def _size_bound(qualname: str, node: ast.Call) -> str | None:
+    """A static upper bound on the output size, as code, from the inputs' sizes."""
+    name = qualname.rsplit(".", 1)[1]
+    sizes = [f"{_operand(a)}.size" for a in node.args[:2]]
+    if name in ("nonzero", "argwhere", "flatnonzero", "where", "unique") and sizes:
+        return sizes[0]
+    if name in ("compress", "extract") and len(sizes) == 2:
+        return sizes[1]
+    if name in ("intersect1d", "setdiff1d") and sizes:
+        return sizes[0]
+    if name in ("union1d", "setxor1d") and len(sizes) == 2:
+        return f"{sizes[0]} + {sizes[1]}"
+    return None
+
+
+def _operand(node: ast.expr) -> str:
+    text = ast.unparse(node)
+    return text if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) else f"({text})"

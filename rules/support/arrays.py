@@ -1,0 +1,244 @@
+"""Is the container in ``x[i] = v`` a JAX array? The evidence the in-place mutation rules need.
+
+In order of strength:
+
+1. the model knows ``x`` is a JAX array (``jnp``/``lax``/``jax.random`` results, array-annotated
+   parameters, traced arrays);
+2. ``x`` holds tracers and the index proves it is an array, not a list or dict: the index is
+   itself a tracer (unhashable, and no valid list index) or a multi-axis index with a slice;
+3. ``x`` is a plain parameter in a module whose only array library is ``jax.numpy``, assigned a
+   number, and never used as a list or dict in its function.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.semantic.tracing import annotation_kind
+from jaxlint.semantic.values import ARRAY, STATIC, TRACED, flat, is_traced
+
+MUTABLE_REFERENCE_MODULES = (
+    "jax.experimental.pallas",
+    "jax._src.pallas",
+    "flax.nnx",
+    "jax.new_ref",
+    "jax.experimental.mutable_array",
+)
+CONTAINER_METHODS = frozenset(
+    [
+        "append",
+        "extend",
+        "insert",
+        "keys",
+        "values",
+        "items",
+        "get",
+        "update",
+        "setdefault",
+        "pop",
+        "popitem",
+        "copy",
+        "index",
+        "count",
+        "sort",
+        "remove",
+        "clear",
+        "add",
+        "discard",
+    ]
+)
+
+
+def array_evidence(ctx: Context, target: ast.Subscript, stored: ast.expr) -> str | None:
+    """Why ``target.value`` is a JAX array, as a message fragment; None when unknown."""
+    base = target.value
+    value = flat(ctx.value(base))
+    name = ast.unparse(base) if isinstance(base, (ast.Name, ast.Attribute)) else "the array"
+    if value & ARRAY:
+        return f"`{name}` is a JAX array" + (" (a tracer)" if value & TRACED else "")
+    if value & TRACED and _index_proves_array(ctx, target.slice):
+        return f"`{name}` holds tracers and is indexed like an array"
+    if isinstance(base, ast.Name) and _presumed_array(ctx, base.id, target.slice, stored):
+        return f"`{name}` is taken to be a JAX array (this module's only array library is jax.numpy)"
+    return None
+
+
+def _index_proves_array(ctx: Context, index: ast.expr) -> bool:
+    if is_traced(ctx.value(index)):
+        return True
+    if isinstance(index, ast.Tuple):
+        return any(
+            isinstance(e, ast.Slice) or (isinstance(e, ast.Constant) and e.value in (None, Ellipsis))
+            for e in index.elts
+        )
+    return False
+
+
+def _presumed_array(ctx: Context, name: str, index: ast.expr, stored: ast.expr) -> bool:
+    function = ctx.function
+    model = ctx.model
+    if function is None or not model.jax_is_only_array_library:
+        return False
+    scope = function.scope
+    param = next((p for p in function.param_nodes() if p.arg == name), None)
+    if param is None or scope.bound.get(name) != 1:
+        return False
+    if param.annotation is not None and annotation_kind(model, param.annotation, function) != "array":
+        return False
+    if _default_of(function.node.args, name) is not None:
+        return False
+    if isinstance(index, (ast.JoinedStr, ast.Constant)) and isinstance(
+        getattr(index, "value", ""), (str, bytes)
+    ):
+        return False
+    if isinstance(index, ast.JoinedStr) or not _is_numeric(ctx, stored):
+        return False
+    if _mentions_ellipsis(index) or name.endswith("ref") or _uses_mutable_references(ctx):
+        return False
+    return not _used_as_container(ctx, function.node, name)
+
+
+def _mentions_ellipsis(index: ast.expr) -> bool:
+    """``x[...] = v`` writes a whole mutable reference (a Pallas ``Ref``, an nnx ``Variable``)."""
+    return any(isinstance(n, ast.Constant) and n.value is Ellipsis for n in ast.walk(index))
+
+
+def _uses_mutable_references(ctx: Context) -> bool:
+    """Modules using Pallas, ``flax.nnx`` or ``jax.new_ref`` assign into mutable references."""
+    key = "mutable-references"
+    cached = ctx.memo.get(key)
+    if cached is None:
+        cached = any(
+            qualname.startswith(MUTABLE_REFERENCE_MODULES)
+            for scope in [ctx.model.index.module, *ctx.model.index.functions]
+            for qualname in scope.imports.values()
+        )
+        ctx.memo[key] = cached
+    return cached
+
+
+def _default_of(args: ast.arguments, name: str) -> ast.expr | None:
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
+    pairs += [(p, d) for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    for param, default in pairs:
+        if param.arg == name and not (isinstance(default, ast.Constant) and default.value is None):
+            return default
+    return None
+
+
+def _is_numeric(ctx: Context, expr: ast.expr) -> bool:
+    if isinstance(expr, ast.Constant):
+        return isinstance(expr.value, (int, float, complex)) and expr.value is not None
+    if isinstance(expr, ast.UnaryOp):
+        return _is_numeric(ctx, expr.operand)
+    if isinstance(expr, ast.BinOp):
+        return _is_numeric(ctx, expr.left) and _is_numeric(ctx, expr.right)
+    value = flat(ctx.value(expr))
+    return bool(value & ARRAY) or (bool(value & TRACED) and not value & STATIC)
+
+
+def _used_as_container(ctx: Context, function: ast.AST, name: str) -> bool:
+    key = ("container-use", function, name)
+    cached = ctx.memo.get(key)
+    if cached is None:
+        cached = any(_container_use(node, name) for node in ast.walk(function))
+        ctx.memo[key] = cached
+    return cached
+
+
+def _container_use(node: ast.AST, name: str) -> bool:
+    def is_name(expr: ast.AST) -> bool:
+        return isinstance(expr, ast.Name) and expr.id == name
+
+    if isinstance(node, ast.Attribute) and is_name(node.value):
+        return node.attr in CONTAINER_METHODS
+    if isinstance(node, ast.Compare):
+        return any(
+            isinstance(op, (ast.In, ast.NotIn)) and is_name(right)
+            for op, right in zip(node.ops, node.comparators)
+        )
+    if isinstance(node, (ast.For, ast.comprehension)):
+        return is_name(node.iter)
+    if isinstance(node, ast.Subscript) and is_name(node.value):
+        return isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance":
+        return bool(node.args) and is_name(node.args[0])
+    return False
+
+
+def rewrite_is_safe(ctx: Context, base: ast.expr) -> bool:
+    """Whether ``x = x.at[i].set(v)`` keeps the program's meaning for this ``x``.
+
+    It does when ``x`` is a local name nobody else holds: a tracer inside traced code (callers'
+    arrays are never mutated under ``jit``) or a JAX array the function created, never aliased by
+    ``y = x`` / ``x = y``. A parameter of eager code may be a NumPy array its caller expects mutated.
+    """
+    function = ctx.function
+    if not isinstance(base, ast.Name) or function is None:
+        return False
+    value = flat(ctx.value(base))
+    untouched_param = base.id in {p.arg for p in function.param_nodes()} and (
+        function.scope.bound.get(base.id) == 1
+    )
+    if not (value & TRACED and ctx.traced) and (untouched_param or not value & ARRAY):
+        return False
+    return not _aliased(ctx, function.node, base.id)
+
+
+def _aliased(ctx: Context, function: ast.AST, name: str) -> bool:
+    key = ("aliased", function, name)
+    cached = ctx.memo.get(key)
+    if cached is None:
+        cached = False
+        for node in ast.walk(function):
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names = {t.id for t in targets if isinstance(t, ast.Name)}
+                value = node.value
+                if isinstance(value, ast.Name) and (value.id == name or name in names):
+                    cached = True
+                    break
+        ctx.memo[key] = cached
+    return cached
+
+
+ELEMENTWISE_CALLS = frozenset(
+    f"jax.numpy.{name}"
+    for name in (
+        "isnan isinf isfinite isneginf isposinf signbit logical_not logical_and logical_or "
+        "logical_xor abs absolute sign greater greater_equal less less_equal equal not_equal "
+        "isclose"
+    ).split()
+)
+
+
+def same_shape_mask(ctx: Context, mask: ast.expr, base: ast.expr) -> bool:
+    """Whether ``mask`` is computed elementwise from ``base`` (and scalars), so it has its shape
+    and ``jnp.where(mask, v, base)`` updates exactly the masked elements."""
+    if not isinstance(base, ast.Name):
+        return False
+    mentions = False
+    for node in ast.walk(mask):
+        if isinstance(node, ast.Name):
+            if node.id == base.id:
+                mentions = True
+            elif not flat(ctx.value(node)) & STATIC:
+                return False
+        elif isinstance(node, ast.Call):
+            if ctx.qualname(node.func) not in ELEMENTWISE_CALLS:
+                return False
+        elif isinstance(node, (ast.Subscript, ast.Attribute, ast.Lambda, ast.NamedExpr)):
+            return False
+    return mentions
+
+
+def static_index(ctx: Context, index: ast.expr) -> bool:
+    """An index built from constants, slices and static names: it cannot hold duplicates."""
+    for node in ast.walk(index):
+        if isinstance(node, ast.Name) and not flat(ctx.value(node)) & STATIC:
+            return False
+        if isinstance(node, (ast.Call, ast.Attribute, ast.Subscript)):
+            return False
+    return True

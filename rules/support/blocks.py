@@ -1,0 +1,188 @@
+"""Facts about blocks of statements: what they bind and read, whether control can leave them,
+whether they store into containers, and which names are certainly bound before a statement.
+
+The rules that rewrite control flow (:mod:`.lifting`) and the compile-hygiene rules ask these.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from jaxlint.engine.astutil import encloses
+from jaxlint.engine.context import Context
+from jaxlint.semantic import api
+from jaxlint.semantic.scopes import FUNCTION_NODES, MUTATING_METHODS
+
+GENERATORS = (ast.Yield, ast.YieldFrom, ast.Await)
+SIMPLE_BINDERS = (
+    ast.Assign,
+    ast.AnnAssign,
+    ast.AugAssign,
+    ast.Import,
+    ast.ImportFrom,
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+)
+PURE_BUILTINS = frozenset({"builtins.abs", "builtins.len", "builtins.range", "builtins.round"})
+
+
+def own_nodes(statements: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every node of ``statements``, not descending into nested functions or classes."""
+    stack: list[ast.AST] = list(reversed(statements))
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, (*FUNCTION_NODES, ast.ClassDef)):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+
+
+def stored_names(statements: list[ast.stmt]) -> list[str]:
+    """Names the statements bind, in first-binding order."""
+    names: list[str] = []
+    for node in own_nodes(statements):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            name = node.id
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            name = node.name
+        else:
+            continue
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def loaded_names(nodes: list[ast.AST]) -> set[str]:
+    return {
+        n.id
+        for node in nodes
+        for n in ast.walk(node)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    }
+
+
+def leaves_block(statements: list[ast.stmt], in_loop: bool = False) -> bool:
+    """Whether control can leave the statements other than by falling through (or yield)."""
+    for node in own_nodes(statements):
+        if isinstance(node, GENERATORS):
+            return True
+        if isinstance(node, (ast.Return, ast.Raise, ast.Global, ast.Nonlocal, ast.Delete)):
+            return True
+        if isinstance(node, (ast.Break, ast.Continue)) and not in_loop:
+            return True
+        if isinstance(node, (ast.For, ast.While, ast.AsyncFor)):
+            # break/continue inside an inner loop stay inside it
+            if leaves_block(node.body, in_loop=True) or leaves_block(node.orelse, in_loop=False):
+                return True
+            continue
+    return False
+
+
+def stores_into_containers(statements: list[ast.stmt]) -> bool:
+    """Item/attribute stores and mutating calls: effects a lifted body would run only once."""
+    for node in own_nodes(statements):
+        if isinstance(node, (ast.Subscript, ast.Attribute)) and not isinstance(node.ctx, ast.Load):
+            return True
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in MUTATING_METHODS
+            and not _functional_update(node.func.value)
+        ):
+            return True
+    return False
+
+
+def _functional_update(receiver: ast.expr) -> bool:
+    """``x.at[i]``: its ``.add()``/``.set()`` return a new array, they mutate nothing."""
+    return (
+        isinstance(receiver, ast.Subscript)
+        and isinstance(receiver.value, ast.Attribute)
+        and receiver.value.attr == "at"
+    )
+
+
+def definitely_bound_before(ctx: Context, statement: ast.stmt) -> set[str]:
+    """Names certainly bound when ``statement`` starts: parameters, and names bound by earlier
+    simple statements of the blocks that lead to it (not inside branches or loops)."""
+    function = ctx.function
+    if function is None or isinstance(function.node, ast.Lambda):
+        return set()
+    bound = {p.arg for p in function.param_nodes()}
+    body: list[ast.stmt] = function.node.body
+    while True:
+        for item in body:
+            if item is statement:
+                return bound
+            if _contains(item, statement):
+                inner = _block_holding(item, statement)
+                if inner is None:
+                    return bound
+                if isinstance(item, (ast.With, ast.AsyncWith)):
+                    bound |= {
+                        n.id
+                        for i in item.items
+                        if i.optional_vars is not None
+                        for n in ast.walk(i.optional_vars)
+                        if isinstance(n, ast.Name)
+                    }
+                body = inner
+                break
+            if isinstance(item, SIMPLE_BINDERS):
+                bound |= set(stored_names([item]))
+            elif isinstance(item, ast.If) and item.orelse:
+                both = set(stored_names(item.body)) & set(stored_names(item.orelse))
+                if not leaves_block(item.body) and not leaves_block(item.orelse):
+                    bound |= both
+        else:
+            return bound
+
+
+def _contains(outer: ast.AST, inner: ast.AST) -> bool:
+    return outer is not inner and encloses(outer, inner)
+
+
+def _block_holding(item: ast.stmt, statement: ast.stmt) -> list[ast.stmt] | None:
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(item, field, None)
+        if isinstance(block, list) and any(s is statement or _contains(s, statement) for s in block):
+            return block
+    for handler in getattr(item, "handlers", []):
+        if any(s is statement or _contains(s, statement) for s in handler.body):
+            return handler.body
+    return None
+
+
+def read_later(ctx: Context, statement: ast.stmt, names: set[str]) -> set[str]:
+    """Which ``names`` are read after ``statement`` (textually later, or anywhere in an
+    enclosing loop, whose next iteration reads them again)."""
+    function = ctx.function
+    if function is None:
+        return set(names)
+    end = (statement.end_lineno or statement.lineno, statement.end_col_offset or 0)
+    found = set()
+    loops = [loop for loop in ctx.loops if _contains(loop, statement)]
+    for node in own_nodes(function.node.body if isinstance(function.node.body, list) else []):
+        if isinstance(node, ast.Name) and node.id in names and isinstance(node.ctx, ast.Load):
+            position = (node.lineno, node.col_offset)
+            if position > end or any(_contains(loop, node) for loop in loops):
+                found.add(node.id)
+    return found
+
+
+def side_effect_free(ctx: Context, expression: ast.AST) -> bool:
+    """Whether evaluating the expression has no effect but its value (jax/jnp calls, array
+    methods and arithmetic): ``jnp.where`` evaluates both branches."""
+    for node in ast.walk(expression):
+        if isinstance(node, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await, ast.Lambda)):
+            return False
+        if isinstance(node, ast.Call):
+            qualname = ctx.qualname(node.func)
+            if qualname is None:
+                if not (isinstance(node.func, ast.Attribute) and node.func.attr in api.ARRAY_METHODS):
+                    return False
+            elif not (qualname.startswith(api.JAX_ARRAY_NAMESPACES) or qualname in PURE_BUILTINS):
+                return False
+    return True

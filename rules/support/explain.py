@@ -1,0 +1,145 @@
+"""Helpers rules share to inspect nodes and word their messages."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.semantic.scopes import Scope
+from jaxlint.semantic.values import is_traced
+
+MAX_SNIPPET = 48
+
+
+def snippet(ctx: Context, node: ast.AST, limit: int = MAX_SNIPPET) -> str:
+    """The source text of ``node`` on one line, shortened to ``limit`` characters."""
+    try:
+        text = ast.unparse(node)
+    except (ValueError, RecursionError):
+        return "..."
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def traced_name(ctx: Context, expr: ast.AST) -> str | None:
+    """The first name inside ``expr`` whose value is traced, in source order."""
+    names = sorted(
+        (n for n in ast.walk(expr) if isinstance(n, ast.Name)),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    for name in names:
+        if is_traced(ctx.value(name)):
+            return name.id
+    return None
+
+
+def why_traced(ctx: Context, expr: ast.AST | None = None) -> str:
+    """Why values here are tracers: which argument and which transformation."""
+    function = ctx.function
+    reason = ctx.why_traced()
+    if function is None or not reason:
+        return ""
+    name = traced_name(ctx, expr) if expr is not None else None
+    if name is not None and name in function.params:
+        return f"`{name}` is an argument of `{function.name}`, and {reason}"
+    if name is not None:
+        return f"`{name}` is computed from traced values, and {reason}"
+    return reason
+
+
+def function_name(ctx: Context) -> str:
+    function = ctx.function
+    return "<module>" if function is None else function.name
+
+
+def in_test_position(ctx: Context, node: ast.AST) -> bool:
+    """Whether ``node`` is (part of) the condition of an if/while/assert/ternary/comprehension."""
+    child = node
+    for ancestor in ctx.ancestors():
+        if isinstance(ancestor, ast.BoolOp) or (
+            isinstance(ancestor, ast.UnaryOp) and isinstance(ancestor.op, ast.Not)
+        ):
+            child = ancestor
+            continue
+        if isinstance(ancestor, (ast.If, ast.While, ast.IfExp, ast.Assert)):
+            return child is ancestor.test
+        if isinstance(ancestor, ast.comprehension):
+            return any(child is condition for condition in ancestor.ifs)
+        return False
+    return False
+
+
+def outer_owner(ctx: Context, name: str) -> Scope | None:
+    """The module or enclosing function scope that binds ``name``, when the current function
+    reads it as a free variable (not a local, an import or a builtin)."""
+    owner = ctx.scope.lookup(name)
+    if owner is None or owner.function is ctx.scope.function:
+        return None
+    if owner.imports.get(name) is not None or name in owner.defs:
+        return None
+    return owner
+
+
+CONTAINER_FACTORIES = frozenset(
+    {
+        "builtins.list",
+        "builtins.dict",
+        "builtins.set",
+        "collections.deque",
+        "collections.defaultdict",
+        "collections.OrderedDict",
+        "collections.Counter",
+        "queue.Queue",
+    }
+)
+
+
+def holds_container(ctx: Context, owner: Scope, name: str) -> bool:
+    """Whether ``name`` in ``owner`` is bound to a list, dict, set or similar container."""
+    value = owner.assigned.get(name)
+    if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)):
+        return True
+    if isinstance(value, ast.Call):
+        return ctx.model.qualname(value.func, owner) in CONTAINER_FACTORIES
+    return False
+
+
+def names_assigned_in(ctx: Context, node: ast.AST) -> frozenset[str]:
+    """Names (re)bound anywhere inside ``node``, memoised per file."""
+    key = ("assigned", node)
+    cached = ctx.memo.get(key)
+    if cached is None:
+        cached = frozenset(
+            child.id
+            for child in ast.walk(node)
+            if isinstance(child, ast.Name) and not isinstance(child.ctx, ast.Load)
+        )
+        ctx.memo[key] = cached
+    return cached
+
+
+def next_statement(ctx: Context, node: ast.stmt) -> ast.stmt | None:
+    """The statement after ``node`` in its block, if any."""
+    parent = ctx.parent
+    for field in ("body", "orelse", "finalbody"):
+        block = getattr(parent, field, None)
+        if isinstance(block, list):
+            for index, statement in enumerate(block):
+                if statement is node:
+                    return block[index + 1] if index + 1 < len(block) else None
+    return None
+
+
+def jit_parameter(ctx: Context, name: str | None) -> str | None:
+    """``name`` when it is a parameter of the current function, never rebound, that a
+    ``jax.jit`` in this module traces: adding it to ``static_argnames`` is the remedy."""
+    function = ctx.function
+    if name is None or function is None or name not in function.params or not function.jit_sites:
+        return None
+    return name if function.scope.bound.get(name) == 1 else None
+
+
+def split_advice(key: str) -> str:
+    """The split line a PRNG finding suggests, with a subkey name distinct from ``key``."""
+    subkey = "subkey" if key != "subkey" else "subkey_2"
+    return f"`{key}, {subkey} = jax.random.split({key})`"

@@ -1,0 +1,270 @@
+"""When Python control flow on tracers can be rewritten, and into what: the lifting plans.
+
+The control-flow and compile rules call these functions and hand the plan (a typed request of
+:mod:`jaxlint.fixing.plans`) to their fixer; the fixer only does syntax. The preconditions are
+AutoGraph's: every variable a rewritten block rebinds is defined on every path (before the
+block, or in every branch), no ``return``/``break``/``continue``/``yield``/``raise`` is left
+inside a lifted body, and (for ``jnp.where``) the branches are side-effect-free expressions,
+since ``jnp.where`` evaluates both.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.fixing.plans import CondBranches, ForiLoop, NanGuard, WhereAssign, WhereReturn, WhileLoop
+
+from .blocks import (
+    definitely_bound_before,
+    leaves_block,
+    loaded_names,
+    read_later,
+    side_effect_free,
+    stored_names,
+    stores_into_containers,
+)
+
+# jnp functions that are undefined (NaN) on part of their domain, with a value inside it.
+NAN_PRONE = {
+    "jax.numpy.log": "1.0",
+    "jax.numpy.log2": "1.0",
+    "jax.numpy.log10": "1.0",
+    "jax.numpy.log1p": "0.0",
+    "jax.numpy.sqrt": "1.0",
+    "jax.numpy.arcsin": "0.0",
+    "jax.numpy.arccos": "0.0",
+    "jax.numpy.arctanh": "0.0",
+    "jax.numpy.reciprocal": "1.0",
+    "jax.lax.log": "1.0",
+    "jax.lax.sqrt": "1.0",
+    "jax.lax.rsqrt": "1.0",
+}
+
+# ---------------------------------------------------------------------------- NaN guards
+
+
+def nan_guards(ctx: Context, expression: ast.expr) -> tuple[NanGuard, ...]:
+    """Sub-expressions that are NaN (or infinite) outside their domain, with a value inside it:
+    under ``jnp.where`` the unselected branch still runs, and its NaN poisons gradients."""
+    guards: list[NanGuard] = []
+    for node in ast.walk(expression):
+        if isinstance(node, ast.Call) and node.args:
+            safe = NAN_PRONE.get(ctx.qualname(node.func) or "")
+            if safe is not None:
+                guards.append((node.args[0], safe))
+        elif isinstance(node, ast.BinOp) and _divides_by_operand(node):
+            guards.append((node.right, "1.0"))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and not _natural_power(node.right):
+            guards.append((node.left, "1.0"))
+    return tuple((g, safe) for g, safe in guards if not isinstance(g, ast.Constant))
+
+
+def _divides_by_operand(node: ast.BinOp) -> bool:
+    return isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and not _nonzero_constant(node.right)
+
+
+def _natural_power(exponent: ast.expr) -> bool:
+    return isinstance(exponent, ast.Constant) and isinstance(exponent.value, int) and exponent.value >= 0
+
+
+def _nonzero_constant(node: ast.expr) -> bool:
+    value = node.operand if isinstance(node, ast.UnaryOp) else node
+    return isinstance(value, ast.Constant) and isinstance(value.value, (int, float)) and value.value != 0
+
+
+# ---------------------------------------------------------------------------- plans
+
+
+IfPlan = WhereReturn | WhereAssign | CondBranches
+
+
+def if_plan(ctx: Context, node: ast.If, following: ast.stmt | None) -> IfPlan | None:
+    """How to rewrite a Python ``if`` on a tracer: ``jnp.where`` over returns or assignments,
+    else ``lax.cond`` with lifted branches; None when no rewrite is correct."""
+    tests, bodies, orelse = _branches(node)
+    returned = _return_form(ctx, node, tests, bodies, orelse, following)
+    if returned is not None:
+        return returned
+    assigned = _assign_form(ctx, node, tests, bodies, orelse)
+    if assigned is not None:
+        return assigned
+    if len(tests) == 1:
+        return _cond_form(ctx, node)
+    return None
+
+
+def _branches(node: ast.If) -> tuple[list[ast.expr], list[list[ast.stmt]], list[ast.stmt]]:
+    """An if/elif/else chain as (tests, bodies, final else)."""
+    tests, bodies = [node.test], [node.body]
+    orelse = node.orelse
+    while len(orelse) == 1 and isinstance(orelse[0], ast.If):
+        tests.append(orelse[0].test)
+        bodies.append(orelse[0].body)
+        orelse = orelse[0].orelse
+    return tests, bodies, orelse
+
+
+def _single_return(body: list[ast.stmt]) -> ast.expr | None:
+    if len(body) == 1 and isinstance(body[0], ast.Return) and body[0].value is not None:
+        return body[0].value
+    return None
+
+
+def _return_form(
+    ctx: Context,
+    node: ast.If,
+    tests: list[ast.expr],
+    bodies: list[list[ast.stmt]],
+    orelse: list[ast.stmt],
+    following: ast.stmt | None,
+) -> WhereReturn | None:
+    values: list[ast.expr] = []
+    for body in bodies:
+        value = _single_return(body)
+        if value is None:
+            return None
+        values.append(value)
+    consumed = None if orelse or not isinstance(following, ast.Return) else following
+    fallback = _single_return(orelse if orelse else [consumed] if consumed else [])
+    if fallback is None:
+        return None
+    values.append(fallback)
+    if not all(side_effect_free(ctx, e) for e in [*tests, *values]):
+        return None
+    guards = tuple(nan_guards(ctx, v) for v in values)
+    return WhereReturn(node, tuple(tests), tuple(values), guards, consumed)
+
+
+def _assign_form(
+    ctx: Context, node: ast.If, tests: list[ast.expr], bodies: list[list[ast.stmt]], orelse: list[ast.stmt]
+) -> WhereAssign | None:
+    arms = [*bodies, orelse]
+    assignments: list[dict[str, ast.expr]] = []
+    for arm in arms:
+        pairs = _simple_assignments(arm)
+        if pairs is None:
+            return None
+        assignments.append(pairs)
+    names = [name for pairs in assignments for name in pairs]
+    names = list(dict.fromkeys(names))
+    if not names:
+        return None
+    before = definitely_bound_before(ctx, node)
+    for name in names:
+        if name not in before and any(name not in pairs for pairs in assignments):
+            return None
+    if not all(side_effect_free(ctx, e) for e in [*tests, *(v for p in assignments for v in p.values())]):
+        return None
+    if any(_reads_own_writes(pairs) for pairs in assignments):
+        return None  # `a = ...; b = a + 1`: each where() would see the old `a`
+    values = tuple(tuple(pairs.get(name) for pairs in assignments) for name in names)
+    guards = tuple(tuple(nan_guards(ctx, v) if v is not None else () for v in arms) for arms in values)
+    return WhereAssign(node, tuple(tests), tuple(names), values, guards)
+
+
+def _reads_own_writes(pairs: dict[str, ast.expr]) -> bool:
+    written: set[str] = set()
+    for name, value in pairs.items():
+        if loaded_names([value]) & written:
+            return True
+        written.add(name)
+    return False
+
+
+def _simple_assignments(body: list[ast.stmt]) -> dict[str, ast.expr] | None:
+    """``{name: value}`` when the block only binds distinct plain names (``pass`` allowed)."""
+    pairs: dict[str, ast.expr] = {}
+    for statement in body:
+        if isinstance(statement, ast.Pass):
+            continue
+        if not (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+        ):
+            return None
+        name = statement.targets[0].id
+        if name in pairs:
+            return None
+        pairs[name] = statement.value
+    return pairs
+
+
+def _cond_form(ctx: Context, node: ast.If) -> CondBranches | None:
+    arms = [node.body, node.orelse]
+    if any(leaves_block(arm) or stores_into_containers(arm) for arm in arms):
+        return None
+    outputs = list(dict.fromkeys(stored_names(node.body) + stored_names(node.orelse)))
+    before = definitely_bound_before(ctx, node)
+    both = set(stored_names(node.body)) & set(stored_names(node.orelse))
+    if any(name not in before and name not in both for name in outputs):
+        return None
+    needed = read_later(ctx, node, set(outputs))
+    outputs = [name for name in outputs if name in needed]
+    if not outputs:
+        return None  # the branches bind nothing used later: nothing for `lax.cond` to return
+    local = _local_names(ctx)
+    reads = (loaded_names(list(node.body)) | loaded_names(list(node.orelse))) & local & before
+    operands = sorted(reads | (set(outputs) & before))
+    return CondBranches(node, tuple(outputs), tuple(operands))
+
+
+def _local_names(ctx: Context) -> set[str]:
+    function = ctx.function
+    if function is None:
+        return set()
+    return set(function.scope.bound) - set(function.scope.imports)
+
+
+def while_plan(ctx: Context, node: ast.While) -> WhileLoop | None:
+    """``while cond: body`` -> ``lax.while_loop`` carrying every name the body rebinds."""
+    if node.orelse or leaves_block(node.body) or stores_into_containers(node.body):
+        return None
+    carried = stored_names(node.body)
+    before = definitely_bound_before(ctx, node)
+    if not carried or any(name not in before for name in carried):
+        return None
+    return WhileLoop(node, tuple(carried))
+
+
+def fori_plan(ctx: Context, node: ast.For) -> ForiLoop | None:
+    """``for i in range(a, b): body`` -> ``lax.fori_loop(a, b, body, carry)``."""
+    call = node.iter
+    if not (isinstance(call, ast.Call) and ctx.qualname(call.func) == "builtins.range"):
+        return None
+    if call.keywords or not 1 <= len(call.args) <= 2 or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    if not isinstance(node.target, ast.Name) or node.orelse:
+        return None
+    if leaves_block(node.body) or stores_into_containers(node.body):
+        return None
+    index = node.target.id
+    body_names = stored_names(node.body)
+    before = definitely_bound_before(ctx, node)
+    later = read_later(ctx, node, {*body_names, index})
+    if index in later - {"_"} or index in body_names:
+        return None
+    carried = [name for name in body_names if name in before]
+    temporaries = [name for name in body_names if name not in before]
+    if any(name in later for name in temporaries) or not carried:
+        return None
+    first_reads = _read_before_write(node.body, temporaries)
+    if first_reads:
+        return None
+    return ForiLoop(node, index, tuple(carried))
+
+
+def _read_before_write(body: list[ast.stmt], names: list[str]) -> set[str]:
+    """Of ``names``, those a straight-line body may read before binding them."""
+    written: set[str] = set()
+    early: set[str] = set()
+    for statement in body:
+        reads = (
+            loaded_names([statement])
+            if not isinstance(statement, ast.Assign)
+            else loaded_names([statement.value])
+        )
+        early |= (reads & set(names)) - written
+        written |= set(stored_names([statement]))
+    return early
