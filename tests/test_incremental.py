@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from jaxlint import incremental
+from jaxlint.engine import incremental
 from jaxlint.engine.diagnostics import Diagnostic
 from jaxlint.engine.incremental import Incremental, IncrementalParser
 from jaxlint.engine.linter import analyze

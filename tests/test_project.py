@@ -129,7 +129,7 @@ def test_editing_jaxlint_s_own_sources_invalidates_the_cache(monkeypatch: pytest
     from jaxlint.project.cache import Cache, own_sources_fingerprint
 
     before = Cache(None, "settings").key("a.py", b"x = 1\n", "")
-    rule = next(Path(importlib.import_module("jaxlint.rules").__path__[0]).glob("jax1*.py"))
+    rule = next(Path(importlib.import_module("jaxlint.rules").__path__[0]).rglob("jax1*.py"))
     stat = rule.stat()
     try:
         os.utime(rule, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))

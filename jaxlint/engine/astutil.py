@@ -1,4 +1,5 @@
-"""Small facts about ``ast`` node positions."""
+"""Small facts about ``ast`` nodes and their positions, used by every layer (this module imports
+nothing of jaxlint)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,13 @@ def callee_leaf(call: ast.Call) -> str | None:
     if isinstance(func, ast.Attribute):
         return func.attr
     return func.id if isinstance(func, ast.Name) else None
+
+
+def keyword_argument(call: ast.Call | None, name: str | None) -> ast.expr | None:
+    """The value passed as ``name=`` to ``call``, if any."""
+    if call is None or name is None:
+        return None
+    return next((keyword.value for keyword in call.keywords if keyword.arg == name), None)
 
 
 MODULE_CODE = "<module>"  # what lies outside every definition ``definitions`` names

@@ -87,7 +87,8 @@ class Context:
         seen.add(key)
         return True
 
-    def why_traced(self) -> str:
+    def trace_reason(self) -> str:
+        """Which transformation traces the current function ("" when none does)."""
         function = self.function
         return "" if function is None else function.why
 

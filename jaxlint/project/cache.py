@@ -72,7 +72,7 @@ class Cache:
             with open(self._path(key), encoding="utf-8") as handle:
                 data = json.load(handle)
             return Entry(
-                [diagnostic_from_json(d) for d in data["diagnostics"]],
+                [decode_diagnostic(d) for d in data["diagnostics"]],
                 [TraceRequest.from_json(r) for r in data["requests"]],
                 {name: value_from_json(v) for name, v in data["returns"].items()},
             )
@@ -83,7 +83,7 @@ class Cache:
         if self.directory is None:
             return
         data = {
-            "diagnostics": [diagnostic_to_json(d) for d in entry.diagnostics],
+            "diagnostics": [encode_diagnostic(d) for d in entry.diagnostics],
             "requests": [r.to_json() for r in entry.requests],
             "returns": {name: value_to_json(v) for name, v in entry.returns.items()},
         }
@@ -115,7 +115,8 @@ def _location(location: Location) -> list[int]:
     return [location.row, location.column]
 
 
-def diagnostic_to_json(d: Diagnostic) -> dict[str, Any]:
+def encode_diagnostic(d: Diagnostic) -> dict[str, Any]:
+    """A diagnostic as the cache stores it: every field a later run reports (not ruff's schema)."""
     fix = None
     if d.fix is not None:
         fix = {
@@ -139,7 +140,7 @@ def diagnostic_to_json(d: Diagnostic) -> dict[str, Any]:
     }
 
 
-def diagnostic_from_json(data: dict[str, Any]) -> Diagnostic:
+def decode_diagnostic(data: dict[str, Any]) -> Diagnostic:
     fix = None
     if data["fix"] is not None:
         raw = data["fix"]

@@ -14,12 +14,14 @@ from pathlib import Path
 
 from jaxlint.project.config import Settings
 
-PYTHON_SUFFIXES = (".py", ".pyi", ".ipynb")
+SOURCE_SUFFIXES = (".py", ".pyi")  # Python source
+NOTEBOOK_SUFFIX = ".ipynb"  # Jupyter notebooks: their code cells are checked
+CHECKED_SUFFIXES = (*SOURCE_SUFFIXES, NOTEBOOK_SUFFIX)
 
 
 def is_python_file(path: str) -> bool:
     """A file to check: ``*.py``/``*.pyi``/``*.ipynb``, or a script whose shebang names Python."""
-    if path.endswith(PYTHON_SUFFIXES):
+    if path.endswith(CHECKED_SUFFIXES):
         return True
     try:
         with open(path, "rb") as handle:
@@ -81,7 +83,7 @@ def _walk(root: Path, settings: Settings) -> Iterator[str]:
         )
         for name in sorted(files):
             path = os.path.join(directory, name)
-            if name.endswith(PYTHON_SUFFIXES) and not settings.is_excluded(path):
+            if name.endswith(CHECKED_SUFFIXES) and not settings.is_excluded(path):
                 yield path
 
 

@@ -31,7 +31,15 @@ from jaxlint.engine.linter import INTERNAL_ERROR, IO_ERROR, META_CODES, RuleSet,
 from jaxlint.engine.registry import fixable_codes, rule_codes
 from jaxlint.project.cache import Cache, Entry
 from jaxlint.project.config import Settings
-from jaxlint.project.files import SourceFile, WriteError, discover, is_python_file, read_source, write_source
+from jaxlint.project.files import (
+    NOTEBOOK_SUFFIX,
+    SourceFile,
+    WriteError,
+    discover,
+    is_python_file,
+    read_source,
+    write_source,
+)
 from jaxlint.project.notebooks import NotebookError, read_notebook
 from jaxlint.semantic.project import ProjectIndex, ProjectView, TraceRequest, module_name
 from jaxlint.semantic.values import Value
@@ -305,7 +313,7 @@ class Worker:
     def _run(self, path: str, view: ProjectView, fixing: bool) -> FileOutcome:
         if not is_python_file(path):
             return FileOutcome(path, problems=[f"{path}: not a Python file (skipped)"])
-        if path.endswith(".ipynb"):
+        if path.endswith(NOTEBOOK_SUFFIX):
             return self._notebook(path, view, fixing)
         source = read_source(path)
         if source.text is None:

@@ -1,7 +1,9 @@
 """What jaxlint knows about the JAX, NumPy and Python APIs it meets in traced code.
 
-Tables only: which calls return static metadata, which return containers rather than arrays,
-which return boolean masks, which consume a PRNG key, and the array attributes and methods.
+Tables only, one home for each fact: which calls return static metadata, which return
+containers rather than arrays, which return boolean masks, which consume a PRNG key, the array
+attributes and methods, and the Python methods and clocks the rules ask about. JAX's
+transformations are catalogued in :mod:`jaxlint.semantic.transforms`.
 """
 
 from __future__ import annotations
@@ -227,6 +229,28 @@ ARRAY_METHODS = frozenset(
     ]
 )
 BOOL_METHODS = frozenset({"any", "all"})
+# Array methods whose result is a boolean array when the receiver is one.
+BOOL_PRESERVING_METHODS = frozenset(
+    [
+        "reshape",
+        "ravel",
+        "flatten",
+        "transpose",
+        "swapaxes",
+        "squeeze",
+        "copy",
+        "take",
+        "repeat",
+        "view",
+        "block_until_ready",
+    ]
+)
+# The methods of ``x.at[i]``: each returns an updated copy of ``x``.
+AT_UPDATE_METHODS = frozenset(
+    {"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"}
+)
+# Methods that wait for an array's value on the device (or copy it to the host).
+SYNCING_METHODS = frozenset({"block_until_ready", "item", "tolist", "copy_to_host_async", "__array__"})
 # Array methods that no list, tuple or dict has: calling one proves the receiver is an array.
 ARRAY_ONLY_METHODS = ARRAY_METHODS - {"copy", "get", "add", "set", "apply", "sort", "__getitem__"}
 ARRAY_ONLY_METHODS |= {"item", "tolist"}
@@ -394,3 +418,67 @@ RANDOM_CONSUMERS = frozenset(
         "generalized_normal rayleigh"
     ).split()
 )
+
+# ---------------------------------------------------------------------------- Python
+
+# Methods that change a list, dict, set, deque or queue in place.
+MUTATING_METHODS = frozenset(
+    {
+        "append",
+        "appendleft",
+        "extend",
+        "extendleft",
+        "insert",
+        "pop",
+        "popleft",
+        "popitem",
+        "remove",
+        "clear",
+        "update",
+        "setdefault",
+        "add",
+        "discard",
+        "sort",
+        "reverse",
+        "put",
+        "put_nowait",
+    }
+)
+# Methods of lists, dicts and sets (none of a JAX array): calling one shows a name holds a container.
+CONTAINER_METHODS = frozenset(
+    [
+        "append",
+        "extend",
+        "insert",
+        "keys",
+        "values",
+        "items",
+        "get",
+        "update",
+        "setdefault",
+        "pop",
+        "popitem",
+        "copy",
+        "index",
+        "count",
+        "sort",
+        "remove",
+        "clear",
+        "add",
+        "discard",
+    ]
+)
+# Readings of the clocks of the ``time`` module.
+CLOCKS = frozenset(
+    {
+        "time.time",
+        "time.time_ns",
+        "time.perf_counter",
+        "time.perf_counter_ns",
+        "time.monotonic",
+        "time.monotonic_ns",
+        "time.process_time",
+    }
+)
+# What benchmarks read elapsed time with.
+TIMERS = CLOCKS | {"timeit.default_timer"}

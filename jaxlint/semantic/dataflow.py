@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from jaxlint.semantic import api
 from jaxlint.semantic.functions import FunctionInfo
-from jaxlint.semantic.scopes import MUTATING_METHODS, Scope
+from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.tracing import bind_values, initial_param_value
 from jaxlint.semantic.transforms import ABSTRACT, CONCRETE, NONE, PARTIAL, TREE_MAPS
 from jaxlint.semantic.values import (
@@ -40,21 +40,6 @@ if TYPE_CHECKING:
 
 Env = dict[str, Value]
 MAX_LOOP_PASSES = 4
-BOOL_PRESERVING_METHODS = frozenset(
-    [
-        "reshape",
-        "ravel",
-        "flatten",
-        "transpose",
-        "swapaxes",
-        "squeeze",
-        "copy",
-        "take",
-        "repeat",
-        "view",
-        "block_until_ready",
-    ]
-)
 
 
 def join_env(a: Env | None, b: Env | None) -> Env | None:
@@ -759,7 +744,7 @@ class Interpreter:
             return self.call_helper(found[0], found[1], node, args, keywords)
         every = [*args, *keywords.values()]
         method = func.attr
-        if method in MUTATING_METHODS and any(is_traced(v) for v in every):
+        if method in api.MUTATING_METHODS and any(is_traced(v) for v in every):
             self.taint_container(func.value, TRACED)
         base = flat(receiver)
         if base & TRACED and method in api.ARRAY_ONLY_METHODS:
@@ -772,7 +757,7 @@ class Interpreter:
                 value = ARRAY | (TRACED if traced else 0)
                 if method in api.BOOL_METHODS or (method == "astype" and _bool_dtype(node)):
                     value |= BOOL
-                elif method in BOOL_PRESERVING_METHODS:
+                elif method in api.BOOL_PRESERVING_METHODS:
                     value |= base & BOOL
                 return value
             if method == "nonzero":

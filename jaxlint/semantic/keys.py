@@ -19,6 +19,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from jaxlint.engine.astutil import keyword_argument
 from jaxlint.semantic import api
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import FUNCTION_NODES, Scope
@@ -241,7 +242,7 @@ class KeyFlow:
         if qualname is not None:
             if not qualname.startswith("jax.random.") or qualname in api.KEY_NEUTRAL:
                 return []
-            argument = call.args[0] if call.args else _keyword(call, "key")
+            argument = call.args[0] if call.args else keyword_argument(call, "key")
             key = None if argument is None else _key_expr(argument)
             return [] if key is None else [key]
         found = self.model.resolve_function(call.func, self.scope)
@@ -310,13 +311,6 @@ def _key_expr(expr: ast.AST | None) -> KeyExpr | None:
         and isinstance(expr.slice, ast.Constant)
     ):
         return (expr.value.id, expr.slice.value)
-    return None
-
-
-def _keyword(call: ast.Call, name: str) -> ast.expr | None:
-    for keyword in call.keywords:
-        if keyword.arg == name:
-            return keyword.value
     return None
 
 

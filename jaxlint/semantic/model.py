@@ -30,8 +30,11 @@ from jaxlint.semantic.transforms import (
     ABSTRACT,
     CALL_TAILS,
     HOST,
+    JITS_WITH_STATIC_ARGNAMES,
     NONE,
     PARTIAL,
+    REPEATING,
+    TRACED_FOR_SHAPES,
     TRANSFORMS,
     Transform,
     user_transform,
@@ -51,23 +54,6 @@ LIBRARY_ROOTS = frozenset(sys.stdlib_module_names) | {
     "pandas",
     "ml_dtypes",
 }
-JIT_NAMES = frozenset({"jax.jit", "flax.nnx.jit"})
-# transforms that trace a function only to look at the result's shapes or program, never run it
-TRACED_FOR_SHAPES = frozenset({"jax.eval_shape", "jax.make_jaxpr"})
-# Transformations that run their function's body once per iteration or batch element.
-REPEATING = frozenset(
-    {
-        "jax.lax.scan",
-        "jax.lax.fori_loop",
-        "jax.lax.while_loop",
-        "jax.lax.map",
-        "flax.nnx.scan",
-        "jax.vmap",
-        "flax.nnx.vmap",
-        "equinox.filter_vmap",
-        "jax.pmap",
-    }
-)
 FLAX_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 JAX_ROOTS = ("jax", "flax", "equinox", "optax", "chex", "jaxtyping")
 OTHER_ARRAY_LIBRARIES = ("numpy", "torch", "tensorflow", "cupy", "pandas", "scipy", "dask", "mlx")
@@ -432,7 +418,7 @@ class SemanticModel:
             info.transformed_by.update(layer.transform.kind for layer in chain.layers)
         if (
             len(chain.layers) == 1
-            and transform.name in JIT_NAMES
+            and transform.name in JITS_WITH_STATIC_ARGNAMES
             and not chain.offset
             and not chain.bound
             and outermost.site not in info.jit_sites

@@ -14,33 +14,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
-from jaxlint.semantic.api import RANDOM_CONSUMERS
+from jaxlint.semantic.api import MUTATING_METHODS, RANDOM_CONSUMERS
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 COMPREHENSION_NODES = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
-MUTATING_METHODS = frozenset(
-    {
-        "append",
-        "appendleft",
-        "extend",
-        "extendleft",
-        "insert",
-        "pop",
-        "popleft",
-        "popitem",
-        "remove",
-        "clear",
-        "update",
-        "setdefault",
-        "add",
-        "discard",
-        "sort",
-        "reverse",
-        "put",
-        "put_nowait",
-    }
-)
 
 AMBIGUOUS = "<ambiguous>"
 

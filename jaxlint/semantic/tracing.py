@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING
 
+from jaxlint.engine.astutil import keyword_argument
 from jaxlint.semantic import api
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.transforms import ABSTRACT, CONCRETE, HOST, NONE
@@ -79,7 +80,7 @@ def _layer_value(
             return None  # left out by the caller, it keeps its Python default
         return _vmap_value(layer, position)
     if kind == "grad":
-        argnums = _int_set(_keyword(layer.call, "argnums"), default={0})
+        argnums = _int_set(keyword_argument(layer.call, "argnums"), default={0})
         if argnums is UNRESOLVED or position is None:
             return None
         return ARRAY if position in argnums else None  # type: ignore[operator]
@@ -95,8 +96,8 @@ def _layer_value(
 
 def _jit_value(info: FunctionInfo, layer: Layer, position: int | None, name: str) -> Value | None:
     transform = layer.transform
-    numbers = _int_set(_keyword(layer.call, transform.static_argnums), default=set())
-    names = _str_set(_keyword(layer.call, transform.static_argnames), default=set())
+    numbers = _int_set(keyword_argument(layer.call, transform.static_argnums), default=set())
+    names = _str_set(keyword_argument(layer.call, transform.static_argnames), default=set())
     if numbers is UNRESOLVED or names is UNRESOLVED:
         return None
     positional_count = len(info.positional_names()) - layer.offset
@@ -109,7 +110,7 @@ def _jit_value(info: FunctionInfo, layer: Layer, position: int | None, name: str
 
 
 def _vmap_value(layer: Layer, position: int | None) -> Value | None:
-    in_axes = _keyword(layer.call, "in_axes")
+    in_axes = keyword_argument(layer.call, "in_axes")
     if in_axes is None and layer.call is not None and len(layer.call.args) > 1:
         in_axes = layer.call.args[1]
     if in_axes is None or position is None:
@@ -132,15 +133,6 @@ def _body_arity(layer: Layer) -> int | None:
             return None
         return max(0, len(args) - transform.operands_from)
     return transform.arity
-
-
-def _keyword(call: ast.Call | None, name: str | None) -> ast.expr | None:
-    if call is None or name is None:
-        return None
-    for keyword in call.keywords:
-        if keyword.arg == name:
-            return keyword.value
-    return None
 
 
 def _int_set(expr: ast.expr | None, default: set[int]) -> set[int] | object:

@@ -131,6 +131,28 @@ _ENTRIES = [
 TRANSFORMS: dict[str, Transform] = {t.name: t for t in _ENTRIES}
 EVALUATING = frozenset({"jax.jvp", "jax.vjp", "jax.linearize", "jax.eval_shape"})
 
+# jits whose ``static_argnames`` a fix can extend (one application marks a parameter static).
+JITS_WITH_STATIC_ARGNAMES = frozenset({"jax.jit", "flax.nnx.jit"})
+# Transformations that compile the function they are given and cache the executable on that
+# function object: applied to a fresh function (a new lambda, a new closure), they compile again.
+COMPILING_TRANSFORMS = frozenset({"jax.jit", "jax.pmap", "flax.nnx.jit"})
+# Transformations that trace a function only to look at its result's shapes or program, never run it.
+TRACED_FOR_SHAPES = frozenset({"jax.eval_shape", "jax.make_jaxpr"})
+# Transformations that run their function's body once per iteration or batch element.
+REPEATING = frozenset(
+    {
+        "jax.lax.scan",
+        "jax.lax.fori_loop",
+        "jax.lax.while_loop",
+        "jax.lax.map",
+        "flax.nnx.scan",
+        "jax.vmap",
+        "flax.nnx.vmap",
+        "equinox.filter_vmap",
+        "jax.pmap",
+    }
+)
+
 # jax.tree.map and friends call their function on the leaves: traced leaves make it traced.
 TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map_with_path", "jax.tree.map_with_path"})
 

@@ -7,14 +7,13 @@ import ast
 from jaxlint.engine.astutil import callee_leaf, encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic.transforms import PARTIAL
+from jaxlint.semantic.transforms import COMPILING_TRANSFORMS, PARTIAL
 
 from ..support.blocks import own_nodes
 from ..support.explain import snippet
 from .jitted import assigned_name, called_once_per_call, used_per_iteration
 from .loops import bounded_sweep
 
-JIT_NAMES = frozenset({"jax.jit", "jax.pmap", "flax.nnx.jit"})
 JIT_LEAVES = frozenset({"jit", "pmap", "pjit"})
 RUN_ONCE = ("main", "test", "setUp")  # entry points and tests: one call, one compilation
 
@@ -86,7 +85,7 @@ class RepeatedJitCreation(Rule):
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         if callee_leaf(node) not in JIT_LEAVES or ctx.traced or not node.args:
             return
-        if ctx.qualname(node.func) not in JIT_NAMES:
+        if ctx.qualname(node.func) not in COMPILING_TRANSFORMS:
             return
         if any(isinstance(a, ast.Starred) for a in node.args[:1]):
             return
@@ -176,7 +175,7 @@ def _jit_decorator(ctx: Context, decorator: ast.expr) -> bool:
     target = decorator
     if isinstance(decorator, ast.Call) and ctx.qualname(decorator.func) == PARTIAL and decorator.args:
         target = decorator.args[0]
-    return ctx.qualname(target) in JIT_NAMES
+    return ctx.qualname(target) in COMPILING_TRANSFORMS
 
 
 def _inside(repeated: ast.AST) -> str:

@@ -7,11 +7,12 @@ import ast
 from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
+from jaxlint.semantic import api
 
 from ..support.explain import snippet
-from .timing import CLOCKS, TIMEIT, unwaited_timeit, unwaited_timing
+from .timing import TIMEIT, unwaited_timeit, unwaited_timing
 
-CLOCK_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in CLOCKS)
+CLOCK_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in api.TIMERS)
 TIMEIT_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in TIMEIT)
 
 
@@ -97,7 +98,7 @@ class TimingWithoutBlockUntilReady(Rule):
                     f"time `lambda: {snippet(ctx, work)}.block_until_ready()` instead",
                 )
             return
-        found = unwaited_timing(ctx, node) if qualname in CLOCKS else None
+        found = unwaited_timing(ctx, node) if qualname in api.TIMERS else None
         if found is None:
             return
         start, work = found

@@ -15,8 +15,9 @@ import ast
 from dataclasses import dataclass
 
 from jaxlint.engine.context import Context
+from jaxlint.semantic.api import MUTATING_METHODS
 from jaxlint.semantic.functions import FunctionInfo
-from jaxlint.semantic.scopes import FUNCTION_NODES, MUTATING_METHODS, Scope
+from jaxlint.semantic.scopes import FUNCTION_NODES, Scope
 from jaxlint.semantic.transforms import PARTIAL
 
 STATIC_KEYWORDS = ("static_argnums", "static_argnames")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 
 from jaxlint.engine.context import Context
-from jaxlint.semantic.scopes import MUTATING_METHODS
+from jaxlint.semantic.api import MUTATING_METHODS
 from jaxlint.semantic.values import is_jax_array, is_traced
 
 from ..support.blocks import own_nodes, side_effect_free

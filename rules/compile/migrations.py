@@ -142,7 +142,8 @@ _TABLE = [
     Migration("jax.nn.normalize", "jax.nn.standardize", "0.3.5", "0.4.29"),
 ]
 MIGRATIONS: dict[str, Migration] = {m.old: m for m in _TABLE}
-AT_METHODS = {
+# jax.ops.index_* -> the `.at[]` method that replaced it
+INDEX_OP_AT_METHODS = {
     "jax.ops.index_update": "set",
     "jax.ops.index_add": "add",
     "jax.ops.index_mul": "multiply",
@@ -162,7 +163,7 @@ def call_fix(ctx: Context, migration: Migration, call: ast.Call) -> ApiMigration
         return None  # the inner call is rewritten first; this one on the next pass
     if migration.kind == AT and 3 <= len(args) <= 5 and all(k in AT_KEYWORDS for k in keywords):
         safe = is_jax_array(ctx.value(args[0]))
-        return IndexUpdateToAt(call, AT_METHODS[migration.old], safe)
+        return IndexUpdateToAt(call, INDEX_OP_AT_METHODS[migration.old], safe)
     if migration.kind == TIE_IN and len(args) == 2 and not keywords:
         bare = _in_own_slot(ctx, call) or isinstance(
             args[1], (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant)

@@ -12,24 +12,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
 from jaxlint.semantic import api
 
 from ..support.blocks import own_nodes
 from .jitted import transformed_callee
 
-CLOCKS = frozenset(
-    {
-        "time.time",
-        "time.perf_counter",
-        "time.monotonic",
-        "time.process_time",
-        "time.time_ns",
-        "time.perf_counter_ns",
-        "time.monotonic_ns",
-        "timeit.default_timer",
-    }
-)
 TIMEIT = frozenset({"timeit.timeit", "timeit.repeat"})
 
 
@@ -49,7 +38,6 @@ SYNCING = frozenset(
         "builtins.format",
     }
 )
-SYNCING_METHODS = frozenset({"block_until_ready", "item", "tolist", "copy_to_host_async", "__array__"})
 _PURE_BUILTINS = (
     "range len enumerate zip isinstance list tuple dict set min max abs sorted reversed iter next"
 )
@@ -80,7 +68,7 @@ def unwaited_timing(ctx: Context, clock: ast.Call) -> tuple[ast.stmt, ast.Call] 
 
 def unwaited_timeit(ctx: Context, call: ast.Call) -> ast.Call | None:
     """``timeit.timeit(lambda: f(x))``: the JAX call the lambda dispatches without waiting."""
-    statement = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "stmt"), None)
+    statement = call.args[0] if call.args else keyword_argument(call, "stmt")
     if not isinstance(statement, ast.Lambda):
         return None
     body = ast.Expr(statement.body)
@@ -141,7 +129,8 @@ def _block_of(parent: ast.AST, child: ast.AST) -> list[ast.stmt] | None:
 
 def _reads_clock(ctx: Context, statement: ast.stmt) -> bool:
     return any(
-        isinstance(node, ast.Call) and ctx.qualname(node.func) in CLOCKS for node in own_nodes([statement])
+        isinstance(node, ast.Call) and ctx.qualname(node.func) in api.TIMERS
+        for node in own_nodes([statement])
     )
 
 
@@ -178,7 +167,7 @@ def _waits(ctx: Context, statement: ast.stmt, results: set[str]) -> bool:
     for node in ast.walk(statement):
         if isinstance(node, ast.Call):
             func = node.func
-            if isinstance(func, ast.Attribute) and func.attr in SYNCING_METHODS:
+            if isinstance(func, ast.Attribute) and func.attr in api.SYNCING_METHODS:
                 return True
             qualname = ctx.qualname(func) or ""
             if (qualname in SYNCING or qualname.startswith(("numpy.", "logging."))) and _mentions(
@@ -197,12 +186,16 @@ def _waits(ctx: Context, statement: ast.stmt, results: set[str]) -> bool:
 def _harmless(ctx: Context, call: ast.Call, qualname: str, results: set[str]) -> bool:
     """Calls known not to wait for device work: JAX dispatches (array methods of the results
     included), pure Python helpers."""
-    if qualname in HARMLESS or qualname in CLOCKS or _is_jax_work(ctx, call):
+    if qualname in HARMLESS or qualname in api.TIMERS or _is_jax_work(ctx, call):
         return True
     func = call.func
     if qualname or not isinstance(func, ast.Attribute):
         return False
-    if func.attr in api.ARRAY_METHODS and func.attr not in SYNCING_METHODS and _names(func.value) & results:
+    if (
+        func.attr in api.ARRAY_METHODS
+        and func.attr not in api.SYNCING_METHODS
+        and _names(func.value) & results
+    ):
         return True
     return func.attr in HARMLESS_METHODS
 

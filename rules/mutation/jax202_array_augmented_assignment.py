@@ -13,7 +13,7 @@ from ..support.arrays import array_evidence, rewrite_is_safe, static_index
 from ..support.explain import snippet
 
 # augmented operator -> the `.at[]` method that performs it
-AT_METHODS: dict[type[ast.operator], str] = {
+OPERATOR_AT_METHODS: dict[type[ast.operator], str] = {
     ast.Add: "add",
     ast.Sub: "subtract",
     ast.Mult: "multiply",
@@ -91,7 +91,7 @@ class ArrayAugmentedAssignment(Rule):
             return
         base = snippet(ctx, target.value)
         index = snippet(ctx, target.slice)
-        method = AT_METHODS.get(type(node.op), "set")
+        method = OPERATOR_AT_METHODS.get(type(node.op), "set")
         ctx.report(
             node,
             f"`{base}[{index}] {_operator(node.op)}= ...` raises `TypeError`: JAX arrays are immutable "

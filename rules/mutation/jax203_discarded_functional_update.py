@@ -8,12 +8,9 @@ from dataclasses import dataclass
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.semantic import api
 
 from ..support.explain import snippet
-
-UPDATE_METHODS = frozenset(
-    {"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"}
-)
 
 
 @dataclass(frozen=True)
@@ -69,7 +66,7 @@ class DiscardedFunctionalUpdate(Rule):
         call = node.value
         if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
             return
-        if call.func.attr not in UPDATE_METHODS:
+        if call.func.attr not in api.AT_UPDATE_METHODS:
             return
         indexer = call.func.value
         if not isinstance(indexer, ast.Subscript) or not isinstance(indexer.value, ast.Attribute):

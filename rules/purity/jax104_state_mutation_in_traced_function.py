@@ -6,7 +6,8 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic.scopes import MUTATING_METHODS, Scope
+from jaxlint.semantic.api import MUTATING_METHODS
+from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.transforms import NONE
 from jaxlint.semantic.values import is_traced
 

@@ -6,6 +6,7 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
+from jaxlint.semantic import api
 
 from ..support.explain import function_name, why_traced
 
@@ -50,15 +51,9 @@ NUMPY_NON_DRAWS = frozenset(
         "get_state",
     }
 )
-CLOCKS = frozenset(
+# Clocks and entropy: values that differ on every call, frozen into the program at trace time.
+CLOCKS_AND_ENTROPY = api.CLOCKS | frozenset(
     {
-        "time.time",
-        "time.time_ns",
-        "time.perf_counter",
-        "time.perf_counter_ns",
-        "time.monotonic",
-        "time.monotonic_ns",
-        "time.process_time",
         "datetime.datetime.now",
         "datetime.datetime.utcnow",
         "datetime.datetime.today",
@@ -136,7 +131,7 @@ class PythonRandomnessInTracedFunction(Rule):
                 return qualname
             if module == "numpy.random" and attribute not in NUMPY_NON_DRAWS:
                 return qualname.replace("numpy.", "np.")
-            if qualname in CLOCKS:
+            if qualname in CLOCKS_AND_ENTROPY:
                 return qualname
             return None
         func = node.func

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 
 from jaxlint.engine.context import Context
+from jaxlint.semantic import api
 from jaxlint.semantic.tracing import annotation_kind
 from jaxlint.semantic.values import ARRAY, STATIC, TRACED, flat, is_traced
 
@@ -24,29 +25,6 @@ MUTABLE_REFERENCE_MODULES = (
     "flax.nnx",
     "jax.new_ref",
     "jax.experimental.mutable_array",
-)
-CONTAINER_METHODS = frozenset(
-    [
-        "append",
-        "extend",
-        "insert",
-        "keys",
-        "values",
-        "items",
-        "get",
-        "update",
-        "setdefault",
-        "pop",
-        "popitem",
-        "copy",
-        "index",
-        "count",
-        "sort",
-        "remove",
-        "clear",
-        "add",
-        "discard",
-    ]
 )
 
 
@@ -153,7 +131,7 @@ def _container_use(node: ast.AST, name: str) -> bool:
         return isinstance(expr, ast.Name) and expr.id == name
 
     if isinstance(node, ast.Attribute) and is_name(node.value):
-        return node.attr in CONTAINER_METHODS
+        return node.attr in api.CONTAINER_METHODS
     if isinstance(node, ast.Compare):
         return any(
             isinstance(op, (ast.In, ast.NotIn)) and is_name(right)

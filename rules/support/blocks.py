@@ -12,7 +12,8 @@ from collections.abc import Iterator
 from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.semantic import api
-from jaxlint.semantic.scopes import FUNCTION_NODES, MUTATING_METHODS
+from jaxlint.semantic.api import MUTATING_METHODS
+from jaxlint.semantic.scopes import FUNCTION_NODES
 
 GENERATORS = (ast.Yield, ast.YieldFrom, ast.Await)
 SIMPLE_BINDERS = (

@@ -36,7 +36,7 @@ def traced_name(ctx: Context, expr: ast.AST) -> str | None:
 def why_traced(ctx: Context, expr: ast.AST | None = None) -> str:
     """Why values here are tracers: which argument and which transformation."""
     function = ctx.function
-    reason = ctx.why_traced()
+    reason = ctx.trace_reason()
     if function is None or not reason:
         return ""
     name = traced_name(ctx, expr) if expr is not None else None

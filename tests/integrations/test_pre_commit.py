@@ -128,4 +128,6 @@ def test_check_fails_then_fix_hook_repairs_then_check_passes(
     assert not list(home.glob("repo*/py_env-*/lib/python*/site-packages/jax")), "jax in the hook environment"
     installed = home.glob("repo*/py_env-*/lib/python*/site-packages/jaxlint")
     (package,) = list(installed)  # a real (non-editable) install, as users get it
-    assert (package / "rules").is_dir() and (package / "lsp" / "server.py").is_file()
+    assert (package / "rules" / "control_flow").is_dir() and (
+        package / "hosts" / "lsp" / "server.py"
+    ).is_file()

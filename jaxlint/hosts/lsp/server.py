@@ -34,13 +34,13 @@ from jaxlint.engine.registry import fixable_codes
 from jaxlint.hosts.lsp.actions import FIX_ALL_KIND, FIX_ALL_TITLE, applicable_fix, noqa_edit, quick_fix_title
 from jaxlint.hosts.lsp.convert import SOURCE, replacement_edit, to_lsp_diagnostic, to_text_edit
 from jaxlint.project.config import ConfigError, Settings
+from jaxlint.project.files import SOURCE_SUFFIXES
 from jaxlint.project.runner import gc_paused
 from jaxlint.project.settings import SettingsCache
 from jaxlint.project.workspace import ProjectModel
 from jaxlint.semantic.project import ProjectView
 
 DEFAULT_DEBOUNCE_S = 0.3
-PYTHON_SUFFIXES = (".py", ".pyi")
 
 
 @dataclass
@@ -123,7 +123,7 @@ def document_path(uri: str) -> str:
 
 
 def is_python(uri: str, language_id: str | None = None) -> bool:
-    return language_id == "python" or document_path(uri).endswith(PYTHON_SUFFIXES)
+    return language_id == "python" or document_path(uri).endswith(SOURCE_SUFFIXES)
 
 
 def lint_now(ls: JaxlintServer, uri: str) -> None:

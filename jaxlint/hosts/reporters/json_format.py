@@ -30,7 +30,8 @@ def fix_to_json(fix: Fix | None) -> dict[str, Any] | None:
     }
 
 
-def diagnostic_to_json(diagnostic: Diagnostic) -> dict[str, Any]:
+def ruff_json(diagnostic: Diagnostic) -> dict[str, Any]:
+    """One diagnostic in ruff's JSON schema."""
     return {
         "cell": diagnostic.cell,
         "code": diagnostic.code,
@@ -47,4 +48,4 @@ def diagnostic_to_json(diagnostic: Diagnostic) -> dict[str, Any]:
 
 
 def render_json(diagnostics: list[Diagnostic], lines: dict[str, list[str]] | None = None) -> str:
-    return json.dumps([diagnostic_to_json(d) for d in diagnostics], indent=2) + "\n"
+    return json.dumps([ruff_json(d) for d in diagnostics], indent=2) + "\n"
