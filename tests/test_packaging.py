@@ -13,7 +13,6 @@ import pytest
 
 from tests.conftest import ROOT
 
-
 # what a checkout holds besides its sources: a build from a copy never sees them
 NOT_SOURCES = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".corpus")
 
