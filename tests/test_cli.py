@@ -288,6 +288,7 @@ def test_rule_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and "unknown rule" in err
 
 
+@pytest.mark.slow
 def test_module_entry_point_runs_as_a_subprocess(tmp_path: Path, jaxlint_cmd: list[str]) -> None:
     path = write(tmp_path, "bad.py", BAD)
     result = subprocess.run(
@@ -301,6 +302,7 @@ def test_module_entry_point_runs_as_a_subprocess(tmp_path: Path, jaxlint_cmd: li
     assert "jax" not in result.stderr.lower()
 
 
+@pytest.mark.slow
 def test_static_analysis_never_imports_jax_nor_libcst_without_fixes(tmp_path: Path) -> None:
     unfixable = "import jax\n\n@jax.jit\ndef f(x):\n    assert x.sum() > 0\n    return x\n"
     paths = [str(write(tmp_path, "clean.py", CLEAN)), str(write(tmp_path, "assert.py", unfixable))]

@@ -8,6 +8,8 @@ import json
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT
 
 
@@ -21,6 +23,7 @@ def fixed_function_lines() -> set[tuple[str, int]]:
     return lines
 
 
+@pytest.mark.slow
 def test_examples_show_every_family(jaxlint_cmd: list[str]) -> None:
     result = subprocess.run(
         [*jaxlint_cmd, "check", "--output-format", "json", "examples"],

@@ -159,6 +159,7 @@ def test_text_marks_safely_fixable_findings(tmp_path: Path, capsys: pytest.Captu
     assert "1 more fixable with `--fix --unsafe-fixes`." in out
 
 
+@pytest.mark.slow
 def test_fix_shorthand_without_the_check_command(tmp_path: Path) -> None:
     path = write(tmp_path, SOURCE)
     result = subprocess.run(

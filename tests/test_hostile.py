@@ -70,6 +70,7 @@ def test_empty_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "All checks passed" in out
 
 
+@pytest.mark.slow
 def test_twenty_megabyte_generated_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "table.py"
     with open(path, "w") as handle:
@@ -247,6 +248,7 @@ def test_a_crashing_fixer_costs_only_its_fix(
     assert codes(out) == ["JAX002", "JAX501"]
 
 
+@pytest.mark.slow
 def test_killed_fix_leaves_every_file_original_or_fully_fixed(tmp_path: Path) -> None:
     source = (
         "import jax\nimport jax.numpy as jnp\n\n\n@jax.jit\ndef f(x):\n    print(x)\n    y = jnp.zeros(3)\n    y[0] = x\n    return y\n"

@@ -13,6 +13,8 @@ import pytest
 
 from tests.conftest import ROOT
 
+pytestmark = pytest.mark.slow  # builds and installs a wheel with pip
+
 # what a checkout holds besides its sources: a build from a copy never sees them
 NOT_SOURCES = shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".corpus")
 

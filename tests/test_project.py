@@ -62,6 +62,7 @@ def test_messages_say_which_module_traces_the_helper(
     assert "`scale_by` is called from traced `step` in `shop.train`" in message
 
 
+@pytest.mark.slow
 def test_parallel_workers_give_the_same_output(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for index in range(20):  # enough files to use the worker pool
         (project / "shop" / f"filler_{index}.py").write_text("import jax\n\nx = jax.numpy.zeros(3)\n")

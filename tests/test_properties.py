@@ -42,7 +42,8 @@ settings.register_profile(
 )
 PROFILE = settings.get_profile(os.environ.get("JAXLINT_HYPOTHESIS_PROFILE", "ci"))
 # hypothesmith compiles what it generates: `"a"()` and the like warn
-pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")
+# property tests: many random programs
+pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::SyntaxWarning")]
 
 
 @pytest.fixture(autouse=True, scope="module")

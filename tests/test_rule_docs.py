@@ -9,6 +9,8 @@ import pytest
 from jaxlint.engine.linter import RuleSet, lint_source
 from jaxlint.engine.registry import all_rules
 from jaxlint.engine.rule import SECTIONS, FixAvailability
+from jaxlint.fixing.applier import fix_source
+from jaxlint.fixing.fixer import fixers
 from jaxlint.hosts.docs import main as docs_main
 from jaxlint.hosts.docs import rules_markdown
 
@@ -62,3 +64,13 @@ def test_rules_md_lists_every_rule() -> None:
     text = rules_markdown()
     for rule in RULES:
         assert f"### {rule.code} {rule.name}" in text
+
+
+@pytest.mark.parametrize("rule", [r for r in RULES if r.code in fixers()], ids=lambda r: r.code)
+def test_the_fix_of_the_example_is_the_documented_fix(rule) -> None:
+    """The documentation shows what the fix does: applied to the Example (unsafe fixes allowed),
+    it gives the Fix safety section's code block, or the Use instead block when there is none."""
+    bad, _ = rule.examples()
+    result = fix_source(bad, "example.py", RuleSet.from_codes([rule.code]), unsafe=True)
+    assert result.applied[rule.code] >= 1, "the fix does not apply to the Example"
+    assert result.fixed == rule.documented_fix()

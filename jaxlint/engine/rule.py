@@ -1,10 +1,13 @@
 """The rule base class: metadata, documentation from one docstring, node subscriptions.
 
-A rule is one class in one file of ``jaxlint.rules``. Its docstring has the sections
+A rule is one class in one ``jaxNNN_<name>.py`` file of a family folder of ``jaxlint.rules``
+(``rules/control_flow/jax501_python_branch_on_tracer.py``). Its docstring has the sections
 ``## What it does``, ``## Why is this bad?``, ``## Example``, ``## Use instead``, ``## Fix safety``
-and ``## References``; it is the single source of ``jaxlint rule CODE`` and ``docs/rules.md``, and
-its Example / Use instead blocks are run as tests. A rule subscribes to node types by defining
-``visit_<NodeType>(self, node, ctx)`` methods and reports through ``ctx.report``.
+and ``## References``; it is the single source of ``jaxlint rule CODE`` and ``docs/rules.md``.
+Its examples are tests: the Example must fire, Use instead must stay silent, and a fixable rule's
+fix applied to the Example must give the fix it documents (:meth:`Rule.documented_fix`). A rule
+subscribes to node types by defining ``visit_<NodeType>(self, node, ctx)`` methods and reports
+through ``ctx.report``, with a typed fix request when its fixer can rewrite the finding.
 """
 
 from __future__ import annotations
@@ -57,6 +60,13 @@ class Rule:
         """The code of the Example and Use instead sections."""
         docs = cls.docs()
         return _code_block(docs.get("Example", "")), _code_block(docs.get("Use instead", ""))
+
+    @classmethod
+    def documented_fix(cls) -> str:
+        """What the fix makes of the Example: the code block of the Fix safety section when it has
+        one (the fix differs from the idiomatic Use instead), else the Use instead block."""
+        docs = cls.docs()
+        return _code_block(docs.get("Fix safety", "")) or _code_block(docs.get("Use instead", ""))
 
     @classmethod
     def subscriptions(cls) -> dict[type[ast.AST], str]:

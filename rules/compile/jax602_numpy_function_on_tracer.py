@@ -69,6 +69,17 @@ class NumpyFunctionOnTracer(Rule):
     (and float64 would become float32). No fix is offered when a keyword argument (`out=`,
     `where=`...) has no `jax.numpy` equivalent.
 
+    The fix rewrites the Example to:
+    ```python
+    import jax
+    import numpy as np
+    import jax.numpy as jnp
+
+    @jax.jit
+    def softplus(x):
+        return jnp.log1p(jnp.exp(x))
+    ```
+
     ## References
     - [jax.errors.TracerArrayConversionError](https://docs.jax.dev/en/latest/errors.html#jax.errors.TracerArrayConversionError)
     - [JAX: jax.numpy](https://docs.jax.dev/en/latest/jax.numpy.html)

@@ -55,6 +55,19 @@ class UnrolledPythonLoop(Rule):
     loop index only to index JAX arrays. Unsafe: every carried variable must keep its shape and
     dtype from one iteration to the next, and the index becomes a tracer.
 
+    The fix rewrites the Example to:
+    ```python
+    import jax
+
+    @jax.jit
+    def decay(x):
+        def body_fun(_, x):
+            x = x * 0.999 + 0.001
+            return x
+        x = jax.lax.fori_loop(0, 1000, body_fun, x)
+        return x
+    ```
+
     ## References
     - [JAX FAQ: jit compilation is slow](https://docs.jax.dev/en/latest/faq.html)
     - [jax.lax.fori_loop](https://docs.jax.dev/en/latest/_autosummary/jax.lax.fori_loop.html)

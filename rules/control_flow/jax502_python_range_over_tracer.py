@@ -56,6 +56,21 @@ class PythonRangeOverTracer(Rule):
     `static_argnames` when it is a parameter. Unsafe: every carried variable must keep its shape
     and dtype from one iteration to the next.
 
+    The fix rewrites the Example to:
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def power_iterate(m, v, num_iters):
+        def body_fun(_, v):
+            v = m @ v
+            v = v / jnp.linalg.norm(v)
+            return v
+        v = jax.lax.fori_loop(0, num_iters, body_fun, v)
+        return v
+    ```
+
     ## References
     - [jax.errors.TracerIntegerConversionError](https://docs.jax.dev/en/latest/errors.html#jax.errors.TracerIntegerConversionError)
     - [jax.lax.fori_loop](https://docs.jax.dev/en/latest/_autosummary/jax.lax.fori_loop.html)

@@ -60,6 +60,17 @@ class PrngKeyReuse(Rule):
     and passes the fresh subkey. Unsafe by nature: it changes the random numbers drawn (that is
     the point), so seeded results and golden tests change.
 
+    The fix rewrites the Example to:
+    ```python
+    import jax
+
+    def init_linear(key):
+        key, subkey = jax.random.split(key)
+        w = jax.random.normal(subkey, (3, 2))
+        b = jax.random.normal(key, (2,))
+        return w, b
+    ```
+
     ## References
     - [JAX: Pseudorandom numbers](https://docs.jax.dev/en/latest/random-numbers.html)
     - [jax.experimental.key_reuse](https://docs.jax.dev/en/latest/jax.experimental.key_reuse.html)

@@ -58,8 +58,8 @@ class ConstantSeedKeyInLoop(Rule):
     import jax.numpy as jnp
 
     def sample_paths(x0):
-        key = jax.random.PRNGKey(0)
         paths = []
+        key = jax.random.PRNGKey(0)
         for _ in range(3):
             key, subkey = jax.random.split(key)
             paths.append(x0 + jax.random.normal(subkey, x0.shape))

@@ -77,7 +77,7 @@ class BooleanMaskIndexing(Rule):
     @jax.jit
     def nansum(x):
         mask = ~jnp.isnan(x)
-        return jnp.where(mask, x, 0).sum()
+        return x.sum(where=mask)
     ```
 
     ## Fix safety

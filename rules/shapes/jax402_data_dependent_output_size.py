@@ -83,6 +83,16 @@ class DataDependentOutputSize(Rule):
     to that size, so its shape differs from the eager result. `bincount` and `repeat` get no fix:
     their bound depends on the values.
 
+    The fix rewrites the Example to:
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    @jax.jit
+    def active_indices(x):
+        return jnp.nonzero(x > 0.5, size=(x > 0.5).size)[0]
+    ```
+
     ## References
     - [jax.numpy.nonzero](https://docs.jax.dev/en/latest/_autosummary/jax.numpy.nonzero.html)
     - [JAX: Common gotchas, dynamic shapes](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#dynamic-shapes)

@@ -145,6 +145,17 @@ class TracedShapeArgument(Rule):
     Unsafe: callers must then pass a hashable Python value, and each distinct value compiles
     anew.
 
+    The fix rewrites the Example to:
+    ```python
+    import jax
+    import jax.numpy as jnp
+    import functools
+
+    @functools.partial(jax.jit, static_argnames=("n",))
+    def pad_to(x, n):
+        return jnp.concatenate([x, jnp.zeros(n - x.shape[0])])
+    ```
+
     ## References
     - [jax.errors.ConcretizationTypeError](https://docs.jax.dev/en/latest/errors.html#jax.errors.ConcretizationTypeError)
     - [JAX: static arguments](https://docs.jax.dev/en/latest/jit-compilation.html#marking-arguments-as-static)

@@ -4,13 +4,13 @@ The first line of an input says which fixes apply: ``# fix: safe`` (``--fix``) o
 ``# fix: unsafe`` (``--fix --unsafe-fixes``). Lines marked ``# no fix`` keep their finding: no fix
 may be offered there. Every output must parse, lose every other finding of the fixed rules, and be
 a fixed point (fixing it again changes nothing). Regenerate the expected outputs with
-``JAXLINT_UPDATE_GOLDENS=1 python -m pytest tests/fixers``.
+``python -m pytest tests/fixers --update-snapshots`` (and review the diff).
 """
 
 from __future__ import annotations
 
 import ast
-import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -22,7 +22,6 @@ from jaxlint.fixing.fixer import fixers
 
 CASES = Path(__file__).parent / "cases"
 INPUTS = sorted(CASES.glob("*.in.py"))
-UPDATE = os.environ.get("JAXLINT_UPDATE_GOLDENS") == "1"
 RULES = RuleSet.from_codes(rule_codes())
 
 
@@ -33,12 +32,12 @@ def unsafe_of(source: str) -> bool:
 
 
 @pytest.mark.parametrize("case", INPUTS, ids=lambda p: p.name.removesuffix(".in.py"))
-def test_fixer_case(case: Path) -> None:
+def test_fixer_case(case: Path, update_snapshots: bool) -> None:
     source = case.read_text(encoding="utf-8")
     unsafe = unsafe_of(source)
     result = fix_source(source, str(case), RULES, unsafe=unsafe)
     expected_path = case.with_name(case.name.replace(".in.py", ".out.py"))
-    if UPDATE:
+    if update_snapshots:
         expected_path.write_text(result.fixed, encoding="utf-8")
     assert result.fixed == expected_path.read_text(encoding="utf-8")
     ast.parse(result.fixed)
@@ -63,3 +62,31 @@ def test_fix_availability_is_declared_truthfully() -> None:
     assert set(fixers()) == set(fixable_codes())
     for rule in all_rules():
         assert bool(rule.fix_title) == (rule.code in fixers()), rule.code
+
+
+REQUEST_SOURCES = sorted((CASES.parent.parent / "rules" / "cases").glob("*.py")) + INPUTS
+
+
+@pytest.mark.parametrize("case", REQUEST_SOURCES, ids=lambda p: p.name)
+def test_rules_hand_their_fixers_the_requests_they_take(case: Path) -> None:
+    """The typed rule -> fixer contract, at run time: every fix request a rule builds is of a type
+    its fixer declares (pyright checks the fields; this checks the pairing), with a site."""
+    available = fixers()
+    for diagnostic in lint_source(case.read_text(encoding="utf-8"), str(case), RULES):
+        if diagnostic.request is None:
+            continue
+        assert diagnostic.code in available, f"{diagnostic.code} builds fix requests but has no fixer"
+        assert isinstance(diagnostic.request, available[diagnostic.code].request_types())
+        assert diagnostic.site is not None
+
+
+@pytest.mark.parametrize("code", sorted(fixers()))
+def test_every_fixer_says_what_it_rewrites_and_how_safe_that_is(code: str) -> None:
+    fixer = type(fixers()[code])
+    assert fixer.__doc__ and "safe" in fixer.__doc__.lower(), (
+        f"{fixer.__name__} needs a docstring on its safety"
+    )
+    module = sys.modules[fixer.__module__]
+    assert module.__doc__ and module.__doc__.startswith(f"{code} fix:"), (
+        "the module docstring says what it rewrites"
+    )

@@ -5,7 +5,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.integrations.hosts import BAD, jaxlint_json, run, write
+
+pytestmark = pytest.mark.slow  # drives a real host as a subprocess
 
 FLAKE8 = (sys.executable, "-m", "flake8")
 

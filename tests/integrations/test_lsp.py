@@ -10,11 +10,14 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import pytest_lsp
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+
+pytestmark = pytest.mark.slow  # drives a real host as a subprocess
 
 SERVER = [sys.executable, "-m", "jaxlint", "server"]
 DOCUMENT = textwrap.dedent(

@@ -17,6 +17,8 @@ from jaxlint.hosts.reporters.github import annotation
 from tests.conftest import ROOT
 from tests.integrations.hosts import BAD, jaxlint_json, run, write
 
+pytestmark = pytest.mark.slow  # drives a real host as a subprocess
+
 # The official schema, vendored with its licence note (tests/data/sarif-2.1.0.LICENSE.md).
 SCHEMA = json.loads((ROOT / "tests/data/sarif-2.1.0.json").read_text(encoding="utf-8"))
 

@@ -19,6 +19,8 @@ import pytest
 from tests.conftest import ROOT
 from tests.integrations.hosts import run, write
 
+pytestmark = pytest.mark.slow  # drives a real host as a subprocess
+
 PRE_COMMIT = (sys.executable, "-m", "pre_commit")
 FIXABLE = textwrap.dedent(
     """\

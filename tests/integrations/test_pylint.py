@@ -6,10 +6,14 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 from jaxlint.engine.registry import all_rules
 from jaxlint.hosts.pylint import messages, pylint_msgid
 from tests.conftest import ROOT
 from tests.integrations.hosts import BAD, jaxlint_json, run, write
+
+pytestmark = pytest.mark.slow  # drives a real host as a subprocess
 
 TEMPLATE = "{path}|{line}|{column}|{end_line}|{end_column}|{msg_id}|{symbol}|{msg}"
 

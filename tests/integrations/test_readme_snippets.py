@@ -9,11 +9,14 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.conftest import ROOT
 from tests.integrations.hosts import run, write
 from tests.integrations.test_output_formats import validate_sarif
+
+pytestmark = pytest.mark.slow  # drives a real host as a subprocess
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 CUSTOM = (

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # runs JAX
+
 MODEL = """\
 from __future__ import annotations
 

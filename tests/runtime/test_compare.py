@@ -11,6 +11,8 @@ import pytest
 
 from jaxlint_runtime import compare
 
+pytestmark = pytest.mark.slow  # runs JAX
+
 UserModule = Callable[[str], types.ModuleType]
 
 ORIGINAL = """

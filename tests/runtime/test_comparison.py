@@ -9,6 +9,8 @@ import pytest
 
 from jaxlint_runtime.comparison import compare_trees, default_tolerance
 
+pytestmark = pytest.mark.slow  # runs JAX
+
 
 def test_tolerances_loosen_as_precision_drops() -> None:
     rtols = [default_tolerance(dtype).rtol for dtype in ("float64", "float32", "float16", "bfloat16")]

@@ -7,8 +7,12 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from jaxlint.fixing.applier import FixResult
 from jaxlint.fixing.verification import verified_fix
+
+pytestmark = pytest.mark.slow  # runs JAX
 
 ANNOTATED_AND_NOT = textwrap.dedent(
     """\

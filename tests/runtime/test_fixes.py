@@ -6,9 +6,12 @@ import textwrap
 
 import jax
 import jax.numpy as jnp
+import pytest
 
 from jaxlint_runtime import Inputs, verify_fix
 from jaxlint_runtime.fixes import FixVerdict, changed_functions
+
+pytestmark = pytest.mark.slow  # runs JAX
 
 ORIGINAL = textwrap.dedent(
     """

@@ -8,6 +8,8 @@ import pytest
 
 from jaxlint_runtime import verify
 
+pytestmark = pytest.mark.slow  # runs JAX
+
 
 def wave(x):
     return jnp.sin(x) * jnp.exp(-(x**2)), jnp.cumsum(x)

@@ -11,6 +11,8 @@ from jaxtyping import Array, Bool, Float, Int, Key, PRNGKeyArray
 from jaxlint_runtime.checks import is_typed_key
 from jaxlint_runtime.inputs import InputError, Inputs, as_inputs, call_factory, describe, synthesise
 
+pytestmark = pytest.mark.slow  # runs JAX
+
 
 def layer(w: Float[Array, "n m"], x: Float[Array, "b n"], mask: Bool[Array, "b"], key: PRNGKeyArray):
     return w, x, mask, key

@@ -16,6 +16,8 @@ from jaxlint_runtime.report import Report, render_json, render_text
 from jaxlint_runtime.rulemap import attribute, rules_for_error
 from jaxlint_runtime.verification import Options, verify_inputs
 
+pytestmark = pytest.mark.slow  # runs JAX
+
 UserModule = Callable[[str], types.ModuleType]
 
 

@@ -6,6 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # runs jaxlint in subprocesses without jax
+
 BLOCK_JAX = """
 import sys
 

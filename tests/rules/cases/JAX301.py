@@ -46,6 +46,30 @@ def split_twice(key):
     return a, b
 
 
+def used_in_if_then_after(key, flag):
+    if flag:
+        noise = jax.random.normal(key, (2,))
+    else:
+        noise = jnp.zeros(2)
+    return noise + jax.random.normal(key, (2,))  # error: JAX301
+
+
+def used_in_else_then_after(key, flag):
+    if flag:
+        noise = jnp.zeros(2)
+    else:
+        noise = jax.random.normal(key, (2,))
+    return noise + jax.random.normal(key, (2,))  # error: JAX301
+
+
+def used_in_one_branch_of_try(key):
+    try:
+        noise = jax.random.normal(key, (2,))
+    except ValueError:
+        noise = jnp.zeros(2)
+    return noise + jax.random.normal(key, (2,))  # error: JAX301
+
+
 # --- near misses ---
 
 

@@ -79,6 +79,26 @@ def comprehension(xs):
     return [x for x in xs if x > 0]  # error: JAX501
 
 
+@jax.jit
+def traced_on_one_path_only(x):
+    scale = 1.0
+    if x.shape[0] > 2:
+        scale = x.sum()
+    if scale > 0:  # error: JAX501
+        return x * scale
+    return x
+
+
+@jax.jit
+def traced_after_the_loop(x):
+    total = 0.0
+    for row in range(3):
+        total = total + x[row]
+    if total > 0:  # error: JAX501
+        return x
+    return -x
+
+
 # --- near misses ---
 
 
