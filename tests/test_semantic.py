@@ -9,7 +9,7 @@ import pytest
 
 from jaxlint.semantic.model import SemanticModel
 from jaxlint.semantic.transforms import ABSTRACT, CONCRETE, NONE
-from jaxlint.semantic.values import is_static, is_traced
+from jaxlint.semantic.values import UNKNOWN, is_static, is_traced
 
 
 def model_of(source: str, decorators: frozenset[str] = frozenset()) -> SemanticModel:
@@ -125,7 +125,7 @@ def test_jit_forms_trace_the_non_static_parameters(form: str) -> None:
     assert info.effective_level == ABSTRACT
     assert is_traced(info.params["x"])
     expected_n_traced = form.startswith("@jax.jit\n")
-    assert is_traced(info.params.get("n", 0)) == expected_n_traced
+    assert is_traced(info.params.get("n", UNKNOWN)) == expected_n_traced
 
 
 def test_jit_applied_after_the_definition_marks_the_function() -> None:
@@ -246,7 +246,7 @@ def test_methods_called_through_self_are_helpers() -> None:
     """
     model = model_of(source)
     assert traced_params(source, "helper") == {"v"}
-    assert not is_traced(function(model, "__call__").params.get("self", 0))
+    assert not is_traced(function(model, "__call__").params.get("self", UNKNOWN))
 
 
 def test_callbacks_run_on_the_host() -> None:

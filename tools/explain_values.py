@@ -11,15 +11,7 @@ import sys
 from jaxlint.engine.linter import RuleSet
 from jaxlint.engine.registry import rule_codes
 from jaxlint.semantic.model import SemanticModel
-
-FLAGS = {1: "T", 2: "A", 4: "B", 8: "S", 16: "P"}
-
-
-def show(value: object) -> str:
-    if isinstance(value, tuple):
-        return "(" + ", ".join(show(v) for v in value) + ")"
-    assert isinstance(value, int)
-    return "".join(name for bit, name in FLAGS.items() if value & bit) or "?"
+from jaxlint.semantic.values import describe as show
 
 
 def main() -> None:

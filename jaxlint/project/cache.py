@@ -23,8 +23,8 @@ from typing import Any
 
 from jaxlint import __version__
 from jaxlint.engine.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
-from jaxlint.semantic.project import TraceRequest, value_from_json, value_to_json
-from jaxlint.semantic.values import Value
+from jaxlint.semantic.project import TraceRequest
+from jaxlint.semantic.values import Value, from_json, to_json
 
 FORMAT = "1"
 DEFAULT_DIRECTORY = ".jaxlint_cache"
@@ -74,7 +74,7 @@ class Cache:
             return Entry(
                 [decode_diagnostic(d) for d in data["diagnostics"]],
                 [TraceRequest.from_json(r) for r in data["requests"]],
-                {name: value_from_json(v) for name, v in data["returns"].items()},
+                {name: from_json(v) for name, v in data["returns"].items()},
             )
         except (OSError, ValueError, KeyError, TypeError, IndexError):
             return None
@@ -85,7 +85,7 @@ class Cache:
         data = {
             "diagnostics": [encode_diagnostic(d) for d in entry.diagnostics],
             "requests": [r.to_json() for r in entry.requests],
-            "returns": {name: value_to_json(v) for name, v in entry.returns.items()},
+            "returns": {name: to_json(v) for name, v in entry.returns.items()},
         }
         target = self._path(key)
         try:

@@ -18,21 +18,34 @@ from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.tracing import bind_values, initial_param_value
 from jaxlint.semantic.transforms import ABSTRACT, CONCRETE, NONE, PARTIAL, TREE_MAPS
 from jaxlint.semantic.values import (
-    ARRAY,
-    BOOL,
     CONTAINER,
     STATIC,
     TRACED,
+    TRACED_CONTAINER,
     UNKNOWN,
     Value,
+    array,
+    as_array,
     combine,
+    concatenate,
     container,
     element,
-    flat,
+    holding_tracer,
+    is_jax_array,
     is_mask,
+    is_static,
     is_traced,
     join,
     join_all,
+    known_container,
+    known_elements,
+    leaf_part,
+    mask_of,
+    not_mask,
+    sequence,
+    subscript,
+    untraced,
+    whole,
 )
 
 if TYPE_CHECKING:
@@ -128,7 +141,7 @@ class Interpreter:
         elif isinstance(target, (ast.Tuple, ast.List)):
             self.bind_sequence(target.elts, value)
         elif isinstance(target, ast.Starred):
-            self.bind(target.value, flat(value) if isinstance(value, tuple) else value)
+            self.bind(target.value, whole(value))
         elif isinstance(target, ast.Subscript):
             self.eval(target.value)
             self.eval(target.slice)
@@ -138,8 +151,9 @@ class Interpreter:
 
     def bind_sequence(self, targets: list[ast.expr], value: Value) -> None:
         starred = any(isinstance(t, ast.Starred) for t in targets)
-        if isinstance(value, tuple) and len(value) == len(targets) and not starred:
-            for target, item in zip(targets, value):
+        known = known_elements(value)
+        if known is not None and len(known) == len(targets) and not starred:
+            for target, item in zip(targets, known):
                 self.bind(target, item)
             return
         item = element(value)
@@ -149,8 +163,7 @@ class Interpreter:
     def taint_container(self, base: ast.expr, stored: Value) -> None:
         """A container that receives a traced value now holds a tracer."""
         if isinstance(base, ast.Name) and is_traced(stored) and self.env is not None:
-            old = flat(self.env.get(base.id, UNKNOWN))
-            self.assign_name(base.id, (old & ~STATIC) | TRACED)
+            self.assign_name(base.id, holding_tracer(self.env.get(base.id, UNKNOWN)))
 
     # ------------------------------------------------------------------ statements
 
@@ -393,10 +406,10 @@ class Interpreter:
         return STATIC
 
     def e_tuple(self, node: ast.Tuple) -> Value:
-        items = tuple(self.eval(e) for e in node.elts)
+        elements = [self.eval(e) for e in node.elts]
         if any(isinstance(e, ast.Starred) for e in node.elts):
-            return container(items)
-        return items
+            return container(elements)
+        return sequence(elements)
 
     def e_list(self, node: ast.List | ast.Set) -> Value:
         return container([self.eval(e) for e in node.elts])
@@ -412,8 +425,10 @@ class Interpreter:
         return self.binop(node.op, left, right, node)
 
     def binop(self, op: ast.operator, left: Value, right: Value, node: ast.BinOp | None) -> Value:
-        if isinstance(left, tuple) and isinstance(right, tuple) and isinstance(op, ast.Add):
-            return left + right
+        if isinstance(op, ast.Add):
+            joined = concatenate(left, right)
+            if joined is not None:
+                return joined
         if (
             node is not None
             and isinstance(op, ast.Mod)
@@ -423,16 +438,16 @@ class Interpreter:
             return STATIC
         result = combine([left, right])
         if isinstance(op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and is_mask(left) and is_mask(right):
-            result |= BOOL
+            result = mask_of(result)
         return result
 
     def e_unary(self, node: ast.UnaryOp) -> Value:
         operand = self.eval(node.operand)
         if isinstance(node.op, ast.Not):
-            return STATIC if flat(operand) & STATIC else UNKNOWN
+            return STATIC if is_static(operand) else UNKNOWN
         if isinstance(node.op, ast.Invert):
-            return flat(operand) & ~STATIC if not flat(operand) & STATIC else STATIC
-        return flat(operand) & ~BOOL
+            return STATIC if is_static(operand) else whole(operand)
+        return not_mask(whole(operand))
 
     def e_boolop(self, node: ast.BoolOp) -> Value:
         saved = self.env
@@ -472,8 +487,7 @@ class Interpreter:
             if names and all(
                 name in api.PYTHON_SCALAR_TYPES or name in api.CONTAINER_ANNOTATIONS for name in names
             ):
-                current = flat(self.load(test.args[0].id))
-                return {test.args[0].id: CONTAINER | (current & (TRACED | STATIC))}, {}
+                return {test.args[0].id: known_container(self.load(test.args[0].id))}, {}
         return {}, {}
 
     def e_compare(self, node: ast.Compare) -> Value:
@@ -485,8 +499,8 @@ class Interpreter:
             return STATIC if result == STATIC else UNKNOWN
         if result == STATIC:
             return STATIC
-        if result & (TRACED | ARRAY):
-            return result | ARRAY | BOOL  # ordering a list or dict raises: this is an array
+        if is_traced(result) or is_jax_array(result):
+            return array(is_traced(result), mask=True)  # ordering a list or dict raises: this is an array
         return UNKNOWN
 
     def e_ifexp(self, node: ast.IfExp) -> Value:
@@ -530,18 +544,16 @@ class Interpreter:
     def e_subscript(self, node: ast.Subscript) -> Value:
         base = self.eval(node.value)
         index = self.eval(node.slice)
-        if isinstance(base, tuple):
-            if isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
-                position = node.slice.value
-                if -len(base) <= position < len(base):
-                    return base[position]
-            base = flat(base)
-        if base & ARRAY:
-            return (base & (ARRAY | BOOL)) | ((base | flat(index)) & TRACED)
-        if base & TRACED:
+        if isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
+            known = subscript(base, node.slice.value)
+            if known is not None:
+                return known
+        if is_jax_array(base):
+            return array(is_traced(base) or is_traced(index), mask=is_mask(base))
+        if is_traced(base):
             return TRACED
-        if base & STATIC:
-            return STATIC if flat(index) & STATIC else UNKNOWN
+        if is_static(base):
+            return STATIC if is_static(index) else UNKNOWN
         return UNKNOWN
 
     def e_comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp) -> Value:
@@ -577,16 +589,16 @@ class Interpreter:
             if callee == "builtins.range":
                 return STATIC
             if callee == "builtins.enumerate" and args:
-                return (STATIC, self.iteration_value(args[0], self.values.get(args[0], UNKNOWN)))
+                return sequence([STATIC, self.iteration_value(args[0], self.values.get(args[0], UNKNOWN))])
             if callee == "builtins.zip" and not iterator.keywords:
-                return tuple(self.iteration_value(a, self.values.get(a, UNKNOWN)) for a in args)
+                return sequence(self.iteration_value(a, self.values.get(a, UNKNOWN)) for a in args)
             if callee in ("builtins.reversed", "builtins.sorted") and args:
                 return self.iteration_value(args[0], self.values.get(args[0], UNKNOWN))
             if isinstance(iterator.func, ast.Attribute) and not args:
                 receiver = self.values.get(iterator.func.value, UNKNOWN)
                 method = iterator.func.attr
                 if method == "items":
-                    return (STATIC, element(receiver))
+                    return sequence([STATIC, element(receiver)])
                 if method == "keys":
                     return STATIC
                 if method == "values":
@@ -647,8 +659,9 @@ class Interpreter:
             if not transform.evaluates or qualname in api.STATIC_QUERIES:
                 return STATIC
             traced = self.level == ABSTRACT and any(is_traced(v) for v in every)
-            shape = CONTAINER if qualname == "jax.lax.scan" else UNKNOWN
-            return shape | (TRACED if traced else UNKNOWN)
+            if qualname == "jax.lax.scan":
+                return TRACED_CONTAINER if traced else CONTAINER
+            return TRACED if traced else UNKNOWN
         if qualname in api.STATIC_QUERIES:
             return STATIC
         if qualname in TREE_MAPS:
@@ -660,14 +673,15 @@ class Interpreter:
         if qualname.startswith(api.JAX_ARRAY_NAMESPACES):
             return self.jax_call(qualname, node, every)
         if qualname.startswith("jax.tree"):
-            traced = TRACED if any(is_traced(v) for v in every) else UNKNOWN
+            traced = any(is_traced(v) for v in every)
+            leaves = TRACED_CONTAINER if traced else CONTAINER  # a list: its truthiness and length are static
             if qualname.endswith("flatten"):
-                return (CONTAINER | traced, STATIC)
+                return sequence([leaves, STATIC])
             if qualname.endswith("leaves"):
-                return CONTAINER | traced  # a list: its truthiness and length are static
-            return traced if qualname in api.TREE_CONTAINER_RESULTS else UNKNOWN
+                return leaves
+            return (TRACED if traced else UNKNOWN) if qualname in api.TREE_CONTAINER_RESULTS else UNKNOWN
         if qualname.startswith(("numpy.", "math.")):
-            if all(flat(v) & STATIC for v in every):
+            if all(is_static(v) for v in every):
                 return STATIC
             return UNKNOWN
         if qualname.startswith("jax.debug."):
@@ -684,27 +698,25 @@ class Interpreter:
                 and any(kw.arg and kw.arg.startswith("return_") for kw in node.keywords)
             )
         ):
-            shape = UNKNOWN if qualname in api.PYTREE_RESULTS else CONTAINER
-            return shape | (TRACED if traced else UNKNOWN)
-        value = ARRAY | (TRACED if traced else 0)
-        if qualname in api.BOOL_RESULTS or _bool_dtype(node):
-            value |= BOOL
-        return value
+            if qualname in api.PYTREE_RESULTS:
+                return TRACED if traced else UNKNOWN
+            return TRACED_CONTAINER if traced else CONTAINER
+        return array(traced, mask=qualname in api.BOOL_RESULTS or _bool_dtype(node))
 
     def call_builtin(self, qualname: str, node: ast.Call, args: list[Value], every: list[Value]) -> Value:
         if qualname in api.STATIC_BUILTINS:
-            if qualname == "builtins.range" and not all(flat(v) & STATIC for v in every):
+            if qualname == "builtins.range" and not all(is_static(v) for v in every):
                 return UNKNOWN
             return STATIC
         if qualname in api.CONVERSION_BUILTINS:
             if not args:
                 return STATIC
-            first = flat(args[0])
-            return STATIC if first & (STATIC | ARRAY) and not first & TRACED else UNKNOWN
+            first = args[0]
+            return STATIC if (is_static(first) or is_jax_array(first)) and not is_traced(first) else UNKNOWN
         if qualname in ("builtins.abs", "builtins.round"):
             return args[0] if args else UNKNOWN
         if qualname in ("builtins.max", "builtins.min"):
-            return STATIC if every and all(flat(v) & STATIC for v in every) else UNKNOWN
+            return STATIC if every and all(is_static(v) for v in every) else UNKNOWN
         if qualname == "builtins.sum":
             return element(args[0]) if args else UNKNOWN
         if qualname in (
@@ -718,7 +730,7 @@ class Interpreter:
             "builtins.enumerate",
             "builtins.frozenset",
         ):
-            if qualname == "builtins.tuple" and args and isinstance(args[0], tuple):
+            if qualname == "builtins.tuple" and args and known_elements(args[0]) is not None:
                 return args[0]
             return container([element(v) if i < len(args) else v for i, v in enumerate(every)])
         return UNKNOWN
@@ -746,24 +758,22 @@ class Interpreter:
         method = func.attr
         if method in api.MUTATING_METHODS and any(is_traced(v) for v in every):
             self.taint_container(func.value, TRACED)
-        base = flat(receiver)
-        if base & TRACED and method in api.ARRAY_ONLY_METHODS:
-            base |= ARRAY  # lists and dicts have no `.sum()`: the receiver is an array
-        if base & ARRAY:
+        base = whole(receiver)
+        if is_traced(base) and method in api.ARRAY_ONLY_METHODS:
+            base = as_array(base)  # lists and dicts have no `.sum()`: the receiver is an array
+        if is_jax_array(base):
             if method in api.CONVERSION_METHODS:
                 return UNKNOWN
             if method in api.ARRAY_METHODS:
-                traced = bool(base & TRACED) or (self.level == ABSTRACT and any(is_traced(v) for v in every))
-                value = ARRAY | (TRACED if traced else 0)
-                if method in api.BOOL_METHODS or (method == "astype" and _bool_dtype(node)):
-                    value |= BOOL
-                elif method in api.BOOL_PRESERVING_METHODS:
-                    value |= base & BOOL
-                return value
+                traced = is_traced(base) or (self.level == ABSTRACT and any(is_traced(v) for v in every))
+                mask = (method in api.BOOL_METHODS or (method == "astype" and _bool_dtype(node))) or (
+                    method in api.BOOL_PRESERVING_METHODS and is_mask(base)
+                )
+                return array(traced, mask=mask)
             if method == "nonzero":
-                return TRACED if base & TRACED else UNKNOWN
+                return TRACED if is_traced(base) else UNKNOWN
             return UNKNOWN
-        if base & TRACED:
+        if is_traced(base):
             if method in ("get", "pop", "values", "copy"):
                 return TRACED
             if method == "items":
@@ -771,8 +781,8 @@ class Interpreter:
             if method == "keys":
                 return STATIC
             return UNKNOWN
-        if base & STATIC:
-            return STATIC if all(flat(v) & STATIC for v in every) else UNKNOWN
+        if is_static(base):
+            return STATIC if all(is_static(v) for v in every) else UNKNOWN
         return UNKNOWN
 
     def call_helper(
@@ -791,15 +801,15 @@ class Interpreter:
             relevant = {
                 name: value
                 for name, value in params.items()
-                if is_traced(value) or (self.level == CONCRETE and flat(value) & ARRAY)
+                if is_traced(value) or (self.level == CONCRETE and is_jax_array(value))
             }
             if relevant and self.info is not None:
                 reason = f"`{target.name}` is called from traced `{self.info.name}` at line {node.lineno}"
                 if target.apply(self.level, relevant, reason, self.runs):
                     self.model.enqueue(target)
         result = target.returns if target.analyzed else UNKNOWN
-        if self.level < ABSTRACT and isinstance(result, int) and result & TRACED:
-            result = result & ~TRACED
+        if self.level < ABSTRACT and known_elements(result) is None:
+            result = untraced(result)
         return result
 
     def bind_arguments(
@@ -872,16 +882,13 @@ def _positional(node: ast.Call, args: list[Value]) -> list[Value]:
 
 def attribute_value(value: Value, attr: str) -> Value:
     """The value of ``value.attr``."""
-    base = flat(value)
-    if base & (TRACED | ARRAY):
+    if is_traced(value) or is_jax_array(value):
         if attr in api.STATIC_ATTRIBUTES:
             return STATIC
         if attr in api.ARRAY_ATTRIBUTES:
-            base |= ARRAY
-            keep = BOOL if attr in ("T", "mT", "at", "flat") else 0
-            return base & (TRACED | ARRAY | keep)
+            return leaf_part(value, keep_mask=attr in ("T", "mT", "at", "flat"))
         return UNKNOWN
-    if base & STATIC:
+    if is_static(value):
         return STATIC
     return UNKNOWN
 

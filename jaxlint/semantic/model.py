@@ -39,7 +39,7 @@ from jaxlint.semantic.transforms import (
     Transform,
     user_transform,
 )
-from jaxlint.semantic.values import ARRAY, STATIC, TRACED, UNKNOWN, Value
+from jaxlint.semantic.values import STATIC, UNKNOWN, Value
 
 MAX_RUNS = 6
 # Roots of imported names that are libraries, never functions of the project being checked.
@@ -657,4 +657,4 @@ def _stores_of(scope: Scope, name: str) -> list[ast.AST]:
     return found
 
 
-__all__ = ["ARRAY", "HOST", "TRACED", "FunctionInfo", "FunctionNode", "SemanticModel", "api"]
+__all__ = ["HOST", "FunctionInfo", "FunctionNode", "SemanticModel", "api"]

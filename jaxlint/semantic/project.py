@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from jaxlint.semantic.transforms import NONE
-from jaxlint.semantic.values import Value
+from jaxlint.semantic.values import Value, from_json, to_json
 
 
 @dataclass(frozen=True)
@@ -74,8 +74,8 @@ class TraceRequest:
                 ]
                 for layer in self.layers
             ],
-            "positional": [value_to_json(v) for v in self.positional],
-            "keywords": [[name, value_to_json(v)] for name, v in self.keywords],
+            "positional": [to_json(v) for v in self.positional],
+            "keywords": [[name, to_json(v)] for name, v in self.keywords],
             "offset": self.offset,
         }
 
@@ -90,8 +90,8 @@ class TraceRequest:
             level=data["level"],
             reason=data["reason"],
             layers=layers,
-            positional=tuple(value_from_json(v) for v in data["positional"]),
-            keywords=tuple((name, value_from_json(v)) for name, v in data["keywords"]),
+            positional=tuple(from_json(v) for v in data["positional"]),
+            keywords=tuple((name, from_json(v)) for name, v in data["keywords"]),
             offset=data["offset"],
         )
 
@@ -202,11 +202,3 @@ def seeds_fingerprint(seeds: tuple[TraceRequest, ...]) -> str:
 
 def _expression(text: str) -> ast.expr:
     return ast.parse(text, mode="eval").body
-
-
-def value_to_json(value: Value) -> Any:
-    return [value_to_json(v) for v in value] if isinstance(value, tuple) else value
-
-
-def value_from_json(data: Any) -> Value:
-    return tuple(value_from_json(v) for v in data) if isinstance(data, list) else int(data)

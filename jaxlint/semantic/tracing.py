@@ -16,7 +16,24 @@ from jaxlint.engine.astutil import keyword_argument
 from jaxlint.semantic import api
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.transforms import ABSTRACT, CONCRETE, HOST, NONE
-from jaxlint.semantic.values import ARRAY, CONTAINER, STATIC, TRACED, Value, container
+from jaxlint.semantic.values import (
+    CONCRETE_ARRAY,
+    CONTAINER,
+    STATIC,
+    TRACED,
+    TRACED_ARRAY,
+    UNKNOWN,
+    Value,
+    as_array,
+    as_container,
+    container,
+    is_jax_array,
+    is_static,
+    is_traced,
+    known_elements,
+    refine,
+    traced,
+)
 
 if TYPE_CHECKING:
     from jaxlint.semantic.model import Layer, SemanticModel
@@ -47,14 +64,14 @@ def trace_params(
             if param is not None and layer.transform.kind in ("jit", "pmap", "vmap", "body"):
                 _merge(values, param.arg, TRACED)
     if level == ABSTRACT:
-        values = {k: (v | TRACED if v & ARRAY and not v & STATIC else v) for k, v in values.items()}  # type: ignore[operator]
+        values = {k: traced(v) if is_jax_array(v) and not is_static(v) else v for k, v in values.items()}
     for name, value in list(values.items()):
-        if isinstance(value, int) and value & TRACED:
+        if known_elements(value) is None and is_traced(value):
             kind = annotation_kind(model, _annotation_of(info, name), info)
             if kind == "array":
-                values[name] = value | ARRAY
+                values[name] = as_array(value)
             elif kind == "container":
-                values[name] = value | CONTAINER
+                values[name] = as_container(value)
     return level, values
 
 
@@ -65,7 +82,7 @@ def _merge(values: dict[str, Value], name: str, value: Value | None) -> None:
     if old is None or old == STATIC:
         values[name] = value
     elif value != STATIC:
-        values[name] = old | value  # type: ignore[operator]
+        values[name] = refine(old, value)
 
 
 def _layer_value(
@@ -83,7 +100,7 @@ def _layer_value(
         argnums = _int_set(keyword_argument(layer.call, "argnums"), default={0})
         if argnums is UNRESOLVED or position is None:
             return None
-        return ARRAY if position in argnums else None  # type: ignore[operator]
+        return CONCRETE_ARRAY if position in argnums else None  # type: ignore[operator]
     if kind == "body":
         arity = _body_arity(layer)
         if position is None:
@@ -245,7 +262,7 @@ def _is_none(expr: ast.expr) -> bool:
 def _annotation_value(model: SemanticModel, info: FunctionInfo, name: str) -> Value | None:
     kind = annotation_kind(model, _annotation_of(info, name), info)
     if kind == "array":
-        return TRACED | ARRAY
+        return TRACED_ARRAY
     if kind == "optional-array":
         return TRACED
     if kind == "scalar":
@@ -292,12 +309,12 @@ def initial_param_value(model: SemanticModel, info: FunctionInfo, name: str) -> 
     """The value of a parameter that no transformation traces: from its annotation alone."""
     kind = annotation_kind(model, _annotation_of(info, name), info)
     if kind == "array":
-        return ARRAY
+        return CONCRETE_ARRAY
     if kind == "scalar" and info.effective_level == NONE:
         return STATIC
     if kind == "container":
         return CONTAINER
-    return 0
+    return UNKNOWN
 
 
 __all__ = ["CONCRETE", "flax_params", "initial_param_value", "trace_params"]

@@ -1,58 +1,170 @@
 """The abstract values of the semantic model: what jaxlint knows about one Python value.
 
-A value is a small set of facts packed in an ``int`` (or a ``tuple`` of values for a Python tuple
-whose elements are known one by one):
+A :class:`Value` is immutable and describes one Python value at one point of the program:
 
-- ``TRACED``: may be an abstract tracer, or a container holding one (under ``jit``, ``vmap``,
-  ``lax`` bodies ...). Python control flow and conversions on it raise.
-- ``ARRAY``: known to be a JAX array (a leaf, not a container), traced or concrete.
-- ``BOOL``: known to have a boolean dtype (a mask).
-- ``STATIC``: a concrete Python value whose contents hold no tracer (literals, shapes, dtypes,
-  static arguments).
-- ``CONTAINER``: known to be a Python tuple, list or dict (perhaps of tracers): its truthiness
-  and length are static.
+- a *leaf*: a JAX array or a number, traced or concrete, with what is known of its dtype (a
+  boolean mask, an integer array, a PRNG key);
+- a *container*: a tuple, list or dict, with the value of each item where it is known (the
+  elements of ``(a, b)``, the entries of ``{"w": w}``) and, always, whether any item may be a
+  tracer. Its truthiness and length are static even when it holds tracers;
+- a *static* Python value: literals, shapes, dtypes, static arguments, modules;
+- *unknown*: the model cannot tell, and rules stay silent.
 
-``UNKNOWN`` (0) means the model cannot tell, and rules stay silent on it.
+A value also carries the identities of the PRNG keys it may be (:func:`key_ids`), which the
+interpreter follows to find a key consumed twice.
+
+"May be traced" is kept by joins (a tracer on either path is a tracer on one path); the other
+facts hold after a join only where both paths agree. Rules ask the named predicates at the end of
+this module; nothing outside it touches the representation.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-Value = int | tuple["Value", ...]
+# The facts, as private bits: a value "is" each fact whose bit is set.
+_TRACED = 1  # may be a tracer, or a container holding one
+_ARRAY = 2  # a JAX array (a leaf, not a container)
+_BOOL = 4  # a boolean dtype: a mask
+_STATIC = 8  # a concrete Python value that holds no tracer
+_CONTAINER = 16  # a tuple, list or dict
+_MAPPING = 32  # a dict: iterating it gives its keys, which are never tracers
+_MUST = _ARRAY | _BOOL | _STATIC | _CONTAINER | _MAPPING  # facts a join keeps only if both agree
 
-UNKNOWN = 0
-TRACED = 1
-ARRAY = 2
-BOOL = 4
-STATIC = 8
-CONTAINER = 16
-
-TRACED_ARRAY = TRACED | ARRAY
-TRACED_MASK = TRACED | ARRAY | BOOL
-_MEET_FLAGS = ARRAY | BOOL | STATIC | CONTAINER
+Members = tuple[tuple[object, "Value"], ...]
 
 
-def flat(value: Value) -> int:
-    """Collapse a tuple value to the facts that hold for the tuple as one container."""
-    if isinstance(value, int):
+class Value:
+    """What the model knows about one Python value. Build values with the constructors of this
+    module and ask them with its predicates; two values are equal when they say the same."""
+
+    __slots__ = ("_flags", "_hash", "_items", "_keys", "_members")
+
+    def __init__(
+        self,
+        flags: int,
+        items: tuple[Value, ...] | None = None,
+        members: Members | None = None,
+        keys: frozenset[object] = frozenset(),
+    ) -> None:
+        if flags & _TRACED:
+            flags &= ~_STATIC  # a value that may hold a tracer is not a concrete Python value
+        self._flags = flags
+        self._items = items  # every element of a sequence of known length, in order
+        self._members = members  # the entries of a dict known by constant key (others may exist)
+        self._keys = keys  # the PRNG keys this value may be
+        self._hash = hash((flags, items, members, keys))
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Value) or self._hash != other._hash:
+            return False
+        return (
+            self._flags == other._flags
+            and self._items == other._items
+            and self._members == other._members
+            and self._keys == other._keys
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return describe(self)
+
+
+_LEAVES: dict[int, Value] = {}
+
+
+def _leaf(flags: int) -> Value:
+    """The value with just these facts (shared: leaves are the common case)."""
+    found = _LEAVES.get(flags)
+    if found is None:
+        found = _LEAVES[flags] = Value(flags)
+    return found
+
+
+UNKNOWN = _leaf(0)
+STATIC = _leaf(_STATIC)
+TRACED = _leaf(_TRACED)  # a tracer, or something holding one
+TRACED_ARRAY = _leaf(_TRACED | _ARRAY)
+TRACED_MASK = _leaf(_TRACED | _ARRAY | _BOOL)
+CONCRETE_ARRAY = _leaf(_ARRAY)  # a JAX array known not to be a tracer here
+CONCRETE_MASK = _leaf(_ARRAY | _BOOL)
+CONTAINER = _leaf(_CONTAINER)  # a tuple, list or dict whose items are not known
+TRACED_CONTAINER = _leaf(_CONTAINER | _TRACED)
+STATIC_CONTAINER = _leaf(_CONTAINER | _STATIC)
+
+
+# ---------------------------------------------------------------------------- constructors
+
+
+def array(traced: bool, mask: bool = False) -> Value:
+    """A JAX array: a tracer when ``traced``; a boolean mask when ``mask``."""
+    return _leaf(_ARRAY | (_TRACED if traced else 0) | (_BOOL if mask else 0))
+
+
+def sequence(items: Iterable[Value]) -> Value:
+    """A tuple (or list) whose elements are known one by one."""
+    items = tuple(items)
+    return Value(_container_flags(items), items=items)
+
+
+def mapping(entries: Iterable[tuple[object, Value]], others: Iterable[Value] = ()) -> Value:
+    """A dict whose entries under constant keys are known (``others``: the values of entries
+    under computed keys, known only as a whole)."""
+    members = tuple(entries)
+    rest = tuple(others)
+    flags = _container_flags((*(v for _, v in members), *rest)) | _MAPPING
+    return Value(flags, members=members if not rest else None)
+
+
+def container(values: Iterable[Value], is_mapping: bool = False) -> Value:
+    """A tuple, list, set or dict built from ``values``, known only as a whole."""
+    flags = _container_flags(tuple(values)) | (_MAPPING if is_mapping else 0)
+    return _leaf(flags)
+
+
+def _container_flags(values: tuple[Value, ...]) -> int:
+    traced = any(v._flags & _TRACED for v in values)
+    static = all(v._flags & _STATIC for v in values)
+    return _CONTAINER | (_TRACED if traced else 0) | (_STATIC if static and not traced else 0)
+
+
+def with_keys(value: Value, keys: frozenset[object]) -> Value:
+    """``value``, known to be one of the PRNG keys ``keys``."""
+    if value._keys == keys:
         return value
-    if not value:
-        return STATIC | CONTAINER
-    flags = [flat(element) for element in value]
-    traced = any(f & TRACED for f in flags)
-    static = all(f & STATIC for f in flags)
-    return CONTAINER | (TRACED if traced else 0) | (STATIC if static else 0)
+    return Value(value._flags, value._items, value._members, keys)
+
+
+# ---------------------------------------------------------------------------- operations
 
 
 def join(a: Value, b: Value) -> Value:
-    """What holds on either of two paths: may-be-traced is kept, the other facts must agree."""
-    if a == b:
+    """What holds on either of two paths: may-be-traced and the key identities of both are kept,
+    the other facts only where the two agree; items are joined item by item."""
+    if a is b or a == b:
         return a
-    if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
-        return tuple(join(x, y) for x, y in zip(a, b))
-    fa, fb = flat(a), flat(b)
-    return ((fa | fb) & TRACED) | (fa & fb & _MEET_FLAGS)
+    flags = ((a._flags | b._flags) & _TRACED) | (a._flags & b._flags & _MUST)
+    items = None
+    if a._items is not None and b._items is not None and len(a._items) == len(b._items):
+        items = tuple(join(x, y) for x, y in zip(a._items, b._items))
+    members = _join_members(a._members, b._members)
+    keys = a._keys | b._keys
+    if items is None and members is None and not keys:
+        return _leaf(flags)
+    return Value(flags, items, members, keys)
+
+
+def _join_members(a: Members | None, b: Members | None) -> Members | None:
+    if a is None or b is None:
+        return None
+    right = dict(b)
+    joined = tuple((key, join(value, right[key])) for key, value in a if key in right)
+    return joined or None
 
 
 def join_all(values: Iterable[Value], empty: Value = STATIC) -> Value:
@@ -63,56 +175,238 @@ def join_all(values: Iterable[Value], empty: Value = STATIC) -> Value:
     return empty if result is None else result
 
 
-def combine(values: Iterable[Value]) -> int:
+def combine(values: Iterable[Value]) -> Value:
     """The value of an operation whose result depends on all ``values`` (arithmetic, calls)."""
     traced = False
     static = True
-    array = False
+    array_ = False
     for value in values:
-        f = flat(value)
-        traced = traced or bool(f & TRACED)
-        static = static and bool(f & STATIC)
-        array = array or bool(f & ARRAY)
+        flags = value._flags
+        traced = traced or bool(flags & _TRACED)
+        static = static and bool(flags & _STATIC)
+        array_ = array_ or bool(flags & _ARRAY)
     if traced:
-        return TRACED | (ARRAY if array else 0)
+        return TRACED_ARRAY if array_ else TRACED
     if static:
         return STATIC
-    return ARRAY if array else UNKNOWN
+    return CONCRETE_ARRAY if array_ else UNKNOWN
 
 
 def element(value: Value) -> Value:
-    """The value of one element of ``value`` (iteration, indexing, unpacking)."""
-    if isinstance(value, tuple):
-        return join_all(value, UNKNOWN)
-    if value & STATIC:
+    """The value of one element of ``value`` (iteration, unpacking): the keys of a dict."""
+    flags = value._flags
+    if flags & _MAPPING:
+        return STATIC  # dict keys are hashable: never tracers
+    if value._items is not None:
+        return join_all(value._items, UNKNOWN)
+    if flags & _STATIC:
         return STATIC
-    return value & (TRACED | ARRAY | BOOL)  # an element of a container is not known to be one
+    return _leaf(flags & (_TRACED | _ARRAY | _BOOL))  # an element of a container is not known to be one
 
 
-def container(values: Iterable[Value]) -> int:
-    """The value of a list, set or dict built from ``values``: a container, never an array."""
-    return flat(tuple(values))
+def entry_values(value: Value) -> Value:
+    """The value of one entry of a dict (``d.values()``, ``d[k]`` with ``k`` unknown)."""
+    if value._members is not None:
+        known = join_all((v for _, v in value._members), UNKNOWN)
+        return known if value._flags & _TRACED == known._flags & _TRACED else join(known, TRACED)
+    flags = value._flags
+    if flags & _STATIC:
+        return STATIC
+    return _leaf(flags & _TRACED)
+
+
+def subscript(value: Value, index: object) -> Value | None:
+    """The value of ``value[index]`` for a constant ``index`` when it is known: an element of a
+    sequence of known length, or the entry of a dict under that key."""
+    if value._items is not None and type(index) is int and -len(value._items) <= index < len(value._items):
+        return value._items[index]
+    if value._members is not None:
+        for key, entry in value._members:
+            if key == index:
+                return entry
+    return None
+
+
+def known_elements(value: Value) -> tuple[Value, ...] | None:
+    """Every element of a sequence of known length, in order (None when the length is unknown)."""
+    return value._items
+
+
+def concatenate(a: Value, b: Value) -> Value | None:
+    """``a + b`` for two sequences of known length."""
+    if a._items is None or b._items is None:
+        return None
+    return sequence((*a._items, *b._items))
+
+
+def whole(value: Value) -> Value:
+    """``value`` known only as a whole: its facts, without its items or key identities."""
+    return _leaf(value._flags)
+
+
+def known_container(value: Value) -> Value:
+    """``value``, shown by an ``isinstance`` test to be a Python container (so not an array)."""
+    return _leaf(_CONTAINER | (value._flags & (_TRACED | _STATIC)))
+
+
+def traced(value: Value) -> Value:
+    """``value``, now (also) a tracer: an array argument of a jitted function."""
+    return _replace_flags(value, value._flags | _TRACED)
+
+
+def untraced(value: Value) -> Value:
+    """``value`` seen where nothing is abstract (a helper's result returned to eager code)."""
+    if not value._flags & _TRACED:
+        return value
+    return _replace_flags(value, value._flags & ~_TRACED)
+
+
+def as_array(value: Value) -> Value:
+    """``value``, known to be a JAX array leaf (an annotation, a method only arrays have)."""
+    return _replace_flags(value, value._flags | _ARRAY)
+
+
+def as_container(value: Value, is_mapping: bool = False) -> Value:
+    """``value``, known to be a container (and a dict, when ``is_mapping``)."""
+    return _replace_flags(value, value._flags | _CONTAINER | (_MAPPING if is_mapping else 0))
+
+
+def holding_tracer(value: Value) -> Value:
+    """A container after a tracer was stored in it (``xs.append(t)``, ``d[k] = t``)."""
+    return _leaf((value._flags & ~_STATIC) | _TRACED)
+
+
+def refine(a: Value, b: Value) -> Value:
+    """A value of which both ``a`` and ``b`` are true (two transformations' views of one parameter)."""
+    return _replace_flags(a, a._flags | b._flags)
+
+
+def leaf_part(value: Value, keep_mask: bool) -> Value:
+    """The array-ness and traced-ness of ``value`` (``x.T``, ``x.at``: an array like ``x``;
+    ``keep_mask``: its dtype too)."""
+    flags = value._flags | _ARRAY
+    return _leaf(flags & (_TRACED | _ARRAY | (_BOOL if keep_mask else 0)))
+
+
+def mask_of(value: Value) -> Value:
+    """``value``'s dtype made boolean (a comparison of arrays, ``x.any()``)."""
+    return _replace_flags(value, value._flags | _BOOL)
+
+
+def not_mask(value: Value) -> Value:
+    """``value`` with no dtype known (``-x``, ``abs(x)`` of a mask are no longer masks)."""
+    return _replace_flags(value, value._flags & ~_BOOL)
+
+
+def _replace_flags(value: Value, flags: int) -> Value:
+    if flags == value._flags:
+        return value
+    if value._items is None and value._members is None and not value._keys:
+        return _leaf(flags)
+    return Value(flags, value._items, value._members, value._keys)
+
+
+# ---------------------------------------------------------------------------- predicates
 
 
 def is_traced(value: Value) -> bool:
-    return bool(flat(value) & TRACED)
+    """May be a tracer, or a container holding one."""
+    return bool(value._flags & _TRACED)
 
 
-def is_traced_array(value: Value) -> bool:
-    return isinstance(value, int) and value & TRACED_ARRAY == TRACED_ARRAY
-
-
-def is_jax_array(value: Value) -> bool:
-    return isinstance(value, int) and bool(value & ARRAY)
+def is_traced_leaf(value: Value) -> bool:
+    """May be a tracer itself (not a container of tracers): what ``bool()``/``int()`` would raise on."""
+    return bool(value._flags & _TRACED) and not value._flags & _CONTAINER
 
 
 def is_static(value: Value) -> bool:
-    return bool(flat(value) & STATIC)
+    """A concrete Python value that holds no tracer."""
+    return bool(value._flags & _STATIC)
 
 
 def is_container(value: Value) -> bool:
-    return isinstance(value, tuple) or bool(value & CONTAINER)
+    """A tuple, list or dict (perhaps of tracers): its truthiness and length are static."""
+    return bool(value._flags & _CONTAINER)
+
+
+def is_mapping(value: Value) -> bool:
+    """A dict: iterating it gives its keys."""
+    return bool(value._flags & _MAPPING)
+
+
+def is_jax_array(value: Value) -> bool:
+    """A JAX array (a leaf), traced or not."""
+    return bool(value._flags & _ARRAY)
+
+
+def is_traced_array(value: Value) -> bool:
+    return value._flags & (_TRACED | _ARRAY) == _TRACED | _ARRAY
 
 
 def is_mask(value: Value) -> bool:
-    return isinstance(value, int) and value & (ARRAY | BOOL) == ARRAY | BOOL
+    """A boolean JAX array."""
+    return value._flags & (_ARRAY | _BOOL) == _ARRAY | _BOOL
+
+
+def is_traced_mask(value: Value) -> bool:
+    return value._flags & (_TRACED | _ARRAY | _BOOL) == _TRACED | _ARRAY | _BOOL
+
+
+def is_unknown(value: Value) -> bool:
+    return value == UNKNOWN
+
+
+def key_ids(value: Value) -> frozenset[object]:
+    """The PRNG keys ``value`` may be."""
+    return value._keys
+
+
+# ---------------------------------------------------------------------------- text and JSON
+
+_NAMES = ((_TRACED, "T"), (_ARRAY, "A"), (_BOOL, "B"), (_STATIC, "S"), (_CONTAINER, "C"), (_MAPPING, "D"))
+
+
+def describe(value: Value) -> str:
+    """A short text for tools and test failures: ``TA`` (traced array), ``S`` (static),
+    ``(S, T)`` (a pair), ``{'w': T}`` (a dict), ``?`` (unknown)."""
+    if value._items is not None:
+        return (
+            "(" + ", ".join(describe(v) for v in value._items) + ("," if len(value._items) == 1 else "") + ")"
+        )
+    if value._members is not None:
+        return "{" + ", ".join(f"{k!r}: {describe(v)}" for k, v in value._members) + ", ...}"
+    text = "".join(letter for bit, letter in _NAMES if value._flags & bit) or "?"
+    return text + (f"#{len(value._keys)}k" if value._keys else "")
+
+
+def to_json(value: Value) -> Any:
+    """``value`` as plain JSON data (for the cache and other modules; key identities, which
+    belong to one module's analysis, are left out)."""
+    if value._items is not None:
+        return [to_json(v) for v in value._items]
+    if value._members is not None and all(isinstance(k, (str, int)) for k, _ in value._members):
+        return {"flags": value._flags, "members": [[k, to_json(v)] for k, v in value._members]}
+    return value._flags
+
+
+def from_json(data: Any) -> Value:
+    """The value :func:`to_json` wrote (``ValueError`` for anything else)."""
+    if isinstance(data, bool):
+        raise ValueError("not a value")
+    if isinstance(data, int):
+        if not 0 <= data < 2 * _MAPPING:
+            raise ValueError("not a value")
+        return _leaf(data)
+    if isinstance(data, list):
+        return sequence(from_json(v) for v in data)
+    if isinstance(data, dict) and isinstance(data.get("members"), list):
+        flags = data.get("flags")
+        entries = []
+        for entry in data["members"]:
+            if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], (str, int))):
+                raise ValueError("not a value")
+            entries.append((entry[0], from_json(entry[1])))
+        if not isinstance(flags, int) or isinstance(flags, bool):
+            raise ValueError("not a value")
+        return Value(flags, members=tuple(entries))
+    raise ValueError("not a value")

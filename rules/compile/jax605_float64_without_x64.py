@@ -9,7 +9,7 @@ from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic import api
-from jaxlint.semantic.values import STATIC, flat, is_jax_array
+from jaxlint.semantic.values import is_jax_array, is_static
 
 from ..support.explain import snippet
 
@@ -129,7 +129,7 @@ class Float64WithoutX64(Rule):
                 candidates.append(node.args[position])
         elif isinstance(node.func, ast.Attribute) and node.func.attr == "astype":
             receiver = ctx.value(node.func.value)
-            if not is_jax_array(receiver) or flat(receiver) & STATIC:
+            if not is_jax_array(receiver) or is_static(receiver):
                 return None
             candidates.extend(node.args[:1])
         else:

@@ -6,7 +6,7 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic.values import STATIC, flat, is_jax_array
+from jaxlint.semantic.values import is_jax_array, is_static
 
 from ..support.explain import snippet
 from .jitted import declares_static, jitted_callee
@@ -128,6 +128,6 @@ def _unhashable(ctx: Context, node: ast.expr, depth: int = 0) -> str | None:
                 if found is not None:
                     return found
     value = ctx.value(node)
-    if is_jax_array(value) and not flat(value) & STATIC:
+    if is_jax_array(value) and not is_static(value):
         return "a JAX array"
     return None

@@ -6,7 +6,7 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic.values import STATIC, flat, is_traced
+from jaxlint.semantic.values import is_static, is_traced
 
 from ..support.explain import in_test_position, snippet, why_traced
 from .conditions import converts_tracer
@@ -128,7 +128,7 @@ class TracerConversion(Rule):
         if not ctx.abstract or isinstance(node.slice, (ast.Slice, ast.Tuple)):
             return
         base = ctx.value(node.value)
-        if not flat(base) & STATIC or not is_traced(ctx.value(node.slice)):
+        if not is_static(base) or not is_traced(ctx.value(node.slice)):
             return
         ctx.report(
             node,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.semantic.values import TRACED_MASK, flat
+from jaxlint.semantic.values import is_traced_mask
 
 from ..support.arrays import same_shape_mask
 from ..support.explain import snippet, why_traced
@@ -191,5 +191,4 @@ def _reduction_of(function: ast.AST, use: ast.Name) -> str | None:
 
 
 def _is_traced_mask(ctx: Context, index: ast.expr) -> bool:
-    value = ctx.value(index)
-    return isinstance(value, int) and flat(value) & TRACED_MASK == TRACED_MASK
+    return is_traced_mask(ctx.value(index))

@@ -9,7 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import MarkStatic
-from jaxlint.semantic.values import ARRAY, STATIC, TRACED, flat, is_container, is_static, is_traced
+from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced
 
 from ..support.explain import jit_parameter, snippet, traced_name, why_traced
 
@@ -214,7 +214,7 @@ class TracedShapeArgument(Rule):
             if (
                 isinstance(func, ast.Attribute)
                 and func.attr in ARRAY_SHAPE_METHODS
-                and flat(ctx.value(func.value)) & (ARRAY | TRACED)
+                and (is_jax_array(ctx.value(func.value)) or is_traced(ctx.value(func.value)))
             ):
                 return _first_traced(ctx, [*node.args, *(k.value for k in node.keywords)])
             return None
@@ -247,7 +247,7 @@ class TracedShapeArgument(Rule):
 
 def _python_sequence(ctx: Context, node: ast.Subscript) -> bool:
     base = ctx.value(node.value)
-    return is_container(base) or (is_static(base) and not flat(base) & ARRAY)
+    return is_container(base) or (is_static(base) and not is_jax_array(base))
 
 
 def _slicing_outcome(ctx: Context, node: ast.Subscript) -> str:
@@ -272,7 +272,7 @@ def _window(ctx: Context, node: ast.Subscript) -> DynamicSliceWindow | None:
         return None
     lower = ast.dump(part.lower)
     for start, size in ((upper.left, upper.right), (upper.right, upper.left)):
-        if ast.dump(start) == lower and not is_traced(ctx.value(size)) and flat(ctx.value(size)) & STATIC:
+        if ast.dump(start) == lower and is_static(ctx.value(size)):
             return DynamicSliceWindow(part.lower, size)
     return None
 

@@ -17,7 +17,7 @@ import ast
 from jaxlint.engine.context import Context
 from jaxlint.semantic import api
 from jaxlint.semantic.tracing import annotation_kind
-from jaxlint.semantic.values import ARRAY, STATIC, TRACED, flat, is_traced
+from jaxlint.semantic.values import is_jax_array, is_static, is_traced
 
 MUTABLE_REFERENCE_MODULES = (
     "jax.experimental.pallas",
@@ -31,11 +31,11 @@ MUTABLE_REFERENCE_MODULES = (
 def array_evidence(ctx: Context, target: ast.Subscript, stored: ast.expr) -> str | None:
     """Why ``target.value`` is a JAX array, as a message fragment; None when unknown."""
     base = target.value
-    value = flat(ctx.value(base))
+    value = ctx.value(base)
     name = ast.unparse(base) if isinstance(base, (ast.Name, ast.Attribute)) else "the array"
-    if value & ARRAY:
-        return f"`{name}` is a JAX array" + (" (a tracer)" if value & TRACED else "")
-    if value & TRACED and _index_proves_array(ctx, target.slice):
+    if is_jax_array(value):
+        return f"`{name}` is a JAX array" + (" (a tracer)" if is_traced(value) else "")
+    if is_traced(value) and _index_proves_array(ctx, target.slice):
         return f"`{name}` holds tracers and is indexed like an array"
     if isinstance(base, ast.Name) and _presumed_array(ctx, base.id, target.slice, stored):
         return f"`{name}` is taken to be a JAX array (this module's only array library is jax.numpy)"
@@ -113,8 +113,8 @@ def _is_numeric(ctx: Context, expr: ast.expr) -> bool:
         return _is_numeric(ctx, expr.operand)
     if isinstance(expr, ast.BinOp):
         return _is_numeric(ctx, expr.left) and _is_numeric(ctx, expr.right)
-    value = flat(ctx.value(expr))
-    return bool(value & ARRAY) or (bool(value & TRACED) and not value & STATIC)
+    value = ctx.value(expr)
+    return is_jax_array(value) or is_traced(value)
 
 
 def _used_as_container(ctx: Context, function: ast.AST, name: str) -> bool:
@@ -156,11 +156,11 @@ def rewrite_is_safe(ctx: Context, base: ast.expr) -> bool:
     function = ctx.function
     if not isinstance(base, ast.Name) or function is None:
         return False
-    value = flat(ctx.value(base))
+    value = ctx.value(base)
     untouched_param = base.id in {p.arg for p in function.param_nodes()} and (
         function.scope.bound.get(base.id) == 1
     )
-    if not (value & TRACED and ctx.traced) and (untouched_param or not value & ARRAY):
+    if not (is_traced(value) and ctx.traced) and (untouched_param or not is_jax_array(value)):
         return False
     return not _aliased(ctx, function.node, base.id)
 
@@ -202,7 +202,7 @@ def same_shape_mask(ctx: Context, mask: ast.expr, base: ast.expr) -> bool:
         if isinstance(node, ast.Name):
             if node.id == base.id:
                 mentions = True
-            elif not flat(ctx.value(node)) & STATIC:
+            elif not is_static(ctx.value(node)):
                 return False
         elif isinstance(node, ast.Call):
             if ctx.qualname(node.func) not in ELEMENTWISE_CALLS:
@@ -215,7 +215,7 @@ def same_shape_mask(ctx: Context, mask: ast.expr, base: ast.expr) -> bool:
 def static_index(ctx: Context, index: ast.expr) -> bool:
     """An index built from constants, slices and static names: it cannot hold duplicates."""
     for node in ast.walk(index):
-        if isinstance(node, ast.Name) and not flat(ctx.value(node)) & STATIC:
+        if isinstance(node, ast.Name) and not is_static(ctx.value(node)):
             return False
         if isinstance(node, (ast.Call, ast.Attribute, ast.Subscript)):
             return False
