@@ -9,7 +9,7 @@ on a file that Python itself cannot parse or decode (test data such as ``badsynt
 expected, anywhere else it is a bug.
 
 ``--pretend-traced`` adds a stress sweep in-process, with every function of every file jitted
-(:func:`jaxlint.semantic.project.trace_everything`), so that every rule and fixer meets code that
+(:func:`jaxlint.semantic.cross_module.trace_everything`), so that every rule and fixer meets code that
 was never written for JAX: each crash is reported with its file and traceback, and each fixed
 file must parse and be a fixed point. Results go to bench/results/sweep.{md,json}.
 """
@@ -234,7 +234,7 @@ def sweep_file(path: Path) -> FileSweep:
     from jaxlint.engine.registry import rule_codes
     from jaxlint.fixing.applier import fix_source
     from jaxlint.project.files import read_source
-    from jaxlint.semantic.project import module_name, trace_everything
+    from jaxlint.semantic.cross_module import module_name, trace_everything
 
     rules = RuleSet.from_codes(rule_codes())
     result = FileSweep(count_lines(path))

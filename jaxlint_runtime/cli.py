@@ -29,7 +29,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> None:  # pyright: ignore[reportIncompatibleMethodOverride]
         raise UsageError(message)
 
 

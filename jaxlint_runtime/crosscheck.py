@@ -100,7 +100,7 @@ class CrossCheckPlugin:
 
     def install(self) -> None:
         self.original_jit = jax.jit
-        jax.jit = self.jit  # type: ignore[assignment]
+        jax.jit = self.jit
 
     def uninstall(self) -> None:
         jax.jit = self.original_jit

@@ -126,7 +126,7 @@ def _eager_gradient(sides: Sides, split: _Split, checks: Checks) -> list[Any] | 
             jax.default_device(sides.reference_device),
             jax.disable_jit(),
         ):
-            return list(block(jax.grad(loss)(differentiable, other)))  # type: ignore[arg-type]
+            return list(block(jax.grad(loss)(differentiable, other)))  # pyright: ignore[reportArgumentType]
     except Exception as error:
         return error
 
@@ -136,7 +136,7 @@ def _compiled_gradient(sides: Sides, split: _Split, checks: Checks) -> list[Any]
     differentiable, other = _parts(split, sides.device)
     try:
         with captured_stdout(), checks.enabled():
-            return list(block(gradient(differentiable, other)))  # type: ignore[arg-type]
+            return list(block(gradient(differentiable, other)))  # pyright: ignore[reportArgumentType]
     except Exception as error:
         return error
 

@@ -24,7 +24,7 @@ from jaxlint.engine.astutil import parses
 from jaxlint.engine.linter import INTERNAL_ERROR, SYNTAX_ERROR, RuleSet, analyze
 from jaxlint.engine.registry import rule_codes
 from jaxlint.fixing.applier import fix_source
-from jaxlint.semantic.project import ProjectView, trace_everything
+from jaxlint.semantic.cross_module import ProjectView, trace_everything
 
 RULES = RuleSet.from_codes(rule_codes())
 PATH = "generated.py"

@@ -15,7 +15,7 @@ from jaxlint.engine.registry import rule_codes
 from jaxlint.fixing.applier import FixResult, fix_source
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import Fixer, fixers
-from jaxlint.semantic.project import ProjectView, trace_everything
+from jaxlint.semantic.cross_module import ProjectView, trace_everything
 
 RULES = RuleSet.from_codes(rule_codes())
 

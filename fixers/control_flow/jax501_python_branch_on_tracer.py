@@ -83,7 +83,7 @@ class BranchOnTracerRewrite(Fixer[BranchFix]):
         ]
         replacement = parse_expression(where.chain(tests, values))
         statement = snippet.statement.deep_replace(snippet.expression(node), replacement)
-        edits = [snippet.replace([statement]), *where.edits]  # type: ignore[list-item]
+        edits = [snippet.replace([statement]), *where.edits]  # pyright: ignore[reportArgumentType]
         return doc.fix(Applicability.UNSAFE, "Rewrite with `jnp.where`", edits)
 
     def where_return(self, doc: Document, plan: WhereReturn, scope: Scope) -> list[Edit]:

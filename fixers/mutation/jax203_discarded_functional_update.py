@@ -22,6 +22,6 @@ class AssignFunctionalUpdate(Fixer[AssignBack]):
         if not isinstance(line, cst.SimpleStatementLine) or not isinstance(line.body[0], cst.Expr):
             raise CannotFix("not a bare expression statement")
         call = line.body[0].value
-        array = call.func.value.value.value  # type: ignore[attr-defined]  # x in x.at[i].set(v)
+        array = call.func.value.value.value  # pyright: ignore[reportAttributeAccessIssue]  # x in x.at[i].set(v)
         code = f"{snippet.code_of(array)} = {snippet.code_of(call)}"
         return doc.fix(Applicability.SAFE, "Assign the update back", [snippet.replace_code(code)])

@@ -9,7 +9,6 @@ from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import CannotFix, Fixer
 
 from ...rules.prng.jax302_prng_key_reuse_in_loop import SplitInLoop
-from ...rules.support.blocks import stored_names
 from .keysplit import split_before, use_subkey
 
 
@@ -22,8 +21,6 @@ class SplitKeyInLoop(Fixer[SplitInLoop]):
         key, loop, call = request.key, request.loop, site.node
         if not isinstance(call, ast.Call):
             return None
-        if key in stored_names(loop.body):
-            raise CannotFix("the key is rebound inside the loop")
         first = loop.body[0]
         if first.lineno == loop.lineno:
             raise CannotFix("a one-line loop")

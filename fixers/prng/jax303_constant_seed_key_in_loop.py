@@ -9,7 +9,6 @@ from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import CannotFix, Fixer
 
 from ...rules.prng.jax303_constant_seed_key_in_loop import HoistKey
-from ...rules.support.blocks import own_nodes
 from .keysplit import split_spelling
 
 
@@ -20,15 +19,6 @@ class HoistConstantSeedKey(Fixer[HoistKey]):
 
     def fix(self, request: HoistKey, site: Site, doc: Document) -> Fix | None:
         loop, assign, key = request.loop, request.assign, request.key
-        later = loop.body[loop.body.index(assign) + 1 :]
-        uses = [n for n in own_nodes(later) if isinstance(n, ast.Name) and n.id == key]
-        earlier = loop.body[: loop.body.index(assign)]
-        if any(isinstance(n, ast.Name) and n.id == key for n in own_nodes(earlier)) or any(
-            not isinstance(n.ctx, ast.Load) for n in uses
-        ):
-            raise CannotFix("the key is used or rebound elsewhere in the loop")
-        if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) for n in own_nodes(later)):
-            raise CannotFix("the loop body defines functions")
         scope = site.scope
         subkey = doc.fresh_name("subkey", scope)
         split, imports = split_spelling(doc, scope, site.node if isinstance(site.node, ast.Call) else None)
@@ -40,7 +30,7 @@ class HoistConstantSeedKey(Fixer[HoistKey]):
         edits = [
             doc.edit(loop_start, loop_start, hoisted),
             doc.edit(doc.start(assign), doc.end(assign), f"{key}, {subkey} = {split}({key})"),
-            *(doc.edit(doc.start(n), doc.end(n), subkey) for n in uses),
+            *(doc.edit(doc.start(n), doc.end(n), subkey) for n in request.uses),
             *imports,
         ]
         return doc.fix(Applicability.UNSAFE, "Create the key once and split it per iteration", edits, scope)

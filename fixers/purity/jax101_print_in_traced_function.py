@@ -29,7 +29,7 @@ class PrintToDebugPrint(Fixer[DebugPrint]):
         return doc.fix(
             Applicability.SAFE,
             "Replace with `jax.debug.print`",
-            [snippet.replace([statement]), *edits],  # type: ignore[list-item]
+            [snippet.replace([statement]), *edits],  # pyright: ignore[reportArgumentType]
         )
 
 
@@ -72,10 +72,10 @@ def _fstring(node: ast.JoinedStr, arguments: list[str]) -> str:
         conversion = "" if value.conversion == -1 else "!" + chr(value.conversion)
         spec = ""
         if value.format_spec is not None:
-            pieces = value.format_spec.values  # type: ignore[attr-defined]
+            pieces = value.format_spec.values  # pyright: ignore[reportAttributeAccessIssue]
             if not all(isinstance(p, ast.Constant) for p in pieces):
                 raise CannotFix("a computed format spec")
-            spec = ":" + "".join(_escape(str(p.value)) for p in pieces)  # type: ignore[attr-defined]
+            spec = ":" + "".join(_escape(str(p.value)) for p in pieces)
         text.append("{" + conversion + spec + "}")
         arguments.append(ast.unparse(value.value))
     return "".join(text)

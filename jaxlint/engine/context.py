@@ -107,10 +107,10 @@ class Context:
         rule = self.rule
         assert rule is not None
         last = end if end is not None else node
-        start = self.location(node.lineno, node.col_offset)  # type: ignore[attr-defined]
+        start = self.location(node.lineno, node.col_offset)  # pyright: ignore[reportAttributeAccessIssue]
         stop = self.location(
-            getattr(last, "end_lineno", None) or node.lineno,  # type: ignore[attr-defined]
-            getattr(last, "end_col_offset", None) or node.col_offset,  # type: ignore[attr-defined]
+            getattr(last, "end_lineno", None) or node.lineno,  # pyright: ignore[reportAttributeAccessIssue]
+            getattr(last, "end_col_offset", None) or node.col_offset,  # pyright: ignore[reportAttributeAccessIssue]
         )
         self.diagnostics.append(
             Diagnostic(

@@ -21,8 +21,8 @@ from jaxlint.engine.diagnostics import Diagnostic, Location
 from jaxlint.engine.noqa import apply_noqa
 from jaxlint.engine.registry import all_rules
 from jaxlint.engine.rule import Rule
+from jaxlint.semantic.cross_module import ProjectView
 from jaxlint.semantic.model import SemanticModel
-from jaxlint.semantic.project import ProjectView
 
 if TYPE_CHECKING:
     from jaxlint.engine.incremental import Incremental

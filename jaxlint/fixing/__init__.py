@@ -8,7 +8,7 @@
 - :mod:`~jaxlint.fixing.plans` and :mod:`~jaxlint.fixing.rewrites`: the lifting plans rules
   hand over (``jnp.where``, ``lax.cond``, ``while_loop``, ``fori_loop``) and the rewrites several
   fixers share (``static_argnames``, NaN-safe ``where``, a block lifted into functions).
-- :mod:`~jaxlint.fixing.verification`: ``check --fix --verify``, the bridge to ``jaxlint_runtime``.
+- :mod:`~jaxlint.fixing.verify_fixes`: ``check --fix --verify``, the bridge to ``jaxlint_runtime``.
 
 libcst is imported only when a fix is actually computed.
 """

@@ -18,8 +18,8 @@ from jaxlint.engine.diagnostics import Applicability, Diagnostic, Edit, Fix, Loc
 from jaxlint.engine.linter import Analysis, RuleSet, analyze
 from jaxlint.fixing.document import line_starts
 from jaxlint.fixing.fixer import attach_fixes
+from jaxlint.semantic.cross_module import ProjectView
 from jaxlint.semantic.model import SemanticModel
-from jaxlint.semantic.project import ProjectView
 
 MAX_PASSES = 64
 

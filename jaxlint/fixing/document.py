@@ -68,10 +68,10 @@ class Document:
         return Location(row, offset - self.line_starts[row - 1] + 1)
 
     def start(self, node: ast.AST) -> int:
-        return self.offset(node.lineno, node.col_offset)  # type: ignore[attr-defined]
+        return self.offset(node.lineno, node.col_offset)  # pyright: ignore[reportAttributeAccessIssue]
 
     def end(self, node: ast.AST) -> int:
-        return self.offset(node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+        return self.offset(node.end_lineno, node.end_col_offset)  # pyright: ignore[reportAttributeAccessIssue]
 
     def segment(self, node: ast.AST) -> str:
         return self.text[self.start(node) : self.end(node)]
@@ -213,14 +213,14 @@ class Snippet:
         except cst.ParserSyntaxError as error:
             raise CannotFix(f"libcst cannot parse the statement: {error}") from None
         body = self.module.body
-        block = body[0].body if self.wrapped else None  # type: ignore[attr-defined]
-        self.statement: cst.BaseStatement = block.body[0] if block is not None else body[0]  # type: ignore[union-attr]
+        block = body[0].body if self.wrapped else None
+        self.statement: cst.BaseStatement = block.body[0] if block is not None else body[0]  # pyright: ignore[reportAttributeAccessIssue]
 
     def code(self, statements: Sequence[cst.BaseStatement]) -> str:
         """Source text for ``statements`` at the original statement's indentation."""
         if self.wrapped:
             outer = self.module.body[0]
-            block: cst.IndentedBlock = outer.body  # type: ignore[assignment]
+            block: cst.IndentedBlock = outer.body  # pyright: ignore[reportAssignmentType]
             new_outer = outer.with_changes(body=block.with_changes(body=list(statements)))
             text = self.module.with_changes(body=[new_outer]).code[len(_WRAPPER) :]
         else:

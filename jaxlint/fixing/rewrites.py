@@ -57,7 +57,7 @@ def _string_list(value: ast.expr) -> list[str]:
     if isinstance(value, (ast.Tuple, ast.List)) and all(
         isinstance(e, ast.Constant) and isinstance(e.value, str) for e in value.elts
     ):
-        return [e.value for e in value.elts]  # type: ignore[attr-defined]
+        return [e.value for e in value.elts]  # pyright: ignore[reportAttributeAccessIssue]
     raise CannotFix("static_argnames is not a literal")
 
 
@@ -101,7 +101,7 @@ class WhereBuilder:
         for operand, safe in guards:
             inner = self.snippet.expression(operand)
             replacement = cst.parse_expression(selected(self.code(operand), safe))
-            node = node.deep_replace(inner, replacement)  # type: ignore[assignment]
+            node = node.deep_replace(inner, replacement)
         return argument_code(self.snippet.module, node)
 
     def chain(self, tests: Sequence[str], values: Sequence[str]) -> str:

@@ -32,7 +32,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> None:  # pyright: ignore[reportIncompatibleMethodOverride]
         raise UsageError(message)
 
 
@@ -204,7 +204,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _require_verification(args: argparse.Namespace) -> None:
-    from jaxlint.fixing.verification import VerifyUnavailable, require_runtime
+    from jaxlint.fixing.verify_fixes import VerifyUnavailable, require_runtime
 
     if not (args.fix or args.diff):
         raise UsageError("--verify checks fixes: use it with --fix or --diff")

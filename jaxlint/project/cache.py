@@ -23,7 +23,7 @@ from typing import Any
 
 from jaxlint import __version__
 from jaxlint.engine.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
-from jaxlint.semantic.project import TraceRequest
+from jaxlint.semantic.cross_module import TraceRequest
 from jaxlint.semantic.values import Value, from_json, to_json
 
 FORMAT = "1"
@@ -97,7 +97,7 @@ class Cache:
             os.replace(temporary, target)
         except OSError:
             with contextlib.suppress(OSError, UnboundLocalError):
-                os.unlink(temporary)  # type: ignore[possibly-undefined]
+                os.unlink(temporary)  # pyright: ignore[reportPossiblyUnboundVariable]
 
     def _path(self, key: str) -> Path:
         assert self.directory is not None

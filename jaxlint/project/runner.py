@@ -41,7 +41,7 @@ from jaxlint.project.files import (
     write_source,
 )
 from jaxlint.project.notebooks import NotebookError, read_notebook
-from jaxlint.semantic.project import ProjectIndex, ProjectView, TraceRequest, module_name
+from jaxlint.semantic.cross_module import ProjectIndex, ProjectView, TraceRequest, module_name
 from jaxlint.semantic.values import Value
 
 if TYPE_CHECKING:
@@ -379,7 +379,7 @@ class Worker:
         fixed = refix(frozenset())
         problems = list(fixed.problems)
         if self.mode.verify and fixed.changed:
-            from jaxlint.fixing.verification import verified_fix
+            from jaxlint.fixing.verify_fixes import verified_fix
 
             fixed, refused = verified_fix(path, fixed, refix)
             problems.extend(refused)

@@ -10,7 +10,7 @@ from jaxlint.project.cache import DEFAULT_DIRECTORY
 from jaxlint.project.config import Settings
 from jaxlint.project.files import discover
 from jaxlint.project.runner import Checker, FixedPoint, Mode, RunResult, analyse_project, build_ruleset
-from jaxlint.semantic.project import ProjectView, module_name
+from jaxlint.semantic.cross_module import ProjectView, module_name
 
 MAX_FILES = 20_000  # beyond this, documents are linted on their own
 

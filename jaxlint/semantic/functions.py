@@ -6,7 +6,7 @@ import ast
 from dataclasses import dataclass, field
 
 from jaxlint.semantic.scopes import Scope, all_params
-from jaxlint.semantic.transforms import ABSTRACT, HOST, NONE
+from jaxlint.semantic.transforms import ABSTRACT, HOST, NONE, Kind
 from jaxlint.semantic.values import UNKNOWN, Value, join
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
@@ -27,7 +27,7 @@ class FunctionInfo:
     host: bool = False
     is_method: bool = False
     repeated_by: str | None = None  # a loop/batch transform that runs the body repeatedly
-    transformed_by: set[str] = field(default_factory=set)  # kinds of transforms applied to it
+    transformed_by: set[Kind] = field(default_factory=set)  # kinds of transforms applied to it
     jit_sites: list[ast.expr] = field(default_factory=list)  # `@jax.jit`/`jax.jit(f)` applied to it
     traced_for_shapes: bool = False  # traced by `jax.eval_shape` / `jax.make_jaxpr`, never run
     traced_to_run: bool = False  # traced some other way: the compiled code runs

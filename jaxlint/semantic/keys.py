@@ -328,4 +328,4 @@ def analyze_keys(model: SemanticModel, info: FunctionInfo | None) -> KeyFlow:
     node = info.node
     body = [ast.Return(node.body)] if isinstance(node, ast.Lambda) else node.body
     params = [p.arg for p in info.param_nodes()]
-    return KeyFlow(model, info.scope, body, params).run()  # type: ignore[arg-type]
+    return KeyFlow(model, info.scope, body, params).run()  # pyright: ignore[reportArgumentType]

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from jaxlint.semantic import api
+from jaxlint.semantic.cross_module import LayerSpec, ProjectView, TraceRequest
 from jaxlint.semantic.functions import FunctionInfo, FunctionNode
 from jaxlint.semantic.imports import Resolver
 from jaxlint.semantic.keys import KeyEvent, KeyFlow, analyze_keys
-from jaxlint.semantic.project import LayerSpec, ProjectView, TraceRequest
 from jaxlint.semantic.scopes import FUNCTION_NODES, ModuleIndex, Scope, ScopeCache, build_index
 from jaxlint.semantic.transforms import (
     ABSTRACT,
@@ -110,7 +110,7 @@ class SemanticModel:
         for scope in self.index.functions:
             parent_scope = self.index.parents[scope.node]
             parent = self.infos.get(parent_scope.function.node)
-            info = FunctionInfo(scope.node, scope, parent)  # type: ignore[arg-type]
+            info = FunctionInfo(scope.node, scope, parent)  # pyright: ignore[reportArgumentType]
             info.is_method = parent_scope.kind == "class" and not isinstance(scope.node, ast.Lambda)
             self.infos[scope.node] = info
             if parent is not None:
@@ -319,17 +319,17 @@ class SemanticModel:
     def closure_rebinding(self, owner: Scope, name: str, function: ast.AST) -> int | None:
         """The line where closure variable ``name`` of ``owner`` is rebound after ``function``
         (defined inside ``owner``) captured it, or by a ``nonlocal`` elsewhere; else None."""
-        start, end = function.lineno, function.end_lineno or function.lineno  # type: ignore[attr-defined]
+        start, end = function.lineno, function.end_lineno or function.lineno  # pyright: ignore[reportAttributeAccessIssue]
         stores = _stores_of(owner, name)
-        before = name in owner.params or any(s.lineno < start for s in stores)  # type: ignore[attr-defined]
-        after = [s.lineno for s in stores if s.lineno > end]  # type: ignore[attr-defined]
+        before = name in owner.params or any(s.lineno < start for s in stores)  # pyright: ignore[reportAttributeAccessIssue]
+        after = [s.lineno for s in stores if s.lineno > end]  # pyright: ignore[reportAttributeAccessIssue]
         if before and after:
             return after[0]
         for scope in self.index.functions:
             if name in scope.nonlocals and scope.node is not function:
                 rebinds = _stores_of(scope, name)
                 if rebinds and scope.parent is not None and scope.parent.lookup(name) is owner:
-                    return rebinds[0].lineno  # type: ignore[attr-defined]
+                    return rebinds[0].lineno  # pyright: ignore[reportAttributeAccessIssue]
         return None
 
     # ----------------------------------------------------------------- discovery
@@ -344,7 +344,7 @@ class SemanticModel:
 
     def _discover(self) -> None:
         for node, scope in self.index.decorated:
-            self._discover_decorators(node, scope)  # type: ignore[arg-type]
+            self._discover_decorators(node, scope)  # pyright: ignore[reportArgumentType]
         for call, scope in self.index.calls:
             transform = self.transform_of(call.func, scope)
             if transform is not None and transform.kind != "wrapper":
@@ -532,7 +532,7 @@ class SemanticModel:
             function = function.parent
         if function is None or not function.positional_names():
             return None
-        if function.positional_names()[0] != expr.value.id:  # type: ignore[attr-defined]
+        if function.positional_names()[0] != expr.value.id:  # pyright: ignore[reportAttributeAccessIssue]
             return None
         class_scope = self.index.parents[function.node]
         node = class_scope.single_def(expr.attr)
@@ -577,7 +577,7 @@ class SemanticModel:
             if self.resolver.qualname(base, scope) in FLAX_MODULES:
                 return True
             owner = scope.lookup(base.id) if isinstance(base, ast.Name) and depth < 8 else None
-            parent = None if owner is None else owner.single_def(base.id)  # type: ignore[attr-defined]
+            parent = None if owner is None else owner.single_def(base.id)  # pyright: ignore[reportAttributeAccessIssue]
             if (
                 isinstance(parent, ast.ClassDef)
                 and owner is not None

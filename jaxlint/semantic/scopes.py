@@ -215,7 +215,7 @@ class _ScopeBuilder:
         self.created: list[Scope] = []
 
     def build(self) -> ModuleIndex:
-        body: list[ast.stmt] = self.module.node.body  # type: ignore[attr-defined]
+        body: list[ast.stmt] = self.module.node.body  # pyright: ignore[reportAttributeAccessIssue]
         visitors = self._dispatch()  # a local: as an attribute, its bound methods make a cycle
         if self.cache is None:
             self.walk([(statement, self.module, (), None) for statement in reversed(body)], visitors)
@@ -277,12 +277,12 @@ class _ScopeBuilder:
             if kind in wanted:
                 events.append((node, scope, loops, parent))
             if kind is name_class:  # the most common node: handled inline
-                if type(node.ctx) is not load:  # type: ignore[attr-defined]
-                    self.bind_name(node.id, scope)  # type: ignore[attr-defined]
+                if type(node.ctx) is not load:  # pyright: ignore[reportAttributeAccessIssue]
+                    self.bind_name(node.id, scope)  # pyright: ignore[reportAttributeAccessIssue]
                 continue
             frame = (node, parent)
             if kind in LOOP_NODES:
-                self.push_loop(node, scope, loops, frame, push)  # type: ignore[arg-type]
+                self.push_loop(node, scope, loops, frame, push)  # pyright: ignore[reportArgumentType]
                 continue
             visit = dispatch.get(kind)
             children = visit(node, scope) if visit is not None else None
@@ -360,7 +360,7 @@ class _ScopeBuilder:
         self.index.scopes[scope.node] = scope
         if scope.kind == "function":
             self.index.functions.append(scope)
-            self.index.parents[scope.node] = scope.parent  # type: ignore[assignment]
+            self.index.parents[scope.node] = scope.parent  # pyright: ignore[reportArgumentType]
 
     def visit_name(self, node: ast.Name, scope: Scope) -> Children:
         if not isinstance(node.ctx, ast.Load):
@@ -389,7 +389,7 @@ class _ScopeBuilder:
         return []
 
     def visit_named_expr(self, node: ast.NamedExpr, scope: Scope) -> Children:
-        self.bind_name(node.target.id, scope.function)  # type: ignore[attr-defined]
+        self.bind_name(node.target.id, scope.function)
         return [(node.value, scope)]
 
     def visit_named_binder(
@@ -446,7 +446,7 @@ class _ScopeBuilder:
         if isinstance(node, (ast.Assign, ast.Delete)):
             targets: list[ast.expr] = list(node.targets)
         else:
-            targets = [node.target]  # type: ignore[attr-defined]
+            targets = [node.target]  # pyright: ignore[reportAttributeAccessIssue]
         for target in targets:
             base = target
             if isinstance(base, (ast.Subscript, ast.Attribute)):
@@ -528,7 +528,7 @@ def child_fields(kind: type) -> tuple[str, ...]:
     """The fields of a node type that may hold nodes worth visiting, in source order."""
     fields = _CHILD_FIELDS.get(kind)
     if fields is None:
-        fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)  # type: ignore[attr-defined]
+        fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
     return fields
 
 

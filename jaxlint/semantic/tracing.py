@@ -100,7 +100,7 @@ def _layer_value(
         argnums = _int_set(keyword_argument(layer.call, "argnums"), default={0})
         if argnums is UNRESOLVED or position is None:
             return None
-        return CONCRETE_ARRAY if position in argnums else None  # type: ignore[operator]
+        return CONCRETE_ARRAY if position in argnums else None  # pyright: ignore[reportOperatorIssue]
     if kind == "body":
         arity = _body_arity(layer)
         if position is None:
@@ -118,8 +118,8 @@ def _jit_value(info: FunctionInfo, layer: Layer, position: int | None, name: str
     if numbers is UNRESOLVED or names is UNRESOLVED:
         return None
     positional_count = len(info.positional_names()) - layer.offset
-    numbers = {n + positional_count if n < 0 else n for n in numbers}  # type: ignore[union-attr]
-    if (position is not None and position in numbers) or name in names:  # type: ignore[operator]
+    numbers = {n + positional_count if n < 0 else n for n in numbers}  # pyright: ignore[reportGeneralTypeIssues]
+    if (position is not None and position in numbers) or name in names:  # pyright: ignore[reportOperatorIssue]
         return STATIC
     if _has_non_none_default(info, name):
         return None

@@ -10,11 +10,33 @@ parameters it traces.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 NONE = 0
 CONCRETE = 1
 ABSTRACT = 2
 HOST = -1
+
+
+Kind = Literal["jit", "pmap", "vmap", "grad", "body", "filter", "callback", "wrapper", "flax"]
+"""What a transformation does with the function it gets, which decides how its parameters are
+traced (:mod:`jaxlint.semantic.tracing`) and what rules conclude:
+
+- ``jit``: traces every parameter but the static ones, compiles, and caches the program on the
+  function (so a global read is frozen until the next compilation: JAX103);
+- ``pmap``: like ``jit``, per device; ``filter``: equinox's ``filter_jit``, arrays traced by annotation;
+- ``vmap``: traces the parameters whose ``in_axes`` is not ``None``; traced again on every call;
+- ``grad``: concrete values (a bare ``grad`` does not make Python control flow fail);
+- ``body``: a function a ``lax`` primitive calls (``scan``, ``fori_loop``, ``cond``...), traced
+  afresh each time the caller runs;
+- ``callback``: runs on the host with concrete values (``pure_callback``, ``io_callback``);
+- ``wrapper``: a decorator that changes nothing JAX sees (``functools.wraps``, ``beartype``);
+- ``flax``: a flax module method, traced under ``apply``/``init``.
+"""
+
+# Kinds that compile the function and cache the program on it: what it reads at trace time stays
+# frozen until it is traced again.
+CACHING_KINDS: frozenset[Kind] = frozenset({"jit", "pmap", "filter"})
 
 
 @dataclass(frozen=True)
@@ -23,7 +45,7 @@ class Transform:
 
     name: str
     level: int
-    kind: str  # jit | vmap | pmap | grad | body | filter | callback | wrapper
+    kind: Kind
     fn_positions: tuple[int, ...] = (0,)
     fn_keywords: tuple[str, ...] = ("fun", "f")
     arity: int | None = None  # leading parameters a body receives; None: all

@@ -111,7 +111,7 @@ class RepeatedJitCreation(Rule):
         loop = ctx.loops[-1]
         if decorator is None or bounded_sweep(ctx, loop) or not used_per_iteration(ctx, node.name, loop):
             return
-        line = loop.lineno  # type: ignore[attr-defined]
+        line = loop.lineno  # pyright: ignore[reportAttributeAccessIssue]
         ctx.report(
             decorator,
             f"`@{snippet(ctx, decorator)}` compiles `{node.name}`, defined inside the loop at line "
@@ -130,7 +130,7 @@ class RepeatedJitCreation(Rule):
                 return None
             if called or used_per_iteration(ctx, assigned_name(parent, node), loop):
                 kind = "loop" if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) else "comprehension"
-                return f"on every iteration of the {kind} at line {loop.lineno}", loop  # type: ignore[attr-defined]
+                return f"on every iteration of the {kind} at line {loop.lineno}", loop  # pyright: ignore[reportAttributeAccessIssue]
             return None
         function = ctx.function
         if function is None or isinstance(function.node, ast.Lambda) or function.name.startswith(RUN_ONCE):

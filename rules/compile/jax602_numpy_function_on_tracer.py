@@ -98,7 +98,7 @@ class NumpyFunctionOnTracer(Rule):
         culprit = _traced_operand(ctx, node)
         if culprit is None:
             return
-        qualname: str = ctx.qualname(node.func)  # type: ignore[assignment]
+        qualname: str = ctx.qualname(node.func)  # pyright: ignore[reportAssignmentType]
         name = qualname.removeprefix("numpy.")
         fixable = all(k.arg in SHARED_KEYWORDS for k in node.keywords)
         ctx.report(
@@ -136,10 +136,10 @@ def _runs_only_traced(ctx: Context) -> bool:
             if (
                 isinstance(decorator, ast.Call)
                 and decorator.args
-                and ctx.model.qualname(decorator.func, scope) == PARTIAL  # type: ignore[arg-type]
+                and ctx.model.qualname(decorator.func, scope) == PARTIAL  # pyright: ignore[reportArgumentType]
             ):
                 target = decorator.args[0]
-            transform = ctx.model.transform_of(target, scope)  # type: ignore[arg-type]
+            transform = ctx.model.transform_of(target, scope)  # pyright: ignore[reportArgumentType]
             if transform is not None and transform.abstract:
                 return True
         if info.parent is None or info.inherited != ABSTRACT:

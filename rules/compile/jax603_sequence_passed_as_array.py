@@ -89,7 +89,7 @@ class SequencePassedAsArray(Rule):
         if not found:
             return
         argument, kind = found[0]
-        function = "jnp." + qualname.removeprefix("jax.numpy.")  # type: ignore[union-attr]
+        function = "jnp." + qualname.removeprefix("jax.numpy.")  # pyright: ignore[reportOptionalMemberAccess]
         ctx.report(
             node,
             f"`{function}` does not accept {kind}: `{snippet(ctx, argument)}` raises `TypeError` "
@@ -114,5 +114,5 @@ def _sequence_kind(ctx: Context, node: ast.expr) -> str | None:
     if isinstance(node, ast.Call) and not node.keywords:
         qualname = ctx.qualname(node.func)
         if qualname in SEQUENCE_BUILTINS:
-            return f"a Python {qualname.removeprefix('builtins.')}"  # type: ignore[union-attr]
+            return f"a Python {qualname.removeprefix('builtins.')}"
     return None

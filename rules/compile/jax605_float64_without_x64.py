@@ -119,7 +119,7 @@ class Float64WithoutX64(Rule):
 
     def requested(self, node: ast.Call, qualname: str | None, ctx: Context) -> tuple[str, str] | None:
         if qualname in CONSTRUCTORS:
-            return qualname.removeprefix("jax.numpy."), WIDE[qualname]  # type: ignore[union-attr]
+            return qualname.removeprefix("jax.numpy."), WIDE[qualname]
         candidates = [k.value for k in node.keywords if k.arg == "dtype"]
         if qualname is not None:
             if not qualname.startswith(api.JAX_ARRAY_NAMESPACES):
@@ -139,7 +139,7 @@ class Float64WithoutX64(Rule):
                 return candidate.value, WIDE_STRINGS[candidate.value]
             spelled = ctx.qualname(candidate)
             if spelled in WIDE:
-                return spelled.rsplit(".", 1)[1], WIDE[spelled]  # type: ignore[union-attr]
+                return spelled.rsplit(".", 1)[1], WIDE[spelled]
         return None
 
 

@@ -88,8 +88,8 @@ class RecompilingCallInLoop(Rule):
         callee = jitted_callee(ctx, node)
         if callee is None:
             return
-        index = loop.target.id  # type: ignore[attr-defined]
-        line = loop.lineno  # type: ignore[attr-defined]
+        index = loop.target.id  # pyright: ignore[reportAttributeAccessIssue]
+        line = loop.lineno  # pyright: ignore[reportAttributeAccessIssue]
         static = {id(argument) for _, argument in callee.static_arguments(node)}
         for argument in [*node.args, *(k.value for k in node.keywords)]:
             if id(argument) in static and _follows(argument, index):

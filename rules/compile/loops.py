@@ -33,7 +33,7 @@ def range_trips(ctx: Context, loop: ast.For) -> int | None:
     if any(b is None for b in bounds):
         return None
     try:
-        return min(len(range(*bounds)), MAX_TRIPS)  # type: ignore[arg-type]
+        return min(len(range(*bounds)), MAX_TRIPS)  # pyright: ignore[reportArgumentType, reportCallIssue]
     except (ValueError, OverflowError):
         return None
 
@@ -213,7 +213,7 @@ def literal_collection(ctx: Context, node: ast.expr, depth: int = 0) -> bool:
         if not all(isinstance(b, ast.Constant) and type(b.value) is int for b in bounds):
             return False
         try:
-            return len(range(*(b.value for b in bounds))) < SWEEP  # type: ignore[union-attr]
+            return len(range(*(b.value for b in bounds))) < SWEEP  # pyright: ignore[reportAttributeAccessIssue]
         except (TypeError, ValueError):
             return False
     if qualname in SWEEPS:

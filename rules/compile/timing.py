@@ -85,7 +85,7 @@ def _region(ctx: Context, stop: ast.stmt) -> tuple[ast.stmt, list[ast.stmt]] | N
     for ancestor in [*ctx.ancestors(), ctx.model.tree]:
         block = _block_of(ancestor, current)
         if block is not None:
-            for statement in reversed(block[: block.index(current)]):  # type: ignore[arg-type]
+            for statement in reversed(block[: block.index(current)]):
                 if _reads_clock(ctx, statement):
                     return statement, statements
                 statements.append(statement)

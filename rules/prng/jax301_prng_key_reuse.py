@@ -91,8 +91,8 @@ class PrngKeyReuse(Rule):
         first = event.first
         ctx.report(
             node,
-            f"key `{event.key}` was already consumed by `{snippet(ctx, first.func, 32)}` at line "  # type: ignore[attr-defined]
-            f"{first.lineno}: reusing it draws the same random bits; "  # type: ignore[attr-defined]
+            f"key `{event.key}` was already consumed by `{snippet(ctx, first.func, 32)}` at line "  # pyright: ignore[reportAttributeAccessIssue]
+            f"{first.lineno}: reusing it draws the same random bits; "  # pyright: ignore[reportAttributeAccessIssue]
             f"split it first, {split_advice(event.key)}",
             fix=SplitBeforeFirstUse(event.key, first)
             if event.key.isidentifier() and isinstance(first, ast.Call)

@@ -9,6 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 
+from ..support.blocks import stored_names
 from ..support.explain import split_advice
 
 
@@ -77,10 +78,14 @@ class PrngKeyReuseInLoop(Rule):
         if event is None or event.kind != "loop":
             return
         loop = ctx.loops[-1] if ctx.loops else None
-        fixable = event.key.isidentifier() and isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
+        fixable = (
+            event.key.isidentifier()
+            and isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
+            and event.key not in stored_names(loop.body)  # a key rebound in the loop is split there already
+        )
         ctx.report(
             node,
             f"key `{event.key}` is created outside the loop and consumed on every iteration: each "
             f"iteration draws the same random numbers; split it in the loop, {split_advice(event.key)}",
-            fix=SplitInLoop(event.key, loop) if fixable else None,  # type: ignore[arg-type]
+            fix=SplitInLoop(event.key, loop) if fixable else None,  # pyright: ignore[reportArgumentType]
         )

@@ -11,6 +11,7 @@ from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic import api
 from jaxlint.semantic.values import is_traced
 
+from ..support.blocks import own_nodes
 from ..support.explain import names_assigned_in, snippet
 
 CONSTRUCTOR_NAMES = frozenset(name.rsplit(".", 1)[1] for name in api.KEY_CONSTRUCTORS)
@@ -19,11 +20,12 @@ CONSTRUCTOR_NAMES = frozenset(name.rsplit(".", 1)[1] for name in api.KEY_CONSTRU
 @dataclass(frozen=True)
 class HoistKey(FixRequest):
     """Move ``assign`` (``key = PRNGKey(seed)``, a statement of ``loop``'s body) before ``loop``,
-    and split ``key`` per iteration."""
+    split ``key`` per iteration, and read the subkey at ``uses`` (every later read in the body)."""
 
     loop: ast.For | ast.AsyncFor | ast.While
     assign: ast.Assign
     key: str
+    uses: tuple[ast.Name, ...]
 
 
 class ConstantSeedKeyInLoop(Rule):
@@ -114,7 +116,17 @@ class ConstantSeedKeyInLoop(Rule):
             return None
         if assign not in loop.body or len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name):
             return None
-        return HoistKey(loop, assign, assign.targets[0].id)
+        key = assign.targets[0].id
+        position = loop.body.index(assign)
+        earlier, later = loop.body[:position], loop.body[position + 1 :]
+        uses = [n for n in own_nodes(later) if isinstance(n, ast.Name) and n.id == key]
+        if any(isinstance(n, ast.Name) and n.id == key for n in own_nodes(earlier)):
+            return None  # the key is used before it is made
+        if any(not isinstance(n.ctx, ast.Load) for n in uses):
+            return None  # rebound later in the loop
+        if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) for n in own_nodes(later)):
+            return None  # a function defined in the body may read the key later
+        return HoistKey(loop, assign, key, tuple(uses))
 
     def repetition(self, ctx: Context, loops: tuple[ast.AST, ...], seed_names: set[str]) -> str | None:
         """Where a key made at this call would be re-created with the same seed, inside ``loops``."""
@@ -122,7 +134,7 @@ class ConstantSeedKeyInLoop(Rule):
             loop = loops[-1]
             if seed_names & names_assigned_in(ctx, loop) or _iterations_differ(loop):
                 return None
-            return f"on every iteration of the loop at line {loop.lineno}"  # type: ignore[attr-defined]
+            return f"on every iteration of the loop at line {loop.lineno}"  # pyright: ignore[reportAttributeAccessIssue]
         function = ctx.function
         if function is not None and function.repeated_by and not seed_names & set(function.params):
             return f"on every iteration of `{function.repeated_by}`"

@@ -8,9 +8,9 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
+from jaxlint.semantic.transforms import CACHING_KINDS
 
 # Transformations that compile once and reuse the result on later calls.
-CACHING = frozenset({"jit", "pmap", "filter"})
 
 
 class StaleGlobalInTracedFunction(Rule):
@@ -97,8 +97,8 @@ class StaleGlobalInTracedFunction(Rule):
     def changed_at(self, name: str, owner: Scope, function: FunctionInfo, ctx: Context) -> int | None:
         if owner.kind == "module":
             sites = ctx.model.runtime_rebound.get(name)
-            return sites[0].lineno if sites else None  # type: ignore[attr-defined]
-        if not function.transformed_by & CACHING:
+            return sites[0].lineno if sites else None  # pyright: ignore[reportAttributeAccessIssue]
+        if not function.transformed_by & CACHING_KINDS:
             return None  # a lax body or helper is traced afresh each time its caller runs
         return ctx.model.closure_rebinding(owner, name, function.node)
 

@@ -109,7 +109,7 @@ class BooleanMaskIndexing(Rule):
         if mask is None:
             return
         is_at = isinstance(node.value, ast.Attribute) and node.value.attr == "at"
-        base = snippet(ctx, node.value.value if is_at else node.value)  # type: ignore[attr-defined]
+        base = snippet(ctx, node.value.value if is_at else node.value)  # pyright: ignore[reportAttributeAccessIssue]
         shown = f"{base}.at[{snippet(ctx, node.slice)}]" if is_at else f"{base}[{snippet(ctx, node.slice)}]"
         ctx.report(
             node,
@@ -129,7 +129,7 @@ def _plan(ctx: Context, node: ast.Subscript, mask: ast.expr, is_at: bool) -> Mas
     or a fill value when the masked array is only ever summed."""
     parents = list(ctx.ancestors())[:2]
     if is_at:
-        base = node.value.value  # type: ignore[attr-defined]
+        base = node.value.value  # pyright: ignore[reportAttributeAccessIssue]
         call = parents[1] if len(parents) == 2 else None
         if (
             isinstance(call, ast.Call)

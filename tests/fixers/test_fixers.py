@@ -39,7 +39,13 @@ def test_fixer_case(case: Path, update_snapshots: bool) -> None:
     expected_path = case.with_name(case.name.replace(".in.py", ".out.py"))
     if update_snapshots:
         expected_path.write_text(result.fixed, encoding="utf-8")
-    assert result.fixed == expected_path.read_text(encoding="utf-8")
+    assert expected_path.exists(), (
+        f"no {expected_path.name}: run `python -m pytest tests/fixers --update-snapshots`"
+    )
+    assert result.fixed == expected_path.read_text(encoding="utf-8"), (
+        "the fix differs from the expected output; if the change is meant, run "
+        "`python -m pytest tests/fixers --update-snapshots` and review the diff"
+    )
     ast.parse(result.fixed)
     assert result.problems == []
     fixed_codes = set(result.applied)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from jaxlint.fixing.applier import FixResult
-from jaxlint.fixing.verification import verified_fix
+from jaxlint.fixing.verify_fixes import verified_fix
 
 pytestmark = pytest.mark.slow  # runs JAX
 

@@ -38,7 +38,7 @@ from jaxlint.project.files import SOURCE_SUFFIXES
 from jaxlint.project.runner import gc_paused
 from jaxlint.project.settings import SettingsCache
 from jaxlint.project.workspace import ProjectModel
-from jaxlint.semantic.project import ProjectView
+from jaxlint.semantic.cross_module import ProjectView
 
 DEFAULT_DEBOUNCE_S = 0.3
 
