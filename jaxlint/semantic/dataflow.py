@@ -16,13 +16,27 @@ from jaxlint.semantic import api
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.tracing import bind_values, initial_param_value
-from jaxlint.semantic.transforms import ABSTRACT, CONCRETE, NONE, PARTIAL, TREE_MAPS
+from jaxlint.semantic.transforms import (
+    ABSTRACT,
+    CONCRETE,
+    NONE,
+    PARTIAL,
+    TREE_MAPS,
+    Transform,
+    function_arguments,
+)
 from jaxlint.semantic.values import (
     CONTAINER,
     STATIC,
     TRACED,
     TRACED_CONTAINER,
     UNKNOWN,
+    ClassRef,
+    FunctionRef,
+    InstanceRef,
+    LayerRef,
+    LibraryRef,
+    Ref,
     Value,
     array,
     as_array,
@@ -42,6 +56,8 @@ from jaxlint.semantic.values import (
     leaf_part,
     mask_of,
     not_mask,
+    referring,
+    refs,
     sequence,
     subscript,
     untraced,
@@ -53,6 +69,7 @@ if TYPE_CHECKING:
 
 Env = dict[str, Value]
 MAX_LOOP_PASSES = 4
+MAX_LAYERS = 8  # transformations kept on a function value (f = jax.jit(f) in a loop...)
 
 
 def join_env(a: Env | None, b: Env | None) -> Env | None:
@@ -323,18 +340,22 @@ class Interpreter:
             if default is not None:
                 self.eval(default)
         self.nested(node)
-        self.assign_name(node.name, STATIC)
+        self.assign_name(node.name, self.model.function_value(node, self.scope))
 
     def s_class(self, node: ast.ClassDef) -> None:
         for expr in [*node.decorator_list, *node.bases]:
             self.eval(expr)
-        self.assign_name(node.name, STATIC)
+        self.assign_name(node.name, referring([ClassRef(node)]))
 
     def s_import(self, node: ast.Import | ast.ImportFrom) -> None:
         for alias in node.names:
             name = alias.asname or alias.name.split(".")[0]
-            if name != "*":
-                self.assign_name(name, STATIC)
+            if name == "*":
+                continue
+            value = STATIC
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                value = self.model.library_value(f"{node.module}.{alias.name}")
+            self.assign_name(name, value)
 
     def s_pass(self, node: ast.AST) -> None:
         return
@@ -521,7 +542,7 @@ class Interpreter:
             if default is not None:
                 self.eval(default)
         self.nested(node)
-        return STATIC
+        return referring([FunctionRef(node)])
 
     def e_named(self, node: ast.NamedExpr) -> Value:
         value = self.eval(node.value)
@@ -537,9 +558,24 @@ class Interpreter:
         return combine(parts) if parts else STATIC
 
     def e_attribute(self, node: ast.Attribute) -> Value:
-        if self.resolver.qualname(node, self.scope) is not None:
-            return STATIC
-        return attribute_value(self.eval(node.value), node.attr)
+        qualname = self.resolver.qualname(node, self.scope)
+        if qualname is not None:
+            return self.model.library_value(qualname)
+        return self.attribute(self.eval(node.value), node.attr)
+
+    def attribute(self, receiver: Value, name: str) -> Value:
+        """``receiver.name``: a bound method of an instance of this module's classes, else what
+        the attribute of an array or a Python value is."""
+        methods = [
+            method
+            for ref in refs(receiver)
+            if isinstance(ref, (InstanceRef, ClassRef))
+            for method in [self.model.bound_method(ref, name)]
+            if method is not None
+        ]
+        if methods:
+            return referring(methods)
+        return attribute_value(receiver, name)
 
     def e_subscript(self, node: ast.Subscript) -> Value:
         base = self.eval(node.value)
@@ -625,16 +661,80 @@ class Interpreter:
         if qualname is not None:
             return self.call_qualified(qualname, node, args, keywords)
         if isinstance(func, ast.Name):
-            self.values[func] = self.load(func.id)
+            callee = self.values[func] = self.load(func.id)
+            if refs(callee):
+                return self.call_refs(callee, node, args, keywords)
             return self.call_function(func, node, args, keywords)
         if isinstance(func, ast.Attribute):
             receiver = self.eval(func.value)
-            self.values[func] = attribute_value(receiver, func.attr)
+            callee = self.values[func] = self.attribute(receiver, func.attr)
+            if refs(callee):
+                return self.call_refs(callee, node, args, keywords)
             return self.call_method(func, receiver, node, args, keywords)
-        self.eval(func)
+        callee = self.eval(func)
+        if refs(callee):
+            return self.call_refs(callee, node, args, keywords)
         if isinstance(func, ast.Call):
             return self.call_transformed(func, node, args, keywords)
         return UNKNOWN
+
+    def call_refs(
+        self, callee: Value, node: ast.Call, args: list[Value], keywords: dict[str, Value]
+    ) -> Value:
+        """A call of a function, class or instance the callee value names (joined over all of them)."""
+        results: list[Value] = []
+        for ref in refs(callee):
+            if isinstance(ref, FunctionRef):
+                results.append(self.call_function_ref(ref, node, args, keywords))
+            elif isinstance(ref, ClassRef):
+                results.append(self.construct(ref, node, args, keywords))
+            elif isinstance(ref, InstanceRef):
+                method = self.model.bound_method(ref, "__call__")
+                results.append(
+                    UNKNOWN if method is None else self.call_function_ref(method, node, args, keywords)
+                )
+            elif ref.layers:
+                results.append(self.call_transformed_library(ref, node, args, keywords))
+            else:
+                results.append(self.call_qualified(ref.qualname, node, args, keywords))
+        return join_all(results, UNKNOWN)
+
+    def call_function_ref(
+        self, ref: FunctionRef, node: ast.Call, args: list[Value], keywords: dict[str, Value]
+    ) -> Value:
+        target = self.model.infos.get(ref.node)
+        if target is None:
+            return UNKNOWN
+        if not ref.layers:
+            return self.call_helper(target, ref.offset, node, args, keywords)
+        every = [*args, *keywords.values()]
+        traced = any(is_traced(v) for v in every)
+        if self.level > NONE and traced and self.info is not None:
+            params = self.bind_arguments(target, ref.offset, node, args, keywords)
+            params = {name: v for name, v in params.items() if is_traced(v)}
+            reason = f"`{target.name}` is called from traced `{self.info.name}` at line {node.lineno}"
+            if params and target.apply(self.level, params, reason, self.runs):
+                self.model.enqueue(target)
+        if self.info is not None:
+            target.callers.add(self.info)
+        # inside traced code, a transformed function's outputs are tracers of the outer trace
+        return TRACED if self.level == ABSTRACT else UNKNOWN
+
+    def construct(
+        self, ref: ClassRef, node: ast.Call, args: list[Value], keywords: dict[str, Value]
+    ) -> Value:
+        """``Cls(...)``: its ``__init__`` runs with the arguments; the result is an instance."""
+        init = self.model.bound_method(InstanceRef(ref.node), "__init__")
+        if init is not None:
+            self.call_function_ref(init, node, args, keywords)
+        return referring([InstanceRef(ref.node)], static=False)
+
+    def call_transformed_library(
+        self, ref: LibraryRef, node: ast.Call, args: list[Value], keywords: dict[str, Value]
+    ) -> Value:
+        """``jax.jit(jnp.zeros)(n)``: the library function runs traced on every argument."""
+        self.model.transformed_library_calls[node] = ref
+        return array(self.level == ABSTRACT)
 
     def call_qualified(
         self, qualname: str, node: ast.Call, args: list[Value], keywords: dict[str, Value]
@@ -656,8 +756,9 @@ class Interpreter:
         if transform is not None:
             if self.level > NONE and transform.kind not in ("wrapper", "callback"):
                 self.model.apply_call(node, self.scope, transform, self.level)
+            transformed = self.transform_values(transform, node)
             if not transform.evaluates or qualname in api.STATIC_QUERIES:
-                return STATIC
+                return transformed
             traced = self.level == ABSTRACT and any(is_traced(v) for v in every)
             if qualname == "jax.lax.scan":
                 return TRACED_CONTAINER if traced else CONTAINER
@@ -667,7 +768,7 @@ class Interpreter:
         if qualname in TREE_MAPS:
             return self.call_tree_map(node, args)
         if qualname == PARTIAL:
-            return STATIC
+            return self.partial_value(node)
         if qualname in api.PASSTHROUGH:
             return args[0] if args else UNKNOWN
         if qualname.startswith(api.JAX_ARRAY_NAMESPACES):
@@ -687,6 +788,42 @@ class Interpreter:
         if qualname.startswith("jax.debug."):
             return STATIC
         return UNKNOWN
+
+    def transform_values(self, transform: Transform, node: ast.Call) -> Value:
+        """Apply ``transform`` to the functions its call receives as values (a lambda bound to a
+        name, a bound method, a function rebound under its own name, a factory's closure...):
+        they are traced as the transformation says, and the result is the transformed function."""
+        made: list[Ref] = []
+        for argument in function_arguments(node, transform):
+            for ref in refs(self.values.get(argument, UNKNOWN)):
+                if transform.kind == "wrapper":
+                    made.append(ref)
+                elif isinstance(ref, FunctionRef):
+                    layer = LayerRef(transform.name, node, node, ref.offset, ref.bound)
+                    transformed = FunctionRef(
+                        ref.node, ref.offset, ref.bound, (*ref.layers, layer)[-MAX_LAYERS:]
+                    )
+                    self.model.apply_function_ref(transformed, self.level)
+                    made.append(transformed)
+                elif isinstance(ref, LibraryRef):
+                    made.append(LibraryRef(ref.qualname, (*ref.layers, LayerRef(transform.name, node, node))))
+        return referring(made) if made else STATIC
+
+    def partial_value(self, node: ast.Call) -> Value:
+        """``functools.partial(f, a, k=v)``: ``f`` with its leading parameters and ``k`` bound."""
+        if not node.args or any(isinstance(a, ast.Starred) for a in node.args):
+            return STATIC
+        made = [
+            FunctionRef(
+                ref.node,
+                ref.offset + len(node.args) - 1,
+                ref.bound | {k.arg for k in node.keywords if k.arg},
+                ref.layers,
+            )
+            for ref in refs(self.values.get(node.args[0], UNKNOWN))
+            if isinstance(ref, FunctionRef)
+        ]
+        return referring(made) if made else STATIC
 
     def jax_call(self, qualname: str, node: ast.Call, every: list[Value]) -> Value:
         traced = self.level == ABSTRACT and any(is_traced(v) for v in every)
@@ -807,6 +944,8 @@ class Interpreter:
                 reason = f"`{target.name}` is called from traced `{self.info.name}` at line {node.lineno}"
                 if target.apply(self.level, relevant, reason, self.runs):
                     self.model.enqueue(target)
+        if not target.analyzed and target.node in self.model.makes_functions:
+            self.model.ensure(target)  # a factory: what it returns may be a function to trace
         result = target.returns if target.analyzed else UNKNOWN
         if self.level < ABSTRACT and known_elements(result) is None:
             result = untraced(result)

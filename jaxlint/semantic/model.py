@@ -25,7 +25,7 @@ from jaxlint.semantic.cross_module import LayerSpec, ProjectView, TraceRequest
 from jaxlint.semantic.functions import FunctionInfo, FunctionNode
 from jaxlint.semantic.imports import Resolver
 from jaxlint.semantic.keys import KeyEvent, KeyFlow, analyze_keys
-from jaxlint.semantic.scopes import FUNCTION_NODES, ModuleIndex, Scope, ScopeCache, build_index
+from jaxlint.semantic.scopes import AMBIGUOUS, FUNCTION_NODES, ModuleIndex, Scope, ScopeCache, build_index
 from jaxlint.semantic.transforms import (
     ABSTRACT,
     CALL_TAILS,
@@ -37,9 +37,20 @@ from jaxlint.semantic.transforms import (
     TRACED_FOR_SHAPES,
     TRANSFORMS,
     Transform,
+    function_arguments,
     user_transform,
 )
-from jaxlint.semantic.values import STATIC, UNKNOWN, Value
+from jaxlint.semantic.values import (
+    STATIC,
+    UNKNOWN,
+    ClassRef,
+    FunctionRef,
+    InstanceRef,
+    LayerRef,
+    LibraryRef,
+    Value,
+    referring,
+)
 
 MAX_RUNS = 6
 # Roots of imported names that are libraries, never functions of the project being checked.
@@ -118,12 +129,18 @@ class SemanticModel:
         self.module_summary: dict[str, Value] = {}
         self._queue: deque[FunctionInfo] = deque()
         self._key_flows: dict[ast.AST, KeyFlow] = {}
+        self._library_values: dict[str, Value] = {}
+        self._unresolved: set[ast.AST] = set()  # functions holding `jax.jit(<a name bound to a lambda>)`...
+        # calls of a library function under a transformation (`jax.jit(jnp.zeros)(n)`): it runs
+        # traced on every argument, so its parameters that must be static cannot be given here
+        self.transformed_library_calls: dict[ast.Call, LibraryRef] = {}
         # a module that never names JAX still holds hazards when another module traces it
         self.uses_jax = self._names_jax(traced_decorators) or bool(self.project.seeds)
         if self.uses_jax:
             self._discover()
             self._apply_seeds()
             self._analyze_module()
+            self._analyze_unresolved()
             self._drain()
 
     def release(self) -> None:
@@ -210,6 +227,12 @@ class SemanticModel:
                     return True
         return False
 
+    @cached_property
+    def makes_functions(self) -> frozenset[ast.AST]:
+        """Functions that define functions or lambdas (factories, closures): their results may be
+        functions, so calling one runs the interpreter on it to know what it returns."""
+        return frozenset(self.index.parents[scope.node].function.node for scope in self.index.functions)
+
     def _scopes_defining(self, name: str) -> list[Scope]:
         return self._definitions.get(name, [])
 
@@ -268,6 +291,14 @@ class SemanticModel:
             info.queued = False
             self.run(info)
 
+    def _analyze_unresolved(self) -> None:
+        """Run the interpreter on the functions holding a transformation of a function the syntax
+        does not name: the function values it computes say which function is transformed."""
+        for node in self._unresolved:
+            info = self.infos.get(node)
+            if info is not None:
+                self.ensure(info)
+
     def _analyze_module(self) -> None:
         from jaxlint.semantic.dataflow import Interpreter
 
@@ -285,8 +316,9 @@ class SemanticModel:
             return STATIC if self.resolver.name(name, scope) else UNKNOWN
         if owner.function is scope.function:
             return UNKNOWN  # local, but not bound on this path
-        if owner.imports.get(name) is not None:
-            return STATIC
+        imported = owner.imports.get(name)
+        if imported is not None:
+            return STATIC if imported == AMBIGUOUS else self.library_value(imported)
         if owner.kind == "module":
             if name in self.runtime_rebound:
                 return UNKNOWN
@@ -385,10 +417,14 @@ class SemanticModel:
         return None
 
     def apply_call(self, call: ast.Call, scope: Scope, transform: Transform, context: int) -> None:
-        """Apply ``transform`` called as ``call`` to each function it receives."""
-        for target in _function_arguments(call, transform):
+        """Apply ``transform`` called as ``call`` to each function it receives. A function the
+        syntax does not name (a lambda bound to a name, a rebound name, a factory's result) is
+        found by the interpreter, which runs on the function holding the call before any rule."""
+        for target in function_arguments(call, transform):
             chain = self.resolve_chain(target, scope)
             if chain is None:
+                if not isinstance(target, (ast.Constant, ast.Lambda)):
+                    self._unresolved.add(scope.function.node)
                 continue
             layer = Layer(transform, call, call, chain.offset, chain.bound)
             chain.layers.append(layer)
@@ -570,6 +606,86 @@ class SemanticModel:
             chain.layers.append(Layer(transform, expr, expr, chain.offset, chain.bound))
         return chain
 
+    # ----------------------------------------------------------------- function values
+
+    def function_value(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> Value:
+        """What the name a ``def`` binds holds: the function, with the transformations its
+        decorators apply; static but unknown when a decorator is not a known transformation."""
+        layers: list[LayerRef] = []
+        for decorator in reversed(node.decorator_list):
+            layer = self._decorator_layer(decorator, scope)
+            if layer is None:
+                return STATIC
+            if layer.transform.kind != "wrapper":
+                layers.append(LayerRef(layer.transform.name, layer.call, layer.site))
+        return referring([FunctionRef(node, layers=tuple(layers))])
+
+    def library_value(self, qualname: str) -> Value:
+        """A library name: a function JAX code may transform (``jax.numpy.zeros``), or static."""
+        if not qualname.startswith(("jax.", "flax.", "equinox.")):
+            return STATIC
+        found = self._library_values.get(qualname)
+        if found is None:
+            found = self._library_values[qualname] = referring([LibraryRef(qualname)])
+        return found
+
+    def class_member(self, cls: ast.ClassDef, name: str, depth: int = 0) -> ast.AST | None:
+        """The def named ``name`` in ``cls`` or the first of its bases (of this module) that has one."""
+        scope = self.index.scopes.get(cls)
+        if scope is None or depth > 8:
+            return None
+        found = scope.single_def(name)
+        if found is not None or name in scope.bound:
+            return found
+        owner = self._class_scope(cls)
+        for base in cls.bases:
+            base_class = self._class_named(base, owner)
+            if base_class is not None:
+                member = self.class_member(base_class, name, depth + 1)
+                if member is not None:
+                    return member
+        return None
+
+    def _class_scope(self, cls: ast.ClassDef) -> Scope:
+        for node, scope in self.index.classes:
+            if node is cls:
+                return scope
+        return self.index.module
+
+    def _class_named(self, expr: ast.expr, scope: Scope) -> ast.ClassDef | None:
+        if not isinstance(expr, ast.Name):
+            return None
+        owner = scope.lookup(expr.id)
+        node = None if owner is None else owner.single_def(expr.id)
+        return node if isinstance(node, ast.ClassDef) else None
+
+    def bound_method(self, ref: InstanceRef | ClassRef, name: str) -> FunctionRef | None:
+        """``obj.name`` for an instance (``self`` bound) or ``Cls.name`` for a class."""
+        member = self.class_member(ref.node, name)
+        if not isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        decorators = {d.id for d in member.decorator_list if isinstance(d, ast.Name)}
+        if "property" in decorators:
+            return None
+        if "staticmethod" in decorators:
+            return FunctionRef(member)
+        if "classmethod" in decorators or isinstance(ref, InstanceRef):
+            return FunctionRef(member, offset=1)
+        return FunctionRef(member)
+
+    def apply_function_ref(self, ref: FunctionRef, context: int) -> None:
+        """Trace the function ``ref`` names as its transformations say (in code of level ``context``)."""
+        info = self.infos.get(ref.node)
+        if info is None or not ref.layers:
+            return
+        layers = [
+            Layer(self.transforms[layer.transform], layer.call, layer.site, layer.offset, layer.bound)
+            for layer in ref.layers
+            if layer.transform in self.transforms
+        ]
+        if layers:
+            self.apply_chain(Chain(info, layers, ref.offset, ref.bound), context)
+
     # ----------------------------------------------------------------- flax
 
     def _is_flax_module(self, cls: ast.ClassDef, scope: Scope, depth: int = 0) -> bool:
@@ -616,26 +732,6 @@ def _layer_spec(layer: Layer) -> LayerSpec:
 
 def _tails(names: frozenset[str]) -> frozenset[str]:
     return frozenset(name.rsplit(".", 1)[-1] for name in names)
-
-
-def _function_arguments(call: ast.Call, transform: Transform) -> list[ast.expr]:
-    """The function-valued arguments ``transform`` receives in ``call``."""
-    found: list[ast.expr] = []
-    for position in transform.fn_positions:
-        if position < len(call.args) and not any(
-            isinstance(a, ast.Starred) for a in call.args[: position + 1]
-        ):
-            found.append(call.args[position])
-    for keyword in call.keywords:
-        if keyword.arg in transform.fn_keywords:
-            found.append(keyword.value)
-    expanded: list[ast.expr] = []
-    for expr in found:
-        if isinstance(expr, (ast.List, ast.Tuple)):
-            expanded.extend(expr.elts)
-        else:
-            expanded.append(expr)
-    return expanded
 
 
 def _is_staticmethod(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

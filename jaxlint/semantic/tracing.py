@@ -152,6 +152,13 @@ def _body_arity(layer: Layer) -> int | None:
     return transform.arity
 
 
+def static_positions(call: ast.Call | None) -> set[int] | None:
+    """The positions ``jax.jit(f, static_argnums=...)`` as ``call`` marks static (None when they
+    are not literals)."""
+    found = _int_set(keyword_argument(call, "static_argnums"), default=set())
+    return None if found is UNRESOLVED else found  # pyright: ignore[reportReturnType]
+
+
 def _int_set(expr: ast.expr | None, default: set[int]) -> set[int] | object:
     if expr is None:
         return default

@@ -9,6 +9,7 @@ parameters it traces.
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from typing import Literal
 
@@ -187,3 +188,23 @@ PARTIAL = "functools.partial"
 def user_transform(name: str) -> Transform:
     """A decorator named in ``[tool.jaxlint] traced-decorators``: treated like ``jax.jit``."""
     return _jit(name, argnums="static_argnums", argnames="static_argnames")
+
+
+def function_arguments(call: ast.Call, transform: Transform) -> list[ast.expr]:
+    """The function-valued arguments ``transform`` receives in ``call``."""
+    found: list[ast.expr] = []
+    for position in transform.fn_positions:
+        if position < len(call.args) and not any(
+            isinstance(a, ast.Starred) for a in call.args[: position + 1]
+        ):
+            found.append(call.args[position])
+    for keyword in call.keywords:
+        if keyword.arg in transform.fn_keywords:
+            found.append(keyword.value)
+    expanded: list[ast.expr] = []
+    for expr in found:
+        if isinstance(expr, (ast.List, ast.Tuple)):
+            expanded.extend(expr.elts)
+        else:
+            expanded.append(expr)
+    return expanded

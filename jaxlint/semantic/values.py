@@ -20,7 +20,9 @@ this module; nothing outside it touches the representation.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 # The facts, as private bits: a value "is" each fact whose bit is set.
@@ -35,11 +37,61 @@ _MUST = _ARRAY | _BOOL | _STATIC | _CONTAINER | _MAPPING  # facts a join keeps o
 Members = tuple[tuple[object, "Value"], ...]
 
 
+@dataclass(frozen=True)
+class LayerRef:
+    """One transformation applied to a function value: ``jax.jit`` as ``call`` (its keywords say
+    which parameters are static), or as a decorator (``call`` None), when ``offset`` leading
+    parameters and the keywords ``bound`` were already filled (by ``partial`` or ``self``)."""
+
+    transform: str
+    call: ast.Call | None
+    site: ast.expr
+    offset: int = 0
+    bound: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class FunctionRef:
+    """A function of this module (a def or a lambda), with ``offset`` leading parameters bound
+    (``self``, ``partial``), the keywords ``bound`` by ``partial``, and the transformations applied
+    to it, innermost first."""
+
+    node: ast.AST
+    offset: int = 0
+    bound: frozenset[str] = frozenset()
+    layers: tuple[LayerRef, ...] = ()
+
+
+@dataclass(frozen=True)
+class LibraryRef:
+    """A function of a library (``jax.numpy.zeros``), with the transformations applied to it."""
+
+    qualname: str
+    layers: tuple[LayerRef, ...] = ()
+
+
+@dataclass(frozen=True)
+class ClassRef:
+    """A class of this module: calling it makes an instance."""
+
+    node: ast.ClassDef
+
+
+@dataclass(frozen=True)
+class InstanceRef:
+    """An instance of a class of this module: its methods are functions of this module."""
+
+    node: ast.ClassDef
+
+
+Ref = FunctionRef | LibraryRef | ClassRef | InstanceRef
+
+
 class Value:
     """What the model knows about one Python value. Build values with the constructors of this
     module and ask them with its predicates; two values are equal when they say the same."""
 
-    __slots__ = ("_flags", "_hash", "_items", "_keys", "_members")
+    __slots__ = ("_flags", "_hash", "_items", "_keys", "_members", "_refs")
 
     def __init__(
         self,
@@ -47,6 +99,7 @@ class Value:
         items: tuple[Value, ...] | None = None,
         members: Members | None = None,
         keys: frozenset[object] = frozenset(),
+        refs: frozenset[Ref] = frozenset(),
     ) -> None:
         if flags & _TRACED:
             flags &= ~_STATIC  # a value that may hold a tracer is not a concrete Python value
@@ -54,7 +107,8 @@ class Value:
         self._items = items  # every element of a sequence of known length, in order
         self._members = members  # the entries of a dict known by constant key (others may exist)
         self._keys = keys  # the PRNG keys this value may be
-        self._hash = hash((flags, items, members, keys))
+        self._refs = refs  # the functions, classes and instances this value may be
+        self._hash = hash((flags, items, members, keys, refs))
 
     def __eq__(self, other: object) -> bool:
         if self is other:
@@ -66,6 +120,7 @@ class Value:
             and self._items == other._items
             and self._members == other._members
             and self._keys == other._keys
+            and self._refs == other._refs
         )
 
     def __hash__(self) -> int:
@@ -137,7 +192,14 @@ def with_keys(value: Value, keys: frozenset[object]) -> Value:
     """``value``, known to be one of the PRNG keys ``keys``."""
     if value._keys == keys:
         return value
-    return Value(value._flags, value._items, value._members, keys)
+    return Value(value._flags, value._items, value._members, keys, value._refs)
+
+
+def referring(refs: Iterable[Ref], static: bool = True) -> Value:
+    """A function, class or instance of this module (or a library function): one of ``refs``.
+    Functions and classes are static Python values; an instance may hold arrays (``static``
+    False: its facts are unknown)."""
+    return Value(_STATIC if static else 0, refs=frozenset(refs))
 
 
 # ---------------------------------------------------------------------------- operations
@@ -154,9 +216,10 @@ def join(a: Value, b: Value) -> Value:
         items = tuple(join(x, y) for x, y in zip(a._items, b._items))
     members = _join_members(a._members, b._members)
     keys = a._keys | b._keys
-    if items is None and members is None and not keys:
+    refs = a._refs | b._refs
+    if items is None and members is None and not keys and not refs:
         return _leaf(flags)
-    return Value(flags, items, members, keys)
+    return Value(flags, items, members, keys, refs)
 
 
 def _join_members(a: Members | None, b: Members | None) -> Members | None:
@@ -301,9 +364,9 @@ def not_mask(value: Value) -> Value:
 def _replace_flags(value: Value, flags: int) -> Value:
     if flags == value._flags:
         return value
-    if value._items is None and value._members is None and not value._keys:
+    if value._items is None and value._members is None and not value._keys and not value._refs:
         return _leaf(flags)
-    return Value(flags, value._items, value._members, value._keys)
+    return Value(flags, value._items, value._members, value._keys, value._refs)
 
 
 # ---------------------------------------------------------------------------- predicates
@@ -361,6 +424,11 @@ def key_ids(value: Value) -> frozenset[object]:
     return value._keys
 
 
+def refs(value: Value) -> frozenset[Ref]:
+    """The functions, classes and instances ``value`` may be (empty: not one the model knows)."""
+    return value._refs
+
+
 # ---------------------------------------------------------------------------- text and JSON
 
 _NAMES = ((_TRACED, "T"), (_ARRAY, "A"), (_BOOL, "B"), (_STATIC, "S"), (_CONTAINER, "C"), (_MAPPING, "D"))
@@ -376,7 +444,25 @@ def describe(value: Value) -> str:
     if value._members is not None:
         return "{" + ", ".join(f"{k!r}: {describe(v)}" for k, v in value._members) + ", ...}"
     text = "".join(letter for bit, letter in _NAMES if value._flags & bit) or "?"
-    return text + (f"#{len(value._keys)}k" if value._keys else "")
+    text += f"#{len(value._keys)}k" if value._keys else ""
+    return text + "".join(f" {_describe_ref(ref)}" for ref in value._refs)
+
+
+def _describe_ref(ref: Ref) -> str:
+    if isinstance(ref, LibraryRef):
+        name = ref.qualname
+    else:
+        node = ref.node
+        name = (
+            node.name
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+            else "<lambda>"
+        )
+        name = f"{name}()" if isinstance(ref, InstanceRef) else name
+    layers = ref.layers if isinstance(ref, (FunctionRef, LibraryRef)) else ()
+    for layer in layers:
+        name = f"{layer.transform.rsplit('.', 1)[-1]}({name})"
+    return f"<{name}>"
 
 
 def to_json(value: Value) -> Any:

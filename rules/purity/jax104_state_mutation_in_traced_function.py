@@ -108,7 +108,7 @@ class StateMutationInTracedFunction(Rule):
                     f"JAX traces it, and stores tracers that leak; return the values instead",
                 )
         elif isinstance(target, ast.Attribute) and self.is_self(target.value, ctx):
-            if is_traced(ctx.value(value)):
+            if is_traced(ctx.value(value)) and self.self_outlives_trace(ctx):
                 ctx.report(
                     target,
                     f"storing a traced value on `self.{target.attr}` in `{function_name(ctx)}` leaks a "
@@ -131,6 +131,14 @@ class StateMutationInTracedFunction(Rule):
             f"assigning {kind} `{target.id}` in `{function_name(ctx)}` happens once, while JAX traces "
             f"it, not on each call ({why_traced(ctx)}); return the new value instead",
         )
+
+    @staticmethod
+    def self_outlives_trace(ctx: Context) -> bool:
+        """Whether ``self`` existed before JAX traced the method: the method itself
+        is transformed (``jax.jit(obj.method)``, a jitted method). An object constructed or used
+        inside traced code may hold tracers: its ``__init__`` and methods called there are not."""
+        function = ctx.function
+        return function is not None and bool(function.transformed_by) and function.name != "__init__"
 
     @staticmethod
     def is_self(expr: ast.expr, ctx: Context) -> bool:

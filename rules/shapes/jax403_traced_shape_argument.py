@@ -9,7 +9,9 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import MarkStatic
-from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced
+from jaxlint.semantic.tracing import static_positions
+from jaxlint.semantic.transforms import COMPILING_TRANSFORMS
+from jaxlint.semantic.values import LibraryRef, is_container, is_jax_array, is_static, is_traced
 
 from ..support.explain import jit_parameter, snippet, traced_name, why_traced
 
@@ -162,7 +164,6 @@ class TracedShapeArgument(Rule):
     """
 
     code = "JAX403"
-    traced_only = True
     name = "traced-shape-argument"
     message = "A traced value is used as a shape, size or slice bound, which must be static"
     outcome = "jax.errors.ConcretizationTypeError (IndexError for slice bounds)"
@@ -170,6 +171,9 @@ class TracedShapeArgument(Rule):
     fix_availability = FixAvailability.SOMETIMES
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        library = ctx.model.transformed_library_calls.get(node)
+        if library is not None:
+            self.check_transformed_library(node, library, ctx)
         if not ctx.abstract:
             return
         culprit = self.traced_shape(node, ctx)
@@ -182,6 +186,33 @@ class TracedShapeArgument(Rule):
             f"shapes must be static under jit, so JAX raises `ConcretizationTypeError` "
             f"({why_traced(ctx, culprit)}); {self.advice(ctx, name)}",
             fix=self.mark_static(ctx, name),
+        )
+
+    def check_transformed_library(self, node: ast.Call, library: LibraryRef, ctx: Context) -> None:
+        """``jax.jit(jnp.zeros)(n)``: jit traces every argument of the library function, so a
+        parameter that must be static gets a tracer (unless ``static_argnums`` names it)."""
+        spec = SHAPE_ARGUMENTS.get(library.qualname)
+        jits = [layer for layer in library.layers if layer.transform in COMPILING_TRANSFORMS]
+        if spec is None or not jits:
+            return
+        static = static_positions(jits[-1].call)
+        if static is None:
+            return
+        positions, keywords = spec
+        traced = [
+            argument
+            for position, argument in enumerate(node.args)
+            if position not in static and (ALL_POSITIONS in positions or position in positions)
+        ]
+        traced += [k.value for k in node.keywords if k.arg in keywords]
+        if not traced or any(isinstance(a, ast.Starred) for a in node.args):
+            return
+        short = library.qualname.replace("jax.numpy.", "jnp.").replace("jax.lax.", "lax.")
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` calls `{short}` through `jax.jit`, which traces every argument, "
+            f"but `{snippet(ctx, traced[0])}` is a shape or size that must be static: JAX raises when "
+            f"tracing it; pass it with `static_argnums` on the `jax.jit`, or call `{short}` without jit",
         )
 
     def visit_Subscript(self, node: ast.Subscript, ctx: Context) -> None:

@@ -86,3 +86,31 @@ class Config:
     def scaled(self, x):
         self.cached_n = 3
         return x * 2
+
+
+class Pipeline:
+    """Built inside traced code: its fields may hold tracers, nothing outlives the trace."""
+
+    def __init__(self, step):
+        self.step = step
+        self.first = step == 0
+
+    def advance(self, x):
+        self.last = x + 1
+        return self.last
+
+
+@jax.jit
+def run_pipeline(step, x):
+    pipeline = Pipeline(step)
+    return pipeline.advance(x) + pipeline.first
+
+
+class Tracker:
+    def update(self, x):
+        self.value = x * 2  # error: JAX104
+        return x
+
+
+tracker = Tracker()
+jitted_update = jax.jit(tracker.update)

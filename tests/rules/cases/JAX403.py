@@ -41,7 +41,25 @@ def from_data(x):
     return jnp.ones((n, 2))  # error: JAX403
 
 
+def jitted_library_function():
+    zeros = jax.jit(jnp.zeros)
+    return zeros(2)  # error: JAX403
+
+
+def jitted_library_function_inline(n):
+    return jax.jit(jnp.ones)((n, 2))  # error: JAX403
+
+
 # --- near misses ---
+
+
+def jitted_library_function_with_static_shape():
+    zeros = jax.jit(jnp.zeros, static_argnums=0)
+    return zeros(2)
+
+
+def jitted_library_function_on_arrays(x):
+    return jax.jit(jnp.sum)(x)
 
 
 @jax.jit

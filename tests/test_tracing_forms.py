@@ -1,0 +1,100 @@
+"""Every way people write "this function is traced", with one hazard inside: the model must find
+the function traced in each form, and stay silent in the forms where JAX does not trace it.
+
+Each form is a module template with ``{body}``: the body of a function ``f(x)`` whose parameter
+``x`` is traced when the form traces ``f`` (checked with JAX 0.10.2: each traced form raises).
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from jaxlint.engine.linter import RuleSet, lint_source
+from jaxlint.engine.registry import rule_codes
+
+RULES = RuleSet.from_codes(rule_codes())
+
+PRELUDE = "import functools\n\nimport jax\nimport jax.numpy as jnp\nfrom jax import lax\n\n\n"
+
+TRACED_FORMS = {
+    "decorator": "@jax.jit\ndef f(x):\n{body}\n",
+    "call": "def f(x):\n{body}\n\n\ng = jax.jit(f)\n",
+    "same name": "def f(x):\n{body}\n\n\nf = jax.jit(f)\n",
+    "partial decorator": '@functools.partial(jax.jit, static_argnames=("n",))\ndef f(x, n=1):\n{body}\n',
+    "lambda bound to a name": "f = lambda x: {expression}\ng = jax.jit(f)\n",
+    "inline lambda": "g = jax.jit(\n    lambda x: {expression}\n)\n",
+    "bound method": "class M:\n    def f(self, x):\n{body_in_class}\n\n\nobj = M()\ng = jax.jit(obj.f)\n",
+    "self method": (
+        "class M:\n    def __init__(self):\n        self.g = jax.jit(self.f)\n\n"
+        "    def f(self, x):\n{body_in_class}\n"
+    ),
+    "factory closure": "def make(s):\n    def f(x):\n{body_in_class}\n    return f\n\n\ng = jax.jit(make(2.0))\n",
+    "vmap": "def f(x):\n{body}\n\n\nbatched = jax.vmap(f)\n",
+    "vmap in_axes": "def f(x, y):\n{body}\n\n\nbatched = jax.vmap(f, in_axes=(0, None))\n",
+    "grad inside jit": "def f(x):\n{body}\n\n\n@jax.jit\ndef step(x):\n    return jax.grad(f)(x)\n",
+    "wrapped then called": (
+        "def f(x):\n{body}\n\n\ndf = jax.vmap(f)\n\n\n@jax.jit\ndef step(x):\n    return df(x)\n"
+    ),
+    "helper": "def f(x):\n{body}\n\n\n@jax.jit\ndef step(x):\n    return f(x)\n",
+    "helper two deep": (
+        "def f(x):\n{body}\n\n\ndef middle(x):\n    return f(x)\n\n\n@jax.jit\ndef step(x):\n    return middle(x)\n"
+    ),
+    "method of a module-level object": (
+        "class M:\n    def f(self, x):\n{body_in_class}\n\n\nobj = M()\n\n\n"
+        "@jax.jit\ndef step(x):\n    return obj.f(x)\n"
+    ),
+    "constructor": (
+        "class M:\n    def __init__(self, x):\n{init_body}\n\n\n@jax.jit\ndef step(x):\n    return M(x)\n"
+    ),
+    "scan body": "def f(carry, x):\n{body}\n\n\ndef run(xs):\n    return lax.scan(f, 0.0, xs)\n",
+    "fori body": "def run(n):\n    def f(i, x):\n{body_in_class}\n    return lax.fori_loop(0, n, f, 0.0)\n",
+    "while body": "def run(v):\n    def f(x):\n{body_in_class}\n    return lax.while_loop(lambda c: c < 3, f, v)\n",
+    "cond branch": "def run(p, v):\n    def f(x):\n{body_in_class}\n    return lax.cond(p, f, lambda x: x, v)\n",
+    "checkpoint": "@jax.checkpoint\ndef f(x):\n{body}\n",
+}
+
+UNTRACED_FORMS = {
+    "plain function": "def f(x):\n{body}\n",
+    "bare grad": "def f(x):\n{body}\n\n\ndf = jax.grad(f)\n",
+    "called eagerly": "def f(x):\n{body}\n\n\ndef main():\n    return f(1.0)\n",
+    "static argument": '@functools.partial(jax.jit, static_argnames=("x",))\ndef f(x):\n{body}\n',
+}
+
+HAZARDS = {
+    "JAX501": ("if x > 0:\n    return x\nreturn -x", "x if x > 0 else -x"),
+    "JAX503": ("return int(x)", "int(x)"),
+}
+
+
+def source_of(form: str, code: str) -> tuple[str, int]:
+    """The module for ``form`` with the hazard ``code`` in ``f`` (a body, or an expression for the
+    lambda forms), and the line the hazard is on (marked ``# hazard``)."""
+    body, expression = HAZARDS[code]
+    first, _, rest = body.partition("\n")
+    marked = f"{first}  # hazard" + (f"\n{rest}" if rest else "")
+    source = PRELUDE + form.format(
+        body=textwrap.indent(marked, "    "),
+        body_in_class=textwrap.indent(marked, "        "),
+        init_body=textwrap.indent(marked.replace("return", "self.v ="), "        "),
+        expression=f"{expression}  # hazard",
+    )
+    row = next(i for i, line in enumerate(source.split("\n"), start=1) if line.endswith("# hazard"))
+    return source, row
+
+
+@pytest.mark.parametrize("code", sorted(HAZARDS))
+@pytest.mark.parametrize("form", sorted(TRACED_FORMS))
+def test_the_hazard_is_found_in_every_traced_form(form: str, code: str) -> None:
+    source, row = source_of(TRACED_FORMS[form], code)
+    found = {(d.location.row, d.code) for d in lint_source(source, "form.py", RULES)}
+    assert (row, code) in found, f"{form}: expected {code} at line {row}, got {sorted(found)}\n{source}"
+
+
+@pytest.mark.parametrize("code", sorted(HAZARDS))
+@pytest.mark.parametrize("form", sorted(UNTRACED_FORMS))
+def test_nothing_is_reported_where_jax_does_not_trace(form: str, code: str) -> None:
+    source, _ = source_of(UNTRACED_FORMS[form], code)
+    found = [d for d in lint_source(source, "form.py", RULES) if d.code == code]
+    assert not found, f"{form}: {found}\n{source}"
