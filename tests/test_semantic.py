@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from jaxlint.semantic.model import SemanticModel
-from jaxlint.semantic.transforms import ABSTRACT, CONCRETE, NONE
+from jaxlint.semantic.transforms import ABSTRACT, CONCRETE, NONE, STAGED
 from jaxlint.semantic.values import UNKNOWN, is_static, is_traced
 
 
@@ -122,7 +122,7 @@ JIT_FORMS = [
 def test_jit_forms_trace_the_non_static_parameters(form: str) -> None:
     source = "import functools\nfrom functools import partial\nimport jax\n" + form
     info = function(model_of(source), "f")
-    assert info.effective_level == ABSTRACT
+    assert info.effective_level == STAGED
     assert is_traced(info.params["x"])
     expected_n_traced = form.startswith("@jax.jit\n")
     assert is_traced(info.params.get("n", UNKNOWN)) == expected_n_traced
@@ -135,7 +135,7 @@ def test_jit_applied_after_the_definition_marks_the_function() -> None:
         return w - g
     step = jax.jit(train_step)
     """
-    assert level(source, "train_step") == ABSTRACT
+    assert level(source, "train_step") == STAGED
 
 
 def test_grad_alone_is_concrete_and_jit_of_grad_is_abstract() -> None:
@@ -150,7 +150,7 @@ def test_grad_alone_is_concrete_and_jit_of_grad_is_abstract() -> None:
     """
     model = model_of(source)
     assert function(model, "loss").effective_level == CONCRETE
-    assert function(model, "other").effective_level == ABSTRACT
+    assert function(model, "other").effective_level == STAGED
 
 
 def test_vmap_in_axes_none_leaves_a_parameter_untraced() -> None:
@@ -195,7 +195,7 @@ def test_lax_bodies_and_lambdas_are_traced() -> None:
     model = model_of(source)
     assert traced_params(source, "body") == {"i", "carry"}
     lambdas = [model.infos[s.node] for s in model.index.functions if isinstance(s.node, ast.Lambda)]
-    assert len(lambdas) == 2 and all(info.effective_level == ABSTRACT for info in lambdas)
+    assert len(lambdas) == 2 and all(info.effective_level == STAGED for info in lambdas)
     assert function(model, "run").effective_level == NONE
 
 
@@ -210,7 +210,7 @@ def test_nested_functions_inherit_the_traced_context() -> None:
     """
     model = model_of(source)
     inner = function(model, "inner")
-    assert inner.effective_level == ABSTRACT
+    assert inner.effective_level == STAGED
     assert is_traced(inner.params["y"])
 
 
@@ -228,7 +228,7 @@ def test_helpers_are_traced_with_exactly_the_traced_parameters() -> None:
     """
     model = model_of(source)
     helper = function(model, "helper")
-    assert helper.effective_level == ABSTRACT
+    assert helper.effective_level == STAGED
     assert {p for p, v in helper.params.items() if is_traced(v)} == {"x", "scale"}
     assert "called from traced `step`" in helper.why
     assert traced_params(source, "recursive") == {"x"}
@@ -300,7 +300,7 @@ def test_user_configured_decorators() -> None:
         return x
     """
     model = model_of(source, frozenset({"mylib.compile"}))
-    assert function(model, "f").effective_level == ABSTRACT
+    assert function(model, "f").effective_level == STAGED
 
 
 def test_unknown_decorators_between_a_transform_and_the_function_stop_the_chain() -> None:
@@ -435,7 +435,7 @@ def test_functions_only_traced_for_shapes_and_what_they_call(jitted: bool) -> No
     helpers it calls, whichever order the model met the two in."""
     model = model_of(SHAPES_THEN_JIT + ("fast = jax.jit(step)\n" if jitted else ""))
     for name in ("step", "helper"):
-        assert function(model, name).effective_level == ABSTRACT
+        assert function(model, name).effective_level == STAGED
         assert function(model, name).only_traced_for_shapes is not jitted
 
 

@@ -46,7 +46,7 @@ class Context:
         self.scope = scope
         self.function = self.model.function_of(scope)
         self.level = NONE if self.function is None else self.function.effective_level
-        self.abstract = self.level == ABSTRACT
+        self.abstract = self.level >= ABSTRACT
         # traced abstractly and then run compiled: trace-time Python differs from run time (not
         # so under `jax.eval_shape`, where tracing is all that ever happens)
         function = self.function

@@ -21,6 +21,7 @@ from jaxlint.semantic.transforms import (
     CONCRETE,
     NONE,
     PARTIAL,
+    STAGED,
     TREE_MAPS,
     Transform,
     function_arguments,
@@ -60,6 +61,7 @@ from jaxlint.semantic.values import (
     refs,
     sequence,
     subscript,
+    traced,
     untraced,
     whole,
 )
@@ -139,6 +141,15 @@ class Interpreter:
                 self.add_return(STATIC)
         info.outer_reads = self.outer_reads
         return (UNKNOWN if self.returns is None else self.returns), self.summary
+
+    def staged(self, value: Value) -> Value:
+        """``value``, the result of an operation on JAX arrays: a tracer in staged code."""
+        return traced(value) if self.level == STAGED and is_jax_array(value) else value
+
+    def staging(self, operands: list[Value]) -> bool:
+        """Whether a JAX operation here on ``operands`` gives a tracer: always in staged code
+        (``jit``, ``lax`` bodies: omnistaging), on traced operands under a bare ``vmap``."""
+        return self.level == STAGED or (self.level >= ABSTRACT and any(is_traced(v) for v in operands))
 
     def add_return(self, value: Value) -> None:
         self.returns = value if self.returns is None else join(self.returns, value)
@@ -460,15 +471,15 @@ class Interpreter:
         result = combine([left, right])
         if isinstance(op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and is_mask(left) and is_mask(right):
             result = mask_of(result)
-        return result
+        return self.staged(result)
 
     def e_unary(self, node: ast.UnaryOp) -> Value:
         operand = self.eval(node.operand)
         if isinstance(node.op, ast.Not):
             return STATIC if is_static(operand) else UNKNOWN
         if isinstance(node.op, ast.Invert):
-            return STATIC if is_static(operand) else whole(operand)
-        return not_mask(whole(operand))
+            return STATIC if is_static(operand) else self.staged(whole(operand))
+        return self.staged(not_mask(whole(operand)))
 
     def e_boolop(self, node: ast.BoolOp) -> Value:
         saved = self.env
@@ -521,7 +532,9 @@ class Interpreter:
         if result == STATIC:
             return STATIC
         if is_traced(result) or is_jax_array(result):
-            return array(is_traced(result), mask=True)  # ordering a list or dict raises: this is an array
+            return self.staged(
+                array(is_traced(result), mask=True)
+            )  # ordering a list or dict raises: an array
         return UNKNOWN
 
     def e_ifexp(self, node: ast.IfExp) -> Value:
@@ -575,7 +588,7 @@ class Interpreter:
         ]
         if methods:
             return referring(methods)
-        return attribute_value(receiver, name)
+        return self.staged(attribute_value(receiver, name))
 
     def e_subscript(self, node: ast.Subscript) -> Value:
         base = self.eval(node.value)
@@ -585,7 +598,7 @@ class Interpreter:
             if known is not None:
                 return known
         if is_jax_array(base):
-            return array(is_traced(base) or is_traced(index), mask=is_mask(base))
+            return self.staged(array(is_traced(base) or is_traced(index), mask=is_mask(base)))
         if is_traced(base):
             return TRACED
         if is_static(base):
@@ -717,8 +730,8 @@ class Interpreter:
                 self.model.enqueue(target)
         if self.info is not None:
             target.callers.add(self.info)
-        # inside traced code, a transformed function's outputs are tracers of the outer trace
-        return TRACED if self.level == ABSTRACT else UNKNOWN
+        # inside staged code, a transformed function's outputs are tracers of the outer trace
+        return TRACED if self.staging(every) else UNKNOWN
 
     def construct(
         self, ref: ClassRef, node: ast.Call, args: list[Value], keywords: dict[str, Value]
@@ -734,7 +747,7 @@ class Interpreter:
     ) -> Value:
         """``jax.jit(jnp.zeros)(n)``: the library function runs traced on every argument."""
         self.model.transformed_library_calls[node] = ref
-        return array(self.level == ABSTRACT)
+        return array(self.staging([*args, *keywords.values()]))
 
     def call_qualified(
         self, qualname: str, node: ast.Call, args: list[Value], keywords: dict[str, Value]
@@ -759,7 +772,7 @@ class Interpreter:
             transformed = self.transform_values(transform, node)
             if not transform.evaluates or qualname in api.STATIC_QUERIES:
                 return transformed
-            traced = self.level == ABSTRACT and any(is_traced(v) for v in every)
+            traced = self.staging(every)
             if qualname == "jax.lax.scan":
                 return TRACED_CONTAINER if traced else CONTAINER
             return TRACED if traced else UNKNOWN
@@ -826,7 +839,9 @@ class Interpreter:
         return referring(made) if made else STATIC
 
     def jax_call(self, qualname: str, node: ast.Call, every: list[Value]) -> Value:
-        traced = self.level == ABSTRACT and any(is_traced(v) for v in every)
+        if qualname.startswith("jax.nn.initializers."):
+            return UNKNOWN  # initializers return functions
+        traced = self.staging(every)
         if (
             qualname in api.CONTAINER_RESULTS
             or (qualname == "jax.numpy.where" and len(node.args) == 1 and not node.keywords)
@@ -902,7 +917,7 @@ class Interpreter:
             if method in api.CONVERSION_METHODS:
                 return UNKNOWN
             if method in api.ARRAY_METHODS:
-                traced = is_traced(base) or (self.level == ABSTRACT and any(is_traced(v) for v in every))
+                traced = is_traced(base) or self.staging(every)
                 mask = (method in api.BOOL_METHODS or (method == "astype" and _bool_dtype(node))) or (
                     method in api.BOOL_PRESERVING_METHODS and is_mask(base)
                 )
@@ -980,7 +995,7 @@ class Interpreter:
                 self.model.enqueue(target)
         target.callers.add(self.info)
         returned = target.returns if target.analyzed else UNKNOWN
-        return TRACED if is_traced(returned) and self.level == ABSTRACT else UNKNOWN
+        return TRACED if is_traced(returned) and self.level >= ABSTRACT else UNKNOWN
 
     def call_transformed(
         self, func: ast.Call, node: ast.Call, args: list[Value], keywords: dict[str, Value]
@@ -1006,7 +1021,7 @@ class Interpreter:
                 reason = f"`{target.name}` is called from traced `{self.info.name}` at line {node.lineno}"
                 if params and target.apply(self.level, params, reason, self.runs):
                     self.model.enqueue(target)
-        return TRACED if traced and self.level == ABSTRACT else UNKNOWN
+        return TRACED if self.staging(every) else UNKNOWN
 
 
 def _positional(node: ast.Call, args: list[Value]) -> list[Value]:

@@ -56,7 +56,7 @@ class FunctionInfo:
 
     @property
     def abstract(self) -> bool:
-        return self.effective_level == ABSTRACT
+        return self.effective_level >= ABSTRACT
 
     @property
     def why(self) -> str:
@@ -72,9 +72,9 @@ class FunctionInfo:
         if self.traced_to_run:
             return False
         parent = self.parent
-        if self.inherited == ABSTRACT and not (parent is not None and parent.only_traced_for_shapes):
+        if self.inherited >= ABSTRACT and not (parent is not None and parent.only_traced_for_shapes):
             return False
-        return self.traced_for_shapes or self.inherited == ABSTRACT
+        return self.traced_for_shapes or self.inherited >= ABSTRACT
 
     def apply(self, level: int, params: dict[str, Value], reason: str, runs: bool = True) -> bool:
         """Merge one way this function is traced; True when that changed anything. ``runs``:
@@ -84,7 +84,7 @@ class FunctionInfo:
             changed = not self.host
             self.host = True
             return changed
-        if level == ABSTRACT:
+        if level >= ABSTRACT:
             if runs and not self.traced_to_run:
                 self.traced_to_run = changed = True  # what it calls runs too: analyse it again
             elif not runs:

@@ -63,7 +63,7 @@ def trace_params(
         for param in (args.vararg, args.kwarg):
             if param is not None and layer.transform.kind in ("jit", "pmap", "vmap", "body"):
                 _merge(values, param.arg, TRACED)
-    if level == ABSTRACT:
+    if level >= ABSTRACT:
         values = {k: traced(v) if is_jax_array(v) and not is_static(v) else v for k, v in values.items()}
     for name, value in list(values.items()):
         if known_elements(value) is None and is_traced(value):

@@ -142,7 +142,7 @@ def _runs_only_traced(ctx: Context) -> bool:
             transform = ctx.model.transform_of(target, scope)  # pyright: ignore[reportArgumentType]
             if transform is not None and transform.abstract:
                 return True
-        if info.parent is None or info.inherited != ABSTRACT:
+        if info.parent is None or info.inherited < ABSTRACT:
             return False
         info = info.parent
     return False

@@ -39,12 +39,14 @@ def why_traced(ctx: Context, expr: ast.AST | None = None) -> str:
     reason = ctx.trace_reason()
     if function is None or not reason:
         return ""
-    name = traced_name(ctx, expr) if expr is not None else None
+    if expr is None:
+        return reason
+    name = traced_name(ctx, expr)
     if name is not None and name in function.params:
         return f"`{name}` is an argument of `{function.name}`, and {reason}"
     if name is not None:
-        return f"`{name}` is computed from traced values, and {reason}"
-    return reason
+        return f"`{name}` is computed in traced code, and {reason}"
+    return f"JAX operations in traced code give tracers, even on constants, and {reason}"
 
 
 def function_name(ctx: Context) -> str:

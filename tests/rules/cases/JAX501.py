@@ -99,7 +99,50 @@ def traced_after_the_loop(x):
     return -x
 
 
+@jax.jit
+def constant_computed_with_jnp(x):
+    y = jnp.add(1, 1)
+    if y > 0:  # error: JAX501
+        return x
+    return -x
+
+
+WEIGHTS = jnp.ones(3)
+
+
+@jax.jit
+def module_array_indexed(x):
+    if WEIGHTS[0] > 0:  # error: JAX501
+        return x * WEIGHTS
+    return x
+
+
+def scan_body_on_constants(carry, x):
+    if jnp.zeros(()).sum() == 0:  # error: JAX501
+        return carry, x
+    return carry, -x
+
+
+scanned = lax.scan(scan_body_on_constants, 0.0, jnp.ones(3))
+
+
 # --- near misses ---
+
+
+def vmapped_on_constants(x):
+    if jnp.zeros(()).sum() == 0:  # a bare vmap runs operations on constants eagerly
+        return x
+    return -x
+
+
+batched_constants = jax.vmap(vmapped_on_constants)
+
+
+@jax.jit
+def static_facts_of_arrays(x):
+    if WEIGHTS.shape[0] > 2 and jnp.pi > 3 and x.ndim == 1:
+        return x
+    return -x
 
 
 @jax.jit
