@@ -296,6 +296,13 @@ KEY_NEUTRAL = frozenset(
     }
 )
 KEY_CONSTRUCTORS = frozenset({"jax.random.PRNGKey", "jax.random.key"})
+# jax.random functions whose result is a new key (or keys): each gets its own identity.
+KEY_MAKERS = KEY_CONSTRUCTORS | {
+    "jax.random.split",
+    "jax.random.fold_in",
+    "jax.random.clone",
+    "jax.random.wrap_key_data",
+}
 
 # Annotation spellings of a JAX array.
 ARRAY_ANNOTATIONS = frozenset(

@@ -12,12 +12,25 @@ import ast
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from jaxlint.engine.astutil import keyword_argument
 from jaxlint.semantic import api
 from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.keys import (
+    KeyEvent,
+    KeyId,
+    KeyTracker,
+    LoopFrame,
+    State,
+    ancestors,
+    derived,
+    join_states,
+    made_inside,
+)
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.tracing import bind_values, initial_param_value
 from jaxlint.semantic.transforms import (
     ABSTRACT,
+    CACHING_KINDS,
     CONCRETE,
     NONE,
     PARTIAL,
@@ -39,6 +52,7 @@ from jaxlint.semantic.values import (
     LibraryRef,
     Ref,
     Value,
+    all_key_ids,
     array,
     as_array,
     combine,
@@ -52,6 +66,7 @@ from jaxlint.semantic.values import (
     is_traced,
     join,
     join_all,
+    key_ids,
     known_container,
     known_elements,
     leaf_part,
@@ -64,6 +79,8 @@ from jaxlint.semantic.values import (
     traced,
     untraced,
     whole,
+    with_keys,
+    without_keys,
 )
 
 if TYPE_CHECKING:
@@ -74,29 +91,10 @@ MAX_LOOP_PASSES = 4
 MAX_LAYERS = 8  # transformations kept on a function value (f = jax.jit(f) in a loop...)
 
 
-def join_env(a: Env | None, b: Env | None) -> Env | None:
-    if a is None:
-        return None if b is None else dict(b)
-    if b is None:
-        return dict(a)
-    merged = dict(a)
-    for name, value in b.items():
-        old = merged.get(name)
-        merged[name] = value if old is None else join(old, value)
-    return merged
-
-
-def join_envs(envs: list[Env | None]) -> Env | None:
-    result: Env | None = None
-    for env in envs:
-        result = join_env(result, env) if result is not None else (None if env is None else dict(env))
-    return result
-
-
 class _Loop:
     def __init__(self) -> None:
-        self.breaks: list[Env | None] = []
-        self.continues: list[Env | None] = []
+        self.breaks: list[State | None] = []
+        self.continues: list[State | None] = []
 
 
 class Interpreter:
@@ -111,11 +109,12 @@ class Interpreter:
         self.runs = info is None or not info.only_traced_for_shapes
         self.resolver = model.resolver
         self.values = model.values
-        self.env: Env | None = {}
+        self.state: State | None = State()
         self.summary: Env = {}
         self.returns: Value | None = None
         self.loops: list[_Loop] = []
         self.outer_reads: list[ast.Name] = []  # names read before any local binding
+        self.tracker: KeyTracker | None = KeyTracker() if model.tracks_keys(self.scope) else None
 
     # ------------------------------------------------------------------ entry points
 
@@ -127,20 +126,27 @@ class Interpreter:
         info = self.info
         assert info is not None
         node = info.node
-        self.env = {}
+        self.state = State()
         for param in info.param_nodes():
             value = info.params.get(param.arg)
             if value is None:
                 value = initial_param_value(self.model, info, param.arg)
+            if self.tracker is not None:
+                key = ("param", node, param.arg)
+                self.tracker.param_ids[key] = param.arg
+                value = with_keys(value, frozenset({key}))
             self.assign_name(param.arg, value)
         if isinstance(node, ast.Lambda):
             self.returns = self.eval(node.body)
         else:
             self.block(node.body)
-            if self.env is not None:
+            if self.state is not None:
                 self.add_return(STATIC)
         info.outer_reads = self.outer_reads
-        return (UNKNOWN if self.returns is None else self.returns), self.summary
+        returns = UNKNOWN if self.returns is None else self.returns
+        if self.tracker is not None:
+            self.finish_keys(info, returns)
+        return returns, self.summary
 
     def staged(self, value: Value) -> Value:
         """``value``, the result of an operation on JAX arrays: a tracer in staged code."""
@@ -151,18 +157,60 @@ class Interpreter:
         (``jit``, ``lax`` bodies: omnistaging), on traced operands under a bare ``vmap``."""
         return self.level == STAGED or (self.level >= ABSTRACT and any(is_traced(v) for v in operands))
 
+    # ------------------------------------------------------------------ paths
+
+    def join(self, a: State | None, b: State | None, site: ast.AST) -> State | None:
+        """The state where two paths meet at ``site``."""
+        return join_states(a, b, site, self.tracker)
+
+    def join_all(self, states: list[State | None], site: ast.AST) -> State | None:
+        result: State | None = None
+        for state in states:
+            result = (
+                self.join(result, state, site) if result is not None else (state.copy() if state else None)
+            )
+        return result
+
+    def restored(self, saved: State | None, branches: list[State | None]) -> State | None:
+        """After an expression that branched (``and``, ``a if c else b``, a comprehension): the
+        names as they were (what a condition proved holds only inside it), the keys consumed on
+        any branch."""
+        if saved is None:
+            return None
+        consumed = dict(saved.consumed)
+        for branch in branches:
+            if branch is not None:
+                for key, call in branch.consumed.items():
+                    consumed.setdefault(key, call)
+        return State(saved.names, consumed)
+
+    def enter_key_loop(self, node: ast.AST) -> LoopFrame | None:
+        if self.tracker is None:
+            return None
+        frame = LoopFrame(node)
+        self.tracker.loops.append(frame)
+        return frame
+
+    def exit_key_loop(self, frame: LoopFrame | None, edges: list[State | None]) -> None:
+        if frame is None or self.tracker is None:
+            return
+        self.tracker.loops.pop()
+        frame.back_edges = [edge for edge in edges if edge is not None]
+
     def add_return(self, value: Value) -> None:
         self.returns = value if self.returns is None else join(self.returns, value)
 
     # ------------------------------------------------------------------ bindings
 
     def assign_name(self, name: str, value: Value) -> None:
-        if self.env is not None:
-            self.env[name] = value
+        if self.state is not None:
+            self.state.names[name] = value
         old = self.summary.get(name)
         self.summary[name] = value if old is None else join(old, value)
 
     def bind(self, target: ast.AST, value: Value) -> None:
+        if self.tracker is not None and isinstance(target, ast.Name) and not key_ids(value):
+            value = with_keys(value, frozenset({self.fresh_key(("bind", target))}))
         self.values[target] = value
         if isinstance(target, ast.Name):
             self.assign_name(target.id, value)
@@ -185,20 +233,26 @@ class Interpreter:
                 self.bind(target, item)
             return
         item = element(value)
-        for target in targets:
-            self.bind(target, container([item]) if isinstance(target, ast.Starred) else item)
+        parents = key_ids(value) if self.tracker is not None and not starred else frozenset()
+        for position, target in enumerate(targets):
+            if isinstance(target, ast.Starred):
+                self.bind(target, container([item]))
+            elif parents:  # `k, x = carry`: the elements of a key (or carry) keep their identity
+                self.bind(target, with_keys(item, frozenset(derived(key, position) for key in parents)))
+            else:
+                self.bind(target, item)
 
     def taint_container(self, base: ast.expr, stored: Value) -> None:
         """A container that receives a traced value now holds a tracer."""
-        if isinstance(base, ast.Name) and is_traced(stored) and self.env is not None:
-            self.assign_name(base.id, holding_tracer(self.env.get(base.id, UNKNOWN)))
+        if isinstance(base, ast.Name) and is_traced(stored) and self.state is not None:
+            self.assign_name(base.id, holding_tracer(self.state.names.get(base.id, UNKNOWN)))
 
     # ------------------------------------------------------------------ statements
 
     def block(self, body: list[ast.stmt]) -> None:
         handlers = _STATEMENTS
         for stmt in body:
-            if self.env is None:
+            if self.state is None:
                 return
             handler = handlers.get(type(stmt))
             if handler is None:
@@ -242,13 +296,13 @@ class Interpreter:
     def s_if(self, node: ast.If) -> None:
         self.eval(node.test)
         when_true, when_false = self.narrowing(node.test)
-        entry = self.env
-        self.env = dict(entry, **when_true) if entry is not None else None
+        entry = self.state
+        self.state = entry.narrowed(when_true) if entry is not None else None
         self.block(node.body)
-        after_body = self.env
-        self.env = dict(entry, **when_false) if entry is not None else None
+        after_body = self.state
+        self.state = entry.narrowed(when_false) if entry is not None else None
         self.block(node.orelse)
-        self.env = join_env(after_body, self.env) if after_body is not None else self.env
+        self.state = self.join(after_body, self.state, node)
 
     def s_for(self, node: ast.For | ast.AsyncFor) -> None:
         iterable = self.eval(node.iter)
@@ -259,70 +313,75 @@ class Interpreter:
         self.loop(node, lambda: self.eval(node.test))
 
     def loop(self, node: ast.For | ast.AsyncFor | ast.While, head_action: Callable[[], Any]) -> None:
-        head = self.env
+        head = self.state
         frame = _Loop()
+        keys: LoopFrame | None = None
         for _ in range(MAX_LOOP_PASSES):
             frame = _Loop()
             self.loops.append(frame)
-            self.env = dict(head) if head is not None else None
+            keys = self.enter_key_loop(node)
+            self.state = head.copy() if head is not None else None
             head_action()
             self.block(node.body)
             self.loops.pop()
-            back = join_envs([self.env, *frame.continues])
-            new_head = join_env(head, back)
+            edges = [self.state, *frame.continues]
+            self.exit_key_loop(keys, edges)
+            new_head = self.join_all([head, *edges], node)
             if new_head == head:
                 break
             head = new_head
-        self.env = dict(head) if head is not None else None
+        if keys is not None and self.tracker is not None:
+            self.tracker.close_loop(keys)
+        self.state = head.copy() if head is not None else None
         self.block(node.orelse)
-        self.env = join_envs([self.env, *frame.breaks])
+        self.state = self.join_all([self.state, *frame.breaks], node)
 
     def s_break(self, node: ast.Break) -> None:
         if self.loops:
-            self.loops[-1].breaks.append(self.env)
-        self.env = None
+            self.loops[-1].breaks.append(self.state)
+        self.state = None
 
     def s_continue(self, node: ast.Continue) -> None:
         if self.loops:
-            self.loops[-1].continues.append(self.env)
-        self.env = None
+            self.loops[-1].continues.append(self.state)
+        self.state = None
 
     def s_return(self, node: ast.Return) -> None:
         self.add_return(STATIC if node.value is None else self.eval(node.value))
-        self.env = None
+        self.state = None
 
     def s_raise(self, node: ast.Raise) -> None:
         for part in (node.exc, node.cause):
             if part is not None:
                 self.eval(part)
-        self.env = None
+        self.state = None
 
     def s_try(self, node: ast.Try) -> None:
-        entry = self.env
-        self.env = dict(entry) if entry is not None else None
+        entry = self.state
+        self.state = entry.copy() if entry is not None else None
         self.block(node.body)
-        after_body = self.env
-        handler_entry = join_env(entry, after_body) if entry is not None else after_body
-        outcomes: list[Env | None] = []
-        self.env = after_body
+        after_body = self.state
+        handler_entry = self.join(entry, after_body, node) if entry is not None else after_body
+        outcomes: list[State | None] = []
+        self.state = after_body
         self.block(node.orelse)
-        outcomes.append(self.env)
+        outcomes.append(self.state)
         for handler in node.handlers:
-            self.env = dict(handler_entry) if handler_entry is not None else None
+            self.state = handler_entry.copy() if handler_entry is not None else None
             if handler.type is not None:
                 self.eval(handler.type)
             if handler.name:
                 self.assign_name(handler.name, UNKNOWN)
             self.block(handler.body)
-            outcomes.append(self.env)
-        merged = join_envs(outcomes)
+            outcomes.append(self.state)
+        merged = self.join_all(outcomes, node)
         if node.finalbody:
-            self.env = merged if merged is not None else handler_entry
+            self.state = merged if merged is not None else handler_entry
             self.block(node.finalbody)
             if merged is None:
-                self.env = None
+                self.state = None
         else:
-            self.env = merged
+            self.state = merged
 
     def s_with(self, node: ast.With | ast.AsyncWith) -> None:
         for item in node.items:
@@ -339,8 +398,8 @@ class Interpreter:
     def s_delete(self, node: ast.Delete) -> None:
         for target in node.targets:
             if isinstance(target, ast.Name):
-                if self.env is not None:
-                    self.env.pop(target.id, None)
+                if self.state is not None:
+                    self.state.names.pop(target.id, None)
             else:
                 self.generic(target)
 
@@ -373,10 +432,10 @@ class Interpreter:
 
     def s_match(self, node: ast.Match) -> None:
         self.eval(node.subject)
-        entry = self.env
-        outcomes: list[Env | None] = [entry]
+        entry = self.state
+        outcomes: list[State | None] = [entry]
         for case in node.cases:
-            self.env = dict(entry) if entry is not None else None
+            self.state = entry.copy() if entry is not None else None
             for child in ast.walk(case.pattern):
                 name = getattr(child, "name", None) or getattr(child, "rest", None)
                 if isinstance(name, str):
@@ -384,8 +443,8 @@ class Interpreter:
             if case.guard is not None:
                 self.eval(case.guard)
             self.block(case.body)
-            outcomes.append(self.env)
-        self.env = join_envs(outcomes)
+            outcomes.append(self.state)
+        self.state = self.join_all(outcomes, node)
 
     def nested(self, node: ast.AST) -> None:
         child = self.model.infos.get(node)
@@ -410,16 +469,23 @@ class Interpreter:
         self.values[node] = value
         return value
 
+    def current(self, name: str) -> Value:
+        """The value of ``name`` at the point this run has reached (else all it has held so far)."""
+        state = self.state
+        if state is not None and name in state.names:
+            return state.names[name]
+        return self.summary.get(name, UNKNOWN)
+
     def load(self, name: str) -> Value:
-        env = self.env
-        if env is not None and name in env:
-            return env[name]
+        state = self.state
+        if state is not None and name in state.names:
+            return state.names[name]
         return self.model.outer_value(self.scope, name)
 
     def e_name(self, node: ast.Name) -> Value:
-        env = self.env
-        if env is not None and node.id in env:
-            return env[node.id]
+        state = self.state
+        if state is not None and node.id in state.names:
+            return state.names[node.id]
         self.outer_reads.append(node)
         return self.model.outer_value(self.scope, node.id)
 
@@ -482,17 +548,17 @@ class Interpreter:
         return self.staged(not_mask(whole(operand)))
 
     def e_boolop(self, node: ast.BoolOp) -> Value:
-        saved = self.env
+        saved = self.state
         values: list[Value] = []
         try:
             for operand in node.values:
                 values.append(self.eval(operand))
                 when_true, when_false = self.narrowing(operand)
                 narrowed = when_true if isinstance(node.op, ast.And) else when_false
-                if narrowed and self.env is not None:
-                    self.env = dict(self.env, **narrowed)
+                if narrowed and self.state is not None:
+                    self.state = self.state.narrowed(narrowed)
         finally:
-            self.env = saved
+            self.state = self.restored(saved, [self.state])
         return join_all(values, UNKNOWN)
 
     def narrowing(self, test: ast.expr) -> tuple[Env, Env]:
@@ -540,14 +606,17 @@ class Interpreter:
     def e_ifexp(self, node: ast.IfExp) -> Value:
         self.eval(node.test)
         when_true, when_false = self.narrowing(node.test)
-        saved = self.env
+        saved = self.state
+        branches: list[State | None] = []
         try:
-            self.env = dict(saved, **when_true) if saved is not None else None
+            self.state = saved.narrowed(when_true) if saved is not None else None
             body = self.eval(node.body)
-            self.env = dict(saved, **when_false) if saved is not None else None
+            branches.append(self.state)
+            self.state = saved.narrowed(when_false) if saved is not None else None
             orelse = self.eval(node.orelse)
+            branches.append(self.state)
         finally:
-            self.env = saved
+            self.state = self.restored(saved, branches)
         return join(body, orelse)
 
     def e_lambda(self, node: ast.Lambda) -> Value:
@@ -593,6 +662,12 @@ class Interpreter:
     def e_subscript(self, node: ast.Subscript) -> Value:
         base = self.eval(node.value)
         index = self.eval(node.slice)
+        value = self.subscript_value(node, base, index)
+        if self.tracker is not None and key_ids(base):
+            return with_keys(value, self.key_items(base, node.slice))
+        return value
+
+    def subscript_value(self, node: ast.Subscript, base: Value, index: Value) -> Value:
         if isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
             known = subscript(base, node.slice.value)
             if known is not None:
@@ -605,24 +680,45 @@ class Interpreter:
             return STATIC if is_static(index) else UNKNOWN
         return UNKNOWN
 
+    @staticmethod
+    def key_items(base: Value, index: ast.expr) -> frozenset[object]:
+        """The keys ``keys[i]`` may be, for a constant ``i`` (or ``keys[i, j]``): the same key
+        whenever it is read. With another index, none the model follows."""
+        positions = index.elts if isinstance(index, ast.Tuple) else [index]
+        if not all(isinstance(p, ast.Constant) and type(p.value) is int for p in positions):
+            return frozenset()
+        keys = key_ids(base)
+        for position in positions:
+            keys = frozenset(derived(key, position.value) for key in keys)  # pyright: ignore[reportAttributeAccessIssue]
+        return keys
+
     def e_comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp) -> Value:
-        return container([self.comprehension(node.generators, [node.elt])])
+        return container([self.comprehension(node, node.generators, [node.elt])])
 
     def e_dictcomp(self, node: ast.DictComp) -> Value:
-        return container([self.comprehension(node.generators, [node.key, node.value])])
+        return container([self.comprehension(node, node.generators, [node.key, node.value])], is_mapping=True)
 
-    def comprehension(self, generators: list[ast.comprehension], results: list[ast.expr]) -> Value:
-        saved = self.env
-        self.env = dict(saved) if saved is not None else {}
+    def comprehension(
+        self, node: ast.expr, generators: list[ast.comprehension], results: list[ast.expr]
+    ) -> Value:
+        """A comprehension: its own scope, and a loop (a key made outside it and consumed in it
+        is consumed for every element)."""
+        saved = self.state
+        self.state = saved.copy() if saved is not None else State()
+        first = self.eval(generators[0].iter)  # evaluated once, before the first element
+        keys = self.enter_key_loop(node)
         try:
-            for generator in generators:
-                iterable = self.eval(generator.iter)
+            for position, generator in enumerate(generators):
+                iterable = first if position == 0 else self.eval(generator.iter)
                 self.bind(generator.target, self.iteration_value(generator.iter, iterable))
                 for condition in generator.ifs:
                     self.eval(condition)
             return join_all([self.eval(r) for r in results], UNKNOWN)
         finally:
-            self.env = saved
+            self.exit_key_loop(keys, [self.state])
+            if keys is not None and self.tracker is not None:
+                self.tracker.close_loop(keys)
+            self.state = self.restored(saved, [self.state])
 
     def e_await(self, node: ast.AST) -> Value:
         value = getattr(node, "value", None)
@@ -720,6 +816,7 @@ class Interpreter:
             return UNKNOWN
         if not ref.layers:
             return self.call_helper(target, ref.offset, node, args, keywords)
+        self.consume_through(target, ref.offset, node, args, keywords)
         every = [*args, *keywords.values()]
         traced = any(is_traced(v) for v in every)
         if self.level > NONE and traced and self.info is not None:
@@ -747,12 +844,128 @@ class Interpreter:
     ) -> Value:
         """``jax.jit(jnp.zeros)(n)``: the library function runs traced on every argument."""
         self.model.transformed_library_calls[node] = ref
-        return array(self.staging([*args, *keywords.values()]))
+        result = array(self.staging([*args, *keywords.values()]))
+        if self.tracker is not None and ref.qualname.startswith("jax.random."):
+            return self.random_call(ref.qualname, node, args, keywords, result)
+        return result
+
+    # ------------------------------------------------------------------ PRNG keys
+
+    def random_call(
+        self, qualname: str, node: ast.Call, args: list[Value], keywords: dict[str, Value], result: Value
+    ) -> Value:
+        """A ``jax.random`` function: it makes keys (``key``, ``split``, ``fold_in``...), consumes
+        its key argument (every sampler, and ``split``), or both."""
+        if qualname not in api.KEY_NEUTRAL:
+            argument = node.args[0] if node.args else keyword_argument(node, "key")
+            value = args[0] if node.args else keywords.get("key")
+            if argument is not None and value is not None:
+                self.consume(node, argument, value)
+        if qualname in api.KEY_MAKERS:
+            made = self.fresh_key(("make", node))
+            if qualname == "jax.random.split":
+                count = _split_count(node)
+                if count is not None:
+                    return sequence(with_keys(result, frozenset({derived(made, i)})) for i in range(count))
+            return with_keys(result, frozenset({made}))
+        return result
+
+    def fresh_key(self, key: KeyId) -> KeyId:
+        """A key made (or bound) here, now: not consumed yet on this path, even if the same
+        statement made one that was consumed on an earlier iteration of a loop."""
+        if self.state is not None and self.state.consumed:
+            self.state.consumed = {
+                other: call
+                for other, call in self.state.consumed.items()
+                if other != key and key not in ancestors(other)
+            }
+        return key
+
+    def consume(self, call: ast.Call, argument: ast.expr, value: Value) -> None:
+        """``call`` consumes the key ``argument`` evaluates to."""
+        keys = key_ids(value)
+        if self.tracker is None or self.state is None or not keys:
+            return
+        root = next((n.id for n in ast.walk(argument) if isinstance(n, ast.Name)), "")
+        self.tracker.consume(call, keys, _key_text(argument), root, self.state)
+
+    def consume_through(
+        self, target: FunctionInfo, offset: int, node: ast.Call, args: list[Value], keywords: dict[str, Value]
+    ) -> None:
+        """A call of a function of this module consumes the keys passed as the parameters it
+        consumes, and the keys it closes over and consumes."""
+        if self.tracker is None or self.state is None or target is self.info:
+            return
+        consumed = self.model.consumed_params(target)
+        if consumed:
+            names = target.positional_names()[offset:]
+            for name, argument, value in zip(names, node.args, args):
+                if isinstance(argument, ast.Starred):
+                    break
+                if name in consumed:
+                    self.consume(node, argument, value)
+            for keyword in node.keywords:
+                if keyword.arg in consumed and keyword.arg in keywords:
+                    self.consume(node, keyword.value, keywords[keyword.arg])
+        for key, _ in self.model.consumed_outside(target).items():
+            self.tracker.consume(node, [key], _key_name(key), "", self.state)
+
+    def consume_closed_over(self, transform: Transform, node: ast.Call) -> None:
+        """``lax.cond(p, f, g)``, ``lax.scan(f, ...)``: the call runs its functions here, so it
+        consumes the keys they close over and consume."""
+        if self.tracker is None or self.state is None:
+            return
+        for argument in function_arguments(node, transform):
+            for ref in refs(self.values.get(argument, UNKNOWN)):
+                target = self.model.infos.get(ref.node) if isinstance(ref, FunctionRef) else None
+                if target is not None and target is not self.info:
+                    if self.info is not None:
+                        target.callers.add(self.info)
+                    for key in self.model.consumed_outside(target):
+                        self.tracker.consume(node, [key], _key_name(key), "", self.state)
+
+    def finish_keys(self, info: FunctionInfo, returns: Value) -> None:
+        """Record what the run found about keys: its events, the parameters and outer keys it
+        consumes, and the keys a loop body or a jitted function consumes on every step or call."""
+        tracker = self.tracker
+        assert tracker is not None
+        outside = {key: call for key, call in tracker.all_consumed.items() if not made_inside(key, info.node)}
+        if info.repeated_by in LOOPING_BODIES:
+            for call in outside.values():
+                tracker.event(call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by))
+            carried = self.carried_keys(info, returns)
+            for key, call in tracker.all_consumed.items():
+                if key in carried:
+                    tracker.event(call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by))
+        if info.transformed_by & CACHING_KINDS and info.traced_to_run:
+            for key, call in outside.items():
+                if self.model.made_eagerly(key):
+                    tracker.event(call, KeyEvent("call", tracker.texts[call], None, info.name))
+        info.key_events = tracker.events
+        info.consumed_params = tracker.consumed_params
+        info.consumed_outside = outside
+
+    def carried_keys(self, info: FunctionInfo, returns: Value) -> frozenset[object]:
+        """Keys a lax loop body receives in its carry and hands back unchanged in the new carry:
+        the next step consumes them again."""
+        carry_position, returned_position = LOOPING_BODIES[info.repeated_by or ""]
+        if carry_position is None:
+            return frozenset()
+        names = info.positional_names()
+        if carry_position >= len(names):
+            return frozenset()
+        carry = ("param", info.node, names[carry_position])
+        returned = (
+            returns if returned_position is None else (subscript(returns, returned_position) or UNKNOWN)
+        )
+        return frozenset(key for key in all_key_ids(returned) if key == carry or carry in ancestors(key))
 
     def call_qualified(
         self, qualname: str, node: ast.Call, args: list[Value], keywords: dict[str, Value]
     ) -> Value:
         every = [*args, *keywords.values()]
+        if self.tracker is not None and qualname.startswith("jax.random."):
+            return self.random_call(qualname, node, args, keywords, self.jax_call(qualname, node, every))
         if self.level > NONE and self.info is not None and any(is_traced(v) for v in every):
             external = self.model.external_function(node.func, self.scope)
             if external is not None:
@@ -772,6 +985,7 @@ class Interpreter:
             transformed = self.transform_values(transform, node)
             if not transform.evaluates or qualname in api.STATIC_QUERIES:
                 return transformed
+            self.consume_closed_over(transform, node)
             traced = self.staging(every)
             if qualname == "jax.lax.scan":
                 return TRACED_CONTAINER if traced else CONTAINER
@@ -961,7 +1175,8 @@ class Interpreter:
                     self.model.enqueue(target)
         if not target.analyzed and target.node in self.model.makes_functions:
             self.model.ensure(target)  # a factory: what it returns may be a function to trace
-        result = target.returns if target.analyzed else UNKNOWN
+        self.consume_through(target, offset, node, args, keywords)
+        result = without_keys(target.returns) if target.analyzed else UNKNOWN
         if self.level < ABSTRACT and known_elements(result) is None:
             result = untraced(result)
         return result
@@ -1022,6 +1237,47 @@ class Interpreter:
                 if params and target.apply(self.level, params, reason, self.runs):
                     self.model.enqueue(target)
         return TRACED if self.staging(every) else UNKNOWN
+
+
+# lax loops whose body runs once per step: which parameter is the carry, and which element of
+# the body's result is the new carry (None: the whole result; carry None: the body has no carry)
+LOOPING_BODIES: dict[str, tuple[int | None, int | None]] = {
+    "jax.lax.fori_loop": (1, None),
+    "jax.lax.while_loop": (0, None),
+    "jax.lax.scan": (0, 0),
+    "flax.nnx.scan": (0, 0),
+    "jax.lax.map": (None, None),
+}
+
+
+def _split_count(node: ast.Call) -> int | None:
+    """How many keys ``jax.random.split(key, num)`` makes, when it is a small literal."""
+    argument = node.args[1] if len(node.args) > 1 else keyword_argument(node, "num")
+    if argument is None:
+        return 2
+    if isinstance(argument, ast.Constant) and type(argument.value) is int and 0 < argument.value <= 8:
+        return argument.value
+    return None
+
+
+def _key_text(argument: ast.expr) -> str:
+    """How a consumed key is written, for messages."""
+    text = ast.unparse(argument)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _key_name(key: object) -> str:
+    """The name a key identity was bound to, for messages about keys consumed elsewhere."""
+    while isinstance(key, tuple) and key and key[0] == "item":
+        key = key[1]
+    if isinstance(key, tuple) and len(key) >= 2:
+        if isinstance(key[1], ast.Name):
+            return key[1].id
+        if isinstance(key[-1], str):
+            return key[-1]
+        if isinstance(key[1], ast.AST):
+            return _key_text(key[1])  # pyright: ignore[reportArgumentType]
+    return "key"
 
 
 def _positional(node: ast.Call, args: list[Value]) -> list[Value]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
+from jaxlint.semantic.keys import KeyEvent, KeyId
 from jaxlint.semantic.scopes import Scope, all_params
 from jaxlint.semantic.transforms import ABSTRACT, HOST, NONE, Kind
 from jaxlint.semantic.values import UNKNOWN, Value, join
@@ -41,6 +42,10 @@ class FunctionInfo:
     outer_reads: list[ast.Name] = field(default_factory=list)  # free variables read (not as callees)
     callers: set[FunctionInfo] = field(default_factory=set)
     queued: bool = False
+    # what the last run found about PRNG keys (see jaxlint.semantic.keys)
+    key_events: dict[ast.Call, KeyEvent] = field(default_factory=dict)
+    consumed_params: set[str] = field(default_factory=set)  # parameters it consumes as keys
+    consumed_outside: dict[KeyId, ast.Call] = field(default_factory=dict)  # outer keys it consumes
 
     @property
     def name(self) -> str:

@@ -1,331 +1,225 @@
-"""PRNG key flow: which calls consume a key that an earlier call already consumed.
+"""PRNG keys: the bookkeeping the interpreter does to find a key consumed twice.
 
-A key is consumed by every ``jax.random`` sampler and by ``jax.random.split`` (``fold_in``,
-``key_data`` and ``clone`` leave it usable). Each binding of a name makes a new key identity;
-``k = key`` shares it. The analysis walks one function's statements in order, splitting at
-branches and joining after them, and reports
+Keys are values: a value may carry the identities of the keys it may be (:func:`values.key_ids`).
+A key gets an identity where it is made (``jax.random.key(0)``, each output of ``split``, a
+parameter) or, for a value of unknown origin, where it is bound to a name; ``k = key`` shares
+``key``'s identity, and so do ``reshape``/``squeeze``/``broadcast_to`` and indexing
+(``split(key, 3)[0]``: the first of those keys, the same one every time it is read). Each path
+through the function carries the keys consumed on it (:class:`State`), with the call that
+consumed each first. A key is consumed by every ``jax.random`` sampler and by
+``jax.random.split`` (``fold_in``, ``key_data``, ``clone`` leave it usable), and by a function of
+this module that consumes the parameter it is passed as (also through ``jax.jit``, ``partial``,
+a bound method, or closed over by a function that is called).
 
-- ``reuse``: an identity consumed twice on one path (JAX301), and
-- ``loop``: an identity created outside a loop and consumed inside it, on a path that comes round
-  again (JAX302): every iteration draws from the same key.
+The interpreter reports (as :class:`KeyEvent`, read by JAX301 and JAX302):
 
-Helpers of the same module that consume a parameter count as consuming the argument they get.
+- ``reuse``: a key consumed twice on one path;
+- ``loop``: a key made outside a loop and consumed inside it on a path that comes round again
+  (every iteration draws from the same key), or consumed on every step of a ``lax`` loop body
+  (closed over, or carried through the loop's carry without being split);
+- ``call``: a key made outside a jitted function and consumed inside it: it is a constant of
+  the compiled program, so every call draws the same numbers.
+
+Where two paths meet, a name bound to different keys on them is bound to a new key (a phi),
+consumed only where its own path consumed it: a key split and rebound in one branch is not
+taken as reused after the branches meet.
 """
 
 from __future__ import annotations
 
 import ast
-import itertools
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from jaxlint.engine.astutil import keyword_argument
-from jaxlint.semantic import api
-from jaxlint.semantic.functions import FunctionInfo
-from jaxlint.semantic.scopes import FUNCTION_NODES, Scope
+from jaxlint.engine.astutil import encloses
+from jaxlint.semantic.values import Value, join, key_ids, with_keys
 
-if TYPE_CHECKING:
-    from jaxlint.semantic.model import SemanticModel
-
-KeyId = int
-KeyExpr = tuple[str, object]  # (name, constant index or None)
+KeyId = Hashable
 
 
 @dataclass(frozen=True)
 class KeyEvent:
-    """A consumption of a key that was consumed before (``reuse``) or every iteration (``loop``)."""
+    """A consumption of a key that was consumed before (``reuse``), that happens on every
+    iteration (``loop``) or on every call of a jitted function (``call``). ``first`` is the
+    earlier consumption, for ``reuse``; ``repeated_by`` says what repeats a ``loop`` or ``call``."""
 
     kind: str
     key: str
-    first: ast.AST | None  # the earlier consumption, for reuse
+    first: ast.AST | None
+    repeated_by: str = ""
 
 
-@dataclass
-class _State:
-    env: dict[KeyExpr, frozenset[KeyId]] = field(default_factory=dict)
-    consumed: dict[KeyId, ast.AST] = field(default_factory=dict)
+class State:
+    """One path through a function at one point: what each name holds, and which keys were
+    consumed on the way (with the call that consumed each first)."""
 
-    def copy(self) -> _State:
-        return _State(dict(self.env), dict(self.consumed))
+    __slots__ = ("consumed", "names")
+
+    def __init__(
+        self, names: dict[str, Value] | None = None, consumed: dict[KeyId, ast.AST] | None = None
+    ) -> None:
+        self.names: dict[str, Value] = {} if names is None else names
+        self.consumed: dict[KeyId, ast.AST] = {} if consumed is None else consumed
+
+    def copy(self) -> State:
+        return State(dict(self.names), dict(self.consumed) if self.consumed else {})
+
+    def narrowed(self, updates: dict[str, Value]) -> State:
+        """A copy where ``updates`` replace the values of some names (a condition proved them)."""
+        return State({**self.names, **updates}, dict(self.consumed) if self.consumed else {})
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.names == other.names and self.consumed == other.consumed
+
+    __hash__ = None  # pyright: ignore[reportAssignmentType]
 
 
-class _Loop:
-    def __init__(self, node: ast.AST) -> None:
-        self.node = node
-        self.breaks: list[_State | None] = []
-        self.back_edges: list[_State] = []
-        self.candidates: list[tuple[ast.Call, KeyExpr, KeyId, str]] = []
-
-
-class KeyFlow:
-    """Key consumption analysis of one function body (or the module body)."""
-
-    def __init__(self, model: SemanticModel, scope: Scope, body: list[ast.stmt], params: list[str]):
-        self.model = model
-        self.scope = scope
-        self.body = body
-        self.params = params
-        self.events: dict[ast.Call, KeyEvent] = {}
-        self.consumed_params: set[str] = set()
-        self._ids = itertools.count()
-        self._created_in: dict[KeyId, tuple[ast.AST, ...]] = {}
-        self._param_ids: dict[KeyId, str] = {}
-        self._phi_parts: dict[KeyId, frozenset[KeyId]] = {}
-        self.loops: list[_Loop] = []
-
-    @classmethod
-    def empty(cls, model: SemanticModel) -> KeyFlow:
-        return cls(model, model.index.module, [], [])
-
-    def run(self) -> KeyFlow:
-        state = _State()
-        for name in self.params:
-            key_id = self.fresh()
-            self._param_ids[key_id] = name
-            state.env[(name, None)] = frozenset({key_id})
-        self.block(self.body, state)
-        return self
-
-    def join(self, a: _State | None, b: _State | None) -> _State | None:
-        """Merge two paths. A name bound to different keys on the two paths gets a new key (a
-        phi), consumed only if its own path consumed it: so a key consumed and rebound in one
-        branch is not taken as reused after the branches meet."""
-        if a is None or b is None:
-            other = a if b is None else b
-            return None if other is None else other.copy()
-        consumed = dict(b.consumed)
-        consumed.update(a.consumed)
-        env: dict[KeyExpr, frozenset[KeyId]] = {}
-        for name in a.env.keys() | b.env.keys():
-            left, right = a.env.get(name), b.env.get(name)
-            if left is None or right is None or left == right:
-                env[name] = left or right or frozenset()
-                continue
-            phi = self.fresh()
-            self._phi_parts[phi] = left | right
-            env[name] = frozenset({phi})
-            site = _first(a.consumed, left) or _first(b.consumed, right)
-            if site is not None:
-                consumed[phi] = site
-        return _State(env, consumed)
-
-    def fresh(self) -> KeyId:
-        key_id = next(self._ids)
-        self._created_in[key_id] = tuple(loop.node for loop in self.loops)
-        return key_id
-
-    # ------------------------------------------------------------------ statements
-
-    def block(self, body: list[ast.stmt], state: _State | None) -> _State | None:
-        for stmt in body:
-            if state is None:
-                return None
-            state = self.stmt(stmt, state)
-        return state
-
-    def stmt(self, node: ast.stmt, state: _State) -> _State | None:
-        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            value = node.value
-            if value is not None:
-                self.scan(value, state)
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            for target in targets:
-                self.bind(target, value, state)
-            return state
-        if isinstance(node, ast.If):
-            self.scan(node.test, state)
-            return self.join(self.block(node.body, state.copy()), self.block(node.orelse, state.copy()))
-        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
-            return self.loop(node, state)
-        if isinstance(node, (ast.Return, ast.Raise)):
-            for child in ast.iter_child_nodes(node):
-                self.scan(child, state)
-            return None
-        if isinstance(node, ast.Break):
-            if self.loops:
-                self.loops[-1].breaks.append(state)
-            return None
-        if isinstance(node, ast.Continue):
-            if self.loops:
-                self.loops[-1].back_edges.append(state)
-            return None
-        if isinstance(node, ast.Try):
-            after = self.block(node.body, state.copy())
-            outcomes = [self.block(node.orelse, after.copy()) if after is not None else None]
-            for handler in node.handlers:
-                outcomes.append(self.block(handler.body, state.copy()))
-            merged: _State | None = None
-            for outcome in outcomes:
-                merged = self.join(merged, outcome) if merged is not None else outcome
-            return self.block(node.finalbody, merged) if merged is not None else None
-        if isinstance(node, (ast.With, ast.AsyncWith)):
-            for item in node.items:
-                self.scan(item.context_expr, state)
-                if item.optional_vars is not None:
-                    self.bind(item.optional_vars, None, state)
-            return self.block(node.body, state)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            state.env.pop((node.name, None), None)
-            return state
-        if isinstance(node, ast.Match):
-            self.scan(node.subject, state)
-            merged = state.copy()
-            for case in node.cases:
-                merged = self.join(merged, self.block(case.body, state.copy()))
-            return merged
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.expr):
-                self.scan(child, state)
-        return state
-
-    def loop(self, node: ast.For | ast.AsyncFor | ast.While, state: _State) -> _State | None:
-        if isinstance(node, ast.While):
-            self.scan(node.test, state)
-        else:
-            self.scan(node.iter, state)
-        frame = _Loop(node)
-        self.loops.append(frame)
-        body_state = state.copy()
-        if not isinstance(node, ast.While):
-            self.bind(node.target, None, body_state)
-        end = self.block(node.body, body_state)
-        self.loops.pop()
-        if end is not None:
-            frame.back_edges.append(end)
-        for call, key, key_id, name in frame.candidates:
-            if any(key_id in edge.env.get(key, ()) for edge in frame.back_edges):
-                self.events.setdefault(call, KeyEvent("loop", name, None))
-        after = self.join(state, end)
-        after = self.block(node.orelse, after) if after is not None else None
-        for broken in frame.breaks:
-            after = self.join(after, broken) if after is not None else broken
-        return after
-
-    # ------------------------------------------------------------------ bindings
-
-    def bind(self, target: ast.AST, value: ast.expr | None, state: _State) -> None:
-        if isinstance(target, ast.Name):
-            source = _key_expr(value) if value is not None else None
-            if source is not None and source in state.env:
-                state.env[(target.id, None)] = state.env[source]
-            else:
-                state.env[(target.id, None)] = frozenset({self.fresh()})
-            for key in [k for k in state.env if k[0] == target.id and k[1] is not None]:
-                del state.env[key]
-        elif isinstance(target, (ast.Tuple, ast.List)):
-            for element in target.elts:
-                self.bind(element.value if isinstance(element, ast.Starred) else element, None, state)
-        elif isinstance(target, ast.Subscript):
-            key = _key_expr(target)
-            if key is not None:
-                state.env[key] = frozenset({self.fresh()})
-
-    # ------------------------------------------------------------------ consumption
-
-    def scan(self, expr: ast.AST, state: _State) -> None:
-        """Find key consumptions inside ``expr`` in evaluation order (not inside lambdas)."""
-        calls: list[ast.Call] = []
-        stack = [expr]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, FUNCTION_NODES):
-                continue
-            if isinstance(node, ast.Call):
-                calls.append(node)
-            stack.extend(ast.iter_child_nodes(node))
-        for call in sorted(calls, key=_evaluation_order):
-            for key in self.consumed_keys(call):
-                self.consume(call, key, state)
-
-    def consumed_keys(self, call: ast.Call) -> list[KeyExpr]:
-        qualname = self.model.resolver.qualname(call.func, self.scope)
-        if qualname is not None:
-            if not qualname.startswith("jax.random.") or qualname in api.KEY_NEUTRAL:
-                return []
-            argument = call.args[0] if call.args else keyword_argument(call, "key")
-            key = None if argument is None else _key_expr(argument)
-            return [] if key is None else [key]
-        found = self.model.resolve_function(call.func, self.scope)
-        if found is None:
-            return []
-        target, offset = found
-        consumed = self.model.consumed_params(target)
-        if not consumed:
-            return []
-        positional = target.positional_names()[offset:]
-        keys: list[KeyExpr] = []
-        for name, arg in zip(positional, call.args):
-            if isinstance(arg, ast.Starred):
-                break
-            key = _key_expr(arg)
-            if name in consumed and key is not None:
-                keys.append(key)
-        for keyword in call.keywords:
-            key = _key_expr(keyword.value)
-            if keyword.arg in consumed and key is not None:
-                keys.append(key)
-        return keys
-
-    def consume(self, call: ast.Call, key: KeyExpr, state: _State) -> None:
-        ids = state.env.get(key)
-        if ids is None:
-            if key[1] is not None and (key[0], None) in state.env:
-                ids = frozenset({self.fresh()})
-                state.env[key] = ids
-            else:
-                return
-        name = key[0] if key[1] is None else f"{key[0]}[{key[1]!r}]"
-        for key_id in ids:
-            first = state.consumed.get(key_id)
-            if first is not None and first is not call:
-                self.events.setdefault(call, KeyEvent("reuse", name, first))
-            state.consumed.setdefault(key_id, call)
-            self.consumed_params.update(self._params_behind(key_id))
-            if self.loops and self._created_outside(key_id):
-                self.loops[-1].candidates.append((call, key, key_id, name))
-
-    def _params_behind(self, key_id: KeyId, depth: int = 0) -> set[str]:
-        if key_id in self._param_ids:
-            return {self._param_ids[key_id]}
-        found: set[str] = set()
-        if depth < 32:
-            for part in self._phi_parts.get(key_id, ()):
-                found |= self._params_behind(part, depth + 1)
+def first_consumer(consumed: dict[KeyId, ast.AST], key: KeyId) -> ast.AST | None:
+    """The call that consumed ``key``, or a key it was taken from (``split(k, 3)`` consumed
+    as a whole, then ``keys[0]``), or one taken from it, on this path."""
+    found = consumed.get(key)
+    if found is not None:
         return found
-
-    def _created_outside(self, key_id: KeyId) -> bool:
-        created = self._created_in.get(key_id, ())
-        return self.loops[-1].node not in created
-
-
-def _first(consumed: dict[KeyId, ast.AST], ids: frozenset[KeyId]) -> ast.AST | None:
-    return next((consumed[i] for i in ids if i in consumed), None)
-
-
-def _key_expr(expr: ast.AST | None) -> KeyExpr | None:
-    if isinstance(expr, ast.Name):
-        return (expr.id, None)
-    if (
-        isinstance(expr, ast.Subscript)
-        and isinstance(expr.value, ast.Name)
-        and isinstance(expr.slice, ast.Constant)
-    ):
-        return (expr.value.id, expr.slice.value)
+    for ancestor in ancestors(key):
+        found = consumed.get(ancestor)
+        if found is not None:
+            return found
+    if consumed and isinstance(key, tuple):
+        for other, call in consumed.items():
+            if isinstance(other, tuple) and other[0] == "item" and key in ancestors(other):
+                return call
     return None
 
 
-def _evaluation_order(call: ast.Call) -> tuple[int, int, int, int]:
-    """Inner calls run before the calls that take their results; then left to right."""
-    end_line = call.end_lineno or call.lineno
-    end_col = call.end_col_offset or call.col_offset
-    return (end_line, end_col, call.lineno, call.col_offset)
+def derived(key: KeyId, index: object) -> KeyId:
+    """The identity of ``key[index]`` (a key of an array of keys, an element of an unpacked
+    carry): the same whenever the same element is read."""
+    return ("item", key, index)
 
 
-def analyze_keys(model: SemanticModel, info: FunctionInfo | None) -> KeyFlow:
-    """Run the key analysis over a function (or the module body when ``info`` is None)."""
-    if info is None:
-        return KeyFlow(model, model.index.module, model.tree.body, []).run()
-    node = info.node
-    body = [ast.Return(node.body)] if isinstance(node, ast.Lambda) else node.body
-    params = [p.arg for p in info.param_nodes()]
-    return KeyFlow(model, info.scope, body, params).run()  # pyright: ignore[reportArgumentType]
+def ancestors(key: KeyId) -> list[KeyId]:
+    """The keys ``key`` was taken from by indexing, innermost first."""
+    found: list[KeyId] = []
+    while isinstance(key, tuple) and len(key) == 3 and key[0] == "item":
+        key = key[1]
+        found.append(key)
+    return found
+
+
+def origin(key: KeyId) -> ast.AST | None:
+    """The syntax node where a key was made or bound (None for a parameter)."""
+    while True:
+        if isinstance(key, tuple) and key and key[0] == "item":
+            key = key[1]
+            continue
+        if isinstance(key, tuple) and len(key) >= 2 and isinstance(key[1], ast.AST):
+            return key[1]
+        return None
+
+
+def made_inside(key: KeyId, node: ast.AST) -> bool:
+    """Whether ``key`` was made or bound inside ``node`` (a loop, a function)."""
+    made = origin(key)
+    return made is not None and encloses(node, made)
+
+
+@dataclass
+class LoopFrame:
+    """The keys one pass over a loop body consumed that were made outside the loop, and the
+    paths that come round again (the end of the body and every ``continue``)."""
+
+    node: ast.AST
+    candidates: list[tuple[ast.Call, str, str, KeyId]] = field(default_factory=list)  # call, text, root, key
+    back_edges: list[State] = field(default_factory=list)
+
+
+@dataclass
+class KeyTracker:
+    """The key events of one run of the interpreter over one function."""
+
+    events: dict[ast.Call, KeyEvent] = field(default_factory=dict)
+    consumed_params: set[str] = field(default_factory=set)
+    all_consumed: dict[KeyId, ast.Call] = field(default_factory=dict)  # every key consumed, on any path
+    texts: dict[ast.Call, str] = field(default_factory=dict)  # how each consuming call writes its key
+    param_ids: dict[KeyId, str] = field(default_factory=dict)
+    phi_parts: dict[KeyId, frozenset[KeyId]] = field(default_factory=dict)
+    loops: list[LoopFrame] = field(default_factory=list)
+
+    def consume(self, call: ast.Call, keys: Iterable[KeyId], text: str, root: str, state: State) -> None:
+        """``call`` consumes the key ``text`` (rooted at name ``root``), one of ``keys``."""
+        self.texts.setdefault(call, text)
+        for key in keys:
+            self.all_consumed.setdefault(key, call)
+            first = first_consumer(state.consumed, key)
+            if first is not None and first is not call:
+                self.events.setdefault(call, KeyEvent("reuse", text, first))
+            state.consumed.setdefault(key, call)
+            self.consumed_params.update(self.params_behind(key))
+            if self.loops and not made_inside(key, self.loops[-1].node):
+                self.loops[-1].candidates.append((call, text, root, key))
+
+    def event(self, call: ast.AST, event: KeyEvent) -> None:
+        """Record ``event`` at ``call`` unless one is recorded there already."""
+        if isinstance(call, ast.Call):
+            self.events.setdefault(call, event)
+
+    def params_behind(self, key: KeyId) -> set[str]:
+        """The parameters a key is (through phis and indexing)."""
+        found: set[str] = set()
+        seen: set[KeyId] = set()
+        stack = [key]
+        while stack:
+            current = stack.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            if current in self.param_ids:
+                found.add(self.param_ids[current])
+            stack.extend(self.phi_parts.get(current, ()))
+            stack.extend(ancestors(current)[:1])
+        return found
+
+    def close_loop(self, frame: LoopFrame) -> None:
+        """After a loop's last pass: a consumed key made outside the loop that a path coming round
+        again still holds, and consumed on that path, is consumed on every iteration."""
+        for call, text, root, key in frame.candidates:
+            for edge in frame.back_edges:
+                held = key_ids(edge.names[root]) if root in edge.names else frozenset()
+                if (key in held or any(a in held for a in ancestors(key))) and first_consumer(
+                    edge.consumed, key
+                ):
+                    self.events.setdefault(call, KeyEvent("loop", text, None))
+                    break
+
+
+def join_states(a: State | None, b: State | None, site: ast.AST, tracker: KeyTracker | None) -> State | None:
+    """What holds after paths ``a`` and ``b`` meet at ``site``: values joined, keys consumed on
+    either; a name bound to different keys on the two paths gets a phi."""
+    if a is None:
+        return None if b is None else b.copy()
+    if b is None:
+        return a.copy()
+    names = dict(a.names)
+    for name, value in b.names.items():
+        old = names.get(name)
+        names[name] = value if old is None else join(old, value)
+    consumed = dict(b.consumed)
+    consumed.update(a.consumed)
+    if tracker is not None:
+        for name in a.names.keys() & b.names.keys():
+            left, right = key_ids(a.names[name]), key_ids(b.names[name])
+            if left == right or not left or not right:
+                continue
+            phi = ("phi", site, name)
+            tracker.phi_parts[phi] = left | right
+            names[name] = with_keys(names[name], frozenset({phi}))
+            first = _first(a.consumed, left) or _first(b.consumed, right)
+            if first is not None:
+                consumed[phi] = first
+            else:
+                consumed.pop(phi, None)
+    return State(names, consumed)
+
+
+def _first(consumed: dict[KeyId, ast.AST], keys: frozenset[KeyId]) -> ast.AST | None:
+    return next((found for key in keys if (found := first_consumer(consumed, key)) is not None), None)

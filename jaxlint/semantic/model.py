@@ -19,12 +19,14 @@ import sys
 from collections import deque
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
+from jaxlint.engine.astutil import encloses
 from jaxlint.semantic import api
 from jaxlint.semantic.cross_module import LayerSpec, ProjectView, TraceRequest
 from jaxlint.semantic.functions import FunctionInfo, FunctionNode
 from jaxlint.semantic.imports import Resolver
-from jaxlint.semantic.keys import KeyEvent, KeyFlow, analyze_keys
+from jaxlint.semantic.keys import KeyEvent, KeyId, origin
 from jaxlint.semantic.scopes import AMBIGUOUS, FUNCTION_NODES, ModuleIndex, Scope, ScopeCache, build_index
 from jaxlint.semantic.transforms import (
     ABSTRACT,
@@ -51,6 +53,9 @@ from jaxlint.semantic.values import (
     Value,
     referring,
 )
+
+if TYPE_CHECKING:
+    from jaxlint.semantic.dataflow import Interpreter
 
 MAX_RUNS = 6
 # Roots of imported names that are libraries, never functions of the project being checked.
@@ -128,9 +133,14 @@ class SemanticModel:
                 parent.children.append(info)
         self.module_summary: dict[str, Value] = {}
         self._queue: deque[FunctionInfo] = deque()
-        self._key_flows: dict[ast.AST, KeyFlow] = {}
+        self.module_key_events: dict[ast.Call, KeyEvent] = {}
         self._library_values: dict[str, Value] = {}
-        self._unresolved: set[ast.AST] = set()  # functions holding `jax.jit(<a name bound to a lambda>)`...
+        self._unresolved: set[ast.AST] = set()
+        # the interpreters running now, by the function (or module) they run: a function called
+        # from its enclosing one reads the enclosing names as they are at the call
+        self._live: dict[
+            ast.AST, Interpreter
+        ] = {}  # functions holding `jax.jit(<a name bound to a lambda>)`...
         # calls of a library function under a transformation (`jax.jit(jnp.zeros)(n)`): it runs
         # traced on every argument, so its parameters that must be static cannot be given here
         self.transformed_library_calls: dict[ast.Call, LibraryRef] = {}
@@ -151,7 +161,6 @@ class SemanticModel:
             info.children = []
             info.callers = set()
             info.outer_reads = []
-        self._key_flows.clear()
         self.values.clear()
 
     # ----------------------------------------------------------------- queries for rules
@@ -193,57 +202,50 @@ class SemanticModel:
 
     def key_events(self, scope: Scope) -> dict[ast.Call, KeyEvent]:
         """Key reuse found in the function (or module body) that ``scope`` belongs to."""
-        return self._key_flow(scope.function.node).events
+        info = self.infos.get(scope.function.node)
+        if info is None:
+            return self.module_key_events
+        self.ensure(info)
+        return info.key_events
 
     def consumed_params(self, info: FunctionInfo) -> set[str]:
         """Parameters of ``info`` that it consumes as PRNG keys."""
-        return self._key_flow(info.node).consumed_params
+        self.ensure(info)
+        return info.consumed_params
 
-    def _key_flow(self, node: ast.AST) -> KeyFlow:
-        flow = self._key_flows.get(node)
-        if flow is None:
-            self._key_flows[node] = KeyFlow.empty(self)  # recursion guard
-            info = self.infos.get(node)
-            if not self.uses_jax or not self._may_use_keys(self.index.scopes[node], set()):
-                flow = KeyFlow.empty(self)
-            else:
-                try:
-                    flow = analyze_keys(self, info)
-                except RecursionError:
-                    flow = KeyFlow.empty(self)
-            self._key_flows[node] = flow
-        return flow
+    def consumed_outside(self, info: FunctionInfo) -> dict[KeyId, ast.Call]:
+        """Keys made outside ``info`` (closed over) that it consumes: calling it consumes them."""
+        self.ensure(info)
+        return info.consumed_outside
 
-    def _may_use_keys(self, scope: Scope, seen: set[int]) -> bool:
-        """Whether a function calls a jax.random consumer, or a function of this module that may."""
-        if scope.calls_random:
+    def tracks_keys(self, scope: Scope) -> bool:
+        """Whether the interpreter follows PRNG keys here: in a module that draws random numbers."""
+        return self._tracks_keys
+
+    @cached_property
+    def _tracks_keys(self) -> bool:
+        scopes = [self.index.module, *self.index.functions]
+        return any(scope.calls_random for scope in scopes) or any(
+            qualname.startswith("jax.random") for scope in scopes for qualname in scope.imports.values()
+        )
+
+    def made_eagerly(self, key: object) -> bool:
+        """Whether a key was made at module level or in a function nothing traces: inside a
+        jitted function it is a constant of the compiled program."""
+        made = origin(key)
+        if made is None:
+            return isinstance(key, tuple) and bool(key) and key[0] == "attr"
+        enclosing = [info for info in self.infos.values() if encloses(info.node, made)]
+        if not enclosing:
             return True
-        if id(scope) in seen:
-            return False
-        seen.add(id(scope))
-        for name in scope.called:
-            for owner in self._scopes_defining(name):
-                if self._may_use_keys(owner, seen):
-                    return True
-        return False
+        innermost = max(enclosing, key=lambda info: info.node.lineno)
+        return innermost.effective_level == NONE
 
     @cached_property
     def makes_functions(self) -> frozenset[ast.AST]:
         """Functions that define functions or lambdas (factories, closures): their results may be
         functions, so calling one runs the interpreter on it to know what it returns."""
         return frozenset(self.index.parents[scope.node].function.node for scope in self.index.functions)
-
-    def _scopes_defining(self, name: str) -> list[Scope]:
-        return self._definitions.get(name, [])
-
-    @cached_property
-    def _definitions(self) -> dict[str, list[Scope]]:
-        found: dict[str, list[Scope]] = {}
-        for scope in self.index.functions:
-            node = scope.node
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                found.setdefault(node.name, []).append(scope)
-        return found
 
     # ----------------------------------------------------------------- lazy analysis
 
@@ -256,16 +258,18 @@ class SemanticModel:
 
         info.running = True
         info.runs += 1
+        consumed = (set(info.consumed_params), set(info.consumed_outside))
         try:
-            interpreter = Interpreter(self, info)
+            interpreter = self._live[info.node] = Interpreter(self, info)
             try:
                 returns, summary = interpreter.run_function()
             except RecursionError:
                 returns, summary = UNKNOWN, {}
         finally:
             info.running = False
+            self._live.pop(info.node, None)
         info.analyzed = True
-        if returns != info.returns:
+        if returns != info.returns or consumed != (info.consumed_params, set(info.consumed_outside)):
             info.returns = returns
             for caller in info.callers:
                 self._invalidate(caller)
@@ -302,10 +306,15 @@ class SemanticModel:
     def _analyze_module(self) -> None:
         from jaxlint.semantic.dataflow import Interpreter
 
+        interpreter = self._live[self.tree] = Interpreter(self, None)
         try:
-            self.module_summary = Interpreter(self, None).run_module(self.tree)
+            self.module_summary = interpreter.run_module(self.tree)
         except RecursionError:
             self.module_summary = {}
+        finally:
+            self._live.pop(self.tree, None)
+        if interpreter.tracker is not None:
+            self.module_key_events = interpreter.tracker.events
 
     # ----------------------------------------------------------------- values across scopes
 
@@ -319,6 +328,9 @@ class SemanticModel:
         imported = owner.imports.get(name)
         if imported is not None:
             return STATIC if imported == AMBIGUOUS else self.library_value(imported)
+        live = self._live.get(owner.function.node)
+        if live is not None and not (owner.kind == "module" and name in self.runtime_rebound):
+            return live.current(name)  # read while the owner runs: its value at this point
         if owner.kind == "module":
             if name in self.runtime_rebound:
                 return UNKNOWN

@@ -33,6 +33,7 @@ from jaxlint.semantic.values import (
     known_elements,
     refine,
     traced,
+    without_keys,
 )
 
 if TYPE_CHECKING:
@@ -298,6 +299,8 @@ def bind_values(
     already, as ``self`` or by ``partial``); extra ones go to ``*args``/``**kwargs``."""
     args = info.node.args
     names = info.positional_names()[offset:]
+    positional = [without_keys(value) for value in positional]
+    keywords = {name: without_keys(value) for name, value in keywords.items()}
     bound: dict[str, Value] = dict(zip(names, positional))
     extra = positional[len(names) :]
     if extra and args.vararg is not None:

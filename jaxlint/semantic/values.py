@@ -424,6 +424,28 @@ def key_ids(value: Value) -> frozenset[object]:
     return value._keys
 
 
+def without_keys(value: Value) -> Value:
+    """``value`` with no key identities, in its elements and entries too: keys belong to one run
+    of the interpreter over one function, and do not cross into another."""
+    if not value._keys and not value._items and not value._members:
+        return value
+    items = tuple(without_keys(v) for v in value._items) if value._items is not None else None
+    members = tuple((k, without_keys(v)) for k, v in value._members) if value._members is not None else None
+    if items is None and members is None and not value._refs:
+        return _leaf(value._flags)
+    return Value(value._flags, items, members, frozenset(), value._refs)
+
+
+def all_key_ids(value: Value) -> frozenset[object]:
+    """The PRNG keys ``value`` may be or hold (in its known elements and entries too)."""
+    found = value._keys
+    for element in value._items or ():
+        found = found | all_key_ids(element)
+    for _, entry in value._members or ():
+        found = found | all_key_ids(entry)
+    return found
+
+
 def refs(value: Value) -> frozenset[Ref]:
     """The functions, classes and instances ``value`` may be (empty: not one the model knows)."""
     return value._refs

@@ -89,12 +89,29 @@ class PrngKeyReuse(Rule):
         if event is None or event.kind != "reuse" or event.first is None:
             return
         first = event.first
+        consumer = snippet(ctx, first.func, 32) if isinstance(first, ast.Call) else "a call"
+        splits = any(_is_split(ctx, call) for call in (node, first))
+        effect = (
+            "the draws differ, but they are not guaranteed independent: a consumed key is never "
+            "used again (`KeyReuseError` under `jax_debug_key_reuse`)"
+            if splits
+            else "reusing it draws the same random bits"
+        )
         ctx.report(
             node,
-            f"key `{event.key}` was already consumed by `{snippet(ctx, first.func, 32)}` at line "  # pyright: ignore[reportAttributeAccessIssue]
-            f"{first.lineno}: reusing it draws the same random bits; "  # pyright: ignore[reportAttributeAccessIssue]
-            f"split it first, {split_advice(event.key)}",
+            f"key `{event.key}` was already consumed by `{consumer}` at line "
+            f"{first.lineno}: {effect}; "  # pyright: ignore[reportAttributeAccessIssue]
+            f"{_advice(event.key)}",
             fix=SplitBeforeFirstUse(event.key, first)
             if event.key.isidentifier() and isinstance(first, ast.Call)
             else None,
         )
+
+
+def _is_split(ctx: Context, call: ast.AST) -> bool:
+    return isinstance(call, ast.Call) and ctx.qualname(call.func) == "jax.random.split"
+
+
+def _advice(key: str) -> str:
+    advice = split_advice(key)
+    return f"split it first, {advice}" if key.isidentifier() else advice

@@ -23,14 +23,19 @@ class SplitInLoop(FixRequest):
 
 class PrngKeyReuseInLoop(Rule):
     """## What it does
-    Finds a `jax.random` call inside a Python loop that consumes a key created before the loop
-    and not rebound inside it, so every iteration uses the same key.
+    Finds a key consumed on every repetition of something: in a Python loop (or comprehension)
+    that does not rebind it; in a `jax.lax.scan`/`fori_loop`/`while_loop`/`map` body that closes
+    over it or hands it back unsplit in its carry; or in a jitted function that reads it from
+    outside (a module-level key, a key made before the function), where it is a constant of the
+    compiled program.
 
     ## Why is this bad?
-    Every iteration draws exactly the same random numbers: the "noise" added in each step of a
-    loop is identical, the "independent" samples are copies. Nothing fails. The idiom is to split
-    at the top of the body, `key, subkey = jax.random.split(key)`, or to derive a per-iteration
-    key with `jax.random.fold_in(key, i)`.
+    Every iteration, every step of the `lax` loop, or every call of the jitted function draws
+    exactly the same random numbers: the "noise" added in each step is identical, the
+    "independent" samples are copies. Nothing fails (JAX's key-reuse checker,
+    `jax_debug_key_reuse`, reports the `lax` loop cases). The idiom is to split at the top of the
+    body, `key, subkey = jax.random.split(key)`, carrying the key through a `lax` loop's carry,
+    or to pass the key to the jitted function as an argument.
 
     ## Example
     ```python
@@ -67,7 +72,7 @@ class PrngKeyReuseInLoop(Rule):
 
     code = "JAX302"
     name = "prng-key-reuse-in-loop"
-    message = "A PRNG key is reused on every loop iteration: each draws the same numbers"
+    message = "A PRNG key is reused on every loop iteration (or call): each draws the same numbers"
     outcome = "every iteration draws identical random numbers"
     fix_title = "Split the key at the top of the loop body"
     fix_availability = FixAvailability.SOMETIMES
@@ -75,7 +80,24 @@ class PrngKeyReuseInLoop(Rule):
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         event = ctx.key_events.get(node)
-        if event is None or event.kind != "loop":
+        if event is None or event.kind not in ("loop", "call"):
+            return
+        if event.kind == "call":
+            ctx.report(
+                node,
+                f"key `{event.key}` is made outside jitted `{event.repeated_by}` and consumed inside it: "
+                f"it is a constant of the compiled program, so every call draws the same random "
+                f"numbers; pass the key as an argument and split it for each call",
+            )
+            return
+        if event.repeated_by:
+            where = f"`{event.repeated_by.rsplit('.', 1)[-1]}`"
+            ctx.report(
+                node,
+                f"key `{event.key}` is consumed on every step of {where} (closed over, or carried "
+                f"unsplit): every step draws the same random numbers; carry the key and split it "
+                f"each step, {split_advice(event.key)}",
+            )
             return
         loop = ctx.loops[-1] if ctx.loops else None
         fixable = (

@@ -142,6 +142,9 @@ def jit_parameter(ctx: Context, name: str | None) -> str | None:
 
 
 def split_advice(key: str) -> str:
-    """The split line a PRNG finding suggests, with a subkey name distinct from ``key``."""
+    """The split line a PRNG finding suggests, with a subkey name distinct from ``key`` (for a key
+    that is not a name, ``keys[0]``: give each use a key of its own)."""
+    if not key.isidentifier():
+        return f"give each use a key of its own (split more keys than `{key}` comes from)"
     subkey = "subkey" if key != "subkey" else "subkey_2"
     return f"`{key}, {subkey} = jax.random.split({key})`"

@@ -70,7 +70,79 @@ def used_in_one_branch_of_try(key):
     return noise + jax.random.normal(key, (2,))  # error: JAX301
 
 
+def split_index_twice(key):
+    keys = jax.random.split(key, 3)
+    return jax.random.normal(keys[0]) + jax.random.normal(keys[0])  # error: JAX301
+
+
+def cond_then_after(key, p):
+    a = jax.lax.cond(p, lambda: jax.random.normal(key, ()), lambda: 0.0)
+    return a + jax.random.normal(key, ())  # error: JAX301
+
+
+def jitted_sampler_twice(key):
+    sample = jax.jit(jax.random.normal)
+    return sample(key), sample(key)  # error: JAX301
+
+
+def draw(key):
+    return jax.random.uniform(key, (2,))
+
+
+def through_a_jitted_helper(key):
+    fast_draw = jax.jit(draw)
+    return fast_draw(key) + fast_draw(key)  # error: JAX301
+
+
+class Sampler:
+    def sample(self, key):
+        return jax.random.normal(key, (2,))
+
+
+def through_a_method(key):
+    sampler = Sampler()
+    return sampler.sample(key) + sampler.sample(key)  # error: JAX301
+
+
+def closure_called_twice(key):
+    def noise():
+        return jax.random.normal(key, ())
+
+    return noise() + noise()  # error: JAX301
+
+
+def use_then_split(key):
+    x = jax.random.normal(key, ())
+    k1, k2 = jax.random.split(key)  # error: JAX301
+    return x, k1, k2
+
+
 # --- near misses ---
+
+
+def cond_one_branch_each(key, p):
+    return jax.lax.cond(p, lambda: jax.random.normal(key, ()), lambda: jax.random.uniform(key, ()))
+
+
+def if_else_in_a_loop(key, flags):
+    out = []
+    for flag in flags:
+        kx, ky = jax.random.split(jax.random.key(0))
+        if flag:
+            out.append(jax.random.normal(ky, ()))
+        else:
+            out.append(jax.random.uniform(ky, ()))
+    return out
+
+
+def distinct_split_indices(key):
+    keys = jax.random.split(key, 3)
+    return jax.random.normal(keys[0]) + jax.random.normal(keys[1])
+
+
+def two_independent_calls(key):
+    k1, k2 = jax.random.split(key)
+    return draw(k1) + draw(k2)
 
 
 def split_first(key):

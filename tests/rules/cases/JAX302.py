@@ -27,7 +27,72 @@ def alias_in_loop(key, xs):
     return out
 
 
+def closed_over_in_fori(key, x):
+    def body(i, acc):
+        return acc + jax.random.normal(key, ())  # error: JAX302
+
+    return jax.lax.fori_loop(0, 3, body, x)
+
+
+def carried_unsplit_in_fori(key, x):
+    def body(i, carry):
+        k, acc = carry
+        return k, acc + jax.random.normal(k, ())  # error: JAX302
+
+    return jax.lax.fori_loop(0, 3, body, (key, x))
+
+
+def closed_over_in_scan(key, xs):
+    def step(carry, x):
+        return carry + jax.random.normal(key, ()), x  # error: JAX302
+
+    return jax.lax.scan(step, 0.0, xs)
+
+
+def same_key_for_every_element(key, n):
+    return [jax.random.normal(key, ()) for _ in range(n)]  # error: JAX302
+
+
+GLOBAL_KEY = jax.random.key(0)
+
+
+@jax.jit
+def noisy(x):
+    return x + jax.random.normal(GLOBAL_KEY, x.shape)  # error: JAX302
+
+
 # --- near misses ---
+
+
+def carried_and_split_in_fori(key, x):
+    def body(i, carry):
+        k, acc = carry
+        k, sub = jax.random.split(k)
+        return k, acc + jax.random.normal(sub, ())
+
+    return jax.lax.fori_loop(0, 3, body, (key, x))
+
+
+def closed_over_in_vmap(key, xs):
+    return jax.vmap(lambda x: x + jax.random.normal(key, ()))(xs)
+
+
+def skips_before_splitting(key, batches):
+    out = []
+    for batch in batches:
+        if batch is None:
+            continue
+        key, sub = jax.random.split(key)
+        out.append(jax.random.normal(sub, ()))
+    return out
+
+
+def one_key_per_element(key, n):
+    return [jax.random.normal(k, ()) for k in jax.random.split(key, n)]
+
+
+def noisy_with_key(key, x):
+    return x + jax.random.normal(key, x.shape)
 
 
 @jax.jit
