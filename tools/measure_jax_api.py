@@ -43,6 +43,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import importlib.metadata
 import inspect
 import json
 import re
@@ -61,8 +62,9 @@ import jax
 jax.config.update("jax_platforms", "cpu")
 jax.config.update("jax_enable_x64", False)
 
-import jaxlib  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
+from jax.core import Tracer  # noqa: E402
 from jax.experimental.key_reuse import _core as key_reuse_core  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -409,7 +411,7 @@ def value_kind(value: Any) -> str | None:
         return "int"
     if isinstance(value, float):
         return "float"
-    if isinstance(value, jax.Array) and jax.dtypes.issubdtype(value.dtype, jax.dtypes.prng_key):
+    if isinstance(value, jax.Array) and jnp.issubdtype(value.dtype, jax.dtypes.prng_key):
         return "key"
     if isinstance(value, np.ndarray | jax.Array):
         return "array"
@@ -547,7 +549,7 @@ def must_be_concrete(error: BaseException) -> bool:
 
 
 def holds_tracer(outputs: list[Any]) -> bool:
-    return any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree.leaves(outputs))
+    return any(isinstance(leaf, Tracer) for leaf in jax.tree.leaves(outputs))
 
 
 # ---------------------------------------------------------------------------- baselines
@@ -1045,7 +1047,7 @@ def to_json(report: Report) -> dict[str, Any]:
     return {
         "comment": "Measured by tools/measure_jax_api.py; do not edit by hand. Read with jaxlint.semantic.measured.",
         "jax_version": jax.__version__,
-        "jaxlib_version": jaxlib.__version__,
+        "jaxlib_version": importlib.metadata.version("jaxlib"),
         "numpy_version": np.__version__,
         "concrete": concrete,
         "measured_without_concrete": measured_only,
@@ -1122,10 +1124,15 @@ def print_summary(data: dict[str, Any], report: Report, seconds: float) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--output", type=Path, default=OUTPUT)
+    parser.add_argument("--output", type=Path, help=f"where to write (default {OUTPUT.relative_to(ROOT)})")
     parser.add_argument("--check", action="store_true", help="fail if the stored file differs")
     parser.add_argument("--verbose", action="store_true", help="each function's baseline and findings")
-    parser.add_argument("--only", nargs="*", default=(), help="measure these qualified names only (no write)")
+    parser.add_argument(
+        "--only",
+        nargs="*",
+        default=(),
+        help="measure these qualified names only; print the JSON, or write it to --output if given",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     report = run(args.only, args.verbose)
@@ -1138,18 +1145,20 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  other error: {qualname}({name}): {detail}", file=sys.stderr)
         for qualname, detail in report.numpy_unknown.items():
             print(f"  numpy unmeasured: {qualname}: {detail}", file=sys.stderr)
-    if args.only:
+    if args.only and args.output is None:
         print(text)
         return 0
+    output: Path = args.output or OUTPUT
     if args.check:
-        stored = args.output.read_text() if args.output.exists() else ""
+        stored = output.read_text() if output.exists() else ""
         if stored != text:
-            print(f"{args.output} is stale: run python tools/measure_jax_api.py", file=sys.stderr)
+            print(f"{output} is stale: run python tools/measure_jax_api.py", file=sys.stderr)
             return 1
+        print(f"{output} is current")
         return 0
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text)
-    print(f"wrote {args.output.relative_to(ROOT) if args.output.is_relative_to(ROOT) else args.output}")
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text)
+    print(f"wrote {output.relative_to(ROOT) if output.is_relative_to(ROOT) else output}")
     return 0
 
 
