@@ -380,10 +380,10 @@ def optional_candidates(param: inspect.Parameter, measurable_only: bool = True) 
     default (the other truth value for a flag, the default itself for a number); with
     ``measurable_only``, only values that can be traced."""
     default = param.default
-    if param.name in BY_NAME:
-        found = list(BY_NAME[param.name])
-    elif isinstance(default, bool):
+    if isinstance(default, bool):
         found = [const(not default)]
+    elif param.name in BY_NAME:
+        found = list(BY_NAME[param.name])
     elif isinstance(default, int | float) and not isinstance(default, bool):
         found = [const(default)]
     elif default is None and re.search(r"\bbool\b", str(param.annotation)):
@@ -805,22 +805,61 @@ def measure(qualname: str, func: Any, signature: inspect.Signature) -> Measured 
         ):
             result.static_result = not holds_tracer(outputs)
     if qualname.startswith(JNP_MODULES):
-        for name, value in baseline.call.values.items():
-            param = signature.parameters[name]
-            if not isinstance(value, np.ndarray) or value.ndim == 0 or param.kind is param.VAR_POSITIONAL:
+        result.rejects_sequence = sequence_rejections(baseline.call, signature)
+    return result
+
+
+def as_sequence(value: Any) -> tuple[np.ndarray, list[Any]] | None:
+    """An array of one dimension or more standing for ``value`` (a number becomes two of it), and
+    the same values as a Python list; None for what has no list form."""
+    if isinstance(value, bool | np.bool_):
+        return None
+    if isinstance(value, int | float):
+        array = np.array([value, value], dtype=np.float32 if isinstance(value, float) else np.int32)
+    elif isinstance(value, np.ndarray):
+        array = value if value.ndim else np.stack([value, value])
+    else:
+        return None
+    return array, array.tolist()
+
+
+def sequence_rejections(call: Call, signature: inspect.Signature) -> list[tuple[int | None, str]]:
+    """The arguments where a Python list raises ``TypeError`` eagerly while the same values as an
+    array work (``jnp.sum([1, 2])``); each element of ``*args`` on its own."""
+    found: list[tuple[int | None, str]] = []
+    for name, value in call.values.items():
+        param = signature.parameters[name]
+        position = position_of(signature, name)
+        if param.kind is param.VAR_POSITIONAL:
+            items = [(None if position is None else position + i, i, item) for i, item in enumerate(value)]
+        else:
+            items = [(position, None, value)]
+        for at, index, item in items:
+            pair = as_sequence(item)
+            if pair is None:
+                continue
+            array, listed = pair
+
+            def override(
+                new: Any, name: str = name, index: int | None = index, value: Any = value
+            ) -> dict[str, Any]:
+                return {name: new} if index is None else {name: (*value[:index], new, *value[index + 1 :])}
+
+            if array is not item and not succeeds(
+                lambda array=array, override=override: call.run(override(array))
+            ):
                 continue
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
-                    jax.block_until_ready(baseline.call.run({name: value.tolist()}))
-            except TypeError as error:
-                if "requires ndarray or scalar arguments" in str(error):
-                    result.rejects_sequence.append((position_of(signature, name), name))
+                    jax.block_until_ready(call.run(override(listed)))
+            except TypeError:
+                found.append((at, name))
             except Timeout:
                 raise
             except Exception:
                 pass
-    return result
+    return found
 
 
 def public_callables(module_name: str) -> Iterator[tuple[str, Any]]:
