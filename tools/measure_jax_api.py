@@ -22,8 +22,9 @@ and ``fft``), ``jax.lax``, ``jax.nn`` and ``jax.random``, the script
    argument), or anything else (unknown, not recorded). A parameter found concrete is measured
    again with each optional parameter added: those that lift the requirement are its ``unless``
    (``repeats`` of ``jnp.repeat`` unless ``total_repeat_length``);
-3. for ``jax.numpy``, passes each array argument as a Python list, eagerly, and records the
-   positions where JAX refuses a sequence (``TypeError``: "requires ndarray or scalar arguments");
+3. for ``jax.numpy``, passes each array or number argument as a Python list (a number as two of
+   it), eagerly, and records the positions where the list raises ``TypeError`` ("requires ndarray
+   or scalar arguments") while the same values as an array work;
 4. records the calls whose result holds no tracer when their array arguments are traced (they
    answer from shapes and dtypes: ``jnp.shape``, ``jnp.result_type``);
 5. for each ``jax.random`` function taking a key, calls it twice on one typed key under
