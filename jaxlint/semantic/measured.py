@@ -1,0 +1,180 @@
+"""Facts about JAX's API measured by running JAX, for rules that never import it.
+
+``tools/measure_jax_api.py`` calls every public function of ``jax.numpy`` (with ``linalg`` and
+``fft``), ``jax.lax``, ``jax.nn`` and ``jax.random`` under ``jax.jit`` with one argument traced at a
+time, each ``jax.random`` function twice on one key with the key-reuse checker on, and each NumPy
+namesake on a tracer; it writes ``data/jax_api.json``, which this module reads once, lazily.
+
+Every question takes a qualified name (``"jax.numpy.zeros"``, ``"numpy.exp"``). Where an answer
+can be ``None``, ``None`` means *no fact*: the function is not in the scanned modules, or no call
+of it could be measured. A rule must read it as "unknown", never as "no".
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ConcreteParameter:
+    """A parameter that must be concrete under ``jit``: a tracer there raises ``error``.
+
+    ``position`` is None for a keyword-only parameter; ``variadic`` marks ``*args`` (this position
+    and every later one). ``value`` is the kind of value measured: ``"int"``, ``"ints"`` (a tuple
+    of ints: a shape, axes), ``"bool"``, ``"float"``, ``"array"`` or ``"arrays"``. ``unless``
+    names optional parameters whose presence lifts the requirement (``repeats`` of ``jnp.repeat``
+    unless ``total_repeat_length``).
+    """
+
+    name: str
+    position: int | None
+    value: str
+    error: str
+    variadic: bool = False
+    unless: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ConcreteParams:
+    """The parameters of a measured function that must be concrete (none: every measured
+    parameter may be traced). ``all_positional``: each positional parameter that takes a number
+    or an array must be concrete (``jnp.arange``, ``jnp.zeros``)."""
+
+    parameters: tuple[ConcreteParameter, ...] = ()
+    all_positional: bool = False
+
+    @property
+    def positions(self) -> frozenset[int]:
+        return frozenset(p.position for p in self.parameters if p.position is not None)
+
+    @property
+    def names(self) -> frozenset[str]:
+        return frozenset(p.name for p in self.parameters)
+
+    def find(self, position: int | None = None, keyword: str | None = None) -> ConcreteParameter | None:
+        """The must-be-concrete parameter that an argument at ``position``, or passed as
+        ``keyword``, binds to; None when it binds to none of them."""
+        for param in self.parameters:
+            if keyword is not None and param.name == keyword and not param.variadic:
+                return param
+            if (
+                position is not None
+                and param.position is not None
+                and (param.position == position or (param.variadic and position > param.position))
+            ):
+                return param
+        return None
+
+
+@dataclass(frozen=True)
+class RequiredUnderJit:
+    """Called with the ``given`` parameters only, the function fails under ``jit`` even on
+    concrete arguments, and works once one of ``requires`` is passed (``jnp.nonzero`` and
+    ``size``)."""
+
+    given: tuple[str, ...]
+    requires: tuple[str, ...]
+
+
+@cache
+def _data() -> dict[str, Any]:
+    text = resources.files("jaxlint.semantic").joinpath("data/jax_api.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+@cache
+def _measured_names() -> frozenset[str]:
+    data = _data()
+    names = set(data["concrete"])
+    for functions in data["measured_without_concrete"].values():
+        names.update(functions)
+    return frozenset(names)
+
+
+def measured_with() -> str:
+    """The JAX version the facts were measured with."""
+    return str(_data()["jax_version"])
+
+
+def concrete_parameters(qualname: str) -> ConcreteParams | None:
+    """The parameters of ``qualname`` that must be concrete under ``jit`` (an empty
+    :class:`ConcreteParams` when none of those measured must be); None when not measured."""
+    entry = _data()["concrete"].get(qualname)
+    if entry is None:
+        return ConcreteParams() if qualname in _measured_names() else None
+    return ConcreteParams(
+        tuple(
+            ConcreteParameter(
+                name=p["name"],
+                position=p["position"],
+                value=p["value"],
+                error=p["error"],
+                variadic=p.get("variadic", False),
+                unless=tuple(p.get("unless", ())),
+            )
+            for p in entry["parameters"]
+        ),
+        entry["all_positional"],
+    )
+
+
+def required_under_jit(qualname: str) -> RequiredUnderJit | None:
+    """What ``qualname`` needs to work under ``jit`` at all, if anything."""
+    entry = _data()["jit_requires"].get(qualname)
+    if entry is None:
+        return None
+    return RequiredUnderJit(tuple(entry["given"]), tuple(entry["requires"]))
+
+
+def fails_under_jit(qualname: str) -> str | None:
+    """The error ``qualname`` raises under ``jit`` even on concrete arguments
+    (``jnp.trim_zeros``); None when it works there or was not measured."""
+    error = _data()["fails_under_jit"].get(qualname)
+    return None if error is None else str(error)
+
+
+def consumes_key(qualname: str) -> bool | None:
+    """Whether a ``jax.random`` function consumes the key it is given (a second use of the key
+    raises ``KeyReuseError`` under ``jax.debug_key_reuse``); None when it takes no key or was not
+    measured."""
+    keys = _data()["keys"]
+    if qualname in keys["consumes"]:
+        return True
+    if qualname in keys["does_not_consume"]:
+        return False
+    return None
+
+
+def numpy_rejects_tracer(qualname: str) -> bool | None:
+    """Whether a NumPy function (``"numpy.exp"``) raises on a tracer as its first array argument
+    (``TracerArrayConversionError`` mostly); False when it works on one (``np.sum`` calls the
+    array's method); None when not measured."""
+    numpy = _data()["numpy"]
+    if qualname in numpy["rejects_tracer"]:
+        return True
+    if qualname in numpy["accepts_tracer"]:
+        return False
+    return None
+
+
+def rejects_sequence(qualname: str) -> frozenset[int] | None:
+    """The positions where a ``jax.numpy`` function raises ``TypeError`` on a Python list in
+    place of an array (an empty set when it accepts one everywhere measured); None when not
+    measured."""
+    entry = _data()["rejects_sequence"].get(qualname)
+    if entry is None:
+        known = qualname.startswith("jax.numpy.") and qualname in _measured_names()
+        return frozenset() if known else None
+    return frozenset(position for position, _ in entry if position is not None)
+
+
+def is_static_query(qualname: str) -> bool:
+    """Whether the call answers from shapes and dtypes: its result holds no tracer when its array
+    arguments are traced (``jnp.shape``, ``jnp.result_type``, ``np.ndim``). False also when this
+    was not measured (a call with no array argument, such as ``jnp.issubdtype``, is not)."""
+    data = _data()
+    return qualname in data["static_results"] or qualname in data["numpy"]["static_results"]

@@ -1,0 +1,1206 @@
+"""Measure facts about JAX's public API by running JAX, and write them to jaxlint's data file.
+
+Usage: python tools/measure_jax_api.py [--check] [--verbose] [--output PATH] [--only QUALNAME...]
+
+jaxlint's rules never import JAX; what they know about its API is either typed by hand or measured
+here and checked in as ``jaxlint/semantic/data/jax_api.json`` (read by
+:mod:`jaxlint.semantic.measured`). For every public callable of ``jax.numpy`` (with its ``linalg``
+and ``fft``), ``jax.lax``, ``jax.nn`` and ``jax.random``, the script
+
+1. finds a *baseline*: concrete arguments with which the call succeeds eagerly and under ``jax.jit``
+   with every argument closed over. Candidates are chosen by parameter name and annotation (small
+   float, int and bool arrays, shapes, ints, axes, dtypes, PRNG keys, callables); the required
+   parameters are searched first, then each optional parameter is added on its own. When the call
+   fails under ``jit`` with every argument concrete but works once an optional parameter is given
+   (``jnp.nonzero`` and ``size``), the function *needs* that parameter under ``jit``;
+2. passes each argument that is an array or a Python number (or a tuple or list of them) as the
+   one ``jit`` argument, a tracer, with the others closed over, and classifies the outcome: it
+   traces (the parameter may be traced), it raises a concretization-class error (the parameter
+   must be concrete: ``ConcretizationTypeError``, ``TracerIntegerConversionError``,
+   ``TracerBoolConversionError``, ``TracerArrayConversionError``, or a ``TypeError``,
+   ``ValueError`` or ``IndexError`` that names a tracer, a concrete value or a non-hashable static
+   argument), or anything else (unknown, not recorded). A parameter found concrete is measured
+   again with each optional parameter added: those that lift the requirement are its ``unless``
+   (``repeats`` of ``jnp.repeat`` unless ``total_repeat_length``);
+3. for ``jax.numpy``, passes each array or number argument as a Python list (a number as two of
+   it), eagerly, and records the positions where the list raises ``TypeError`` ("requires ndarray
+   or scalar arguments") while the same values as an array work;
+4. records the calls whose result holds no tracer when their array arguments are traced (they
+   answer from shapes and dtypes: ``jnp.shape``, ``jnp.result_type``);
+5. for each ``jax.random`` function taking a key, calls it twice on one typed key under
+   ``jax.debug_key_reuse(True)``: a ``KeyReuseError`` on the second call means it consumes the
+   key. The static checker's signature (``jax.experimental.key_reuse``) must agree;
+6. for each NumPy function with a ``jax.numpy`` namesake, finds a NumPy baseline and traces its
+   first array argument: ``TracerArrayConversionError`` means NumPy rejects a tracer; a result
+   means it works on one (``np.sum`` delegates to the array's method).
+
+Tracing uses ``jax.jit(...).trace``: concretization happens while tracing, so nothing compiles
+under ``jit``. CPU only, ``jax_enable_x64`` off, one process; the output depends only on the
+installed JAX, jaxlib and NumPy. ``--check`` compares with the stored file instead of writing it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import importlib.metadata
+import inspect
+import json
+import re
+import signal
+import sys
+import time
+import types
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jax
+
+jax.config.update("jax_platforms", "cpu")
+jax.config.update("jax_enable_x64", False)
+
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+from jax.core import Tracer  # noqa: E402
+from jax.experimental.key_reuse import _core as key_reuse_core  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+OUTPUT = ROOT / "jaxlint" / "semantic" / "data" / "jax_api.json"
+
+MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft", "jax.lax", "jax.nn", "jax.random")
+JNP_MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft")
+
+# Never called: they read or write files or change global state.
+SKIP = frozenset(
+    {
+        "jax.numpy.load",
+        "jax.numpy.fromfile",
+        "jax.numpy.save",
+        "jax.numpy.savez",
+        "jax.numpy.set_printoptions",
+        "jax.numpy.printoptions",
+        "jax.numpy.get_printoptions",
+    }
+)
+# Parameters never given a value: outputs, placement, precision knobs, private flags.
+UNSET_PARAMETERS = frozenset(
+    {"out", "device", "out_sharding", "sharding", "copy", "order", "like", "subok", "casting", "signature"}
+)
+
+MAX_ATTEMPTS = 400  # candidate combinations tried for the required parameters
+MAX_OPTIONAL_ATTEMPTS = 8  # candidates tried for one optional parameter
+SECONDS_PER_FUNCTION = 30
+
+
+# ---------------------------------------------------------------------------- candidate values
+
+
+def _f23() -> np.ndarray:
+    return (np.arange(1, 7, dtype=np.float32) / 10).reshape(2, 3)
+
+
+def _f3() -> np.ndarray:
+    return np.array([0.1, 0.2, 0.3], dtype=np.float32)
+
+
+def _f33() -> np.ndarray:  # symmetric positive definite
+    return np.array([[2.0, 0.5, 0.0], [0.5, 2.0, 0.5], [0.0, 0.5, 2.0]], dtype=np.float32)
+
+
+def _f0() -> np.ndarray:
+    return np.asarray(0.5, dtype=np.float32)
+
+
+def _f4d() -> np.ndarray:  # (batch, length, heads, features), as attention takes it
+    return (np.arange(1, 5, dtype=np.float32) / 10).reshape(1, 2, 1, 2)
+
+
+def _i23() -> np.ndarray:
+    return np.arange(6, dtype=np.int32).reshape(2, 3)
+
+
+def _i2() -> np.ndarray:
+    return np.array([0, 1], dtype=np.int32)
+
+
+def _i3() -> np.ndarray:
+    return np.array([1, 0, 2], dtype=np.int32)
+
+
+def _b23() -> np.ndarray:
+    return np.array([[True, False, True], [False, True, True]])
+
+
+def _b3() -> np.ndarray:
+    return np.array([True, False, True])
+
+
+def _c23() -> np.ndarray:
+    return (_f23() + 1j * _f23()).astype(np.complex64)
+
+
+def _u32() -> np.ndarray:
+    return np.array([0, 42], dtype=np.uint32)
+
+
+def _key() -> jax.Array:
+    return jax.random.key(0)
+
+
+def _keys() -> jax.Array:
+    return jax.random.split(jax.random.key(0), 2)
+
+
+def _first(*args: Any) -> Any:
+    return args[0]
+
+
+def _last(*args: Any) -> Any:
+    return args[-1]
+
+
+def _pair(carry: Any, x: Any) -> Any:
+    return carry, x
+
+
+def _add(a: Any, b: Any) -> Any:
+    return a + b
+
+
+def _false(*args: Any) -> Any:
+    return False
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A value to try for a parameter, built afresh for each call (NumPy functions may write to
+    their arguments)."""
+
+    label: str
+    make: Callable[[], Any]
+
+
+def c(label: str, make: Callable[[], Any]) -> Candidate:
+    return Candidate(label, make)
+
+
+def const(value: Any) -> Candidate:
+    return Candidate(repr(value), lambda: value)
+
+
+F23, F3, F33, F0, F4D = c("f23", _f23), c("f3", _f3), c("f33", _f33), c("f0", _f0), c("f4d", _f4d)
+I23, I2, I3, B23, B3, C23 = (
+    c("i23", _i23),
+    c("i2", _i2),
+    c("i3", _i3),
+    c("b23", _b23),
+    c("b3", _b3),
+    c("c23", _c23),
+)
+U8 = c("u8", lambda: np.array([[1, 2, 3], [4, 5, 6]], dtype=np.uint8))
+U32, KEY, KEYS = c("u32", _u32), c("key", _key), c("keys", _keys)
+FIRST, LAST, PAIR, ADD, FALSE = (
+    const(_first),
+    const(_last),
+    const(_pair),
+    const(_add),
+    const(_false),
+)
+F32, I32, U32DT, BOOL = const(np.float32), const(np.int32), const(np.uint32), const(np.bool_)
+F23_PAIR = c("[f23, f23]", lambda: [_f23(), _f23()])
+ARRAYS = [F23, F33, F3, F0, I23, I3, B23, C23, F4D]
+GENERIC = [*ARRAYS[:4], I23, B23, const(2), const(0.5), const((2, 3)), const(True), F4D, C23, F23_PAIR, F32]
+GENERIC += [const("ij->ji"), FIRST, PAIR, ADD, U8, const(None)]
+INTS = [const(2), const(3), const(1), const(0)]
+SHAPES = [
+    const((2, 3)),
+    const((3, 2)),
+    const((6,)),
+    const((2,)),
+    const(()),
+    const((1, 2)),
+    const(2),
+    const((1, 2, 3)),
+]
+AXES = [const(0), const(1), const(-1), const((0,)), const((0, 1)), const((1, 0))]
+DTYPES = [F32, I32, BOOL, U32DT]
+CALLABLES = [FIRST, PAIR, ADD, LAST, FALSE]
+
+BY_NAME: dict[str, list[Candidate]] = {
+    "key": [KEY, F4D, KEYS, F23],
+    "keys": [KEY, KEYS],
+    "seed": [const(0)],
+    "key_bits_array": [U32],
+    "shape": SHAPES,
+    "newshape": [const((3, 2)), const((6,))],
+    "new_shape": [const((3, 2)), const((6,)), const((2, 3))],
+    "new_sizes": [const((3, 2)), const((6,))],
+    "sizes": [const((2,)), const((2, 3))],
+    "out_shape": SHAPES,
+    "dimensions": [const((2, 3)), const((0,)), const((1, 0)), const((0, 1))],
+    "permutation": [const((1, 0))],
+    "slice_sizes": [const((1, 2)), const((1, 1))],
+    "slice_size": [const(1), const(2)],
+    "start_indices": [const((0, 0)), const((0, 1)), const(0)],
+    "limit_indices": [const((2, 3)), const((1, 2))],
+    "start_index": [const(0), const(1)],
+    "limit_index": [const(1), const(2)],
+    "strides": [const((1, 1)), const(None)],
+    "stride": [const(1)],
+    "padding_config": [const(((1, 1, 0), (0, 0, 0)))],
+    "pad_width": [const(1), const(((1, 1), (0, 0))), const((1, 1))],
+    "window_dimensions": [const((1, 2)), const((1, 1))],
+    "window_strides": [const((1, 1))],
+    "num": INTS,
+    "n": [const(3), const(2), const(1)],
+    "m": [F23, F33, const(3)],
+    "N": [const(3), const(2)],
+    "M": [const(3), const(2)],
+    "k": [const(1), const(2), const(0)],
+    "length": [const(3), const(2)],
+    "size": [const(2), const(3), const(6)],
+    "num_classes": [const(3)],
+    "num_segments": [const(3)],
+    "total_repeat_length": [const(6), const(4), const(3)],
+    "repeats": [const(2), I3],
+    "reps": [const(2), const((2, 1))],
+    "bins": [const(3)],
+    "deg": [const(1)],
+    "decimals": [const(1)],
+    "q": [const(0.5)],
+    "unroll": [const(2), const(True)],
+    "axis": AXES,
+    "axis1": [const(0), const(1)],
+    "axis2": [const(1), const(0)],
+    "source": [const(0)],
+    "destination": [const(1)],
+    "start": [const(0), const(1), const(0.0)],
+    "stop": [const(3), const(1.0)],
+    "step": [const(1)],
+    "axes": [const((1, 0)), const(1), const(0), const((0, 1)), const(((1,), (0,)))],
+    "dimension": [const(0), const(1)],
+    "dim": [const(0)],
+    "dtype": DTYPES,
+    "new_dtype": DTYPES,
+    "int_type": [I32],
+    "from_": [I32],
+    "to": [F32],
+    "arg1": [F32],
+    "arg2": [const(np.floating)],
+    "kind": [const("real floating")],
+    "type1": [F32],
+    "type2": [I32],
+    "subscripts": [const("ij->ji"), const("ij,ij->ij")],
+    "pred": [const(True), c("b0", lambda: np.asarray(True))],
+    "index": [const(0), I2],
+    "indices": [I2, const(0), const((0, 1)), I23],
+    "condition": [B23, B3, const(True)],
+    "mask": [B23, B3],
+    "where": [B23, B3],
+    "condlist": [c("[b23]", lambda: [_b23()])],
+    "choicelist": [c("[f23]", lambda: [_f23()])],
+    "choices": [F23_PAIR],
+    "arrays": [F23_PAIR, c("(f23, f23)", lambda: (_f23(), _f23()))],
+    "tup": [F23_PAIR],
+    "operands": [F23_PAIR, c("[f23]", lambda: [_f23()])],
+    "branches": [const((_first, _first))],
+    "body_fun": [LAST, FIRST],
+    "cond_fun": [FALSE],
+    "true_fun": [FIRST],
+    "false_fun": [FIRST],
+    "computation": [ADD],
+    "lower": [const(0), const(True)],
+    "upper": [const(3), const(False)],
+    "init_val": [F23, const(0.0)],
+    "init": [F23, const(0.0)],
+    "init_value": [const(0.0)],
+    "init_values": [const(0.0), c("(0.0,)", lambda: (0.0,))],
+    "xs": [F3, F23],
+    "xp": [F3],
+    "fp": [F3],
+    "p": [const(0.5), F3, const(2)],
+    "data": [const(1), I2],
+    "padding": [const("VALID"), const("SAME")],
+    "num_samples": [const(2)],
+    "mode": [const("clip"), const("wrap")],
+    "axis_name": [const("i")],
+    "dimension_numbers": [const(((1,), (0,))), const((((1,), (0,)), ((), ())))],
+    "dims": [const((2, 3))],
+    "multi_index": [c("(i2, i2)", lambda: (_i2(), _i2()))],
+    "fft_type": [const(jax.lax.FftType.FFT)],
+    "fft_lengths": [const((3,))],
+}
+# Names whose candidates are the only sensible values (collectives need a mapped axis name).
+ONLY_BY_NAME = frozenset({"axis_name", "subscripts", "key_bits_array", "seed"})
+# Values of *args: a tuple of arguments.
+VARIADIC_BY_NAME: dict[str, list[Candidate]] = {
+    "operands": [c("(f23,)", lambda: (_f23(),)), c("('ij->ji', f23)", lambda: ("ij->ji", _f23()))],
+    "shapes": [const(((2, 3),)), const(((2, 3), (1, 3)))],
+}
+CALLABLE_NAMES = re.compile(r"(^|_)(f|fn|fun|func|function|pyfunc|func1d|callback|body|comparator)(_|$)")
+
+
+def candidates_for(param: inspect.Parameter) -> list[Candidate]:
+    """The values to try for a parameter, most plausible first: by name, then by annotation,
+    then a generic list."""
+    name = param.name
+    if name in BY_NAME:
+        found = list(BY_NAME[name])
+    elif CALLABLE_NAMES.search(name.lower()):
+        found = list(CALLABLES)
+    else:
+        found = []
+    annotation = param.annotation if isinstance(param.annotation, str) else repr(param.annotation)
+    if param.annotation is not inspect.Parameter.empty:
+        if "Callable" in annotation:
+            found += CALLABLES
+        if "Array" in annotation:
+            found += ARRAYS
+        if "DType" in annotation or "dtype" in annotation:
+            found += DTYPES
+        if re.search(r"\bShape\b|Sequence\[int\]", annotation):
+            found += SHAPES
+        if re.search(r"\bint\b", annotation):
+            found += INTS
+        if re.search(r"\bbool\b", annotation):
+            found += [const(True), const(False)]
+    if name not in ONLY_BY_NAME:
+        found += GENERIC
+    unique: dict[str, Candidate] = {}
+    for cand in found:
+        unique.setdefault(cand.label, cand)
+    return list(unique.values())
+
+
+def optional_candidates(param: inspect.Parameter, measurable_only: bool = True) -> list[Candidate]:
+    """The values to try for an optional parameter: those of its name, else built from its
+    default (the other truth value for a flag, the default itself for a number); with
+    ``measurable_only``, only values that can be traced."""
+    default = param.default
+    if isinstance(default, bool):
+        found = [const(not default)]
+    elif param.name in BY_NAME:
+        found = list(BY_NAME[param.name])
+    elif isinstance(default, int | float) and not isinstance(default, bool):
+        found = [const(default)]
+    elif default is None and re.search(r"\bbool\b", str(param.annotation)):
+        found = [const(True), const(False)]
+    elif default is None:
+        found = [const(0), const(2), const(0.5), F23, B23, const((2, 3)), const(True)]
+    else:
+        found = []
+    if not measurable_only:
+        return found[:MAX_OPTIONAL_ATTEMPTS]
+    return [cand for cand in found if measurable(cand.make())][:MAX_OPTIONAL_ATTEMPTS]
+
+
+# ---------------------------------------------------------------------------- calls
+
+
+OMIT = object()
+
+
+def value_kind(value: Any) -> str | None:
+    """What kind of value a parameter was measured with, or None when it cannot be traced."""
+    if isinstance(value, bool | np.bool_):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, jax.Array) and jnp.issubdtype(value.dtype, jax.dtypes.prng_key):
+        return "key"
+    if isinstance(value, np.ndarray | jax.Array):
+        return "array"
+    if isinstance(value, tuple | list) and value:
+        kinds = {value_kind(item) for item in value}
+        if kinds <= {"int", "ints"}:
+            return "ints"
+        if kinds <= {"array", "int", "float", "bool", "arrays"}:
+            return "arrays"
+    return None
+
+
+def measurable(value: Any) -> bool:
+    return value_kind(value) is not None
+
+
+@dataclass
+class Call:
+    """A function, its signature and one argument value per given parameter."""
+
+    func: Callable[..., Any]
+    signature: inspect.Signature
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def arguments(self, override: dict[str, Any] | None = None) -> tuple[list[Any], dict[str, Any]]:
+        values = {**self.values, **(override or {})}
+        params = list(self.signature.parameters.values())
+        positional: list[Any] = []
+        keywords: dict[str, Any] = {}
+        variadic = next((p for p in params if p.kind is p.VAR_POSITIONAL), None)
+        # positional parameters go by position up to the last given one (or all, before *args)
+        last = -1
+        for i, p in enumerate(params):
+            if (
+                p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                and p.name in values
+                and (p.kind is p.POSITIONAL_ONLY or p.default is p.empty or variadic is not None)
+            ):
+                last = i
+        if variadic is not None and variadic.name in values:
+            last = params.index(variadic) - 1
+        for p in params[: last + 1]:
+            positional.append(values.get(p.name, p.default))
+        for i, p in enumerate(params):
+            if p.name not in values or i <= last:
+                continue
+            if p.kind is p.VAR_POSITIONAL:
+                positional.extend(values[p.name])
+            elif p.kind is not p.VAR_KEYWORD:
+                keywords[p.name] = values[p.name]
+        return positional, keywords
+
+    def run(self, override: dict[str, Any] | None = None) -> Any:
+        args, kwargs = self.arguments(override)
+        return self.func(*args, **kwargs)
+
+    def with_value(self, name: str, value: Any) -> Call:
+        return Call(self.func, self.signature, {**self.values, name: value})
+
+    def without(self, name: str) -> Call:
+        return Call(self.func, self.signature, {k: v for k, v in self.values.items() if k != name})
+
+
+class Timeout(Exception):
+    pass
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    def expire(signum: int, frame: Any) -> None:
+        raise Timeout
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def succeeds(thunk: Callable[[], Any]) -> bool:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = thunk()
+            jax.block_until_ready(out)
+    except Timeout:
+        raise
+    except Exception:
+        return False
+    return True
+
+
+def eager(call: Call) -> bool:
+    return succeeds(call.run)
+
+
+def trace(
+    call: Call, traced: Any = None, rebuild: Callable[[Any], dict[str, Any]] | None = None
+) -> tuple[BaseException | None, list[Any]]:
+    """Trace the call under ``jit`` with the ``traced`` arguments (a dict of parameter values, or
+    what ``rebuild`` turns into one) as tracers and every other argument closed over; returns the
+    error it raised (None when it traced) and its outputs."""
+    traced = {} if traced is None else traced
+    outputs: list[Any] = []
+
+    def jitted(args: Any) -> None:
+        outputs.append(call.run(rebuild(args) if rebuild else args))
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            jax.jit(jitted).trace(traced)
+    except Timeout:
+        raise
+    except Exception as error:
+        return error, outputs
+    return None, outputs
+
+
+CONCRETIZATION_ERRORS = (
+    jax.errors.ConcretizationTypeError,
+    jax.errors.TracerIntegerConversionError,
+    jax.errors.TracerBoolConversionError,
+    jax.errors.TracerArrayConversionError,
+)
+NAMES_A_TRACER = re.compile(r"Tracer|tracer|concrete|Non-hashable static argument")
+
+
+def must_be_concrete(error: BaseException) -> bool:
+    if isinstance(error, CONCRETIZATION_ERRORS):
+        return True
+    return isinstance(error, TypeError | ValueError | IndexError) and bool(NAMES_A_TRACER.search(str(error)))
+
+
+def holds_tracer(outputs: list[Any]) -> bool:
+    return any(isinstance(leaf, Tracer) for leaf in jax.tree.leaves(outputs))
+
+
+# ---------------------------------------------------------------------------- baselines
+
+
+def signature_of(func: Any, numpy_names: Sequence[str] | None = None) -> inspect.Signature | None:
+    """The signature to call ``func`` with; a ufunc's is spelt from its number of inputs."""
+    nin = getattr(func, "nin", None)
+    if isinstance(nin, int) and type(func).__name__ == "ufunc" and not isinstance(func, np.ufunc):
+        names = list(numpy_names or (["x"] if nin == 1 else [f"x{i + 1}" for i in range(nin)]))
+        return inspect.Signature([inspect.Parameter(n, inspect.Parameter.POSITIONAL_ONLY) for n in names])
+    try:
+        return inspect.signature(func)
+    except (TypeError, ValueError):
+        return None
+
+
+def required(signature: inspect.Signature) -> list[inspect.Parameter]:
+    return [
+        p
+        for p in signature.parameters.values()
+        if (p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+        or p.kind is p.VAR_POSITIONAL
+    ]
+
+
+def optional(signature: inspect.Signature) -> list[inspect.Parameter]:
+    return [
+        p
+        for p in signature.parameters.values()
+        if p.default is not p.empty and not p.name.startswith("_") and p.name not in UNSET_PARAMETERS
+    ]
+
+
+def variadic_candidates(param: inspect.Parameter) -> list[Candidate]:
+    if param.name in VARIADIC_BY_NAME:
+        return VARIADIC_BY_NAME[param.name]
+    singles = candidates_for(param.replace(kind=inspect.Parameter.POSITIONAL_ONLY))[:6]
+    found = [c(f"({cand.label},)", lambda cand=cand: (cand.make(),)) for cand in singles]
+    found.insert(1, const(()))
+    found.insert(2, c("(f23, f23)", lambda: (_f23(), _f23())))
+    return found
+
+
+def by_rank(lengths: Sequence[int]) -> Iterator[tuple[int, ...]]:
+    """Index tuples into candidate lists, in order of increasing index sum (best guesses first)."""
+    if not lengths:
+        yield ()
+        return
+    total = sum(n - 1 for n in lengths)
+
+    def compose(i: int, remaining: int) -> Iterator[tuple[int, ...]]:
+        if i == len(lengths) - 1:
+            if remaining < lengths[i]:
+                yield (remaining,)
+            return
+        for first in range(min(remaining, lengths[i] - 1) + 1):
+            for rest in compose(i + 1, remaining - first):
+                yield (first, *rest)
+
+    for s in range(total + 1):
+        yield from compose(0, s)
+
+
+def search(call: Call, params: Sequence[inspect.Parameter], jit_too: bool, budget: int) -> Call | None:
+    """The first combination of candidates for ``params`` with which the call succeeds eagerly
+    (and, with ``jit_too``, traces under ``jit`` with every argument closed over)."""
+    lists = [variadic_candidates(p) if p.kind is p.VAR_POSITIONAL else candidates_for(p) for p in params]
+    for attempt, indices in enumerate(by_rank([len(options) for options in lists])):
+        if attempt >= budget:
+            return None
+        values = {p.name: lists[i][j].make() for i, (p, j) in enumerate(zip(params, indices))}
+        found = Call(call.func, call.signature, {**call.values, **values})
+        if eager(found) and (not jit_too or trace(found)[0] is None):
+            return found
+    return None
+
+
+@dataclass
+class Baseline:
+    call: Call
+    jit_requires: tuple[str, ...] = ()  # optional parameters jit needs, given ``given`` only
+    given: tuple[str, ...] = ()
+    jit_error: str = ""  # the error under jit with every argument concrete, whatever else is given
+    additions: dict[str, Call] = field(default_factory=dict)  # optional parameter -> baseline with it
+
+
+def find_baseline(func: Any, signature: inspect.Signature) -> Baseline | None:
+    """Concrete arguments with which ``func`` succeeds eagerly and under ``jit`` (all closed over)."""
+    start = Call(func, signature)
+    needed = required(signature)
+    found = search(start, needed, jit_too=False, budget=MAX_ATTEMPTS)
+    extras = optional(signature)
+    if found is None:
+        # some calls need an optional parameter (scan needs xs or length)
+        for extra in extras:
+            found = search(start, [*needed, extra], jit_too=False, budget=MAX_ATTEMPTS // 4)
+            if found is not None:
+                break
+    if found is None:
+        return None
+    baseline = Baseline(found)
+    error = trace(found)[0]
+    if error is not None:
+        # works eagerly, not under jit: which optional parameter does jit need?
+        for extra in extras:
+            for cand in optional_candidates(extra, measurable_only=False):
+                with_extra = found.with_value(extra.name, cand.make())
+                if trace(with_extra)[0] is None and eager(with_extra):
+                    baseline = Baseline(with_extra, jit_requires=(extra.name,), given=tuple(found.values))
+                    break
+            if baseline.jit_requires:
+                break
+        else:
+            return Baseline(found, jit_error=type(error).__name__)
+    # each optional parameter on its own; tracing with every argument concrete is the test
+    for extra in extras:
+        if extra.name in baseline.call.values:
+            continue
+        for cand in optional_candidates(extra):
+            with_extra = baseline.call.with_value(extra.name, cand.make())
+            if trace(with_extra)[0] is None:
+                baseline.additions[extra.name] = with_extra
+                break
+    return baseline
+
+
+# ---------------------------------------------------------------------------- measurement
+
+
+@dataclass
+class Parameter:
+    name: str
+    position: int | None
+    variadic: bool
+    value: str
+    error: str
+    unless: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "error": self.error,
+            "name": self.name,
+            "position": self.position,
+            "value": self.value,
+        }
+        if self.variadic:
+            out["variadic"] = True
+        if self.unless:
+            out["unless"] = sorted(self.unless)
+        return out
+
+
+@dataclass
+class Measured:
+    qualname: str
+    concrete: list[Parameter] = field(default_factory=list)
+    traceable: list[str] = field(default_factory=list)
+    unknown: dict[str, str] = field(default_factory=dict)  # parameter -> error
+    jit_requires: tuple[str, ...] = ()
+    given: tuple[str, ...] = ()
+    jit_error: str = ""
+    all_positional: bool = False
+    rejects_sequence: list[tuple[int | None, str]] = field(default_factory=list)
+    static_result: bool | None = None
+    baseline: str = ""
+    call: Call | None = None
+
+
+def position_of(signature: inspect.Signature, name: str) -> int | None:
+    for i, p in enumerate(signature.parameters.values()):
+        if p.name == name:
+            return i if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL) else None
+    return None
+
+
+def classify(call: Call, name: str) -> tuple[str, str]:
+    """``("traceable", "")``, ``("concrete", error class)`` or ``("unknown", error)``."""
+    error, _ = trace(call, {name: call.values[name]})
+    if error is None:
+        return "traceable", ""
+    if must_be_concrete(error):
+        return "concrete", type(error).__name__
+    return "unknown", f"{type(error).__name__}: {str(error).splitlines()[0][:160] if str(error) else ''}"
+
+
+def describe(call: Call) -> str:
+    parts = []
+    for name, value in call.values.items():
+        text = repr(value) if not isinstance(value, np.ndarray) else f"array{value.shape}:{value.dtype}"
+        if isinstance(value, jax.Array):
+            text = f"{type(value).__name__}{value.shape}"
+        parts.append(f"{name}={text[:40]}")
+    return ", ".join(parts)
+
+
+def measure(qualname: str, func: Any, signature: inspect.Signature) -> Measured | None:
+    """The facts about one function, or None when no baseline was found."""
+    baseline = find_baseline(func, signature)
+    if baseline is None:
+        return None
+    result = Measured(
+        qualname,
+        jit_requires=baseline.jit_requires,
+        given=baseline.given,
+        jit_error=baseline.jit_error,
+        baseline=describe(baseline.call),
+        call=baseline.call,
+    )
+    if baseline.jit_error:
+        return result
+    calls = [(name, baseline.call) for name in baseline.call.values]
+    calls += [(name, call) for name, call in baseline.additions.items()]
+    for name, call in calls:
+        value = call.values[name]
+        kind = value_kind(value)
+        if kind is None or name in baseline.jit_requires:
+            continue
+        outcome, detail = classify(call, name)
+        if outcome == "traceable":
+            result.traceable.append(name)
+        elif outcome == "unknown":
+            result.unknown[name] = detail
+        else:
+            param = signature.parameters[name]
+            found = Parameter(
+                name, position_of(signature, name), param.kind is param.VAR_POSITIONAL, kind, detail
+            )
+            if call is baseline.call:
+                for extra, with_extra in baseline.additions.items():
+                    if classify(with_extra, name)[0] == "traceable":
+                        found.unless.append(extra)
+            result.concrete.append(found)
+    positional = [
+        p.name
+        for p in signature.parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL)
+        and (p.name in result.traceable or any(q.name == p.name for q in result.concrete))
+    ]
+    result.all_positional = bool(positional) and all(
+        any(q.name == n for q in result.concrete) for n in positional
+    )
+    result.concrete.sort(key=lambda q: (q.position is None, q.position or 0, q.name))
+    # a result that holds no tracer when every array argument is traced answers from shapes
+    arrays = {n: v for n, v in baseline.call.values.items() if value_kind(v) in ("array", "arrays")}
+    if arrays:
+        error, outputs = trace(baseline.call, arrays)
+        leaves = jax.tree.leaves(outputs)
+        if (
+            error is None
+            and leaves
+            and not any(callable(leaf) and not hasattr(leaf, "dtype") for leaf in leaves)
+        ):
+            result.static_result = not holds_tracer(outputs)
+    if qualname.startswith(JNP_MODULES):
+        result.rejects_sequence = sequence_rejections(baseline.call, signature)
+    return result
+
+
+def as_sequence(value: Any) -> tuple[np.ndarray, list[Any]] | None:
+    """An array of one dimension or more standing for ``value`` (a number becomes two of it), and
+    the same values as a Python list; None for what has no list form."""
+    if isinstance(value, bool | np.bool_):
+        return None
+    if isinstance(value, int | float):
+        array = np.array([value, value], dtype=np.float32 if isinstance(value, float) else np.int32)
+    elif isinstance(value, np.ndarray):
+        array = value if value.ndim else np.stack([value, value])
+    else:
+        return None
+    return array, array.tolist()
+
+
+def sequence_rejections(call: Call, signature: inspect.Signature) -> list[tuple[int | None, str]]:
+    """The arguments where a Python list raises ``TypeError`` eagerly while the same values as an
+    array work (``jnp.sum([1, 2])``); each element of ``*args`` on its own."""
+    found: list[tuple[int | None, str]] = []
+    for name, value in call.values.items():
+        param = signature.parameters[name]
+        position = position_of(signature, name)
+        if param.kind is param.VAR_POSITIONAL:
+            items = [(None if position is None else position + i, i, item) for i, item in enumerate(value)]
+        else:
+            items = [(position, None, value)]
+        for at, index, item in items:
+            pair = as_sequence(item)
+            if pair is None:
+                continue
+            array, listed = pair
+
+            def override(
+                new: Any, name: str = name, index: int | None = index, value: Any = value
+            ) -> dict[str, Any]:
+                return {name: new} if index is None else {name: (*value[:index], new, *value[index + 1 :])}
+
+            if array is not item and not succeeds(
+                lambda array=array, override=override: call.run(override(array))
+            ):
+                continue
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    jax.block_until_ready(call.run(override(listed)))
+            except TypeError:
+                found.append((at, name))
+            except Timeout:
+                raise
+            except Exception:
+                pass
+    return found
+
+
+def public_callables(module_name: str) -> Iterator[tuple[str, Any]]:
+    """The module's public functions: no private names, classes, dtypes, modules or constants."""
+    module = importlib.import_module(module_name)
+    names = getattr(module, "__all__", None) or dir(module)
+    for name in sorted(names):
+        qualname = f"{module_name}.{name}"
+        if name.startswith("_") or qualname in SKIP:
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                obj = getattr(module, name)
+        except Exception:
+            continue  # deprecated: warns or raises on access
+        if isinstance(obj, types.ModuleType) or inspect.isclass(obj) or isinstance(obj, np.dtype):
+            continue
+        if not callable(obj):
+            continue
+        yield qualname, obj
+
+
+# ---------------------------------------------------------------------------- keys
+
+
+def key_parameter(call: Call) -> str | None:
+    for name, value in call.values.items():
+        if value_kind(value) == "key":
+            return name
+    return None
+
+
+def consumes_key(call: Call, name: str) -> tuple[bool | None, bool | None]:
+    """(dynamic, static): whether the call consumes its key, by calling it twice on one key with
+    the reuse checker on, and by the checker's signature of the traced call."""
+    dynamic: bool | None
+    try:
+        with jax.debug_key_reuse(True), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            key = jax.random.key(0)
+            call.run({name: key})
+            try:
+                call.run({name: key})
+                dynamic = False
+            except jax.errors.KeyReuseError:
+                dynamic = True
+    except Exception:
+        dynamic = None
+    static: bool | None
+    try:
+        signature = key_reuse_core.function_type_signature(lambda k: call.run({name: k}), jax.random.key(0))
+        static = any(sink.idx == 0 and bool(np.all(sink.mask)) for sink in signature.sinks)
+    except Exception:
+        static = None
+    return dynamic, static
+
+
+# ---------------------------------------------------------------------------- numpy
+
+
+def numpy_namesake(qualname: str) -> tuple[str, Any] | None:
+    suffix = qualname.removeprefix("jax.numpy.")
+    module_name, _, name = f"numpy.{suffix}".rpartition(".")
+    try:
+        module = importlib.import_module(module_name)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            obj = getattr(module, name)
+    except Exception:
+        return None
+    if inspect.isclass(obj) or not callable(obj) or isinstance(obj, types.ModuleType):
+        return None
+    return f"{module_name}.{name}", obj
+
+
+def measure_numpy(qualname: str, func: Any) -> tuple[bool | None, bool | None, str]:
+    """(rejects a tracer, result is static, detail) for a NumPy function: a baseline on NumPy
+    arrays, then its first array argument traced."""
+    signature = signature_of(func)
+    if signature is None:
+        return None, None, "no signature"
+    found = search(Call(func, signature), required(signature), jit_too=False, budget=MAX_ATTEMPTS // 2)
+    if found is None:
+        return None, None, "no baseline"
+    arrays = [n for n, v in found.values.items() if value_kind(v) in ("array", "arrays")]
+    # *operands of np.einsum mix the subscripts and the arrays: trace the first array
+    mixed = [
+        n
+        for n, v in found.values.items()
+        if isinstance(v, tuple) and any(value_kind(x) == "array" for x in v)
+    ]
+    if arrays:
+        error, outputs = trace(found, {arrays[0]: found.values[arrays[0]]})
+    elif mixed:
+        name, value = mixed[0], found.values[mixed[0]]
+        i = next(i for i, x in enumerate(value) if value_kind(x) == "array")
+        error, outputs = trace(found, value[i], lambda t: {name: (*value[:i], t, *value[i + 1 :])})
+    else:
+        return None, None, f"no array argument ({describe(found)})"
+    if error is None:
+        return False, not holds_tracer(outputs), ""
+    if isinstance(error, CONCRETIZATION_ERRORS) or (isinstance(error, TypeError) and "Tracer" in str(error)):
+        return True, None, type(error).__name__
+    return None, None, f"{type(error).__name__}: {str(error).splitlines()[0][:160] if str(error) else ''}"
+
+
+# ---------------------------------------------------------------------------- the run
+
+
+@dataclass
+class Report:
+    measured: dict[str, Measured] = field(default_factory=dict)
+    unmeasured: dict[str, list[str]] = field(default_factory=dict)
+    scanned: dict[str, int] = field(default_factory=dict)
+    consumes: list[str] = field(default_factory=list)
+    keeps: list[str] = field(default_factory=list)
+    key_disagreements: list[str] = field(default_factory=list)
+    numpy_rejects: dict[str, str] = field(default_factory=dict)  # function -> error
+    numpy_accepts: list[str] = field(default_factory=list)
+    numpy_static: list[str] = field(default_factory=list)
+    numpy_unknown: dict[str, str] = field(default_factory=dict)
+    no_key: list[str] = field(default_factory=list)
+
+
+def module_of(qualname: str) -> str:
+    return max((m for m in MODULES if qualname.startswith(m + ".")), key=len)
+
+
+def run(only: Sequence[str] = (), verbose: bool = False) -> Report:
+    report = Report()
+    numpy_names: dict[str, Any] = {}
+    for module_name in MODULES:
+        report.unmeasured.setdefault(module_name, [])
+        report.scanned.setdefault(module_name, 0)
+        for qualname, func in public_callables(module_name):
+            if only and qualname not in only:
+                continue
+            report.scanned[module_name] += 1
+            namesake = numpy_namesake(qualname) if module_name in JNP_MODULES else None
+            if namesake is not None:
+                numpy_names[namesake[0]] = namesake[1]
+            names = None
+            if namesake is not None and isinstance(namesake[1], np.ufunc):
+                sig = signature_of(namesake[1])
+                if sig is not None:
+                    names = [p.name for p in sig.parameters.values() if p.kind is p.POSITIONAL_ONLY]
+            signature = signature_of(func, names)
+            started = time.perf_counter()
+            result = None
+            if signature is not None:
+                try:
+                    with time_limit(SECONDS_PER_FUNCTION):
+                        result = measure(qualname, func, signature)
+                except Timeout:
+                    result = None
+            if result is None:
+                report.unmeasured[module_name].append(qualname)
+                if verbose:
+                    print(f"  unmeasured {qualname}", file=sys.stderr)
+                continue
+            report.measured[qualname] = result
+            if verbose:
+                concrete = ", ".join(f"{p.name}({p.error})" for p in result.concrete)
+                print(
+                    f"  {qualname} [{time.perf_counter() - started:.2f}s] ({result.baseline})"
+                    + (f" concrete: {concrete}" if concrete else "")
+                    + (f" unknown: {result.unknown}" if result.unknown else "")
+                    + (f" jit requires {result.jit_requires}" if result.jit_requires else "")
+                    + (f" fails under jit: {result.jit_error}" if result.jit_error else ""),
+                    file=sys.stderr,
+                )
+            if module_name == "jax.random":
+                assert result.call is not None
+                name = key_parameter(result.call)
+                if name is None:
+                    report.no_key.append(qualname)
+                    continue
+                dynamic, static = consumes_key(result.call, name)
+                if dynamic is None or (static is not None and dynamic != static):
+                    report.key_disagreements.append(f"{qualname}: reuse check {dynamic}, signature {static}")
+                    continue
+                (report.consumes if dynamic else report.keeps).append(qualname)
+    for qualname in sorted(numpy_names):
+        try:
+            with time_limit(SECONDS_PER_FUNCTION):
+                rejects, static, detail = measure_numpy(qualname, numpy_names[qualname])
+        except Timeout:
+            rejects, static, detail = None, None, "timeout"
+        if rejects is True:
+            report.numpy_rejects[qualname] = detail
+        elif rejects is False:
+            report.numpy_accepts.append(qualname)
+            if static:
+                report.numpy_static.append(qualname)
+        else:
+            report.numpy_unknown[qualname] = detail
+    return report
+
+
+def to_json(report: Report) -> dict[str, Any]:
+    concrete = {}
+    measured_only: dict[str, list[str]] = {m: [] for m in MODULES}
+    for qualname, result in sorted(report.measured.items()):
+        if result.jit_error:
+            continue
+        if result.concrete:
+            concrete[qualname] = {
+                "all_positional": result.all_positional,
+                "parameters": [p.as_json() for p in result.concrete],
+            }
+        else:
+            measured_only[module_of(qualname)].append(qualname)
+    summary = {}
+    for module_name in MODULES:
+        inside = [r for q, r in report.measured.items() if module_of(q) == module_name]
+        summary[module_name] = {
+            "concrete_parameters": sum(len(r.concrete) for r in inside),
+            "functions_with_concrete_parameters": sum(1 for r in inside if r.concrete),
+            "measured": len(inside),
+            "scanned": report.scanned.get(module_name, 0),
+            "unmeasured": len(report.unmeasured.get(module_name, [])),
+        }
+    return {
+        "comment": "Measured by tools/measure_jax_api.py; do not edit by hand. Read with jaxlint.semantic.measured.",
+        "jax_version": jax.__version__,
+        "jaxlib_version": importlib.metadata.version("jaxlib"),
+        "numpy_version": np.__version__,
+        "concrete": concrete,
+        "measured_without_concrete": measured_only,
+        "unmeasured": report.unmeasured,
+        "jit_requires": {
+            q: {"given": list(r.given), "requires": list(r.jit_requires)}
+            for q, r in sorted(report.measured.items())
+            if r.jit_requires
+        },
+        "fails_under_jit": {q: r.jit_error for q, r in sorted(report.measured.items()) if r.jit_error},
+        "rejects_sequence": {
+            q: [[pos, name] for pos, name in r.rejects_sequence]
+            for q, r in sorted(report.measured.items())
+            if r.rejects_sequence
+        },
+        "static_results": sorted(q for q, r in report.measured.items() if r.static_result),
+        "keys": {
+            "consumes": sorted(report.consumes),
+            "does_not_consume": sorted(report.keeps),
+            "takes_no_key": sorted(report.no_key),
+        },
+        "numpy": {
+            "rejects_tracer": dict(sorted(report.numpy_rejects.items())),
+            "accepts_tracer": sorted(report.numpy_accepts),
+            "static_results": sorted(report.numpy_static),
+            "unmeasured": sorted(report.numpy_unknown),
+        },
+        "summary": summary,
+    }
+
+
+def dumps(data: Any, depth: int = 0) -> str:
+    """Stable JSON for review: dicts expanded to the second level, lists of names one per line,
+    everything deeper on one line."""
+    indent = " " * (depth + 1)
+    flat = isinstance(data, dict) and all(isinstance(v, str) for v in data.values())
+    if isinstance(data, dict) and data and (depth < 2 or flat):
+        items = [f"{indent}{json.dumps(k)}: {dumps(data[k], depth + 1)}" for k in sorted(data)]
+        return "{\n" + ",\n".join(items) + "\n" + " " * depth + "}"
+    if isinstance(data, list) and data and all(isinstance(item, str) for item in data):
+        return "[\n" + ",\n".join(f"{indent}{json.dumps(item)}" for item in data) + "\n" + " " * depth + "]"
+    return json.dumps(data, sort_keys=True)
+
+
+def print_summary(data: dict[str, Any], report: Report, seconds: float) -> None:
+    print(
+        f"JAX {data['jax_version']} (jaxlib {data['jaxlib_version']}, NumPy {data['numpy_version']}), {seconds:.0f} s"
+    )
+    for module_name, row in data["summary"].items():
+        print(
+            f"  {module_name:18} scanned {row['scanned']:4}  measured {row['measured']:4}  "
+            f"unmeasured {row['unmeasured']:3}  with concrete parameters {row['functions_with_concrete_parameters']:3}"
+            f"  concrete parameters {row['concrete_parameters']:3}"
+        )
+    keys = data["keys"]
+    print(
+        f"  keys: {len(keys['consumes'])} consume, {len(keys['does_not_consume'])} do not: {keys['does_not_consume']}"
+    )
+    for line in report.key_disagreements:
+        print(f"  key check disagreement: {line}")
+    numpy = data["numpy"]
+    print(
+        f"  numpy: {len(numpy['rejects_tracer'])} reject a tracer, {len(numpy['accepts_tracer'])} accept one,"
+        f" {len(numpy['unmeasured'])} unmeasured"
+    )
+    print(f"  jit requires: {data['jit_requires']}")
+    print(f"  static results: {data['static_results']}")
+    print(f"  rejects a sequence: {len(data['rejects_sequence'])} functions")
+    unknown = {q: r.unknown for q, r in report.measured.items() if r.unknown}
+    print(
+        f"  parameters with another error under jit (not recorded): {sum(len(u) for u in unknown.values())}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--output", type=Path, help=f"where to write (default {OUTPUT.relative_to(ROOT)})")
+    parser.add_argument("--check", action="store_true", help="fail if the stored file differs")
+    parser.add_argument("--verbose", action="store_true", help="each function's baseline and findings")
+    parser.add_argument(
+        "--only",
+        nargs="*",
+        default=(),
+        help="measure these qualified names only; print the JSON, or write it to --output if given",
+    )
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    report = run(args.only, args.verbose)
+    data = to_json(report)
+    text = dumps(data) + "\n"
+    print_summary(data, report, time.perf_counter() - started)
+    if args.verbose:
+        for qualname, result in sorted(report.measured.items()):
+            for name, detail in result.unknown.items():
+                print(f"  other error: {qualname}({name}): {detail}", file=sys.stderr)
+        for qualname, detail in report.numpy_unknown.items():
+            print(f"  numpy unmeasured: {qualname}: {detail}", file=sys.stderr)
+    if args.only and args.output is None:
+        print(text)
+        return 0
+    output: Path = args.output or OUTPUT
+    if args.check:
+        stored = output.read_text() if output.exists() else ""
+        if stored != text:
+            print(f"{output} is stale: run python tools/measure_jax_api.py", file=sys.stderr)
+            return 1
+        print(f"{output} is current")
+        return 0
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text)
+    print(f"wrote {output.relative_to(ROOT) if output.is_relative_to(ROOT) else output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
