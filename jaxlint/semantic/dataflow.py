@@ -896,6 +896,8 @@ class Interpreter:
         consumes, and the keys it closes over and consumes."""
         if self.tracker is None or self.state is None or target is self.info:
             return
+        if not self.model.may_use_keys(target):
+            return
         consumed = self.model.consumed_params(target)
         if consumed:
             names = target.positional_names()[offset:]
@@ -918,7 +920,7 @@ class Interpreter:
         for argument in function_arguments(node, transform):
             for ref in refs(self.values.get(argument, UNKNOWN)):
                 target = self.model.infos.get(ref.node) if isinstance(ref, FunctionRef) else None
-                if target is not None and target is not self.info:
+                if target is not None and target is not self.info and self.model.may_use_keys(target):
                     if self.info is not None:
                         target.callers.add(self.info)
                     for key in self.model.consumed_outside(target):

@@ -136,6 +136,7 @@ class SemanticModel:
         self.module_key_events: dict[ast.Call, KeyEvent] = {}
         self._library_values: dict[str, Value] = {}
         self._unresolved: set[ast.AST] = set()
+        self._may_use_keys: dict[Scope, bool] = {}
         # the interpreters running now, by the function (or module) they run: a function called
         # from its enclosing one reads the enclosing names as they are at the call
         self._live: dict[
@@ -205,22 +206,66 @@ class SemanticModel:
         info = self.infos.get(scope.function.node)
         if info is None:
             return self.module_key_events
+        if not self._tracks_keys or not self.may_use_keys(info):
+            return {}
         self.ensure(info)
         return info.key_events
 
     def consumed_params(self, info: FunctionInfo) -> set[str]:
         """Parameters of ``info`` that it consumes as PRNG keys."""
+        if not self.may_use_keys(info):
+            return set()
         self.ensure(info)
         return info.consumed_params
 
     def consumed_outside(self, info: FunctionInfo) -> dict[KeyId, ast.Call]:
         """Keys made outside ``info`` (closed over) that it consumes: calling it consumes them."""
+        if not self.may_use_keys(info):
+            return {}
         self.ensure(info)
         return info.consumed_outside
 
     def tracks_keys(self, scope: Scope) -> bool:
         """Whether the interpreter follows PRNG keys here: in a module that draws random numbers."""
         return self._tracks_keys
+
+    def may_use_keys(self, info: FunctionInfo) -> bool:
+        """Whether a function may consume a key: it calls a ``jax.random`` consumer, or a function
+        of this module (by name) or a nested function that may (a cheap syntactic bound: the
+        interpreter runs on a callee for its keys only when this holds)."""
+        found = self._may_use_keys.get(info.scope)
+        if found is None:
+            found = self._may_use_keys[info.scope] = self._scope_may_use_keys(info.scope, set())
+        return found
+
+    def _scope_may_use_keys(self, scope: Scope, seen: set[int]) -> bool:
+        if scope.calls_random:
+            return True
+        if id(scope) in seen:
+            return False
+        seen.add(id(scope))
+        callees = [owner for name in scope.called for owner in self._scopes_defining(name)]
+        nested = self._nested_scopes.get(scope.node, [])
+        return any(self._scope_may_use_keys(other, seen) for other in [*callees, *nested])
+
+    def _scopes_defining(self, name: str) -> list[Scope]:
+        return self._definitions.get(name, [])
+
+    @cached_property
+    def _definitions(self) -> dict[str, list[Scope]]:
+        found: dict[str, list[Scope]] = {}
+        for scope in self.index.functions:
+            node = scope.node
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found.setdefault(node.name, []).append(scope)
+        return found
+
+    @cached_property
+    def _nested_scopes(self) -> dict[ast.AST, list[Scope]]:
+        found: dict[ast.AST, list[Scope]] = {}
+        for scope in self.index.functions:
+            found.setdefault(self.index.parents[scope.node].function.node, []).append(scope)
+        return found
 
     @cached_property
     def _tracks_keys(self) -> bool:

@@ -39,8 +39,8 @@ class Scope:
     params: list[str] = field(default_factory=list)
     # name -> the value of its last simple `name = value` assignment in this scope
     assigned: dict[str, ast.expr] = field(default_factory=dict)
-    # callee names this scope calls (`f(...)`, `self.f(...)`); whether it calls a jax.random-like
-    # consumer (`*.normal(...)`, `split(...)`): what decides if key-flow analysis is needed
+    # callee names this scope calls (`f(...)`, `self.f(...)`) or passes on (`jax.jit(f)`); whether
+    # one is a jax.random-like consumer (`*.normal`, `split`): what decides if keys are followed
     called: set[str] = field(default_factory=set)
     calls_random: bool = False
     # while set, every change below is also recorded here, to replay (see :class:`ScopeCache`)
@@ -429,6 +429,10 @@ class _ScopeBuilder:
             self.index.calls.append((node, scope))
         if tail is not None:
             scope.function.note_call(tail, tail in RANDOM_CONSUMERS)
+        for argument in node.args:  # a function passed on (`jax.jit(draw)`) may be called later
+            passed = argument.attr if isinstance(argument, ast.Attribute) else getattr(argument, "id", None)
+            if passed is not None:
+                scope.function.note_call(passed, passed in RANDOM_CONSUMERS)
         if (
             isinstance(func, ast.Attribute)
             and func.attr in MUTATING_METHODS
