@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from jaxlint.engine.astutil import keyword_argument
-from jaxlint.semantic import api
+from jaxlint.semantic import api, measured
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.keys import (
     KeyEvent,
@@ -856,7 +856,8 @@ class Interpreter:
     ) -> Value:
         """A ``jax.random`` function: it makes keys (``key``, ``split``, ``fold_in``...), consumes
         its key argument (every sampler, and ``split``), or both."""
-        if qualname not in api.KEY_NEUTRAL:
+        consumes = measured.consumes_key(qualname)
+        if consumes or (consumes is None and qualname not in api.KEY_NEUTRAL):
             argument = node.args[0] if node.args else keyword_argument(node, "key")
             value = args[0] if node.args else keywords.get("key")
             if argument is not None and value is not None:
@@ -992,7 +993,7 @@ class Interpreter:
             if qualname == "jax.lax.scan":
                 return TRACED_CONTAINER if traced else CONTAINER
             return TRACED if traced else UNKNOWN
-        if qualname in api.STATIC_QUERIES:
+        if qualname in api.STATIC_QUERIES or measured.is_static_query(qualname):
             return STATIC
         if qualname in TREE_MAPS:
             return self.call_tree_map(node, args)

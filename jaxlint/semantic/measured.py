@@ -161,6 +161,23 @@ def numpy_rejects_tracer(qualname: str) -> bool | None:
     return None
 
 
+def numpy_tracer_error(qualname: str) -> str | None:
+    """The error a NumPy function raises on a tracer (``TracerArrayConversionError`` mostly);
+    None when it accepts one or was not measured."""
+    error = _data()["numpy"]["rejects_tracer"].get(qualname)
+    return None if error is None else str(error)
+
+
+def numpy_functions_rejecting_tracers() -> frozenset[str]:
+    """Every NumPy function measured to raise on a tracer."""
+    return frozenset(_data()["numpy"]["rejects_tracer"])
+
+
+def functions_rejecting_sequences() -> frozenset[str]:
+    """Every ``jax.numpy`` function measured to raise ``TypeError`` on a Python list somewhere."""
+    return frozenset(_data()["rejects_sequence"])
+
+
 def rejects_sequence(qualname: str) -> frozenset[int] | None:
     """The positions where a ``jax.numpy`` function raises ``TypeError`` on a Python list in
     place of an array (an empty set when it accepts one everywhere measured); None when not
@@ -169,7 +186,14 @@ def rejects_sequence(qualname: str) -> frozenset[int] | None:
     if entry is None:
         known = qualname.startswith("jax.numpy.") and qualname in _measured_names()
         return frozenset() if known else None
-    return frozenset(position for position, _ in entry if position is not None)
+    return frozenset(
+        position for position, name in entry if position is not None and name not in SEQUENCE_PARAMETERS
+    )
+
+
+# Parameters that take a sequence of arrays (``multi_dot(arrays)``, ``atleast_1d(*arys)``): the
+# measurement passed a list of numbers, and a list of arrays is what they want.
+SEQUENCE_PARAMETERS = frozenset({"arrays", "args", "arys", "buffer"})
 
 
 def is_static_query(qualname: str) -> bool:

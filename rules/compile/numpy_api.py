@@ -1,6 +1,9 @@
-"""Where NumPy and ``jax.numpy`` part ways: tables the compile-hygiene rules (JAX6xx) share.
+"""Where NumPy and ``jax.numpy`` part ways: what the compile-hygiene rules (JAX6xx) ask.
 
-Every entry was checked against jax 0.10.2 (CPU, which requires NumPy >= 2.0) with NumPy 2.4:
+The measured facts of :mod:`jaxlint.semantic.measured` (``tools/measure_jax_api.py``) say which
+NumPy functions raise on a tracer and where ``jax.numpy`` functions refuse a Python list; the
+hand tables below, each entry checked against jax 0.10.2 with NumPy 2.4 (the measurement confirms
+every one), cover what the measurement cannot reach (``jnp.where``'s second and third arguments):
 
 - :data:`NUMPY_CONVERTS_TRACER`: NumPy functions that convert their array arguments with
   ``__array__``, which a tracer refuses (``TracerArrayConversionError``), and whose ``jax.numpy``
@@ -17,6 +20,8 @@ Every entry was checked against jax 0.10.2 (CPU, which requires NumPy >= 2.0) wi
 """
 
 from __future__ import annotations
+
+from jaxlint.semantic import measured
 
 # NumPy ufuncs with a jax.numpy namesake (every ufunc converts: a tracer has no __array_ufunc__).
 _UFUNCS = """
@@ -41,7 +46,38 @@ linalg.norm linalg.pinv linalg.qr linalg.slogdet linalg.svd
 fft.fft fft.fft2 fft.fftn fft.ifft fft.ifft2 fft.ifftn fft.irfft fft.irfftn fft.rfft fft.rfft2
 fft.rfftn
 """
-NUMPY_CONVERTS_TRACER = frozenset(f"numpy.{name}" for name in (_UFUNCS + _CONVERTING).split())
+# Conversions are JAX503's (``np.asarray(x)``); these NumPy functions have a namesake that needs
+# more under jit (``size=``), mutate in place, or raise something else on a tracer.
+_NOT_REWRITTEN = frozenset(
+    f"numpy.{name}"
+    for name in (
+        "asarray array asanyarray ascontiguousarray asfortranarray copy frombuffer from_dlpack astype "
+        "place put putmask nonzero argwhere flatnonzero unique unique_all unique_counts unique_inverse "
+        "unique_values trim_zeros"
+    ).split()
+)
+
+
+def _measured_converters() -> frozenset[str]:
+    """NumPy functions measured to raise ``TracerArrayConversionError`` whose ``jax.numpy``
+    namesake works under jit as it is called."""
+    found = set()
+    for qualname in measured.numpy_functions_rejecting_tracers():
+        namesake = "jax.numpy." + qualname.removeprefix("numpy.")
+        if (
+            qualname not in _NOT_REWRITTEN
+            and measured.numpy_tracer_error(qualname) == "TracerArrayConversionError"
+            and measured.concrete_parameters(namesake) is not None
+            and measured.required_under_jit(namesake) is None
+            and measured.fails_under_jit(namesake) is None
+        ):
+            found.add(qualname)
+    return frozenset(found)
+
+
+NUMPY_CONVERTS_TRACER = (
+    frozenset(f"numpy.{name}" for name in (_UFUNCS + _CONVERTING).split()) | _measured_converters()
+)
 
 _FIRST = """
 abs absolute acos acosh all amax amin angle any arccos arccosh arcsin arcsinh arctan arctanh argmax
@@ -73,7 +109,7 @@ maximum minimum mod multiply nanpercentile nanquantile nextafter not_equal outer
 polydiv polymul polysub polyval pow power quantile remainder repeat right_shift searchsorted
 setdiff1d setxor1d subtract take take_along_axis tensordot true_divide union1d vdot vecdot vecmat
 """
-JNP_REJECTS_SEQUENCE: dict[str, tuple[int, ...]] = {
+_CHECKED_REJECTS_SEQUENCE: dict[str, tuple[int, ...]] = {
     **{f"jax.numpy.{name}": (0,) for name in _FIRST.split()},
     **{f"jax.numpy.{name}": (0, 1) for name in _FIRST_TWO.split()},
     "jax.numpy.where": (0, 1, 2),
@@ -83,3 +119,15 @@ JNP_REJECTS_SEQUENCE: dict[str, tuple[int, ...]] = {
     "jax.numpy.full": (1,),
     "jax.numpy.einsum": (1, 2, 3, 4, 5, 6, 7),
 }
+
+
+def _rejects_sequence() -> dict[str, tuple[int, ...]]:
+    table = dict(_CHECKED_REJECTS_SEQUENCE)
+    for qualname in measured.functions_rejecting_sequences():
+        positions = measured.rejects_sequence(qualname) or frozenset()
+        table[qualname] = tuple(sorted(set(table.get(qualname, ())) | positions))
+    return table
+
+
+# jax.numpy function -> the positions where a Python list or tuple raises `TypeError`
+JNP_REJECTS_SEQUENCE = _rejects_sequence()

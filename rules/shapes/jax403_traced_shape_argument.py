@@ -9,13 +9,12 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import MarkStatic
+from jaxlint.semantic.measured import ConcreteParameter, concrete_parameters
 from jaxlint.semantic.tracing import static_positions
 from jaxlint.semantic.transforms import COMPILING_TRANSFORMS
 from jaxlint.semantic.values import LibraryRef, is_container, is_jax_array, is_static, is_traced
 
 from ..support.explain import jit_parameter, snippet, traced_name, why_traced
-
-ALL_POSITIONS = -1
 
 
 @dataclass(frozen=True)
@@ -26,95 +25,30 @@ class DynamicSliceWindow(FixRequest):
     size: ast.expr
 
 
-def _random(position: int) -> tuple[tuple[int, ...], tuple[str, ...]]:
-    return (position,), ("shape",)
-
-
-# callee -> (argument positions, keyword names) that must be static
-SHAPE_ARGUMENTS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
-    "jax.numpy.zeros": ((0,), ("shape",)),
-    "jax.numpy.ones": ((0,), ("shape",)),
-    "jax.numpy.empty": ((0,), ("shape",)),
-    "jax.numpy.full": ((0,), ("shape",)),
-    "jax.numpy.zeros_like": ((2,), ("shape",)),
-    "jax.numpy.ones_like": ((2,), ("shape",)),
-    "jax.numpy.empty_like": ((2,), ("shape",)),
-    "jax.numpy.full_like": ((3,), ("shape",)),
-    "jax.numpy.eye": ((0, 1), ("N", "M")),
-    "jax.numpy.identity": ((0,), ("n",)),
-    "jax.numpy.tri": ((0, 1), ("N", "M")),
-    "jax.numpy.arange": ((ALL_POSITIONS,), ("start", "stop", "step")),
-    "jax.numpy.linspace": ((2,), ("num",)),
-    "jax.numpy.logspace": ((2,), ("num",)),
-    "jax.numpy.geomspace": ((2,), ("num",)),
-    "jax.numpy.tile": ((1,), ("reps",)),
-    "jax.numpy.broadcast_to": ((1,), ("shape",)),
-    "jax.numpy.reshape": ((1,), ("shape", "newshape")),
-    "jax.numpy.resize": ((1,), ("new_shape",)),
-    "jax.numpy.indices": ((0,), ("dimensions",)),
-    "jax.numpy.split": ((1,), ("indices_or_sections",)),
-    "jax.numpy.array_split": ((1,), ("indices_or_sections",)),
-    "jax.numpy.pad": ((1,), ("pad_width",)),
-    "jax.numpy.triu_indices": ((0,), ("n",)),
-    "jax.numpy.tril_indices": ((0,), ("n",)),
-    "jax.lax.iota": ((1,), ("size",)),
-    "jax.lax.full": ((0,), ("shape",)),
-    "jax.lax.full_like": ((3,), ("shape",)),
-    "jax.lax.broadcast": ((1,), ("sizes",)),
-    "jax.lax.broadcast_in_dim": ((1,), ("shape",)),
-    "jax.lax.reshape": ((1,), ("new_sizes",)),
-    "jax.lax.dynamic_slice": ((2,), ("slice_sizes",)),
-    "jax.lax.dynamic_slice_in_dim": ((2,), ("slice_size",)),
-    "jax.lax.slice": ((1, 2, 3), ("start_indices", "limit_indices", "strides")),
-    "jax.lax.slice_in_dim": ((1, 2, 3), ("start_index", "limit_index", "stride")),
-    "jax.lax.pad": ((2,), ("padding_config",)),
-    "jax.random.normal": _random(1),
-    "jax.random.uniform": _random(1),
-    "jax.random.randint": _random(1),
-    "jax.random.bits": _random(1),
-    "jax.random.gumbel": _random(1),
-    "jax.random.exponential": _random(1),
-    "jax.random.laplace": _random(1),
-    "jax.random.logistic": _random(1),
-    "jax.random.cauchy": _random(1),
-    "jax.random.rademacher": _random(1),
-    "jax.random.maxwell": _random(1),
-    "jax.random.bernoulli": _random(2),
-    "jax.random.choice": _random(2),
-    "jax.random.gamma": _random(2),
-    "jax.random.dirichlet": _random(2),
-    "jax.random.poisson": _random(2),
-    "jax.random.t": _random(2),
-    "jax.random.chisquare": _random(2),
-    "jax.random.geometric": _random(2),
-    "jax.random.lognormal": _random(2),
-    "jax.random.pareto": _random(2),
-    "jax.random.wald": _random(2),
-    "jax.random.categorical": _random(3),
-    "jax.random.truncated_normal": _random(3),
-    "jax.random.beta": _random(3),
-    "jax.random.multivariate_normal": _random(3),
-    "jax.random.binomial": _random(3),
-    "jax.random.weibull_min": _random(3),
-    "jax.random.double_sided_maxwell": _random(3),
-    "jax.random.triangular": _random(4),
-}
+# Array methods whose arguments are a shape (`x.reshape(n, -1)`); functions come from the
+# measured facts of `jaxlint.semantic.measured`.
 ARRAY_SHAPE_METHODS = frozenset({"reshape", "broadcast_to"})
 
 
 class TracedShapeArgument(Rule):
     """## What it does
-    Finds a traced value used where JAX needs a static Python integer: the shape of
-    `jnp.zeros`/`ones`/`full`/`empty`/`eye`, the bounds of `jnp.arange`, `num` of `linspace`,
-    the shape of `jax.random` samplers, `x.reshape(n, -1)`, `lax.dynamic_slice` sizes, and slice
-    bounds such as `x[:n]`.
+    Finds a traced value passed where JAX needs a concrete Python value: the shape of
+    `jnp.zeros`/`ones`/`full`/`empty`, the bounds of `jnp.arange`, `num` of `linspace`, the
+    shape of `jax.random` samplers, `num_classes` of `jax.nn.one_hot`, `length` of `lax.scan`,
+    an `axis` or `keepdims`, `x.reshape(n, -1)`, `lax.dynamic_slice` sizes, and slice bounds such
+    as `x[:n]`. Which parameters of `jax.numpy`, `jax.lax`, `jax.nn` and `jax.random` must be
+    concrete, and the error JAX raises for each, were measured by running JAX
+    (`tools/measure_jax_api.py`). A library function transformed whole, `jax.jit(jnp.zeros)(n)`,
+    traces every argument and fails the same way.
 
     ## Why is this bad?
-    Array shapes are part of what `jit` compiles; they must be known while tracing. A traced
-    argument has no concrete value then, so JAX raises `jax.errors.ConcretizationTypeError`
-    ("Shapes must be 1D sequences of concrete values of integer type"), or an `IndexError` for
-    slices. Compute sizes from shapes (`x.shape[0]`, which stay static), mark the argument static
-    with `static_argnames`, or keep a fixed size and mask (`lax.dynamic_slice`, `jnp.where`).
+    Array shapes, axes and flags are part of what `jit` compiles; they must be known while
+    tracing. A traced argument has no concrete value then, so JAX raises (a
+    `ConcretizationTypeError`, a `TypeError` "Shapes must be 1D sequences of concrete values of
+    integer type", a `ValueError` "Non-hashable static arguments are not supported"..., or an
+    `IndexError` for slices). Compute sizes from shapes (`x.shape[0]`, which stay static), mark
+    the argument static with `static_argnames`, or keep a fixed size and mask
+    (`lax.dynamic_slice`, `jnp.where`).
 
     ## Example
     ```python
@@ -165,8 +99,8 @@ class TracedShapeArgument(Rule):
 
     code = "JAX403"
     name = "traced-shape-argument"
-    message = "A traced value is used as a shape, size or slice bound, which must be static"
-    outcome = "jax.errors.ConcretizationTypeError (IndexError for slice bounds)"
+    message = "A traced value is used as a shape, size, axis or slice bound, which must be static"
+    outcome = "jax.errors.ConcretizationTypeError, or the TypeError/ValueError JAX raises for that parameter"
     fix_title = "Mark the argument static with `static_argnames`"
     fix_availability = FixAvailability.SOMETIMES
 
@@ -176,14 +110,15 @@ class TracedShapeArgument(Rule):
             self.check_transformed_library(node, library, ctx)
         if not ctx.abstract:
             return
-        culprit = self.traced_shape(node, ctx)
-        if culprit is None:
+        found = self.traced_concrete_argument(node, ctx)
+        if found is None:
             return
+        culprit, parameter, error = found
         name = traced_name(ctx, culprit)
         ctx.report(
             node,
-            f"`{snippet(ctx, node)}` takes a shape or size from traced `{snippet(ctx, culprit)}`: "
-            f"shapes must be static under jit, so JAX raises `ConcretizationTypeError` "
+            f"`{snippet(ctx, node)}` needs a concrete `{parameter}` but `{snippet(ctx, culprit)}` is traced: "
+            f"{parameter} must be known while tracing, so JAX raises `{error}` "
             f"({why_traced(ctx, culprit)}); {self.advice(ctx, name)}",
             fix=self.mark_static(ctx, name),
         )
@@ -191,28 +126,28 @@ class TracedShapeArgument(Rule):
     def check_transformed_library(self, node: ast.Call, library: LibraryRef, ctx: Context) -> None:
         """``jax.jit(jnp.zeros)(n)``: jit traces every argument of the library function, so a
         parameter that must be static gets a tracer (unless ``static_argnums`` names it)."""
-        spec = SHAPE_ARGUMENTS.get(library.qualname)
+        params = concrete_parameters(library.qualname)
         jits = [layer for layer in library.layers if layer.transform in COMPILING_TRANSFORMS]
-        if spec is None or not jits:
+        if params is None or not jits:
             return
         static = static_positions(jits[-1].call)
-        if static is None:
+        if static is None or any(isinstance(a, ast.Starred) for a in node.args):
             return
-        positions, keywords = spec
         traced = [
             argument
             for position, argument in enumerate(node.args)
-            if position not in static and (ALL_POSITIONS in positions or position in positions)
+            if position not in static and _needs_concrete(params.find(position=position))
         ]
-        traced += [k.value for k in node.keywords if k.arg in keywords]
-        if not traced or any(isinstance(a, ast.Starred) for a in node.args):
+        traced += [k.value for k in node.keywords if _needs_concrete(params.find(keyword=k.arg))]
+        if not traced:
             return
         short = library.qualname.replace("jax.numpy.", "jnp.").replace("jax.lax.", "lax.")
         ctx.report(
             node,
             f"`{snippet(ctx, node)}` calls `{short}` through `jax.jit`, which traces every argument, "
-            f"but `{snippet(ctx, traced[0])}` is a shape or size that must be static: JAX raises when "
-            f"tracing it; pass it with `static_argnums` on the `jax.jit`, or call `{short}` without jit",
+            f"but `{snippet(ctx, traced[0])}` is an argument JAX needs concrete (a shape, size or axis): "
+            f"JAX raises when tracing it; pass it with `static_argnums` on the `jax.jit`, or call "
+            f"`{short}` without jit",
         )
 
     def visit_Subscript(self, node: ast.Subscript, ctx: Context) -> None:
@@ -238,7 +173,9 @@ class TracedShapeArgument(Rule):
             )
             return
 
-    def traced_shape(self, node: ast.Call, ctx: Context) -> ast.expr | None:
+    def traced_concrete_argument(self, node: ast.Call, ctx: Context) -> tuple[ast.expr, str, str] | None:
+        """The first traced argument of ``node`` that JAX needs concrete, the parameter it binds
+        to and the error JAX raises (measured); None when there is none."""
         qualname = ctx.qualname(node.func)
         if qualname is None:
             func = node.func
@@ -247,18 +184,24 @@ class TracedShapeArgument(Rule):
                 and func.attr in ARRAY_SHAPE_METHODS
                 and (is_jax_array(ctx.value(func.value)) or is_traced(ctx.value(func.value)))
             ):
-                return _first_traced(ctx, [*node.args, *(k.value for k in node.keywords)])
+                culprit = _first_traced(ctx, [*node.args, *(k.value for k in node.keywords)])
+                # checked with JAX 0.10.2: `x.reshape(n, -1)`, `x.broadcast_to((n, 4))` raise TypeError
+                return None if culprit is None else (culprit, "shape", "TypeError")
             return None
-        spec = SHAPE_ARGUMENTS.get(qualname)
-        if spec is None:
+        params = concrete_parameters(qualname)
+        if params is None:
             return None
-        positions, keywords = spec
-        if ALL_POSITIONS in positions:
-            candidates = list(node.args)
-        else:
-            candidates = [node.args[p] for p in positions if p < len(node.args)]
-        candidates += [kw.value for kw in node.keywords if kw.arg in keywords]
-        return _first_traced(ctx, candidates)
+        for position, argument in enumerate(node.args):
+            if isinstance(argument, ast.Starred):
+                break
+            parameter = params.find(position=position)
+            if _needs_concrete(parameter) and is_traced(ctx.value(argument)):
+                return argument, parameter.name, parameter.error  # pyright: ignore[reportOptionalMemberAccess]
+        for keyword in node.keywords:
+            parameter = params.find(keyword=keyword.arg)
+            if _needs_concrete(parameter) and is_traced(ctx.value(keyword.value)):
+                return keyword.value, parameter.name, parameter.error  # pyright: ignore[reportOptionalMemberAccess]
+        return None
 
     def static_candidate(self, ctx: Context, name: str | None) -> str | None:
         return jit_parameter(ctx, name)
@@ -306,6 +249,13 @@ def _window(ctx: Context, node: ast.Subscript) -> DynamicSliceWindow | None:
         if ast.dump(start) == lower and is_static(ctx.value(size)):
             return DynamicSliceWindow(part.lower, size)
     return None
+
+
+def _needs_concrete(parameter: ConcreteParameter | None) -> bool:
+    """Whether ``parameter`` must be concrete in this call. A parameter another one can make
+    optional (``repeats`` of ``jnp.repeat`` with ``total_repeat_length``) is JAX402's: the remedy
+    is to pass that size."""
+    return parameter is not None and not parameter.unless
 
 
 def _first_traced(ctx: Context, candidates: list[ast.expr]) -> ast.expr | None:

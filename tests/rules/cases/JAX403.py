@@ -50,7 +50,32 @@ def jitted_library_function_inline(n):
     return jax.jit(jnp.ones)((n, 2))  # error: JAX403
 
 
+@jax.jit
+def one_hot_with_traced_classes(labels, num_classes):
+    return jax.nn.one_hot(labels, num_classes)  # error: JAX403
+
+
+@jax.jit
+def scan_with_traced_length(xs, n):
+    return jax.lax.scan(lambda c, x: (c + 1, x), 0, xs, length=n)  # error: JAX403
+
+
+@jax.jit
+def sum_over_traced_axis(x, axis):
+    return jnp.sum(x, axis=axis)  # error: JAX403
+
+
 # --- near misses ---
+
+
+@jax.jit
+def repeat_with_total_length(x, r):
+    return jnp.repeat(x, r, total_repeat_length=8)
+
+
+@jax.jit
+def one_hot_with_static_classes(labels):
+    return jax.nn.one_hot(labels, labels.shape[0])
 
 
 def jitted_library_function_with_static_shape():

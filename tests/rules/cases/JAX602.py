@@ -43,7 +43,17 @@ def total(xs):
     return lax.scan(scan_body, 0.0, xs)
 
 
+@jax.jit
+def stacked(x):
+    return np.stack([x, x])  # error: JAX602
+
+
 # --- near misses ---
+
+
+@jax.jit
+def sums_with_numpy(x):
+    return np.sum(x)  # np.sum calls the array's own method: it works on a tracer
 
 
 @jax.jit

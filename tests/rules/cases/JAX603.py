@@ -41,7 +41,15 @@ def traced(a, b):
     )
 
 
+def clipped():
+    return jnp.clip([0.5, 2.0], 0.0, 1.0)  # error: JAX603
+
+
 # --- near misses ---
+
+
+def chained_products(a, b, c):
+    return jnp.linalg.multi_dot([a, b, c])  # a list of arrays is what multi_dot takes
 
 
 def constructors(a, b):
