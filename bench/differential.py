@@ -37,8 +37,12 @@ from tests.groundtruth.generator import Program, sample, universe, write  # noqa
 
 def fixable_rules() -> set[str]:
     """Rules whose fix availability is not "none", from ``jaxlint rule --all``."""
-    proc = subprocess.run([sys.executable, "-m", "jaxlint", "rule", "--all", "--output-format", "json"],
-                          capture_output=True, text=True, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "jaxlint", "rule", "--all", "--output-format", "json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     data = json.loads(proc.stdout)
     rules = data if isinstance(data, list) else data.get("rules", [])
     out = set()
@@ -49,12 +53,19 @@ def fixable_rules() -> set[str]:
     return out
 
 
-def run_fix(programs: list[Program], stored: dict[str, dict], workers: int, jobs: int | None) -> tuple[int, int, Counter]:
+def run_fix(
+    programs: list[Program], stored: dict[str, dict], workers: int, jobs: int | None
+) -> tuple[int, int, Counter]:
     from tests.groundtruth.oracle import judge_fixes
 
     fixable = fixable_rules()
-    targets = [p for p in programs if stored.get(p.id, {}).get("verdict") == "hazard" and set(p.rules) & fixable
-               and stored[p.id].get("digest") == p.digest]
+    targets = [
+        p
+        for p in programs
+        if stored.get(p.id, {}).get("verdict") == "hazard"
+        and set(p.rules) & fixable
+        and stored[p.id].get("digest") == p.digest
+    ]
     root = Path(tempfile.mkdtemp(prefix="groundtruth-fix-"))
     try:
         write(targets, str(root))
@@ -85,7 +96,9 @@ def run_fix(programs: list[Program], stored: dict[str, dict], workers: int, jobs
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--count", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--fix", action="store_true", help="also check the fixes with JAX (needs jax)")
@@ -103,9 +116,14 @@ def main(argv: list[str] | None = None) -> int:
     lint_s = time.monotonic() - start
     judged, dropped = agreement.outcomes(programs, stored, findings)
     outdated = len(verdicts.stale(programs, data))
-    print(f"{len(programs)} programs of {len(everything)} (seed {args.seed}); verdicts of JAX {data.get('jax', '?')}"
-          + (f"; {outdated} without a current stored verdict (run python -m tests.groundtruth.verdicts --only-stale)"
-             if outdated else ""))
+    print(
+        f"{len(programs)} programs of {len(everything)} (seed {args.seed}); verdicts of JAX {data.get('jax', '?')}"
+        + (
+            f"; {outdated} without a current stored verdict (run python -m tests.groundtruth.verdicts --only-stale)"
+            if outdated
+            else ""
+        )
+    )
     print(f"jaxlint checked them in {lint_s:.1f} s")
     if args.list:
         for (kind, pid), o in sorted(agreement.disagreements(judged).items()):
@@ -115,8 +133,11 @@ def main(argv: list[str] | None = None) -> int:
         fix_start = time.monotonic()
         ok, total, why = run_fix(programs, stored, args.workers, args.jobs)
         lines.insert(-1, "")
-        lines.insert(-1, f"== fixes ({time.monotonic() - fix_start:.0f} s): {ok} of {total} hazard programs with a fixable rule "
-                         "are correct after --fix --unsafe-fixes")
+        lines.insert(
+            -1,
+            f"== fixes ({time.monotonic() - fix_start:.0f} s): {ok} of {total} hazard programs with a fixable rule "
+            "are correct after --fix --unsafe-fixes",
+        )
         for reason, n in why.most_common():
             lines.insert(-1, f"  {n:>5}  {reason}")
         lines.insert(-1, f"fix_ok={ok}/{total}")

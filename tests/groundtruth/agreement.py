@@ -159,7 +159,9 @@ class Table:
 
 
 def tables(judged: list[Outcome]) -> dict[str, Table]:
-    out = {name: Table() for name in ("family", "context", "flow", "hazard", "family x context", "family x flow")}
+    out = {
+        name: Table() for name in ("family", "context", "flow", "hazard", "family x context", "family x flow")
+    }
     for o in judged:
         p = o.program
         out["family"].add(o.family, o)
@@ -177,7 +179,9 @@ def _pct(x: float | None) -> str:
 
 def format_table(title: str, table: Table, order: Iterable[str] | None = None) -> list[str]:
     keys = list(order) if order is not None else sorted(table.rows)
-    lines = [f"{title:<28} {'n':>5} {'haz':>5} {'TP':>5} {'miss':>5} {'FA':>5} {'recall':>7} {'precis':>7} {'agree':>7}"]
+    lines = [
+        f"{title:<28} {'n':>5} {'haz':>5} {'TP':>5} {'miss':>5} {'FA':>5} {'recall':>7} {'precis':>7} {'agree':>7}"
+    ]
     for key in keys:
         c = table.rows.get(key)
         if c is None or not c.n:

@@ -490,7 +490,7 @@ HAZARDS: list[Hazard] = [
            lambda V, X: [_h(f'print("value:", {V})'), f"y = {X} * 2.0"],
            lambda V, X: [_h(f'jax.debug.print("value: {{}}", {V})'), f"y = {X} * 2.0"]),
     Hazard("print_fstring", "JAX1", ("JAX101",), "scalar",
-           lambda V, X: [_h(f'print(f"step value {{{V}}}")'), f"y = {X} + 1.0"],
+           lambda V, X: [_h(f"print(f'step value {{{V}}}')"), f"y = {X} + 1.0"],
            lambda V, X: [_h(f'jax.debug.print("step value {{}}", {V})'), f"y = {X} + 1.0"]),
     Hazard("print_const", "JAX1", ("JAX101",), "array",
            lambda V, X: [_h('print("tracing the step")'), f"y = {X} * 2.0"],
@@ -500,7 +500,7 @@ HAZARDS: list[Hazard] = [
            lambda V, X: [_h(f'jax.debug.callback(lambda v: logger.warning("value %s", v), {V})'), f"y = {X} + 1.0"],
            imports=("import logging",), setup=("logger = logging.getLogger(__name__)",)),
     Hazard("file_write", "JAX1", ("JAX102",), "scalar",
-           lambda V, X: [_h('with open(LOG_FILE, "a") as fh:'), _h(f'    fh.write(f"{{{V}}}\\n")'), f"y = {X} + 1.0"],
+           lambda V, X: [_h('with open(LOG_FILE, "a") as fh:'), _h(f"    fh.write(f'{{{V}}}\\n')"), f"y = {X} + 1.0"],
            lambda V, X: [_h(f"jax.debug.callback(write_metric, {V})"), f"y = {X} + 1.0"],
            setup=('LOG_FILE = "metrics.log"', "", "", "def write_metric(value):",
                   '    with open(LOG_FILE, "a") as fh:', '        fh.write(f"{value}\\n")')),
@@ -725,8 +725,7 @@ def ctx_jit_partial(fn: Fn) -> Parts:
 def ctx_jit_lambda(fn: Fn) -> Parts | None:
     if fn.expr is None or fn.static:
         return None
-    return Parts(defs=[_h(f"step = jax.jit(lambda {_p(fn)}: {fn.expr})")] if MARK in fn.expr else
-                 [f"step = jax.jit(lambda {_p(fn)}: {fn.expr})"],
+    return Parts(defs=[f"step = jax.jit(lambda {_p(fn)}: {fn.expr})"],
                  main=[f"return step({_p(fn)})"], main_params=fn.params, args=fn.args(""))
 
 
@@ -1173,7 +1172,7 @@ def build(h: Hazard, flow: Flow, context: str, near: bool) -> Program | None:
     _lambda_marked(parts)
     for collection in (parts.defs, parts.helper_module or []):
         for i, line in enumerate(collection):
-            if MARK in line and not line.endswith(MARK):
+            if MARK in line:
                 collection[i] = line.replace(MARK, "") + MARK
     flow_label = "carry" if flow.name == "arg" and context in LAX_LOOPS else flow.name
     pid = f"{h.name}.{context}.{flow_label}" + ("~ok" if near else "")
@@ -1240,23 +1239,25 @@ def whole_programs() -> list[Program]:
     for form, (hz, hoisted, call) in per_call.items():
         for near in (False, True):
             if not near:
-                body = [*helpers, "def main(x):", *indent([*hz[:-1], _h(hz[-1])] if form != "nested_def" else
-                                                          [_h(hz[0]), _h(hz[1]), *hz[2:]]), f"    return {call}"]
+                body = [*helpers, "def predict(x):", *indent([*hz[:-1], _h(hz[-1])] if form != "nested_def" else
+                                                             [_h(hz[0]), _h(hz[1]), *hz[2:]]), f"    return {call}",
+                        "", "", "def main(x):", "    return predict(x)"]
             else:
                 top = hoisted or ["@jax.jit", "def step(v):", "    return v * 2.0 + 1.0"]
                 top = [_h(top[0]), *top[1:]]
-                body = [*helpers, *top, "", "", "def main(x):", f"    return {call}"]
+                body = [*helpers, *top, "", "", "def predict(x):", f"    return {call}", "", "", "def main(x):",
+                        "    return predict(x)"]
             out.append(_whole(f"jit_per_call_{form}", "JAX6", ("JAX601",), "driver_function", "arg", near, body,
                               ["x"], [ARRAY_ARG]))
     # per iteration
     for form, make in {"lambda": "jax.jit(lambda v: v * 0.5 + 1.0)", "partial": "jax.jit(partial(scale, factor=0.5))"}.items():
         for near in (False, True):
             if not near:
-                body = [*helpers, "def main(x):", "    for _ in range(3):", _h(f"        step = {make}"),
-                        "        x = step(x)", "    return x"]
+                body = [*helpers, "def fit(x, steps):", "    for _ in range(steps):", _h(f"        step = {make}"),
+                        "        x = step(x)", "    return x", "", "", "def main(x):", "    return fit(x, 12)"]
             else:
-                body = [*helpers, _h(f"step = {make}"), "", "", "def main(x):", "    for _ in range(3):",
-                        "        x = step(x)", "    return x"]
+                body = [*helpers, _h(f"step = {make}"), "", "", "def fit(x, steps):", "    for _ in range(steps):",
+                        "        x = step(x)", "    return x", "", "", "def main(x):", "    return fit(x, 12)"]
             out.append(_whole(f"jit_per_iteration_{form}", "JAX6", ("JAX601",), "driver_loop", "arg", near, body,
                               ["x"], [ARRAY_ARG]))
     # JAX601 in a method: jit of a bound method on every call
@@ -1273,20 +1274,24 @@ def whole_programs() -> list[Program]:
     # JAX607: recompiling call in a loop
     loops = {
         "static_arg": (["@partial(jax.jit, static_argnums=1)", "def step(v, n):", "    return v * n"],
-                       ["@jax.jit", "def step(v, n):", "    return v * n"], "for n in range(1, 4):", "x = step(x, n)"),
+                       ["@jax.jit", "def step(v, n):", "    return v * n"], "for n in range(1, 13):", "x = step(x, n)"),
         "shape": (["@jax.jit", "def step(v):", "    return v * 2.0"], ["@jax.jit", "def step(v):", "    return v * 2.0"],
-                  "for n in range(1, 4):", "x = x.at[:n].set(step(x[:n]))"),
+                  "for n in range(1, 13):", "x = x.at[:n].set(step(x[:n]))"),
     }
     for form, (hz, nz, loop, call) in loops.items():
         for near in (False, True):
             if not near:
-                body = [*hz, "", "", "def main(x):", _h(f"    {loop}"), _h(f"        {call}"), "    return x"]
+                body = [*hz, "", "", "def sweep(x):", _h(f"    {loop}"), _h(f"        {call}"), "    return x", "", "",
+                        "def main(x):", "    return sweep(x)"]
             elif form == "shape":
-                body = [*nz, "", "", "def main(x):", f"    {loop}",
-                        _h("        x = jnp.where(jnp.arange(4) < n, step(x), x)"), "    return x"]
+                body = [*nz, "", "", "def sweep(x):", f"    {loop}",
+                        _h("        x = jnp.where(jnp.arange(16) < n, step(x), x)"), "    return x", "", "",
+                        "def main(x):", "    return sweep(x)"]
             else:
-                body = [*nz, "", "", "def main(x):", f"    {loop}", _h(f"        {call}"), "    return x"]
-            out.append(_whole(f"recompile_loop_{form}", "JAX6", ("JAX607",), "driver_loop", "arg", near, body, ["x"], [ARRAY_ARG]))
+                body = [*nz, "", "", "def sweep(x):", f"    {loop}", _h(f"        {call}"), "    return x", "", "",
+                        "def main(x):", "    return sweep(x)"]
+            out.append(_whole(f"recompile_loop_{form}", "JAX6", ("JAX607",), "driver_loop", "arg", near, body, ["x"],
+                              ["jnp.linspace(-1.0, 1.0, 16) + seed"]))
     # JAX606: unhashable static argument
     for form, (hz, nz) in {"list": ("[1, 2]", "(1, 2)"), "dict": ('{"a": 1}', '(("a", 1),)')}.items():
         for near in (False, True):

@@ -88,6 +88,8 @@ ERRORS: list[tuple[str, str, frozenset[str]]] = [
     ("TypeError", "JAX arrays are immutable", frozenset({"JAX2"})),
     ("TypeError", "does not support item assignment", frozenset({"JAX2"})),
     ("TypeError", "Shapes must be 1D sequences of concrete values", frozenset({"JAX4"})),
+    # jnp.tile / jnp.repeat with traced repetitions: the traced count reaches a primitive parameter
+    ("TypeError", "parameters to jaxpr equations must have __hash__", frozenset({"JAX4"})),
     ("TypeError", "requires ndarray or scalar arguments", frozenset({"JAX6"})),
     ("IndexError", "must be static", frozenset({"JAX4"})),
     ("IndexError", "Slice entries must be static", frozenset({"JAX4"})),

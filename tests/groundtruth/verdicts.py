@@ -56,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=150, help="programs per worker process")
     parser.add_argument("--only-stale", action="store_true", help="judge only missing or outdated verdicts")
     parser.add_argument("--limit", type=int, help="judge at most this many (for trying it out)")
+    parser.add_argument("--dropped", action="store_true", help="also re-judge the programs stored as dropped")
+    parser.add_argument("ids", nargs="*", help="re-judge only these programs")
     args = parser.parse_args(argv)
 
     import jax
@@ -64,7 +66,11 @@ def main(argv: list[str] | None = None) -> int:
 
     programs = universe()
     data = load()
-    todo = stale(programs, data) if args.only_stale else programs
+    todo = stale(programs, data) if args.only_stale or args.dropped or args.ids else programs
+    if args.dropped:
+        todo += [p for p in programs if data.get("programs", {}).get(p.id, {}).get("verdict") == "dropped" and p not in todo]
+    if args.ids:
+        todo += [p for p in programs if p.id in set(args.ids) and p not in todo]
     if args.limit:
         todo = todo[: args.limit]
     start = time.monotonic()
@@ -76,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
 
     results = judge_all(todo, workers=args.workers, batch=args.batch, progress=progress)
     keep = {p.id for p in programs}
-    full = not args.only_stale and not args.limit
+    full = not (args.only_stale or args.limit or args.dropped or args.ids)
     stored = {} if full else {pid: r for pid, r in data.get("programs", {}).items() if pid in keep}
     for pid, record in results.items():
         record.pop("seconds", None)
