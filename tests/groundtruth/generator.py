@@ -311,240 +311,643 @@ def _where(V: str, X: str) -> list[str]:
     return [_h(f"y = jnp.where({V} > 0, {X} * 2.0, {X} - 1.0)")]
 
 
-SCALAR_ONLY_JAX = frozenset({"arg", "arith", "dict_leaf", "list_leaf", "tuple_leaf", "namedtuple_leaf",
-                             "dataclass_leaf", "closure", "global", "self_attr", "jnp_const"})
+SCALAR_ONLY_JAX = frozenset(
+    {
+        "arg",
+        "arith",
+        "dict_leaf",
+        "list_leaf",
+        "tuple_leaf",
+        "namedtuple_leaf",
+        "dataclass_leaf",
+        "closure",
+        "global",
+        "self_attr",
+        "jnp_const",
+    }
+)
 
 HAZARDS: list[Hazard] = [
     # ---- JAX5xx: Python control flow and conversions on tracers
-    Hazard("if", "JAX5", ("JAX501",), "scalar", _if, _where,
-           expr=lambda V, X: f"{X} * 2.0 if {V} > 0 else {X} - 1.0",
-           near_expr=lambda V, X: f"jnp.where({V} > 0, {X} * 2.0, {X} - 1.0)"),
-    Hazard("if_cond", "JAX5", ("JAX501",), "scalar", _if,
-           lambda V, X: [_h(f"y = lax.cond({V} > 0, lambda a: a * 2.0, lambda a: a - 1.0, {X})")]),
-    Hazard("while", "JAX5", ("JAX501",), "scalar",
-           lambda V, X: [f"y = {X}", "k = 0", _h(f"while {V} > k:"), "    y = y * 2.0", "    k += 1"],
-           lambda V, X: [_h(f"y, _ = lax.while_loop(lambda s: {V} > s[1], lambda s: (s[0] * 2.0, s[1] + 1), ({X}, 0))")]),
-    Hazard("ternary", "JAX5", ("JAX501",), "scalar",
-           lambda V, X: [_h(f"y = {X} * 2.0 if {V} > 0 else {X} - 1.0")], _where,
-           expr=lambda V, X: f"{X} * 2.0 if {V} > 0 else {X} - 1.0",
-           near_expr=lambda V, X: f"jnp.where({V} > 0, {X} * 2.0, {X} - 1.0)"),
-    Hazard("bool", "JAX5", ("JAX503",), "scalar",
-           lambda V, X: [_h(f"positive = bool({V} > 0)"), f"y = {X} * (2.0 if positive else 1.0)"],
-           lambda V, X: [_h(f"positive = {V} > 0"), f"y = {X} * jnp.where(positive, 2.0, 1.0)"],
-           expr=lambda V, X: f"{X} * (2.0 if bool({V} > 0) else 1.0)",
-           near_expr=lambda V, X: f"{X} * jnp.where({V} > 0, 2.0, 1.0)"),
-    Hazard("int", "JAX5", ("JAX503",), "scalar",
-           lambda V, X: [_h(f"steps = int({V} * 3)"), f"y = {X} * steps"],
-           lambda V, X: [_h(f"steps = jnp.floor({V} * 3)"), f"y = {X} * steps"],
-           expr=lambda V, X: f"{X} * int({V} * 3)",
-           near_expr=lambda V, X: f"{X} * jnp.floor({V} * 3)"),
-    Hazard("float", "JAX5", ("JAX503",), "scalar",
-           lambda V, X: [_h(f"scale = float({V})"), f"y = {X} * scale"],
-           lambda V, X: [_h(f"scale = jnp.asarray({V}, jnp.float32)"), f"y = {X} * scale"],
-           expr=lambda V, X: f"{X} * float({V})",
-           near_expr=lambda V, X: f"{X} * jnp.asarray({V}, jnp.float32)"),
-    Hazard("item", "JAX5", ("JAX503",), "scalar",
-           lambda V, X: [_h(f"scale = {V}.item()"), f"y = {X} * scale"],
-           lambda V, X: [_h(f"scale = {V}.astype(jnp.float32)"), f"y = {X} * scale"],
-           expr=lambda V, X: f"{X} * {V}.item()",
-           near_expr=lambda V, X: f"{X} * {V}.astype(jnp.float32)",
-           flows=SCALAR_ONLY_JAX),
-    Hazard("and", "JAX5", ("JAX501", "JAX503"), "scalar",
-           lambda V, X: [_h(f"if {V} > 0 and {V} < 10:"), f"    y = {X} * 2.0", "else:", f"    y = {X}"],
-           lambda V, X: [_h(f"y = jnp.where(({V} > 0) & ({V} < 10), {X} * 2.0, {X})")],
-           expr=lambda V, X: f"{X} * 2.0 if {V} > 0 and {V} < 10 else {X}",
-           near_expr=lambda V, X: f"jnp.where(({V} > 0) & ({V} < 10), {X} * 2.0, {X})"),
-    Hazard("or", "JAX5", ("JAX501", "JAX503"), "scalar",
-           lambda V, X: [_h(f"if {V} < 0 or {V} > 10:"), f"    y = {X} * 0.0", "else:", f"    y = {X}"],
-           lambda V, X: [_h(f"y = jnp.where(({V} < 0) | ({V} > 10), {X} * 0.0, {X})")]),
-    Hazard("not", "JAX5", ("JAX501", "JAX503"), "scalar",
-           lambda V, X: [_h(f"if not {V} > 0:"), f"    y = {X} * 0.0", "else:", f"    y = {X}"],
-           lambda V, X: [_h(f"y = jnp.where(~({V} > 0), {X} * 0.0, {X})")]),
-    Hazard("max", "JAX5", ("JAX501", "JAX503"), "scalar",
-           lambda V, X: [_h(f"m = max({V}, 0.0)"), f"y = {X} * m"],
-           lambda V, X: [_h(f"m = jnp.maximum({V}, 0.0)"), f"y = {X} * m"],
-           expr=lambda V, X: f"{X} * max({V}, 0.0)", near_expr=lambda V, X: f"{X} * jnp.maximum({V}, 0.0)"),
-    Hazard("min", "JAX5", ("JAX501", "JAX503"), "scalar",
-           lambda V, X: [_h(f"m = min({V}, 1.0)"), f"y = {X} * m"],
-           lambda V, X: [_h(f"m = jnp.minimum({V}, 1.0)"), f"y = {X} * m"]),
-    Hazard("abs", "JAX5", ("JAX501", "JAX503"), "scalar",
-           lambda V, X: [_h(f"m = abs({V})"), f"y = {X} * m"],
-           lambda V, X: [_h(f"m = jnp.abs({V})"), f"y = {X} * m"]),
-    Hazard("range", "JAX5", ("JAX502",), "int",
-           lambda V, X: [f"y = {X}", _h(f"for _ in range({V}):"), "    y = y + 1"],
-           lambda V, X: [_h(f"y = lax.fori_loop(0, {V}, lambda i, acc: acc + 1, {X})")]),
-    Hazard("assert", "JAX5", ("JAX504",), "scalar",
-           lambda V, X: [_h(f'assert {V} > 0, "must be positive"'), f"y = {X} * 2.0"],
-           lambda V, X: [_h(f'assert jnp.ndim({V}) == 0, "must be a scalar"'), f"y = {X} * 2.0"]),
-    Hazard("np_asarray", "JAX5", ("JAX503", "JAX602"), "array",
-           lambda V, X: [_h(f"arr = np.asarray({V})"), f"y = {X} * arr.mean()"],
-           lambda V, X: [_h(f"arr = jnp.asarray({V})"), f"y = {X} * arr.mean()"]),
+    Hazard(
+        "if",
+        "JAX5",
+        ("JAX501",),
+        "scalar",
+        _if,
+        _where,
+        expr=lambda V, X: f"{X} * 2.0 if {V} > 0 else {X} - 1.0",
+        near_expr=lambda V, X: f"jnp.where({V} > 0, {X} * 2.0, {X} - 1.0)",
+    ),
+    Hazard(
+        "if_cond",
+        "JAX5",
+        ("JAX501",),
+        "scalar",
+        _if,
+        lambda V, X: [_h(f"y = lax.cond({V} > 0, lambda a: a * 2.0, lambda a: a - 1.0, {X})")],
+    ),
+    Hazard(
+        "while",
+        "JAX5",
+        ("JAX501",),
+        "scalar",
+        lambda V, X: [f"y = {X}", "k = 0", _h(f"while {V} > k:"), "    y = y * 2.0", "    k += 1"],
+        lambda V, X: [
+            _h(f"y, _ = lax.while_loop(lambda s: {V} > s[1], lambda s: (s[0] * 2.0, s[1] + 1), ({X}, 0))")
+        ],
+    ),
+    Hazard(
+        "ternary",
+        "JAX5",
+        ("JAX501",),
+        "scalar",
+        lambda V, X: [_h(f"y = {X} * 2.0 if {V} > 0 else {X} - 1.0")],
+        _where,
+        expr=lambda V, X: f"{X} * 2.0 if {V} > 0 else {X} - 1.0",
+        near_expr=lambda V, X: f"jnp.where({V} > 0, {X} * 2.0, {X} - 1.0)",
+    ),
+    Hazard(
+        "bool",
+        "JAX5",
+        ("JAX503",),
+        "scalar",
+        lambda V, X: [_h(f"positive = bool({V} > 0)"), f"y = {X} * (2.0 if positive else 1.0)"],
+        lambda V, X: [_h(f"positive = {V} > 0"), f"y = {X} * jnp.where(positive, 2.0, 1.0)"],
+        expr=lambda V, X: f"{X} * (2.0 if bool({V} > 0) else 1.0)",
+        near_expr=lambda V, X: f"{X} * jnp.where({V} > 0, 2.0, 1.0)",
+    ),
+    Hazard(
+        "int",
+        "JAX5",
+        ("JAX503",),
+        "scalar",
+        lambda V, X: [_h(f"steps = int({V} * 3)"), f"y = {X} * steps"],
+        lambda V, X: [_h(f"steps = jnp.floor({V} * 3)"), f"y = {X} * steps"],
+        expr=lambda V, X: f"{X} * int({V} * 3)",
+        near_expr=lambda V, X: f"{X} * jnp.floor({V} * 3)",
+    ),
+    Hazard(
+        "float",
+        "JAX5",
+        ("JAX503",),
+        "scalar",
+        lambda V, X: [_h(f"scale = float({V})"), f"y = {X} * scale"],
+        lambda V, X: [_h(f"scale = jnp.asarray({V}, jnp.float32)"), f"y = {X} * scale"],
+        expr=lambda V, X: f"{X} * float({V})",
+        near_expr=lambda V, X: f"{X} * jnp.asarray({V}, jnp.float32)",
+    ),
+    Hazard(
+        "item",
+        "JAX5",
+        ("JAX503",),
+        "scalar",
+        lambda V, X: [_h(f"scale = {V}.item()"), f"y = {X} * scale"],
+        lambda V, X: [_h(f"scale = {V}.astype(jnp.float32)"), f"y = {X} * scale"],
+        expr=lambda V, X: f"{X} * {V}.item()",
+        near_expr=lambda V, X: f"{X} * {V}.astype(jnp.float32)",
+        flows=SCALAR_ONLY_JAX,
+    ),
+    Hazard(
+        "and",
+        "JAX5",
+        ("JAX501", "JAX503"),
+        "scalar",
+        lambda V, X: [_h(f"if {V} > 0 and {V} < 10:"), f"    y = {X} * 2.0", "else:", f"    y = {X}"],
+        lambda V, X: [_h(f"y = jnp.where(({V} > 0) & ({V} < 10), {X} * 2.0, {X})")],
+        expr=lambda V, X: f"{X} * 2.0 if {V} > 0 and {V} < 10 else {X}",
+        near_expr=lambda V, X: f"jnp.where(({V} > 0) & ({V} < 10), {X} * 2.0, {X})",
+    ),
+    Hazard(
+        "or",
+        "JAX5",
+        ("JAX501", "JAX503"),
+        "scalar",
+        lambda V, X: [_h(f"if {V} < 0 or {V} > 10:"), f"    y = {X} * 0.0", "else:", f"    y = {X}"],
+        lambda V, X: [_h(f"y = jnp.where(({V} < 0) | ({V} > 10), {X} * 0.0, {X})")],
+    ),
+    Hazard(
+        "not",
+        "JAX5",
+        ("JAX501", "JAX503"),
+        "scalar",
+        lambda V, X: [_h(f"if not {V} > 0:"), f"    y = {X} * 0.0", "else:", f"    y = {X}"],
+        lambda V, X: [_h(f"y = jnp.where(~({V} > 0), {X} * 0.0, {X})")],
+    ),
+    Hazard(
+        "max",
+        "JAX5",
+        ("JAX501", "JAX503"),
+        "scalar",
+        lambda V, X: [_h(f"m = max({V}, 0.0)"), f"y = {X} * m"],
+        lambda V, X: [_h(f"m = jnp.maximum({V}, 0.0)"), f"y = {X} * m"],
+        expr=lambda V, X: f"{X} * max({V}, 0.0)",
+        near_expr=lambda V, X: f"{X} * jnp.maximum({V}, 0.0)",
+    ),
+    Hazard(
+        "min",
+        "JAX5",
+        ("JAX501", "JAX503"),
+        "scalar",
+        lambda V, X: [_h(f"m = min({V}, 1.0)"), f"y = {X} * m"],
+        lambda V, X: [_h(f"m = jnp.minimum({V}, 1.0)"), f"y = {X} * m"],
+    ),
+    Hazard(
+        "abs",
+        "JAX5",
+        ("JAX501", "JAX503"),
+        "scalar",
+        lambda V, X: [_h(f"m = abs({V})"), f"y = {X} * m"],
+        lambda V, X: [_h(f"m = jnp.abs({V})"), f"y = {X} * m"],
+    ),
+    Hazard(
+        "range",
+        "JAX5",
+        ("JAX502",),
+        "int",
+        lambda V, X: [f"y = {X}", _h(f"for _ in range({V}):"), "    y = y + 1"],
+        lambda V, X: [_h(f"y = lax.fori_loop(0, {V}, lambda i, acc: acc + 1, {X})")],
+    ),
+    Hazard(
+        "assert",
+        "JAX5",
+        ("JAX504",),
+        "scalar",
+        lambda V, X: [_h(f'assert {V} > 0, "must be positive"'), f"y = {X} * 2.0"],
+        lambda V, X: [_h(f'assert jnp.ndim({V}) == 0, "must be a scalar"'), f"y = {X} * 2.0"],
+    ),
+    Hazard(
+        "np_asarray",
+        "JAX5",
+        ("JAX503", "JAX602"),
+        "array",
+        lambda V, X: [_h(f"arr = np.asarray({V})"), f"y = {X} * arr.mean()"],
+        lambda V, X: [_h(f"arr = jnp.asarray({V})"), f"y = {X} * arr.mean()"],
+    ),
     # ---- JAX2xx: in-place mutation
-    Hazard("setitem", "JAX2", ("JAX201",), "array",
-           lambda V, X: [_h(f"{V}[0] = 0.0"), f"y = {X} * 2.0 + {V}"],
-           lambda V, X: [_h(f"z = {V}.at[0].set(0.0)"), f"y = {X} * 2.0 + z"]),
-    Hazard("setitem_slice", "JAX2", ("JAX201",), "array",
-           lambda V, X: [_h(f"{V}[1:3] = 0.0"), f"y = {X} + {V}"],
-           lambda V, X: [_h(f"z = {V}.at[1:3].set(0.0)"), f"y = {X} + z"]),
-    Hazard("augassign", "JAX2", ("JAX202",), "array",
-           lambda V, X: [_h(f"{V}[0] += 1.0"), f"y = {X} + {V}"],
-           lambda V, X: [_h(f"z = {V}.at[0].add(1.0)"), f"y = {X} + z"]),
-    Hazard("augassign_mul", "JAX2", ("JAX202",), "array",
-           lambda V, X: [_h(f"{V}[1] *= 2.0"), f"y = {X} + {V}"],
-           lambda V, X: [_h(f"z = {V}.at[1].multiply(2.0)"), f"y = {X} + z"]),
-    Hazard("discarded_at", "JAX2", ("JAX203",), "array",
-           lambda V, X: [_h(f"{V}.at[0].set(0.0)"), f"y = {X} * 2.0 + {V}"],
-           lambda V, X: [_h(f"z = {V}.at[0].set(0.0)"), f"y = {X} * 2.0 + z"]),
-    Hazard("discarded_at_add", "JAX2", ("JAX203",), "array",
-           lambda V, X: [_h(f"{V}.at[1:].add(1.0)"), f"y = {X} + {V}"],
-           lambda V, X: [_h(f"z = {V}.at[1:].add(1.0)"), f"y = {X} + z"]),
+    Hazard(
+        "setitem",
+        "JAX2",
+        ("JAX201",),
+        "array",
+        lambda V, X: [_h(f"{V}[0] = 0.0"), f"y = {X} * 2.0 + {V}"],
+        lambda V, X: [_h(f"z = {V}.at[0].set(0.0)"), f"y = {X} * 2.0 + z"],
+    ),
+    Hazard(
+        "setitem_slice",
+        "JAX2",
+        ("JAX201",),
+        "array",
+        lambda V, X: [_h(f"{V}[1:3] = 0.0"), f"y = {X} + {V}"],
+        lambda V, X: [_h(f"z = {V}.at[1:3].set(0.0)"), f"y = {X} + z"],
+    ),
+    Hazard(
+        "augassign",
+        "JAX2",
+        ("JAX202",),
+        "array",
+        lambda V, X: [_h(f"{V}[0] += 1.0"), f"y = {X} + {V}"],
+        lambda V, X: [_h(f"z = {V}.at[0].add(1.0)"), f"y = {X} + z"],
+    ),
+    Hazard(
+        "augassign_mul",
+        "JAX2",
+        ("JAX202",),
+        "array",
+        lambda V, X: [_h(f"{V}[1] *= 2.0"), f"y = {X} + {V}"],
+        lambda V, X: [_h(f"z = {V}.at[1].multiply(2.0)"), f"y = {X} + z"],
+    ),
+    Hazard(
+        "discarded_at",
+        "JAX2",
+        ("JAX203",),
+        "array",
+        lambda V, X: [_h(f"{V}.at[0].set(0.0)"), f"y = {X} * 2.0 + {V}"],
+        lambda V, X: [_h(f"z = {V}.at[0].set(0.0)"), f"y = {X} * 2.0 + z"],
+    ),
+    Hazard(
+        "discarded_at_add",
+        "JAX2",
+        ("JAX203",),
+        "array",
+        lambda V, X: [_h(f"{V}.at[1:].add(1.0)"), f"y = {X} + {V}"],
+        lambda V, X: [_h(f"z = {V}.at[1:].add(1.0)"), f"y = {X} + z"],
+    ),
     # ---- JAX3xx: PRNG keys
-    Hazard("key_reuse", "JAX3", ("JAX301",), "key",
-           lambda V, X: [_h(f"a = jax.random.normal({V}, (4,))"), _h(f"b = jax.random.uniform({V}, (4,))"), "y = a + b"],
-           lambda V, X: [f"k1, k2 = jax.random.split({V})", _h("a = jax.random.normal(k1, (4,))"),
-                         _h("b = jax.random.uniform(k2, (4,))"), "y = a + b"],
-           out="draws"),
-    Hazard("key_reuse_raw", "JAX3", ("JAX301",), "key",
-           lambda V, X: [_h(f"a = jax.random.normal({V}, (4,))"), _h(f"b = jax.random.normal({V}, (4,))"), "y = a * b"],
-           lambda V, X: [f"k1, k2 = jax.random.split({V})", _h("a = jax.random.normal(k1, (4,))"),
-                         _h("b = jax.random.normal(k2, (4,))"), "y = a * b"],
-           out="draws", raw_key=True),
-    Hazard("key_reuse_branch", "JAX3", ("JAX301",), "key",
-           lambda V, X: [_h(f"y = jax.random.normal({V}, (4,))"), "if USE_NOISE:",
-                         _h(f"    y = y + jax.random.uniform({V}, (4,))")],
-           lambda V, X: [f"k1, k2 = jax.random.split({V})", _h("y = jax.random.normal(k1, (4,))"), "if USE_NOISE:",
-                         _h("    y = y + jax.random.uniform(k2, (4,))")],
-           out="draws", setup=("USE_NOISE = True",)),
-    Hazard("key_reuse_pyloop", "JAX3", ("JAX302",), "key",
-           lambda V, X: ["y = jnp.zeros(4)", "for i in range(3):", _h(f"    y = y + jax.random.normal({V}, (4,))")],
-           lambda V, X: ["y = jnp.zeros(4)", "for i in range(3):",
-                         _h(f"    y = y + jax.random.normal(jax.random.fold_in({V}, i), (4,))")],
-           out="draws"),
-    Hazard("key_reuse_pyloop_raw", "JAX3", ("JAX302",), "key",
-           lambda V, X: ["y = jnp.zeros(4)", "for i in range(3):", _h(f"    y = y + jax.random.normal({V}, (4,))")],
-           lambda V, X: ["y = jnp.zeros(4)", "for i in range(3):",
-                         _h(f"    y = y + jax.random.normal(jax.random.fold_in({V}, i), (4,))")],
-           out="draws", raw_key=True),
-    Hazard("key_reuse_fori", "JAX3", ("JAX302",), "key",
-           lambda V, X: [_h(f"y = lax.fori_loop(0, 3, lambda i, acc: acc + jax.random.normal({V}, (4,)), jnp.zeros(4))")],
-           lambda V, X: [_h(f"y = lax.fori_loop(0, 3, lambda i, acc: acc + jax.random.normal(jax.random.fold_in({V}, i), (4,)), jnp.zeros(4))")],
-           out="draws"),
-    Hazard("key_reuse_scan_carry", "JAX3", ("JAX302",), "key",
-           lambda V, X: ["def draw(k, _):", _h("    return k, jax.random.normal(k, (4,))"),
-                         f"_, ys = lax.scan(draw, {V}, None, length=3)", "y = ys.sum(axis=0)"],
-           lambda V, X: ["def draw(k, _):", "    k, sub = jax.random.split(k)", _h("    return k, jax.random.normal(sub, (4,))"),
-                         f"_, ys = lax.scan(draw, {V}, None, length=3)", "y = ys.sum(axis=0)"],
-           out="draws"),
-    Hazard("constant_seed_loop", "JAX3", ("JAX303",), "key",
-           lambda V, X: ["y = jnp.zeros(4)", "for i in range(3):", _h("    k = jax.random.key(0)"),
-                         "    y = y + jax.random.normal(k, (4,))"],
-           lambda V, X: ["y = jnp.zeros(4)", "for i in range(3):", _h("    k = jax.random.fold_in(jax.random.key(0), i)"),
-                         "    y = y + jax.random.normal(k, (4,))"],
-           out="draws", flows=frozenset({"arg"})),
+    Hazard(
+        "key_reuse",
+        "JAX3",
+        ("JAX301",),
+        "key",
+        lambda V, X: [
+            _h(f"a = jax.random.normal({V}, (4,))"),
+            _h(f"b = jax.random.uniform({V}, (4,))"),
+            "y = a + b",
+        ],
+        lambda V, X: [
+            f"k1, k2 = jax.random.split({V})",
+            _h("a = jax.random.normal(k1, (4,))"),
+            _h("b = jax.random.uniform(k2, (4,))"),
+            "y = a + b",
+        ],
+        out="draws",
+    ),
+    Hazard(
+        "key_reuse_raw",
+        "JAX3",
+        ("JAX301",),
+        "key",
+        lambda V, X: [
+            _h(f"a = jax.random.normal({V}, (4,))"),
+            _h(f"b = jax.random.normal({V}, (4,))"),
+            "y = a * b",
+        ],
+        lambda V, X: [
+            f"k1, k2 = jax.random.split({V})",
+            _h("a = jax.random.normal(k1, (4,))"),
+            _h("b = jax.random.normal(k2, (4,))"),
+            "y = a * b",
+        ],
+        out="draws",
+        raw_key=True,
+    ),
+    Hazard(
+        "key_reuse_branch",
+        "JAX3",
+        ("JAX301",),
+        "key",
+        lambda V, X: [
+            _h(f"y = jax.random.normal({V}, (4,))"),
+            "if USE_NOISE:",
+            _h(f"    y = y + jax.random.uniform({V}, (4,))"),
+        ],
+        lambda V, X: [
+            f"k1, k2 = jax.random.split({V})",
+            _h("y = jax.random.normal(k1, (4,))"),
+            "if USE_NOISE:",
+            _h("    y = y + jax.random.uniform(k2, (4,))"),
+        ],
+        out="draws",
+        setup=("USE_NOISE = True",),
+    ),
+    Hazard(
+        "key_reuse_pyloop",
+        "JAX3",
+        ("JAX302",),
+        "key",
+        lambda V, X: [
+            "y = jnp.zeros(4)",
+            "for i in range(3):",
+            _h(f"    y = y + jax.random.normal({V}, (4,))"),
+        ],
+        lambda V, X: [
+            "y = jnp.zeros(4)",
+            "for i in range(3):",
+            _h(f"    y = y + jax.random.normal(jax.random.fold_in({V}, i), (4,))"),
+        ],
+        out="draws",
+    ),
+    Hazard(
+        "key_reuse_pyloop_raw",
+        "JAX3",
+        ("JAX302",),
+        "key",
+        lambda V, X: [
+            "y = jnp.zeros(4)",
+            "for i in range(3):",
+            _h(f"    y = y + jax.random.normal({V}, (4,))"),
+        ],
+        lambda V, X: [
+            "y = jnp.zeros(4)",
+            "for i in range(3):",
+            _h(f"    y = y + jax.random.normal(jax.random.fold_in({V}, i), (4,))"),
+        ],
+        out="draws",
+        raw_key=True,
+    ),
+    Hazard(
+        "key_reuse_fori",
+        "JAX3",
+        ("JAX302",),
+        "key",
+        lambda V, X: [
+            _h(f"y = lax.fori_loop(0, 3, lambda i, acc: acc + jax.random.normal({V}, (4,)), jnp.zeros(4))")
+        ],
+        lambda V, X: [
+            _h(
+                f"y = lax.fori_loop(0, 3, lambda i, acc: acc + jax.random.normal(jax.random.fold_in({V}, i), (4,)), jnp.zeros(4))"
+            )
+        ],
+        out="draws",
+    ),
+    Hazard(
+        "key_reuse_scan_carry",
+        "JAX3",
+        ("JAX302",),
+        "key",
+        lambda V, X: [
+            "def draw(k, _):",
+            _h("    return k, jax.random.normal(k, (4,))"),
+            f"_, ys = lax.scan(draw, {V}, None, length=3)",
+            "y = ys.sum(axis=0)",
+        ],
+        lambda V, X: [
+            "def draw(k, _):",
+            "    k, sub = jax.random.split(k)",
+            _h("    return k, jax.random.normal(sub, (4,))"),
+            f"_, ys = lax.scan(draw, {V}, None, length=3)",
+            "y = ys.sum(axis=0)",
+        ],
+        out="draws",
+    ),
+    Hazard(
+        "constant_seed_loop",
+        "JAX3",
+        ("JAX303",),
+        "key",
+        lambda V, X: [
+            "y = jnp.zeros(4)",
+            "for i in range(3):",
+            _h("    k = jax.random.key(0)"),
+            "    y = y + jax.random.normal(k, (4,))",
+        ],
+        lambda V, X: [
+            "y = jnp.zeros(4)",
+            "for i in range(3):",
+            _h("    k = jax.random.fold_in(jax.random.key(0), i)"),
+            "    y = y + jax.random.normal(k, (4,))",
+        ],
+        out="draws",
+        flows=frozenset({"arg"}),
+    ),
     # ---- JAX4xx: data-dependent shapes
-    Hazard("mask_index", "JAX4", ("JAX401",), "array",
-           lambda V, X: [_h(f"total = {V}[{V} > 0].sum()"), f"y = {X} * total"],
-           lambda V, X: [_h(f"total = jnp.where({V} > 0, {V}, 0.0).sum()"), f"y = {X} * total"],
-           expr=lambda V, X: f"{X} * {V}[{V} > 0].sum()",
-           near_expr=lambda V, X: f"{X} * jnp.where({V} > 0, {V}, 0.0).sum()"),
-    Hazard("mask_set", "JAX4", ("JAX401",), "array",
-           lambda V, X: [_h(f"z = {V}.at[{V} < 0].set(0.0)"), f"y = {X} + z"],
-           lambda V, X: [_h(f"z = jnp.where({V} < 0, 0.0, {V})"), f"y = {X} + z"]),
-    Hazard("nonzero", "JAX4", ("JAX402",), "array",
-           lambda V, X: [_h(f"idx = jnp.nonzero({V} > 0)[0]"), f"y = {X} + idx.sum()"],
-           lambda V, X: [_h(f"idx = jnp.nonzero({V} > 0, size=4, fill_value=0)[0]"), f"y = {X} + idx.sum()"],
-           expr=lambda V, X: f"{X} + jnp.nonzero({V} > 0)[0].sum()",
-           near_expr=lambda V, X: f"{X} + jnp.nonzero({V} > 0, size=4, fill_value=0)[0].sum()"),
-    Hazard("argwhere", "JAX4", ("JAX402",), "array",
-           lambda V, X: [_h(f"idx = jnp.argwhere({V} > 0)"), f"y = {X} + idx.sum()"],
-           lambda V, X: [_h(f"idx = jnp.argwhere({V} > 0, size=4, fill_value=0)"), f"y = {X} + idx.sum()"]),
-    Hazard("unique", "JAX4", ("JAX402",), "array",
-           lambda V, X: [_h(f"vals = jnp.unique(jnp.round({V}))"), f"y = {X} + vals.sum()"],
-           lambda V, X: [_h(f"vals = jnp.unique(jnp.round({V}), size=4, fill_value=0.0)"), f"y = {X} + vals.sum()"]),
-    Hazard("where_one_arg", "JAX4", ("JAX402",), "array",
-           lambda V, X: [_h(f"(idx,) = jnp.where({V} > 0)"), f"y = {X} + idx.sum()"],
-           lambda V, X: [_h(f"(idx,) = jnp.where({V} > 0, size=4, fill_value=0)"), f"y = {X} + idx.sum()"]),
+    Hazard(
+        "mask_index",
+        "JAX4",
+        ("JAX401",),
+        "array",
+        lambda V, X: [_h(f"total = {V}[{V} > 0].sum()"), f"y = {X} * total"],
+        lambda V, X: [_h(f"total = jnp.where({V} > 0, {V}, 0.0).sum()"), f"y = {X} * total"],
+        expr=lambda V, X: f"{X} * {V}[{V} > 0].sum()",
+        near_expr=lambda V, X: f"{X} * jnp.where({V} > 0, {V}, 0.0).sum()",
+    ),
+    Hazard(
+        "mask_set",
+        "JAX4",
+        ("JAX401",),
+        "array",
+        lambda V, X: [_h(f"z = {V}.at[{V} < 0].set(0.0)"), f"y = {X} + z"],
+        lambda V, X: [_h(f"z = jnp.where({V} < 0, 0.0, {V})"), f"y = {X} + z"],
+    ),
+    Hazard(
+        "nonzero",
+        "JAX4",
+        ("JAX402",),
+        "array",
+        lambda V, X: [_h(f"idx = jnp.nonzero({V} > 0)[0]"), f"y = {X} + idx.sum()"],
+        lambda V, X: [_h(f"idx = jnp.nonzero({V} > 0, size=4, fill_value=0)[0]"), f"y = {X} + idx.sum()"],
+        expr=lambda V, X: f"{X} + jnp.nonzero({V} > 0)[0].sum()",
+        near_expr=lambda V, X: f"{X} + jnp.nonzero({V} > 0, size=4, fill_value=0)[0].sum()",
+    ),
+    Hazard(
+        "argwhere",
+        "JAX4",
+        ("JAX402",),
+        "array",
+        lambda V, X: [_h(f"idx = jnp.argwhere({V} > 0)"), f"y = {X} + idx.sum()"],
+        lambda V, X: [_h(f"idx = jnp.argwhere({V} > 0, size=4, fill_value=0)"), f"y = {X} + idx.sum()"],
+    ),
+    Hazard(
+        "unique",
+        "JAX4",
+        ("JAX402",),
+        "array",
+        lambda V, X: [_h(f"vals = jnp.unique(jnp.round({V}))"), f"y = {X} + vals.sum()"],
+        lambda V, X: [
+            _h(f"vals = jnp.unique(jnp.round({V}), size=4, fill_value=0.0)"),
+            f"y = {X} + vals.sum()",
+        ],
+    ),
+    Hazard(
+        "where_one_arg",
+        "JAX4",
+        ("JAX402",),
+        "array",
+        lambda V, X: [_h(f"(idx,) = jnp.where({V} > 0)"), f"y = {X} + idx.sum()"],
+        lambda V, X: [_h(f"(idx,) = jnp.where({V} > 0, size=4, fill_value=0)"), f"y = {X} + idx.sum()"],
+    ),
     *[
-        Hazard(f"shape_{name}", "JAX4", ("JAX403",), "int",
-               (lambda h: lambda V, X: [_h(f"buf = {h.format(n=V)}"), f"y = {X} + jnp.sum(buf).astype(jnp.int32)"])(hz),
-               (lambda nm: lambda V, X: [_h(f"buf = {nm.format(n=V)}"), f"y = {X} + jnp.sum(buf).astype(jnp.int32)"])(nz),
-               out="int")
+        Hazard(
+            f"shape_{name}",
+            "JAX4",
+            ("JAX403",),
+            "int",
+            (
+                lambda h: (
+                    lambda V, X: [_h(f"buf = {h.format(n=V)}"), f"y = {X} + jnp.sum(buf).astype(jnp.int32)"]
+                )
+            )(hz),
+            (
+                lambda nm: (
+                    lambda V, X: [_h(f"buf = {nm.format(n=V)}"), f"y = {X} + jnp.sum(buf).astype(jnp.int32)"]
+                )
+            )(nz),
+            out="int",
+        )
         for name, hz, nz in [
             ("zeros", "jnp.zeros({n})", "jnp.where(jnp.arange(8) < {n}, 1.0, 0.0)"),
-            ("ones_tuple", "jnp.ones(({n}, 2))", "jnp.where(jnp.arange(8)[:, None] < {n}, jnp.ones((8, 2)), 0.0)"),
+            (
+                "ones_tuple",
+                "jnp.ones(({n}, 2))",
+                "jnp.where(jnp.arange(8)[:, None] < {n}, jnp.ones((8, 2)), 0.0)",
+            ),
             ("arange", "jnp.arange({n})", "jnp.where(jnp.arange(8) < {n}, jnp.arange(8), 0)"),
             ("full", "jnp.full({n}, 2.0)", "jnp.where(jnp.arange(8) < {n}, 2.0, 0.0)"),
             ("eye", "jnp.eye({n})", "jnp.eye(8) * (jnp.arange(8) < {n})"),
             ("linspace", "jnp.linspace(0.0, 1.0, {n})", "jnp.linspace(0.0, 1.0, 8) * (jnp.arange(8) < {n})"),
-            ("reshape", "jnp.arange(12.0).reshape({n}, -1)", "jnp.arange(12.0).reshape(3, -1) * (jnp.arange(3)[:, None] < {n})"),
+            (
+                "reshape",
+                "jnp.arange(12.0).reshape({n}, -1)",
+                "jnp.arange(12.0).reshape(3, -1) * (jnp.arange(3)[:, None] < {n})",
+            ),
             ("tile", "jnp.tile(jnp.ones(2), {n})", "jnp.tile(jnp.ones(2), 4) * (jnp.arange(8) < 2 * {n})"),
             ("repeat", "jnp.repeat(jnp.ones(2), {n})", "jnp.repeat(jnp.ones(2), {n}, total_repeat_length=8)"),
             ("slice", "jnp.arange(8.0)[:{n}]", "jnp.where(jnp.arange(8) < {n}, jnp.arange(8.0), 0.0)"),
-            ("dynamic_slice", "lax.dynamic_slice(jnp.arange(8.0), (0,), ({n},))", "lax.dynamic_slice(jnp.arange(8.0), ({n},), (2,))"),
+            (
+                "dynamic_slice",
+                "lax.dynamic_slice(jnp.arange(8.0), (0,), ({n},))",
+                "lax.dynamic_slice(jnp.arange(8.0), ({n},), (2,))",
+            ),
             ("broadcast_to", "jnp.broadcast_to(1.0, ({n},))", "jnp.where(jnp.arange(8) < {n}, 1.0, 0.0)"),
-            ("random_shape", "jax.random.normal(jax.random.key(0), ({n},))", "jax.random.normal(jax.random.key(0), (8,)) * (jnp.arange(8) < {n})"),
+            (
+                "random_shape",
+                "jax.random.normal(jax.random.key(0), ({n},))",
+                "jax.random.normal(jax.random.key(0), (8,)) * (jnp.arange(8) < {n})",
+            ),
         ]
     ],
     # ---- JAX1xx: side effects and state in traced code
-    Hazard("print", "JAX1", ("JAX101",), "array",
-           lambda V, X: [_h(f'print("value:", {V})'), f"y = {X} * 2.0"],
-           lambda V, X: [_h(f'jax.debug.print("value: {{}}", {V})'), f"y = {X} * 2.0"]),
-    Hazard("print_fstring", "JAX1", ("JAX101",), "scalar",
-           lambda V, X: [_h(f"print(f'step value {{{V}}}')"), f"y = {X} + 1.0"],
-           lambda V, X: [_h(f'jax.debug.print("step value {{}}", {V})'), f"y = {X} + 1.0"]),
-    Hazard("print_const", "JAX1", ("JAX101",), "array",
-           lambda V, X: [_h('print("tracing the step")'), f"y = {X} * 2.0"],
-           lambda V, X: [_h('jax.debug.print("running the step")'), f"y = {X} * 2.0"]),
-    Hazard("logging", "JAX1", ("JAX102",), "scalar",
-           lambda V, X: [_h(f'logger.warning("value %s", {V})'), f"y = {X} + 1.0"],
-           lambda V, X: [_h(f'jax.debug.callback(lambda v: logger.warning("value %s", v), {V})'), f"y = {X} + 1.0"],
-           imports=("import logging",), setup=("logger = logging.getLogger(__name__)",)),
-    Hazard("file_write", "JAX1", ("JAX102",), "scalar",
-           lambda V, X: [_h('with open(LOG_FILE, "a") as fh:'), _h(f"    fh.write(f'{{{V}}}\\n')"), f"y = {X} + 1.0"],
-           lambda V, X: [_h(f"jax.debug.callback(write_metric, {V})"), f"y = {X} + 1.0"],
-           setup=('LOG_FILE = "metrics.log"', "", "", "def write_metric(value):",
-                  '    with open(LOG_FILE, "a") as fh:', '        fh.write(f"{value}\\n")')),
-    Hazard("global_counter", "JAX1", ("JAX104",), "array",
-           lambda V, X: [_h("global calls"), _h("calls += 1"), f"y = {X} * 2.0"],
-           lambda V, X: [_h("jax.debug.callback(count_call)"), f"y = {X} * 2.0"],
-           setup=("calls = 0", "", "", "def count_call():", "    global calls", "    calls += 1"),
-           global_stmt=True),
-    Hazard("global_append", "JAX1", ("JAX104",), "array",
-           lambda V, X: [_h(f"history.append({V})"), f"y = {X} * 2.0"],
-           lambda V, X: [_h(f"jax.debug.callback(history.append, {V})"), f"y = {X} * 2.0"],
-           setup=("history = []",)),
-    Hazard("self_write", "JAX1", ("JAX104",), "array",
-           lambda V, X: [_h(f"self.last = {V}"), f"y = {X} * 2.0"],
-           lambda V, X: [_h(f"jax.debug.callback(self.record, {V})"), f"y = {X} * 2.0"],
-           contexts=frozenset({"jit_method", "jit_self_method", "method_in_jit", "callable_class"})),
-    Hazard("py_random", "JAX1", ("JAX105",), "array",
-           lambda V, X: [_h("noise = random.random()"), f"y = {X} + noise"],
-           lambda V, X: [_h("noise = jax.random.uniform(jax.random.key(0))"), f"y = {X} + noise"],
-           imports=("import random",), flows=frozenset({"arg", "dict_leaf", "self_attr"})),
-    Hazard("np_random", "JAX1", ("JAX105",), "array",
-           lambda V, X: [_h("noise = np.random.normal(size=4)"), f"y = {X} + noise"],
-           lambda V, X: [_h("noise = jax.random.normal(jax.random.key(1), (4,))"), f"y = {X} + noise"],
-           flows=frozenset({"arg", "tuple_leaf", "closure"})),
-    Hazard("clock", "JAX1", ("JAX105",), "array",
-           lambda V, X: [_h("elapsed = time.perf_counter() - T0"), f"y = {X} + elapsed"],
-           None, imports=("import time",), setup=("T0 = time.perf_counter()",),
-           flows=frozenset({"arg", "list_leaf"})),
-    Hazard("next", "JAX1", ("JAX106",), "array",
-           lambda V, X: [_h("offset = next(batches)"), f"y = {X} + offset"],
-           None, setup=("batches = iter(range(1000))",), flows=frozenset({"arg", "namedtuple_leaf"})),
-    Hazard("stale_global", "JAX1", ("JAX103",), "array",
-           lambda V, X: [_h(f"y = {X} * scale"), ],
-           lambda V, X: [_h(f"y = {X} * SCALE")],
-           setup=("scale = 2.0", "SCALE = 2.0", "", "", "def set_scale(value):", "    global scale", "    scale = value"),
-           expr=lambda V, X: f"{X} * scale", near_expr=lambda V, X: f"{X} * SCALE",
-           flows=frozenset({"arg", "dict_leaf", "closure", "self_attr"})),
+    Hazard(
+        "print",
+        "JAX1",
+        ("JAX101",),
+        "array",
+        lambda V, X: [_h(f'print("value:", {V})'), f"y = {X} * 2.0"],
+        lambda V, X: [_h(f'jax.debug.print("value: {{}}", {V})'), f"y = {X} * 2.0"],
+    ),
+    Hazard(
+        "print_fstring",
+        "JAX1",
+        ("JAX101",),
+        "scalar",
+        lambda V, X: [_h(f"print(f'step value {{{V}}}')"), f"y = {X} + 1.0"],
+        lambda V, X: [_h(f'jax.debug.print("step value {{}}", {V})'), f"y = {X} + 1.0"],
+    ),
+    Hazard(
+        "print_const",
+        "JAX1",
+        ("JAX101",),
+        "array",
+        lambda V, X: [_h('print("tracing the step")'), f"y = {X} * 2.0"],
+        lambda V, X: [_h('jax.debug.print("running the step")'), f"y = {X} * 2.0"],
+    ),
+    Hazard(
+        "logging",
+        "JAX1",
+        ("JAX102",),
+        "scalar",
+        lambda V, X: [_h(f'logger.warning("value %s", {V})'), f"y = {X} + 1.0"],
+        lambda V, X: [
+            _h(f'jax.debug.callback(lambda v: logger.warning("value %s", v), {V})'),
+            f"y = {X} + 1.0",
+        ],
+        imports=("import logging",),
+        setup=("logger = logging.getLogger(__name__)",),
+    ),
+    Hazard(
+        "file_write",
+        "JAX1",
+        ("JAX102",),
+        "scalar",
+        lambda V, X: [
+            _h('with open(LOG_FILE, "a") as fh:'),
+            _h(f"    fh.write(f'{{{V}}}\\n')"),
+            f"y = {X} + 1.0",
+        ],
+        lambda V, X: [_h(f"jax.debug.callback(write_metric, {V})"), f"y = {X} + 1.0"],
+        setup=(
+            'LOG_FILE = "metrics.log"',
+            "",
+            "",
+            "def write_metric(value):",
+            '    with open(LOG_FILE, "a") as fh:',
+            '        fh.write(f"{value}\\n")',
+        ),
+    ),
+    Hazard(
+        "global_counter",
+        "JAX1",
+        ("JAX104",),
+        "array",
+        lambda V, X: [_h("global calls"), _h("calls += 1"), f"y = {X} * 2.0"],
+        lambda V, X: [_h("jax.debug.callback(count_call)"), f"y = {X} * 2.0"],
+        setup=("calls = 0", "", "", "def count_call():", "    global calls", "    calls += 1"),
+        global_stmt=True,
+    ),
+    Hazard(
+        "global_append",
+        "JAX1",
+        ("JAX104",),
+        "array",
+        lambda V, X: [_h(f"history.append({V})"), f"y = {X} * 2.0"],
+        lambda V, X: [_h(f"jax.debug.callback(history.append, {V})"), f"y = {X} * 2.0"],
+        setup=("history = []",),
+    ),
+    Hazard(
+        "self_write",
+        "JAX1",
+        ("JAX104",),
+        "array",
+        lambda V, X: [_h(f"self.last = {V}"), f"y = {X} * 2.0"],
+        lambda V, X: [_h(f"jax.debug.callback(self.record, {V})"), f"y = {X} * 2.0"],
+        contexts=frozenset({"jit_method", "jit_self_method", "method_in_jit", "callable_class"}),
+    ),
+    Hazard(
+        "py_random",
+        "JAX1",
+        ("JAX105",),
+        "array",
+        lambda V, X: [_h("noise = random.random()"), f"y = {X} + noise"],
+        lambda V, X: [_h("noise = jax.random.uniform(jax.random.key(0))"), f"y = {X} + noise"],
+        imports=("import random",),
+        flows=frozenset({"arg", "dict_leaf", "self_attr"}),
+    ),
+    Hazard(
+        "np_random",
+        "JAX1",
+        ("JAX105",),
+        "array",
+        lambda V, X: [_h("noise = np.random.normal(size=4)"), f"y = {X} + noise"],
+        lambda V, X: [_h("noise = jax.random.normal(jax.random.key(1), (4,))"), f"y = {X} + noise"],
+        flows=frozenset({"arg", "tuple_leaf", "closure"}),
+    ),
+    Hazard(
+        "clock",
+        "JAX1",
+        ("JAX105",),
+        "array",
+        lambda V, X: [_h("elapsed = time.perf_counter() - T0"), f"y = {X} + elapsed"],
+        None,
+        imports=("import time",),
+        setup=("T0 = time.perf_counter()",),
+        flows=frozenset({"arg", "list_leaf"}),
+    ),
+    Hazard(
+        "next",
+        "JAX1",
+        ("JAX106",),
+        "array",
+        lambda V, X: [_h("offset = next(batches)"), f"y = {X} + offset"],
+        None,
+        setup=("batches = iter(range(1000))",),
+        flows=frozenset({"arg", "namedtuple_leaf"}),
+    ),
+    Hazard(
+        "stale_global",
+        "JAX1",
+        ("JAX103",),
+        "array",
+        lambda V, X: [
+            _h(f"y = ({X} + 1.0) * scale"),
+        ],
+        lambda V, X: [_h(f"y = ({X} + 1.0) * SCALE")],
+        setup=(
+            "scale = 2.0",
+            "SCALE = 2.0",
+            "",
+            "",
+            "def set_scale(value):",
+            "    global scale",
+            "    scale = value",
+        ),
+        expr=lambda V, X: f"({X} + 1.0) * scale",
+        near_expr=lambda V, X: f"({X} + 1.0) * SCALE",
+        flows=frozenset({"arg", "dict_leaf", "closure", "self_attr"}),
+    ),
     # ---- JAX6xx: NumPy on tracers, lists to jnp, float64, deprecated APIs, unrolled loops
     *[
-        Hazard(f"np_{name}", "JAX6", ("JAX602",), "array",
-               (lambda h: lambda V, X: [_h(f"z = {h.format(v=V)}"), f"y = {X} + z"])(hz),
-               (lambda nz: lambda V, X: [_h(f"z = {nz.format(v=V)}"), f"y = {X} + z"])(hz.replace("np.", "jnp.")),
-               expr=(lambda h: lambda V, X: f"{X} + {h.format(v=V)}")(hz),
-               near_expr=(lambda nz: lambda V, X: f"{X} + {nz.format(v=V)}")(hz.replace("np.", "jnp.")))
+        Hazard(
+            f"np_{name}",
+            "JAX6",
+            ("JAX602",),
+            "array",
+            (lambda h: lambda V, X: [_h(f"z = {h.format(v=V)}"), f"y = {X} + z"])(hz),
+            (lambda nz: lambda V, X: [_h(f"z = {nz.format(v=V)}"), f"y = {X} + z"])(
+                hz.replace("np.", "jnp.")
+            ),
+            expr=(lambda h: lambda V, X: f"{X} + {h.format(v=V)}")(hz),
+            near_expr=(lambda nz: lambda V, X: f"{X} + {nz.format(v=V)}")(hz.replace("np.", "jnp.")),
+        )
         for name, hz in [
             ("exp", "np.exp({v})"),
             ("sin", "np.sin({v})"),
@@ -558,41 +961,111 @@ HAZARDS: list[Hazard] = [
             ("cumsum", "np.cumsum({v})"),
         ]
     ],
-    Hazard("list_sum", "JAX6", ("JAX603",), "scalar",
-           lambda V, X: [_h(f"total = jnp.sum([{V}, {V} * 2.0])"), f"y = {X} + total"],
-           lambda V, X: [_h(f"total = jnp.sum(jnp.stack([{V}, {V} * 2.0]))"), f"y = {X} + total"],
-           expr=lambda V, X: f"{X} + jnp.sum([{V}, {V} * 2.0])",
-           near_expr=lambda V, X: f"{X} + jnp.sum(jnp.stack([{V}, {V} * 2.0]))"),
-    Hazard("list_mean", "JAX6", ("JAX603",), "scalar",
-           lambda V, X: [_h(f"avg = jnp.mean([{V}, 1.0])"), f"y = {X} * avg"],
-           lambda V, X: [_h(f"avg = jnp.mean(jnp.array([{V}, 1.0]))"), f"y = {X} * avg"]),
-    Hazard("list_cumsum", "JAX6", ("JAX603",), "scalar",
-           lambda V, X: [_h(f"acc = jnp.cumsum([{V}, {V}])"), f"y = {X} + acc[-1]"],
-           lambda V, X: [_h(f"acc = jnp.cumsum(jnp.array([{V}, {V}]))"), f"y = {X} + acc[-1]"]),
-    Hazard("float64", "JAX6", ("JAX605",), "array",
-           lambda V, X: [_h(f"z = jnp.asarray({V}, dtype=jnp.float64)"), f"y = {X} + z"],
-           lambda V, X: [_h(f"z = jnp.asarray({V}, dtype=jnp.float32)"), f"y = {X} + z"]),
-    Hazard("float64_zeros", "JAX6", ("JAX605",), "array",
-           lambda V, X: [_h("z = jnp.zeros(4, dtype=jnp.float64)"), f"y = {X} + z"],
-           lambda V, X: [_h("z = jnp.zeros(4, dtype=jnp.float32)"), f"y = {X} + z"], flows=frozenset({"arg", "dict_leaf"})),
-    Hazard("deprecated_tree_map", "JAX6", ("JAX609",), "array",
-           lambda V, X: [_h(f"z = jax.tree_map(lambda a: a * 2.0, {V})"), f"y = {X} + z"],
-           lambda V, X: [_h(f"z = jax.tree.map(lambda a: a * 2.0, {V})"), f"y = {X} + z"],
-           flows=frozenset({"arg", "dict_leaf", "global"})),
-    Hazard("deprecated_round", "JAX6", ("JAX609",), "array",
-           lambda V, X: [_h(f"z = jnp.round_({V})"), f"y = {X} + z"],
-           lambda V, X: [_h(f"z = jnp.round({V})"), f"y = {X} + z"], flows=frozenset({"arg", "list_leaf"})),
-    Hazard("unrolled", "JAX6", ("JAX608",), "array",
-           lambda V, X: [f"y = {X}", _h("for _ in range(600):"), "    y = y * 0.99 + 0.01"],
-           lambda V, X: [_h(f"y = lax.fori_loop(0, 600, lambda i, acc: acc * 0.99 + 0.01, {X})")],
-           flows=frozenset({"arg"}),
-           contexts=frozenset({"jit_decorator", "jit_assign", "jit_method", "vmap", "jit_vmap", "scan_nested",
-                               "helper2", "factory_closure", "imported", "callable_class", "grad"})),
-    Hazard("unrolled_nested", "JAX6", ("JAX608",), "array",
-           lambda V, X: [f"y = {X}", _h("for i in range(30):"), _h("    for j in range(25):"), "        y = y * 0.99 + 0.01"],
-           lambda V, X: [f"y = {X}", "for i in range(3):", _h("    for j in range(5):"), "        y = y * 0.99 + 0.01"],
-           flows=frozenset({"arg"}),
-           contexts=frozenset({"jit_decorator", "jit_rebind", "jit_self_method", "fori_nested", "helper1"})),
+    Hazard(
+        "list_sum",
+        "JAX6",
+        ("JAX603",),
+        "scalar",
+        lambda V, X: [_h(f"total = jnp.sum([{V}, {V} * 2.0])"), f"y = {X} + total"],
+        lambda V, X: [_h(f"total = jnp.sum(jnp.stack([{V}, {V} * 2.0]))"), f"y = {X} + total"],
+        expr=lambda V, X: f"{X} + jnp.sum([{V}, {V} * 2.0])",
+        near_expr=lambda V, X: f"{X} + jnp.sum(jnp.stack([{V}, {V} * 2.0]))",
+    ),
+    Hazard(
+        "list_mean",
+        "JAX6",
+        ("JAX603",),
+        "scalar",
+        lambda V, X: [_h(f"avg = jnp.mean([{V}, 1.0])"), f"y = {X} * avg"],
+        lambda V, X: [_h(f"avg = jnp.mean(jnp.array([{V}, 1.0]))"), f"y = {X} * avg"],
+    ),
+    Hazard(
+        "list_cumsum",
+        "JAX6",
+        ("JAX603",),
+        "scalar",
+        lambda V, X: [_h(f"acc = jnp.cumsum([{V}, {V}])"), f"y = {X} + acc[-1]"],
+        lambda V, X: [_h(f"acc = jnp.cumsum(jnp.array([{V}, {V}]))"), f"y = {X} + acc[-1]"],
+    ),
+    Hazard(
+        "float64",
+        "JAX6",
+        ("JAX605",),
+        "array",
+        lambda V, X: [_h(f"z = jnp.asarray({V}, dtype=jnp.float64)"), f"y = {X} + z"],
+        lambda V, X: [_h(f"z = jnp.asarray({V}, dtype=jnp.float32)"), f"y = {X} + z"],
+    ),
+    Hazard(
+        "float64_zeros",
+        "JAX6",
+        ("JAX605",),
+        "array",
+        lambda V, X: [_h("z = jnp.zeros(4, dtype=jnp.float64)"), f"y = {X} + z"],
+        lambda V, X: [_h("z = jnp.zeros(4, dtype=jnp.float32)"), f"y = {X} + z"],
+        flows=frozenset({"arg", "dict_leaf"}),
+    ),
+    Hazard(
+        "deprecated_tree_map",
+        "JAX6",
+        ("JAX609",),
+        "array",
+        lambda V, X: [_h(f"z = jax.tree_map(lambda a: a * 2.0, {V})"), f"y = {X} + z"],
+        lambda V, X: [_h(f"z = jax.tree.map(lambda a: a * 2.0, {V})"), f"y = {X} + z"],
+        flows=frozenset({"arg", "dict_leaf", "global"}),
+    ),
+    Hazard(
+        "deprecated_round",
+        "JAX6",
+        ("JAX609",),
+        "array",
+        lambda V, X: [_h(f"z = jnp.round_({V})"), f"y = {X} + z"],
+        lambda V, X: [_h(f"z = jnp.round({V})"), f"y = {X} + z"],
+        flows=frozenset({"arg", "list_leaf"}),
+    ),
+    Hazard(
+        "unrolled",
+        "JAX6",
+        ("JAX608",),
+        "array",
+        lambda V, X: [f"y = {X}", _h("for _ in range(600):"), "    y = y * 0.99 + 0.01"],
+        lambda V, X: [_h(f"y = lax.fori_loop(0, 600, lambda i, acc: acc * 0.99 + 0.01, {X})")],
+        flows=frozenset({"arg"}),
+        contexts=frozenset(
+            {
+                "jit_decorator",
+                "jit_assign",
+                "jit_method",
+                "vmap",
+                "jit_vmap",
+                "scan_nested",
+                "helper2",
+                "factory_closure",
+                "imported",
+                "callable_class",
+                "grad",
+            }
+        ),
+    ),
+    Hazard(
+        "unrolled_nested",
+        "JAX6",
+        ("JAX608",),
+        "array",
+        lambda V, X: [
+            f"y = {X}",
+            _h("for i in range(30):"),
+            _h("    for j in range(25):"),
+            "        y = y * 0.99 + 0.01",
+        ],
+        lambda V, X: [
+            f"y = {X}",
+            "for i in range(3):",
+            _h("    for j in range(5):"),
+            "        y = y * 0.99 + 0.01",
+        ],
+        flows=frozenset({"arg"}),
+        contexts=frozenset({"jit_decorator", "jit_rebind", "jit_self_method", "fori_nested", "helper1"}),
+    ),
 ]
 
 
@@ -646,7 +1119,9 @@ def indent(lines: Iterable[str], n: int = 1) -> list[str]:
     return [pad + line if line.strip() else line for line in lines]
 
 
-def define(name: str, params: list[str], body: list[str], decorators: Iterable[str] = (), ret: str = "y") -> list[str]:
+def define(
+    name: str, params: list[str], body: list[str], decorators: Iterable[str] = (), ret: str = "y"
+) -> list[str]:
     out = list(decorators)
     out.append(f"def {name}({', '.join(params)}):")
     out.extend(indent(body))
@@ -665,7 +1140,9 @@ def _fn_body(fn: Fn) -> list[str]:
     return fn.lines
 
 
-def _class(fn: Fn, method: str, params: list[str], body: list[str], ret: str = "y", extra: Iterable[str] = ()) -> list[str]:
+def _class(
+    fn: Fn, method: str, params: list[str], body: list[str], ret: str = "y", extra: Iterable[str] = ()
+) -> list[str]:
     return [
         "class Model:",
         "    def __init__(self):",
@@ -699,67 +1176,133 @@ Context = Callable[[Fn], Parts | None]
 
 def ctx_jit_decorator(fn: Fn) -> Parts:
     deco = "@jax.jit" if not fn.static else f"@partial(jax.jit, static_argnames=({_statics(fn)},))"
-    return Parts(defs=define("step", fn.params, _fn_body(fn), [deco]), main=[f"return step({_p(fn)})"],
-                 main_params=fn.params, args=fn.args(""))
+    return Parts(
+        defs=define("step", fn.params, _fn_body(fn), [deco]),
+        main=[f"return step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
 
 
 def ctx_jit_assign(fn: Fn) -> Parts:
-    return Parts(defs=[*define("loss_step", fn.params, _fn_body(fn)), "", "", f"step = jax.jit(loss_step{_jit_kw(fn)})"],
-                 main=[f"return step({_p(fn)})"], main_params=fn.params, args=fn.args(""))
+    return Parts(
+        defs=[
+            *define("loss_step", fn.params, _fn_body(fn)),
+            "",
+            "",
+            f"step = jax.jit(loss_step{_jit_kw(fn)})",
+        ],
+        main=[f"return step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
 
 
 def ctx_jit_rebind(fn: Fn) -> Parts:
-    return Parts(defs=[*define("step", fn.params, _fn_body(fn)), "", "", f"step = jax.jit(step{_jit_kw(fn)})"],
-                 main=[f"return step({_p(fn)})"], main_params=fn.params, args=fn.args(""))
+    return Parts(
+        defs=[*define("step", fn.params, _fn_body(fn)), "", "", f"step = jax.jit(step{_jit_kw(fn)})"],
+        main=[f"return step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
 
 
 def ctx_jit_partial(fn: Fn) -> Parts:
     statics = ("training", *fn.static)
     params = [*fn.params, "training"]
     deco = f"@partial(jax.jit, static_argnames=({', '.join(repr(s) for s in statics)},))"
-    body = _fn_body(fn) + ["if training:", "    y = y * 1"]
-    return Parts(defs=define("step", params, body, [deco]), main=[f"return step({_p(fn)}, training=True)"],
-                 main_params=fn.params, args=fn.args(""))
+    body = [*_fn_body(fn), "if training:", "    y = y * 1"]
+    return Parts(
+        defs=define("step", params, body, [deco]),
+        main=[f"return step({_p(fn)}, training=True)"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
 
 
 def ctx_jit_lambda(fn: Fn) -> Parts | None:
     if fn.expr is None or fn.static:
         return None
-    return Parts(defs=[f"step = jax.jit(lambda {_p(fn)}: {fn.expr})"],
-                 main=[f"return step({_p(fn)})"], main_params=fn.params, args=fn.args(""))
+    return Parts(
+        defs=[f"step = jax.jit(lambda {_p(fn)}: {fn.expr})"],
+        main=[f"return step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
 
 
 def ctx_jit_lambda_assigned(fn: Fn) -> Parts | None:
     if fn.expr is None or fn.static:
         return None
-    return Parts(defs=[f"scaled = lambda {_p(fn)}: {fn.expr}", "step = jax.jit(scaled)"],
-                 main=[f"return step({_p(fn)})"], main_params=fn.params, args=fn.args(""))
+    return Parts(
+        defs=[f"scaled = lambda {_p(fn)}: {fn.expr}", "step = jax.jit(scaled)"],
+        main=[f"return step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
 
 
 def ctx_jit_method(fn: Fn) -> Parts:
-    return Parts(defs=[*_class(fn, "apply", fn.params, _fn_body(fn)), "", "", "model = Model()",
-                       f"step = jax.jit(model.apply{_jit_kw(fn)})"],
-                 main=[f"return step({_p(fn)})"], main_params=fn.params, args=fn.args(""))
+    return Parts(
+        defs=[
+            *_class(fn, "apply", fn.params, _fn_body(fn)),
+            "",
+            "",
+            "model = Model()",
+            f"step = jax.jit(model.apply{_jit_kw(fn)})",
+        ],
+        main=[f"return step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
 
 
 def ctx_jit_self_method(fn: Fn) -> Parts:
-    cls = _class(fn, "apply", fn.params, _fn_body(fn), extra=[f"    self.step = jax.jit(self.apply{_jit_kw(fn)})"])
-    return Parts(defs=[*cls, "", "", "model = Model()"], main=[f"return model.step({_p(fn)})"],
-                 main_params=fn.params, args=fn.args(""))
+    cls = _class(
+        fn, "apply", fn.params, _fn_body(fn), extra=[f"    self.step = jax.jit(self.apply{_jit_kw(fn)})"]
+    )
+    return Parts(
+        defs=[*cls, "", "", "model = Model()"],
+        main=[f"return model.step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
 
 
 def ctx_method_in_jit(fn: Fn) -> Parts:
     deco = "@jax.jit" if not fn.static else f"@partial(jax.jit, static_argnames=({_statics(fn)},))"
-    return Parts(defs=[*_class(fn, "apply", fn.params, _fn_body(fn)), "", "", "model = Model()", "", "",
-                       *define("step", fn.params, [], [deco], ret=f"model.apply({_p(fn)})")],
-                 main=[f"return step({_p(fn)})"], main_params=fn.params, args=fn.args(""))
+    return Parts(
+        defs=[
+            *_class(fn, "apply", fn.params, _fn_body(fn)),
+            "",
+            "",
+            "model = Model()",
+            "",
+            "",
+            *define("step", fn.params, [], [deco], ret=f"model.apply({_p(fn)})"),
+        ],
+        main=[f"return step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
 
 
 def ctx_callable_class(fn: Fn) -> Parts:
     deco = "@jax.jit" if not fn.static else f"@partial(jax.jit, static_argnames=({_statics(fn)},))"
-    return Parts(defs=[*_class(fn, "__call__", fn.params, _fn_body(fn)), "", "", "layer = Model()", "", "",
-                       *define("step", fn.params, [], [deco], ret=f"layer({_p(fn)})")],
-                 main=[f"return step({_p(fn)})"], main_params=fn.params, args=fn.args(""))
+    return Parts(
+        defs=[
+            *_class(fn, "__call__", fn.params, _fn_body(fn)),
+            "",
+            "",
+            "layer = Model()",
+            "",
+            "",
+            *define("step", fn.params, [], [deco], ret=f"layer({_p(fn)})"),
+        ],
+        main=[f"return step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
 
 
 def ctx_constructor_in_jit(fn: Fn) -> Parts | None:
@@ -768,8 +1311,12 @@ def ctx_constructor_in_jit(fn: Fn) -> Parts | None:
     init = [*(fn.self_init()), *_fn_body(fn), "self.out = y"]
     cls = ["class Normalizer:", *indent(define("__init__", ["self", *fn.params], init, ret=""))]
     deco = "@jax.jit" if not fn.static else f"@partial(jax.jit, static_argnames=({_statics(fn)},))"
-    return Parts(defs=[*cls, "", "", *define("step", fn.params, [], [deco], ret=f"Normalizer({_p(fn)}).out")],
-                 main=[f"return step({_p(fn)})"], main_params=fn.params, args=fn.args(""))
+    return Parts(
+        defs=[*cls, "", "", *define("step", fn.params, [], [deco], ret=f"Normalizer({_p(fn)}).out")],
+        main=[f"return step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
 
 
 def _helpers(depth: int) -> Context:
@@ -787,37 +1334,61 @@ def _helpers(depth: int) -> Context:
 def ctx_factory_closure(fn: Fn) -> Parts:
     inner = define("step", fn.params, _fn_body(fn), ret="y * factor")
     defs = define("make_step", ["factor"], inner, ret="step")
-    return Parts(defs=[*defs, "", "", f"step = jax.jit(make_step(2.0){_jit_kw(fn)})"],
-                 main=[f"return step({_p(fn)})"], main_params=fn.params, args=fn.args(""))
+    return Parts(
+        defs=[*defs, "", "", f"step = jax.jit(make_step(2.0){_jit_kw(fn)})"],
+        main=[f"return step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
 
 
 def ctx_imported(fn: Fn) -> Parts:
     deco = "@jax.jit" if not fn.static else f"@partial(jax.jit, static_argnames=({_statics(fn)},))"
-    return Parts(helper_module=define("compute", fn.params, _fn_body(fn)),
-                 defs=define("step", fn.params, [], [deco], ret=f"compute({_p(fn)})"),
-                 main=[f"return step({_p(fn)})"], main_params=fn.params, args=fn.args(""))
+    return Parts(
+        helper_module=define("compute", fn.params, _fn_body(fn)),
+        defs=define("step", fn.params, [], [deco], ret=f"compute({_p(fn)})"),
+        main=[f"return step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
 
 
 def ctx_vmap(fn: Fn) -> Parts | None:
     if fn.static:
         return None
-    return Parts(defs=define("per_example", fn.params, _fn_body(fn)),
-                 main=[f"return jax.vmap(per_example)({_p(fn)})"], main_params=fn.params, args=fn.args("B"))
+    return Parts(
+        defs=define("per_example", fn.params, _fn_body(fn)),
+        main=[f"return jax.vmap(per_example)({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args("B"),
+    )
 
 
 def ctx_vmap_none(fn: Fn) -> Parts | None:
     """The value is not mapped (``in_axes=None``): vmap passes it through as it is."""
     axes = ", ".join(["None"] * len(fn.params) + ["0"])
-    return Parts(defs=define("per_example", [*fn.params, "offset"], _fn_body(fn), ret="y, offset"),
-                 main=[f"return jax.vmap(per_example, in_axes=({axes}))({_p(fn)}, offsets)"],
-                 main_params=[*fn.params, "offsets"], args=[*fn.args(""), "jnp.arange(3.0) + seed"])
+    return Parts(
+        defs=define("per_example", [*fn.params, "offset"], _fn_body(fn), ret="y, offset"),
+        main=[f"return jax.vmap(per_example, in_axes=({axes}))({_p(fn)}, offsets)"],
+        main_params=[*fn.params, "offsets"],
+        args=[*fn.args(""), "jnp.arange(3.0) + seed"],
+    )
 
 
 def ctx_jit_vmap(fn: Fn) -> Parts | None:
     if fn.static:
         return None
-    return Parts(defs=[*define("per_example", fn.params, _fn_body(fn)), "", "", "batched = jax.jit(jax.vmap(per_example))"],
-                 main=[f"return batched({_p(fn)})"], main_params=fn.params, args=fn.args("B"))
+    return Parts(
+        defs=[
+            *define("per_example", fn.params, _fn_body(fn)),
+            "",
+            "",
+            "batched = jax.jit(jax.vmap(per_example))",
+        ],
+        main=[f"return batched({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args("B"),
+    )
 
 
 def _differentiable(fn: Fn) -> bool:
@@ -827,22 +1398,39 @@ def _differentiable(fn: Fn) -> bool:
 def ctx_grad(fn: Fn) -> Parts | None:
     if not _differentiable(fn):
         return None
-    return Parts(defs=define("loss", fn.params, _fn_body(fn), ret="jnp.sum(y)"),
-                 main=[f"return jax.grad(loss)({_p(fn)})"], main_params=fn.params, args=fn.args(""))
+    return Parts(
+        defs=define("loss", fn.params, _fn_body(fn), ret="jnp.sum(y)"),
+        main=[f"return jax.grad(loss)({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
 
 
 def ctx_value_and_grad(fn: Fn) -> Parts | None:
     if not _differentiable(fn):
         return None
-    return Parts(defs=define("loss", fn.params, _fn_body(fn), ret="jnp.sum(y)"),
-                 main=[f"return jax.value_and_grad(loss)({_p(fn)})"], main_params=fn.params, args=fn.args(""))
+    return Parts(
+        defs=define("loss", fn.params, _fn_body(fn), ret="jnp.sum(y)"),
+        main=[f"return jax.value_and_grad(loss)({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
 
 
 def ctx_jit_grad(fn: Fn) -> Parts | None:
     if not _differentiable(fn):
         return None
-    return Parts(defs=[*define("loss", fn.params, _fn_body(fn), ret="jnp.sum(y)"), "", "", "grad_step = jax.jit(jax.grad(loss))"],
-                 main=[f"return grad_step({_p(fn)})"], main_params=fn.params, args=fn.args(""))
+    return Parts(
+        defs=[
+            *define("loss", fn.params, _fn_body(fn), ret="jnp.sum(y)"),
+            "",
+            "",
+            "grad_step = jax.jit(jax.grad(loss))",
+        ],
+        main=[f"return grad_step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
 
 
 def _single(fn: Fn) -> bool:
@@ -862,8 +1450,12 @@ def ctx_scan_module(fn: Fn) -> Parts | None:
     if not _single(fn):
         return None
     p = fn.params[0]
-    defs = [*define("body", [p, "_"], _fn_body(fn), ret=f"{p}, y"), "", "",
-            *define("run", [p], [f"_, ys = lax.scan(body, {p}, None, length=3)"], ret="ys")]
+    defs = [
+        *define("body", [p, "_"], _fn_body(fn), ret=f"{p}, y"),
+        "",
+        "",
+        *define("run", [p], [f"_, ys = lax.scan(body, {p}, None, length=3)"], ret="ys"),
+    ]
     return Parts(defs=defs, main=[f"return run({p})"], main_params=[p], args=fn.args(""))
 
 
@@ -872,16 +1464,28 @@ def ctx_scan_lambda(fn: Fn) -> Parts | None:
         return None
     p = fn.params[0]
     line = f"return lax.scan(lambda {p}, _: ({p}, {fn.expr}), {p}, None, length=3)[1]"
-    return Parts(defs=define("run", [p], [line], ["@jax.jit"], ret=""), main=[f"return run({p})"],
-                 main_params=[p], args=fn.args(""))
+    return Parts(
+        defs=define("run", [p], [line], ["@jax.jit"], ret=""),
+        main=[f"return run({p})"],
+        main_params=[p],
+        args=fn.args(""),
+    )
 
 
 def ctx_fori_nested(fn: Fn) -> Parts | None:
     if not _single(fn):
         return None
     p = fn.params[0]
-    body = define("body", ["it", "state"], [f"{p}, total = state", *_fn_body(fn)], ret=f"{p}, total + jnp.sum(y)")
-    run = define("run", [p], [*body, f"_, total = lax.fori_loop(0, 3, body, ({p}, jnp.float32(0.0)))"], ["@jax.jit"], ret="total")
+    body = define(
+        "body", ["it", "state"], [f"{p}, total = state", *_fn_body(fn)], ret=f"{p}, total + jnp.sum(y)"
+    )
+    run = define(
+        "run",
+        [p],
+        [*body, f"_, total = lax.fori_loop(0, 3, body, ({p}, jnp.float32(0.0)))"],
+        ["@jax.jit"],
+        ret="total",
+    )
     return Parts(defs=run, main=[f"return run({p})"], main_params=[p], args=fn.args(""))
 
 
@@ -889,8 +1493,14 @@ def ctx_fori_module(fn: Fn) -> Parts | None:
     if not _single(fn):
         return None
     p = fn.params[0]
-    defs = [*define("body", ["it", "state"], [f"{p}, total = state", *_fn_body(fn)], ret=f"{p}, total + jnp.sum(y)"), "", "",
-            *define("run", [p], [f"_, total = lax.fori_loop(0, 3, body, ({p}, jnp.float32(0.0)))"], ret="total")]
+    defs = [
+        *define(
+            "body", ["it", "state"], [f"{p}, total = state", *_fn_body(fn)], ret=f"{p}, total + jnp.sum(y)"
+        ),
+        "",
+        "",
+        *define("run", [p], [f"_, total = lax.fori_loop(0, 3, body, ({p}, jnp.float32(0.0)))"], ret="total"),
+    ]
     return Parts(defs=defs, main=[f"return run({p})"], main_params=[p], args=fn.args(""))
 
 
@@ -899,17 +1509,31 @@ def ctx_fori_lambda(fn: Fn) -> Parts | None:
         return None
     p = fn.params[0]
     line = f"return lax.fori_loop(0, 3, lambda it, total: total + jnp.sum({fn.expr}), jnp.float32(0.0))"
-    return Parts(defs=define("run", [p], [line], ["@jax.jit"], ret=""), main=[f"return run({p})"],
-                 main_params=[p], args=fn.args(""))
+    return Parts(
+        defs=define("run", [p], [line], ["@jax.jit"], ret=""),
+        main=[f"return run({p})"],
+        main_params=[p],
+        args=fn.args(""),
+    )
 
 
 def ctx_while_body(fn: Fn) -> Parts | None:
     if not _single(fn):
         return None
     p = fn.params[0]
-    body = define("body", ["state"], [f"count, {p}, total = state", *_fn_body(fn)], ret=f"count + 1, {p}, total + jnp.sum(y)")
-    run = define("run", [p], [*body, f"_, _, total = lax.while_loop(lambda s: s[0] < 3, body, (0, {p}, jnp.float32(0.0)))"],
-                 ["@jax.jit"], ret="total")
+    body = define(
+        "body",
+        ["state"],
+        [f"count, {p}, total = state", *_fn_body(fn)],
+        ret=f"count + 1, {p}, total + jnp.sum(y)",
+    )
+    run = define(
+        "run",
+        [p],
+        [*body, f"_, _, total = lax.while_loop(lambda s: s[0] < 3, body, (0, {p}, jnp.float32(0.0)))"],
+        ["@jax.jit"],
+        ret="total",
+    )
     return Parts(defs=run, main=[f"return run({p})"], main_params=[p], args=fn.args(""))
 
 
@@ -917,10 +1541,26 @@ def ctx_while_cond(fn: Fn) -> Parts | None:
     if not _single(fn):
         return None
     p = fn.params[0]
-    cond = define("keep_going", ["state"], [f"count, {p}, total = state", *_fn_body(fn)], ret="(count < 3) & jnp.all(jnp.isfinite(y))")
-    defs = [*cond, "", "",
-            *define("run", [p], [f"_, _, total = lax.while_loop(keep_going, lambda s: (s[0] + 1, s[1], s[2] + 1.0), (0, {p}, jnp.float32(0.0)))"],
-                    ["@jax.jit"], ret="total")]
+    cond = define(
+        "keep_going",
+        ["state"],
+        [f"count, {p}, total = state", *_fn_body(fn)],
+        ret="(count < 3) & jnp.all(jnp.isfinite(y))",
+    )
+    defs = [
+        *cond,
+        "",
+        "",
+        *define(
+            "run",
+            [p],
+            [
+                f"_, _, total = lax.while_loop(keep_going, lambda s: (s[0] + 1, s[1], s[2] + 1.0), (0, {p}, jnp.float32(0.0)))"
+            ],
+            ["@jax.jit"],
+            ret="total",
+        ),
+    ]
     return Parts(defs=defs, main=[f"return run({p})"], main_params=[p], args=fn.args(""))
 
 
@@ -929,8 +1569,12 @@ def ctx_cond_branch(fn: Fn) -> Parts | None:
         return None
     p = fn.params[0]
     defs = [*define("scaled", [p], _fn_body(fn)), "", "", *define("skipped", [p], [], ret=fn.zero())]
-    return Parts(defs=defs, main=[f"return lax.cond(training, scaled, skipped, {p})"], main_params=[p, "training"],
-                 args=[*fn.args(""), "jnp.bool_(True)"])
+    return Parts(
+        defs=defs,
+        main=[f"return lax.cond(training, scaled, skipped, {p})"],
+        main_params=[p, "training"],
+        args=[*fn.args(""), "jnp.bool_(True)"],
+    )
 
 
 def ctx_switch_branch(fn: Fn) -> Parts | None:
@@ -938,33 +1582,53 @@ def ctx_switch_branch(fn: Fn) -> Parts | None:
         return None
     p = fn.params[0]
     defs = [*define("skipped", [p], [], ret=fn.zero()), "", "", *define("scaled", [p], _fn_body(fn))]
-    return Parts(defs=defs, main=[f"return lax.switch(branch, [skipped, scaled], {p})"], main_params=[p, "branch"],
-                 args=[*fn.args(""), "jnp.int32(1)"])
+    return Parts(
+        defs=defs,
+        main=[f"return lax.switch(branch, [skipped, scaled], {p})"],
+        main_params=[p, "branch"],
+        args=[*fn.args(""), "jnp.int32(1)"],
+    )
 
 
 def ctx_lax_map(fn: Fn) -> Parts | None:
     if not _single(fn):
         return None
     p = fn.params[0]
-    return Parts(defs=define("per_row", [p], _fn_body(fn)), main=[f"return lax.map(per_row, {p})"],
-                 main_params=[p], args=fn.args("B"))
+    return Parts(
+        defs=define("per_row", [p], _fn_body(fn)),
+        main=[f"return lax.map(per_row, {p})"],
+        main_params=[p],
+        args=fn.args("B"),
+    )
 
 
 def ctx_checkpoint(fn: Fn) -> Parts | None:
     if fn.static:
         return None
-    return Parts(defs=define("block", fn.params, _fn_body(fn), ["@jax.checkpoint"]),
-                 main=[f"return block({_p(fn)})"], main_params=fn.params, args=fn.args(""))
+    return Parts(
+        defs=define("block", fn.params, _fn_body(fn), ["@jax.checkpoint"]),
+        main=[f"return block({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
 
 
 def ctx_custom_jvp(fn: Fn) -> Parts | None:
     if not _differentiable(fn) or not _single(fn):
         return None
     p = fn.params[0]
-    defs = [*define("smooth", [p], _fn_body(fn), ["@jax.custom_jvp"]), "", "",
-            "@smooth.defjvp",
-            *define("smooth_jvp", ["primals", "tangents"], ["(value,) = primals", "(dot,) = tangents"],
-                    ret="smooth(value), jax.tree.map(jnp.zeros_like, smooth(value))")]
+    defs = [
+        *define("smooth", [p], _fn_body(fn), ["@jax.custom_jvp"]),
+        "",
+        "",
+        "@smooth.defjvp",
+        *define(
+            "smooth_jvp",
+            ["primals", "tangents"],
+            ["(value,) = primals", "(dot,) = tangents"],
+            ret="smooth(value), jax.tree.map(jnp.zeros_like, smooth(value))",
+        ),
+    ]
     return Parts(defs=defs, main=[f"return jax.jit(smooth)({p})"], main_params=[p], args=fn.args(""))
 
 
@@ -972,54 +1636,107 @@ def ctx_custom_vjp(fn: Fn) -> Parts | None:
     if not _differentiable(fn) or not _single(fn):
         return None
     p = fn.params[0]
-    defs = [*define("clipped", [p], _fn_body(fn), ["@jax.custom_vjp"]), "", "",
-            *define("clipped_fwd", [p], [], ret=f"clipped({p}), None"), "", "",
-            *define("clipped_bwd", ["res", "g"], [], ret="(g,)"), "", "",
-            "clipped.defvjp(clipped_fwd, clipped_bwd)"]
+    defs = [
+        *define("clipped", [p], _fn_body(fn), ["@jax.custom_vjp"]),
+        "",
+        "",
+        *define("clipped_fwd", [p], [], ret=f"clipped({p}), None"),
+        "",
+        "",
+        *define("clipped_bwd", ["res", "g"], [], ret="(g,)"),
+        "",
+        "",
+        "clipped.defvjp(clipped_fwd, clipped_bwd)",
+    ]
     return Parts(defs=defs, main=[f"return jax.jit(clipped)({p})"], main_params=[p], args=fn.args(""))
 
 
 def ctx_pmap(fn: Fn) -> Parts | None:
     if fn.static:
         return None
-    return Parts(defs=define("per_device", fn.params, _fn_body(fn)),
-                 main=[f"return jax.pmap(per_device)({_p(fn)})"], main_params=fn.params, args=fn.args("D"))
+    return Parts(
+        defs=define("per_device", fn.params, _fn_body(fn)),
+        main=[f"return jax.pmap(per_device)({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args("D"),
+    )
 
 
 def ctx_shard_map(fn: Fn) -> Parts | None:
     if fn.static or fn.kind not in ("scalar", "array") or fn.out != "X":
         return None
-    defs = ["mesh = jax.make_mesh((2,), (\"i\",))", "", "",
-            *define("per_shard", fn.params, _fn_body(fn),
-                    ["@partial(jax.shard_map, mesh=mesh, in_specs=P(\"i\"), out_specs=P(\"i\"))"])]
-    placed = [f"{p} = jax.device_put({p}, jax.NamedSharding(mesh, P(\"i\")))" for p in fn.params]
-    return Parts(imports={"from jax.sharding import PartitionSpec as P"}, defs=defs,
-                 main=[*placed, f"return jax.jit(per_shard)({_p(fn)})"], main_params=fn.params, args=fn.args("D"))
+    defs = [
+        'mesh = jax.make_mesh((2,), ("i",))',
+        "",
+        "",
+        *define(
+            "per_shard",
+            fn.params,
+            _fn_body(fn),
+            ['@partial(jax.shard_map, mesh=mesh, in_specs=P("i"), out_specs=P("i"))'],
+        ),
+    ]
+    placed = [f'{p} = jax.device_put({p}, jax.NamedSharding(mesh, P("i")))' for p in fn.params]
+    return Parts(
+        imports={"from jax.sharding import PartitionSpec as P"},
+        defs=defs,
+        main=[*placed, f"return jax.jit(per_shard)({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args("D"),
+    )
 
 
 def ctx_eqx_filter_jit(fn: Fn) -> Parts | None:
     if fn.static:
         return None
-    return Parts(imports={"import equinox as eqx"}, defs=define("step", fn.params, _fn_body(fn), ["@eqx.filter_jit"]),
-                 main=[f"return step({_p(fn)})"], main_params=fn.params, args=fn.args(""), requires=("equinox",))
+    return Parts(
+        imports={"import equinox as eqx"},
+        defs=define("step", fn.params, _fn_body(fn), ["@eqx.filter_jit"]),
+        main=[f"return step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+        requires=("equinox",),
+    )
 
 
 def ctx_nnx_jit(fn: Fn) -> Parts | None:
     if fn.static:
         return None
-    return Parts(imports={"from flax import nnx"}, defs=define("step", fn.params, _fn_body(fn), ["@nnx.jit"]),
-                 main=[f"return step({_p(fn)})"], main_params=fn.params, args=fn.args(""), requires=("flax",))
+    return Parts(
+        imports={"from flax import nnx"},
+        defs=define("step", fn.params, _fn_body(fn), ["@nnx.jit"]),
+        main=[f"return step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+        requires=("flax",),
+    )
 
 
 def ctx_linen_apply(fn: Fn) -> Parts | None:
     if fn.static or not _single(fn) or fn.flow.needs_self:
         return None
     p = fn.params[0]
-    cls = ["class Block(nn.Module):", "    @nn.compact", *indent(define("__call__", ["self", p], _fn_body(fn)))]
-    return Parts(imports={"import flax.linen as nn"},
-                 defs=[*cls, "", "", "block = Block()", "", "",
-                       *define("step", ["variables", p], [], ["@jax.jit"], ret=f"block.apply(variables, {p})")],
-                 main=[f"return step({{}}, {p})"], main_params=[p], args=fn.args(""), requires=("flax",))
+    cls = [
+        "class Block(nn.Module):",
+        "    @nn.compact",
+        *indent(define("__call__", ["self", p], _fn_body(fn))),
+    ]
+    return Parts(
+        imports={"import flax.linen as nn"},
+        defs=[
+            *cls,
+            "",
+            "",
+            "block = Block()",
+            "",
+            "",
+            *define("step", ["variables", p], [], ["@jax.jit"], ret=f"block.apply(variables, {p})"),
+        ],
+        main=[f"return step({{}}, {p})"],
+        main_params=[p],
+        args=fn.args(""),
+        requires=("flax",),
+    )
 
 
 CONTEXTS: dict[str, Context] = {
@@ -1065,9 +1782,21 @@ CONTEXTS: dict[str, Context] = {
     "nnx_jit": ctx_nnx_jit,
     "linen_apply": ctx_linen_apply,
 }
-METHOD_CONTEXTS = frozenset({"jit_method", "jit_self_method", "method_in_jit", "callable_class", "constructor_in_jit"})
-LAX_LOOPS = frozenset({"scan_nested", "scan_module", "scan_lambda", "fori_nested", "fori_module", "fori_lambda",
-                       "while_body", "while_cond"})
+METHOD_CONTEXTS = frozenset(
+    {"jit_method", "jit_self_method", "method_in_jit", "callable_class", "constructor_in_jit"}
+)
+LAX_LOOPS = frozenset(
+    {
+        "scan_nested",
+        "scan_module",
+        "scan_lambda",
+        "fori_nested",
+        "fori_module",
+        "fori_lambda",
+        "while_body",
+        "while_cond",
+    }
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1094,17 +1823,21 @@ def _imports(extra: Iterable[str]) -> list[str]:
     return lines
 
 
-def _finish(
-    header: dict[str, object], lines: list[str], path: str
-) -> tuple[str, tuple[int, ...]]:
+def _finish(header: dict[str, object], lines: list[str], path: str) -> tuple[str, tuple[int, ...]]:
     hazard_lines = tuple(i + 2 for i, line in enumerate(lines) if line.endswith(MARK))
     clean = [line[: -len(MARK)] if line.endswith(MARK) else line for line in lines]
     header = {**header, "lines": list(hazard_lines), "path": path}
     return HEADER + json.dumps(header, sort_keys=True) + "\n" + "\n".join(clean).rstrip() + "\n", hazard_lines
 
 
-def _module(imports: Iterable[str], setup: list[str], defs: list[str], main_params: list[str] | None,
-            main: list[str] | None, args: list[str] | None) -> list[str]:
+def _module(
+    imports: Iterable[str],
+    setup: list[str],
+    defs: list[str],
+    main_params: list[str] | None,
+    main: list[str] | None,
+    args: list[str] | None,
+) -> list[str]:
     lines = _imports(imports)
     for block in (setup, defs):
         if block:
@@ -1129,8 +1862,20 @@ def make_fn(h: Hazard, flow: Flow, near: bool) -> Fn | None:
     setup = [*flow.setup(h.kind, raw)]
     if h.setup:
         setup = [*setup, *([""] if setup else []), *h.setup]
-    return Fn(params=flow.params(h.kind), static=flow.static, lines=lines, X=X, out=h.out, expr=expr, kind=h.kind,
-              raw=raw, flow=flow, setup=setup, imports=set(h.imports), global_stmt=h.global_stmt)
+    return Fn(
+        params=flow.params(h.kind),
+        static=flow.static,
+        lines=lines,
+        X=X,
+        out=h.out,
+        expr=expr,
+        kind=h.kind,
+        raw=raw,
+        flow=flow,
+        setup=setup,
+        imports=set(h.imports),
+        global_stmt=h.global_stmt,
+    )
 
 
 def compatible(h: Hazard, flow: Flow, context: str) -> bool:
@@ -1148,9 +1893,9 @@ def compatible(h: Hazard, flow: Flow, context: str) -> bool:
         return False
     if h.global_stmt and flow.name == "closure":
         return False
-    if flow.name == "static" and context in LAX_LOOPS | {"vmap", "jit_vmap", "lax_map", "pmap", "shard_map"}:
-        return False
-    return True
+    return not (
+        flow.name == "static" and context in LAX_LOOPS | {"vmap", "jit_vmap", "lax_map", "pmap", "shard_map"}
+    )
 
 
 def _lambda_marked(parts: Parts) -> None:
@@ -1179,8 +1924,14 @@ def build(h: Hazard, flow: Flow, context: str, near: bool) -> Program | None:
     module = "p_" + hashlib.sha1(pid.encode()).hexdigest()[:10]
     imports = set(fn.imports) | parts.imports
     header: dict[str, object] = {
-        "id": pid, "family": h.family, "rules": list(h.rules), "hazard": h.name, "context": context,
-        "flow": flow_label, "near_miss": near, "requires": list(parts.requires),
+        "id": pid,
+        "family": h.family,
+        "rules": list(h.rules),
+        "hazard": h.name,
+        "context": context,
+        "flow": flow_label,
+        "near_miss": near,
+        "requires": list(parts.requires),
     }
     if parts.helper_module is not None:
         helper = _module(imports, fn.setup, parts.helper_module, None, None, None)
@@ -1188,22 +1939,44 @@ def build(h: Hazard, flow: Flow, context: str, near: bool) -> Program | None:
         entry = f"{module}.train"
         header["entry"] = entry
         helper_src, lines = _finish(header, helper, path)
-        names = ", ".join(["compute", *(c for c in ("Batch", "State") if f"class {c}" in "\n".join(fn.setup))])
-        train = _module(imports | {f"from {module}.ops import {names}"}, [], parts.defs, parts.main_params,
-                        parts.main, parts.args)
+        names = ", ".join(
+            ["compute", *(c for c in ("Batch", "State") if f"class {c}" in "\n".join(fn.setup))]
+        )
+        train = _module(
+            imports | {f"from {module}.ops import {names}"},
+            [],
+            parts.defs,
+            parts.main_params,
+            parts.main,
+            parts.args,
+        )
         train_src = "\n".join(train).rstrip() + "\n"
         files = ((f"{module}/__init__.py", ""), (path, helper_src), (f"{module}/train.py", train_src))
     else:
         path = f"{module}.py"
         entry = module
         header["entry"] = entry
-        src = _module(imports, [*fn.setup, *parts.setup], parts.defs, parts.main_params, parts.main, parts.args)
+        src = _module(
+            imports, [*fn.setup, *parts.setup], parts.defs, parts.main_params, parts.main, parts.args
+        )
         source, lines = _finish(header, src, path)
         files = ((path, source),)
     if not lines:
         return None
-    return Program(id=pid, family=h.family, rules=h.rules, hazard=h.name, context=context, flow=flow_label,
-                   near_miss=near, files=files, path=path, entry=entry, lines=lines, requires=parts.requires)
+    return Program(
+        id=pid,
+        family=h.family,
+        rules=h.rules,
+        hazard=h.name,
+        context=context,
+        flow=flow_label,
+        near_miss=near,
+        files=files,
+        path=path,
+        entry=entry,
+        lines=lines,
+        requires=parts.requires,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1211,16 +1984,55 @@ def build(h: Hazard, flow: Flow, context: str, near: bool) -> Program | None:
 # loops, unhashable static arguments, timing, jit of a library function)
 
 
-def _whole(name: str, family: str, rules: tuple[str, ...], context: str, flow: str, near: bool, body: list[str],
-           main_params: list[str], args: list[str], imports: Iterable[str] = ()) -> Program:
+def _whole(
+    name: str,
+    family: str,
+    rules: tuple[str, ...],
+    context: str,
+    flow: str,
+    near: bool,
+    body: list[str],
+    main_params: list[str],
+    args: list[str],
+    imports: Iterable[str] = (),
+) -> Program:
     pid = f"{name}.{context}.{flow}" + ("~ok" if near else "")
     module = "p_" + hashlib.sha1(pid.encode()).hexdigest()[:10]
-    header: dict[str, object] = {"id": pid, "family": family, "rules": list(rules), "hazard": name, "context": context,
-                                 "flow": flow, "near_miss": near, "requires": [], "entry": module}
-    lines = _imports(imports) + ["", ""] + body + ["", "", "def inputs(seed):", f"    return ({', '.join(args)},)"]
+    header: dict[str, object] = {
+        "id": pid,
+        "family": family,
+        "rules": list(rules),
+        "hazard": name,
+        "context": context,
+        "flow": flow,
+        "near_miss": near,
+        "requires": [],
+        "entry": module,
+    }
+    lines = [
+        *_imports(imports),
+        "",
+        "",
+        *body,
+        "",
+        "",
+        "def inputs(seed):",
+        f"    return ({', '.join(args)},)",
+    ]
     source, hazard_lines = _finish(header, lines, f"{module}.py")
-    return Program(id=pid, family=family, rules=rules, hazard=name, context=context, flow=flow, near_miss=near,
-                   files=((f"{module}.py", source),), path=f"{module}.py", entry=module, lines=hazard_lines)
+    return Program(
+        id=pid,
+        family=family,
+        rules=rules,
+        hazard=name,
+        context=context,
+        flow=flow,
+        near_miss=near,
+        files=((f"{module}.py", source),),
+        path=f"{module}.py",
+        entry=module,
+        lines=hazard_lines,
+    )
 
 
 ARRAY_ARG = "jnp.linspace(-1.0, 1.0, 4) + seed"
@@ -1230,94 +2042,308 @@ def whole_programs() -> list[Program]:
     out: list[Program] = []
     # JAX601: jit created per call / per iteration
     per_call = {
-        "lambda": (["step = jax.jit(lambda v: v * 2.0 + 1.0)"], ["step = jax.jit(lambda v: v * 2.0 + 1.0)"], "step(x)"),
+        "lambda": (
+            ["step = jax.jit(lambda v: v * 2.0 + 1.0)"],
+            ["step = jax.jit(lambda v: v * 2.0 + 1.0)"],
+            "step(x)",
+        ),
         "nested_def": (["@jax.jit", "def step(v):", "    return v * 2.0 + 1.0"], None, "step(x)"),
-        "partial": (["step = jax.jit(partial(scale, factor=2.0))"], ["step = jax.jit(partial(scale, factor=2.0))"], "step(x)"),
+        "partial": (
+            ["step = jax.jit(partial(scale, factor=2.0))"],
+            ["step = jax.jit(partial(scale, factor=2.0))"],
+            "step(x)",
+        ),
         "module_fn": (["step = jax.jit(double)"], ["step = jax.jit(double)"], "step(x)"),
     }
-    helpers = ["def double(v):", "    return v * 2.0 + 1.0", "", "", "def scale(v, factor):", "    return v * factor", "", ""]
+    helpers = [
+        "def double(v):",
+        "    return v * 2.0 + 1.0",
+        "",
+        "",
+        "def scale(v, factor):",
+        "    return v * factor",
+        "",
+        "",
+    ]
     for form, (hz, hoisted, call) in per_call.items():
         for near in (False, True):
             if not near:
-                body = [*helpers, "def predict(x):", *indent([*hz[:-1], _h(hz[-1])] if form != "nested_def" else
-                                                             [_h(hz[0]), _h(hz[1]), *hz[2:]]), f"    return {call}",
-                        "", "", "def main(x):", "    return predict(x)"]
+                body = [
+                    *helpers,
+                    "def predict(x):",
+                    *indent(
+                        [*hz[:-1], _h(hz[-1])] if form != "nested_def" else [_h(hz[0]), _h(hz[1]), *hz[2:]]
+                    ),
+                    f"    return {call}",
+                    "",
+                    "",
+                    "def main(x):",
+                    "    return predict(x)",
+                ]
             else:
                 top = hoisted or ["@jax.jit", "def step(v):", "    return v * 2.0 + 1.0"]
                 top = [_h(top[0]), *top[1:]]
-                body = [*helpers, *top, "", "", "def predict(x):", f"    return {call}", "", "", "def main(x):",
-                        "    return predict(x)"]
-            out.append(_whole(f"jit_per_call_{form}", "JAX6", ("JAX601",), "driver_function", "arg", near, body,
-                              ["x"], [ARRAY_ARG]))
+                body = [
+                    *helpers,
+                    *top,
+                    "",
+                    "",
+                    "def predict(x):",
+                    f"    return {call}",
+                    "",
+                    "",
+                    "def main(x):",
+                    "    return predict(x)",
+                ]
+            out.append(
+                _whole(
+                    f"jit_per_call_{form}",
+                    "JAX6",
+                    ("JAX601",),
+                    "driver_function",
+                    "arg",
+                    near,
+                    body,
+                    ["x"],
+                    [ARRAY_ARG],
+                )
+            )
     # per iteration
-    for form, make in {"lambda": "jax.jit(lambda v: v * 0.5 + 1.0)", "partial": "jax.jit(partial(scale, factor=0.5))"}.items():
+    for form, make in {
+        "lambda": "jax.jit(lambda v: v * 0.5 + 1.0)",
+        "partial": "jax.jit(partial(scale, factor=0.5))",
+    }.items():
         for near in (False, True):
             if not near:
-                body = [*helpers, "def fit(x, steps):", "    for _ in range(steps):", _h(f"        step = {make}"),
-                        "        x = step(x)", "    return x", "", "", "def main(x):", "    return fit(x, 12)"]
+                body = [
+                    *helpers,
+                    "def fit(x, steps):",
+                    "    for _ in range(steps):",
+                    _h(f"        step = {make}"),
+                    "        x = step(x)",
+                    "    return x",
+                    "",
+                    "",
+                    "def main(x):",
+                    "    return fit(x, 12)",
+                ]
             else:
-                body = [*helpers, _h(f"step = {make}"), "", "", "def fit(x, steps):", "    for _ in range(steps):",
-                        "        x = step(x)", "    return x", "", "", "def main(x):", "    return fit(x, 12)"]
-            out.append(_whole(f"jit_per_iteration_{form}", "JAX6", ("JAX601",), "driver_loop", "arg", near, body,
-                              ["x"], [ARRAY_ARG]))
+                body = [
+                    *helpers,
+                    _h(f"step = {make}"),
+                    "",
+                    "",
+                    "def fit(x, steps):",
+                    "    for _ in range(steps):",
+                    "        x = step(x)",
+                    "    return x",
+                    "",
+                    "",
+                    "def main(x):",
+                    "    return fit(x, 12)",
+                ]
+            out.append(
+                _whole(
+                    f"jit_per_iteration_{form}",
+                    "JAX6",
+                    ("JAX601",),
+                    "driver_loop",
+                    "arg",
+                    near,
+                    body,
+                    ["x"],
+                    [ARRAY_ARG],
+                )
+            )
     # JAX601 in a method: jit of a bound method on every call
     for near in (False, True):
         cls = ["class Trainer:", "    def __init__(self):", "        self.rate = 0.5"]
         if not near:
-            cls += ["", "    def update(self, v):", "        return v * self.rate", "",
-                    "    def step(self, v):", _h("        return jax.jit(lambda w: self.update(w))(v)")]
+            cls += [
+                "",
+                "    def update(self, v):",
+                "        return v * self.rate",
+                "",
+                "    def step(self, v):",
+                _h("        return jax.jit(lambda w: self.update(w))(v)"),
+            ]
         else:
-            cls += ["        self._update = jax.jit(self.update)", "", "    def update(self, v):", "        return v * self.rate", "",
-                    "    def step(self, v):", _h("        return self._update(v)")]
+            cls += [
+                "        self._update = jax.jit(self.update)",
+                "",
+                "    def update(self, v):",
+                "        return v * self.rate",
+                "",
+                "    def step(self, v):",
+                _h("        return self._update(v)"),
+            ]
         body = [*cls, "", "", "trainer = Trainer()", "", "", "def main(x):", "    return trainer.step(x)"]
-        out.append(_whole("jit_per_call_method", "JAX6", ("JAX601",), "driver_method", "self_attr", near, body, ["x"], [ARRAY_ARG]))
+        out.append(
+            _whole(
+                "jit_per_call_method",
+                "JAX6",
+                ("JAX601",),
+                "driver_method",
+                "self_attr",
+                near,
+                body,
+                ["x"],
+                [ARRAY_ARG],
+            )
+        )
     # JAX607: recompiling call in a loop
     loops = {
-        "static_arg": (["@partial(jax.jit, static_argnums=1)", "def step(v, n):", "    return v * n"],
-                       ["@jax.jit", "def step(v, n):", "    return v * n"], "for n in range(1, 13):", "x = step(x, n)"),
-        "shape": (["@jax.jit", "def step(v):", "    return v * 2.0"], ["@jax.jit", "def step(v):", "    return v * 2.0"],
-                  "for n in range(1, 13):", "x = x.at[:n].set(step(x[:n]))"),
+        "static_arg": (
+            ["@partial(jax.jit, static_argnums=1)", "def step(v, n):", "    return v * n"],
+            ["@jax.jit", "def step(v, n):", "    return v * n"],
+            "for n in range(1, 13):",
+            "x = step(x, n)",
+        ),
+        "shape": (
+            ["@jax.jit", "def step(v):", "    return v * 2.0"],
+            ["@jax.jit", "def step(v):", "    return v * 2.0"],
+            "for n in range(1, 13):",
+            "x = x.at[:n].set(step(x[:n]))",
+        ),
     }
     for form, (hz, nz, loop, call) in loops.items():
         for near in (False, True):
             if not near:
-                body = [*hz, "", "", "def sweep(x):", _h(f"    {loop}"), _h(f"        {call}"), "    return x", "", "",
-                        "def main(x):", "    return sweep(x)"]
+                body = [
+                    *hz,
+                    "",
+                    "",
+                    "def sweep(x):",
+                    _h(f"    {loop}"),
+                    _h(f"        {call}"),
+                    "    return x",
+                    "",
+                    "",
+                    "def main(x):",
+                    "    return sweep(x)",
+                ]
             elif form == "shape":
-                body = [*nz, "", "", "def sweep(x):", f"    {loop}",
-                        _h("        x = jnp.where(jnp.arange(16) < n, step(x), x)"), "    return x", "", "",
-                        "def main(x):", "    return sweep(x)"]
+                body = [
+                    *nz,
+                    "",
+                    "",
+                    "def sweep(x):",
+                    f"    {loop}",
+                    _h("        x = jnp.where(jnp.arange(16) < n, step(x), x)"),
+                    "    return x",
+                    "",
+                    "",
+                    "def main(x):",
+                    "    return sweep(x)",
+                ]
             else:
-                body = [*nz, "", "", "def sweep(x):", f"    {loop}", _h(f"        {call}"), "    return x", "", "",
-                        "def main(x):", "    return sweep(x)"]
-            out.append(_whole(f"recompile_loop_{form}", "JAX6", ("JAX607",), "driver_loop", "arg", near, body, ["x"],
-                              ["jnp.linspace(-1.0, 1.0, 16) + seed"]))
+                body = [
+                    *nz,
+                    "",
+                    "",
+                    "def sweep(x):",
+                    f"    {loop}",
+                    _h(f"        {call}"),
+                    "    return x",
+                    "",
+                    "",
+                    "def main(x):",
+                    "    return sweep(x)",
+                ]
+            out.append(
+                _whole(
+                    f"recompile_loop_{form}",
+                    "JAX6",
+                    ("JAX607",),
+                    "driver_loop",
+                    "arg",
+                    near,
+                    body,
+                    ["x"],
+                    ["jnp.linspace(-1.0, 1.0, 16) + seed"],
+                )
+            )
     # JAX606: unhashable static argument
     for form, (hz, nz) in {"list": ("[1, 2]", "(1, 2)"), "dict": ('{"a": 1}', '(("a", 1),)')}.items():
         for near in (False, True):
-            body = ["@partial(jax.jit, static_argnums=1)", "def step(v, dims):", "    return v * len(dims)", "", "",
-                    "def main(x):", _h(f"    return step(x, {nz if near else hz})")]
-            out.append(_whole(f"unhashable_static_{form}", "JAX6", ("JAX606",), "driver_function", "static", near, body, ["x"], [ARRAY_ARG]))
+            body = [
+                "@partial(jax.jit, static_argnums=1)",
+                "def step(v, dims):",
+                "    return v * len(dims)",
+                "",
+                "",
+                "def main(x):",
+                _h(f"    return step(x, {nz if near else hz})"),
+            ]
+            out.append(
+                _whole(
+                    f"unhashable_static_{form}",
+                    "JAX6",
+                    ("JAX606",),
+                    "driver_function",
+                    "static",
+                    near,
+                    body,
+                    ["x"],
+                    [ARRAY_ARG],
+                )
+            )
     # JAX604: timing without blocking
     step = ["@jax.jit", "def step(a):", "    return jnp.linalg.matrix_power(a, 24)", "", ""]
-    timers = {"perf_counter": ("import time", "time.perf_counter()"), "time": ("import time", "time.time()"),
-              "monotonic": ("import time", "time.monotonic()"), "timeit": ("import timeit", "timeit.default_timer()")}
+    timers = {
+        "perf_counter": ("import time", "time.perf_counter()"),
+        "time": ("import time", "time.time()"),
+        "monotonic": ("import time", "time.monotonic()"),
+        "timeit": ("import timeit", "timeit.default_timer()"),
+    }
     for form, (imp, timer) in timers.items():
-        for ctx, block in (("driver_function", "y.block_until_ready()"), ("driver_loop", "jax.block_until_ready(y)")):
+        for ctx, block in (
+            ("driver_function", "y.block_until_ready()"),
+            ("driver_loop", "jax.block_until_ready(y)"),
+        ):
             for near in (False, True):
                 if ctx == "driver_function":
-                    body = [*step, "TIMINGS = []", "", "", "def main(a):", _h(f"    t0 = {timer}"), "    y = step(a)"]
+                    body = [
+                        *step,
+                        "TIMINGS = []",
+                        "",
+                        "",
+                        "def main(a):",
+                        _h(f"    t0 = {timer}"),
+                        "    y = step(a)",
+                    ]
                     if near:
                         body.append(f"    {block}")
                     body += [_h(f"    TIMINGS.append({timer} - t0)"), "    return y"]
                 else:
-                    body = [*step, "TIMINGS = []", "", "", "def main(a):", "    y = a", "    for _ in range(2):",
-                            _h(f"        t0 = {timer}"), "        y = step(y) / 600.0"]
+                    body = [
+                        *step,
+                        "TIMINGS = []",
+                        "",
+                        "",
+                        "def main(a):",
+                        "    y = a",
+                        "    for _ in range(2):",
+                        _h(f"        t0 = {timer}"),
+                        "        y = step(y) / 600.0",
+                    ]
                     if near:
                         body.append(f"        {block}")
                     body += [_h(f"        TIMINGS.append({timer} - t0)"), "    return y"]
-                out.append(_whole(f"timing_{form}", "JAX6", ("JAX604",), ctx, "arg", near, body, ["a"],
-                                  ["jnp.full((400, 400), 1.0 / 400.0) + seed * 1e-3"], imports=[imp]))
+                out.append(
+                    _whole(
+                        f"timing_{form}",
+                        "JAX6",
+                        ("JAX604",),
+                        ctx,
+                        "arg",
+                        near,
+                        body,
+                        ["a"],
+                        ["jnp.full((400, 400), 1.0 / 400.0) + seed * 1e-3"],
+                        imports=[imp],
+                    )
+                )
     # jax.jit(<library function>)
     library = {
         # jax.jit(<a NumPy function>) twice in one process segfaults in jax 0.10.2 (the oracle
@@ -1331,9 +2357,27 @@ def whole_programs() -> list[Program]:
     for form, (fam, rules, hz, nz) in library.items():
         for near in (False, True):
             arg = "jnp.float32(0.5 + seed)" if form in ("float", "math_sqrt") else ARRAY_ARG
-            body = [_h(f"step = jax.jit({nz if near else hz})"), "", "", "def main(x):", _h("    return step(x)")]
-            out.append(_whole(f"library_{form}", fam, rules, "jit_library", "arg", near, body, ["x"], [arg],
-                              imports=["import math"] if form == "math_sqrt" else []))
+            body = [
+                _h(f"step = jax.jit({nz if near else hz})"),
+                "",
+                "",
+                "def main(x):",
+                _h("    return step(x)"),
+            ]
+            out.append(
+                _whole(
+                    f"library_{form}",
+                    fam,
+                    rules,
+                    "jit_library",
+                    "arg",
+                    near,
+                    body,
+                    ["x"],
+                    [arg],
+                    imports=["import math"] if form == "math_sqrt" else [],
+                )
+            )
     return out
 
 
@@ -1342,8 +2386,16 @@ def whole_programs() -> list[Program]:
 
 
 # groups of look-alike forms, and the share of the contexts each form of the group gets
-GROUPS = {"shape_": 0.3, "np_": 0.3, "list_": 0.4, "float64": 0.5, "deprecated_": 0.5, "discarded_at": 0.6,
-          "augassign": 0.6, "setitem": 0.6}
+GROUPS = {
+    "shape_": 0.3,
+    "np_": 0.3,
+    "list_": 0.4,
+    "float64": 0.5,
+    "deprecated_": 0.5,
+    "discarded_at": 0.6,
+    "augassign": 0.6,
+    "setitem": 0.6,
+}
 
 
 def _group(name: str) -> str | None:
@@ -1416,7 +2468,7 @@ def parse_header(source: str) -> dict[str, object]:
     first = source.split("\n", 1)[0]
     if not first.startswith(HEADER):
         raise ValueError("not a groundtruth program")
-    return json.loads(first[len(HEADER):])
+    return json.loads(first[len(HEADER) :])
 
 
 if __name__ == "__main__":

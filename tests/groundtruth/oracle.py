@@ -39,11 +39,13 @@ import argparse
 import contextlib
 import dataclasses
 import importlib
+import importlib.util
 import io
 import json
 import logging
 import operator
 import os
+import random as pyrandom
 import re
 import shutil
 import signal
@@ -63,14 +65,15 @@ from typing import Any
 os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=8")
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 
-import jax  # noqa: E402
-import jax.extend.core  # noqa: E402
-import jax.numpy as jnp  # noqa: E402
-import numpy as np  # noqa: E402
+import jax
+import jax.extend.core
+import jax.numpy as jnp
+import numpy as np
+from jax.core import Tracer
 
-from jaxlint_runtime.probes import counting_compilations, perturbed, rebound_globals  # noqa: E402
-from jaxlint_runtime.randomness import consuming_functions, key_value  # noqa: E402
-from tests.groundtruth.generator import Program, universe  # noqa: E402
+from jaxlint_runtime.probes import counting_compilations, perturbed, rebound_globals
+from jaxlint_runtime.randomness import consuming_functions, key_value
+from tests.groundtruth.generator import Program, universe
 
 MAX_EQUATIONS = 1000
 TIMEOUT_S = 60
@@ -178,7 +181,7 @@ class Loader:
 
 
 def _is_tracer(value: Any) -> bool:
-    return isinstance(value, jax.core.Tracer)
+    return isinstance(value, Tracer)
 
 
 def _fingerprint(value: Any, depth: int = 0) -> Any:
@@ -298,9 +301,12 @@ def _block(tree: Any) -> Any:
 
 
 class _Timers:
-    """Patches the clocks programs use; records whether a computation was pending at a read."""
+    """Patches the clocks (and Python and NumPy randomness) programs use: counts the calls from
+    the program's code, and records whether a computation was pending at a clock read."""
 
     NAMES = (("perf_counter", time), ("time", time), ("monotonic", time), ("default_timer", timeit))
+    HOST = (("random", pyrandom), ("uniform", pyrandom), ("gauss", pyrandom), ("normal", np.random),
+            ("uniform", np.random), ("rand", np.random))
 
     def __init__(self, files: set[str]) -> None:
         self.files = files
@@ -310,13 +316,26 @@ class _Timers:
     @contextlib.contextmanager
     def active(self) -> Iterator[None]:
         originals = [(owner, name, getattr(owner, name)) for name, owner in self.NAMES]
+        hosts = [(owner, name, getattr(owner, name)) for name, owner in self.HOST]
         for owner, name, original in originals:
             setattr(owner, name, self._wrap(original))
+        for owner, name, original in hosts:
+            setattr(owner, name, self._count(original))
+        originals += hosts
         try:
             yield
         finally:
             for owner, name, original in originals:
                 setattr(owner, name, original)
+
+    def _count(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            caller = sys._getframe(1).f_code.co_filename
+            if any(caller.endswith(f) for f in self.files):
+                self.reads += 1
+            return original(*args, **kwargs)
+
+        return call
 
     def _wrap(self, original: Callable[[], float]) -> Callable[[], float]:
         def read() -> float:
@@ -353,7 +372,7 @@ class _Draws:
             if self.depth == 0:
                 typed = False
                 with contextlib.suppress(Exception):
-                    typed = jax.dtypes.issubdtype(key.dtype, jax.dtypes.prng_key)
+                    typed = jnp.issubdtype(key.dtype, jax.dtypes.prng_key)
                 self.draws.append((name, key_value(key), typed))
             self.depth += 1
             try:
@@ -382,8 +401,9 @@ def _program_names(program: Program) -> set[str]:
     return names
 
 
-def run_mode(program: Program, loader: Loader, cwd: Path, eager: bool, check_keys: bool = False,
-             calls: int = 3) -> Mode:
+def run_mode(
+    program: Program, loader: Loader, cwd: Path, eager: bool, check_keys: bool = False, calls: int = 3
+) -> Mode:
     mode = Mode("eager" if eager else "jit")
     files = {name for name, _ in program.files}
     names = _program_names(program)
@@ -392,7 +412,7 @@ def run_mode(program: Program, loader: Loader, cwd: Path, eager: bool, check_key
         with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             mode.modules = loader.load(program)
-    except BaseException as error:  # noqa: BLE001
+    except BaseException as error:
         if isinstance(error, KeyboardInterrupt | _Timeout):
             raise
         mode.load_error = error
@@ -403,6 +423,8 @@ def run_mode(program: Program, loader: Loader, cwd: Path, eager: bool, check_key
     seeds = [0, 1, 0][:calls]
     for index, seed in enumerate(seeds):
         call = Call()
+        compiled: list[str] = []
+        caught: list[warnings.WarningMessage] = []
         before_state = _state(mode.modules)
         before_files = _files_state(cwd)
         capture.messages = []
@@ -420,8 +442,8 @@ def run_mode(program: Program, loader: Loader, cwd: Path, eager: bool, check_key
                 compiled = stack.enter_context(counting_compilations())
                 if eager:
                     stack.enter_context(jax.disable_jit())
+                stack.enter_context(timers.active())
                 if index == 0:
-                    stack.enter_context(timers.active())
                     stack.enter_context(draws.active())
                 if check_keys:
                     stack.enter_context(jax.debug_key_reuse(True))
@@ -429,7 +451,7 @@ def run_mode(program: Program, loader: Loader, cwd: Path, eager: bool, check_key
                 call.value = _block(entry.main(*args))
                 jax.effects_barrier()
                 call.ok = True
-        except BaseException as error:  # noqa: BLE001
+        except BaseException as error:
             if isinstance(error, KeyboardInterrupt | _Timeout):
                 raise
             call.error = error
@@ -448,6 +470,7 @@ def run_mode(program: Program, loader: Loader, cwd: Path, eager: bool, check_key
             + len(capture.messages)
             + abs(after_files[0] - before_files[0])
             + _state_change(before_state, _state(mode.modules))
+            + timers.reads  # host clocks and Python/NumPy randomness called by the program's code
         )
         call.pending_timer, call.timer_reads = timers.pending, timers.reads
         if index == 0:
@@ -466,7 +489,7 @@ def run_mode(program: Program, loader: Loader, cwd: Path, eager: bool, check_key
 def _leaves(tree: Any) -> list[np.ndarray]:
     out = []
     for leaf in jax.tree.leaves(tree):
-        if isinstance(leaf, jax.Array) and jax.dtypes.issubdtype(leaf.dtype, jax.dtypes.prng_key):
+        if isinstance(leaf, jax.Array) and jnp.issubdtype(leaf.dtype, jax.dtypes.prng_key):
             leaf = jax.random.key_data(leaf)
         out.append(np.asarray(leaf))
     return out
@@ -502,7 +525,7 @@ def _jaxpr_probe(program: Program, mode: Mode, cwd: Path) -> tuple[int | None, i
                 closed = jax.make_jaxpr(entry.main)(*entry.inputs(0))
             finally:
                 logging.disable(logging.NOTSET)
-    except BaseException as error:  # noqa: BLE001
+    except BaseException as error:
         if isinstance(error, KeyboardInterrupt | _Timeout):
             raise
         return None, 0
@@ -536,14 +559,17 @@ def _count(jaxpr: Any) -> tuple[int, int]:
     return equations, dead
 
 
-def _stale(program: Program, eager: Mode, jit: Mode, cwd: Path) -> Evidence | None | bool:
+def _stale(program: Program, eager: Mode, jit: Mode, cwd: Path) -> Evidence | bool | None:
     """True: globals followed; Evidence: stale; None: nothing to change."""
     sources = "\n".join(source for _, source in program.files)
     rebound = rebound_globals(sources)
     if not rebound or not eager.modules or not jit.modules:
         return None
+    import ast
+
+    loaded = {n.id for n in ast.walk(ast.parse(sources)) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     os.chdir(cwd)
-    result: Evidence | None | bool = None
+    result: Evidence | bool | None = None
     for e_mod, j_mod in zip(eager.modules, jit.modules):
         for name in sorted(rebound):
             if name not in vars(j_mod) or name not in vars(e_mod):
@@ -565,10 +591,14 @@ def _stale(program: Program, eager: Mode, jit: Mode, cwd: Path) -> Evidence | No
                 setattr(j_mod, name, original)
                 setattr(e_mod, name, original)
             if same(fresh, eager.calls[0].value):
+                if name in loaded and result is None:
+                    result = Evidence("inconclusive", frozenset(), f"changing global `{name}` changes no output")
                 continue  # the global does not change the result
             if same(again, jit.calls[0].value) and not same(again, fresh):
-                return Evidence("stale-global", frozenset({"JAX1"}), f"`{name}` changed: eager follows, compiled keeps it")
-            result = True
+                return Evidence(
+                    "stale-global", frozenset({"JAX1"}), f"`{name}` changed: eager follows, compiled keeps it"
+                )
+            result = True if not isinstance(result, Evidence) else result
     return result
 
 
@@ -647,11 +677,19 @@ def _judge(program: Program, loader: Loader, scratch: Path) -> Verdict:
                     problems.append(f"{mode.name}: unexplained {_describe(call.error)}{where}")
                 elif site is None or site[0] != program.path or site[1] not in program.lines:
                     if families == frozenset({"JAX3"}) and site is not None and site[0] == program.path:
-                        evidence.append(Evidence("error", families, f"{mode.name}: {_describe(call.error)}{where}", site[1]))
+                        evidence.append(
+                            Evidence(
+                                "error", families, f"{mode.name}: {_describe(call.error)}{where}", site[1]
+                            )
+                        )
                     else:
-                        problems.append(f"{mode.name}: {_describe(call.error)} away from the marked lines{where}")
+                        problems.append(
+                            f"{mode.name}: {_describe(call.error)} away from the marked lines{where}"
+                        )
                 else:
-                    evidence.append(Evidence("error", families, f"{mode.name}: {_describe(call.error)}{where}", site[1]))
+                    evidence.append(
+                        Evidence("error", families, f"{mode.name}: {_describe(call.error)}{where}", site[1])
+                    )
         both_ok = all(len(m.calls) == 3 and all(c.ok for c in m.calls) for m in (eager, jit))
         if both_ok:
             evidence += _behaviour(program, eager, jit, cwd)
@@ -661,17 +699,32 @@ def _judge(program: Program, loader: Loader, scratch: Path) -> Verdict:
             for is_eager in (True, False):
                 checked = run_mode(program, loader, cwd, eager=is_eager, check_keys=True, calls=1)
                 call = checked.calls[0] if checked.calls else None
-                if call is not None and call.error is not None and _classify(call.error) == frozenset({"JAX3"}):
+                if (
+                    call is not None
+                    and call.error is not None
+                    and _classify(call.error) == frozenset({"JAX3"})
+                ):
                     line = call.error_site[1] if call.error_site else None
-                    evidence.append(Evidence("key-reuse", frozenset({"JAX3"}),
-                                             f"{checked.name} under debug_key_reuse: {_describe(call.error)}", line))
+                    evidence.append(
+                        Evidence(
+                            "key-reuse",
+                            frozenset({"JAX3"}),
+                            f"{checked.name} under debug_key_reuse: {_describe(call.error)}",
+                            line,
+                        )
+                    )
                     break
         if eager.draws:
             groups = Counter(value for _, value, _ in eager.draws if value is not None)
             shared = [v for v, n in groups.items() if n > 1]
             if shared:
-                evidence.append(Evidence("equal-draws", frozenset({"JAX3"}),
-                                         f"{sum(groups[v] for v in shared)} draws of one call consume keys with equal values"))
+                evidence.append(
+                    Evidence(
+                        "equal-draws",
+                        frozenset({"JAX3"}),
+                        f"{sum(groups[v] for v in shared)} draws of one call consume keys with equal values",
+                    )
+                )
         unseen_raw = [name for name, value, typed in eager.draws if value is None and not typed]
         return _decide(program, base, evidence, problems, both_ok, unseen_raw, eager, jit)
     finally:
@@ -684,44 +737,86 @@ def _behaviour(program: Program, eager: Mode, jit: Mode, cwd: Path) -> list[Evid
     e1, e2, e3 = eager.calls
     j1, j2, j3 = jit.calls
     if e1.effect and e2.effect and (j2.effect < e2.effect or j1.effect < e1.effect or j3.effect < e3.effect):
-        found.append(Evidence("trace-time-effect", frozenset({"JAX1"}),
-                              f"side effects per call: eager {e1.effect}, {e2.effect}, {e3.effect}; "
-                              f"jit {j1.effect}, {j2.effect}, {j3.effect} "
-                              "(they run while tracing, not on every call)"))
+        found.append(
+            Evidence(
+                "trace-time-effect",
+                frozenset({"JAX1"}),
+                f"side effects per call: eager {e1.effect}, {e2.effect}, {e3.effect}; "
+                f"jit {j1.effect}, {j2.effect}, {j3.effect} "
+                "(they run while tracing, not on every call)",
+            )
+        )
     if any(TRACER_TEXT.search(c.text) for c in (j1, j2)):
-        found.append(Evidence("tracer-text", frozenset({"JAX1"}), "prints, logs or writes a tracer instead of a value"))
+        found.append(
+            Evidence("tracer-text", frozenset({"JAX1"}), "prints, logs or writes a tracer instead of a value")
+        )
     if jit.leaked:
-        found.append(Evidence("leaked-tracer", frozenset({"JAX1"}), f"a tracer is left in {', '.join(jit.leaked)}"))
+        found.append(
+            Evidence("leaked-tracer", frozenset({"JAX1"}), f"a tracer is left in {', '.join(jit.leaked)}")
+        )
     if not same(e1.value, e3.value, exact=True) and same(j1.value, j3.value, exact=True):
-        found.append(Evidence("frozen-value", frozenset({"JAX1"}),
-                              "eager calls with equal inputs differ; the compiled calls repeat the traced value"))
+        found.append(
+            Evidence(
+                "frozen-value",
+                frozenset({"JAX1"}),
+                "eager calls with equal inputs differ; the compiled calls repeat the traced value",
+            )
+        )
     stale = _stale(program, eager, jit, cwd)
     if isinstance(stale, Evidence):
         found.append(stale)
     recompiled = Counter(j3.compiled)
     repeated = {n: c for n, c in Counter(j1.compiled).items() if c > 1}
     if recompiled:
-        found.append(Evidence("recompiles", frozenset({"JAX6"}),
-                              f"the third call compiles again: {', '.join(sorted(recompiled))}"))
+        found.append(
+            Evidence(
+                "recompiles",
+                frozenset({"JAX6"}),
+                f"the third call compiles again: {', '.join(sorted(recompiled))}",
+            )
+        )
     elif repeated:
-        found.append(Evidence("recompiles", frozenset({"JAX6"}),
-                              f"one call compiles {', '.join(f'{n} x{c}' for n, c in sorted(repeated.items()))}"))
+        found.append(
+            Evidence(
+                "recompiles",
+                frozenset({"JAX6"}),
+                f"one call compiles {', '.join(f'{n} x{c}' for n, c in sorted(repeated.items()))}",
+            )
+        )
     if j1.pending_timer:
-        found.append(Evidence("timer-pending", frozenset({"JAX6"}), "a timer is read while the computation is pending"))
+        found.append(
+            Evidence("timer-pending", frozenset({"JAX6"}), "a timer is read while the computation is pending")
+        )
     if any("float64" in w and "not available" in w for c in (*eager.calls, *jit.calls) for w in c.warnings):
-        found.append(Evidence("float64-warning", frozenset({"JAX6"}), "JAX warns: float64 requested, not available"))
+        found.append(
+            Evidence("float64-warning", frozenset({"JAX6"}), "JAX warns: float64 requested, not available")
+        )
     equations, dead = _jaxpr_probe(program, jit, cwd)
     if equations is not None and equations >= MAX_EQUATIONS:
-        found.append(Evidence("large-program", frozenset({"JAX6"}), f"the traced program has {equations} equations"))
+        found.append(
+            Evidence("large-program", frozenset({"JAX6"}), f"the traced program has {equations} equations")
+        )
     if dead:
-        found.append(Evidence("dead-update", frozenset({"JAX2"}), f"{dead} functional update(s) whose result is never used"))
+        found.append(
+            Evidence(
+                "dead-update", frozenset({"JAX2"}), f"{dead} functional update(s) whose result is never used"
+            )
+        )
     if not found and not same(e1.value, j1.value) and same(e1.value, e3.value, exact=True):
-        found.append(Evidence("diverges", frozenset(), "jit output differs from eager output"))
+        found.append(Evidence("diverges", frozenset(), "jit output differs from eager output, no cause observed"))
     return found
 
 
-def _decide(program: Program, base: Verdict, evidence: list[Evidence], problems: list[str], both_ok: bool,
-            unseen_raw: list[str], eager: Mode, jit: Mode) -> Verdict:
+def _decide(
+    program: Program,
+    base: Verdict,
+    evidence: list[Evidence],
+    problems: list[str],
+    both_ok: bool,
+    unseen_raw: list[str],
+    eager: Mode,
+    jit: Mode,
+) -> Verdict:
     base.evidence = [e.detail for e in evidence] + problems
     if problems and not evidence:
         base.reason = problems[0]
@@ -729,8 +824,9 @@ def _decide(program: Program, base: Verdict, evidence: list[Evidence], problems:
     if problems:
         base.reason = "an error JAX explains and another it does not: " + problems[0]
         return base
-    if any(not e.families for e in evidence):
-        base.reason = "jit output differs from eager output, no cause observed"
+    unclear = [e for e in evidence if not e.families]
+    if unclear:
+        base.reason = unclear[0].detail
         return base
     if evidence:
         families = set().union(*(e.families for e in evidence))
@@ -765,7 +861,9 @@ def _alarm(signum: int, frame: Any) -> None:
     raise _Timeout()
 
 
-def judge_fix(program: Program, fixed: Program, compare: bool, loader: Loader, scratch: Path) -> dict[str, Any]:
+def judge_fix(
+    program: Program, fixed: Program, compare: bool, loader: Loader, scratch: Path
+) -> dict[str, Any]:
     """Is the fixed program correct? JAX must find it clean, and (for a hazard that raised) its
     compiled output must match the original's eager output."""
     cwd = scratch / "cwd"
@@ -822,7 +920,7 @@ def worker(tasks: list[Any]) -> None:
                     record = judge_fix(program, fixed, task["compare"], loader, scratch)
                 except _Timeout:
                     record = {"fix_ok": False, "why": "timeout"}
-                except Exception as error:  # noqa: BLE001
+                except Exception as error:
                     record = {"fix_ok": False, "why": f"oracle error: {_describe(error)}"}
                 finally:
                     signal.alarm(0)
@@ -834,7 +932,7 @@ def worker(tasks: list[Any]) -> None:
             except _Timeout:
                 verdict = Verdict(pid, program.digest, "dropped", reason=f"timeout after {TIMEOUT_S} s")
                 loader.remove(program)
-            except Exception as error:  # noqa: BLE001
+            except Exception as error:
                 verdict = Verdict(pid, program.digest, "dropped", reason=f"oracle error: {_describe(error)}")
                 traceback.print_exc(file=sys.stderr)
                 loader.remove(program)
@@ -849,44 +947,69 @@ def worker(tasks: list[Any]) -> None:
         shutil.rmtree(scratch, ignore_errors=True)
 
 
-def judge_fixes(programs: list[Program], fixed: dict[str, tuple[tuple[str, str], ...]], stored: dict[str, Any],
-                workers: int = 2) -> dict[str, dict[str, Any]]:
+def judge_fixes(
+    programs: list[Program],
+    fixed: dict[str, tuple[tuple[str, str], ...]],
+    stored: dict[str, Any],
+    workers: int = 2,
+) -> dict[str, dict[str, Any]]:
     """``{id: {"fix_ok": bool, "why": str}}`` for fixed versions of hazard programs."""
     tasks = []
     for p in programs:
         evidence = stored.get(p.id, {}).get("evidence", [])
         raised = any(e.startswith(("eager:", "jit:")) for e in evidence)
-        tasks.append({"id": p.id, "files": [list(f) for f in fixed[p.id]], "compare": raised and p.family != "JAX3"})
+        tasks.append(
+            {"id": p.id, "files": [list(f) for f in fixed[p.id]], "compare": raised and p.family != "JAX3"}
+        )
     return _pool(tasks, {p.id: p.digest for p in programs}, workers, 100, None)
 
 
-def judge_all(programs: list[Program], workers: int = 2, batch: int = 150,
-              progress: Callable[[int, int], None] | None = None) -> dict[str, dict[str, Any]]:
+def judge_all(
+    programs: list[Program],
+    workers: int = 2,
+    batch: int = 150,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, dict[str, Any]]:
     """Verdicts for ``programs``, ``workers`` processes at a time, ``batch`` programs each."""
     return _pool([p.id for p in programs], {p.id: p.digest for p in programs}, workers, batch, progress)
 
 
-def _pool(pending: list[Any], digests: dict[str, str], workers: int, batch: int,
-          progress: Callable[[int, int], None] | None) -> dict[str, dict[str, Any]]:
+def _pool(
+    pending: list[Any],
+    digests: dict[str, str],
+    workers: int,
+    batch: int,
+    progress: Callable[[int, int], None] | None,
+) -> dict[str, dict[str, Any]]:
     chunks = [pending[i : i + batch] for i in range(0, len(pending), batch)]
     results: dict[str, dict[str, Any]] = {}
     running: list[tuple[subprocess.Popen[str], list[str], Path]] = []
-    env = {**os.environ, "XLA_FLAGS": "--xla_force_host_platform_device_count=8", "JAX_PLATFORMS": "cpu",
-           "PYTHONPATH": str(ROOT)}
+    env = {
+        **os.environ,
+        "XLA_FLAGS": "--xla_force_host_platform_device_count=8",
+        "JAX_PLATFORMS": "cpu",
+        "PYTHONPATH": str(ROOT),
+    }
     tmp = Path(tempfile.mkdtemp(prefix="groundtruth-ids-"))
 
     def start(chunk: list[str]) -> None:
         ids_file = tmp / f"ids-{len(results)}-{len(running)}-{time.monotonic_ns()}.json"
         ids_file.write_text(json.dumps(chunk))
-        proc = subprocess.Popen([sys.executable, "-m", "tests.groundtruth.oracle", "--worker", str(ids_file)],
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=ROOT, env=env)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.groundtruth.oracle", "--worker", str(ids_file)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            cwd=ROOT,
+            env=env,
+        )
         running.append((proc, chunk, ids_file))
 
     try:
         while chunks or running:
             while chunks and len(running) < workers:
                 start(chunks.pop(0))
-            proc, chunk, ids_file = running.pop(0)
+            proc, chunk, _ids_file = running.pop(0)
             assert proc.stdout is not None
             for line in proc.stdout:
                 record = json.loads(line)
@@ -897,8 +1020,13 @@ def _pool(pending: list[Any], digests: dict[str, str], workers: int, batch: int,
             left = [t for t in chunk if (t if isinstance(t, str) else t["id"]) not in results]
             if left:  # the worker died on left[0]: record it, go on with the rest
                 first = left[0] if isinstance(left[0], str) else left[0]["id"]
-                results[first] = {"digest": digests[first], "verdict": "dropped", "reason": "the worker process died",
-                                  "fix_ok": False, "why": "the worker process died"}
+                results[first] = {
+                    "digest": digests[first],
+                    "verdict": "dropped",
+                    "reason": "the worker process died",
+                    "fix_ok": False,
+                    "why": "the worker process died",
+                }
                 if left[1:]:
                     chunks.insert(0, left[1:])
     finally:

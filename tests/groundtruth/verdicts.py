@@ -68,7 +68,11 @@ def main(argv: list[str] | None = None) -> int:
     data = load()
     todo = stale(programs, data) if args.only_stale or args.dropped or args.ids else programs
     if args.dropped:
-        todo += [p for p in programs if data.get("programs", {}).get(p.id, {}).get("verdict") == "dropped" and p not in todo]
+        todo += [
+            p
+            for p in programs
+            if data.get("programs", {}).get(p.id, {}).get("verdict") == "dropped" and p not in todo
+        ]
     if args.ids:
         todo += [p for p in programs if p.id in set(args.ids) and p not in todo]
     if args.limit:
