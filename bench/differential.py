@@ -54,7 +54,7 @@ def fixable_rules() -> set[str]:
 
 
 def run_fix(
-    programs: list[Program], stored: dict[str, dict], workers: int, jobs: int | None
+    programs: list[Program], stored: dict[str, dict], reported: set[str], workers: int, jobs: int | None
 ) -> tuple[int, int, Counter]:
     from tests.groundtruth.oracle import judge_fixes
 
@@ -85,7 +85,11 @@ def run_fix(
     ok = 0
     for p in targets:
         if p.id not in fixed:
-            why["not changed by --fix"] += 1
+            why[
+                "reported, but --fix changed nothing"
+                if p.id in reported
+                else "not reported (a miss): nothing to fix"
+            ] += 1
             continue
         record = results.get(p.id, {})
         if record.get("fix_ok"):
@@ -131,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     lines = agreement.report(judged, dropped, len(programs))
     if args.fix:
         fix_start = time.monotonic()
-        ok, total, why = run_fix(programs, stored, args.workers, args.jobs)
+        reported = {o.program.id for o in judged if o.jax == "hazard" and o.jaxlint}
+        ok, total, why = run_fix(programs, stored, reported, args.workers, args.jobs)
         lines.insert(-1, "")
         lines.insert(
             -1,

@@ -1069,6 +1069,53 @@ HAZARDS: list[Hazard] = [
 ]
 
 
+# ---- appended last: the universe draws its random choices in the order of HAZARDS, so new
+# forms go at the end and the programs of the forms above stay the same
+HAZARDS += [
+    # containers built in traced code: their truthiness and length are static (near misses), an
+    # element's value is not
+    Hazard(
+        "container_truth",
+        "JAX5",
+        ("JAX501",),
+        "array",
+        lambda V, X: [
+            f"pieces = [{V}, {V} * 2.0]",
+            _h("if pieces[0].sum() > 0:"),
+            f"    y = {X} * 2.0",
+            "else:",
+            f"    y = {X}",
+        ],
+        lambda V, X: [
+            f"pieces = [{V}, {V} * 2.0]",
+            _h("if pieces:"),
+            f"    y = {X} * 2.0",
+            "else:",
+            f"    y = {X}",
+        ],
+    ),
+    Hazard(
+        "tree_leaves_truth",
+        "JAX5",
+        ("JAX501",),
+        "array",
+        lambda V, X: [
+            f"leaves = jax.tree.leaves({{'value': {V}}})",
+            _h("if leaves[0].sum() > 0:"),
+            f"    y = {X} * 2.0",
+            "else:",
+            f"    y = {X}",
+        ],
+        lambda V, X: [
+            f"leaves = jax.tree.leaves({{'value': {V}}})",
+            _h("if leaves:"),
+            f"    y = {X} * 2.0",
+            "else:",
+            f"    y = {X}",
+        ],
+    ),
+]
+
 # ---------------------------------------------------------------------------------------------
 # tracing contexts
 

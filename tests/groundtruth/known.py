@@ -31,8 +31,21 @@ UNREVIEWED = "unreviewed"
 
 
 def ci_sample() -> list[Program]:
-    """The fixed sample of the CI test: ``CI_SIZE`` programs drawn with ``CI_SEED``."""
-    return sample(universe(), CI_SIZE, CI_SEED)
+    """The fixed sample of the CI test, ``CI_SIZE`` programs: every hazard form in its canonical
+    cell (under ``@jax.jit``, the value an argument; each program written whole), hazard and near
+    miss, so that every form is exercised where the model is expected to see it; the rest drawn
+    with ``CI_SEED``."""
+    programs = universe()
+    canonical = [
+        p
+        for p in programs
+        if (p.context == "jit_decorator" and p.flow == "arg")
+        or p.context.startswith("driver")
+        or p.context == "jit_library"
+    ]
+    chosen = {p.id for p in canonical}
+    rest = [p for p in programs if p.id not in chosen]
+    return canonical + sample(rest, CI_SIZE - len(canonical), CI_SEED)
 
 
 @dataclass
