@@ -305,8 +305,14 @@ class _Timers:
     the program's code, and records whether a computation was pending at a clock read."""
 
     NAMES = (("perf_counter", time), ("time", time), ("monotonic", time), ("default_timer", timeit))
-    HOST = (("random", pyrandom), ("uniform", pyrandom), ("gauss", pyrandom), ("normal", np.random),
-            ("uniform", np.random), ("rand", np.random))
+    HOST = (
+        ("random", pyrandom),
+        ("uniform", pyrandom),
+        ("gauss", pyrandom),
+        ("normal", np.random),
+        ("uniform", np.random),
+        ("rand", np.random),
+    )
 
     def __init__(self, files: set[str]) -> None:
         self.files = files
@@ -567,7 +573,9 @@ def _stale(program: Program, eager: Mode, jit: Mode, cwd: Path) -> Evidence | bo
         return None
     import ast
 
-    loaded = {n.id for n in ast.walk(ast.parse(sources)) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    loaded = {
+        n.id for n in ast.walk(ast.parse(sources)) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    }
     os.chdir(cwd)
     result: Evidence | bool | None = None
     for e_mod, j_mod in zip(eager.modules, jit.modules):
@@ -592,7 +600,9 @@ def _stale(program: Program, eager: Mode, jit: Mode, cwd: Path) -> Evidence | bo
                 setattr(e_mod, name, original)
             if same(fresh, eager.calls[0].value):
                 if name in loaded and result is None:
-                    result = Evidence("inconclusive", frozenset(), f"changing global `{name}` changes no output")
+                    result = Evidence(
+                        "inconclusive", frozenset(), f"changing global `{name}` changes no output"
+                    )
                 continue  # the global does not change the result
             if same(again, jit.calls[0].value) and not same(again, fresh):
                 return Evidence(
@@ -803,7 +813,9 @@ def _behaviour(program: Program, eager: Mode, jit: Mode, cwd: Path) -> list[Evid
             )
         )
     if not found and not same(e1.value, j1.value) and same(e1.value, e3.value, exact=True):
-        found.append(Evidence("diverges", frozenset(), "jit output differs from eager output, no cause observed"))
+        found.append(
+            Evidence("diverges", frozenset(), "jit output differs from eager output, no cause observed")
+        )
     return found
 
 
