@@ -37,6 +37,7 @@ from jaxlint.semantic.transforms import (
     STAGED,
     TREE_MAPS,
     Transform,
+    body_operand,
     function_arguments,
 )
 from jaxlint.semantic.values import (
@@ -59,26 +60,32 @@ from jaxlint.semantic.values import (
     concatenate,
     container,
     element,
+    field_of,
     holding_tracer,
     is_jax_array,
+    is_mapping,
     is_mask,
     is_static,
     is_traced,
     join,
     join_all,
     key_ids,
+    keyed_parts,
     known_container,
     known_elements,
     leaf_part,
     mask_of,
     not_mask,
+    record,
     referring,
     refs,
     sequence,
     subscript,
     traced,
+    traced_leaves,
     untraced,
     whole,
+    with_fields,
     with_keys,
     without_keys,
 )
@@ -134,7 +141,7 @@ class Interpreter:
             if self.tracker is not None:
                 key = ("param", node, param.arg)
                 self.tracker.param_ids[key] = param.arg
-                value = with_keys(value, frozenset({key}))
+                value = keyed_parts(value, key, derived)
             self.assign_name(param.arg, value)
         if isinstance(node, ast.Lambda):
             self.returns = self.eval(node.body)
@@ -657,7 +664,21 @@ class Interpreter:
         ]
         if methods:
             return referring(methods)
+        field = self.field(receiver, name)
+        if field is not None:
+            return field
         return self.staged(attribute_value(receiver, name))
+
+    def field(self, receiver: Value, name: str) -> Value | None:
+        """``receiver.name`` when it is a field of a pytree: of a known record, or of a traced
+        pytree whose fields of that name the module's pytree classes say are traced. A key held
+        in a field is the same key every time it is read."""
+        found = field_of(receiver, name)
+        if found is None and _may_be_pytree_node(receiver) and name not in NOT_FIELDS:
+            found = self.model.field_by_name(name)
+        if found is None or self.tracker is None or key_ids(found) or not key_ids(receiver):
+            return found
+        return with_keys(found, frozenset(derived(key, name) for key in key_ids(receiver)))
 
     def e_subscript(self, node: ast.Subscript) -> Value:
         base = self.eval(node.value)
@@ -834,6 +855,14 @@ class Interpreter:
         self, ref: ClassRef, node: ast.Call, args: list[Value], keywords: dict[str, Value]
     ) -> Value:
         """``Cls(...)``: its ``__init__`` runs with the arguments; the result is an instance."""
+        pytree = self.model.pytree_class(ref.node)
+        if pytree is not None and not any(isinstance(a, ast.Starred) for a in node.args):
+            given = {**dict(zip(pytree.fields, args)), **keywords}
+            fields = [
+                (name, given.get(name, STATIC if name in pytree.static else UNKNOWN))
+                for name in pytree.fields
+            ]
+            return record(InstanceRef(ref.node), fields, pytree.is_tuple)
         init = self.model.bound_method(InstanceRef(ref.node), "__init__")
         if init is not None:
             self.call_function_ref(init, node, args, keywords)
@@ -986,12 +1015,19 @@ class Interpreter:
             if self.level > NONE and transform.kind not in ("wrapper", "callback"):
                 self.model.apply_call(node, self.scope, transform, self.level)
             transformed = self.transform_values(transform, node)
+            if transform.kind == "body":
+                self.feed_bodies(transform, node)
             if not transform.evaluates or qualname in api.STATIC_QUERIES:
                 return transformed
             self.consume_closed_over(transform, node)
             traced = self.staging(every)
+            carry = self.loop_carry(qualname, node, traced)
             if qualname == "jax.lax.scan":
-                return TRACED_CONTAINER if traced else CONTAINER
+                return (
+                    sequence([carry or TRACED, TRACED]) if traced else sequence([carry or UNKNOWN, UNKNOWN])
+                )
+            if carry is not None:
+                return carry
             return TRACED if traced else UNKNOWN
         if qualname in api.STATIC_QUERIES or measured.is_static_query(qualname):
             return STATIC
@@ -999,6 +1035,8 @@ class Interpreter:
             return self.call_tree_map(node, args)
         if qualname == PARTIAL:
             return self.partial_value(node)
+        if qualname == "dataclasses.replace" and len(args) == 1:
+            return with_fields(args[0], keywords) or UNKNOWN
         if qualname in api.PASSTHROUGH:
             return args[0] if args else UNKNOWN
         if qualname.startswith(api.JAX_ARRAY_NAMESPACES):
@@ -1038,6 +1076,34 @@ class Interpreter:
                 elif isinstance(ref, LibraryRef):
                     made.append(LibraryRef(ref.qualname, (*ref.layers, LayerRef(transform.name, node, node))))
         return referring(made) if made else STATIC
+
+    def loop_carry(self, qualname: str, node: ast.Call, traced: bool) -> Value | None:
+        """The final carry of ``fori_loop``/``while_loop``/``scan``: the initial one's pytree."""
+        operand = LOOP_CARRIES.get(qualname)
+        if operand is None:
+            return None
+        transform = self.model.transforms[qualname]
+        argument = body_operand(node, transform, operand)
+        if argument is None:
+            return None
+        return traced_leaves(self.values.get(argument, UNKNOWN), traced)
+
+    def feed_bodies(self, transform: Transform, node: ast.Call) -> None:
+        """``lax.fori_loop(0, n, body, init)``: ``body``'s carry is ``init``'s pytree, traced."""
+        for argument in function_arguments(node, transform):
+            for ref in refs(self.values.get(argument, UNKNOWN)):
+                if not isinstance(ref, FunctionRef) or ref.layers:
+                    continue
+                target = self.model.infos.get(ref.node)
+                if target is None:
+                    continue
+                params: dict[str, Value] = {}
+                for position, name in enumerate(target.positional_names()[ref.offset :]):
+                    operand = body_operand(node, transform, position)
+                    if operand is not None:
+                        params[name] = traced_leaves(self.values.get(operand, UNKNOWN))
+                if params and target.feed(params):
+                    self.model.enqueue(target)
 
     def partial_value(self, node: ast.Call) -> Value:
         """``functools.partial(f, a, k=v)``: ``f`` with its leading parameters and ``k`` bound."""
@@ -1123,6 +1189,10 @@ class Interpreter:
         found = self.model.resolve_function(func, self.scope)
         if found is not None:
             return self.call_helper(found[0], found[1], node, args, keywords)
+        if func.attr in RECORD_REPLACES and not args:
+            replaced = with_fields(receiver, keywords)
+            if replaced is not None:
+                return replaced
         every = [*args, *keywords.values()]
         method = func.attr
         if method in api.MUTATING_METHODS and any(is_traced(v) for v in every):
@@ -1241,6 +1311,21 @@ class Interpreter:
                     self.model.enqueue(target)
         return TRACED if self.staging(every) else UNKNOWN
 
+
+# attributes that are never a pytree's field: an array's static attributes, a container's methods
+NOT_FIELDS = api.STATIC_ATTRIBUTES | api.CONTAINER_METHODS
+
+
+def _may_be_pytree_node(value: Value) -> bool:
+    """A traced value that may be a pytree of a class with fields (not an array or a dict)."""
+    return is_traced(value) and not is_jax_array(value) and not is_mapping(value)
+
+
+# lax loops that return their final carry: which body parameter receives it
+LOOP_CARRIES = {"jax.lax.fori_loop": 1, "jax.lax.while_loop": 0, "jax.lax.scan": 0}
+
+# methods that copy a record with some fields replaced (a NamedTuple's, a flax struct's)
+RECORD_REPLACES = frozenset({"_replace", "replace"})
 
 # lax loops whose body runs once per step: which parameter is the carry, and which element of
 # the body's result is the new carry (None: the whole result; carry None: the body has no carry)

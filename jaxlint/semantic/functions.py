@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from jaxlint.semantic.keys import KeyEvent, KeyId
 from jaxlint.semantic.scopes import Scope, all_params
 from jaxlint.semantic.transforms import ABSTRACT, HOST, NONE, Kind
-from jaxlint.semantic.values import UNKNOWN, Value, join
+from jaxlint.semantic.values import TRACED, UNKNOWN, Value, join
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 
@@ -103,6 +103,18 @@ class FunctionInfo:
         for name, value in params.items():
             old = self.params.get(name)
             new = value if old is None else join(old, value)
+            if new != old:
+                self.params[name] = new
+                changed = True
+        return changed
+
+    def feed(self, params: dict[str, Value]) -> bool:
+        """The values a ``lax`` primitive passes this body at one call the interpreter reached:
+        they replace the bare tracer that discovery assumed, and join what other calls passed."""
+        changed = False
+        for name, value in params.items():
+            old = self.params.get(name)
+            new = value if old is None or old == TRACED else join(old, value)
             if new != old:
                 self.params[name] = new
                 changed = True

@@ -27,6 +27,7 @@ from jaxlint.semantic.cross_module import LayerSpec, ProjectView, TraceRequest
 from jaxlint.semantic.functions import FunctionInfo, FunctionNode
 from jaxlint.semantic.imports import Resolver
 from jaxlint.semantic.keys import KeyEvent, KeyId, origin
+from jaxlint.semantic.records import Fields, PytreeClass, field_by_name, find_pytree_classes
 from jaxlint.semantic.scopes import AMBIGUOUS, FUNCTION_NODES, ModuleIndex, Scope, ScopeCache, build_index
 from jaxlint.semantic.transforms import (
     ABSTRACT,
@@ -39,6 +40,7 @@ from jaxlint.semantic.transforms import (
     TRACED_FOR_SHAPES,
     TRANSFORMS,
     Transform,
+    body_operand,
     function_arguments,
     user_transform,
 )
@@ -137,6 +139,7 @@ class SemanticModel:
         self._library_values: dict[str, Value] = {}
         self._unresolved: set[ast.AST] = set()
         self._may_use_keys: dict[Scope, bool] = {}
+        self._fields_by_name: dict[str, Value | None] = {}
         # the interpreters running now, by the function (or module) they run: a function called
         # from its enclosing one reads the enclosing names as they are at the call
         self._live: dict[
@@ -477,6 +480,8 @@ class SemanticModel:
         """Apply ``transform`` called as ``call`` to each function it receives. A function the
         syntax does not name (a lambda bound to a name, a rebound name, a factory's result) is
         found by the interpreter, which runs on the function holding the call before any rule."""
+        if transform.kind == "body" and context == NONE and self._feeds_names(call, transform):
+            self._unresolved.add(scope.function.node)  # the interpreter says what the carry holds
         for target in function_arguments(call, transform):
             chain = self.resolve_chain(target, scope)
             if chain is None:
@@ -486,6 +491,14 @@ class SemanticModel:
             layer = Layer(transform, call, call, chain.offset, chain.bound)
             chain.layers.append(layer)
             self.apply_chain(chain, context)
+
+    @staticmethod
+    def _feeds_names(call: ast.Call, transform: Transform) -> bool:
+        """Whether a body's parameters receive operands whose structure the syntax does not show."""
+        from jaxlint.semantic.tracing import is_display
+
+        operands = [body_operand(call, transform, position) for position in range(4)]
+        return any(operand is not None and not is_display(operand) for operand in operands)
 
     def apply_chain(self, chain: Chain, context: int, reason: str | None = None) -> None:
         """Mark the chain's target as traced by its layers (inside code of level ``context``);
@@ -696,7 +709,7 @@ class SemanticModel:
             return found
         owner = self._class_scope(cls)
         for base in cls.bases:
-            base_class = self._class_named(base, owner)
+            base_class = self.class_named(base, owner)
             if base_class is not None:
                 member = self.class_member(base_class, name, depth + 1)
                 if member is not None:
@@ -709,12 +722,32 @@ class SemanticModel:
                 return scope
         return self.index.module
 
-    def _class_named(self, expr: ast.expr, scope: Scope) -> ast.ClassDef | None:
+    def class_named(self, expr: ast.expr, scope: Scope) -> ast.ClassDef | None:
+        """The class of this module that ``expr`` (a name, or an annotation string) names."""
+        if isinstance(expr, ast.Constant) and isinstance(expr.value, str) and expr.value.isidentifier():
+            expr = ast.Name(expr.value)
         if not isinstance(expr, ast.Name):
             return None
         owner = scope.lookup(expr.id)
         node = None if owner is None else owner.single_def(expr.id)
         return node if isinstance(node, ast.ClassDef) else None
+
+    @cached_property
+    def pytree_fields(self) -> Fields:
+        """The pytree classes of this module (NamedTuples, registered dataclasses...)."""
+        return find_pytree_classes(self)
+
+    def pytree_class(self, node: ast.ClassDef) -> PytreeClass | None:
+        return self.pytree_fields.classes.get(node)
+
+    def field_by_name(self, name: str) -> Value | None:
+        """What attribute ``name`` of a traced pytree of unknown class holds, when the module's
+        pytree classes say (see :func:`records.field_by_name`)."""
+        if not self.pytree_fields.classes:
+            return None
+        if name not in self._fields_by_name:
+            self._fields_by_name[name] = field_by_name(self, name)
+        return self._fields_by_name[name]
 
     def bound_method(self, ref: InstanceRef | ClassRef, name: str) -> FunctionRef | None:
         """``obj.name`` for an instance (``self`` bound) or ``Cls.name`` for a class."""

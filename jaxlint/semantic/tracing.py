@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 from jaxlint.engine.astutil import keyword_argument
 from jaxlint.semantic import api
 from jaxlint.semantic.functions import FunctionInfo
-from jaxlint.semantic.transforms import ABSTRACT, CONCRETE, HOST, NONE
+from jaxlint.semantic.scopes import Scope
+from jaxlint.semantic.transforms import ABSTRACT, CONCRETE, HOST, NONE, body_operand
 from jaxlint.semantic.values import (
     CONCRETE_ARRAY,
     CONTAINER,
@@ -31,7 +32,9 @@ from jaxlint.semantic.values import (
     is_static,
     is_traced,
     known_elements,
+    mapping,
     refine,
+    sequence,
     traced,
     without_keys,
 )
@@ -68,12 +71,28 @@ def trace_params(
         values = {k: traced(v) if is_jax_array(v) and not is_static(v) else v for k, v in values.items()}
     for name, value in list(values.items()):
         if known_elements(value) is None and is_traced(value):
+            pytree = _annotated_pytree(model, info, name)
+            if pytree is not None:
+                values[name] = pytree
+                continue
             kind = annotation_kind(model, _annotation_of(info, name), info)
             if kind == "array":
                 values[name] = as_array(value)
             elif kind == "container":
                 values[name] = as_container(value)
     return level, values
+
+
+def _annotated_pytree(model: SemanticModel, info: FunctionInfo, name: str) -> Value | None:
+    """A traced parameter annotated with a pytree class of this module: its fields, traced."""
+    from jaxlint.semantic.records import traced_instance
+
+    annotation = _annotation_of(info, name)
+    if annotation is None:
+        return None
+    cls = model.class_named(annotation, model.index.parents.get(info.node, info.scope))
+    pytree = None if cls is None else model.pytree_class(cls)
+    return None if pytree is None else traced_instance(model, pytree)
 
 
 def _merge(values: dict[str, Value], name: str, value: Value | None) -> None:
@@ -104,11 +123,12 @@ def _layer_value(
         return CONCRETE_ARRAY if position in argnums else None  # pyright: ignore[reportOperatorIssue]
     if kind == "body":
         arity = _body_arity(layer)
-        if position is None:
+        if position is None or (arity is not None and position >= arity):
             return None
-        return TRACED if arity is None or position < arity else None
+        operand = None if layer.call is None else body_operand(layer.call, transform, position)
+        return TRACED if operand is None else fed_value(operand)  # None: the interpreter feeds it
     if kind == "filter":
-        return _annotation_value(model, info, name)
+        return _annotated_pytree(model, info, name) or _annotation_value(model, info, name)
     return None
 
 
@@ -141,6 +161,34 @@ def _vmap_value(layer: Layer, position: int | None) -> Value | None:
         axis = in_axes.elts[position]
         return None if isinstance(axis, ast.Constant) and axis.value is None else TRACED
     return None
+
+
+def fed_value(operand: ast.expr) -> Value | None:
+    """What a body receives for ``operand``, when its syntax alone says: a number is a
+    tracer, ``None`` stays ``None``, a tuple, list or dict display of those keeps its structure.
+    None for anything else: the interpreter feeds the body what the operand holds."""
+    if isinstance(operand, (ast.Tuple, ast.List)) and not any(
+        isinstance(e, ast.Starred) for e in operand.elts
+    ):
+        items = [fed_value(e) for e in operand.elts]
+        return None if None in items else sequence(items)  # pyright: ignore[reportArgumentType]
+    if isinstance(operand, ast.Dict):
+        keys = [
+            k.value if isinstance(k, ast.Constant) and isinstance(k.value, str) else None
+            for k in operand.keys
+        ]
+        entries = [(k, fed_value(v)) for k, v in zip(keys, operand.values)]
+        if any(k is None or v is None for k, v in entries):
+            return None
+        return mapping(entries)  # pyright: ignore[reportArgumentType]
+    if isinstance(operand, ast.Constant):
+        return STATIC if operand.value is None else TRACED
+    return None
+
+
+def is_display(operand: ast.expr) -> bool:
+    """Whether :func:`fed_value` knows everything about ``operand`` from its syntax."""
+    return fed_value(operand) is not None
 
 
 def _body_arity(layer: Layer) -> int | None:
@@ -225,7 +273,14 @@ def _annotation_of(info: FunctionInfo, name: str) -> ast.expr | None:
 
 
 def annotation_kind(model: SemanticModel, annotation: ast.expr | None, info: FunctionInfo) -> str:
-    """``"array"``, ``"scalar"``, ``"container"``, ``"optional-array"`` or ``""`` for an annotation."""
+    """``"array"``, ``"scalar"``, ``"container"``, ``"optional-array"`` or ``""`` for the
+    annotation of one of ``info``'s parameters."""
+    return annotation_kind_in(model, annotation, model.index.parents.get(info.node, info.scope))
+
+
+def annotation_kind_in(model: SemanticModel, annotation: ast.expr | None, scope: Scope) -> str:
+    """``"array"``, ``"scalar"``, ``"container"``, ``"optional-array"`` or ``""`` for an
+    annotation written in ``scope``."""
     if annotation is None:
         return ""
     if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
@@ -233,9 +288,8 @@ def annotation_kind(model: SemanticModel, annotation: ast.expr | None, info: Fun
             annotation = ast.parse(annotation.value, mode="eval").body
         except SyntaxError:
             return ""
-    scope = model.index.parents.get(info.node, info.scope)
     if isinstance(annotation, ast.BinOp) and isinstance(annotation.op, ast.BitOr):
-        kinds = {annotation_kind(model, side, info) for side in (annotation.left, annotation.right)}
+        kinds = {annotation_kind_in(model, side, scope) for side in (annotation.left, annotation.right)}
         if _is_none(annotation.left) or _is_none(annotation.right):
             if "container" in kinds:
                 return "container"
@@ -248,7 +302,7 @@ def annotation_kind(model: SemanticModel, annotation: ast.expr | None, info: Fun
         if base in api.CONTAINER_ANNOTATIONS:
             return "container"
         if base in ("typing.Optional",):
-            inner = annotation_kind(model, annotation.slice, info)
+            inner = annotation_kind_in(model, annotation.slice, scope)
             if inner == "container":
                 return "container"
             return "optional-array" if inner == "array" else ""

@@ -61,6 +61,10 @@ class Transform:
     operands_from: int | None = None  # body arity = positional args from this index on
     static_argnums: str | None = None  # keyword naming static positions
     static_argnames: str | None = None
+    # where a body's parameters come from: for each leading parameter, the call's argument
+    # (position, keyword) whose pytree it receives, its leaves traced (sliced along the leading
+    # axis for `scan`'s xs, which keeps the structure); None: a fresh tracer (fori_loop's index)
+    feeds: tuple[tuple[int, str] | None, ...] = ()
 
     @property
     def abstract(self) -> bool:
@@ -85,8 +89,9 @@ def _body(
     keywords: tuple[str, ...],
     arity: int | None = None,
     operands_from: int | None = None,
+    feeds: tuple[tuple[int, str] | None, ...] = (),
 ) -> Transform:
-    return Transform(name, STAGED, "body", positions, keywords, arity, operands_from)
+    return Transform(name, STAGED, "body", positions, keywords, arity, operands_from, feeds=feeds)
 
 
 def _grad(name: str) -> Transform:
@@ -128,14 +133,14 @@ _ENTRIES = [
     _grad("flax.nnx.value_and_grad"),
     _grad("equinox.filter_grad"),
     _grad("equinox.filter_value_and_grad"),
-    _body("jax.lax.scan", (0,), ("f",), arity=2),
+    _body("jax.lax.scan", (0,), ("f",), arity=2, feeds=((1, "init"), (2, "xs"))),
     _body("flax.nnx.scan", (0,), ("f",)),
-    _body("jax.lax.fori_loop", (2,), ("body_fun",), arity=2),
-    _body("jax.lax.while_loop", (0, 1), ("cond_fun", "body_fun"), arity=1),
+    _body("jax.lax.fori_loop", (2,), ("body_fun",), arity=2, feeds=(None, (3, "init_val"))),
+    _body("jax.lax.while_loop", (0, 1), ("cond_fun", "body_fun"), arity=1, feeds=((2, "init_val"),)),
     _body("jax.lax.cond", (1, 2), ("true_fun", "false_fun"), operands_from=3),
     _body("jax.lax.switch", (1,), ("branches",), operands_from=2),
-    _body("jax.lax.map", (0,), ("f",), arity=1),
-    _body("jax.lax.associative_scan", (0,), ("fn",), arity=2),
+    _body("jax.lax.map", (0,), ("f",), arity=1, feeds=((1, "xs"),)),
+    _body("jax.lax.associative_scan", (0,), ("fn",), arity=2, feeds=((1, "elems"), (1, "elems"))),
     _body("jax.lax.custom_root", (0, 2, 3), ("f", "solve", "tangent_solve")),
     _body("jax.lax.custom_linear_solve", (0, 2, 3), ("matvec", "solve", "transpose_solve")),
     _body("jax.experimental.ode.odeint", (0,), ("func",)),
@@ -196,6 +201,21 @@ PARTIAL = "functools.partial"
 def user_transform(name: str) -> Transform:
     """A decorator named in ``[tool.jaxlint] traced-decorators``: treated like ``jax.jit``."""
     return _jit(name, argnums="static_argnums", argnames="static_argnames")
+
+
+def body_operand(call: ast.Call, transform: Transform, position: int) -> ast.expr | None:
+    """The argument of ``call`` whose pytree the body's parameter at ``position`` receives."""
+    if transform.operands_from is not None:
+        index, keyword = transform.operands_from + position, ""
+    elif position < len(transform.feeds) and transform.feeds[position] is not None:
+        index, keyword = transform.feeds[position]  # pyright: ignore[reportGeneralTypeIssues]
+    else:
+        return None
+    if any(isinstance(a, ast.Starred) for a in call.args[: index + 1]):
+        return None
+    if index < len(call.args):
+        return call.args[index]
+    return next((k.value for k in call.keywords if k.arg == keyword and keyword), None)
 
 
 def function_arguments(call: ast.Call, transform: Transform) -> list[ast.expr]:

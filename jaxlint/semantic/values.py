@@ -21,7 +21,7 @@ this module; nothing outside it touches the representation.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,6 +82,14 @@ class InstanceRef:
     """An instance of a class of this module: its methods are functions of this module."""
 
     node: ast.ClassDef
+
+
+@dataclass(frozen=True)
+class Field:
+    """Among a value's members, the key of an attribute of a record (a field of a NamedTuple,
+    a registered dataclass, a flax struct or an equinox module): never equal to a dict key."""
+
+    name: str
 
 
 Ref = FunctionRef | LibraryRef | ClassRef | InstanceRef
@@ -186,6 +194,82 @@ def _container_flags(values: tuple[Value, ...]) -> int:
     traced = any(v._flags & _TRACED for v in values)
     static = all(v._flags & _STATIC for v in values)
     return _CONTAINER | (_TRACED if traced else 0) | (_STATIC if static and not traced else 0)
+
+
+def record(ref: InstanceRef, fields: Iterable[tuple[str, Value]], is_tuple: bool) -> Value:
+    """An instance of a pytree class of this module with the value of each field (in the order
+    of its constructor; ``is_tuple``: a NamedTuple, whose elements are its fields). A pytree
+    node, not a leaf: its truthiness is static, and it holds tracers when a field does."""
+    fields = tuple(fields)
+    values = tuple(value for _, value in fields)
+    members = tuple((Field(name), value) for name, value in fields)
+    return Value(
+        _container_flags(values), values if is_tuple else None, members, frozenset(), frozenset({ref})
+    )
+
+
+def field_of(value: Value, name: str) -> Value | None:
+    """The value of field ``name`` of a record, when it is known."""
+    for key, entry in value._members or ():
+        if isinstance(key, Field) and key.name == name:
+            return entry
+    return None
+
+
+def record_kind(value: Value) -> str | None:
+    """``"tuple"`` for a known NamedTuple, ``"dataclass"`` for another known record, else None."""
+    if not value._members or not all(isinstance(k, Field) for k, _ in value._members):
+        return None
+    return "tuple" if value._items is not None else "dataclass"
+
+
+def with_fields(value: Value, updates: dict[str, Value]) -> Value | None:
+    """A record with some fields replaced (``_replace``, ``dataclasses.replace``); None when
+    ``value`` is not a known record or has no such field."""
+    members = value._members
+    if not members or not updates.keys() <= {k.name for k, _ in members if isinstance(k, Field)}:
+        return None
+    fields = [(k.name, updates.get(k.name, v)) for k, v in members if isinstance(k, Field)]
+    instances = [ref for ref in value._refs if isinstance(ref, InstanceRef)]
+    if len(fields) != len(members) or len(instances) != 1:
+        return None
+    return record(instances[0], fields, value._items is not None)
+
+
+def traced_leaves(value: Value, traced: bool = True) -> Value:
+    """``value`` as a transformation passes it to the function it traces (a ``lax`` body's
+    carry): the same pytree, every leaf a tracer, no key identities. With ``traced`` False:
+    the same pytree of concrete leaves (what a ``lax`` loop returns to eager code)."""
+    tracer = _TRACED if traced else 0
+    if value._items is None and value._members is None:
+        if value._flags & _CONTAINER:
+            return _leaf(_CONTAINER | tracer | (value._flags & _MAPPING))
+        return _leaf(tracer | (value._flags & (_ARRAY | _BOOL)))
+    items = tuple(traced_leaves(v, traced) for v in value._items) if value._items is not None else None
+    members = (
+        tuple((k, traced_leaves(v, traced)) for k, v in value._members)
+        if value._members is not None
+        else None
+    )
+    flags = _CONTAINER | tracer | (value._flags & _MAPPING)
+    instances = frozenset(ref for ref in value._refs if isinstance(ref, InstanceRef))
+    return Value(flags, items, members, frozenset(), instances)
+
+
+def keyed_parts(
+    value: Value, key: object, derive: Callable[[object, object], object], depth: int = 0
+) -> Value:
+    """``value`` known as the key ``key``, and each of its known elements, fields and entries
+    as the key ``derive(key, index)`` (a parameter whose pytree is known: ``k, x = carry``)."""
+    items, members = value._items, value._members
+    if depth < 4 and items is not None:
+        items = tuple(keyed_parts(v, derive(key, i), derive, depth + 1) for i, v in enumerate(items))
+    if depth < 4 and members is not None:
+        members = tuple(
+            (k, keyed_parts(v, derive(key, k.name if isinstance(k, Field) else k), derive, depth + 1))
+            for k, v in members
+        )
+    return Value(value._flags, items, members, frozenset({key}), value._refs)
 
 
 def with_keys(value: Value, keys: frozenset[object]) -> Value:
@@ -463,6 +547,8 @@ def describe(value: Value) -> str:
         return (
             "(" + ", ".join(describe(v) for v in value._items) + ("," if len(value._items) == 1 else "") + ")"
         )
+    if value._members is not None and all(isinstance(k, Field) for k, _ in value._members):
+        return "(" + ", ".join(f"{k.name}={describe(v)}" for k, v in value._members) + ")"  # pyright: ignore[reportAttributeAccessIssue]
     if value._members is not None:
         return "{" + ", ".join(f"{k!r}: {describe(v)}" for k, v in value._members) + ", ...}"
     text = "".join(letter for bit, letter in _NAMES if value._flags & bit) or "?"

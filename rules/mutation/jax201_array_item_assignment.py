@@ -10,7 +10,7 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic.values import is_mask
 
-from ..support.arrays import array_evidence, rewrite_is_safe, same_shape_mask
+from ..support.arrays import array_evidence, held_by_pytree, pytree_update, rewrite_is_safe, same_shape_mask
 from ..support.explain import snippet
 
 
@@ -61,7 +61,9 @@ class ArrayItemAssignment(Rule):
     mask gets `.at[mask].set(v)`). Safe when `x` is a tracer or an array the function created,
     held by no other name. Unsafe when `x` is a parameter of eager code (the caller may pass a
     NumPy array it expects to see mutated, which has no `.at`) or another name aliases it (the
-    alias keeps the old value). Chained assignments (`a = x[i] = v`) get no fix.
+    alias keeps the old value). Chained assignments (`a = x[i] = v`) get no fix, and neither does
+    an array that is a part of a traced pytree (`state.x[i] = v`): the updated array has to go
+    into a new pytree (`state._replace(x=...)`), which the message shows.
 
     ## References
     - [JAX: Common gotchas, in-place updates](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#in-place-updates)
@@ -89,11 +91,13 @@ class ArrayItemAssignment(Rule):
         mask = is_mask(ctx.value(target.slice)) or (
             isinstance(target.slice, ast.Compare) and same_shape_mask(ctx, target.slice, target.value)
         )
-        cure = (
-            f"`{base} = jnp.where({index}, {snippet(ctx, value)}, {base})`"
-            if mask
-            else f"`{base} = {base}.at[{index}].set(...)`"
+        updated = (
+            f"jnp.where({index}, {snippet(ctx, value)}, {base})" if mask else f"{base}.at[{index}].set(...)"
         )
+        if held_by_pytree(ctx, target.value):
+            cure = pytree_update(ctx, target.value, updated)
+        else:
+            cure = f"`{base} = {updated}`"
         ctx.report(
             node,
             f"`{base}[{index}] = ...` raises `TypeError`: JAX arrays are immutable ({evidence}); use {cure}",
@@ -105,4 +109,6 @@ class ArrayItemAssignment(Rule):
     ) -> FunctionalSet | None:
         if len(node.targets) != 1 or (mask and not same_shape_mask(ctx, target.slice, target.value)):
             return None  # `a = x[i] = v`, or a mask `jnp.where` cannot broadcast against `x`
+        if held_by_pytree(ctx, target.value):
+            return None  # `state.x = ...` fails on a NamedTuple or a frozen dataclass
         return FunctionalSet(use_where=mask, safe=rewrite_is_safe(ctx, target.value))

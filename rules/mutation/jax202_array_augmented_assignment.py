@@ -9,7 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 
-from ..support.arrays import array_evidence, rewrite_is_safe, static_index
+from ..support.arrays import array_evidence, held_by_pytree, pytree_update, rewrite_is_safe, static_index
 from ..support.explain import snippet
 
 # augmented operator -> the `.at[]` method that performs it
@@ -69,7 +69,9 @@ class ArrayAugmentedAssignment(Rule):
     `divide`, `power`); other operators become `x = x.at[i].set(x[i] <op> v)`. Safe under the same
     conditions as JAX201, and only when the index is built from constants, slices and static
     values: an integer index array may repeat an index, and `.at[].add` accumulates every
-    occurrence where NumPy's `x[idx] += v` applies one.
+    occurrence where NumPy's `x[idx] += v` applies one. No fix when the array is a part of a
+    traced pytree (`state.x[i] += v`, `pair[1][i] += v`): the updated array has to go into a new
+    pytree (`state._replace(x=...)`), which the message shows.
 
     ## References
     - [JAX: Common gotchas, array updates with other operations](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#array-updates-with-other-operations)
@@ -80,7 +82,7 @@ class ArrayAugmentedAssignment(Rule):
     message = "Augmented item assignment on a JAX array raises: JAX arrays are immutable"
     outcome = "TypeError: JAX arrays are immutable"
     fix_title = "Rewrite as `x = x.at[i].add(v)` (or the matching `.at[]` method)"
-    fix_availability = FixAvailability.ALWAYS
+    fix_availability = FixAvailability.SOMETIMES
 
     def visit_AugAssign(self, node: ast.AugAssign, ctx: Context) -> None:
         target = node.target
@@ -92,15 +94,18 @@ class ArrayAugmentedAssignment(Rule):
         base = snippet(ctx, target.value)
         index = snippet(ctx, target.slice)
         method = OPERATOR_AT_METHODS.get(type(node.op), "set")
+        updated = f"{base}.at[{index}].{method}(...)"
+        in_pytree = held_by_pytree(ctx, target.value)
+        cure = pytree_update(ctx, target.value, updated) if in_pytree else f"`{base} = {updated}`"
+        fix = FunctionalUpdate(
+            method,
+            safe=rewrite_is_safe(ctx, target.value) and (method == "set" or static_index(ctx, target.slice)),
+        )
         ctx.report(
             node,
             f"`{base}[{index}] {_operator(node.op)}= ...` raises `TypeError`: JAX arrays are immutable "
-            f"({evidence}); use `{base} = {base}.at[{index}].{method}(...)`",
-            fix=FunctionalUpdate(
-                method,
-                safe=rewrite_is_safe(ctx, target.value)
-                and (method == "set" or static_index(ctx, target.slice)),
-            ),
+            f"({evidence}); use {cure}",
+            fix=None if in_pytree else fix,  # `state.x = ...` fails on a NamedTuple or a frozen dataclass
         )
 
 

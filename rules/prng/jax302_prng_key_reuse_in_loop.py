@@ -95,8 +95,8 @@ class PrngKeyReuseInLoop(Rule):
             ctx.report(
                 node,
                 f"key `{event.key}` is consumed on every step of {where} (closed over, or carried "
-                f"unsplit): every step draws the same random numbers; carry the key and split it "
-                f"each step, {split_advice(event.key)}",
+                f"unsplit): every step draws the same random numbers; carry the key, split it each "
+                f"step and hand the new key back in the carry, {_step_split(event.key)}",
             )
             return
         loop = ctx.loops[-1] if ctx.loops else None
@@ -111,3 +111,10 @@ class PrngKeyReuseInLoop(Rule):
             f"iteration draws the same random numbers; split it in the loop, {split_advice(event.key)}",
             fix=SplitInLoop(event.key, loop) if fixable else None,  # pyright: ignore[reportArgumentType]
         )
+
+
+def _step_split(key: str) -> str:
+    """The split line for a key consumed on every step of a lax loop."""
+    name = key if key.isidentifier() else "key"
+    subkey = "subkey" if name != "subkey" else "subkey_2"
+    return f"`{name}, {subkey} = jax.random.split({key})`"

@@ -6,8 +6,10 @@ In order of strength:
    parameters, traced arrays);
 2. ``x`` holds tracers and the index proves it is an array, not a list or dict: the index is
    itself a tracer (unhashable, and no valid list index) or a multi-axis index with a slice;
-3. ``x`` is a plain parameter in a module whose only array library is ``jax.numpy``, assigned a
-   number, and never used as a list or dict in its function.
+3. ``x`` is traced and not known to be a container (a traced leaf is a tracer, which is a JAX
+   array), assigned a number, and never used as a list or dict in its function;
+4. ``x`` is a plain parameter in a module whose only array library is ``jax.numpy``, with the
+   same conditions.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ import ast
 from jaxlint.engine.context import Context
 from jaxlint.semantic import api
 from jaxlint.semantic.tracing import annotation_kind
-from jaxlint.semantic.values import is_jax_array, is_static, is_traced
+from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced, record_kind
+
+from .explain import snippet, why_traced
 
 MUTABLE_REFERENCE_MODULES = (
     "jax.experimental.pallas",
@@ -32,14 +36,35 @@ def array_evidence(ctx: Context, target: ast.Subscript, stored: ast.expr) -> str
     """Why ``target.value`` is a JAX array, as a message fragment; None when unknown."""
     base = target.value
     value = ctx.value(base)
-    name = ast.unparse(base) if isinstance(base, (ast.Name, ast.Attribute)) else "the array"
+    name = snippet(ctx, base)
     if is_jax_array(value):
         return f"`{name}` is a JAX array" + (" (a tracer)" if is_traced(value) else "")
     if is_traced(value) and _index_proves_array(ctx, target.slice):
         return f"`{name}` holds tracers and is indexed like an array"
+    if is_traced(value) and not is_container(value) and _plausible_store(ctx, base, target.slice, stored):
+        return f"`{name}` is a tracer: {why_traced(ctx, base)}"
     if isinstance(base, ast.Name) and _presumed_array(ctx, base.id, target.slice, stored):
         return f"`{name}` is taken to be a JAX array (this module's only array library is jax.numpy)"
     return None
+
+
+def held_by_pytree(ctx: Context, base: ast.expr) -> bool:
+    """Whether the array in ``base[i] = v`` is a part of a traced pytree (``state.x``,
+    ``pair[1]``): rebinding it in place (``state.x = ...``) fails on a NamedTuple, a tuple or a
+    frozen dataclass, so the updated array has to go into a new pytree."""
+    return isinstance(base, (ast.Attribute, ast.Subscript)) and is_traced(ctx.value(base.value))
+
+
+def pytree_update(ctx: Context, base: ast.expr, updated: str) -> str:
+    """How to put ``updated`` (the new value of ``base``, a part of a traced pytree) into a
+    new pytree, as advice."""
+    owner = snippet(ctx, base.value)  # pyright: ignore[reportAttributeAccessIssue]
+    kind = record_kind(ctx.value(base.value))  # pyright: ignore[reportAttributeAccessIssue]
+    if isinstance(base, ast.Attribute) and kind == "tuple":
+        return f"`{owner} = {owner}._replace({base.attr}={updated})`"
+    if isinstance(base, ast.Attribute) and kind == "dataclass":
+        return f"`{owner} = dataclasses.replace({owner}, {base.attr}={updated})`"
+    return f"`{updated}`, in a new `{owner}`"
 
 
 def _index_proves_array(ctx: Context, index: ast.expr) -> bool:
@@ -54,6 +79,8 @@ def _index_proves_array(ctx: Context, index: ast.expr) -> bool:
 
 
 def _presumed_array(ctx: Context, name: str, index: ast.expr, stored: ast.expr) -> bool:
+    """An untouched parameter of a module whose only array library is JAX, stored into as
+    an array is (a number at an index that is not a string)."""
     function = ctx.function
     model = ctx.model
     if function is None or not model.jax_is_only_array_library:
@@ -66,15 +93,34 @@ def _presumed_array(ctx: Context, name: str, index: ast.expr, stored: ast.expr) 
         return False
     if _default_of(function.node.args, name) is not None:
         return False
+    return _plausible_store(ctx, ast.Name(name), index, stored)
+
+
+def _plausible_store(ctx: Context, base: ast.expr, index: ast.expr, stored: ast.expr) -> bool:
+    """Whether ``base[index] = stored`` stores into an array, for a ``base`` that is an array
+    unless it is a container: a number at an index that is not a string, into something the
+    function never uses as a container, in a module without mutable references (Pallas,
+    ``flax.nnx``: their ``x[...] = v`` is legal)."""
+    function = ctx.function
+    if function is None:
+        return False
     if isinstance(index, (ast.JoinedStr, ast.Constant)) and isinstance(
         getattr(index, "value", ""), (str, bytes)
     ):
         return False
     if isinstance(index, ast.JoinedStr) or not _is_numeric(ctx, stored):
         return False
-    if _mentions_ellipsis(index) or name.endswith("ref") or _uses_mutable_references(ctx):
+    root = _root_name(base)
+    if root is None or _mentions_ellipsis(index) or root.endswith("ref") or _uses_mutable_references(ctx):
         return False
-    return not _used_as_container(ctx, function.node, name)
+    return not (isinstance(base, ast.Name) and _used_as_container(ctx, function.node, root))
+
+
+def _root_name(expr: ast.expr) -> str | None:
+    """The name ``expr`` reads through subscripts and attributes (``pair`` in ``pair[1]``)."""
+    while isinstance(expr, (ast.Subscript, ast.Attribute)):
+        expr = expr.value
+    return expr.id if isinstance(expr, ast.Name) else None
 
 
 def _mentions_ellipsis(index: ast.expr) -> bool:

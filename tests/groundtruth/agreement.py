@@ -106,7 +106,7 @@ def outcomes(
         seen = findings.get(p.id, [])
         if v["verdict"] == "hazard":
             family = v["family"]
-            hit = any(f.code.startswith(family) and f.path == p.path and f.row in p.lines for f in seen)
+            hit = any(f.code.startswith(family) and f.path == p.path and _at_hazard(p, f.row) for f in seen)
         else:
             family = p.family
             hit = bool(seen)
@@ -234,3 +234,10 @@ def report(judged: list[Outcome], dropped: list[Program], total_programs: int) -
         f"precision={_pct(total.precision).strip()}",
     ]
     return lines
+
+
+def _at_hazard(program: Program, row: int) -> bool:
+    """Whether a finding on ``row`` is at the program's hazard. A near miss that JAX still judges a
+    hazard has it somewhere other than the construct that replaced the intended one (a key
+    handed back unsplit in a loop carry, say): a finding of the family anywhere in the file counts."""
+    return program.near_miss or row in program.lines
