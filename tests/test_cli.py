@@ -175,7 +175,7 @@ def test_undecodable_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 def test_declared_latin1_and_bom_are_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     latin = tmp_path / "latin.py"
     latin.write_bytes(
-        b"# -*- coding: latin-1 -*-\nimport jax\n\n@jax.jit\ndef f(x):\n    print('\xe9t\xe9')\n"
+        b"# -*- coding: latin-1 -*-\nimport jax\n\n@jax.jit\ndef f(x):\n    print('\xe9t\xe9', x)\n"
     )
     bom = tmp_path / "bom.py"
     bom.write_bytes(b"\xef\xbb\xbfimport jax\n\n@jax.jit\ndef f(x):\n    print(x)\n")

@@ -147,5 +147,5 @@ def test_fix_uses_the_whole_project(project: Path, capsys: pytest.CaptureFixture
     main(["check", "--fix", "--no-cache", str(project)])
     capsys.readouterr()
     text = (project / "shop" / "kernels.py").read_text()
-    assert '    """Squared error."""\n    jax.debug.print("loss")\n' in text
+    assert '    """Squared error."""\n    jax.debug.print("loss {}", w)\n' in text
     assert "unused" in text and "if x > 0:" in text  # untraced code is left alone

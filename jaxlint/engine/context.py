@@ -87,6 +87,13 @@ class Context:
         seen.add(key)
         return True
 
+    @property
+    def trace_reused(self) -> bool:
+        """Whether the current function's Python code runs once per trace, not on every call
+        (compiled by ``jit``, a ``lax`` body...; not under a bare ``vmap`` or ``checkpoint``)."""
+        function = self.function
+        return self.traced_to_run and function is not None and self.model.reuses_trace(function)
+
     def trace_reason(self) -> str:
         """Which transformation traces the current function ("" when none does)."""
         function = self.function

@@ -489,3 +489,9 @@ CLOCKS = frozenset(
 )
 # What benchmarks read elapsed time with.
 TIMERS = CLOCKS | {"timeit.default_timer"}
+
+# Methods of a flax linen module that run one of its methods (`__call__` unless `method=` names
+# another) on the arguments after the first (the variables, or the PRNG keys of `init`), and the
+# keywords they keep for themselves.
+FLAX_ENTRY_POINTS = frozenset({"apply", "init", "init_with_output"})
+FLAX_APPLY_KEYWORDS = frozenset({"method", "rngs", "mutable", "capture_intermediates"})

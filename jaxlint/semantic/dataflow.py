@@ -9,6 +9,7 @@ module with traced arguments are reported to the model, which then analyses thos
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +28,7 @@ from jaxlint.semantic.keys import (
     made_inside,
 )
 from jaxlint.semantic.scopes import Scope
-from jaxlint.semantic.tracing import bind_values, initial_param_value
+from jaxlint.semantic.tracing import annotation_kind_in, bind_values, initial_param_value
 from jaxlint.semantic.transforms import (
     ABSTRACT,
     CACHING_KINDS,
@@ -56,12 +57,14 @@ from jaxlint.semantic.values import (
     all_key_ids,
     array,
     as_array,
+    as_container,
     combine,
     concatenate,
     container,
     element,
     field_of,
     holding_tracer,
+    is_container,
     is_jax_array,
     is_mapping,
     is_mask,
@@ -121,7 +124,9 @@ class Interpreter:
         self.returns: Value | None = None
         self.loops: list[_Loop] = []
         self.outer_reads: list[ast.Name] = []  # names read before any local binding
-        self.tracker: KeyTracker | None = KeyTracker() if model.tracks_keys(self.scope) else None
+        self.tracker: KeyTracker | None = None
+        if model.tracks_keys(self.scope):
+            self.tracker = KeyTracker(local_names=frozenset(self.scope.bound))
 
     # ------------------------------------------------------------------ entry points
 
@@ -284,7 +289,13 @@ class Interpreter:
 
     def s_annassign(self, node: ast.AnnAssign) -> None:
         if node.value is not None:
-            self.bind(node.target, self.eval(node.value))
+            value = self.eval(node.value)
+            if (
+                is_traced(value)
+                and annotation_kind_in(self.model, node.annotation, self.scope) == "container"
+            ):
+                value = as_container(value)  # `xs: list[Any] = ...`
+            self.bind(node.target, value)
 
     def s_augassign(self, node: ast.AugAssign) -> None:
         rhs = self.eval(node.value)
@@ -706,7 +717,7 @@ class Interpreter:
         """The keys ``keys[i]`` may be, for a constant ``i`` (or ``keys[i, j]``): the same key
         whenever it is read. With another index, none the model follows."""
         positions = index.elts if isinstance(index, ast.Tuple) else [index]
-        if not all(isinstance(p, ast.Constant) and type(p.value) is int for p in positions):
+        if not all(isinstance(p, ast.Constant) and type(p.value) in (int, str) for p in positions):
             return frozenset()
         keys = key_ids(base)
         for position in positions:
@@ -832,6 +843,8 @@ class Interpreter:
     def call_function_ref(
         self, ref: FunctionRef, node: ast.Call, args: list[Value], keywords: dict[str, Value]
     ) -> Value:
+        if ref.skip:
+            ref, node, args, keywords = self.module_entry(ref, node, args, keywords)
         target = self.model.infos.get(ref.node)
         if target is None:
             return UNKNOWN
@@ -850,6 +863,26 @@ class Interpreter:
             target.callers.add(self.info)
         # inside staged code, a transformed function's outputs are tracers of the outer trace
         return TRACED if self.staging(every) else UNKNOWN
+
+    def module_entry(
+        self, ref: FunctionRef, node: ast.Call, args: list[Value], keywords: dict[str, Value]
+    ) -> tuple[FunctionRef, ast.Call, list[Value], dict[str, Value]]:
+        """``module.apply(variables, x, method=...)``: the method (``__call__`` unless named)
+        called with the arguments after the variables (a call made for the binding, at the
+        place of the real one)."""
+        name = _method_name(keyword_argument(node, "method"))
+        if name is not None:
+            method = self.model.class_member(self.model.index.parents[ref.node].node, name)  # pyright: ignore[reportArgumentType]
+            if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                ref = dataclasses.replace(ref, node=method)
+        call = ast.Call(
+            func=node.func,
+            args=node.args[ref.skip :],
+            keywords=[k for k in node.keywords if k.arg not in api.FLAX_APPLY_KEYWORDS],
+        )
+        ast.copy_location(call, node)
+        kept = {name: value for name, value in keywords.items() if name not in api.FLAX_APPLY_KEYWORDS}
+        return dataclasses.replace(ref, skip=0), call, args[ref.skip :], kept
 
     def construct(
         self, ref: ClassRef, node: ast.Call, args: list[Value], keywords: dict[str, Value]
@@ -1068,9 +1101,7 @@ class Interpreter:
                     made.append(ref)
                 elif isinstance(ref, FunctionRef):
                     layer = LayerRef(transform.name, node, node, ref.offset, ref.bound)
-                    transformed = FunctionRef(
-                        ref.node, ref.offset, ref.bound, (*ref.layers, layer)[-MAX_LAYERS:]
-                    )
+                    transformed = dataclasses.replace(ref, layers=(*ref.layers, layer)[-MAX_LAYERS:])
                     self.model.apply_function_ref(transformed, self.level)
                     made.append(transformed)
                 elif isinstance(ref, LibraryRef):
@@ -1212,6 +1243,8 @@ class Interpreter:
             if method == "nonzero":
                 return TRACED if is_traced(base) else UNKNOWN
             return UNKNOWN
+        if is_container(base) and method == "copy" and not args:
+            return base
         if is_traced(base):
             if method in ("get", "pop", "values", "copy"):
                 return TRACED
@@ -1366,6 +1399,15 @@ def _key_name(key: object) -> str:
         if isinstance(key[1], ast.AST):
             return _key_text(key[1])  # pyright: ignore[reportArgumentType]
     return "key"
+
+
+def _method_name(expr: ast.expr | None) -> str | None:
+    """The method ``apply(..., method=...)`` names: ``"encode"`` or ``Model.encode``."""
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        return expr.value
+    if isinstance(expr, ast.Attribute):
+        return expr.attr
+    return None
 
 
 def _positional(node: ast.Call, args: list[Value]) -> list[Value]:

@@ -144,6 +144,7 @@ class KeyTracker:
     param_ids: dict[KeyId, str] = field(default_factory=dict)
     phi_parts: dict[KeyId, frozenset[KeyId]] = field(default_factory=dict)
     loops: list[LoopFrame] = field(default_factory=list)
+    local_names: frozenset[str] = frozenset()  # names the function binds: others are closed over
 
     def consume(self, call: ast.Call, keys: Iterable[KeyId], text: str, root: str, state: State) -> None:
         """``call`` consumes the key ``text`` (rooted at name ``root``), one of ``keys``."""
@@ -184,10 +185,12 @@ class KeyTracker:
         again still holds, and consumed on that path, is consumed on every iteration."""
         for call, text, root, key in frame.candidates:
             for edge in frame.back_edges:
-                held = key_ids(edge.names[root]) if root in edge.names else frozenset()
-                if (key in held or any(a in held for a in ancestors(key))) and first_consumer(
-                    edge.consumed, key
-                ):
+                if root in edge.names:
+                    held = key_ids(edge.names[root])
+                    holds = key in held or any(a in held for a in ancestors(key))
+                else:  # closed over (or global): the same key on every iteration
+                    holds = bool(root) and root not in self.local_names
+                if holds and first_consumer(edge.consumed, key):
                     self.events.setdefault(call, KeyEvent("loop", text, None))
                     break
 

@@ -37,6 +37,7 @@ from jaxlint.semantic.transforms import (
     NONE,
     PARTIAL,
     REPEATING,
+    TRACE_REUSING_KINDS,
     TRACED_FOR_SHAPES,
     TRANSFORMS,
     Transform,
@@ -140,6 +141,8 @@ class SemanticModel:
         self._unresolved: set[ast.AST] = set()
         self._may_use_keys: dict[Scope, bool] = {}
         self._fields_by_name: dict[str, Value | None] = {}
+        self._reuses_trace: dict[FunctionInfo, bool] = {}
+        self._flax_modules: dict[ast.ClassDef, bool] = {}
         # the interpreters running now, by the function (or module) they run: a function called
         # from its enclosing one reads the enclosing names as they are at the call
         self._live: dict[
@@ -203,6 +206,25 @@ class SemanticModel:
     @property
     def jax_is_only_array_library(self) -> bool:
         return self.array_libraries == {"jax.numpy"}
+
+    def reuses_trace(self, info: FunctionInfo) -> bool:
+        """Whether the Python code of ``info`` runs once per trace rather than on every call:
+        it is compiled and cached (``jit``, ``pmap``, ``filter_jit``), a ``lax`` body, a flax
+        module method, or nested in or called from such a function. Under a bare ``vmap``,
+        ``checkpoint`` or ``grad`` it runs again on every call, and so do its side effects."""
+        found = self._reuses_trace.get(info)
+        if found is None:
+            self._reuses_trace[info] = False  # a cycle of callers proves nothing
+            found = self._reuses_trace[info] = self._find_trace_reuse(info)
+        return found
+
+    def _find_trace_reuse(self, info: FunctionInfo) -> bool:
+        if info.transformed_by & TRACE_REUSING_KINDS:
+            return True
+        parent = info.parent
+        if parent is not None and info.inherited > NONE and self.reuses_trace(parent):
+            return True
+        return any(caller.effective_level > NONE and self.reuses_trace(caller) for caller in info.callers)
 
     def key_events(self, scope: Scope) -> dict[ast.Call, KeyEvent]:
         """Key reuse found in the function (or module body) that ``scope`` belongs to."""
@@ -750,7 +772,12 @@ class SemanticModel:
         return self._fields_by_name[name]
 
     def bound_method(self, ref: InstanceRef | ClassRef, name: str) -> FunctionRef | None:
-        """``obj.name`` for an instance (``self`` bound) or ``Cls.name`` for a class."""
+        """``obj.name`` for an instance (``self`` bound) or ``Cls.name`` for a class; a flax
+        module's ``apply``/``init`` run its ``__call__`` on the arguments after the first."""
+        if name in api.FLAX_ENTRY_POINTS and self.is_flax_module(ref.node):
+            call = self.class_member(ref.node, "__call__")
+            if isinstance(call, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                return FunctionRef(call, offset=1, skip=1)
         member = self.class_member(ref.node, name)
         if not isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
@@ -777,6 +804,13 @@ class SemanticModel:
             self.apply_chain(Chain(info, layers, ref.offset, ref.bound), context)
 
     # ----------------------------------------------------------------- flax
+
+    def is_flax_module(self, cls: ast.ClassDef) -> bool:
+        """Whether ``cls`` is a flax linen module (a subclass of ``nn.Module``, here or in bases)."""
+        found = self._flax_modules.get(cls)
+        if found is None:
+            found = self._flax_modules[cls] = self._is_flax_module(cls, self._class_scope(cls))
+        return found
 
     def _is_flax_module(self, cls: ast.ClassDef, scope: Scope, depth: int = 0) -> bool:
         for base in cls.bases:

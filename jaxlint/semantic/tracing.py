@@ -65,7 +65,7 @@ def trace_params(
             if param.arg not in layer.bound:
                 _merge(values, param.arg, _layer_value(model, info, layer, None, param.arg))
         for param in (args.vararg, args.kwarg):
-            if param is not None and layer.transform.kind in ("jit", "pmap", "vmap", "body"):
+            if param is not None and layer.transform.kind in ("jit", "remat", "pmap", "vmap", "body"):
                 _merge(values, param.arg, TRACED)
     if level >= ABSTRACT:
         values = {k: traced(v) if is_jax_array(v) and not is_static(v) else v for k, v in values.items()}
@@ -110,7 +110,7 @@ def _layer_value(
 ) -> Value | None:
     transform = layer.transform
     kind = transform.kind
-    if kind in ("jit", "pmap"):
+    if kind in ("jit", "remat", "pmap"):
         return _jit_value(info, layer, position, name)
     if kind == "vmap":
         if _has_non_none_default(info, name):
@@ -120,14 +120,14 @@ def _layer_value(
         argnums = _int_set(keyword_argument(layer.call, "argnums"), default={0})
         if argnums is UNRESOLVED or position is None:
             return None
-        return CONCRETE_ARRAY if position in argnums else None  # pyright: ignore[reportOperatorIssue]
+        return UNKNOWN if position in argnums else None  # a pytree of JVP tracers, concrete  # pyright: ignore[reportOperatorIssue]
     if kind == "body":
         arity = _body_arity(layer)
         if position is None or (arity is not None and position >= arity):
             return None
         operand = None if layer.call is None else body_operand(layer.call, transform, position)
         return TRACED if operand is None else fed_value(operand)  # None: the interpreter feeds it
-    if kind == "filter":
+    if kind in ("filter", "filter_vmap"):
         return _annotated_pytree(model, info, name) or _annotation_value(model, info, name)
     return None
 

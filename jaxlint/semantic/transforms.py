@@ -27,14 +27,19 @@ STAGED = 3
 HOST = -1
 
 
-Kind = Literal["jit", "pmap", "vmap", "grad", "body", "filter", "callback", "wrapper", "flax"]
+Kind = Literal[
+    "jit", "remat", "pmap", "vmap", "grad", "body", "filter", "filter_vmap", "callback", "wrapper", "flax"
+]
 """What a transformation does with the function it gets, which decides how its parameters are
 traced (:mod:`jaxlint.semantic.tracing`) and what rules conclude:
 
 - ``jit``: traces every parameter but the static ones, compiles, and caches the program on the
   function (so a global read is frozen until the next compilation: JAX103);
+- ``remat``: ``jax.checkpoint``: traces like ``jit`` but compiles nothing: called eagerly, it
+  traces its function again on every call;
 - ``pmap``: like ``jit``, per device; ``filter``: equinox's ``filter_jit``, arrays traced by annotation;
 - ``vmap``: traces the parameters whose ``in_axes`` is not ``None``; traced again on every call;
+  ``filter_vmap``: equinox's, arrays traced by annotation;
 - ``grad``: concrete values (a bare ``grad`` does not make Python control flow fail);
 - ``body``: a function a ``lax`` primitive calls (``scan``, ``fori_loop``, ``cond``...), traced
   afresh each time the caller runs;
@@ -46,6 +51,10 @@ traced (:mod:`jaxlint.semantic.tracing`) and what rules conclude:
 # Kinds that compile the function and cache the program on it: what it reads at trace time stays
 # frozen until it is traced again.
 CACHING_KINDS: frozenset[Kind] = frozenset({"jit", "pmap", "filter"})
+# Kinds under which the Python code of a function runs once per trace, not once per call (or per
+# step): compiled and cached, a lax body (run as a traced loop or branch), a flax module method
+# (applied under `jit` in training code). A bare vmap, checkpoint or grad runs it on every call.
+TRACE_REUSING_KINDS: frozenset[Kind] = CACHING_KINDS | frozenset[Kind]({"body", "flax"})
 
 
 @dataclass(frozen=True)
@@ -109,8 +118,8 @@ def _wrapper(name: str) -> Transform:
 _ENTRIES = [
     _jit("jax.jit"),
     _jit("flax.nnx.jit"),
-    _jit("jax.checkpoint", argnames=None),
-    _jit("flax.nnx.remat", argnames=None),
+    Transform("jax.checkpoint", STAGED, "remat", static_argnums="static_argnums"),
+    Transform("flax.nnx.remat", STAGED, "remat", static_argnums="static_argnums"),
     _jit("jax.make_jaxpr", argnames=None),
     _jit("jax.eval_shape", argnums=None, argnames=None),
     _jit("jax.shard_map", argnums=None, argnames=None),
@@ -118,7 +127,7 @@ _ENTRIES = [
     Transform("jax.vmap", ABSTRACT, "vmap"),
     Transform("flax.nnx.vmap", ABSTRACT, "vmap"),
     Transform("equinox.filter_jit", STAGED, "filter"),
-    Transform("equinox.filter_vmap", ABSTRACT, "filter"),
+    Transform("equinox.filter_vmap", ABSTRACT, "filter_vmap"),
     Transform("equinox.filter_pmap", STAGED, "filter"),
     _grad("jax.grad"),
     _grad("jax.value_and_grad"),

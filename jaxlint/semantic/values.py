@@ -60,6 +60,7 @@ class FunctionRef:
     offset: int = 0
     bound: frozenset[str] = frozenset()
     layers: tuple[LayerRef, ...] = ()
+    skip: int = 0  # leading call arguments the function does not receive (flax `apply(variables, x)`)
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,8 @@ from dataclasses import dataclass
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.semantic.values import is_traced
 
-from ..support.explain import function_name, why_traced
+from ..support.explain import function_name, shows_tracer, why_traced
 
 
 @dataclass(frozen=True)
@@ -22,8 +21,8 @@ class DebugPrint(FixRequest):
 
 class PrintInTracedFunction(Rule):
     """## What it does
-    Finds calls to the built-in `print` inside functions that JAX traces abstractly
-    (`jax.jit`, `jax.vmap`, `lax.scan` bodies, ...).
+    Finds calls to the built-in `print` of a traced value inside functions that JAX traces
+    abstractly (`jax.jit`, `jax.vmap`, `lax.scan` bodies, ...).
 
     ## Why is this bad?
     A traced function's Python body runs once, while JAX traces it; the compiled program
@@ -32,8 +31,10 @@ class PrintInTracedFunction(Rule):
     `Traced<ShapedArray(float32[2])>` instead of values. `jax.debug.print` is staged into
     the compiled program and prints the runtime values on every call.
 
-    Under a bare `jax.grad` the function runs eagerly on every call, so `print` works there
-    and this rule stays silent. So it does for a function only traced by `jax.eval_shape` or
+    A `print` whose arguments are all static (strings, shapes, dtypes) is not reported: printing
+    while tracing is the idiomatic way to see shapes, and when JAX compiles. Under a bare
+    `jax.grad` the function runs eagerly on every call, so `print` works there and this rule
+    stays silent. So it does for a function only traced by `jax.eval_shape` or
     `jax.make_jaxpr` (and what it calls): nothing compiled from it ever runs, so printing while
     tracing is all it can do (`jax.debug.print` would print nothing there).
 
@@ -86,11 +87,12 @@ class PrintInTracedFunction(Rule):
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         if not ctx.traced_to_run or ctx.qualname(node.func) != "builtins.print":
             return
-        shows_tracers = any(is_traced(ctx.value(arg)) for arg in node.args)
-        effect = "and shows tracers, not values" if shows_tracers else "once per compilation, not per call"
+        if not any(shows_tracer(ctx, arg) for arg in node.args):
+            return  # shapes, dtypes and strings: the trace-time debugging idiom
+        when = "runs only while JAX traces it, and " if ctx.trace_reused else ""
         ctx.report(
             node,
-            f"`print` in `{function_name(ctx)}` runs only while JAX traces it, {effect} "
-            f"({why_traced(ctx)}); use `jax.debug.print`",
+            f"`print` in `{function_name(ctx)}` {when}shows tracers, not values ({why_traced(ctx)}); "
+            f"use `jax.debug.print`",
             fix=DebugPrint(node),
         )

@@ -6,9 +6,8 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic.values import is_traced
 
-from ..support.explain import function_name, why_traced
+from ..support.explain import function_name, shows_tracer, why_traced
 
 LOG_METHODS = frozenset(
     {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"}
@@ -92,9 +91,17 @@ class IoInTracedFunction(Rule):
         what = self.describe(node, ctx)
         if what is None:
             return
+        arguments = [*node.args, *(kw.value for kw in node.keywords)]
+        if any(shows_tracer(ctx, a) for a in arguments):
+            effect = "runs only while JAX traces it, and writes" if ctx.trace_reused else "writes"
+            effect += " tracers, not values"
+        elif ctx.trace_reused:
+            effect = "runs only while JAX traces it, not on each call"
+        else:
+            return  # traced again on every call (a bare vmap), with concrete values: it works
         ctx.report(
             node,
-            f"{what} in `{function_name(ctx)}` runs only while JAX traces it, not on each call "
+            f"{what} in `{function_name(ctx)}` {effect} "
             f"({why_traced(ctx)}); use `jax.debug.print` or `jax.debug.callback` for run-time output",
         )
 
@@ -106,7 +113,7 @@ class IoInTracedFunction(Rule):
         if not isinstance(func, ast.Attribute) or func.attr not in LOG_METHODS:
             return None
         arguments = [*node.args, *(kw.value for kw in node.keywords)]
-        if func.attr not in PROGRESS_LEVELS and not any(is_traced(ctx.value(a)) for a in arguments):
+        if func.attr not in PROGRESS_LEVELS and not any(shows_tracer(ctx, a) for a in arguments):
             return None
         if qualname is not None and qualname.startswith(("logging.", "absl.logging.")):
             return f"`{qualname}(...)`"

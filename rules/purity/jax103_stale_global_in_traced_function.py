@@ -24,7 +24,8 @@ class StaleGlobalInTracedFunction(Rule):
     JAX reads the variable once, while tracing, and bakes its value into the compiled program as
     a constant. Later calls reuse the compiled program, so when the variable changes the function
     keeps computing with the old value: no error, just stale results. Constants that never change
-    (an `EPS = 1e-6`, a module, a function) are fine and are not reported.
+    (an `EPS = 1e-6`, a module, a function) are fine and are not reported. A bare `jax.vmap` or `jax.checkpoint` traces the function again on every
+    call, so a global read there is not reported there.
 
     ## Example
     ```python
@@ -77,6 +78,8 @@ class StaleGlobalInTracedFunction(Rule):
         function = ctx.model.info(node)
         if function is None or not function.abstract or function.only_traced_for_shapes:
             return
+        if not ctx.model.reuses_trace(function):
+            return  # traced afresh on every call (a bare vmap or checkpoint): it reads the new value
         reported: set[str] = set()
         for read in function.outer_reads:
             name = read.id

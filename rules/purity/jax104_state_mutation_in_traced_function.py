@@ -27,7 +27,8 @@ class StateMutationInTracedFunction(Rule):
     JAX runs the Python body once, while tracing; the compiled program has no Python side
     effects. A counter incremented inside `jax.jit` counts compilations, not calls. Anything
     stored is a tracer, not a value: using it after the trace has ended raises
-    `jax.errors.UnexpectedTracerError` (a leaked tracer).
+    `jax.errors.UnexpectedTracerError` (a leaked tracer). A bare `jax.vmap` or `jax.checkpoint`
+    traces the function again on every call: there only storing a tracer is reported.
 
     ## Example
     ```python
@@ -86,11 +87,14 @@ class StateMutationInTracedFunction(Rule):
         owner = outlives_trace(ctx, name)
         if owner is None or not (func.attr in SEQUENCE_METHODS or holds_container(ctx, owner, name)):
             return
+        effect = _effect(ctx, [*node.args, *(k.value for k in node.keywords)])
+        if effect is None:
+            return
         kind = "global" if owner.kind == "module" else "closed-over"
         ctx.report(
             node,
-            f"`{name}.{func.attr}(...)` in `{function_name(ctx)}` mutates {kind} `{name}` once, while "
-            f"JAX traces it, and stores tracers that leak ({why_traced(ctx)}); return the values instead",
+            f"`{name}.{func.attr}(...)` in `{function_name(ctx)}` mutates {kind} `{name}` {effect} "
+            f"({why_traced(ctx)}); return the values instead",
         )
 
     def check_store(self, target: ast.expr, value: ast.expr, ctx: Context) -> None:
@@ -101,11 +105,12 @@ class StateMutationInTracedFunction(Rule):
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
             name = target.value.id
             owner = outlives_trace(ctx, name)
-            if owner is not None and holds_container(ctx, owner, name):
+            effect = _effect(ctx, [value])
+            if owner is not None and holds_container(ctx, owner, name) and effect is not None:
                 ctx.report(
                     target,
-                    f"`{name}[...] = ...` in `{function_name(ctx)}` mutates outer `{name}` once, while "
-                    f"JAX traces it, and stores tracers that leak; return the values instead",
+                    f"`{name}[...] = ...` in `{function_name(ctx)}` mutates outer `{name}` {effect}; "
+                    f"return the values instead",
                 )
         elif isinstance(target, ast.Attribute) and self.is_self(target.value, ctx):
             if is_traced(ctx.value(value)) and self.self_outlives_trace(ctx):
@@ -119,6 +124,8 @@ class StateMutationInTracedFunction(Rule):
                 self.check_store(element, value, ctx)
 
     def check_name_store(self, target: ast.Name, ctx: Context) -> None:
+        if not ctx.trace_reused:
+            return  # traced afresh on every call (a bare vmap or checkpoint): it counts calls
         scope = ctx.scope.function
         if target.id in scope.globals:
             kind = "global"
@@ -147,6 +154,16 @@ class StateMutationInTracedFunction(Rule):
             function = function.parent
         names = function.positional_names() if function is not None else []
         return isinstance(expr, ast.Name) and bool(names) and expr.id == names[0]
+
+
+def _effect(ctx: Context, stored: list[ast.expr]) -> str | None:
+    """What mutating outer state with ``stored`` does in traced code: leak a tracer (any
+    trace), or happen once per trace (a compiled function); None when neither."""
+    if any(is_traced(ctx.value(value)) for value in stored):
+        return "with tracers, which leak: using them after the trace raises `UnexpectedTracerError`"
+    if ctx.trace_reused:
+        return "once, while JAX traces it, not on each call"
+    return None
 
 
 def outlives_trace(ctx: Context, name: str) -> Scope | None:

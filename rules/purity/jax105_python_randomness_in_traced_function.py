@@ -74,7 +74,8 @@ class PythonRandomnessInTracedFunction(Rule):
     These run in Python, once, while JAX traces the function; the number they return is
     compiled into the program as a constant. Every later call reuses it: the "random" noise is
     the same on every step and the "timestamp" never moves. Nothing fails, the results are
-    just wrong.
+    just wrong. A bare `jax.vmap` or `jax.checkpoint` traces the function again on every
+    call, so a draw there is not reported there.
 
     ## Example
     ```python
@@ -111,8 +112,8 @@ class PythonRandomnessInTracedFunction(Rule):
     severity = "warning"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if not ctx.traced_to_run:
-            return
+        if not ctx.trace_reused:
+            return  # traced afresh on every call (a bare vmap): it draws again each time
         what = self.describe(node, ctx)
         if what is None:
             return

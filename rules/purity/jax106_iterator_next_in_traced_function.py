@@ -19,6 +19,8 @@ class IteratorNextInTracedFunction(Rule):
     `next` runs once, while JAX traces the function, and its result is compiled in as a
     constant. A jitted step that pulls its batch with `next(batches)` trains on the first batch
     forever; a `fori_loop` body that calls `next` sees one element for every iteration.
+    A bare `jax.vmap` or `jax.checkpoint` traces the function again on every
+    call, so `next` there is not reported there.
 
     ## Example
     ```python
@@ -56,7 +58,7 @@ class IteratorNextInTracedFunction(Rule):
     severity = "warning"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if not ctx.traced_to_run or ctx.qualname(node.func) != "builtins.next" or not node.args:
+        if not ctx.trace_reused or ctx.qualname(node.func) != "builtins.next" or not node.args:
             return
         iterator = node.args[0]
         if not isinstance(iterator, ast.Name) or outer_owner(ctx, iterator.id) is None:

@@ -148,3 +148,22 @@ def split_advice(key: str) -> str:
         return f"give each use a key of its own (split more keys than `{key}` comes from)"
     subkey = "subkey" if key != "subkey" else "subkey_2"
     return f"`{key}, {subkey} = jax.random.split({key})`"
+
+
+def shows_tracer(ctx: Context, expr: ast.expr) -> bool:
+    """Whether printing ``expr`` shows a tracer: it is one, or formats one into a string (an
+    f-string field, ``"%s" % x``, ``"{}".format(x)``, ``str(x)``)."""
+    if is_traced(ctx.value(expr)):
+        return True
+    if isinstance(expr, ast.JoinedStr):
+        return any(
+            isinstance(part, ast.FormattedValue) and shows_tracer(ctx, part.value) for part in expr.values
+        )
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mod):
+        operands = expr.right.elts if isinstance(expr.right, ast.Tuple) else [expr.right]
+        return any(shows_tracer(ctx, operand) for operand in operands)
+    if isinstance(expr, ast.Call):
+        formats = isinstance(expr.func, ast.Attribute) and expr.func.attr == "format"
+        if formats or ctx.qualname(expr.func) in ("builtins.str", "builtins.repr"):
+            return any(shows_tracer(ctx, a) for a in [*expr.args, *(k.value for k in expr.keywords)])
+    return False

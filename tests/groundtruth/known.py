@@ -209,6 +209,18 @@ CAUSES: list[Cause] = [
         "returns or does, so JAX's run shows nothing: the oracle calls it clean.",
         _alarm(contexts=("while_cond", "jit_grad", "grad", "value_and_grad")),
     ),
+    # ---- misses by design
+    Cause(
+        "deliberate: a print of static values is the trace-time debugging idiom",
+        '`print("tracing the step")`, `print(x.shape)`: under jit the text appears once per compilation, not once\n'
+        "per call, which is what JAX shows. jaxlint stays silent on purpose (issue 15): printing static values\n"
+        "while tracing is how JAX users see shapes and when a function compiles.",
+        lambda kind, o: (
+            kind == "miss"
+            and o.program.hazard in ("print_const", "print", "print_fstring")
+            and (o.program.hazard == "print_const" or o.program.flow in ("static", "shape", "global"))
+        ),
+    ),
     # ---- misses: tracing contexts the model does not follow
     Cause(
         "jaxlint does not model `f = jax.jit(f)` (the name rebound to its jitted self)",

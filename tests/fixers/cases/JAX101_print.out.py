@@ -8,7 +8,7 @@ def normalize(x):
     norm = jnp.linalg.norm(x)
     jax.debug.print("norm: {}", norm)  # a comment stays
     jax.debug.print("x={:.3f} {{literal braces}}, and, {}", x, x.sum())
-    jax.debug.print("no args")
+    print("no args")
     jax.debug.print("multi-line {}", norm)
     return x / norm
 

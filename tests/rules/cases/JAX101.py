@@ -15,7 +15,7 @@ def normalize(x):
 @functools.partial(jax.jit, static_argnames=("verbose",))
 def step(x, verbose):
     if verbose:
-        print("compiling step")  # error: JAX101
+        print("compiling step")  # static: the idiom for seeing when JAX compiles
     return x + 1
 
 

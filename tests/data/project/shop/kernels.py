@@ -17,7 +17,7 @@ def pad(x, n):
 
 def loss(w, x):
     """Squared error."""
-    print("loss")
+    print("loss", w)
     return ((x @ w) ** 2).sum()
 
 

@@ -1,0 +1,73 @@
+"""Side effects under transformations that trace on every call: a bare `vmap` or `checkpoint`
+runs the Python body each time (with concrete unbatched values), so a counter counts calls and
+a print of a static value prints every time; only printing or storing a tracer goes wrong.
+Under `jit` and in `lax` bodies the body runs once per trace."""
+
+import itertools
+import random
+import time
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+calls = 0
+history = []
+batches = itertools.count()
+scale = 1.0
+
+
+def set_scale(value):
+    global scale
+    scale = value
+
+
+@jax.vmap
+def batched(x):
+    global calls
+    calls += 1  # runs on every call of the vmapped function: fine
+    history.append(x)  # error: JAX104
+    history.append(x.shape)  # a static value: fine
+    offset = next(batches)  # fine
+    noise = random.random()  # fine
+    started = time.time()  # fine
+    print("shape", x.shape)  # static: fine
+    print(f"value {x}")  # error: JAX101
+    return x * scale + offset + noise + started
+
+
+@partial(jax.vmap, in_axes=(0, None))
+def unbatched(x, y):
+    print(y)  # `y` is not batched: a concrete value, printed each call
+    return x + y
+
+
+@jax.checkpoint
+def rematerialized(x):
+    global calls
+    calls += 1  # fine: traced again on every call
+    offset = next(batches)  # fine
+    print(x)  # error: JAX101
+    return x * scale + offset
+
+
+@jax.jit
+def compiled(x):
+    global calls
+    calls += 1  # error: JAX104
+    history.append(1.0)  # error: JAX104
+    offset = next(batches)  # error: JAX106
+    noise = random.random()  # error: JAX105
+    print("compiling", x.shape, x.dtype)  # static: the trace-time debugging idiom
+    return x * scale + offset + noise  # error: JAX103
+
+
+def body(carry, x):
+    global calls
+    calls += 1  # error: JAX104
+    return carry + x, x
+
+
+def run(xs):
+    return lax.scan(body, 0.0, xs)
