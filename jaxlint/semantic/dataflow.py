@@ -610,6 +610,8 @@ class Interpreter:
         operands = [self.eval(node.left), *(self.eval(c) for c in node.comparators)]
         if all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops):
             return STATIC
+        if any(is_container(v) for v in operands):
+            return STATIC if all(is_static(v) for v in operands) else UNKNOWN  # a Python bool, if anything
         result = combine(operands)
         if any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
             return STATIC if result == STATIC else UNKNOWN

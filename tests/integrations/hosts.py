@@ -18,7 +18,7 @@ BAD = textwrap.dedent(
 
     @jax.jit
     def step(x, n):
-        tag = "naïve 😀"; print(tag)
+        tag = "naïve 😀"; print(tag, x)
         if x.sum() > 0:
             return jnp.zeros(n)
         return x

@@ -45,7 +45,7 @@ def test_flake8_selection_and_noqa(tmp_path: Path) -> None:
     write(tmp_path, "bad.py", silenced)
     code, lines, _ = flake8(tmp_path, "--select", "JAX", "bad.py")
     assert code == 1 and [line.split(" ")[1] for line in lines] == ["JAX101"]
-    write(tmp_path, "bad.py", BAD.replace("print(tag)", "print(tag)  # noqa"))
+    write(tmp_path, "bad.py", BAD.replace("print(tag, x)", "print(tag, x)  # noqa"))
     code, lines, _ = flake8(tmp_path, "--select", "JAX", "--disable-noqa", "bad.py")
     assert [line.split(" ")[1] for line in lines] == ["JAX501", "JAX403"]  # jaxlint honours noqa too
 

@@ -28,7 +28,7 @@ DOCUMENT = textwrap.dedent(
     @jax.jit
     def step(x):
         print("naïve 😀", x)
-        tag = "😀"; print(tag)
+        tag = "😀"; print(tag, x)
         if x > 0:
             return x
         return -x
@@ -192,7 +192,7 @@ async def test_diagnostics_carry_code_url_severity_and_utf16_columns(
     line = DOCUMENT.splitlines()[5]
     assert fixable.range.start == types.Position(line=5, character=4)
     assert fixable.range.end == types.Position(line=5, character=len(line) + 1)
-    # `tag = "😀"; print(tag)`: the finding starts after the emoji
+    # `tag = "😀"; print(tag, x)`: the finding starts after the emoji
     line = DOCUMENT.splitlines()[6]
     assert after_emoji.range.start == types.Position(line=6, character=line.index("print") + 1)
 
@@ -233,7 +233,7 @@ async def test_fix_all_safe_findings(client: LanguageClient, tmp_path: Path) -> 
     assert fix_all.kind == "source.fixAll.jaxlint"
     fixed = apply_workspace_edit(text, fix_all.edit, version=1)
     assert fixed.count("jax.debug.print(") == 2
-    assert 'tag = "😀"; print(tag)' in fixed  # no safe fix there: left alone
+    assert 'tag = "😀"; print(tag, x)' in fixed  # no safe fix there: left alone
     change(client, path, fixed, version=2)
     assert [d.code for d in await next_diagnostics(client, path)] == ["JAX101", "JAX501"]
 
@@ -285,7 +285,7 @@ async def test_save_lints_at_once_and_close_clears(client: LanguageClient, tmp_p
     await open_document(client, path, DOCUMENT)
     published: list[types.PublishDiagnosticsParams] = client.published  # type: ignore[attr-defined]
     before = len(published)
-    change(client, path, DOCUMENT.replace('    tag = "😀"; print(tag)\n', ""), version=2)
+    change(client, path, DOCUMENT.replace('    tag = "😀"; print(tag, x)\n', ""), version=2)
     await asyncio.sleep(0.5)
     assert len(published) == before  # still waiting for the typing to stop
     client.text_document_did_save(

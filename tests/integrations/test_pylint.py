@@ -52,7 +52,7 @@ def test_reports_what_jaxlint_check_reports(tmp_path: Path) -> None:
 
 
 def test_disable_by_symbol_id_and_block(tmp_path: Path) -> None:
-    source = BAD.replace("print(tag)", "print(tag)  # pylint: disable=print-in-traced-function")
+    source = BAD.replace("print(tag, x)", "print(tag, x)  # pylint: disable=print-in-traced-function")
     source = source.replace("if x.sum() > 0:", "if x.sum() > 0:  # pylint: disable=E9501")
     write(tmp_path, "bad.py", source)
     _, lines, _ = pylint(tmp_path, "bad.py")
