@@ -777,14 +777,14 @@ class Interpreter:
                 receiver = self.values.get(iterator.func.value, UNKNOWN)
                 method = iterator.func.attr
                 if method == "items":
-                    return sequence([STATIC, element(receiver)])
+                    return sequence([STATIC, without_keys(element(receiver))])
                 if method == "keys":
                     return STATIC
                 if method == "values":
-                    return element(receiver)
+                    return without_keys(element(receiver))
         if isinstance(iterator, ast.Name) and self._is_kwargs(iterator.id):
             return STATIC  # iterating `**kwargs` gives its keys
-        return element(iterable)
+        return without_keys(element(iterable))  # each iteration binds another key of the batch
 
     def _is_kwargs(self, name: str) -> bool:
         info = self.info

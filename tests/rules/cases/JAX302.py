@@ -128,3 +128,20 @@ def conditional_split(key, items):
             key, sub = jax.random.split(key)
             out.append(jax.random.normal(sub, ()))
     return out
+
+
+def each_key_of_a_split(key, x):
+    first, second, third = jax.random.split(key, 3)
+    keys = jax.random.split(first, 3)
+    out = [jax.random.normal(k, x.shape) for k in keys]  # ok: a new key per element
+    subkeys = jax.random.split(second, 4)
+    for i, subkey in enumerate(subkeys):
+        out.append(jax.random.uniform(subkey, ()) + i)  # ok
+    key = jax.random.split(third, 2)
+    for key in key:  # the loop target shadows the batch
+        out.append(jax.random.normal(key, ()))  # ok
+    return out
+
+
+def keys_by_name(keys: dict, x):
+    return {name: jax.random.normal(k, x.shape) for name, k in keys.items()}  # ok
