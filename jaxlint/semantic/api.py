@@ -415,6 +415,11 @@ PYTHON_SCALAR_TYPES = frozenset(
     }
 )
 
+# isinstance() against these is true exactly when the value is a tracer: false proves it concrete.
+TRACER_TYPES = frozenset(
+    {"jax.core.Tracer", "jax._src.core.Tracer", "jax.interpreters.partial_eval.DynamicJaxprTracer"}
+)
+
 # Names of the jax.random functions that consume a key (the last part of a callee's name).
 RANDOM_CONSUMERS = frozenset(
     (

@@ -314,11 +314,12 @@ class Interpreter:
     def s_if(self, node: ast.If) -> None:
         self.eval(node.test)
         when_true, when_false = self.narrowing(node.test)
+        live_true, live_false = self.live_branches(node.test)
         entry = self.state
-        self.state = entry.narrowed(when_true) if entry is not None else None
+        self.state = entry.narrowed(when_true) if entry is not None and live_true else None
         self.block(node.body)
         after_body = self.state
-        self.state = entry.narrowed(when_false) if entry is not None else None
+        self.state = entry.narrowed(when_false) if entry is not None and live_false else None
         self.block(node.orelse)
         self.state = self.join(after_body, self.state, node)
 
@@ -579,6 +580,22 @@ class Interpreter:
             self.state = self.restored(saved, [self.state])
         return join_all(values, UNKNOWN)
 
+    def live_branches(self, test: ast.expr) -> tuple[bool, bool]:
+        """Whether the true and the false branch of ``test`` can run here: where ``x`` is a
+        tracer, ``isinstance(x, jax.core.Tracer)`` is always true (the other path is eager code)."""
+        negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+        call = test.operand if isinstance(test, ast.UnaryOp) and negated else test
+        if (
+            isinstance(call, ast.Call)
+            and len(call.args) == 2
+            and isinstance(call.args[0], ast.Name)
+            and self.resolver.qualname(call.func, self.scope) == "builtins.isinstance"
+            and self.resolver.qualname(call.args[1], self.scope) in api.TRACER_TYPES
+            and is_traced(self.load(call.args[0].id))
+        ):
+            return (False, True) if negated else (True, False)
+        return True, True
+
     def narrowing(self, test: ast.expr) -> tuple[Env, Env]:
         """Names a condition proves to be plain Python values, when true and when false:
         after ``isinstance(x, int)`` (or ``float``, ``tuple``, ``np.ndarray``...) ``x`` is static."""
@@ -626,15 +643,16 @@ class Interpreter:
     def e_ifexp(self, node: ast.IfExp) -> Value:
         self.eval(node.test)
         when_true, when_false = self.narrowing(node.test)
+        live_true, live_false = self.live_branches(node.test)
         saved = self.state
         branches: list[State | None] = []
         try:
             self.state = saved.narrowed(when_true) if saved is not None else None
-            body = self.eval(node.body)
-            branches.append(self.state)
+            body = self.eval(node.body) if live_true else UNKNOWN
+            branches.append(self.state if live_true else None)
             self.state = saved.narrowed(when_false) if saved is not None else None
-            orelse = self.eval(node.orelse)
-            branches.append(self.state)
+            orelse = self.eval(node.orelse) if live_false else UNKNOWN
+            branches.append(self.state if live_false else None)
         finally:
             self.state = self.restored(saved, branches)
         return join(body, orelse)
@@ -951,8 +969,7 @@ class Interpreter:
         keys = key_ids(value)
         if self.tracker is None or self.state is None or not keys:
             return
-        root = next((n.id for n in ast.walk(argument) if isinstance(n, ast.Name)), "")
-        self.tracker.consume(call, keys, _key_text(argument), root, self.state)
+        self.tracker.consume(call, keys, _key_text(argument), _root_name(argument), self.state)
 
     def consume_through(
         self, target: FunctionInfo, offset: int, node: ast.Call, args: list[Value], keywords: dict[str, Value]
@@ -978,18 +995,34 @@ class Interpreter:
             self.tracker.consume(node, [key], _key_name(key), "", self.state)
 
     def consume_closed_over(self, transform: Transform, node: ast.Call) -> None:
-        """``lax.cond(p, f, g)``, ``lax.scan(f, ...)``: the call runs its functions here, so it
-        consumes the keys they close over and consume."""
+        """``lax.cond(p, f, g)``, ``lax.scan(f, init, xs)``: the call runs its functions here, so
+        it consumes the keys they close over and consume, and the keys of the operands they
+        receive (a carry, the scanned keys) where they consume them."""
         if self.tracker is None or self.state is None:
             return
         for argument in function_arguments(node, transform):
             for ref in refs(self.values.get(argument, UNKNOWN)):
-                target = self.model.infos.get(ref.node) if isinstance(ref, FunctionRef) else None
+                if not isinstance(ref, FunctionRef):
+                    continue
+                target = self.model.infos.get(ref.node)
                 if target is not None and target is not self.info and self.model.may_use_keys(target):
                     if self.info is not None:
                         target.callers.add(self.info)
                     for key in self.model.consumed_outside(target):
                         self.tracker.consume(node, [key], _key_name(key), "", self.state)
+                    self.consume_operands(transform, node, target, ref.offset)
+
+    def consume_operands(self, transform: Transform, node: ast.Call, body: FunctionInfo, offset: int) -> None:
+        """The keys in the operands ``node`` hands to parameters ``body`` consumes."""
+        assert self.tracker is not None and self.state is not None
+        consumed = self.model.consumed_params(body)
+        for position, name in enumerate(body.positional_names()[offset:]):
+            operand = body_operand(node, transform, position)
+            if name in consumed and operand is not None:
+                for part in _display_items(operand):
+                    keys = all_key_ids(self.values.get(part, UNKNOWN))
+                    if keys:
+                        self.tracker.consume(node, keys, _key_text(part), _root_name(part), self.state)
 
     def finish_keys(self, info: FunctionInfo, returns: Value) -> None:
         """Record what the run found about keys: its events, the parameters and outer keys it
@@ -1002,7 +1035,7 @@ class Interpreter:
                 tracker.event(call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by))
             carried = self.carried_keys(info, returns)
             for key, call in tracker.all_consumed.items():
-                if key in carried:
+                if key in carried or any(part in carried for part in ancestors(key)):
                     tracker.event(call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by))
         if info.transformed_by & CACHING_KINDS and info.traced_to_run:
             for key, call in outside.items():
@@ -1014,7 +1047,7 @@ class Interpreter:
 
     def carried_keys(self, info: FunctionInfo, returns: Value) -> frozenset[object]:
         """Keys a lax loop body receives in its carry and hands back unchanged in the new carry:
-        the next step consumes them again."""
+        the next step consumes them again (and every key taken from them by indexing or field)."""
         carry_position, returned_position = LOOPING_BODIES[info.repeated_by or ""]
         if carry_position is None:
             return frozenset()
@@ -1381,6 +1414,18 @@ def _split_count(node: ast.Call) -> int | None:
     if isinstance(argument, ast.Constant) and type(argument.value) is int and 0 < argument.value <= 8:
         return argument.value
     return None
+
+
+def _display_items(expr: ast.expr) -> list[ast.expr]:
+    """The items of a tuple or list display, nested ones flattened; any other expression itself."""
+    if isinstance(expr, (ast.Tuple, ast.List)):
+        return [item for elt in expr.elts for item in _display_items(elt)]
+    return [expr]
+
+
+def _root_name(expr: ast.expr) -> str:
+    """The first name in ``expr``: the variable a key expression reads."""
+    return next((n.id for n in ast.walk(expr) if isinstance(n, ast.Name)), "")
 
 
 def _key_text(argument: ast.expr) -> str:

@@ -713,9 +713,11 @@ class SemanticModel:
         return referring([FunctionRef(node, layers=tuple(layers))])
 
     def library_value(self, qualname: str) -> Value:
-        """A library name: a function JAX code may transform (``jax.numpy.zeros``), or static."""
+        """An imported name: a function JAX code may transform (``jax.numpy.zeros``), a plain
+        value of another library (``math.pi``, ``numpy.float32``), or, from the project's own
+        modules, anything (a table may be a list or an array)."""
         if not qualname.startswith(("jax.", "flax.", "equinox.")):
-            return STATIC
+            return STATIC if qualname.split(".")[0] in LIBRARY_ROOTS else UNKNOWN
         found = self._library_values.get(qualname)
         if found is None:
             found = self._library_values[qualname] = referring([LibraryRef(qualname)])

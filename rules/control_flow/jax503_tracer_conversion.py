@@ -138,7 +138,7 @@ class TracerConversion(Rule):
         )
 
     def visit_BoolOp(self, node: ast.BoolOp, ctx: Context) -> None:
-        if not ctx.abstract or in_test_position(ctx, node):
+        if not ctx.abstract or in_test_position(ctx, node) or _container_default(node.values[-1]):
             return
         culprit = next((v for v in node.values[:-1] if converts_tracer(ctx, v) is not None), None)
         if culprit is None:
@@ -173,3 +173,14 @@ class TracerConversion(Rule):
             f"JAX raises `TracerBoolConversionError` ({why_traced(ctx, node)}); "
             f"combine the comparisons with `&`",
         )
+
+
+def _container_default(node: ast.expr) -> bool:
+    """``opts or {}``: the operands are containers (or None), whose truth is their length."""
+    if isinstance(node, (ast.Dict, ast.List, ast.Tuple, ast.Set, ast.DictComp, ast.ListComp)):
+        return True
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("dict", "list", "tuple")
+    )

@@ -145,3 +145,31 @@ def each_key_of_a_split(key, x):
 
 def keys_by_name(keys: dict, x):
     return {name: jax.random.normal(k, x.shape) for name, k in keys.items()}  # ok
+
+
+def outer_step(it, state):
+    key, total = state
+
+    def draw(k, _):
+        k, sub = jax.random.split(k)
+        return k, jax.random.normal(sub, (4,))
+
+    _, ys = jax.lax.scan(draw, key, None, length=3)  # error: JAX302
+    return key, total + ys.sum()  # the outer carry hands back the key the inner scan consumed
+
+
+def outer_step_split(it, state):
+    key, total = state
+    key, inner = jax.random.split(key)
+
+    def draw(k, _):
+        k, sub = jax.random.split(k)
+        return k, jax.random.normal(sub, (4,))
+
+    _, ys = jax.lax.scan(draw, inner, None, length=3)  # ok: a new key each step
+    return key, total + ys.sum()
+
+
+def run_outer(key):
+    jax.lax.fori_loop(0, 3, outer_step_split, (key, 0.0))
+    return jax.lax.fori_loop(0, 3, outer_step, (key, 0.0))  # error: JAX301
