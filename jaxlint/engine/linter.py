@@ -174,7 +174,10 @@ def _dispatch(context: Context, ruleset: RuleSet) -> list[Diagnostic]:
     traced = {kind: list(callbacks) for kind, callbacks in ruleset.traced_dispatch.items()}
     errors: list[Diagnostic] = []
     current_scope = None
+    dead = context.model.dead_nodes  # code under `if TYPE_CHECKING:` or `if DEBUG:` never runs
     for node, scope, loops, frame in context.model.index.events:
+        if dead and node in dead:
+            continue
         if scope is not current_scope:
             context.enter(scope)
             current_scope = scope

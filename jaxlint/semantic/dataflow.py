@@ -581,10 +581,14 @@ class Interpreter:
         return join_all(values, UNKNOWN)
 
     def live_branches(self, test: ast.expr) -> tuple[bool, bool]:
-        """Whether the true and the false branch of ``test`` can run here: where ``x`` is a
+        """Whether the true and the false branch of ``test`` can run here: ``if DEBUG:`` with
+        ``DEBUG = False`` never runs its body; where ``x`` is a
         tracer, ``isinstance(x, jax.core.Tracer)`` is always true (the other path is eager code)."""
         negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
         call = test.operand if isinstance(test, ast.UnaryOp) and negated else test
+        truth = self.model.constant_tests.get(test)
+        if truth is not None:
+            return truth, not truth
         if (
             isinstance(call, ast.Call)
             and len(call.args) == 2

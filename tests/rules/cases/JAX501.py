@@ -260,3 +260,23 @@ def _make_filter(flag):
 def partition_like(tree):
     masks = jax.tree_util.tree_map(_make_filter(True), tree)
     return jax.tree_util.tree_map(lambda mask, x: x if mask else None, masks, tree)
+
+
+@jax.jit
+def eager_path_behind_a_tracer_test(x):
+    if isinstance(x, jax.core.Tracer):
+        return jnp.abs(x)
+    if x > 0:  # ok: runs only on concrete values, never under jit
+        return x
+    return -x
+
+
+def eager_path_when_static(x):
+    if not isinstance(x, jax.core.Tracer):
+        return float(x)
+    if x > 0:  # error: JAX501
+        return x
+    return -x
+
+
+jax.jit(eager_path_when_static)(1.0)

@@ -80,3 +80,22 @@ def casts(x):
 def scalar_types(x):
     # jnp scalar types build arrays, and NumPy's take the static shape
     return jnp.float32(x) * np.float32(x.shape[0]) * np.int32(2)
+
+
+@jax.jit
+def options_default(x, options=None):
+    options = options or {}  # ok: a container default, the truth of a dict or None
+    extra = options.get("extra") or []  # ok
+    return x * len(extra)
+
+
+@jax.jit
+def scale_default(x, scale=None):
+    return x * (scale or 1.0)  # error: JAX503
+
+
+@jax.jit
+def imported_table(x, i):
+    from project_tables import LOOKUP  # a module of the project: a list, or an array
+
+    return LOOKUP[i] * x  # ok: indexing an array with a tracer is fine
