@@ -58,6 +58,7 @@ class TraceRequest:
     positional: tuple[Value, ...] = ()
     keywords: tuple[tuple[str, Value], ...] = ()
     offset: int = 0
+    reused: bool = False  # the caller's trace is cached: the target's Python runs once per trace
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -77,6 +78,7 @@ class TraceRequest:
             "positional": [to_json(v) for v in self.positional],
             "keywords": [[name, to_json(v)] for name, v in self.keywords],
             "offset": self.offset,
+            "reused": self.reused,
         }
 
     @classmethod
@@ -93,6 +95,7 @@ class TraceRequest:
             positional=tuple(from_json(v) for v in data["positional"]),
             keywords=tuple((name, from_json(v)) for name, v in data["keywords"]),
             offset=data["offset"],
+            reused=bool(data.get("reused", False)),
         )
 
 

@@ -1077,7 +1077,9 @@ class Interpreter:
                     f"`{external.rsplit('.', 1)[1]}` is called from traced `{self.info.name}` in "
                     f"`{self.model.project.module or 'its caller'}` at line {node.lineno}"
                 )
-                self.model.request_call(external, self.level, _positional(node, args), keywords, reason)
+                self.model.request_call(
+                    external, self.level, _positional(node, args), keywords, reason, caller=self.info
+                )
                 returned = self.model.project.returned(external)
                 return UNKNOWN if returned is None else returned
         if qualname.startswith("builtins."):
@@ -1372,7 +1374,7 @@ class Interpreter:
                 )
                 level = max([self.level, *(layer.transform.level for layer in chain.layers)])
                 self.model.request_call(
-                    chain.external, level, _positional(node, args), keywords, reason, chain.offset
+                    chain.external, level, _positional(node, args), keywords, reason, chain.offset, self.info
                 )
             elif chain is not None and chain.target is not None and self.info is not None:
                 target = chain.target

@@ -142,6 +142,7 @@ class SemanticModel:
         self._may_use_keys: dict[Scope, bool] = {}
         self._fields_by_name: dict[str, Value | None] = {}
         self._reuses_trace: dict[FunctionInfo, bool] = {}
+        self._requested_reuse: set[FunctionInfo] = set()  # traced by cached callers in other modules
         self._flax_modules: dict[ast.ClassDef, bool] = {}
         # the interpreters running now, by the function (or module) they run: a function called
         # from its enclosing one reads the enclosing names as they are at the call
@@ -219,7 +220,7 @@ class SemanticModel:
         return found
 
     def _find_trace_reuse(self, info: FunctionInfo) -> bool:
-        if info.transformed_by & TRACE_REUSING_KINDS:
+        if info.transformed_by & TRACE_REUSING_KINDS or info in self._requested_reuse:
             return True
         parent = info.parent
         if parent is not None and info.inherited > NONE and self.reuses_trace(parent):
@@ -651,8 +652,12 @@ class SemanticModel:
         keywords: dict[str, Value],
         reason: str,
         offset: int = 0,
+        caller: FunctionInfo | None = None,
     ) -> None:
-        """A call from traced code into another module's function, with these argument values."""
+        """A call from traced code (in ``caller``) into another module's function, with these
+        argument values."""
+        reused = caller is not None and self.reuses_trace(caller)
+        self._reuses_trace.clear()  # asked mid-analysis: more callers may come
         self.outgoing.append(
             TraceRequest(
                 target,
@@ -661,6 +666,7 @@ class SemanticModel:
                 positional=tuple(positional),
                 keywords=tuple(sorted(keywords.items())),
                 offset=offset,
+                reused=reused,
             )
         )
 
@@ -682,6 +688,8 @@ class SemanticModel:
                     self.apply_chain(Chain(info, layers, seed.offset), seed.level, seed.reason)
                 continue
             params = bind_values(info, seed.offset, list(seed.positional), dict(seed.keywords))
+            if seed.reused:
+                self._requested_reuse.add(info)
             if params and info.apply(seed.level, params, seed.reason):
                 self.enqueue(info)
 

@@ -25,3 +25,14 @@ def unused(x):
     if x > 0:
         return x
     return -x
+
+
+batches = iter(range(1000))
+
+
+def shifted(x):
+    return x + next(batches)
+
+
+def jittered(x):
+    return x + next(batches)

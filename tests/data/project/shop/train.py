@@ -12,6 +12,7 @@ def step(w, x, n):
     w = scale_by(w, x.sum())
     w = clamp_low(w, 0.0)
     padded = kernels.pad(x, n)
+    w = kernels.shifted(w)
     return rms(w), padded
 
 
@@ -23,3 +24,6 @@ def repeat(x, times):
     for _ in range(times):
         x = x * 2
     return x
+
+
+batched = jax.vmap(kernels.jittered)  # a bare vmap runs the Python on every call
