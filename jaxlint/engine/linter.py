@@ -58,8 +58,9 @@ class RuleSet:
         anywhere: dict[type, list[tuple[Rule, Callback]]] = {}
         traced: dict[type, list[tuple[Rule, Callback]]] = {}
         for rule in rules:
-            table = traced if rule.traced_only else anywhere
             for node_type, callback in rule.callbacks().items():
+                only_traced = rule.traced_only and node_type not in rule.visits_anywhere
+                table = traced if only_traced else anywhere
                 table.setdefault(node_type, []).append((rule, callback))
         return cls(rules, anywhere, traced)
 

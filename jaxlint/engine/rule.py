@@ -49,6 +49,9 @@ class Rule:
     # True for rules about code JAX traces abstractly (jit, vmap, lax bodies): the engine then
     # calls them only there, and most code is never visited by them.
     traced_only: ClassVar[bool] = False
+    # node types (``ast.Call``) a traced-only rule also visits outside traced code: a library
+    # function compiled with `jax.jit` and called from plain code (``jax.jit(float)(x)``)
+    visits_anywhere: ClassVar[frozenset[type]] = frozenset()
 
     @classmethod
     def docs(cls) -> dict[str, str]:

@@ -1038,7 +1038,10 @@ class Interpreter:
             for call in outside.values():
                 tracker.event(call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by))
             carried = self.carried_keys(info, returns)
+            condition_carry = info.positional_names()[:1] if info.loop_condition else []
             for key, call in tracker.all_consumed.items():
+                if any(name in tracker.params_behind(key) for name in condition_carry):
+                    tracker.event(call, KeyEvent("condition", tracker.texts[call], None, info.repeated_by))
                 if key in carried or any(part in carried for part in ancestors(key)):
                     tracker.event(call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by))
         if info.transformed_by & CACHING_KINDS and info.traced_to_run:
@@ -1137,6 +1140,9 @@ class Interpreter:
         they are traced as the transformation says, and the result is the transformed function."""
         made: list[Ref] = []
         for argument in function_arguments(node, transform):
+            library = self.plain_library_function(argument)
+            if library is not None and transform.kind != "wrapper":
+                made.append(LibraryRef(library, (LayerRef(transform.name, node, node),)))
             for ref in refs(self.values.get(argument, UNKNOWN)):
                 if transform.kind == "wrapper":
                     made.append(ref)
@@ -1148,6 +1154,16 @@ class Interpreter:
                 elif isinstance(ref, LibraryRef):
                     made.append(LibraryRef(ref.qualname, (*ref.layers, LayerRef(transform.name, node, node))))
         return referring(made) if made else STATIC
+
+    def plain_library_function(self, expr: ast.expr) -> str | None:
+        """``float``, ``math.sqrt``, ``np.asarray``: a function of Python or NumPy that a transform
+        may be applied to (JAX's own functions are library values already)."""
+        if not isinstance(expr, (ast.Name, ast.Attribute)):
+            return None
+        qualname = self.resolver.qualname(expr, self.scope)
+        if qualname is None or not qualname.startswith(("builtins.", "math.", "numpy.")):
+            return None
+        return qualname
 
     def loop_carry(self, qualname: str, node: ast.Call, traced: bool) -> Value | None:
         """The final carry of ``fori_loop``/``while_loop``/``scan``: the initial one's pytree."""

@@ -28,6 +28,7 @@ class FunctionInfo:
     host: bool = False
     is_method: bool = False
     repeated_by: str | None = None  # a loop/batch transform that runs the body repeatedly
+    loop_condition: bool = False  # the cond_fun of a while_loop: it sees every step's carry
     transformed_by: set[Kind] = field(default_factory=set)  # kinds of transforms applied to it
     jit_sites: list[ast.expr] = field(default_factory=list)  # `@jax.jit`/`jax.jit(f)` applied to it
     traced_for_shapes: bool = False  # traced by `jax.eval_shape` / `jax.make_jaxpr`, never run

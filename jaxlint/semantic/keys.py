@@ -40,7 +40,8 @@ KeyId = Hashable
 @dataclass(frozen=True)
 class KeyEvent:
     """A consumption of a key that was consumed before (``reuse``), that happens on every
-    iteration (``loop``) or on every call of a jitted function (``call``). ``first`` is the
+    iteration (``loop``), in the condition of a ``while_loop`` on every step's carry
+    (``condition``) or on every call of a jitted function (``call``). ``first`` is the
     earlier consumption, for ``reuse``; ``repeated_by`` says what repeats a ``loop`` or ``call``."""
 
     kind: str

@@ -55,12 +55,14 @@ from jaxlint.semantic.values import (
     LibraryRef,
     Value,
     referring,
+    refs,
 )
 
 if TYPE_CHECKING:
     from jaxlint.semantic.dataflow import Interpreter
 
 MAX_RUNS = 6
+WHILE_LOOP = "jax.lax.while_loop"
 # Roots of imported names that are libraries, never functions of the project being checked.
 # (The JAX ecosystem's own packages are not listed: checking flax itself routes its requests.)
 LIBRARY_ROOTS = frozenset(sys.stdlib_module_names) | {
@@ -368,8 +370,20 @@ class SemanticModel:
 
     def _analyze_unresolved(self) -> None:
         """Run the interpreter on the functions holding a transformation of a function the syntax
-        does not name: the function values it computes say which function is transformed."""
-        for node in self._unresolved:
+        does not name (the function values it computes say which function is transformed), and on
+        those calling a library function a module-level name holds transformed (``step =
+        jax.jit(jnp.unique)``): the rules of that function apply at the call."""
+        transformed_library = {
+            name
+            for name, value in self.module_summary.items()
+            if any(isinstance(ref, LibraryRef) and ref.layers for ref in refs(value))
+        }
+        callers = (
+            [s.node for s in self.index.functions if s.called & transformed_library]
+            if transformed_library
+            else []
+        )
+        for node in [*self._unresolved, *callers]:
             info = self.infos.get(node)
             if info is not None:
                 self.ensure(info)
@@ -580,6 +594,8 @@ class SemanticModel:
             layer = Layer(transform, call, call, chain.offset, chain.bound)
             chain.layers.append(layer)
             self.apply_chain(chain, context)
+            if chain.target is not None and transform.name == WHILE_LOOP and target is _loop_condition(call):
+                chain.target.loop_condition = True
 
     @staticmethod
     def _feeds_names(call: ast.Call, transform: Transform) -> bool:
@@ -973,3 +989,10 @@ def _bound_at_top(stmt: ast.stmt) -> list[str]:
             names.extend((alias.asname or alias.name).split(".")[0] for alias in node.names)
         stack.extend(ast.iter_child_nodes(node))
     return names
+
+
+def _loop_condition(call: ast.Call) -> ast.expr | None:
+    """The ``cond_fun`` argument of a ``lax.while_loop`` call."""
+    if call.args and not isinstance(call.args[0], ast.Starred):
+        return call.args[0]
+    return next((k.value for k in call.keywords if k.arg == "cond_fun"), None)

@@ -104,12 +104,18 @@ class RepeatedJitCreation(Rule):
         )
 
     def visit_FunctionDef(self, node: ast.FunctionDef, ctx: Context) -> None:
-        """``@jax.jit`` on a ``def`` inside a loop body: a new function every iteration."""
-        if not ctx.loops or ctx.traced:
+        """``@jax.jit`` on a ``def`` inside a loop body, or inside a function and called there:
+        a new function every iteration or call."""
+        if ctx.traced:
             return
         decorator = next((d for d in node.decorator_list if _jit_decorator(ctx, d)), None)
+        if decorator is None:
+            return
+        if not ctx.loops:
+            self.per_call_def(node, decorator, ctx)
+            return
         loop = ctx.loops[-1]
-        if decorator is None or bounded_sweep(ctx, loop) or not used_per_iteration(ctx, node.name, loop):
+        if bounded_sweep(ctx, loop) or not used_per_iteration(ctx, node.name, loop):
             return
         line = loop.lineno  # pyright: ignore[reportAttributeAccessIssue]
         ctx.report(
@@ -119,6 +125,30 @@ class RepeatedJitCreation(Rule):
             f"again each time; define the jitted function once, outside the loop, and pass what "
             f"changes as arguments",
         )
+
+    def per_call_def(self, node: ast.FunctionDef, decorator: ast.expr, ctx: Context) -> None:
+        function = self.repeating_function(ctx)
+        if function is None or not called_once_per_call(node.name, function):
+            return
+        ctx.report(
+            decorator,
+            f"`@{snippet(ctx, decorator)}` compiles `{node.name}`, defined inside `{function.name}`: a "
+            f"new function object on every call of `{function.name}`, so JAX traces and compiles it "
+            f"again each time; define the jitted function once, at module level, and pass what "
+            f"changes as arguments",
+        )
+
+    @staticmethod
+    def repeating_function(ctx: Context) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The function whose every call would create a new function here: not one that runs once
+        (``main``, tests) nor a driver that loops (``train``), whose one compilation per call is
+        amortised."""
+        function = ctx.function
+        if function is None or isinstance(function.node, ast.Lambda) or function.name.startswith(RUN_ONCE):
+            return None
+        if any(isinstance(n, (ast.For, ast.AsyncFor, ast.While)) for n in own_nodes(function.node.body)):
+            return None
+        return function.node
 
     def repetition(self, node: ast.Call, ctx: Context) -> tuple[str, ast.AST] | None:
         """Where the jit is repeated (for the message) and the node that repeats it."""
@@ -132,13 +162,11 @@ class RepeatedJitCreation(Rule):
                 kind = "loop" if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) else "comprehension"
                 return f"on every iteration of the {kind} at line {loop.lineno}", loop  # pyright: ignore[reportAttributeAccessIssue]
             return None
-        function = ctx.function
-        if function is None or isinstance(function.node, ast.Lambda) or function.name.startswith(RUN_ONCE):
+        function = self.repeating_function(ctx)
+        if function is None:
             return None
-        if any(isinstance(n, (ast.For, ast.AsyncFor, ast.While)) for n in own_nodes(function.node.body)):
-            return None  # a driver (`train`) that loops amortises its one compilation per call
-        if called or called_once_per_call(assigned_name(parent, node), function.node):
-            return f"on every call of `{function.name}`", function.node
+        if called or called_once_per_call(assigned_name(parent, node), function):
+            return f"on every call of `{function.name}`", function
         return None
 
     def fresh(self, target: ast.expr, ctx: Context, repeated: ast.AST) -> str | None:

@@ -9,6 +9,7 @@ from jaxlint.engine.rule import Rule
 from jaxlint.semantic.values import is_static, is_traced
 
 from ..support.explain import in_test_position, snippet, why_traced
+from ..support.library import jitted_library_call
 from .conditions import converts_tracer
 
 BUILTIN_CONVERSIONS = {
@@ -37,7 +38,8 @@ class TracerConversion(Rule):
     `bool()`, `int()`, `float()`, `complex()`, `.item()`, `.tolist()`, `np.asarray()` /
     `np.array()` and NumPy scalar types (`np.float32(x)`), `math.*` functions, the built-in `max`/`min` on tracers, a tracer used as the
     index of a Python list or tuple, and `and` / `or` / `not` / chained comparisons applied to
-    tracers outside an `if` condition.
+    tracers outside an `if` condition. A conversion compiled with `jax.jit` (`jax.jit(float)(x)`,
+    `jax.jit(math.sqrt)(x)`) is the same: `jit` traces every argument it does not mark static.
 
     ## Why is this bad?
     A tracer stands for any value of its shape and dtype; it has no concrete value while JAX
@@ -80,11 +82,13 @@ class TracerConversion(Rule):
 
     code = "JAX503"
     traced_only = True
+    visits_anywhere = frozenset({ast.Call})  # `jax.jit(<library function>)(x)`
     name = "tracer-conversion"
     message = "A traced value is converted to a Python value"
     outcome = "ConcretizationTypeError / TracerBoolConversionError / TracerIntegerConversionError"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        self.check_jitted_library(node, ctx)
         if not ctx.abstract:
             return
         found = self.conversion(node, ctx)
@@ -95,6 +99,27 @@ class TracerConversion(Rule):
             node,
             f"`{what}` needs a concrete value but `{snippet(ctx, culprit)}` is traced: JAX raises "
             f"`{error}` ({why_traced(ctx, culprit)}); keep it an array (`jnp`), or make it static",
+        )
+
+    def check_jitted_library(self, node: ast.Call, ctx: Context) -> None:
+        """``jax.jit(float)(x)``: jit traces ``x``, and the conversion needs a concrete value."""
+        library = jitted_library_call(ctx, node)
+        if library is None or not library.traced(node)[:1] or library.traced(node)[0] is not node.args[0]:
+            return
+        qualname = library.qualname
+        if qualname in BUILTIN_CONVERSIONS:
+            error = BUILTIN_CONVERSIONS[qualname]
+        elif qualname in NUMPY_CONVERSIONS:
+            error = "TracerArrayConversionError"
+        elif qualname.startswith("math."):
+            error = "ConcretizationTypeError"
+        else:
+            return
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` calls `{library.short}` through `jax.jit`, which traces every "
+            f"argument: `{library.short}` needs a concrete value, so JAX raises `{error}`; call it "
+            f"without `jax.jit`, or use the `jnp` function",
         )
 
     def conversion(self, node: ast.Call, ctx: Context) -> tuple[str, str, ast.expr] | None:

@@ -25,7 +25,8 @@ class PrngKeyReuseInLoop(Rule):
     """## What it does
     Finds a key consumed on every repetition of something: in a Python loop (or comprehension)
     that does not rebind it; in a `jax.lax.scan`/`fori_loop`/`while_loop`/`map` body that closes
-    over it or hands it back unsplit in its carry; or in a jitted function that reads it from
+    over it or hands it back unsplit in its carry; in a `while_loop` condition (it runs on every
+    step's carry and cannot return a new key); or in a jitted function that reads it from
     outside (a module-level key, a key made before the function), where it is a constant of the
     compiled program.
 
@@ -80,7 +81,15 @@ class PrngKeyReuseInLoop(Rule):
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         event = ctx.key_events.get(node)
-        if event is None or event.kind not in ("loop", "call"):
+        if event is None or event.kind not in ("loop", "call", "condition"):
+            return
+        if event.kind == "condition":
+            ctx.report(
+                node,
+                f"key `{event.key}` is consumed in the condition of `while_loop`, which runs on every "
+                f"step's carry and cannot hand a new key back: each check consumes the same key again, "
+                f"or one the body consumes too; draw in the body and carry the result the condition needs",
+            )
             return
         if event.kind == "call":
             ctx.report(

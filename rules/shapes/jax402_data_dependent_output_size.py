@@ -10,7 +10,8 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic.values import is_traced
 
-from ..support.explain import why_traced
+from ..support.explain import snippet, why_traced
+from ..support.library import jitted_library_call
 
 # function -> (keyword that fixes the output size, positions of the data arguments)
 SIZED_FUNCTIONS: dict[str, tuple[str, tuple[int, ...]]] = {
@@ -47,7 +48,9 @@ class DataDependentOutputSize(Rule):
     that fixes the size: `jnp.nonzero`, one-argument `jnp.where`, `jnp.argwhere`,
     `jnp.flatnonzero`, `jnp.unique`, `jnp.compress`, `jnp.extract`, the set operations
     (`union1d`, `intersect1d`, `setdiff1d`, `setxor1d`) without `size=`, `jnp.bincount` without
-    `length=`, and `jnp.repeat` with traced repeats without `total_repeat_length=`.
+    `length=`, and `jnp.repeat` with traced repeats without `total_repeat_length=`; also these
+    functions compiled with `jax.jit` and called (`jax.jit(jnp.unique)(x)`), whose arguments
+    `jit` traces.
 
     ## Why is this bad?
     Under `jit` every shape must be known while tracing. These functions cannot know how many
@@ -100,6 +103,7 @@ class DataDependentOutputSize(Rule):
 
     code = "JAX402"
     traced_only = True
+    visits_anywhere = frozenset({ast.Call})  # `jax.jit(<library function>)(x)`
     name = "data-dependent-output-size"
     message = "A call whose output size depends on traced data, without `size=`"
     outcome = "jax.errors.ConcretizationTypeError"
@@ -107,6 +111,7 @@ class DataDependentOutputSize(Rule):
     fix_availability = FixAvailability.SOMETIMES
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        self.check_jitted_library(node, ctx)
         if not ctx.abstract:
             return
         qualname = ctx.qualname(node.func)
@@ -130,6 +135,28 @@ class DataDependentOutputSize(Rule):
             f"`ConcretizationTypeError` ({why_traced(ctx, data[0])}); pass `{keyword}=` "
             f"(and `fill_value=`) to make the size static",
             fix=_static_size(qualname, node),
+        )
+
+    def check_jitted_library(self, node: ast.Call, ctx: Context) -> None:
+        """``jax.jit(jnp.unique)(x)``: jit traces ``x``, so the size of the result is unknown."""
+        library = jitted_library_call(ctx, node)
+        spec = None if library is None else SIZED_FUNCTIONS.get(library.qualname)
+        if library is None or spec is None:
+            return
+        keyword, positions = spec
+        if any(kw.arg == keyword or kw.arg is None for kw in node.keywords):
+            return
+        if library.qualname == "jax.numpy.where" and (len(node.args) != 1 or node.keywords):
+            return  # the three-argument form has the shape of its operands
+        traced = library.traced(node)
+        if not any(position < len(node.args) and node.args[position] in traced for position in positions):
+            return
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` calls `{library.short}` through `jax.jit`, which traces every "
+            f"argument: the number of elements it returns depends on the data, so JAX raises "
+            f"`ConcretizationTypeError`; jit `functools.partial({library.short}, {keyword}=...)` "
+            f"(and `fill_value=`) to make the size static",
         )
 
 

@@ -10,11 +10,10 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import MarkStatic
 from jaxlint.semantic.measured import ConcreteParameter, concrete_parameters
-from jaxlint.semantic.tracing import static_positions
-from jaxlint.semantic.transforms import COMPILING_TRANSFORMS
-from jaxlint.semantic.values import LibraryRef, is_container, is_jax_array, is_static, is_traced
+from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced
 
 from ..support.explain import jit_parameter, snippet, traced_name, why_traced
+from ..support.library import jitted_library_call
 
 
 @dataclass(frozen=True)
@@ -105,9 +104,7 @@ class TracedShapeArgument(Rule):
     fix_availability = FixAvailability.SOMETIMES
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        library = ctx.model.transformed_library_calls.get(node)
-        if library is not None:
-            self.check_transformed_library(node, library, ctx)
+        self.check_transformed_library(node, ctx)
         if not ctx.abstract:
             return
         found = self.traced_concrete_argument(node, ctx)
@@ -123,25 +120,22 @@ class TracedShapeArgument(Rule):
             fix=self.mark_static(ctx, name),
         )
 
-    def check_transformed_library(self, node: ast.Call, library: LibraryRef, ctx: Context) -> None:
+    def check_transformed_library(self, node: ast.Call, ctx: Context) -> None:
         """``jax.jit(jnp.zeros)(n)``: jit traces every argument of the library function, so a
         parameter that must be static gets a tracer (unless ``static_argnums`` names it)."""
-        params = concrete_parameters(library.qualname)
-        jits = [layer for layer in library.layers if layer.transform in COMPILING_TRANSFORMS]
-        if params is None or not jits:
-            return
-        static = static_positions(jits[-1].call)
-        if static is None or any(isinstance(a, ast.Starred) for a in node.args):
+        library = jitted_library_call(ctx, node)
+        params = None if library is None else concrete_parameters(library.qualname)
+        if library is None or params is None:
             return
         traced = [
             argument
             for position, argument in enumerate(node.args)
-            if position not in static and _needs_concrete(params.find(position=position))
+            if position not in library.static and _needs_concrete(params.find(position=position))
         ]
         traced += [k.value for k in node.keywords if _needs_concrete(params.find(keyword=k.arg))]
         if not traced:
             return
-        short = library.qualname.replace("jax.numpy.", "jnp.").replace("jax.lax.", "lax.")
+        short = library.short
         ctx.report(
             node,
             f"`{snippet(ctx, node)}` calls `{short}` through `jax.jit`, which traces every argument, "

@@ -155,15 +155,19 @@ def _miss(
 
 
 def _alarm(
-    contexts: Iterable[str] = (), codes: Iterable[str] = (), families: Iterable[str] = ()
+    contexts: Iterable[str] = (),
+    codes: Iterable[str] = (),
+    families: Iterable[str] = (),
+    flows: Iterable[str] = (),
 ) -> Predicate:
-    """A false alarm in any of ``contexts`` whose findings include one of ``codes``."""
-    contexts, codes, families = set(contexts), tuple(codes), set(families)
+    """A false alarm in any of ``contexts`` (``flows``) whose findings include one of ``codes``."""
+    contexts, codes, families, flows = set(contexts), tuple(codes), set(families), set(flows)
 
     def applies(kind: str, o: Outcome) -> bool:
         return (
             kind == "false-alarm"
             and (not contexts or o.program.context in contexts)
+            and (not flows or o.program.flow in flows)
             and (not families or o.family in families)
             and (not codes or any(c.startswith(codes) for c in o.codes))
         )
@@ -185,7 +189,7 @@ LAX_BODIES = (
 LEAVES = ("dict_leaf", "list_leaf", "tuple_leaf", "namedtuple_leaf", "dataclass_leaf")
 
 CAUSES: list[Cause] = [
-    # ---- false alarms: JAX runs these cleanly
+    # ---- false alarms that are true claims: the oracle has no probe for them
     Cause(
         "oracle blind spot: a constant-seed key under vmap, pmap or checkpoint",
         "`jax.random.key(0)` inside a vmapped (pmapped) function draws one sample shared by every batch element,\n"
@@ -195,19 +199,10 @@ CAUSES: list[Cause] = [
         _alarm(contexts=("vmap", "vmap_in_axes_none", "jit_vmap", "pmap", "checkpoint"), codes=("JAX303",)),
     ),
     Cause(
-        "a bare vmap, pmap, checkpoint or lax.map traces on every call",
-        "Without a `jit` around it, `jax.vmap` (also `pmap` of a fresh function, `jax.checkpoint`, `lax.map`) traces\n"
-        "the function anew on every call: Python side effects (print, logging, file writes, counters, `next()`,\n"
-        "Python randomness and clocks) run on every call as they do eagerly, and globals are read afresh. With\n"
-        "`in_axes=None` the value is not even a tracer. JAX runs these programs as eager code does; jaxlint reports\n"
-        "them as if the transform cached its trace like `jit`.",
-        _alarm(contexts=("vmap", "vmap_in_axes_none", "checkpoint", "pmap", "lax_map"), families=("JAX1",)),
-    ),
-    Cause(
-        "a side effect whose value never reaches the output",
-        "In a `while_loop` condition (or under a gradient) the hazard's value does not change what the program\n"
-        "returns or does, so JAX's run shows nothing: the oracle calls it clean.",
-        _alarm(contexts=("while_cond", "jit_grad", "grad", "value_and_grad")),
+        "oracle blind spot: a key made outside jitted code is a constant of the compiled program",
+        "A module-level key consumed inside a jitted function draws the same numbers on every call (JAX302). The\n"
+        "oracle compares the draws within one call, where the key is consumed once, so it finds nothing.",
+        _alarm(flows=("global",), codes=("JAX302",)),
     ),
     # ---- misses by design
     Cause(
@@ -221,145 +216,40 @@ CAUSES: list[Cause] = [
             and (o.program.hazard == "print_const" or o.program.flow in ("static", "shape", "global"))
         ),
     ),
-    # ---- misses: tracing contexts the model does not follow
     Cause(
-        "jaxlint does not model `f = jax.jit(f)` (the name rebound to its jitted self)",
-        "`step = jax.jit(step)` after `def step`: the function is traced, but the model only sees decorators and\n"
-        "jit of a name bound to another name, so nothing in `step` is reported.",
-        _miss(contexts=("jit_rebind",)),
+        "deliberate: a side effect that only stores or logs static values",
+        '`self.last = np.linspace(..., x.shape[0])`, `logger.info("n=%d", n)` with a static `n`: under jit it runs\n'
+        "once per compilation, not once per call, but it records what tracing saw, which is usually the point.\n"
+        "jaxlint reports side effects that capture tracers or count calls, and stays silent on these.",
+        _miss(families=("JAX1",), flows=("static", "shape")),
     ),
-    Cause(
-        "jaxlint does not model `jax.jit(obj.method)` on an instance",
-        "`step = jax.jit(model.apply)` with `model = Model()` at module level: the bound method is traced with\n"
-        "`self` bound; the model does not resolve the instance's class, so the method is not known to be traced.",
-        _miss(contexts=("jit_method",)),
-    ),
-    Cause(
-        "methods called on an instance inside traced code are not followed",
-        "A jitted function calling `model.apply(x)` or `layer(x)` (a callable class) on a module-level instance:\n"
-        "the helper is traced with the traced argument, but the model follows only plain functions.",
-        _miss(contexts=("method_in_jit", "callable_class")),
-    ),
-    Cause(
-        "a class constructed inside traced code: its `__init__` is not analysed as traced",
-        "`Normalizer(x).out` in a jitted function runs `__init__` with a tracer; the model does not follow\n"
-        "constructors.",
-        _miss(contexts=("constructor_in_jit",)),
-    ),
-    Cause(
-        "the closure a factory returns is not known to be traced",
-        "`step = jax.jit(make_step(2.0))`: the jitted function is the nested `step` of `make_step`; the model does\n"
-        "not follow the returned closure.",
-        _miss(contexts=("factory_closure",)),
-    ),
-    Cause(
-        "a lambda bound to a name and jitted later is not traced",
-        "`scaled = lambda x: ...` then `jax.jit(scaled)`: the lambda is traced, the model does not follow the name.",
-        _miss(contexts=("jit_lambda_assigned",)),
-    ),
+    # ---- misses: what the model does not know
     Cause(
         "`jax.jit(<library function>)` is not checked",
         "`jax.jit(float)`, `jax.jit(math.sqrt)`, `jax.jit(jnp.unique)`: the library function runs on tracers; the\n"
-        "model has no summary of what library functions do with their arguments.",
+        "model knows which parameters of JAX's functions must be static, not what other libraries' functions\n"
+        "do with a tracer.",
         _miss(contexts=("jit_library",)),
     ),
     Cause(
-        "`equinox.filter_jit`: array arguments are traced, the model treats them as maybe static",
-        "`filter_jit` traces every array leaf and keeps the rest static; jaxlint cannot tell which arguments are\n"
-        "arrays, so it stays silent on them.",
+        "`equinox.filter_jit`: an unannotated argument may be an array (traced) or a static value",
+        "`filter_jit` traces every array leaf and keeps every other value static. jaxlint knows an argument is\n"
+        "traced only from its annotation (`jax.Array`, `Float[Array, ...]`), and stays silent on the rest.",
         _miss(contexts=("eqx_filter_jit",)),
     ),
     Cause(
-        "flax linen: `__call__` reached through `module.apply(...)` inside jit",
-        "`block.apply({}, x)` in a jitted function runs `Block.__call__` (an `@nn.compact` method) with tracers; the\n"
-        "model knows linen `__call__` methods are traced but not the values `apply` passes to them.",
-        _miss(contexts=("linen_apply",)),
-    ),
-    Cause(
-        "a jitted nested def created on every call is not reported",
-        "`@jax.jit def step(v): ...` nested in a function that runs on every call makes a new function object, and\n"
-        "JAX compiles it again on every call; JAX601 covers `jax.jit(...)` calls on new functions, not the\n"
-        "decorated nested def.",
-        _miss(hazards=("jit_per_call_nested_def",)),
-    ),
-    Cause(
-        "a side effect that only shows static values still runs only while tracing",
-        '`logger.warning("value %s", t)` or `print(n)` with a static argument or a shape: the text is right, but\n'
-        "under jit it runs once per compilation, not once per call. jaxlint stays silent when no traced value\n"
-        "is involved.",
-        _miss(families=("JAX1",), flows=("static", "shape")),
-    ),
-    # ---- misses: PRNG key flow
-    Cause(
-        "key reuse across the iterations of a lax loop",
-        "A key closed over by (or carried unsplit through) a `lax.fori_loop`/`scan`/`while_loop`/`lax.map` body is\n"
-        "consumed once per iteration: every iteration draws the same bits (JAX's key-reuse checker and the equal\n"
-        "draws show it). jaxlint's key flow follows one function body and its Python loops, not lax loop\n"
-        "iterations; a split inside the body of a key that is not carried (the near misses here) is the same bug.",
-        lambda kind, o: (
-            kind == "miss"
-            and o.family == "JAX3"
-            and (
-                o.program.context in LAX_BODIES
-                or o.program.hazard in ("key_reuse_fori", "key_reuse_scan_carry")
-            )
-        ),
-    ),
-    Cause(
-        "a key reached through a container leaf, closure, global, attribute or made inside",
-        'The key flow tracks keys bound to plain names in the function; a key read as `batch["x"]`, `xs[0]`,\n'
-        "`state.value`, a closed-over or global key, `self.value`, or `jax.random.key(42)` made in the function is\n"
-        "not followed.",
-        _miss(families=("JAX3",), flows=(*LEAVES, "closure", "global", "self_attr", "jnp_const")),
-    ),
-    # ---- misses: values the model does not know to be traced (or to be arrays)
-    Cause(
-        "item assignment on a traced value not known to be an array",
-        "`x[0] = 0.0` / `x[0] += 1.0` on a jitted function's argument: JAX raises (arrays are immutable), but the\n"
-        "argument could be a list or dict pytree as far as jaxlint knows, so it does not report.",
-        _miss(hazards=("setitem", "setitem_slice", "augassign", "augassign_mul")),
+        "a key folded with the same data on every step of a lax loop",
+        "`jax.random.fold_in(key, i)` with a Python `i` inside a lax loop body whose carry hands `key` back\n"
+        "unchanged: `fold_in` does not consume the key, and the same `i` on every step makes the same keys (the\n"
+        "oracle sees equal draws). jaxlint does not compare what `fold_in` folds in across steps.",
+        lambda kind, o: kind == "miss" and o.family == "JAX3" and o.program.context in LAX_BODIES,
     ),
     Cause(
         "under a bare grad, NumPy conversion and `float()` still raise",
         "Under `jax.grad` values are JVP tracers: Python `if` and `int()` work on them, but `np.asarray`, NumPy\n"
         "ufuncs and `float()` of the differentiated value raise (TracerArrayConversionError,\n"
-        "ConcretizationTypeError). jaxlint treats every value under a bare grad as concrete.",
+        "ConcretizationTypeError). jaxlint does not tell JVP tracers from concrete values under a bare grad.",
         _miss(contexts=("grad", "value_and_grad")),
-    ),
-    Cause(
-        "a leaf of a NamedTuple or registered dataclass argument is not known to be traced",
-        "`state.value` / `batch.value` of a traced pytree argument is a tracer; the model knows subscripts of\n"
-        "traced containers, not attributes of traced pytree nodes.",
-        _miss(flows=("namedtuple_leaf", "dataclass_leaf")),
-    ),
-    Cause(
-        "a jnp value computed from constants inside traced code is traced",
-        "Under `jit` every `jnp` operation is staged, even on constants (`jnp.linspace(...).mean()`): the result is a\n"
-        "tracer. The model takes values built from literals as concrete.",
-        _miss(flows=("jnp_const",)),
-    ),
-    Cause(
-        "a module-level JAX array becomes traced as soon as traced code computes with it",
-        "A global `jnp` array is concrete, but `STATE > 0` or `STATE[STATE > 0]` inside jit is staged: the result is\n"
-        "a tracer. The model treats globals as concrete.",
-        _miss(flows=("global",)),
-    ),
-    Cause(
-        "a NumPy value made from a shape becomes traced once `jnp` touches it inside jit",
-        "`np.linspace(..., x.shape[0])` is concrete, but `jnp.nonzero(dim > 0)` or `jnp.asarray(dim)` in traced code\n"
-        "stages it; the model keeps it concrete.",
-        _miss(flows=("shape",)),
-    ),
-    Cause(
-        "a traced argument read by a nested function (closure) is not followed",
-        "`def inner(): ... x ...` inside the traced function, called there: `x` is a tracer in `inner`; the model\n"
-        "does not always carry the enclosing function's values into the nested one.",
-        _miss(flows=("closure",)),
-    ),
-    Cause(
-        "a value read from `self` in traced code",
-        "`self.value` set in `__init__` to a JAX array, used in a traced method: operations on it are staged.",
-        _miss(flows=("self_attr",)),
     ),
 ]
 

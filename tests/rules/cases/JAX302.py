@@ -173,3 +173,24 @@ def outer_step_split(it, state):
 def run_outer(key):
     jax.lax.fori_loop(0, 3, outer_step_split, (key, 0.0))
     return jax.lax.fori_loop(0, 3, outer_step, (key, 0.0))  # error: JAX301
+
+
+def keep_going(state):
+    count, key, total = state
+    return (count < 3) & (jax.random.uniform(key) < 0.9)  # error: JAX302
+
+
+def keep_going_on_total(state):
+    count, key, total = state
+    return (count < 3) & (total < 10.0)  # ok: the condition reads a value the body drew
+
+
+def advance(state):
+    count, key, total = state
+    key, sub = jax.random.split(key)
+    return count + 1, key, total + jax.random.uniform(sub)
+
+
+def run_while(key):
+    first = jax.lax.while_loop(keep_going, advance, (0, key, 0.0))
+    return jax.lax.while_loop(cond_fun=keep_going_on_total, body_fun=advance, init_val=first)

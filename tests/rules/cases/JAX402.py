@@ -1,3 +1,5 @@
+import functools
+
 import jax
 import jax.numpy as jnp
 
@@ -55,3 +57,15 @@ def eager_unique(labels):
 @jax.jit
 def repeat_static(x):
     return jnp.repeat(x, 3)
+
+
+unique_values = jax.jit(jnp.unique)
+unique_four = jax.jit(functools.partial(jnp.unique, size=4, fill_value=0.0))
+
+
+def jitted_library_functions(x):
+    a = unique_values(x)  # error: JAX402
+    b = unique_four(x)  # ok: the size is static
+    c = jax.jit(jnp.argwhere)(x)  # error: JAX402
+    d = jax.jit(jnp.argwhere, static_argnums=0)  # ok: not called (and a static array is another error)
+    return a, b, c, d

@@ -99,3 +99,14 @@ def imported_table(x, i):
     from project_tables import LOOKUP  # a module of the project: a list, or an array
 
     return LOOKUP[i] * x  # ok: indexing an array with a tracer is fine
+
+
+to_float = jax.jit(float)
+
+
+def jitted_conversions(x):
+    a = to_float(x)  # error: JAX503
+    b = jax.jit(math.sqrt)(x)  # error: JAX503
+    c = jax.jit(jnp.sqrt)(x)  # ok
+    d = jax.jit(float, static_argnums=0)(2.0)  # ok: static
+    return a, b, c, d

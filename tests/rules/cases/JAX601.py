@@ -157,3 +157,27 @@ def traced(x):
 
 
 step_once = jax.jit(lambda v: v * 2.0)(jnp.ones(2))
+
+
+def predict(x):
+    @jax.jit  # error: JAX601
+    def step(v):
+        return v * 2.0 + 1.0
+
+    return step(x)
+
+
+def make_predictor():
+    @jax.jit  # ok: returned, made once by the caller
+    def step(v):
+        return v * 2.0
+
+    return step
+
+
+def main_once(x):
+    @jax.jit  # ok: an entry point (`main*`, tests) runs once
+    def step(v):
+        return v + 1.0
+
+    return [step(x)]

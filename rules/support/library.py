@@ -1,0 +1,46 @@
+"""A library function compiled by ``jax.jit`` and called: ``step = jax.jit(jnp.unique); step(x)``.
+
+``jit`` traces every argument it does not mark static, so the library function receives tracers
+and its own rules apply at the call: a parameter that must be static (JAX403), an output whose
+size depends on the data (JAX402), a conversion to a Python value (JAX503).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from jaxlint.engine.context import Context
+from jaxlint.semantic.tracing import static_positions
+from jaxlint.semantic.transforms import COMPILING_TRANSFORMS
+
+
+@dataclass(frozen=True)
+class JittedLibraryCall:
+    """A call of ``jax.jit(<library function>)``: which function, and which arguments are traced."""
+
+    qualname: str  # the library function: `jax.numpy.unique`, `builtins.float`, `math.sqrt`
+    static: frozenset[int]  # the positions `static_argnums` keeps static
+
+    def traced(self, node: ast.Call) -> list[ast.expr]:
+        """The positional arguments of ``node`` that jit traces."""
+        return [argument for position, argument in enumerate(node.args) if position not in self.static]
+
+    @property
+    def short(self) -> str:
+        """The name as users write it: `jnp.unique`, `float`, `math.sqrt`."""
+        name = self.qualname.replace("jax.numpy.", "jnp.").replace("jax.lax.", "lax.")
+        return name.removeprefix("builtins.")
+
+
+def jitted_library_call(ctx: Context, node: ast.Call) -> JittedLibraryCall | None:
+    """``node`` calls a library function through ``jax.jit`` (None if not, or if its
+    ``static_argnums`` are not literals, or if an argument is starred)."""
+    library = ctx.model.transformed_library_calls.get(node)
+    if library is None:
+        return None
+    jits = [layer for layer in library.layers if layer.transform in COMPILING_TRANSFORMS]
+    if not jits or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    static = static_positions(jits[-1].call)
+    return None if static is None else JittedLibraryCall(library.qualname, frozenset(static))
