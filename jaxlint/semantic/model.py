@@ -426,69 +426,70 @@ class SemanticModel:
         self.ensure(info)
         return info.summary.get(name, UNKNOWN)
 
-    @cached_property
+    @property
     def constant_tests(self) -> dict[ast.expr, bool]:
-        """Conditions whose truth is fixed: a module flag (``DEBUG = False`` bound once at the top
-        of the module) or ``typing.TYPE_CHECKING``, read where no local name shadows it, and
-        ``not`` of one."""
+        """Conditions of ``if`` statements whose truth is fixed: a module flag (``DEBUG = False``
+        bound once at the top of the module) or ``TYPE_CHECKING``, read where no local name
+        shadows it, and ``not`` of one."""
+        return self._constant_branches[0]
+
+    @property
+    def dead_nodes(self) -> frozenset[ast.AST]:
+        """Every node of a branch that never runs (under ``if TYPE_CHECKING:``, ``if DEBUG:``)."""
+        return self._constant_branches[1]
+
+    @cached_property
+    def _constant_branches(self) -> tuple[dict[ast.expr, bool], frozenset[ast.AST]]:
         flags = self.module_flags
-        typing_imported = any(q.split(".")[0] == "typing" for q in self.index.module.imports.values())
-        found: dict[ast.expr, bool] = {}
-        if not flags and not typing_imported:
-            return found
-        stack: list[tuple[ast.AST, Scope]] = [(self.tree, self.index.module)]
-        while stack:
-            node, scope = stack.pop()
-            scope = self.index.scopes.get(node, scope)
-            if isinstance(node, (ast.If, ast.IfExp)):
-                negated = isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not)
-                test = node.test.operand if isinstance(node.test, ast.UnaryOp) and negated else node.test
-                truth = self._flag(test, scope, flags)
-                if truth is not None:
-                    found[test] = truth
-                    found[node.test] = truth != negated
-            stack.extend((child, scope) for child in ast.iter_child_nodes(node))
-        return found
+        tests: dict[ast.expr, bool] = {}
+        dead: set[ast.AST] = set()
+        stack: list[tuple[list[ast.AST], Scope]] = [(list(self.tree.body), self.index.module)]
+        while stack:  # statements only: the walk skips expressions
+            body, scope = stack.pop()
+            for stmt in body:
+                inner = self.index.scopes.get(stmt, scope)
+                if isinstance(stmt, ast.If):
+                    negated = isinstance(stmt.test, ast.UnaryOp) and isinstance(stmt.test.op, ast.Not)
+                    test = stmt.test.operand if isinstance(stmt.test, ast.UnaryOp) and negated else stmt.test
+                    truth = self._flag(test, scope, flags)
+                    if truth is not None:
+                        tests[test] = truth
+                        tests[stmt.test] = truth != negated
+                        for never in stmt.orelse if truth != negated else stmt.body:
+                            dead.update(ast.walk(never))
+                for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                    block = getattr(stmt, field, None)
+                    if block:
+                        stack.append((block, inner))
+        return tests, frozenset(dead)
 
     def _flag(self, test: ast.expr, scope: Scope, flags: dict[str, bool]) -> bool | None:
         if isinstance(test, ast.Name) and test.id in flags and scope.lookup(test.id) is self.index.module:
             return flags[test.id]
-        if isinstance(test, ast.Attribute) and self.resolver.qualname(test, scope) == "typing.TYPE_CHECKING":
+        if (
+            isinstance(test, ast.Attribute)
+            and test.attr == "TYPE_CHECKING"
+            and self.resolver.qualname(test, scope) == "typing.TYPE_CHECKING"
+        ):
             return False
         return None
 
     @cached_property
-    def dead_nodes(self) -> frozenset[ast.AST]:
-        """Every node of a branch that never runs (under ``if TYPE_CHECKING:``, ``if DEBUG:``)."""
-        dead: set[ast.AST] = set()
-        if not self.constant_tests:
-            return frozenset()
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.If) and node.test in self.constant_tests:
-                for stmt in node.orelse if self.constant_tests[node.test] else node.body:
-                    dead.update(ast.walk(stmt))
-        return frozenset(dead)
-
-    @cached_property
     def module_flags(self) -> dict[str, bool]:
-        """Module names that are constant truth values: ``DEBUG = False`` bound once at the top
-        of the module and never rebound, and ``typing.TYPE_CHECKING`` (false when the code runs)."""
-        bindings: dict[str, list[ast.stmt]] = {}
-        for stmt in self.tree.body:
-            for target in _bound_at_top(stmt):
-                bindings.setdefault(target, []).append(stmt)
+        """Module names that are constant truth values: ``DEBUG = False`` bound once in the
+        module and never rebound at run time, and ``TYPE_CHECKING`` (false when the code runs)."""
+        module = self.index.module
         flags: dict[str, bool] = {}
-        for name, stmts in bindings.items():
-            stmt = stmts[0]
-            if len(stmts) != 1 or name in self.runtime_rebound:
-                continue
-            if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant):
-                if isinstance(stmt.value.value, (bool, type(None))):
-                    flags[name] = bool(stmt.value.value)
-            elif (
-                isinstance(stmt, (ast.Import, ast.ImportFrom))
-                and self.resolver.name(name, self.index.module) == "typing.TYPE_CHECKING"
+        for name, value in module.assigned.items():
+            if (
+                module.bound.get(name) == 1
+                and isinstance(value, ast.Constant)
+                and isinstance(value.value, (bool, type(None)))
+                and name not in self.runtime_rebound
             ):
+                flags[name] = bool(value.value)
+        for name, qualname in module.imports.items():
+            if qualname == "typing.TYPE_CHECKING" and module.bound.get(name) == 1:
                 flags[name] = False
         return flags
 
@@ -969,30 +970,11 @@ def _stores_of(scope: Scope, name: str) -> list[ast.AST]:
     return found
 
 
-__all__ = ["HOST", "FunctionInfo", "FunctionNode", "SemanticModel", "api"]
-
-
-def _bound_at_top(stmt: ast.stmt) -> list[str]:
-    """The names a module-level statement binds (in its blocks too, not in functions or classes)."""
-    names: list[str] = []
-    stack: list[ast.AST] = [stmt]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.append(node.name)
-            continue
-        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
-            continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.append(node.id)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names.extend((alias.asname or alias.name).split(".")[0] for alias in node.names)
-        stack.extend(ast.iter_child_nodes(node))
-    return names
-
-
 def _loop_condition(call: ast.Call) -> ast.expr | None:
     """The ``cond_fun`` argument of a ``lax.while_loop`` call."""
     if call.args and not isinstance(call.args[0], ast.Starred):
         return call.args[0]
     return next((k.value for k in call.keywords if k.arg == "cond_fun"), None)
+
+
+__all__ = ["HOST", "FunctionInfo", "FunctionNode", "SemanticModel", "api"]
