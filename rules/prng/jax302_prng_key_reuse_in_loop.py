@@ -117,8 +117,9 @@ class PrngKeyReuseInLoop(Rule):
         )
         ctx.report(
             node,
-            f"key `{event.key}` is created outside the loop and consumed on every iteration: each "
-            f"iteration draws the same random numbers; split it in the loop, {split_advice(event.key)}",
+            f"key `{event.key}` is created outside the loop and consumed on every iteration: every "
+            f"iteration draws from the same key, so its random numbers repeat (identical where the "
+            f"shapes match) instead of being independent; split it in the loop, {split_advice(event.key)}",
             fix=SplitInLoop(event.key, loop) if fixable else None,  # pyright: ignore[reportArgumentType]
         )
 
