@@ -120,7 +120,7 @@ def _layer_value(
         argnums = _int_set(keyword_argument(layer.call, "argnums"), default={0})
         if argnums is UNRESOLVED or position is None:
             return None
-        return UNKNOWN if position in argnums else None  # a pytree of JVP tracers, concrete  # pyright: ignore[reportOperatorIssue]
+        return TRACED if position in argnums else None  # a pytree of JVP tracers, concrete  # pyright: ignore[reportOperatorIssue]
     if kind == "body":
         arity = _body_arity(layer)
         if position is None or (arity is not None and position >= arity):

@@ -10,7 +10,9 @@ JAX 0.10.2 by running a Python ``if`` on ``jnp.zeros(()).sum() == 0`` under each
   constants (omnistaging);
 - :data:`ABSTRACT` (a bare ``vmap``): the batched arguments are tracers, but operations on
   constants run eagerly and give concrete arrays;
-- :data:`CONCRETE` (a bare ``grad``): values are concrete, Python control flow works;
+- :data:`CONCRETE` (a bare ``grad``): the differentiated arguments are JVP tracers carrying
+  concrete values: Python control flow, ``bool()``, ``int()`` work; ``float()``, NumPy conversion
+  and storing them outside the function do not;
 - :data:`HOST` (callbacks): the function runs on the host with concrete values.
 """
 

@@ -93,7 +93,7 @@ class NumpyFunctionOnTracer(Rule):
     fix_availability = FixAvailability.SOMETIMES
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if not ctx.abstract:
+        if not ctx.traced:  # JVP tracers under a bare grad reject NumPy conversion too
             return
         culprit = _traced_operand(ctx, node)
         if culprit is None:

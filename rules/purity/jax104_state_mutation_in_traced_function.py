@@ -61,6 +61,7 @@ class StateMutationInTracedFunction(Rule):
 
     code = "JAX104"
     traced_only = True
+    visits_anywhere = frozenset({ast.Call})  # `history.append(x)` under a bare grad leaks a JVP tracer
     name = "state-mutation-in-traced-function"
     message = "A traced function writes state outside itself: it happens once, at trace time"
     outcome = "the write happens once per compilation; stored tracers leak (UnexpectedTracerError)"
@@ -79,7 +80,9 @@ class StateMutationInTracedFunction(Rule):
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         func = node.func
-        if not ctx.traced_to_run or not isinstance(func, ast.Attribute) or func.attr not in MUTATING_METHODS:
+        if not isinstance(func, ast.Attribute) or func.attr not in MUTATING_METHODS:
+            return
+        if not ctx.traced_to_run and not (ctx.traced and not ctx.abstract):  # compiled, or under a bare grad
             return
         if not isinstance(func.value, ast.Name):
             return
