@@ -443,6 +443,8 @@ class SemanticModel:
         flags = self.module_flags
         tests: dict[ast.expr, bool] = {}
         dead: set[ast.AST] = set()
+        if not flags and "typing" not in self.index.module.imports.values():
+            return tests, frozenset(dead)  # no flag, and no `typing.TYPE_CHECKING` to read
         stack: list[tuple[list[ast.AST], Scope]] = [(list(self.tree.body), self.index.module)]
         while stack:  # statements only: the walk skips expressions
             body, scope = stack.pop()
