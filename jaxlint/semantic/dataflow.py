@@ -685,7 +685,12 @@ class Interpreter:
         qualname = self.resolver.qualname(node, self.scope)
         if qualname is not None:
             return self.model.library_value(qualname)
-        return self.attribute(self.eval(node.value), node.attr)
+        value = self.attribute(self.eval(node.value), node.attr)
+        if self.tracker is not None and self.info is not None and not key_ids(value):
+            held = self.model.held_key(self.info, node)
+            if held is not None:
+                return with_keys(value, frozenset({held}))
+        return value
 
     def attribute(self, receiver: Value, name: str) -> Value:
         """``receiver.name``: a bound method of an instance of this module's classes, else what
@@ -1034,6 +1039,9 @@ class Interpreter:
         tracker = self.tracker
         assert tracker is not None
         outside = {key: call for key, call in tracker.all_consumed.items() if not made_inside(key, info.node)}
+        for key, call in outside.items():
+            if _is_held(key):
+                tracker.event(call, KeyEvent("held", tracker.texts[call], None, info.name))
         if info.repeated_by in LOOPING_BODIES:
             for call in outside.values():
                 tracker.event(call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by))
@@ -1456,10 +1464,17 @@ def _key_text(argument: ast.expr) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+def _is_held(key: object) -> bool:
+    """A key an object holds from its ``__init__`` on (see ``SemanticModel.held_key``)."""
+    return isinstance(key, tuple) and len(key) == 3 and key[0] == "held"
+
+
 def _key_name(key: object) -> str:
     """The name a key identity was bound to, for messages about keys consumed elsewhere."""
     while isinstance(key, tuple) and key and key[0] == "item":
         key = key[1]
+    if _is_held(key):
+        return f"self.{key[2]}"  # pyright: ignore[reportIndexIssue]
     if isinstance(key, tuple) and len(key) >= 2:
         if isinstance(key[1], ast.Name):
             return key[1].id

@@ -747,6 +747,46 @@ class SemanticModel:
                 return method, 1
         return None
 
+    def held_key(self, info: FunctionInfo, expr: ast.Attribute) -> KeyId | None:
+        """``self.key`` read in a method of a plain class whose ``__init__`` is the only code that
+        stores it: the same key on every call of the method (its identity, else None)."""
+        if not isinstance(expr.value, ast.Name) or not info.is_method or info.name == "__init__":
+            return None
+        if not info.positional_names() or info.positional_names()[0] != expr.value.id:
+            return None
+        cls = self.index.parents[info.node].node
+        if not isinstance(cls, ast.ClassDef) or self.pytree_class(cls) or self.is_flax_module(cls):
+            return None
+        init = cls and self.index.scopes[cls].single_def("__init__")
+        stores = self._attribute_stores.get(expr.attr, [])
+        if not isinstance(init, ast.FunctionDef) or not stores or "*" in self._attribute_stores:
+            return None
+        if any(not encloses(init, store) and not self._other_class_store(cls, store) for store in stores):
+            return None  # replaced somewhere (a split stored back, another object's attribute)
+        return ("held", cls, expr.attr)
+
+    def _other_class_store(self, cls: ast.ClassDef, store: ast.Attribute) -> bool:
+        """``self.attr = ...`` in a class unrelated to ``cls`` (neither names the other as a base)."""
+        if not isinstance(store.value, ast.Name) or store.value.id != "self":
+            return False
+        owner = next((c for c, _ in self.index.classes if c is not cls and encloses(c, store)), None)
+        if owner is None or encloses(owner, cls) or encloses(cls, owner):
+            return False
+        names = {cls.name, owner.name}
+        bases = [b for c in (cls, owner) for b in c.bases]
+        return not any(isinstance(b, (ast.Name, ast.Attribute)) and _last_name(b) in names for b in bases)
+
+    @cached_property
+    def _attribute_stores(self) -> dict[str, list[ast.Attribute]]:
+        """Every ``x.name = ...`` (and ``del``, augmented) in the module, by attribute name."""
+        found: dict[str, list[ast.Attribute]] = {}
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
+                found.setdefault(node.attr, []).append(node)
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr":
+                found.setdefault("*", []).append(node.func)  # pyright: ignore[reportArgumentType]
+        return found
+
     def _method_of_self(self, expr: ast.Attribute, scope: Scope) -> FunctionInfo | None:
         function = self.infos.get(scope.function.node)
         while function is not None and not function.is_method:
@@ -970,6 +1010,10 @@ def _stores_of(scope: Scope, name: str) -> list[ast.AST]:
             found.append(node)
         stack.extend(ast.iter_child_nodes(node))
     return found
+
+
+def _last_name(expr: ast.Name | ast.Attribute) -> str:
+    return expr.id if isinstance(expr, ast.Name) else expr.attr
 
 
 def _loop_condition(call: ast.Call) -> ast.expr | None:

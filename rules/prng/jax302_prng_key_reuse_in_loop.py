@@ -26,7 +26,8 @@ class PrngKeyReuseInLoop(Rule):
     Finds a key consumed on every repetition of something: in a Python loop (or comprehension)
     that does not rebind it; in a `jax.lax.scan`/`fori_loop`/`while_loop`/`map` body that closes
     over it or hands it back unsplit in its carry; in a `while_loop` condition (it runs on every
-    step's carry and cannot return a new key); or in a jitted function that reads it from
+    step's carry and cannot return a new key); in a method that draws from `self.key` when only
+    `__init__` ever sets it (every call draws the same numbers); or in a jitted function that reads it from
     outside (a module-level key, a key made before the function), where it is a constant of the
     compiled program.
 
@@ -81,7 +82,15 @@ class PrngKeyReuseInLoop(Rule):
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         event = ctx.key_events.get(node)
-        if event is None or event.kind not in ("loop", "call", "condition"):
+        if event is None or event.kind not in ("loop", "call", "condition", "held"):
+            return
+        if event.kind == "held":
+            ctx.report(
+                node,
+                f"key `{event.key}` is set in `__init__` and never replaced, so every call of "
+                f"`{event.repeated_by}` draws the same random numbers; split it and store the new key, "
+                f"`{event.key}, subkey = jax.random.split({event.key})`, then draw from `subkey`",
+            )
             return
         if event.kind == "condition":
             ctx.report(

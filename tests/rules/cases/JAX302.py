@@ -194,3 +194,32 @@ def advance(state):
 def run_while(key):
     first = jax.lax.while_loop(keep_going, advance, (0, key, 0.0))
     return jax.lax.while_loop(cond_fun=keep_going_on_total, body_fun=advance, init_val=first)
+
+
+class Sampler:
+    def __init__(self, seed):
+        self.key = jax.random.key(seed)
+        self.scale = 2.0
+
+    def sample(self):
+        return jax.random.normal(self.key, (3,)) * self.scale  # error: JAX302
+
+
+class SplittingSampler:
+    def __init__(self, key):
+        self.key = key
+
+    def sample(self):
+        self.key, sub = jax.random.split(self.key)  # ok: the key is replaced on every call
+        return jax.random.normal(sub, (3,))
+
+
+class ReseededSampler:
+    def __init__(self, seed):
+        self.key = jax.random.key(seed)
+
+    def sample(self):
+        return jax.random.normal(self.key, (3,))  # ok: `reseed` replaces the key between calls
+
+    def reseed(self, seed):
+        self.key = jax.random.key(seed)
