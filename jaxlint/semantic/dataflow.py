@@ -24,7 +24,9 @@ from jaxlint.semantic.keys import (
     State,
     ancestors,
     derived,
+    folded,
     join_states,
+    lineage,
     made_inside,
 )
 from jaxlint.semantic.scopes import Scope
@@ -953,6 +955,10 @@ class Interpreter:
             value = args[0] if node.args else keywords.get("key")
             if argument is not None and value is not None:
                 self.consume(node, argument, value)
+        if qualname == "jax.random.fold_in" and len(args) == 2 and is_static(args[1]) and key_ids(args[0]):
+            # the same key folded with the same Python data is the same key: on every step of a
+            # lax loop that hands the key back unchanged, `fold_in(key, 0)` repeats its draws
+            return with_keys(result, frozenset(self.fresh_key(folded(key, node)) for key in key_ids(args[0])))
         if qualname in api.KEY_MAKERS:
             made = self.fresh_key(("make", node))
             if qualname == "jax.random.split":
@@ -1050,7 +1056,7 @@ class Interpreter:
             for key, call in tracker.all_consumed.items():
                 if any(name in tracker.params_behind(key) for name in condition_carry):
                     tracker.event(call, KeyEvent("condition", tracker.texts[call], None, info.repeated_by))
-                if key in carried or any(part in carried for part in ancestors(key)):
+                if key in carried or any(part in carried for part in lineage(key)):
                     tracker.event(call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by))
         if info.transformed_by & CACHING_KINDS and info.traced_to_run:
             for key, call in outside.items():

@@ -107,9 +107,26 @@ def ancestors(key: KeyId) -> list[KeyId]:
     return found
 
 
+def folded(key: KeyId, call: ast.Call) -> KeyId:
+    """The identity of ``jax.random.fold_in(key, data)`` with ``data`` a Python value: made at
+    ``call``, and the same whenever ``key`` is (on every step of a lax loop that keeps ``key``)."""
+    return ("fold", key, call)
+
+
+def lineage(key: KeyId) -> list[KeyId]:
+    """The keys ``key`` was taken from by indexing or folded from with Python data, innermost first."""
+    found: list[KeyId] = []
+    while isinstance(key, tuple) and len(key) == 3 and key[0] in ("item", "fold"):
+        key = key[1]
+        found.append(key)
+    return found
+
+
 def origin(key: KeyId) -> ast.AST | None:
     """The syntax node where a key was made or bound (None for a parameter)."""
     while True:
+        if isinstance(key, tuple) and len(key) == 3 and key[0] == "fold":
+            return key[2]
         if isinstance(key, tuple) and key and key[0] == "item":
             key = key[1]
             continue

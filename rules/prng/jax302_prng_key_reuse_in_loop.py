@@ -10,7 +10,7 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 
 from ..support.blocks import stored_names
-from ..support.explain import split_advice
+from ..support.explain import snippet, split_advice
 
 
 @dataclass(frozen=True)
@@ -110,11 +110,17 @@ class PrngKeyReuseInLoop(Rule):
             return
         if event.repeated_by:
             where = f"`{event.repeated_by.rsplit('.', 1)[-1]}`"
+            folded = _folded_key(node, ctx)
+            what = (
+                f"key `{event.key}` is consumed on every step of {where} (closed over, or carried unsplit)"
+                if folded is None
+                else f"`{event.key}` folds the same Python value into the same carried key `{folded}` "
+                f"on every step of {where}"
+            )
             ctx.report(
                 node,
-                f"key `{event.key}` is consumed on every step of {where} (closed over, or carried "
-                f"unsplit): every step draws the same random numbers; carry the key, split it each "
-                f"step and hand the new key back in the carry, {_step_split(event.key)}",
+                f"{what}: every step draws the same random numbers; carry the key, split it each "
+                f"step and hand the new key back in the carry, {_step_split(folded or event.key)}",
             )
             return
         loop = ctx.loops[-1] if ctx.loops else None
@@ -131,6 +137,18 @@ class PrngKeyReuseInLoop(Rule):
             f"shapes match) instead of being independent; split it in the loop, {split_advice(event.key)}",
             fix=SplitInLoop(event.key, loop) if fixable else None,  # pyright: ignore[reportArgumentType]
         )
+
+
+def _folded_key(node: ast.Call, ctx: Context) -> str | None:
+    """``key`` when ``node`` draws from ``jax.random.fold_in(key, ...)``."""
+    argument = node.args[0] if node.args else None
+    if (
+        isinstance(argument, ast.Call)
+        and argument.args
+        and ctx.qualname(argument.func) == "jax.random.fold_in"
+    ):
+        return snippet(ctx, argument.args[0])
+    return None
 
 
 def _step_split(key: str) -> str:

@@ -238,10 +238,11 @@ CAUSES: list[Cause] = [
         _miss(contexts=("eqx_filter_jit",)),
     ),
     Cause(
-        "a key folded with the same data on every step of a lax loop",
-        "`jax.random.fold_in(key, i)` with a Python `i` inside a lax loop body whose carry hands `key` back\n"
-        "unchanged: `fold_in` does not consume the key, and the same `i` on every step makes the same keys (the\n"
-        "oracle sees equal draws). jaxlint does not compare what `fold_in` folds in across steps.",
+        "a key in a lax loop that no consumer ever sees twice, yet repeats across steps",
+        "A closed-over key folded with the same Python data in a lax loop body (`fold_in` does not consume it),\n"
+        "or a key the body hands on through a form the key flow does not follow: every step draws equal numbers\n"
+        "(the oracle sees equal draws), but no key identity is consumed twice where jaxlint can see it. (A\n"
+        "carried key folded with Python data and handed back unchanged is reported, JAX302.)",
         lambda kind, o: kind == "miss" and o.family == "JAX3" and o.program.context in LAX_BODIES,
     ),
     Cause(

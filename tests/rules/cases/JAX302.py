@@ -223,3 +223,29 @@ class ReseededSampler:
 
     def reseed(self, seed):
         self.key = jax.random.key(seed)
+
+
+def folded_per_iteration(key, x):
+    out = []
+    for i in range(3):
+        out.append(jax.random.normal(jax.random.fold_in(key, i), x.shape))  # ok: i differs
+    return out
+
+
+def folded_by_step(i, state):
+    key, total = state
+    noise = jax.random.normal(jax.random.fold_in(key, i), (3,))  # ok: the step index differs
+    return key, total + noise.sum()
+
+
+def folded_with_constants(i, state):
+    key, total = state
+    y = 0.0
+    for j in range(3):
+        y = y + jax.random.normal(jax.random.fold_in(key, j), (3,)).sum()  # error: JAX302
+    return key, total + y  # the key comes back unchanged: the next step folds the same j
+
+
+def run_folds(key):
+    a = jax.lax.fori_loop(0, 3, folded_by_step, (key, 0.0))
+    return a, jax.lax.fori_loop(0, 3, folded_with_constants, (key, 0.0))
