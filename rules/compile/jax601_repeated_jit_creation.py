@@ -146,9 +146,13 @@ class RepeatedJitCreation(Rule):
         function = ctx.function
         if function is None or isinstance(function.node, ast.Lambda) or function.name.startswith(RUN_ONCE):
             return None
-        if any(isinstance(n, (ast.For, ast.AsyncFor, ast.While)) for n in own_nodes(function.node.body)):
-            return None
-        return function.node
+        loops = ctx.memo.get(("JAX601 loops", function.node))
+        if loops is None:
+            loops = any(
+                isinstance(n, (ast.For, ast.AsyncFor, ast.While)) for n in own_nodes(function.node.body)
+            )
+            ctx.memo[("JAX601 loops", function.node)] = loops
+        return None if loops else function.node
 
     def repetition(self, node: ast.Call, ctx: Context) -> tuple[str, ast.AST] | None:
         """Where the jit is repeated (for the message) and the node that repeats it."""
