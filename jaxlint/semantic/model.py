@@ -63,6 +63,10 @@ if TYPE_CHECKING:
 
 MAX_RUNS = 6
 WHILE_LOOP = "jax.lax.while_loop"
+# lax primitives whose body JAX traces again on every eager call (it wraps the body in a new
+# function each time; measured with JAX 0.10.2: a global changed between calls is re-read);
+# `scan`, `fori_loop` and `while_loop` cache the trace of the same body function
+RETRACED_WHEN_EAGER = frozenset({"jax.lax.map"})
 # Roots of imported names that are libraries, never functions of the project being checked.
 # (The JAX ecosystem's own packages are not listed: checking flax itself routes its requests.)
 LIBRARY_ROOTS = frozenset(sys.stdlib_module_names) | {
@@ -220,6 +224,14 @@ class SemanticModel:
             self._reuses_trace[info] = False  # a cycle of callers proves nothing
             found = self._reuses_trace[info] = self._find_trace_reuse(info)
         return found
+
+    def caches_trace(self, info: FunctionInfo) -> bool:
+        """Whether JAX keeps the trace of ``info`` across calls (what it read stays frozen): as
+        ``reuses_trace``, except a ``lax.map`` body called from eager code, which JAX wraps anew
+        and traces again on every call (it still runs once per trace, not once per row)."""
+        if info.transformed_by & TRACE_REUSING_KINDS == {"body"} and info.repeated_by in RETRACED_WHEN_EAGER:
+            return any(caller.effective_level > NONE and self.caches_trace(caller) for caller in info.callers)
+        return self.reuses_trace(info)
 
     def _find_trace_reuse(self, info: FunctionInfo) -> bool:
         if info.transformed_by & TRACE_REUSING_KINDS or info in self._requested_reuse:
@@ -599,6 +611,9 @@ class SemanticModel:
             self.apply_chain(chain, context)
             if chain.target is not None and transform.name == WHILE_LOOP and target is _loop_condition(call):
                 chain.target.loop_condition = True
+            caller = self.infos.get(scope.function.node)
+            if chain.target is not None and caller is not None and transform.name in RETRACED_WHEN_EAGER:
+                chain.target.callers.add(caller)  # runs the body: its trace is cached if the caller's is
 
     @staticmethod
     def _feeds_names(call: ast.Call, transform: Transform) -> bool:

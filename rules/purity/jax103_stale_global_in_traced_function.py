@@ -78,7 +78,7 @@ class StaleGlobalInTracedFunction(Rule):
         function = ctx.model.info(node)
         if function is None or not function.abstract or function.only_traced_for_shapes:
             return
-        if not ctx.model.reuses_trace(function):
+        if not ctx.model.caches_trace(function):
             return  # traced afresh on every call (a bare vmap or checkpoint): it reads the new value
         reported: set[str] = set()
         for read in function.outer_reads:

@@ -85,3 +85,32 @@ def grad_only(w):
 
 
 g = jax.grad(grad_only)
+
+
+gain = 2.0
+
+
+def set_gain(value):
+    global gain
+    gain = value
+
+
+def row_in_jit(x):
+    return x * gain  # error: JAX103 (lax.map inside jit: traced once, compiled)
+
+
+def row_eager(x):
+    return x * gain  # ok: an eager lax.map traces its body again on every call
+
+
+def scan_row_eager(carry, x):
+    return carry, x * gain  # error: JAX103 (an eager scan caches the trace of the same body)
+
+
+@jax.jit
+def mapped_in_jit(xs):
+    return jax.lax.map(row_in_jit, xs)
+
+
+def mapped_eagerly(xs):
+    return jax.lax.map(row_eager, xs), jax.lax.scan(scan_row_eager, 0.0, xs)
