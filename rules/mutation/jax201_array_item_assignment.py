@@ -11,6 +11,7 @@ from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic.values import is_mask
 
 from ..support.arrays import array_evidence, held_by_pytree, pytree_update, rewrite_is_safe, same_shape_mask
+from ..support.blocks import is_local_name
 from ..support.explain import snippet
 
 
@@ -111,4 +112,6 @@ class ArrayItemAssignment(Rule):
             return None  # `a = x[i] = v`, or a mask `jnp.where` cannot broadcast against `x`
         if held_by_pytree(ctx, target.value):
             return None  # `state.x = ...` fails on a NamedTuple or a frozen dataclass
+        if isinstance(target.value, ast.Name) and not is_local_name(ctx, target.value.id):
+            return None  # `x = x.at[i].set(v)` would make a global or closed-over `x` local
         return FunctionalSet(use_where=mask, safe=rewrite_is_safe(ctx, target.value))

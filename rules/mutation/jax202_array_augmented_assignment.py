@@ -10,6 +10,7 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 
 from ..support.arrays import array_evidence, held_by_pytree, pytree_update, rewrite_is_safe, static_index
+from ..support.blocks import is_local_name
 from ..support.explain import snippet
 
 # augmented operator -> the `.at[]` method that performs it
@@ -105,7 +106,7 @@ class ArrayAugmentedAssignment(Rule):
             node,
             f"`{base}[{index}] {_operator(node.op)}= ...` raises `TypeError`: JAX arrays are immutable "
             f"({evidence}); use {cure}",
-            fix=None if in_pytree else fix,  # `state.x = ...` fails on a NamedTuple or a frozen dataclass
+            fix=None if in_pytree or not _rebindable(ctx, target.value) else fix,
         )
 
 
@@ -126,3 +127,10 @@ def _operator(op: ast.operator) -> str:
         ast.RShift: ">>",
     }
     return symbols.get(type(op), "?")
+
+
+def _rebindable(ctx: Context, base: ast.expr) -> bool:
+    """Whether ``base = base.at[i].op(v)`` rebinds what ``base`` names: not a global or
+    closed-over name (the assignment would make it local). A part of a traced pytree is handled
+    apart (``state.x = ...`` fails on a NamedTuple or a frozen dataclass)."""
+    return not isinstance(base, ast.Name) or is_local_name(ctx, base.id)

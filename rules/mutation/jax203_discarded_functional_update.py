@@ -9,7 +9,9 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic import api
+from jaxlint.semantic.values import record_kind
 
+from ..support.blocks import is_local_name
 from ..support.explain import snippet
 
 
@@ -48,7 +50,9 @@ class DiscardedFunctionalUpdate(Rule):
 
     ## Fix safety
     The fix assigns the result back to the same name or attribute (`x = x.at[0].set(0.0)`).
-    Safe: the statement had no effect before, and now performs the update that was meant.
+    Safe: the statement had no effect before, and now performs the update that was meant. None
+    for a global or closed-over name (the assignment would make it local to the function) or a
+    field of a NamedTuple or pytree dataclass (its fields cannot be set).
 
     ## References
     - [jax.numpy.ndarray.at](https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html)
@@ -79,7 +83,29 @@ class DiscardedFunctionalUpdate(Rule):
             node,
             f"the result of `{text}.at[...].{call.func.attr}(...)` is discarded and `{text}` is "
             f"unchanged: `.at[]` returns a new array; assign it, `{text} = {text}.at[...].{call.func.attr}(...)`",
-            fix=AssignBack()
-            if isinstance(array, (ast.Name, ast.Attribute))
-            else None,  # `rows[0] = ...`: JAX201
+            fix=AssignBack() if _assignable(ctx, array) else None,
         )
+
+
+def _assignable(ctx: Context, array: ast.expr) -> bool:
+    """Whether ``array = ...`` rebinds what ``array`` names: a local name (not a global or
+    closed-over one, which the assignment would make local), or an attribute of an object that
+    is not a NamedTuple or frozen pytree record (whose fields cannot be set). Not ``rows[0]``:
+    that is an item assignment (JAX201)."""
+    if isinstance(array, ast.Name):
+        return is_local_name(ctx, array.id)
+    return isinstance(array, ast.Attribute) and not _is_record(ctx, array.value)
+
+
+def _is_record(ctx: Context, owner: ast.expr) -> bool:
+    """Whether ``owner`` is a NamedTuple or pytree dataclass: known as one, or a parameter
+    annotated with such a class of this module."""
+    if record_kind(ctx.value(owner)) is not None:
+        return True
+    if not isinstance(owner, ast.Name) or ctx.function is None:
+        return False
+    param = next((p for p in ctx.function.param_nodes() if p.arg == owner.id), None)
+    if param is None or param.annotation is None:
+        return False
+    cls = ctx.model.class_named(param.annotation, ctx.scope)
+    return cls is not None and ctx.model.pytree_class(cls) is not None

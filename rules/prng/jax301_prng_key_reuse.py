@@ -9,6 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 
+from ..support.blocks import is_local_name
 from ..support.explain import snippet, split_advice
 
 
@@ -103,7 +104,7 @@ class PrngKeyReuse(Rule):
             f"{first.lineno}: {effect}; "  # pyright: ignore[reportAttributeAccessIssue]
             f"{_advice(event.key)}",
             fix=SplitBeforeFirstUse(event.key, first)
-            if event.key.isidentifier() and isinstance(first, ast.Call)
+            if event.key.isidentifier() and isinstance(first, ast.Call) and is_local_name(ctx, event.key)
             else None,
         )
 

@@ -9,7 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 
-from ..support.blocks import stored_names
+from ..support.blocks import is_local_name, stored_names
 from ..support.explain import snippet, split_advice
 
 
@@ -126,7 +126,7 @@ class PrngKeyReuseInLoop(Rule):
         loop = ctx.loops[-1] if ctx.loops else None
         fixable = (
             event.key.isidentifier()
-            and _is_local(ctx, event.key)  # splitting a closed-over key would make it local
+            and is_local_name(ctx, event.key)  # splitting a closed-over key would make it local
             and isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
             and event.key not in stored_names(loop.body)  # a key rebound in the loop is split there already
         )
@@ -156,9 +156,3 @@ def _step_split(key: str) -> str:
     name = key if key.isidentifier() else "key"
     subkey = "subkey" if name != "subkey" else "subkey_2"
     return f"`{name}, {subkey} = jax.random.split({key})`"
-
-
-def _is_local(ctx: Context, name: str) -> bool:
-    """Whether ``name`` is bound in the current function (at module level: in the module)."""
-    scope = ctx.function.scope if ctx.function is not None else ctx.scope
-    return name in scope.bound

@@ -187,3 +187,11 @@ def side_effect_free(ctx: Context, expression: ast.AST) -> bool:
             elif not (qualname.startswith(api.JAX_ARRAY_NAMESPACES) or qualname in PURE_BUILTINS):
                 return False
     return True
+
+
+def is_local_name(ctx: Context, name: str) -> bool:
+    """Whether assigning ``name`` here rebinds a variable of the current function (at module
+    level, of the module): a fix that writes ``name = ...`` in a function where ``name`` is free
+    (a global or closed-over value) would make it local and break every read before the write."""
+    scope = ctx.function.scope if ctx.function is not None else ctx.scope
+    return name in scope.bound and name not in scope.globals and name not in scope.nonlocals

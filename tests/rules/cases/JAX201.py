@@ -65,3 +65,12 @@ def local_list():
     items = [0.0, 0.0]
     items[0] = 1.0
     return items
+
+
+BUFFER = jnp.zeros(3)
+
+
+@jax.jit
+def write_global(x):
+    BUFFER[0] = x  # error: JAX201 (no fix: `BUFFER = ...` would make the global local)
+    return BUFFER

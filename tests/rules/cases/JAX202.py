@@ -49,3 +49,12 @@ def python_list(xs):
     acc = [0.0, 0.0]
     acc[0] += 1.0
     return xs, acc
+
+
+OFFSETS = jnp.zeros(3)
+
+
+@jax.jit
+def shift_global(x):
+    OFFSETS[0] += x  # error: JAX202 (no fix: `OFFSETS = ...` would make the global local)
+    return OFFSETS

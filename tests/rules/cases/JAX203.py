@@ -1,3 +1,6 @@
+from typing import NamedTuple
+
+import jax
 import jax.numpy as jnp
 
 
@@ -30,3 +33,21 @@ def returned(x):
 def pandas_like(frame):
     frame.at[0, "a"] = 1
     return frame
+
+
+TABLE = jnp.zeros(4)
+
+
+def reads_global_table(x):
+    TABLE.at[0].set(1.0)  # error: JAX203 (no fix: `TABLE = ...` would make TABLE local here)
+    return x + TABLE
+
+
+class Pair(NamedTuple):
+    value: jax.Array
+    other: jax.Array
+
+
+def updates_a_field(pair: Pair):
+    pair.value.at[0].set(1.0)  # error: JAX203 (no fix: a NamedTuple's fields cannot be set)
+    return pair.value

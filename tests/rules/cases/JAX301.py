@@ -188,3 +188,12 @@ def key_data_is_fine(key):
 def distinct_indices(key):
     keys = jax.random.split(key, 2)
     return jax.random.normal(keys[0]), jax.random.normal(keys[1])
+
+
+def split_in_a_closure(key):
+    def inner():
+        a = jax.random.normal(key, (4,))
+        b = jax.random.uniform(key, (4,))  # error: JAX301 (no fix: splitting would make `key` local to inner)
+        return a + b
+
+    return inner()
