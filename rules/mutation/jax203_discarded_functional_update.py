@@ -9,7 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic import api
-from jaxlint.semantic.values import record_kind
+from jaxlint.semantic.values import is_traced, record_kind
 
 from ..support.blocks import is_local_name
 from ..support.explain import snippet
@@ -98,9 +98,11 @@ def _assignable(ctx: Context, array: ast.expr) -> bool:
 
 
 def _is_record(ctx: Context, owner: ast.expr) -> bool:
-    """Whether ``owner`` is a NamedTuple or pytree dataclass: known as one, or a parameter
+    """Whether ``owner`` is a NamedTuple or pytree dataclass: known as one, a traced pytree
+    (whatever its class, JAX rebuilt it, and a NamedTuple's fields cannot be set), or a parameter
     annotated with such a class of this module."""
-    if record_kind(ctx.value(owner)) is not None:
+    value = ctx.value(owner)
+    if record_kind(value) is not None or is_traced(value):
         return True
     if not isinstance(owner, ast.Name) or ctx.function is None:
         return False

@@ -51,3 +51,9 @@ class Pair(NamedTuple):
 def updates_a_field(pair: Pair):
     pair.value.at[0].set(1.0)  # error: JAX203 (no fix: a NamedTuple's fields cannot be set)
     return pair.value
+
+
+@jax.jit
+def bump(state):
+    state.count.at[0].add(1)  # error: JAX203 (no fix: a field of a traced pytree, maybe a NamedTuple)
+    return state
