@@ -6,7 +6,8 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic.values import is_static, is_traced
+from jaxlint.semantic.transforms import STAGED
+from jaxlint.semantic.values import Value, is_jax_array, is_static, is_traced
 
 from ..support.explain import in_test_position, snippet, why_traced
 from ..support.library import jitted_library_call
@@ -101,6 +102,14 @@ class TracerConversion(Rule):
         if found is None or (not ctx.abstract and not found[0].startswith(RAISES_ON_JVP_TRACERS)):
             return  # under a bare grad, `bool`/`int`/`.item()` read the value a JVP tracer carries
         what, error, culprit = found
+        if not is_traced(ctx.value(culprit)):  # a concrete JAX array, compared under jit
+            name = what.split("(")[0]
+            ctx.report(
+                node,
+                f"`{what}` compares `{snippet(ctx, culprit)}`, a JAX array: under `jit` the comparison "
+                f"is staged and gives a tracer, so JAX raises `{error}`; use `jnp.{name}imum`",
+            )
+            return
         ctx.report(
             node,
             f"`{what}` needs a concrete value but `{snippet(ctx, culprit)}` is traced: JAX raises "
@@ -140,7 +149,7 @@ class TracerConversion(Rule):
             if traced is not None:
                 return f"{qualname}(...)", "ConcretizationTypeError", traced
         if qualname in ("builtins.max", "builtins.min") and args:
-            traced = next((a for a in args if is_traced(ctx.value(a))), None)
+            traced = next((a for a in args if _compares_traced(ctx, ctx.value(a))), None)
             if traced is not None:
                 name = qualname.rsplit(".", 1)[1]
                 return f"{name}(...)", "TracerBoolConversionError", traced
@@ -215,3 +224,9 @@ def _container_default(node: ast.expr) -> bool:
         and isinstance(node.func, ast.Name)
         and node.func.id in ("dict", "list", "tuple")
     )
+
+
+def _compares_traced(ctx: Context, value: Value) -> bool:
+    """Whether comparing ``value`` (as the built-in ``max``/``min`` do) gives a tracer: a traced
+    value, or under ``jit`` any JAX array, even a concrete global (JAX stages every operation)."""
+    return is_traced(value) or (is_jax_array(value) and ctx.level >= STAGED)

@@ -110,3 +110,15 @@ def jitted_conversions(x):
     c = jax.jit(jnp.sqrt)(x)  # ok
     d = jax.jit(float, static_argnums=0)(2.0)  # ok: static
     return a, b, c, d
+
+
+FLOOR = jnp.float32(1.5)
+
+
+@jax.jit
+def clipped(x):
+    return x * min(FLOOR, 1.0)  # error: JAX503 (a concrete global array, compared under jit)
+
+
+def clipped_eagerly(x):
+    return x * min(FLOOR, 1.0)  # ok: eager, the comparison is concrete
