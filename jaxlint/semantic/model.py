@@ -793,13 +793,14 @@ class SemanticModel:
 
     @cached_property
     def _attribute_stores(self) -> dict[str, list[ast.Attribute]]:
-        """Every ``x.name = ...`` (and ``del``, augmented) in the module, by attribute name."""
+        """Every ``x.name = ...`` (also unpacked, augmented, deleted) in the module, by attribute
+        name (from the scope walk); ``"*"`` when the module calls ``setattr``."""
         found: dict[str, list[ast.Attribute]] = {}
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
+        for node, _scope, _name in self.index.mutations:
+            if isinstance(node, ast.Attribute):
                 found.setdefault(node.attr, []).append(node)
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr":
-                found.setdefault("*", []).append(node.func)  # pyright: ignore[reportArgumentType]
+        if any("setattr" in scope.called for scope in [self.index.module, *self.index.functions]):
+            found["*"] = []
         return found
 
     def _method_of_self(self, expr: ast.Attribute, scope: Scope) -> FunctionInfo | None:

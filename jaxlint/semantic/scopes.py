@@ -451,7 +451,7 @@ class _ScopeBuilder:
             targets: list[ast.expr] = list(node.targets)
         else:
             targets = [node.target]  # pyright: ignore[reportAttributeAccessIssue]
-        for target in targets:
+        for target in _flattened(targets):
             base = target
             if isinstance(base, (ast.Subscript, ast.Attribute)):
                 while isinstance(base, (ast.Subscript, ast.Attribute)):
@@ -508,6 +508,19 @@ _LEAF_FIELDS = frozenset(
 )
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {ast.Constant: ()}
 _REVERSED_FIELDS: dict[type, tuple[str, ...]] = {ast.Constant: ()}
+
+
+def _flattened(targets: list[ast.expr]) -> list[ast.expr]:
+    """Assignment targets with tuple and list unpacking spread out (``self.key, sub = ...``)."""
+    found: list[ast.expr] = []
+    for target in targets:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            found += _flattened(target.elts)
+        elif isinstance(target, ast.Starred):
+            found += _flattened([target.value])
+        else:
+            found.append(target)
+    return found
 
 
 def _reversed_fields(kind: type) -> tuple[str, ...]:
