@@ -128,7 +128,11 @@ def _layer_value(
         operand = None if layer.call is None else body_operand(layer.call, transform, position)
         return TRACED if operand is None else fed_value(operand)  # None: the interpreter feeds it
     if kind in ("filter", "filter_vmap"):
-        return _annotated_pytree(model, info, name) or _annotation_value(model, info, name)
+        return (
+            _annotated_pytree(model, info, name)
+            or _annotation_value(model, info, name)
+            or _array_use(info).get(name)
+        )
     return None
 
 
@@ -319,6 +323,26 @@ def annotation_kind_in(model: SemanticModel, annotation: ast.expr | None, scope:
 
 def _is_none(expr: ast.expr) -> bool:
     return isinstance(expr, ast.Constant) and expr.value is None
+
+
+# Attributes only arrays have (JAX or NumPy, which `equinox.filter_jit` traces alike): a
+# parameter read as `x.shape` or `x.at[...]` is an array, not a Python value kept static.
+ARRAY_ONLY_ATTRIBUTES = frozenset({"at", "shape", "ndim", "dtype", "T", "astype", "reshape"})
+
+
+def _array_use(info: FunctionInfo) -> dict[str, Value]:
+    """Parameters the body reads as arrays (``x.shape``, ``x.at[...]``): a traced array under a
+    filtering transform. (A pytree read as ``batch.value.shape`` may also hold Python values,
+    which the transform keeps static: it is left alone.)"""
+    params = set(info.positional_names())
+    return {
+        node.value.id: TRACED_ARRAY
+        for node in ast.walk(info.node)
+        if isinstance(node, ast.Attribute)
+        and node.attr in ARRAY_ONLY_ATTRIBUTES
+        and isinstance(node.value, ast.Name)
+        and node.value.id in params
+    }
 
 
 def _annotation_value(model: SemanticModel, info: FunctionInfo, name: str) -> Value | None:
