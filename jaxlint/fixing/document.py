@@ -228,6 +228,19 @@ class Snippet:
         text = text.rstrip("\n")
         return text.replace("\n", self.doc.newline)
 
+    def comments(self) -> list[str]:
+        """The comments inside the original statement (``# ...``), in order."""
+        import libcst as cst
+
+        found: list[str] = []
+
+        class Comments(cst.CSTVisitor):
+            def visit_Comment(self, node: cst.Comment) -> None:
+                found.append(node.value)
+
+        self.statement.visit(Comments())
+        return found
+
     def code_of(self, node: cst.CSTNode) -> str:
         """The original source text of a node of this statement."""
         return self.module.code_for_node(node)
@@ -248,8 +261,13 @@ class Snippet:
         return self.replace(parse_statements(code))
 
     def replace(self, statements: Sequence[cst.BaseStatement]) -> Edit:
-        """An edit replacing the original statement with ``statements``."""
+        """An edit replacing the original statement with ``statements``; the comments of the
+        original that the rewrite dropped go on their own lines above it."""
         code = self.code(statements)
+        lost = [comment for comment in self.comments() if comment not in code]
+        if lost and code.startswith(self.indent):
+            newline = self.doc.newline
+            code = newline.join(self.indent + comment for comment in lost) + newline + code
         if code.startswith(self.indent):
             return self.doc.edit(self.line_start + len(self.indent), self.end, code[len(self.indent) :])
         return self.doc.edit(self.line_start, self.end, code)

@@ -23,6 +23,7 @@ batched = jax.vmap(square_small)
 
 @jax.jit
 def assign_both(x, y):
+    # pick the larger
     big = jnp.where(x > y, x, y)
     small = jnp.where(x > y, y, x)
     return big - small
