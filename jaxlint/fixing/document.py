@@ -12,6 +12,8 @@ import ast
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from jaxlint.engine.diagnostics import Applicability, Edit, Fix, Location
@@ -189,6 +191,16 @@ class Document:
         return Fix(applicability, message, tuple(_unique(edits)), isolation)
 
 
+@dataclass
+class _Spans:
+    """Expressions of one statement by ``(parentheses taken in, start, end)`` position."""
+
+    by_span: dict[tuple[int, tuple[int, int], tuple[int, int]], cst.BaseExpression] = field(
+        default_factory=dict
+    )
+    widest: int = 0
+
+
 class Snippet:
     """One statement of the document parsed with libcst, and how to put a rewrite back."""
 
@@ -274,30 +286,41 @@ class Snippet:
 
     def expression(self, node: ast.expr) -> cst.BaseExpression:
         """The libcst node of an ``ast`` expression inside this statement (matched by position)."""
-        import libcst as cst
-        from libcst.metadata import MetadataWrapper, PositionProvider
 
         shift = 1 - self.first_row + (1 if self.wrapped else 0)
         end_line = node.end_lineno or node.lineno
         start = (node.lineno + shift, self.doc.start(node) - self.doc.line_starts[node.lineno - 1])
         end = (end_line + shift, self.doc.end(node) - self.doc.line_starts[end_line - 1])
-        wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
-        expressions = [
-            (node, span)
-            for node, span in wrapper.resolve(PositionProvider).items()
-            if isinstance(node, cst.BaseExpression)
-        ]
+        spans = self._expression_spans
         # libcst's spans leave out a node's own parentheses; ast's include those of a tuple
-        for widen in range(max((len(getattr(n, "lpar", ())) for n, _ in expressions), default=0) + 1):
-            for candidate, span in expressions:
-                if widen > len(getattr(candidate, "lpar", ())):
-                    continue
-                if (span.start.line, span.start.column - widen) == start and (
-                    span.end.line,
-                    span.end.column + widen,
-                ) == end:
-                    return candidate
+        for widen in range(spans.widest + 1):
+            found = spans.by_span.get((widen, start, end))
+            if found is not None:
+                return found
         raise CannotFix("cannot locate the expression")
+
+    @cached_property
+    def _expression_spans(self) -> _Spans:
+        """Where each expression of the statement stands, widened by its own parentheses:
+        resolved once per statement, so locating many expressions stays linear."""
+        import libcst as cst
+        from libcst.metadata import MetadataWrapper, PositionProvider
+
+        wrapper = MetadataWrapper(self.module, unsafe_skip_copy=True)
+        spans = _Spans()
+        for candidate, span in wrapper.resolve(PositionProvider).items():
+            if not isinstance(candidate, cst.BaseExpression):
+                continue
+            parentheses = len(getattr(candidate, "lpar", ()))
+            spans.widest = max(spans.widest, parentheses)
+            for widen in range(parentheses + 1):
+                key = (
+                    widen,
+                    (span.start.line, span.start.column - widen),
+                    (span.end.line, span.end.column + widen),
+                )
+                spans.by_span.setdefault(key, candidate)
+        return spans
 
 
 def argument_code(module: cst.Module, node: cst.BaseExpression) -> str:
