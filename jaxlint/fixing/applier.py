@@ -9,6 +9,7 @@ Fixers run only for files with fixable findings, so libcst is never imported oth
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -131,19 +132,21 @@ def _apply_pass(
 ) -> _Pass:
     chosen = _non_overlapping(candidates, source)
     text, spans = apply_edits(source, [fix for _, fix in chosen])
-    for diagnostic, fix in chosen:
-        if not parses(apply_edits(source, [fix])[0]):
-            return _Pass(
-                failed=_key(diagnostic, source),
-                reason=f"{path}:{diagnostic.location.row}: fix for {diagnostic.code} was "
-                "discarded: its result does not parse (please report it)",
-            )
-    if not parses(text):
+    if not parses(text):  # find the fix to blame (only then: parsing per fix is quadratic)
+        for diagnostic, fix in chosen:
+            if not parses(apply_edits(source, [fix])[0]):
+                return _Pass(
+                    failed=_key(diagnostic, source),
+                    reason=f"{path}:{diagnostic.location.row}: fix for {diagnostic.code} was "
+                    "discarded: its result does not parse (please report it)",
+                )
         diagnostic = chosen[0][0]
         return _Pass(failed=_key(diagnostic, source), reason=f"{path}: combined fixes do not parse")
     after = lint(text).diagnostics
+    before_text = _Analysed(source, found)
+    after_text = _Analysed(text, after)
     for (diagnostic, _), edited in zip(chosen, spans, strict=True):
-        if _left_in_place(diagnostic, edited, (source, found), (text, after)):
+        if _left_in_place(diagnostic, edited, before_text, after_text):
             return _Pass(
                 failed=_key(diagnostic, source),
                 reason=f"{path}:{diagnostic.location.row}: fix for {diagnostic.code} did not remove "
@@ -152,19 +155,40 @@ def _apply_pass(
     return _Pass(text=text, applied=chosen)
 
 
-def _left_in_place(
-    fixed: Diagnostic,
-    spans: list[Span],
-    before: tuple[str, list[Diagnostic]],
-    after: tuple[str, list[Diagnostic]],
-) -> bool:
+@dataclass
+class _Analysed:
+    """A text, its findings, and where its lines start (computed once per pass, not per fix)."""
+
+    text: str
+    diagnostics: list[Diagnostic]
+    starts: list[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.starts = line_starts(self.text)
+        self._by_code: dict[str, tuple[list[int], list[Diagnostic]]] | None = None
+
+    def located(self, code: str) -> tuple[list[int], list[Diagnostic]]:
+        """The findings of rule ``code`` with their offsets, in offset order."""
+        if self._by_code is None:
+            table: dict[str, list[tuple[int, int, Diagnostic]]] = {}
+            for number, diagnostic in enumerate(self.diagnostics):
+                offset = _to_offset(self.starts, diagnostic.location)
+                table.setdefault(diagnostic.code, []).append((offset, number, diagnostic))
+            self._by_code = {
+                key: ([o for o, _, _ in rows], [d for _, _, d in rows])
+                for key, rows in ((k, sorted(v, key=lambda row: row[:2])) for k, v in table.items())
+            }
+        return self._by_code.get(code, ([], []))
+
+
+def _left_in_place(fixed: Diagnostic, spans: list[Span], before: _Analysed, after: _Analysed) -> bool:
     """Whether a fix left its finding in place: the text its edits wrote holds a finding like it
     (same rule, same kind of node) on code the fix wrote, or as many on the fixed code as the
     replaced text did. Other findings there are for the next pass: on code the fix only moved (an
     ``if`` inside a ``while`` that became ``lax.while_loop``), or on a construct the fix uncovered
     (an ``if`` whose conditional-expression test became ``jnp.where``)."""
-    replaced = [_normalised(before[0][start:end]) for start, end in (span.before for span in spans)]
-    fixed_code = _code_of(before[0], line_starts(before[0]), fixed)
+    replaced = [_normalised(before.text[start:end]) for start, end in (span.before for span in spans)]
+    fixed_code = _code_of(before.text, before.starts, fixed)
     was = _findings_like(fixed, before, [span.before for span in spans]).count(fixed_code)
     now = _findings_like(fixed, after, [span.after for span in spans])
     return now.count(fixed_code) >= max(was, 1) or any(
@@ -172,23 +196,18 @@ def _left_in_place(
     )
 
 
-def _findings_like(
-    fixed: Diagnostic, analysed: tuple[str, list[Diagnostic]], spans: list[tuple[int, int]]
-) -> list[str]:
+def _findings_like(fixed: Diagnostic, analysed: _Analysed, spans: list[tuple[int, int]]) -> list[str]:
     """The code spanned by each finding of ``fixed``'s rule and kind of node inside ``spans``."""
-    text, diagnostics = analysed
-    starts = line_starts(text)
     kind = type(fixed.site.node) if fixed.site else None
-    found = []
-    for diagnostic in diagnostics:
-        if diagnostic.code != fixed.code or (
-            diagnostic.site is not None and type(diagnostic.site.node) is not kind
-        ):
-            continue
-        offset = _to_offset(starts, diagnostic.location)
-        if any(start <= offset < max(end, start + 1) for start, end in spans):
-            found.append(_code_of(text, starts, diagnostic))
-    return found
+    offsets, diagnostics = analysed.located(fixed.code)
+    inside: set[int] = set()
+    for start, end in spans:
+        inside.update(range(bisect_left(offsets, start), bisect_left(offsets, max(end, start + 1))))
+    return [
+        _code_of(analysed.text, analysed.starts, diagnostics[i])
+        for i in sorted(inside)
+        if diagnostics[i].site is None or type(diagnostics[i].site.node) is kind  # pyright: ignore[reportOptionalMemberAccess]
+    ]
 
 
 def _code_of(text: str, starts: list[int], diagnostic: Diagnostic) -> str:
@@ -203,19 +222,41 @@ def _normalised(code: str) -> str:
 
 
 def _non_overlapping(candidates: list[tuple[Diagnostic, Fix]], source: str) -> list[tuple[Diagnostic, Fix]]:
-    taken: list[tuple[int, int, Edit]] = []
+    taken = _TakenRanges()
     isolated: set[str] = set()
     chosen = []
     lines = line_starts(source)
     for diagnostic, fix in candidates:
         ranges = [(_to_offset(lines, e.location), _to_offset(lines, e.end_location), e) for e in fix.edits]
-        if any(_conflicts(r, t) for r in ranges for t in taken) or fix.isolation in isolated:
+        if any(taken.conflicts(r) for r in ranges) or fix.isolation in isolated:
             continue
-        taken.extend(ranges)
+        for each in ranges:
+            taken.add(each)
         if fix.isolation is not None:
             isolated.add(fix.isolation)
         chosen.append((diagnostic, fix))
     return chosen
+
+
+class _TakenRanges:
+    """The edits already chosen, by start offset: a new edit is held against the few that can
+    reach it, not against all of them (many fixes in one file stay linear)."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ranges: list[tuple[int, int, Edit]] = []
+        self.longest = 0
+
+    def add(self, edit: tuple[int, int, Edit]) -> None:
+        index = bisect_right(self.starts, edit[0])
+        self.starts.insert(index, edit[0])
+        self.ranges.insert(index, edit)
+        self.longest = max(self.longest, edit[1] - edit[0])
+
+    def conflicts(self, edit: tuple[int, int, Edit]) -> bool:
+        low = bisect_left(self.starts, edit[0] - self.longest)
+        high = bisect_right(self.starts, edit[1])
+        return any(_conflicts(edit, taken) for taken in self.ranges[low:high])
 
 
 def _conflicts(a: tuple[int, int, Edit], b: tuple[int, int, Edit]) -> bool:
