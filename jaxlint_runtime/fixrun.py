@@ -34,6 +34,8 @@ def verify_function(request: FixRequest, name: str, given: Any) -> FixVerdict:
         fixed = resolve(fixed_module, name, "the fixed source")
     except TargetError as error:
         return FixVerdict(name, FAILED, str(error))
+    if request.options.get("reference") == "fixed":  # the fix changes results on purpose
+        return _compare(name, fixed, fixed, given, request)
     return _compare(name, original, fixed, given, request)
 
 
@@ -44,7 +46,8 @@ def _compare(name: str, original: Any, fixed: Any, given: Any, request: FixReque
         return FixVerdict(name, UNVERIFIED, f"no inputs: {error}")
     except Exception as error:
         return FixVerdict(name, UNVERIFIED, f"making its inputs raised {describe_error(error)}")
-    report = compare_inputs(original, fixed, inputs, options_from(request.options))
+    options = {key: value for key, value in request.options.items() if key != "reference"}
+    report = compare_inputs(original, fixed, inputs, options_from(options))
     status = VERIFIED if report.ok else MISMATCH if report.matched is False else FAILED
     return FixVerdict(name, status, summarise(report), report, inputs.synthesised)
 

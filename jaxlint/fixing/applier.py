@@ -32,6 +32,7 @@ class FixResult:
     source: str
     fixed: str
     applied: Counter[str] = field(default_factory=Counter)
+    fixed_in: dict[str, set[str]] = field(default_factory=dict)  # definition -> codes fixed in it
     remaining: list[Diagnostic] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
 
@@ -70,6 +71,7 @@ def fix_source(
         candidates = _candidates(diagnostics, current, analysis.model, unsafe, refused, crashes)
         if not candidates:
             break
+        tree = analysis.model.tree
         analysis.model.release()
         outcome = _apply_pass(current, path, lint, candidates, analysis.diagnostics)
         if outcome.failed is not None:
@@ -78,6 +80,10 @@ def fix_source(
             continue
         current = outcome.text
         result.applied.update(d.code for d, _ in outcome.applied)
+        for diagnostic, _ in outcome.applied:
+            result.fixed_in.setdefault(definition_at(tree, diagnostic.location.row), set()).add(
+                diagnostic.code
+            )
     result.fixed = current
     result.remaining = lint(current).diagnostics + list(crashes.values())
     return result

@@ -1,6 +1,7 @@
 """``check --fix --verify``: run every function a fix changed, the original eagerly against the
 fixed version compiled (by ``jaxlint_runtime``, in subprocesses, on inputs synthesised from
-annotations), and take back the fixes that change results.
+annotations), and take back the fixes that change results. A fix meant to change results (a
+discarded update applied, keys split) is held against the fixed function run eagerly instead.
 
 A function whose fixed version gives other results or fails keeps its original code: the file is
 fixed again without it, and the functions still fixed are verified again, since they may call the
@@ -16,6 +17,10 @@ from jaxlint.engine.astutil import MODULE_CODE
 from jaxlint.fixing.applier import FixResult
 
 VERIFY_TIMEOUT_S = 300.0
+# Fixes meant to change what the code computes: a discarded `.at[]` update now applied, keys split
+# so draws differ, a data-dependent size made static (padded). The original's eager result is the
+# bug, not the reference: the fixed function compiled is held against itself run eagerly.
+INTENDED_CHANGES = frozenset({"JAX203", "JAX301", "JAX302", "JAX303", "JAX402"})
 
 Refix = Callable[[frozenset[str]], FixResult]  # fix the file again, keeping these definitions
 
@@ -61,7 +66,15 @@ def _verdicts(path: str, result: FixResult, timeout: float) -> tuple[dict[str, s
         unverified[MODULE_CODE] = "module-level code cannot be run on its own"
     changed = [name for name, code in after.items() if name in before and before[name] != code]
     changed = [name for name in changed if name != MODULE_CODE]
-    for verdict in verify_fix(result.source, result.fixed, path, changed, inputs={}, timeout=timeout):
+    intended = [name for name in changed if result.fixed_in.get(name, set()) & INTENDED_CHANGES]
+    preserving = [name for name in changed if name not in intended]
+    verdicts = verify_fix(result.source, result.fixed, path, preserving, inputs={}, timeout=timeout)
+    if intended:
+        options = {"reference": "fixed"}
+        verdicts += verify_fix(
+            result.source, result.fixed, path, intended, {}, timeout=timeout, options=options
+        )
+    for verdict in verdicts:
         if verdict.rollback:
             refused[verdict.function] = f"verification {verdict.status}: {verdict.reason}"
         elif verdict.status != "verified":

@@ -69,6 +69,29 @@ def test_verify_needs_fix_or_diff(tmp_path: Path) -> None:
     assert result.stderr == "jaxlint: error: --verify checks fixes: use it with --fix or --diff\n"
 
 
+INTENDED = textwrap.dedent(
+    """\
+    import jax
+    from jaxtyping import Array, Float
+
+
+    @jax.jit
+    def reset_first(x: Float[Array, "n"]) -> Float[Array, "n"]:
+        x.at[0].set(0.0)
+        return x * 2
+    """
+)
+
+
+def test_a_fix_meant_to_change_results_is_held_against_itself(tmp_path: Path) -> None:
+    """JAX203's fix applies the update the original discarded: the original's eager result is the
+    bug, so the fixed function compiled is compared with itself run eagerly, and kept."""
+    (tmp_path / "model.py").write_text(INTENDED)
+    result = jaxlint(tmp_path, "--fix", "--verify", "model.py")
+    assert "x = x.at[0].set(0.0)" in (tmp_path / "model.py").read_text(), result.stderr
+    assert "not fixed" not in result.stderr and "1 fixed, 0 remaining" in result.stdout
+
+
 ORIGINAL = textwrap.dedent(
     """\
     import jax.numpy as jnp
