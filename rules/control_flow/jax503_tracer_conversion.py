@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 
 from jaxlint.engine.context import Context
-from jaxlint.engine.rule import Rule
+from jaxlint.engine.diagnostics import FixRequest
+from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic.transforms import STAGED
 from jaxlint.semantic.values import Value, is_jax_array, is_static, is_traced
 
@@ -39,6 +41,15 @@ METHOD_CONVERSIONS = {"item": "ConcretizationTypeError", "tolist": "Concretizati
 RAISES_ON_JVP_TRACERS = ("float(", "complex(", "math.", "np.", ".tolist(")
 
 
+@dataclass(frozen=True)
+class ElementwiseFunction(FixRequest):
+    """``max(a, b)`` -> ``jnp.maximum(a, b)``; ``a and b`` -> ``jnp.logical_and(a, b)``;
+    ``not a`` -> ``jnp.logical_not(a)``: the operands, folded left by ``function``."""
+
+    function: str  # a jax.numpy function of two arguments (one for `logical_not`)
+    operands: tuple[ast.expr, ...]
+
+
 class TracerConversion(Rule):
     """## What it does
     Finds a traced value turned into a Python value inside code JAX traces abstractly:
@@ -62,9 +73,9 @@ class TracerConversion(Rule):
     import jax.numpy as jnp
 
     @jax.jit
-    def heaviest_row(m):
-        i = int(jnp.argmax(m.sum(axis=1)))
-        return m[i]
+    def hinge(margin, scores):
+        loss = max(1.0 - margin, 0.0)
+        return loss * scores
     ```
 
     ## Use instead
@@ -73,13 +84,17 @@ class TracerConversion(Rule):
     import jax.numpy as jnp
 
     @jax.jit
-    def heaviest_row(m):
-        i = jnp.argmax(m.sum(axis=1))
-        return m[i]
+    def hinge(margin, scores):
+        loss = jnp.maximum(1.0 - margin, 0.0)
+        return loss * scores
     ```
 
     ## Fix safety
-    No automatic fix: what replaces a conversion depends on why the Python value was wanted.
+    The built-in `max`/`min` of two or more values become `jnp.maximum`/`jnp.minimum`, and
+    `and`/`or`/`not` outside a condition become `jnp.logical_and`/`logical_or`/`logical_not`.
+    Unsafe: `jnp.maximum` propagates NaN where `max` keeps its first argument, and `a or b` gave
+    one of its operands where `jnp.logical_or` gives a boolean array. The other conversions get
+    no fix: what replaces them depends on why the Python value was wanted.
 
     ## References
     - [jax.errors.ConcretizationTypeError](https://docs.jax.dev/en/latest/errors.html#jax.errors.ConcretizationTypeError)
@@ -93,6 +108,8 @@ class TracerConversion(Rule):
     name = "tracer-conversion"
     message = "A traced value is converted to a Python value"
     outcome = "ConcretizationTypeError / TracerBoolConversionError / TracerIntegerConversionError"
+    fix_title = "Use the elementwise `jnp` function"
+    fix_availability = FixAvailability.SOMETIMES
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         self.check_jitted_library(node, ctx)
@@ -108,12 +125,14 @@ class TracerConversion(Rule):
                 node,
                 f"`{what}` compares `{snippet(ctx, culprit)}`, a JAX array: under `jit` the comparison "
                 f"is staged and gives a tracer, so JAX raises `{error}`; use `jnp.{name}imum`",
+                fix=_extremum(node, ctx),
             )
             return
         ctx.report(
             node,
             f"`{what}` needs a concrete value but `{snippet(ctx, culprit)}` is traced: JAX raises "
             f"`{error}` ({why_traced(ctx, culprit)}); keep it an array (`jnp`), or make it static",
+            fix=_extremum(node, ctx),
         )
 
     def check_jitted_library(self, node: ast.Call, ctx: Context) -> None:
@@ -189,6 +208,7 @@ class TracerConversion(Rule):
             f"`{operator}` calls `bool()` on traced `{snippet(ctx, culprit)}`: JAX raises "
             f"`TracerBoolConversionError` ({why_traced(ctx, culprit)}); "
             f"use `jnp.logical_{operator}` or `&`/`|` on boolean arrays",
+            fix=ElementwiseFunction(f"logical_{operator}", tuple(node.values)),
         )
 
     def visit_UnaryOp(self, node: ast.UnaryOp, ctx: Context) -> None:
@@ -200,6 +220,7 @@ class TracerConversion(Rule):
             node,
             f"`not` calls `bool()` on traced `{snippet(ctx, node.operand)}`: JAX raises "
             f"`TracerBoolConversionError` ({why_traced(ctx, node.operand)}); use `jnp.logical_not` or `~`",
+            fix=ElementwiseFunction("logical_not", (node.operand,)),
         )
 
     def visit_Compare(self, node: ast.Compare, ctx: Context) -> None:
@@ -230,3 +251,13 @@ def _compares_traced(ctx: Context, value: Value) -> bool:
     """Whether comparing ``value`` (as the built-in ``max``/``min`` do) gives a tracer: a traced
     value, or under ``jit`` any JAX array, even a concrete global (JAX stages every operation)."""
     return is_traced(value) or (is_jax_array(value) and ctx.level >= STAGED)
+
+
+def _extremum(node: ast.Call, ctx: Context) -> ElementwiseFunction | None:
+    """``max(a, b, ...)`` of two or more plain arguments -> ``jnp.maximum`` (``min``: ``minimum``)."""
+    qualname = ctx.qualname(node.func)
+    if qualname not in ("builtins.max", "builtins.min") or len(node.args) < 2 or node.keywords:
+        return None
+    if any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    return ElementwiseFunction("maximum" if qualname == "builtins.max" else "minimum", tuple(node.args))
