@@ -131,7 +131,7 @@ def _layer_value(
         return (
             _annotated_pytree(model, info, name)
             or _annotation_value(model, info, name)
-            or _array_use(info).get(name)
+            or array_parameters(info).get(name)
         )
     return None
 
@@ -330,7 +330,7 @@ def _is_none(expr: ast.expr) -> bool:
 ARRAY_ONLY_ATTRIBUTES = frozenset({"at", "shape", "ndim", "dtype", "T", "astype", "reshape"})
 
 
-def _array_use(info: FunctionInfo) -> dict[str, Value]:
+def array_parameters(info: FunctionInfo) -> dict[str, Value]:
     """Parameters the body reads as arrays (``x.shape``, ``x.at[...]``): a traced array under a
     filtering transform. (A pytree read as ``batch.value.shape`` may also hold Python values,
     which the transform keeps static: it is left alone.)"""
@@ -405,4 +405,4 @@ def initial_param_value(model: SemanticModel, info: FunctionInfo, name: str) -> 
     return UNKNOWN
 
 
-__all__ = ["CONCRETE", "flax_params", "initial_param_value", "trace_params"]
+__all__ = ["CONCRETE", "array_parameters", "flax_params", "initial_param_value", "trace_params"]

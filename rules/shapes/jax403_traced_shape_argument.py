@@ -12,7 +12,7 @@ from jaxlint.fixing.plans import MarkStatic
 from jaxlint.semantic.measured import ConcreteParameter, concrete_parameters
 from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced
 
-from ..support.explain import jit_parameter, snippet, traced_name, why_traced
+from ..support.explain import is_array_parameter, jit_parameter, snippet, traced_name, why_traced
 from ..support.library import jitted_library_call
 
 
@@ -210,6 +210,8 @@ class TracedShapeArgument(Rule):
             return f"mark `{name}` static with `static_argnames`{extra}"
         if slicing:
             return "use `jax.lax.dynamic_slice` with a static size"
+        if is_array_parameter(ctx, name):
+            return f"derive the size from static shapes (`x.shape`): `{name}` is an array, which cannot be static"
         return "derive the size from static shapes (`x.shape`) or make it a static argument"
 
 

@@ -6,7 +6,8 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.semantic.scopes import Scope
-from jaxlint.semantic.values import is_traced
+from jaxlint.semantic.tracing import array_parameters
+from jaxlint.semantic.values import is_jax_array, is_traced
 
 MAX_SNIPPET = 48
 
@@ -134,11 +135,24 @@ def next_statement(ctx: Context, node: ast.stmt) -> ast.stmt | None:
 
 def jit_parameter(ctx: Context, name: str | None) -> str | None:
     """``name`` when it is a parameter of the current function, never rebound, that a
-    ``jax.jit`` in this module traces: adding it to ``static_argnames`` is the remedy."""
+    ``jax.jit`` in this module traces: adding it to ``static_argnames`` is the remedy. Never one
+    known to be an array (annotated so, or read as one, ``x.shape``): an array cannot be static
+    ("Non-hashable static arguments are not supported")."""
     function = ctx.function
     if name is None or function is None or name not in function.params or not function.jit_sites:
         return None
+    if is_array_parameter(ctx, name):
+        return None
     return name if function.scope.bound.get(name) == 1 else None
+
+
+def is_array_parameter(ctx: Context, name: str | None) -> bool:
+    """Whether ``name`` is a parameter of the current function known to be an array: annotated
+    so, or read as one (``x.shape``, ``x.at[...]``)."""
+    function = ctx.function
+    if name is None or function is None or name not in function.params:
+        return False
+    return is_jax_array(function.params[name]) or name in array_parameters(function)
 
 
 def split_advice(key: str) -> str:

@@ -126,3 +126,14 @@ def eager(n):
 @jax.jit
 def slice_with_shape(x):
     return x[: x.shape[0] // 2]
+
+
+@jax.jit
+def pad_by_array(x, n: jax.Array):
+    return jnp.concatenate([x, jnp.zeros(n)])  # error: JAX403 (no static_argnames fix: an array cannot be static)
+
+
+@jax.jit
+def pad_by_shaped(x, n):
+    width = n.shape[0]
+    return jnp.concatenate([x, jnp.zeros(n + width)])  # error: JAX403 (n is read as an array)
