@@ -64,6 +64,12 @@ def pytree_update(ctx: Context, base: ast.expr, updated: str) -> str:
         return f"`{owner} = {owner}._replace({base.attr}={updated})`"
     if isinstance(base, ast.Attribute) and kind == "dataclass":
         return f"`{owner} = dataclasses.replace({owner}, {base.attr}={updated})`"
+    if (
+        isinstance(base, ast.Subscript)
+        and isinstance(base.slice, ast.Constant)
+        and isinstance(base.slice.value, str)
+    ):
+        return f"`{snippet(ctx, base)} = {updated}`"  # a dict entry takes a new value
     return f"`{updated}`, in a new `{owner}`"
 
 

@@ -74,3 +74,9 @@ BUFFER = jnp.zeros(3)
 def write_global(x):
     BUFFER[0] = x  # error: JAX201 (no fix: `BUFFER = ...` would make the global local)
     return BUFFER
+
+
+@jax.jit
+def zero_bias(params, x):
+    params["b"][0] = 0.0  # error: JAX201 (unsafe fix: params["b"] = params["b"].at[0].set(0.0))
+    return x @ params["w"] + params["b"]
