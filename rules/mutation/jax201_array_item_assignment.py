@@ -8,9 +8,16 @@ from dataclasses import dataclass
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.semantic.values import is_mask, record_kind
+from jaxlint.semantic.values import is_mask
 
-from ..support.arrays import array_evidence, held_by_pytree, pytree_update, rewrite_is_safe, same_shape_mask
+from ..support.arrays import (
+    array_evidence,
+    dict_entry,
+    held_by_pytree,
+    pytree_update,
+    rewrite_is_safe,
+    same_shape_mask,
+)
 from ..support.blocks import is_local_name
 from ..support.explain import snippet
 
@@ -111,20 +118,9 @@ class ArrayItemAssignment(Rule):
         if len(node.targets) != 1 or (mask and not same_shape_mask(ctx, target.slice, target.value)):
             return None  # `a = x[i] = v`, or a mask `jnp.where` cannot broadcast against `x`
         if held_by_pytree(ctx, target.value):
-            if not _dict_entry(ctx, target.value):
+            if not dict_entry(ctx, target.value):
                 return None  # `state.x = ...` fails on a NamedTuple or a frozen dataclass
             return FunctionalSet(use_where=mask, safe=False)  # `params["b"] = params["b"].at[0].set(v)`
         if isinstance(target.value, ast.Name) and not is_local_name(ctx, target.value.id):
             return None  # `x = x.at[i].set(v)` would make a global or closed-over `x` local
         return FunctionalSet(use_where=mask, safe=rewrite_is_safe(ctx, target.value))
-
-
-def _dict_entry(ctx: Context, base: ast.expr) -> bool:
-    """``params["b"]``: an entry of a dict under a string key, which can be assigned anew (a
-    tuple, a NamedTuple or a frozen dataclass cannot take a string index, or be assigned to)."""
-    return (
-        isinstance(base, ast.Subscript)
-        and isinstance(base.slice, ast.Constant)
-        and isinstance(base.slice.value, str)
-        and record_kind(ctx.value(base.value)) is None
-    )

@@ -9,7 +9,14 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 
-from ..support.arrays import array_evidence, held_by_pytree, pytree_update, rewrite_is_safe, static_index
+from ..support.arrays import (
+    array_evidence,
+    dict_entry,
+    held_by_pytree,
+    pytree_update,
+    rewrite_is_safe,
+    static_index,
+)
 from ..support.blocks import is_local_name
 from ..support.explain import snippet
 
@@ -100,13 +107,17 @@ class ArrayAugmentedAssignment(Rule):
         cure = pytree_update(ctx, target.value, updated) if in_pytree else f"`{base} = {updated}`"
         fix = FunctionalUpdate(
             method,
-            safe=rewrite_is_safe(ctx, target.value) and (method == "set" or static_index(ctx, target.slice)),
+            safe=not in_pytree
+            and rewrite_is_safe(ctx, target.value)
+            and (method == "set" or static_index(ctx, target.slice)),
         )
         ctx.report(
             node,
             f"`{base}[{index}] {_operator(node.op)}= ...` raises `TypeError`: JAX arrays are immutable "
             f"({evidence}); use {cure}",
-            fix=None if in_pytree or not _rebindable(ctx, target.value) else fix,
+            fix=None
+            if (in_pytree and not dict_entry(ctx, target.value)) or not _rebindable(ctx, target.value)
+            else fix,
         )
 
 

@@ -55,6 +55,17 @@ def held_by_pytree(ctx: Context, base: ast.expr) -> bool:
     return isinstance(base, (ast.Attribute, ast.Subscript)) and is_traced(ctx.value(base.value))
 
 
+def dict_entry(ctx: Context, base: ast.expr) -> bool:
+    """``params["b"]``: an entry of a dict under a string key, which can be assigned anew (a
+    tuple, a NamedTuple or a frozen dataclass cannot take a string index, or be assigned to)."""
+    return (
+        isinstance(base, ast.Subscript)
+        and isinstance(base.slice, ast.Constant)
+        and isinstance(base.slice.value, str)
+        and record_kind(ctx.value(base.value)) is None
+    )
+
+
 def pytree_update(ctx: Context, base: ast.expr, updated: str) -> str:
     """How to put ``updated`` (the new value of ``base``, a part of a traced pytree) into a
     new pytree, as advice."""

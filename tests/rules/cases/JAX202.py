@@ -58,3 +58,9 @@ OFFSETS = jnp.zeros(3)
 def shift_global(x):
     OFFSETS[0] += x  # error: JAX202 (no fix: `OFFSETS = ...` would make the global local)
     return OFFSETS
+
+
+@jax.jit
+def bump_bias(params):
+    params["b"][0] += 1.0  # error: JAX202 (unsafe fix: params["b"] = params["b"].at[0].add(1.0))
+    return params
