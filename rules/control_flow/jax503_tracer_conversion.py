@@ -50,6 +50,17 @@ class ElementwiseFunction(FixRequest):
     operands: tuple[ast.expr, ...]
 
 
+@dataclass(frozen=True)
+class UnwrapBool(FixRequest):
+    """``if bool(x):`` -> ``if x:``: a condition calls ``bool`` anyway. The ``if`` on a tracer
+    that remains is JAX501's, whose fix rewrites the branch."""
+
+    operand: ast.expr
+
+
+ConversionFix = ElementwiseFunction | UnwrapBool
+
+
 class TracerConversion(Rule):
     """## What it does
     Finds a traced value turned into a Python value inside code JAX traces abstractly:
@@ -90,7 +101,9 @@ class TracerConversion(Rule):
     ```
 
     ## Fix safety
-    The built-in `max`/`min` of two or more values become `jnp.maximum`/`jnp.minimum`, and
+    `bool(x)` as a condition becomes `x` (safe: the condition calls `bool` anyway; the `if` on a
+    tracer that remains is JAX501's to rewrite). The built-in `max`/`min` of two or more values
+    become `jnp.maximum`/`jnp.minimum`, and
     `and`/`or`/`not` outside a condition become `jnp.logical_and`/`logical_or`/`logical_not`.
     Unsafe: `jnp.maximum` propagates NaN where `max` keeps its first argument, and `a or b` gave
     one of its operands where `jnp.logical_or` gives a boolean array. The other conversions get
@@ -132,7 +145,7 @@ class TracerConversion(Rule):
             node,
             f"`{what}` needs a concrete value but `{snippet(ctx, culprit)}` is traced: JAX raises "
             f"`{error}` ({why_traced(ctx, culprit)}); keep it an array (`jnp`), or make it static",
-            fix=_extremum(node, ctx),
+            fix=_extremum(node, ctx) or _redundant_bool(node, ctx),
         )
 
     def check_jitted_library(self, node: ast.Call, ctx: Context) -> None:
@@ -261,3 +274,12 @@ def _extremum(node: ast.Call, ctx: Context) -> ElementwiseFunction | None:
     if any(isinstance(a, ast.Starred) for a in node.args):
         return None
     return ElementwiseFunction("maximum" if qualname == "builtins.max" else "minimum", tuple(node.args))
+
+
+def _redundant_bool(node: ast.Call, ctx: Context) -> UnwrapBool | None:
+    """``bool(x)`` that is itself a condition (``if bool(x):``): the call adds nothing."""
+    if ctx.qualname(node.func) != "builtins.bool" or len(node.args) != 1 or node.keywords:
+        return None
+    if isinstance(node.args[0], ast.Starred) or not in_test_position(ctx, node):
+        return None
+    return UnwrapBool(node.args[0])
