@@ -40,6 +40,7 @@ class SourceFile:
     encoding: str = "utf-8"
     error: str | None = None
     raw: bytes | None = None
+    identity: tuple[str, int, int] | None = None  # (real path, device, inode) when it was read
 
 
 def discover(paths: list[str], settings: Settings) -> Iterator[str]:
@@ -88,17 +89,24 @@ def _walk(root: Path, settings: Settings) -> Iterator[str]:
 
 
 def read_source(path: str) -> SourceFile:
-    """Read ``path`` as Python source: PEP 263 coding cookie or BOM, else UTF-8."""
+    """Read ``path`` as Python source: PEP 263 coding cookie or BOM, else UTF-8. Only a regular
+    file is opened (a FIFO or a device named ``*.py`` would block or never end)."""
     try:
+        status = os.stat(path)
+        if not stat.S_ISREG(status.st_mode) and not stat.S_ISDIR(status.st_mode):
+            return SourceFile(path, None, error="not a regular file (a pipe, socket or device): skipped")
         with open(path, "rb") as handle:
             raw = handle.read()
+        identity = (os.path.realpath(path), status.st_dev, status.st_ino)
     except IsADirectoryError:
         return SourceFile(path, None, error="is a directory")
     except FileNotFoundError:
         return SourceFile(path, None, error="no such file (was it deleted during the run?)")
     except OSError as error:
         return SourceFile(path, None, error=f"cannot read: {error.strerror or error}")
-    return decode_source(path, raw)
+    source = decode_source(path, raw)
+    source.identity = identity
+    return source
 
 
 def decode_source(path: str, raw: bytes) -> SourceFile:
@@ -120,13 +128,19 @@ class WriteError(Exception):
     """A fixed file could not be written; the message says why (one line)."""
 
 
-def write_source(path: str, text: str, encoding: str) -> None:
+def write_source(path: str, text: str, encoding: str, read: SourceFile | None = None) -> None:
     """Replace ``path``'s contents atomically: a temporary file in the same folder, then a rename.
 
-    The file keeps its encoding (a UTF-8 BOM included), its permissions and, through symlinks,
-    its place; a reader never sees a half-written file, and a crash leaves the original intact.
+    The file keeps its encoding (a UTF-8 BOM included), its permissions, its owner (when root
+    writes) and, through symlinks, its place; a reader never sees a half-written file, and a
+    crash leaves the original intact. With ``read`` (what was read and analysed), the file is
+    compared just before the rename: if it is no longer the same file at the same place (a
+    symlink swapped in) or its bytes changed (the user's editor saved meanwhile), nothing is
+    written.
     """
     target = os.path.realpath(path)
+    if read is not None:
+        _still_as_read(path, target, read)
     writable_bits = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
     if not os.access(target, os.W_OK) or not os.stat(target).st_mode & writable_bits:
         raise WriteError(f"{path}: not fixed: the file is read-only")
@@ -147,8 +161,35 @@ def write_source(path: str, text: str, encoding: str) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temporary, mode)
+        if hasattr(os, "geteuid") and os.geteuid() == 0:  # keep another user's file theirs
+            owner = os.stat(target)
+            os.chown(temporary, owner.st_uid, owner.st_gid)
+        if read is not None:
+            _still_as_read(path, target, read)  # once more, as close to the rename as can be
         os.replace(temporary, target)
-    except OSError as error:
+    except (OSError, WriteError) as error:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+        if isinstance(error, WriteError):
+            raise
         raise WriteError(f"{path}: not fixed: {error.strerror or error}") from None
+
+
+def _still_as_read(path: str, target: str, read: SourceFile) -> None:
+    """Raise ``WriteError`` unless ``path`` is still the file that was read, with the same bytes."""
+    changed = f"{path}: not fixed: the file changed while jaxlint was fixing it (not rewritten)"
+    if read.identity is not None:
+        real, device, inode = read.identity
+        try:
+            status = os.stat(target)
+        except OSError:
+            raise WriteError(changed) from None
+        if target != real or (status.st_dev, status.st_ino) != (device, inode):
+            raise WriteError(f"{path}: not fixed: it is no longer the file that was read (moved or relinked)")
+    try:
+        with open(target, "rb") as handle:
+            now = handle.read()
+    except OSError:
+        raise WriteError(changed) from None
+    if read.raw is not None and now != read.raw:
+        raise WriteError(changed)

@@ -390,7 +390,7 @@ class Worker:
             outcome.diff = unified_diff(path, fixed.source, fixed.fixed)
             return outcome
         try:
-            write_source(path, fixed.fixed, source.encoding)
+            write_source(path, fixed.fixed, source.encoding, read=source)
         except WriteError as error:
             outcome.problems.append(str(error))
             outcome.diagnostics = self._unfixed(text, path, ruleset, view)

@@ -1,0 +1,85 @@
+"""Never lose a user's edit, never hang: ``--fix`` writes only over the file it read (same place,
+same bytes), and a FIFO, socket or device named ``*.py`` is skipped, not opened."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import jaxlint.fixing.applier as applier
+from jaxlint.hosts.cli import main
+
+BUGGY = "import jax\n\n\n@jax.jit\ndef step(x):\n    print(x)\n    return x\n"
+USER_EDIT = "# a line the user saved while jaxlint was fixing\n"
+
+
+def edit_during_fix(monkeypatch: pytest.MonkeyPatch, meddle) -> None:
+    """Run ``meddle()`` after the fix is computed and before it is written."""
+    real = applier.fix_source
+
+    def fix_then_meddle(*args, **kwargs):
+        result = real(*args, **kwargs)
+        meddle()
+        return result
+
+    monkeypatch.setattr("jaxlint.fixing.applier.fix_source", fix_then_meddle)
+
+
+def test_an_edit_made_while_fixing_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "model.py"
+    path.write_text(BUGGY)
+    edit_during_fix(monkeypatch, lambda: path.write_text(BUGGY + USER_EDIT))
+    main(["check", "--no-cache", "--fix", str(path)])
+    assert path.read_text() == BUGGY + USER_EDIT  # the user's line is there, and not overwritten
+    assert "changed while jaxlint was fixing it" in capsys.readouterr().err
+
+
+def test_a_symlink_swapped_in_while_fixing_is_not_written_through(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "model.py"
+    victim = tmp_path / "victim.txt"
+    path.write_text(BUGGY)
+    victim.write_text("precious\n")
+
+    def swap() -> None:
+        path.unlink()
+        path.symlink_to(victim)
+
+    edit_during_fix(monkeypatch, swap)
+    main(["check", "--no-cache", "--fix", str(path)])
+    assert victim.read_text() == "precious\n"
+    assert path.is_symlink()
+    assert "no longer the file that was read" in capsys.readouterr().err
+
+
+def test_an_unchanged_file_is_still_fixed(tmp_path: Path) -> None:
+    path = tmp_path / "model.py"
+    path.write_text(BUGGY)
+    os.chmod(path, 0o640)
+    main(["check", "--no-cache", "--fix", str(path)])
+    assert "jax.debug.print" in path.read_text()
+    assert oct(os.stat(path).st_mode & 0o777) == oct(0o640)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+@pytest.mark.parametrize("named", [False, True])
+def test_a_fifo_named_like_python_is_skipped_not_opened(tmp_path: Path, named: bool) -> None:
+    (tmp_path / "ok.py").write_text(BUGGY)
+    os.mkfifo(tmp_path / "a.py")
+    target = str(tmp_path / "a.py") if named else str(tmp_path)
+    result = subprocess.run(
+        [sys.executable, "-m", "jaxlint", "check", "--no-cache", target],
+        capture_output=True,
+        text=True,
+        timeout=60,  # before the fix, this hung forever
+    )
+    assert "not a regular file" in result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
