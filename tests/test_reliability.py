@@ -83,3 +83,38 @@ def test_a_fifo_named_like_python_is_skipped_not_opened(tmp_path: Path, named: b
     )
     assert "not a regular file" in result.stdout + result.stderr
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS file systems refuse names that are not UTF-8")
+def test_a_file_name_that_is_not_utf8_is_reported_in_sarif(tmp_path: Path) -> None:
+    name = os.fsdecode(b"n\xffame.py")
+    (tmp_path / name).write_text(BUGGY)
+    result = subprocess.run(
+        [sys.executable, "-m", "jaxlint", "check", "--no-cache", "--output-format", "sarif", "."],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert '"uri": "n%FFame.py"' in result.stdout
+
+
+@pytest.mark.slow
+def test_a_terminal_that_cannot_show_a_path_gets_it_escaped(tmp_path: Path) -> None:
+    (tmp_path / "dé").mkdir()
+    (tmp_path / "dé" / "m.py").write_text(BUGGY)
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    result = subprocess.run(
+        [sys.executable, "-m", "jaxlint", "check", "--no-cache", "dé"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+        encoding="ascii",
+        errors="replace",
+    )
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert "d\\xe9" in result.stdout and "JAX101" in result.stdout

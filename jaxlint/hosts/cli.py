@@ -7,6 +7,7 @@ traceback).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -97,6 +98,7 @@ def _selectors(text: str) -> tuple[str, ...]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _tolerant_output()
     try:
         return _main(list(sys.argv[1:] if argv is None else argv))
     except UsageError as error:
@@ -111,6 +113,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_ERROR
+
+
+def _tolerant_output() -> None:
+    """A path or message the terminal's encoding cannot show (``PYTHONIOENCODING=ascii``, a file
+    name that is not UTF-8) is written escaped, never a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
 
 
 COMMANDS = ("check", "rule", "server", "verify")

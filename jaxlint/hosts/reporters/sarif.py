@@ -128,10 +128,12 @@ def region(start: Location, end: Location) -> dict[str, int]:
 
 
 def artifact_location(filename: str) -> dict[str, str]:
-    """A relative URI under ``%SRCROOT%`` (the working directory), else an absolute ``file:`` URI."""
+    """A relative URI under ``%SRCROOT%`` (the working directory), else an absolute ``file:`` URI.
+    The name's bytes are percent-encoded as the file system has them (a name that is not UTF-8
+    keeps its bytes)."""
     absolute = Path(os.path.abspath(filename))
     try:
         relative = absolute.relative_to(Path.cwd())
     except ValueError:
-        return {"uri": absolute.as_uri()}
-    return {"uri": quote(relative.as_posix()), "uriBaseId": SOURCE_ROOT}
+        return {"uri": "file://" + quote(os.fsencode(absolute.as_posix()))}
+    return {"uri": quote(os.fsencode(relative.as_posix())), "uriBaseId": SOURCE_ROOT}
