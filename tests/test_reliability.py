@@ -118,3 +118,48 @@ def test_a_terminal_that_cannot_show_a_path_gets_it_escaped(tmp_path: Path) -> N
     )
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
     assert "d\\xe9" in result.stdout and "JAX101" in result.stdout
+
+
+BUGGY_PRINT = "import jax\n\n\n@jax.jit\ndef f(x):\n    print(x)\n    return x\n"
+
+
+@pytest.mark.parametrize(
+    "spelling",
+    [
+        '[ tool.jaxlint ]\nignore = ["JAX101"]\n',
+        '["tool".jaxlint]\nignore = ["JAX101"]\n',
+        '[tool]\njaxlint.ignore = ["JAX101"]\n',
+        'tool = { jaxlint = { ignore = ["JAX101"] } }\n',
+    ],
+)
+def test_every_toml_spelling_of_the_table_is_read(
+    tmp_path: Path, spelling: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "pyproject.toml").write_text(spelling)
+    (tmp_path / "m.py").write_text(BUGGY_PRINT)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--no-cache", "m.py"]) == 0, capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"# caf\xe9\n[tool.jaxlint]\nignore = []\n", "pyproject.toml:1: not UTF-8"),
+        (b'[tool.jaxlint]\nignore = ["JAX101"\n', "pyproject.toml:3: invalid TOML: Unclosed array"),
+        (b'[tool]\njaxlint = "strict"\n', "[tool.jaxlint] must be a table"),
+        (b"[tool.jaxlint]\nx = " + b"[" * 5000 + b"]" * 5000 + b"\n", "pyproject.toml"),
+    ],
+)
+def test_a_pyproject_that_cannot_be_read_is_one_line_and_exit_2(
+    tmp_path: Path,
+    content: bytes,
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    (tmp_path / "pyproject.toml").write_bytes(content)
+    (tmp_path / "m.py").write_text(BUGGY_PRINT)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--no-cache", "m.py"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err

@@ -131,17 +131,25 @@ def _glob_match(relative: str, pattern: str) -> bool:
 
 
 def find_config(start: Path) -> Path | None:
-    """The closest ``pyproject.toml`` at or above ``start`` that has a ``[tool.jaxlint]`` table."""
+    """The closest ``pyproject.toml`` at or above ``start`` that has a ``[tool.jaxlint]`` table,
+    however TOML spells it (``[ tool.jaxlint ]``, ``["tool".jaxlint]``, dotted keys, an inline
+    table). One that names jaxlint but cannot be read as TOML is returned too: loading it then
+    says what is wrong, rather than checking with defaults in silence."""
     directory = start if start.is_dir() else start.parent
     for candidate_dir in [directory.absolute(), *directory.absolute().parents]:
         candidate = candidate_dir / "pyproject.toml"
-        if candidate.is_file():
-            try:
-                text = candidate.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError):
-                continue
-            if re.search(r"^\s*\[tool\.jaxlint[\].]", text, re.MULTILINE):
-                return candidate
+        try:
+            raw = candidate.read_bytes() if candidate.is_file() else b""
+        except OSError:
+            continue
+        if b"jaxlint" not in raw:
+            continue
+        try:
+            tool = tomllib.loads(raw.decode("utf-8")).get("tool")
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+            return candidate
+        if isinstance(tool, dict) and "jaxlint" in tool:
+            return candidate
     return None
 
 
@@ -150,14 +158,28 @@ def load_settings(path: Path | None, known_codes: Sequence[str]) -> Settings:
     if path is None:
         return Settings()
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path}: cannot read: {error}") from None
+        raw = path.read_bytes()
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot read: {error.strerror or error}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[: error.start].count(b"\n") + 1
+        raise ConfigError(
+            f"{path}:{line}: not UTF-8 (TOML files must be): byte {raw[error.start]:#04x}"
+        ) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}:{_toml_location(error)}: invalid TOML: {_toml_reason(error)}") from None
-    table = data.get("tool", {}).get("jaxlint", {})
+        raise ConfigError(
+            f"{path}:{_toml_location(error, text)}: invalid TOML: {_toml_reason(error)}"
+        ) from None
+    except RecursionError:
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply to read") from None
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: `tool` must be a table")
+    table = tool.get("jaxlint", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.jaxlint] must be a table")
     return _settings_from_table(table, path, text, known_codes)
@@ -214,9 +236,11 @@ def _line_of(text: str, needle: str) -> int:
     return 1
 
 
-def _toml_location(error: tomllib.TOMLDecodeError) -> str:
+def _toml_location(error: tomllib.TOMLDecodeError, text: str) -> str:
     match = re.search(r"line (\d+), column (\d+)", str(error))
-    return f"{match.group(1)}:{match.group(2)}" if match else "1"
+    if match:
+        return f"{match.group(1)}:{match.group(2)}"
+    return str(text.count("\n") + 1) if "end of document" in str(error) else "1"
 
 
 def _toml_reason(error: tomllib.TOMLDecodeError) -> str:
