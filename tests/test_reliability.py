@@ -163,3 +163,46 @@ def test_a_pyproject_that_cannot_be_read_is_one_line_and_exit_2(
     assert main(["check", "--no-cache", "m.py"]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1, err
+
+
+CLEAN = "import jax\n\n\n@jax.jit\ndef step(x):\n    return x\n"
+
+
+def test_a_file_changed_during_the_run_is_not_cached_with_the_other_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import jaxlint.project.runner as runner
+
+    path = tmp_path / "model.py"
+    path.write_text(CLEAN)
+    cache = tmp_path / "cache"
+    real_read = runner.read_source
+
+    def changed_before_analysis(name: str):
+        path.write_text(BUGGY)  # after the cache key was taken from CLEAN
+        return real_read(name)
+
+    monkeypatch.setattr(runner, "read_source", changed_before_analysis)
+    main(["check", "--cache-dir", str(cache), "--output-format", "json", str(path)])
+    capsys.readouterr()
+    monkeypatch.setattr(runner, "read_source", real_read)
+    path.write_text(CLEAN)  # back to the version the key was taken from
+    main(["check", "--cache-dir", str(cache), "--output-format", "json", str(path)])
+    assert capsys.readouterr().out.strip() == "[]"  # not the buggy version's finding
+
+
+@pytest.mark.parametrize(
+    "entry", ['{"diagnostics": 1}', "[" * 100000 + "]" * 100000, '{"diagnostics": [1e400]}']
+)
+def test_a_corrupt_cache_entry_is_a_miss(
+    tmp_path: Path, entry: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "model.py"
+    path.write_text(BUGGY)
+    cache = tmp_path / "cache"
+    main(["check", "--cache-dir", str(cache), "--output-format", "json", str(path)])
+    first = capsys.readouterr().out
+    for stored in cache.rglob("*.json"):
+        stored.write_text(entry)
+    assert main(["check", "--cache-dir", str(cache), "--output-format", "json", str(path)]) == 1
+    assert capsys.readouterr().out == first

@@ -76,8 +76,8 @@ class Cache:
                 [TraceRequest.from_json(r) for r in data["requests"]],
                 {name: from_json(v) for name, v in data["returns"].items()},
             )
-        except (OSError, ValueError, KeyError, TypeError, IndexError):
-            return None
+        except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError):
+            return None  # an entry of the wrong shape, deeply nested, half written: a miss
 
     def put(self, key: str, entry: Entry) -> None:
         if self.directory is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import os
 import stat
@@ -107,6 +108,22 @@ def read_source(path: str) -> SourceFile:
     source = decode_source(path, raw)
     source.identity = identity
     return source
+
+
+def read_regular(path: str) -> bytes | None:
+    """The bytes of ``path`` if it is a regular file that can be read (never opens a FIFO)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def content_digest(raw: bytes) -> str:
+    """A digest of a file's bytes: which version of it an analysis read."""
+    return hashlib.sha256(raw).hexdigest()
 
 
 def decode_source(path: str, raw: bytes) -> SourceFile:

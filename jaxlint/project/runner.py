@@ -35,8 +35,10 @@ from jaxlint.project.files import (
     NOTEBOOK_SUFFIX,
     SourceFile,
     WriteError,
+    content_digest,
     discover,
     is_python_file,
+    read_regular,
     read_source,
     write_source,
 )
@@ -77,6 +79,7 @@ class FileOutcome:
     fixed: Counter[str] = field(default_factory=Counter)
     diff: str | None = None
     problems: list[str] = field(default_factory=list)
+    analysed: str | None = None  # the digest of the bytes the analysis read
 
 
 @dataclass
@@ -225,19 +228,21 @@ class Checker:
 
     def analyse_all(self, views: dict[str, ProjectView], result: RunResult) -> dict[str, FileOutcome]:
         outcomes: dict[str, FileOutcome] = {}
-        misses: dict[str, tuple[ProjectView, str | None]] = {}
+        misses: dict[str, tuple[ProjectView, str | None, str | None]] = {}
         for path, view in views.items():
-            key = self._key(path, view)
+            key, digest = self._key(path, view)
             entry = self.cache.get(key) if key is not None else None
             if entry is not None:
                 outcomes[path] = FileOutcome(path, entry.diagnostics, entry.requests, entry.returns)
             else:
-                misses[path] = (view, key)
-        ran = self._run({path: view for path, (view, _) in misses.items()}, fixing=False)
+                misses[path] = (view, key, digest)
+        ran = self._run({path: view for path, (view, _, _) in misses.items()}, fixing=False)
         result.analysed += len(ran)
         for path, outcome in ran.items():
-            key = misses[path][1]
-            if key is not None and not outcome.problems:
+            _, key, digest = misses[path]
+            # cached under the bytes it was analysed from: a file changed between the key and the
+            # analysis must not be stored with the other version's findings
+            if key is not None and not outcome.problems and outcome.analysed == digest:
                 self.cache.put(key, Entry(outcome.diagnostics, outcome.requests, outcome.returns))
             outcomes[path] = outcome
         return outcomes
@@ -247,15 +252,14 @@ class Checker:
         result.analysed += len(ran)
         return ran
 
-    def _key(self, path: str, view: ProjectView) -> str | None:
+    def _key(self, path: str, view: ProjectView) -> tuple[str | None, str | None]:
+        """The cache key of the file as it is now, and the digest of its bytes."""
         if self.cache.directory is None:
-            return None
-        try:
-            with open(path, "rb") as handle:
-                content = handle.read()
-        except OSError:
-            return None
-        return self.cache.key(path, content, view.fingerprint())
+            return None, None
+        content = read_regular(path)
+        if content is None:
+            return None, None
+        return self.cache.key(path, content, view.fingerprint()), content_digest(content)
 
     def _run(self, views: dict[str, ProjectView], fixing: bool) -> dict[str, FileOutcome]:
         jobs = [(path, view, fixing) for path, view in views.items()]
@@ -337,6 +341,7 @@ class Worker:
             requests = list(model.outgoing) if model is not None else []
             returns = model.seeded_returns() if model is not None else {}
             outcome = FileOutcome(path, diagnostics, requests, returns)
+            outcome.analysed = content_digest(source.raw) if source.raw is not None else None
             if model is not None:
                 model.release()
         if ignored:
@@ -348,9 +353,11 @@ class Worker:
 
     def _notebook(self, path: str, view: ProjectView, fixing: bool) -> FileOutcome:
         """A notebook's code cells, checked as one module; findings reported per cell."""
+        raw = read_regular(path)
         try:
-            with open(path, "rb") as handle:
-                notebook = read_notebook(handle.read())
+            if raw is None:
+                raise OSError(f"{path}: not a regular file that can be read")
+            notebook = read_notebook(raw)
         except OSError as error:
             return FileOutcome(
                 path, [meta_diagnostic(IO_ERROR, f"cannot read: {error.strerror or error}", path)]
@@ -365,7 +372,9 @@ class Worker:
         requests = list(analysis.model.outgoing) if analysis.model is not None else []
         if analysis.model is not None:
             analysis.model.release()
-        return FileOutcome(path, diagnostics, requests, problems=problems)
+        outcome = FileOutcome(path, diagnostics, requests, problems=problems)
+        outcome.analysed = content_digest(raw)
+        return outcome
 
     def _fix(self, path: str, source: SourceFile, ruleset: RuleSet, view: ProjectView) -> FileOutcome:
         from jaxlint.fixing.applier import fix_source
