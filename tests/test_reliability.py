@@ -76,9 +76,10 @@ def test_a_fifo_named_like_python_is_skipped_not_opened(tmp_path: Path, named: b
     os.mkfifo(tmp_path / "a.py")
     target = str(tmp_path / "a.py") if named else str(tmp_path)
     result = subprocess.run(
-        [sys.executable, "-m", "jaxlint", "check", "--no-cache", target],
+        [sys.executable, "-m", "jaxlint", "check", "--fix", target],  # the cache keys files too
         capture_output=True,
         text=True,
+        cwd=tmp_path,
         timeout=60,  # before the fix, this hung forever
     )
     assert "not a regular file" in result.stdout + result.stderr
