@@ -207,3 +207,49 @@ def test_a_corrupt_cache_entry_is_a_miss(
         stored.write_text(entry)
     assert main(["check", "--cache-dir", str(cache), "--output-format", "json", str(path)]) == 1
     assert capsys.readouterr().out == first
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_workers_end_when_the_main_process_is_killed(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    body = "".join(f"\n\n@jax.jit\ndef f{i}(x):\n    print(x)\n    return x\n" for i in range(400))
+    for n in range(40):
+        (tmp_path / f"m{n}.py").write_text("import jax\n" + body)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "jaxlint", "check", "--no-cache", "-j", "2", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    workers: list[int] = []
+    deadline = time.monotonic() + 60
+    while len(workers) < 2 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.2)
+        workers = _children(process.pid)
+    assert workers, "the pool never started"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(Path(f"/proc/{w}").exists() for w in workers):
+        time.sleep(0.2)
+    alive = [
+        w
+        for w in workers
+        if Path(f"/proc/{w}").exists() and "Z" not in Path(f"/proc/{w}/stat").read_text().split()[2]
+    ]
+    assert not alive, f"workers left running: {alive}"

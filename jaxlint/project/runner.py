@@ -12,11 +12,13 @@ Output order is deterministic whatever the number of workers.
 from __future__ import annotations
 
 import ast
+import contextlib
 import difflib
 import gc
 import os
 import sys
 import threading
+import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -426,7 +428,32 @@ def _start_method() -> str:
 
 def _init_worker(settings: Settings, codes: tuple[str, ...], mode: Mode) -> None:
     global _WORKER
+    _die_with_parent()
     _WORKER = Worker(settings, codes, mode)
+
+
+def _die_with_parent() -> None:
+    """A worker ends when the jaxlint process that started it dies, even by SIGKILL (which runs
+    no cleanup): Linux sends it SIGTERM (``PR_SET_PDEATHSIG``); elsewhere a watchdog thread
+    notices that the parent changed."""
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+            if os.getppid() != parent:  # it died before the call took effect
+                os._exit(1)
+            return
+    import threading
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="jaxlint-parent-watch").start()
 
 
 def _run_job(job: tuple[str, ProjectView, bool]) -> FileOutcome:
