@@ -253,3 +253,14 @@ def test_workers_end_when_the_main_process_is_killed(tmp_path: Path) -> None:
         if Path(f"/proc/{w}").exists() and "Z" not in Path(f"/proc/{w}/stat").read_text().split()[2]
     ]
     assert not alive, f"workers left running: {alive}"
+
+
+def test_a_deep_expression_python_compiles_is_not_a_syntax_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source = "import jax\n\ny = " + " + ".join(["1"] * 2992) + "\n"
+    # `python deep.py` compiles and runs it: a syntax error would be a false claim
+    path = tmp_path / "deep.py"
+    path.write_text(source)
+    assert main(["check", "--no-cache", "--output-format", "json", str(path)]) == 0
+    assert capsys.readouterr().out.strip() == "[]"

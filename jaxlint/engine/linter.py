@@ -10,11 +10,12 @@ from __future__ import annotations
 import ast
 import os
 import re
+import sys
 import traceback
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from jaxlint.engine.context import Context, character_column
 from jaxlint.engine.diagnostics import Diagnostic, Location
@@ -92,13 +93,64 @@ def parse(source: str, path: str) -> ast.Module | Diagnostic:
         column = character_column(lines, row, max((error.offset or 1) - 1, 0)) + 1
         message = describe_syntax_error(error, source)
         return meta_diagnostic(SYNTAX_ERROR, message, path, row, column)
-    except (ValueError, MemoryError, RecursionError) as error:
-        reason = (
-            "source contains null bytes"
-            if isinstance(error, ValueError)
-            else ("the file is nested too deeply for Python's parser")
-        )
+    except RecursionError:
+        deep = parse_deeply(source, path)
+        if deep is not None:
+            return deep
+        reason = "the file is nested too deeply for Python's parser"
         return meta_diagnostic(SYNTAX_ERROR, f"SyntaxError: {reason}", path, 1, 1)
+    except (ValueError, MemoryError) as error:
+        reason = "source contains null bytes" if isinstance(error, ValueError) else "out of memory parsing it"
+        return meta_diagnostic(SYNTAX_ERROR, f"SyntaxError: {reason}", path, 1, 1)
+
+
+T = TypeVar("T")
+DEEP_STACK = 512 * 1024 * 1024  # bytes of stack for the thread that handles a deep file
+DEEP_LIMIT = 200_000
+
+
+def parse_deeply(source: str, path: str) -> ast.Module | None:
+    """Parse a file whose syntax tree is deeper than the interpreter's recursion limit (a
+    2,992-term ``+`` chain that Python itself compiles); None if it still cannot be parsed."""
+
+    def work() -> ast.Module:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(source, filename=path)
+
+    try:
+        return run_deeply(work)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def run_deeply(work: Callable[[], T]) -> T:
+    """``work()`` on a thread with a large stack and recursion limit: for syntax trees deeper
+    than the default limit allows (the parse, the semantic model and the rules all recurse)."""
+    import threading
+
+    result: list[T] = []
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            result.append(work())
+        except BaseException as error:  # handed back to the caller's thread
+            failure.append(error)
+
+    limit = sys.getrecursionlimit()
+    previous = threading.stack_size(DEEP_STACK)
+    try:
+        sys.setrecursionlimit(max(limit, DEEP_LIMIT))
+        thread = threading.Thread(target=target, name="jaxlint-deep")
+        thread.start()
+        thread.join()
+    finally:
+        sys.setrecursionlimit(limit)
+        threading.stack_size(previous)
+    if failure:
+        raise failure[0]
+    return result[0]
 
 
 def meta_diagnostic(code: str, message: str, path: str, row: int = 1, column: int = 1) -> Diagnostic:
@@ -148,17 +200,26 @@ def analyze(
     ):
         return Analysis([])
     lines = split_lines(source)
+    scopes = incremental.scopes if incremental else None
+
+    def build() -> SemanticModel:
+        return SemanticModel(tree, traced_decorators, ruleset.node_types, project, scopes)
+
+    deep = False
     try:
-        scopes = incremental.scopes if incremental else None
-        model = SemanticModel(tree, traced_decorators, ruleset.node_types, project, scopes)
+        try:
+            model = build()
+        except RecursionError:  # a very deep expression: again, with room to recurse
+            deep = True
+            model = run_deeply(build)
     except RecursionError:
-        return Analysis([])
+        return Analysis([meta_diagnostic(INTERNAL_ERROR, "the file is nested too deeply to analyse", path)])
     except Exception as error:  # a bug in the model must not end the run
         return Analysis([internal_error(path, "the semantic model", error)])
     if not model.uses_jax:
         return Analysis([], model)
     context = Context(path, lines, model)
-    errors = _dispatch(context, ruleset)
+    errors = run_deeply(lambda: _dispatch(context, ruleset)) if deep else _dispatch(context, ruleset)
     diagnostics = apply_noqa(context.diagnostics, lines)
     return Analysis(_deduplicate(diagnostics) + errors, model)
 
