@@ -3,6 +3,7 @@ same bytes), and a FIFO, socket or device named ``*.py`` is skipped, not opened.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -264,3 +265,22 @@ def test_a_deep_expression_python_compiles_is_not_a_syntax_error(
     path.write_text(source)
     assert main(["check", "--no-cache", "--output-format", "json", str(path)]) == 0
     assert capsys.readouterr().out.strip() == "[]"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"cells": 5}', "`cells` is missing or not a list"),
+        ("[1, 2]", "the top level is not a JSON object"),
+        ('{"cells": [{"cell_type": "code", "source": 7}]}', "the source of cell 1 is not text"),
+        ("{" * 100000, "not a valid notebook"),
+    ],
+)
+def test_a_notebook_of_the_wrong_shape_is_jax001(
+    tmp_path: Path, content: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.ipynb"
+    path.write_text(content)
+    main(["check", "--no-cache", "--output-format", "json", str(path)])
+    [finding] = json.loads(capsys.readouterr().out)
+    assert finding["code"] == "JAX001" and message in finding["message"]

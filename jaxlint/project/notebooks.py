@@ -52,16 +52,23 @@ class NotebookError(ValueError):
 def read_notebook(raw: bytes) -> Notebook:
     try:
         data = json.loads(raw.decode("utf-8-sig"))
-        cells = data["cells"]
-    except (UnicodeDecodeError, ValueError, KeyError, TypeError) as error:
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
         raise NotebookError(f"not a valid notebook: {error}") from None
+    if not isinstance(data, dict):
+        raise NotebookError("not a valid notebook: the top level is not a JSON object")
+    cells = data.get("cells")
+    if not isinstance(cells, list):
+        raise NotebookError("not a valid notebook: `cells` is missing or not a list")
     lines: list[str] = []
     starts: list[tuple[int, int]] = []
     for number, cell in enumerate(cells, start=1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         text = cell.get("source", "")
-        text = "".join(text) if isinstance(text, list) else str(text)
+        if isinstance(text, list) and all(isinstance(part, str) for part in text):
+            text = "".join(text)
+        elif not isinstance(text, str):
+            raise NotebookError(f"not a valid notebook: the source of cell {number} is not text")
         starts.append((len(lines) + 1, number))
         lines.extend(_neutralise(line) for line in text.splitlines())
         lines.append("")  # a blank line between cells
