@@ -129,8 +129,8 @@ def test_file_deleted_during_the_run(
     gone.write_text(JITTED_PRINT)
     discover = jaxlint.project.runner.discover
 
-    def discover_then_delete(paths, settings):
-        found = list(discover(paths, settings))
+    def discover_then_delete(paths, settings, problems=None):
+        found = list(discover(paths, settings, problems))
         gone.unlink()
         return iter(found)
 

@@ -284,3 +284,22 @@ def test_a_notebook_of_the_wrong_shape_is_jax001(
     main(["check", "--no-cache", "--output-format", "json", str(path)])
     [finding] = json.loads(capsys.readouterr().out)
     assert finding["code"] == "JAX001" and message in finding["message"]
+
+
+def test_a_folder_that_cannot_be_listed_is_said_not_skipped_in_silence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import jaxlint.project.files as files
+
+    (tmp_path / "ok.py").write_text(CLEAN)
+    secret = tmp_path / "secret"
+    real_walk = os.walk
+
+    def walk_meeting_a_locked_folder(top, *args, onerror=None, **kwargs):
+        if onerror is not None:  # what os.walk does for a folder it may not list (root may)
+            onerror(PermissionError(13, "Permission denied", str(secret)))
+        yield from real_walk(top, *args, onerror=onerror, **kwargs)
+
+    monkeypatch.setattr(files.os, "walk", walk_meeting_a_locked_folder)
+    main(["check", "--no-cache", str(tmp_path)])
+    assert f"jaxlint: warning: {secret}: folder not checked: Permission denied" in capsys.readouterr().err

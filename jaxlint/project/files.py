@@ -44,7 +44,7 @@ class SourceFile:
     identity: tuple[str, int, int] | None = None  # (real path, device, inode) when it was read
 
 
-def discover(paths: list[str], settings: Settings) -> Iterator[str]:
+def discover(paths: list[str], settings: Settings, problems: list[str] | None = None) -> Iterator[str]:
     """Yield Python files under ``paths`` in a stable order, skipping excluded folders.
 
     Files named explicitly are always yielded; directories are searched recursively for
@@ -54,7 +54,7 @@ def discover(paths: list[str], settings: Settings) -> Iterator[str]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            for found in _walk(path, settings):
+            for found in _walk(path, settings, problems):
                 if found not in seen:
                     seen.add(found)
                     yield found
@@ -63,9 +63,14 @@ def discover(paths: list[str], settings: Settings) -> Iterator[str]:
             yield raw
 
 
-def _walk(root: Path, settings: Settings) -> Iterator[str]:
+def _walk(root: Path, settings: Settings, problems: list[str] | None = None) -> Iterator[str]:
     visited: set[tuple[int, int]] = set()
-    for directory, subdirs, files in os.walk(root, followlinks=True):
+
+    def unreadable(error: OSError) -> None:  # a folder os.walk cannot list: said, not skipped silently
+        if problems is not None:
+            problems.append(f"{error.filename}: folder not checked: {error.strerror or error}")
+
+    for directory, subdirs, files in os.walk(root, followlinks=True, onerror=unreadable):
         try:
             stat = os.stat(directory)
             identity = (stat.st_dev, stat.st_ino)

@@ -101,10 +101,12 @@ def build_ruleset(settings: Settings) -> RuleSet:
 
 def check_paths(paths: list[str], settings: Settings, ruleset: RuleSet, mode: Mode = Mode()) -> RunResult:
     """Check (and fix) every Python file under ``paths`` as one project."""
-    files = list(discover(paths, settings))
+    unreadable: list[str] = []
+    files = list(discover(paths, settings, unreadable))
     codes = tuple(rule.code for rule in ruleset.rules)
     checker = Checker(settings, codes, mode)
     result = RunResult(files=len(files))
+    result.problems.extend(unreadable)
     outcomes, fixed_point = analyse_project(files, checker, result)
     if mode.fix or mode.diff:
         outcomes = checker.fix_all({path: fixed_point.view(path) for path in files}, result)
