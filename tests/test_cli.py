@@ -50,7 +50,7 @@ def test_text_output_and_exit_code(tmp_path: Path, capsys: pytest.CaptureFixture
     assert lines[0].startswith(f"{path}:7:5: JAX101 ")
     assert lines[1].startswith(f"{path}:8:5: JAX501 ")
     assert lines[2].startswith(f"{path}:9:16: JAX403 ")
-    assert "Found 3 errors" in out
+    assert "Found 2 errors and 1 warning" in out
 
 
 def test_clean_file_exits_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -83,13 +83,10 @@ def test_warm_cache_gives_the_same_output_without_analysing(
     assert entries and all(json.loads(e.read_text()) for e in entries)
     _, warm = run(capsys, "--cache-dir", str(cache), str(project))
     assert warm == cold
-    from jaxlint.project.config import Settings
-    from jaxlint.project.runner import Mode, build_ruleset, check_paths
+    from jaxlint.project.runner import Mode, check_paths
+    from jaxlint.project.settings import SettingsCache
 
-    settings = Settings(root=project)
-    result = check_paths(
-        [str(project)], settings, build_ruleset(settings), Mode(with_fixes=True, cache_dir=cache)
-    )
+    result = check_paths([str(project)], SettingsCache(), Mode(with_fixes=True, cache_dir=cache))
     assert result.analysed == 0
 
 

@@ -83,6 +83,7 @@ class Diagnostic:
     fix_title: str | None = None
     noqa_row: int | None = None
     cell: int | None = None  # the notebook cell (1-based) the location is in
+    file_row: int | None = None  # for a notebook finding, the row of the .ipynb file it is on
     # for the fixer: where the finding is and what the rule computed (never serialised)
     site: Site | None = field(default=None, compare=False, repr=False)
     request: FixRequest | None = field(default=None, compare=False, repr=False)
@@ -95,8 +96,8 @@ class Diagnostic:
         """This diagnostic without its links into the syntax tree (for other processes, caches)."""
         return replace(self, site=None, request=None)
 
-    def sort_key(self) -> tuple[str, int, int, str]:
-        return (self.filename, self.location.row, self.location.column, self.code)
+    def sort_key(self) -> tuple[str, int, int, int, str]:
+        return (self.filename, self.cell or 0, self.location.row, self.location.column, self.code)
 
 
 def rule_url(code: str, name: str) -> str:

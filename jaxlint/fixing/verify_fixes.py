@@ -11,6 +11,7 @@ reported unverified. This module imports neither jax nor user code.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from jaxlint.engine.astutil import MODULE_CODE
@@ -38,25 +39,37 @@ def require_runtime() -> None:
 
 
 def verified_fix(
-    path: str, result: FixResult, refix: Refix, timeout: float = VERIFY_TIMEOUT_S
+    path: str,
+    result: FixResult,
+    refix: Refix,
+    timeout: float = VERIFY_TIMEOUT_S,
+    tally: Counter[str] | None = None,
 ) -> tuple[FixResult, list[str]]:
     """The fix of ``path`` without the functions whose fixed version misbehaves, and one line
-    per function taken back or left unverified."""
+    per function taken back or left unverified; ``tally`` counts functions ``verified``,
+    ``taken back`` and ``unverified``."""
     kept: set[str] = set()
     problems: list[str] = []
+    tally = Counter() if tally is None else tally
     while result.changed:
-        refused, unverified = _verdicts(path, result, timeout)
+        refused, unverified, verified = _verdicts(path, result, timeout)
         if not refused:
             problems.extend(f"{path}: `{name}` fixed, unverified: {why}" for name, why in unverified.items())
+            tally["verified"] += len(verified)
+            tally["unverified"] += len(unverified)
             break
         problems.extend(f"{path}: `{name}` not fixed: {why}" for name, why in refused.items())
+        tally["taken back"] += len(refused)
         kept.update(refused)
         result = refix(frozenset(kept))
     return result, problems
 
 
-def _verdicts(path: str, result: FixResult, timeout: float) -> tuple[dict[str, str], dict[str, str]]:
-    """The changed definitions whose fix misbehaves, and those that could not be run, with why."""
+def _verdicts(
+    path: str, result: FixResult, timeout: float
+) -> tuple[dict[str, str], dict[str, str], list[str]]:
+    """The changed definitions whose fix misbehaves, those that could not be run (with why), and
+    those verified."""
     from jaxlint_runtime.fixes import function_codes, verify_fix
 
     before, after = function_codes(result.source), function_codes(result.fixed)
@@ -74,9 +87,12 @@ def _verdicts(path: str, result: FixResult, timeout: float) -> tuple[dict[str, s
         verdicts += verify_fix(
             result.source, result.fixed, path, intended, {}, timeout=timeout, options=options
         )
+    verified: list[str] = []
     for verdict in verdicts:
         if verdict.rollback:
             refused[verdict.function] = f"verification {verdict.status}: {verdict.reason}"
         elif verdict.status != "verified":
             unverified[verdict.function] = verdict.reason
-    return refused, unverified
+        else:
+            verified.append(verdict.function)
+    return refused, unverified, verified

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import json
 import os
 import sys
+from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from jaxlint import __version__
@@ -21,9 +24,11 @@ from jaxlint.engine.registry import all_rules, rule_by_code, rule_codes
 from jaxlint.hosts.reporters import FORMATS
 from jaxlint.hosts.reporters.text import render_statistics, render_text, summary
 from jaxlint.project.cache import DEFAULT_DIRECTORY
-from jaxlint.project.config import ConfigError, Settings, find_config, is_known_selector, load_settings
-from jaxlint.project.files import read_source
-from jaxlint.project.runner import Mode, build_ruleset, check_paths, default_jobs
+from jaxlint.hosts.progress import Progress
+from jaxlint.project.config import ConfigError, Selection, did_you_mean, is_known_selector
+from jaxlint.project.files import discover, read_source
+from jaxlint.project.runner import Mode, RunResult, check_paths, check_standard_input, default_jobs
+from jaxlint.project.settings import SettingsCache
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -43,34 +48,61 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     check = commands.add_parser("check", help="check files and directories")
-    check.add_argument("paths", nargs="*", default=["."], metavar="PATH")
-    check.add_argument("--select", type=_selectors, help="rule codes or prefixes to enable (replaces config)")
-    check.add_argument("--extend-select", type=_selectors, help="rule codes or prefixes to add")
-    check.add_argument("--ignore", type=_selectors, help="rule codes or prefixes to disable")
-    check.add_argument("--output-format", choices=sorted(FORMATS), default="text")
-    check.add_argument("--statistics", action="store_true", help="count diagnostics per rule")
-    check.add_argument("-q", "--quiet", action="store_true", help="print diagnostics only")
-    check.add_argument("--show-source", action="store_true", help="show the source line and a caret")
-    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
-    check.add_argument("--fix", action="store_true", help="apply safe fixes in place")
-    check.add_argument(
-        "--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too"
+    check.add_argument("paths", nargs="*", metavar="PATH", help="files and folders (default: .; - reads stdin)")
+    selection = check.add_argument_group("rule selection (repeatable; the command line wins over configuration)")
+    for option, what in (
+        ("--select", "rule codes or prefixes to enable (instead of the configuration's)"),
+        ("--extend-select", "rule codes or prefixes to enable in addition"),
+        ("--ignore", "rule codes or prefixes to disable"),
+    ):
+        selection.add_argument(option, type=_selectors, action="append", metavar="CODES", help=what)
+    output = check.add_argument_group("output")
+    output.add_argument("--output-format", choices=sorted(FORMATS), default="text")
+    output.add_argument("-o", "--output-file", type=Path, help="write the report to this file")
+    output.add_argument("--statistics", action="store_true", help="count diagnostics per rule")
+    output.add_argument("-q", "--quiet", action="store_true", help="print diagnostics only")
+    output.add_argument("-v", "--verbose", action="store_true", help="say what was checked and how long it took")
+    output.add_argument("--show-source", action="store_true", help="show the source line and a caret")
+    output.add_argument("--show-fixes", action="store_true", help="list the fixes applied, per file")
+    output.add_argument("--show-files", action="store_true", help="list the files that would be checked; check none")
+    output.add_argument(
+        "--show-settings", action="store_true", help="print the settings that apply to the first path; check none"
     )
-    check.add_argument("--diff", action="store_true", help="print the fixes as a diff; write nothing")
-    check.add_argument(
+    output.add_argument(
+        "--color", choices=("auto", "always", "never"), default="auto", help="colour the text output"
+    )
+    output.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    output.add_argument(
+        "--exit-non-zero-on-fix", action="store_true", help="exit 1 when files were fixed, even if none remain"
+    )
+    fixing = check.add_argument_group("fixing")
+    fixing.add_argument("--fix", action="store_true", help="apply safe fixes in place")
+    fixing.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too")
+    fixing.add_argument("--diff", action="store_true", help="print the fixes as a diff; write nothing")
+    fixing.add_argument(
         "--verify",
         action="store_true",
         help="with --fix or --diff, run each function a fix changed, eagerly and compiled on synthesised "
         "inputs, and take back fixes that change results (executes your code; needs jax)",
     )
-    check.add_argument("--config", type=Path, help="pyproject.toml to read [tool.jaxlint] from")
-    check.add_argument("-j", "--jobs", type=_positive, help="worker processes (default: all cores)")
-    check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
-    check.add_argument("--cache-dir", type=Path, help=f"cache directory (default: {DEFAULT_DIRECTORY})")
-    check.add_argument("--isolated", action="store_true", help="ignore configuration files")
-    check.add_argument(
+    fixing.add_argument(
+        "--add-noqa", action="store_true", help="add `# noqa: CODE` comments to silence every finding"
+    )
+    files = check.add_argument_group("files and configuration")
+    files.add_argument(
+        "--config", type=Path, help="the pyproject.toml or jaxlint.toml to use for every file"
+    )
+    files.add_argument("--isolated", action="store_true", help="ignore configuration files")
+    files.add_argument("--stdin-filename", help="the name of the file given on standard input (-)")
+    files.add_argument(
         "--force-exclude", action="store_true", help="apply `exclude` to files named on the command line too"
     )
+    files.add_argument(
+        "--no-respect-gitignore", action="store_true", help="check files that .gitignore ignores too"
+    )
+    files.add_argument("-j", "--jobs", type=_positive, help="worker processes (default: all cores)")
+    files.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
+    files.add_argument("--cache-dir", type=Path, help=f"cache directory (default: {DEFAULT_DIRECTORY})")
 
     rule = commands.add_parser("rule", help="explain a rule")
     rule.add_argument("code", nargs="?", help="e.g. JAX501")
@@ -133,6 +165,7 @@ def _main(argv: list[str]) -> int:
         return run_verify(argv[1:])
     parser = build_parser()
     if argv and argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version"):
+        _reject_misspelt_command(argv[0])
         argv = ["check", *argv]  # `jaxlint --fix` is `jaxlint check --fix .`
     args = parser.parse_args(argv)
     if args.command == "check":
@@ -147,72 +180,227 @@ def _main(argv: list[str]) -> int:
     return EXIT_CLEAN if not argv else EXIT_ERROR
 
 
-def resolve_settings(args: argparse.Namespace) -> Settings:
+def _reject_misspelt_command(word: str) -> None:
+    """``jaxlint chek``: a word that is neither a path nor an option but close to a command."""
+    if word.startswith("-") or os.path.exists(word):
+        return
+    close = difflib.get_close_matches(word, COMMANDS, n=1, cutoff=0.6)
+    if close:
+        raise UsageError(f"unknown command `{word}` (did you mean `{close[0]}`?)")
+
+
+def build_resolver(args: argparse.Namespace) -> SettingsCache:
+    """Per-file settings, with the command line's selection layered over each configuration."""
     codes = rule_codes()
-    if args.isolated:
-        settings = Settings()
-    else:
-        config = args.config
-        if config is not None and not config.is_file():
-            raise UsageError(f"config file not found: {config}")
-        if config is None:
-            config = find_config(Path(args.paths[0]) if args.paths else Path.cwd())
-        settings = load_settings(config, codes)
-    for option in ("select", "extend_select", "ignore"):
-        for selector in getattr(args, option) or ():
+    if args.config is not None and not args.config.is_file():
+        raise UsageError(f"config file not found: {args.config}")
+    options = {name: _flat(getattr(args, name)) for name in ("select", "extend_select", "ignore")}
+    for option, selectors in options.items():
+        for selector in selectors or ():
             if not is_known_selector(selector, codes):
-                raise UsageError(f"unknown rule selector `{selector}` in --{option.replace('_', '-')}")
-    return settings.with_overrides(
-        select=args.select,
-        extend_select=args.extend_select,
-        ignore=(*settings.ignore, *args.ignore) if args.ignore else None,
+                hint = did_you_mean(selector, codes)
+                raise UsageError(f"unknown rule selector `{selector}` in --{option.replace('_', '-')}{hint}")
+    command_line = Selection(options["select"], options["extend_select"] or (), options["ignore"] or ())
+    return SettingsCache(
+        command_line=command_line,
+        config=None if args.isolated else args.config,
+        isolated=args.isolated,
+        respect_gitignore=False if args.no_respect_gitignore else None,
     )
+
+
+def _flat(groups: list[tuple[str, ...]] | None) -> tuple[str, ...] | None:
+    return None if groups is None else tuple(code for group in groups for code in group)
 
 
 def run_check(args: argparse.Namespace) -> int:
-    missing = [path for path in args.paths if not os.path.exists(path)]
+    reads_stdin = args.paths == ["-"] or (args.stdin_filename is not None and not args.paths)
+    args.paths = args.paths or ["."]
+    missing = [path for path in args.paths if not os.path.exists(path)] if not reads_stdin else []
     if missing:
         raise UsageError(f"no such file or directory: {missing[0]}")
-    settings = resolve_settings(args)
-    ruleset = build_ruleset(settings)
-    cache_dir = None if args.no_cache else (args.cache_dir or settings.root / DEFAULT_DIRECTORY)
+    if "-" in args.paths and not reads_stdin:
+        raise UsageError("`-` (standard input) cannot be combined with other paths")
+    if args.statistics and args.output_format not in ("text", "json"):
+        raise UsageError("--statistics works with --output-format text or json")
+    resolver = build_resolver(args)
+    first = args.stdin_filename if reads_stdin and args.stdin_filename else args.paths[0]
+    settings = resolver.settings_in(Path(first) if os.path.isdir(first) else Path(first).parent)
+    if args.show_settings:
+        sys.stdout.write(settings.describe() + "\n")
+        return EXIT_CLEAN
     if args.verify:
         _require_verification(args)
+    cache_dir = None if args.no_cache else (args.cache_dir or settings.root / DEFAULT_DIRECTORY)
     mode = Mode(
         verify=args.verify,
-        fix=args.fix,
+        fix=args.fix and not args.add_noqa,
         unsafe=args.unsafe_fixes,
         diff=args.diff,
         with_fixes=True,
-        jobs=args.jobs or default_jobs(),
+        jobs=_usable_jobs(args.jobs or default_jobs()),
         cache_dir=cache_dir,
     )
+    if reads_stdin:
+        return run_standard_input(args, resolver, mode)
     paths = args.paths
     if args.force_exclude:  # pre-commit and editors name files one by one
-        paths = [path for path in paths if os.path.isdir(path) or not settings.is_excluded_path(path)]
-    result = check_paths(paths, settings, ruleset, mode)
+        paths = [path for path in paths if os.path.isdir(path) or not resolver.settings_for(path).is_excluded_path(path)]
+    if args.show_files:
+        for path in discover(paths, resolver):
+            sys.stdout.write(f"{path}\n")
+        return EXIT_CLEAN
+    if args.add_noqa:
+        return run_add_noqa(paths, resolver, mode, args)
+    with Progress.on_terminal(enabled=not args.quiet and not args.verbose) as progress:
+        result = check_paths(paths, resolver, mode, progress)
     for problem in result.problems:
         print(f"jaxlint: warning: {problem}", file=sys.stderr)
+    if args.verbose:
+        print(verbose_summary(result), file=sys.stderr)
+    if args.verify and not args.quiet and (args.fix or args.diff):
+        print(f"jaxlint: {result.verification_summary()}", file=sys.stderr)
     if args.diff:
         sys.stdout.write("".join(result.diffs))
         if not args.quiet:
-            print(f"Would fix {sum(1 for _ in result.diffs)} file(s).", file=sys.stderr)
+            print(f"Would fix {len(result.diffs)} file(s).", file=sys.stderr)
         return EXIT_FINDINGS if result.diffs and not args.exit_zero else EXIT_CLEAN
-    diagnostics = result.diagnostics
-    lines = source_lines(diagnostics) if args.show_source else {}
-    if args.output_format == "text":
-        output = render_text(diagnostics, lines, show_source=args.show_source)
-        if args.statistics:
-            output = render_statistics(diagnostics)
-        if not args.quiet:
-            output += summary(diagnostics, result.files, result.fixed if args.fix else None)
-    else:
-        output = FORMATS[args.output_format](diagnostics, lines)
-    sys.stdout.write(output)
-    sys.stdout.flush()
-    if diagnostics and not args.exit_zero:
+    output = report(args, result.diagnostics, result.files, result.fixed if args.fix else None)
+    if args.show_fixes and args.fix and not args.quiet:
+        output += render_fixes(result.fixed_by_file)
+    _emit(output, args.output_file)
+    if args.exit_zero:
+        return EXIT_CLEAN
+    if result.diagnostics or (args.exit_non_zero_on_fix and result.changed_files):
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def report(
+    args: argparse.Namespace, diagnostics: list[Diagnostic], files: int, fixed: Counter[str] | None
+) -> str:
+    """The report of the findings in the chosen format."""
+    wants_lines = args.show_source or args.output_format == "sarif"  # SARIF fingerprints hash lines
+    lines = source_lines(diagnostics) if wants_lines else {}
+    if args.output_format == "json" and args.statistics:
+        return json.dumps(statistics_as_json(diagnostics), indent=2) + "\n"
+    if args.output_format != "text":
+        return FORMATS[args.output_format](diagnostics, lines)
+    colour = _wants_colour(args)
+    if args.statistics:
+        output = render_statistics(diagnostics)
+    else:
+        output = render_text(diagnostics, lines, show_source=args.show_source, colour=colour)
+    if not args.quiet:
+        output += summary(diagnostics, files, fixed)
+    return output
+
+
+def _wants_colour(args: argparse.Namespace) -> bool:
+    if args.color != "auto":
+        return args.color == "always"
+    if args.output_file is not None or os.environ.get("NO_COLOR"):
+        return False
+    return bool(os.environ.get("FORCE_COLOR")) or sys.stdout.isatty()
+
+
+def _emit(output: str, output_file: Path | None) -> None:
+    if output_file is None:
+        sys.stdout.write(output)
+        sys.stdout.flush()
+        return
+    try:
+        output_file.write_text(output, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+
+
+def _usable_jobs(jobs: int) -> int:
+    """At most as many workers as the open-file limit can serve (each needs a few pipes)."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    except (ImportError, OSError, ValueError):
+        return min(jobs, 64)
+    limit = soft // 16 if soft > 0 else 64
+    return max(1, min(jobs, limit, 256))
+
+
+def run_standard_input(args: argparse.Namespace, resolver: SettingsCache, mode: Mode) -> int:
+    """``jaxlint check -``: check (or fix, printing the fixed source) the text on standard input,
+    as the file ``--stdin-filename`` names (its configuration and per-file ignores apply)."""
+    raw = sys.stdin.buffer.read()
+    name = args.stdin_filename or "-"
+    settings = resolver.settings_for(name)
+    if args.stdin_filename and args.force_exclude and settings.is_excluded_path(name):
+        if args.fix:
+            sys.stdout.buffer.write(raw)
+        return EXIT_CLEAN
+    outcome = check_standard_input(raw, name, settings, mode)
+    for problem in outcome.problems:
+        print(f"jaxlint: warning: {problem}", file=sys.stderr)
+    if args.diff:
+        sys.stdout.write(outcome.diff or "")
+        return EXIT_FINDINGS if outcome.diff and not args.exit_zero else EXIT_CLEAN
+    output = report(args, outcome.diagnostics, 1, outcome.fixed if args.fix else None)
+    if args.fix:  # the fixed source is the output; the report goes to stderr
+        text = outcome.fixed_source
+        if text is None:
+            sys.stdout.buffer.write(raw)
+        else:
+            sys.stdout.write(text)
+        sys.stdout.flush()
+        sys.stderr.write(output)
+    else:
+        _emit(output, args.output_file)
+    if args.exit_zero:
+        return EXIT_CLEAN
+    if outcome.diagnostics or (args.exit_non_zero_on_fix and outcome.fixed):
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def run_add_noqa(paths: list[str], resolver: SettingsCache, mode: Mode, args: argparse.Namespace) -> int:
+    from jaxlint.project.noqa_writer import add_noqa_comments
+
+    result = check_paths(paths, resolver, replace(mode, fix=False, diff=False, with_fixes=False))
+    added, problems = add_noqa_comments(result.diagnostics)
+    for problem in [*result.problems, *problems]:
+        print(f"jaxlint: warning: {problem}", file=sys.stderr)
+    if not args.quiet:
+        print(f"Added {added} noqa directive{'s' if added != 1 else ''}.", file=sys.stderr)
+    return EXIT_CLEAN
+
+
+def verbose_summary(result: RunResult) -> str:
+    """What ``--verbose`` says at the end: files, cache, rounds and time per phase."""
+    phases = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in result.timings.items())
+    total = sum(result.timings.values())
+    return (
+        f"jaxlint: {result.files} file{'s' if result.files != 1 else ''} checked in {total:.2f} s "
+        f"({phases}); {result.cached} from the cache, {result.analysed} analyses in "
+        f"{result.rounds} round{'s' if result.rounds != 1 else ''}"
+    )
+
+
+def render_fixes(fixed_by_file: dict[str, Counter[str]]) -> str:
+    if not fixed_by_file:
+        return ""
+    lines = ["", "Fixed:"]
+    for path, counts in sorted(fixed_by_file.items()):
+        lines.append(f"{path}:")
+        lines.extend(f"    {count} x {code}" for code, count in sorted(counts.items()))
+    return "\n".join(lines) + "\n"
+
+
+def statistics_as_json(diagnostics: list[Diagnostic]) -> list[dict[str, object]]:
+    counts = Counter((d.code, d.name) for d in diagnostics)
+    fixable = Counter(d.code for d in diagnostics if d.fix is not None)
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
+    return [
+        {"code": code, "name": name, "count": count, "fixable": fixable[code]} for (code, name), count in rows
+    ]
 
 
 def _require_verification(args: argparse.Namespace) -> None:

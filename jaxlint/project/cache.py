@@ -26,7 +26,7 @@ from jaxlint.engine.diagnostics import Applicability, Diagnostic, Edit, Fix, Loc
 from jaxlint.semantic.cross_module import TraceRequest
 from jaxlint.semantic.values import Value, from_json, to_json
 
-FORMAT = "1"
+FORMAT = "2"
 DEFAULT_DIRECTORY = ".jaxlint_cache"
 
 
@@ -137,6 +137,7 @@ def encode_diagnostic(d: Diagnostic) -> dict[str, Any]:
         "fix_title": d.fix_title,
         "noqa_row": d.noqa_row,
         "cell": d.cell,
+        "file_row": d.file_row,
     }
 
 
@@ -162,4 +163,5 @@ def decode_diagnostic(data: dict[str, Any]) -> Diagnostic:
         fix_title=data["fix_title"],
         noqa_row=data["noqa_row"],
         cell=data.get("cell"),
+        file_row=data.get("file_row"),
     )

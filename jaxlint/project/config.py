@@ -1,20 +1,28 @@
-"""Settings: ``[tool.jaxlint]`` in ``pyproject.toml`` (found by walking up), overridden by the CLI.
+"""Settings: ``[tool.jaxlint]`` in the ``pyproject.toml`` closest to each file (else a
+``jaxlint.toml``, whose keys are top level), overridden by the command line.
 
 Keys: ``select``, ``extend-select``, ``ignore``, ``per-file-ignores``, ``exclude``,
-``extend-exclude``, ``traced-decorators``. Selectors are code prefixes (``JAX5``, ``JAX501``) or
-``ALL``. Unknown keys, malformed TOML and unknown selectors are errors naming the file and line.
+``extend-exclude``, ``respect-gitignore``, ``traced-decorators``. Selectors are code prefixes
+(``JAX5``, ``JAX501``) or ``ALL``; as in ruff, the more specific selector wins (``select = ["JAX5"]``
+with ``ignore = ["JAX501"]``, or the other way round), and the command line's selection is applied
+over the configuration's (``--select JAX101`` re-enables a rule the configuration ignores). Globs
+are ruff's and git's (``tests/**/*.py`` matches ``tests/conftest.py``). Unknown keys, malformed
+TOML and unknown selectors are errors naming the file and line, with the closest known key.
 """
 
 from __future__ import annotations
 
-import fnmatch
+import difflib
+import functools
 import os
 import re
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
+
+import pathspec
 
 DEFAULT_EXCLUDE = (
     ".git",
@@ -39,7 +47,8 @@ DEFAULT_EXCLUDE = (
 )
 DEFAULT_EXCLUDE_SET = frozenset(DEFAULT_EXCLUDE)
 LIST_KEYS = ("select", "extend-select", "ignore", "exclude", "extend-exclude", "traced-decorators")
-KNOWN_KEYS = frozenset(LIST_KEYS) | {"per-file-ignores"}
+KNOWN_KEYS = frozenset(LIST_KEYS) | {"per-file-ignores", "respect-gitignore"}
+CONFIG_NAMES = ("pyproject.toml", "jaxlint.toml")  # in this order, in each folder walking up
 
 
 class ConfigError(Exception):
@@ -47,8 +56,39 @@ class ConfigError(Exception):
 
 
 @dataclass(frozen=True)
+class Selection:
+    """One layer of rule selection (the command line's, over the configuration's)."""
+
+    select: tuple[str, ...] | None = None  # None: keep what the layer below chose
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+    def decide(self, code: str) -> bool | None:
+        """Whether this layer enables ``code``, disables it, or leaves it (None)."""
+        best: tuple[int, bool] | None = None
+        for selector in (*(self.select or ()), *self.extend_select):
+            if _selects(selector, code) and (best is None or _specificity(selector) > best[0]):
+                best = (_specificity(selector), True)
+        for selector in self.ignore:
+            if _selects(selector, code) and (best is None or _specificity(selector) >= best[0]):
+                best = (_specificity(selector), False)
+        if best is not None:
+            return best[1]
+        return False if self.select is not None else None
+
+
+def _selects(selector: str, code: str) -> bool:
+    return selector == "ALL" or code.startswith(selector)
+
+
+def _specificity(selector: str) -> int:
+    return 0 if selector == "ALL" else len(selector)
+
+
+@dataclass(frozen=True)
 class Settings:
-    """The effective configuration of one run."""
+    """The configuration that applies to a file (its config file's, with the command line's
+    selection on top)."""
 
     select: tuple[str, ...] = ("ALL",)
     extend_select: tuple[str, ...] = ()
@@ -57,24 +97,30 @@ class Settings:
     exclude: tuple[str, ...] = ()
     extend_exclude: tuple[str, ...] = ()
     traced_decorators: tuple[str, ...] = ()
+    respect_gitignore: bool = True
     root: Path = field(default_factory=Path.cwd)
     source: Path | None = None
+    command_line: Selection = Selection()
 
     def enabled(self, codes: Iterable[str]) -> list[str]:
-        """The codes that select/extend-select choose and ignore does not drop."""
-        chosen = [*self.select, *self.extend_select]
-        return [
-            code
-            for code in codes
-            if _matches(code, chosen) and not _matches(code, self.ignore, allow_all=False)
-        ]
+        """The codes the configuration's selection, then the command line's, enable."""
+        layers = (Selection(self.select, self.extend_select, self.ignore), self.command_line)
+        enabled = []
+        for code in codes:
+            state = False
+            for layer in layers:
+                decided = layer.decide(code)
+                state = state if decided is None else decided
+            if state:
+                enabled.append(code)
+        return enabled
 
     def ignored_in(self, path: str) -> tuple[str, ...]:
         """Code prefixes that ``per-file-ignores`` drops for ``path``."""
         relative = self.relative(path)
         found: list[str] = []
         for pattern, codes in self.per_file_ignores:
-            if _glob_match(relative, pattern):
+            if _glob_match(relative, (pattern,)):
                 found.extend(codes)
         return tuple(found)
 
@@ -86,8 +132,7 @@ class Settings:
         patterns = (*self.exclude, *self.extend_exclude)
         if not patterns:
             return False
-        relative = self.relative(str(path))
-        return any(_glob_match(relative, pattern) for pattern in patterns)
+        return _glob_match(self.relative(str(path)), patterns)
 
     def is_excluded_path(self, path: str) -> bool:
         """Whether a file named on the command line lies in an excluded place (any folder of
@@ -111,23 +156,43 @@ class Settings:
     def fingerprint(self) -> str:
         """What in these settings changes which diagnostics a file gets (for caches)."""
         return repr(
-            (self.select, self.extend_select, self.ignore, self.per_file_ignores, self.traced_decorators)
+            (
+                self.select,
+                self.extend_select,
+                self.ignore,
+                self.command_line,
+                self.per_file_ignores,
+                self.traced_decorators,
+            )
         )
 
+    def describe(self) -> str:
+        """The settings as ``--show-settings`` prints them."""
+        lines = [f"config: {self.source or '(none: defaults)'}", f"root: {self.root}"]
+        for name in (
+            "select",
+            "extend_select",
+            "ignore",
+            "exclude",
+            "extend_exclude",
+            "traced_decorators",
+            "respect_gitignore",
+        ):
+            lines.append(f"{name.replace('_', '-')}: {getattr(self, name)!r}")
+        lines.append(f"per-file-ignores: {dict(self.per_file_ignores)!r}")
+        lines.append(f"command line: {self.command_line!r}")
+        return "\n".join(lines)
 
-def _matches(code: str, selectors: Sequence[str], allow_all: bool = True) -> bool:
-    return any((selector == "ALL" and allow_all) or code.startswith(selector) for selector in selectors)
+
+def _glob_match(relative: str, patterns: Sequence[str]) -> bool:
+    """Whether ``relative`` (or a folder it lies in) matches a git/ruff-style glob: ``*.py`` and
+    ``build`` match at any depth, ``/build`` only at the root, ``**`` any number of folders."""
+    return _compiled(tuple(patterns)).match_file(relative)
 
 
-def _glob_match(relative: str, pattern: str) -> bool:
-    """Match ``pattern`` against the path, its name, or any of its leading directories."""
-    pattern = pattern.rstrip("/")
-    if fnmatch.fnmatchcase(relative, pattern) or PurePosixPath(relative).match(pattern):
-        return True
-    parts = relative.split("/")
-    return any(fnmatch.fnmatchcase(part, pattern) for part in parts) or any(
-        fnmatch.fnmatchcase("/".join(parts[:i]), pattern) for i in range(1, len(parts))
-    )
+@functools.lru_cache(maxsize=1024)
+def _compiled(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
 def find_config(start: Path) -> Path | None:
@@ -137,20 +202,29 @@ def find_config(start: Path) -> Path | None:
     says what is wrong, rather than checking with defaults in silence."""
     directory = start if start.is_dir() else start.parent
     for candidate_dir in [directory.absolute(), *directory.absolute().parents]:
-        candidate = candidate_dir / "pyproject.toml"
-        try:
-            raw = candidate.read_bytes() if candidate.is_file() else b""
-        except OSError:
-            continue
-        if b"jaxlint" not in raw:
-            continue
+        found = config_in(candidate_dir)
+        if found is not None:
+            return found
+    return None
+
+
+def config_in(folder: Path) -> Path | None:
+    """The configuration file of ``folder`` itself, if it has one (a ``pyproject.toml`` with a
+    ``[tool.jaxlint]`` table, else a ``jaxlint.toml``)."""
+    candidate = folder / "pyproject.toml"
+    try:
+        raw = candidate.read_bytes() if candidate.is_file() else b""
+    except OSError:
+        raw = b""
+    if b"jaxlint" in raw:
         try:
             tool = tomllib.loads(raw.decode("utf-8")).get("tool")
         except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
             return candidate
         if isinstance(tool, dict) and "jaxlint" in tool:
             return candidate
-    return None
+    dedicated = folder / "jaxlint.toml"
+    return dedicated if dedicated.is_file() else None
 
 
 def load_settings(path: Path | None, known_codes: Sequence[str]) -> Settings:
@@ -179,7 +253,10 @@ def load_settings(path: Path | None, known_codes: Sequence[str]) -> Settings:
     tool = data.get("tool", {})
     if not isinstance(tool, dict):
         raise ConfigError(f"{path}: `tool` must be a table")
-    table = tool.get("jaxlint", {})
+    if path.name != "pyproject.toml" and "jaxlint" not in tool:
+        table = data  # jaxlint.toml: the keys at top level
+    else:
+        table = tool.get("jaxlint", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.jaxlint] must be a table")
     return _settings_from_table(table, path, text, known_codes)
@@ -190,8 +267,15 @@ def _settings_from_table(
 ) -> Settings:
     for key in table:
         if key not in KNOWN_KEYS:
-            raise ConfigError(f"{path}:{_line_of(text, key)}: unknown option `{key}` in [tool.jaxlint]")
+            raise ConfigError(
+                f"{path}:{_line_of(text, key)}: unknown option `{key}` in [tool.jaxlint]{did_you_mean(key, KNOWN_KEYS)}"
+            )
     values: dict[str, Any] = {}
+    if "respect-gitignore" in table:
+        if not isinstance(table["respect-gitignore"], bool):
+            line = _line_of(text, "respect-gitignore")
+            raise ConfigError(f"{path}:{line}: `respect-gitignore` must be true or false")
+        values["respect_gitignore"] = table["respect-gitignore"]
     for key in LIST_KEYS:
         if key in table:
             values[key.replace("-", "_")] = _string_list(table[key], key, path, text)
@@ -213,6 +297,12 @@ def _settings_from_table(
         pairs.append((pattern, code_list))
     values["per_file_ignores"] = tuple(pairs)
     return Settings(root=path.parent, source=path, **values)
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean `x`?)`` for the closest of ``choices``, or nothing."""
+    close = difflib.get_close_matches(word, sorted(choices), n=1, cutoff=0.6)
+    return f" (did you mean `{close[0]}`?)" if close else ""
 
 
 def is_known_selector(selector: str, known_codes: Sequence[str]) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import io
 import os
@@ -12,8 +13,14 @@ import tokenize
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pathspec
 
 from jaxlint.project.config import Settings
+
+if TYPE_CHECKING:
+    from jaxlint.project.settings import SettingsCache
 
 SOURCE_SUFFIXES = (".py", ".pyi")  # Python source
 NOTEBOOK_SUFFIX = ".ipynb"  # Jupyter notebooks: their code cells are checked
@@ -44,11 +51,14 @@ class SourceFile:
     identity: tuple[str, int, int] | None = None  # (real path, device, inode) when it was read
 
 
-def discover(paths: list[str], settings: Settings, problems: list[str] | None = None) -> Iterator[str]:
+def discover(
+    paths: list[str], settings: SettingsCache | Settings, problems: list[str] | None = None
+) -> Iterator[str]:
     """Yield Python files under ``paths`` in a stable order, skipping excluded folders.
 
     Files named explicitly are always yielded; directories are searched recursively for
-    ``*.py``/``*.pyi``, skipping hidden folders, virtual environments and excluded paths.
+    ``*.py``/``*.pyi``/``*.ipynb``, skipping hidden folders, virtual environments, what
+    ``.gitignore`` files ignore and what the configuration of each folder excludes.
     """
     seen: set[str] = set()
     for raw in paths:
@@ -63,8 +73,9 @@ def discover(paths: list[str], settings: Settings, problems: list[str] | None = 
             yield raw
 
 
-def _walk(root: Path, settings: Settings, problems: list[str] | None = None) -> Iterator[str]:
+def _walk(root: Path, resolver: SettingsCache | Settings, problems: list[str] | None = None) -> Iterator[str]:
     visited: set[tuple[int, int]] = set()
+    ignores: dict[str, tuple[GitIgnore, ...]] = {}
 
     def unreadable(error: OSError) -> None:  # a folder os.walk cannot list: said, not skipped silently
         if problems is not None:
@@ -81,17 +92,75 @@ def _walk(root: Path, settings: Settings, problems: list[str] | None = None) -> 
             subdirs[:] = []
             continue
         visited.add(identity)
+        settings = resolver if isinstance(resolver, Settings) else resolver.settings_in(Path(directory))
+        gitignored = _gitignores(directory, ignores) if settings.respect_gitignore else ()
         subdirs[:] = sorted(
             d
             for d in subdirs
             if not d.startswith(".")
             and not settings.is_excluded(os.path.join(directory, d))
             and not os.path.exists(os.path.join(directory, d, "pyvenv.cfg"))
+            and not any(ignore.ignores(os.path.join(directory, d), folder=True) for ignore in gitignored)
         )
         for name in sorted(files):
             path = os.path.join(directory, name)
-            if name.endswith(CHECKED_SUFFIXES) and not settings.is_excluded(path):
+            if (
+                name.endswith(CHECKED_SUFFIXES)
+                and not settings.is_excluded(path)
+                and not any(ignore.ignores(path, folder=False) for ignore in gitignored)
+            ):
                 yield path
+
+
+@dataclass(frozen=True)
+class GitIgnore:
+    """The patterns of one ``.gitignore`` file, relative to its folder."""
+
+    folder: str
+    spec: pathspec.GitIgnoreSpec
+
+    def ignores(self, path: str, folder: bool) -> bool:
+        relative = os.path.relpath(path, self.folder).replace(os.sep, "/")
+        return self.spec.match_file(relative + "/" if folder else relative)
+
+    @staticmethod
+    def read(folder: str) -> GitIgnore | None:
+        try:
+            with open(os.path.join(folder, ".gitignore"), encoding="utf-8", errors="replace") as handle:
+                lines = handle.read().splitlines()
+        except OSError:
+            return None
+        return GitIgnore(folder, pathspec.GitIgnoreSpec.from_lines(lines))
+
+
+def _gitignores(directory: str, known: dict[str, tuple[GitIgnore, ...]]) -> tuple[GitIgnore, ...]:
+    """The ``.gitignore`` files that apply in ``directory``: its own and its parents' up to the
+    repository's root (the folder with ``.git``); none outside a repository."""
+    directory = os.path.abspath(directory)
+    if directory in known:
+        return known[directory]
+    parent = os.path.dirname(directory)
+    if os.path.exists(os.path.join(directory, ".git")) or parent == directory:
+        inherited: tuple[GitIgnore, ...] = ()
+        in_repository = os.path.exists(os.path.join(directory, ".git"))
+    else:
+        inherited = _gitignores(parent, known)
+        in_repository = bool(inherited) or _in_repository(parent)
+    own = GitIgnore.read(directory) if in_repository else None
+    known[directory] = (*inherited, own) if own is not None else inherited
+    return known[directory]
+
+
+@functools.lru_cache(maxsize=4096)
+def _in_repository(directory: str) -> bool:
+    current = directory
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return True
+        parent = os.path.dirname(current)
+        if parent == current:
+            return False
+        current = parent
 
 
 def read_source(path: str) -> SourceFile:

@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
@@ -33,18 +33,20 @@ from jaxlint.engine.linter import INTERNAL_ERROR, IO_ERROR, META_CODES, RuleSet,
 from jaxlint.engine.registry import fixable_codes, rule_codes
 from jaxlint.project.cache import Cache, Entry
 from jaxlint.project.config import Settings
+from jaxlint.project.settings import SettingsCache
 from jaxlint.project.files import (
     NOTEBOOK_SUFFIX,
     SourceFile,
     WriteError,
     content_digest,
+    decode_source,
     discover,
     is_python_file,
     read_regular,
     read_source,
     write_source,
 )
-from jaxlint.project.notebooks import NotebookError, read_notebook
+from jaxlint.project.notebooks import Notebook, NotebookError, read_notebook
 from jaxlint.semantic.cross_module import ProjectIndex, ProjectView, TraceRequest, module_name
 from jaxlint.semantic.values import Value
 
@@ -67,6 +69,7 @@ class Mode:
     jobs: int = 1
     cache_dir: Path | None = None
     verify: bool = False  # run what each fix changed, eager against compiled, before keeping it
+    write: bool = True  # False (standard input): the fixed text is returned, not written
 
 
 @dataclass
@@ -82,6 +85,9 @@ class FileOutcome:
     diff: str | None = None
     problems: list[str] = field(default_factory=list)
     analysed: str | None = None  # the digest of the bytes the analysis read
+    fixed_source: str | None = None  # with Mode(write=False): the fixed text
+    verification: Counter[str] = field(default_factory=Counter)  # --verify: functions per verdict
+    skipped: bool = False  # not a Python file: not counted as checked
 
 
 @dataclass
@@ -93,28 +99,56 @@ class RunResult:
     diffs: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     analysed: int = 0  # file analyses run (not from the cache), over all rounds
+    cached: int = 0  # file analyses served from the cache
+    rounds: int = 0  # whole-project rounds (1 + rounds for cross-module trace requests)
+    timings: dict[str, float] = field(default_factory=dict)  # phase -> seconds
+    fixed_by_file: dict[str, Counter[str]] = field(default_factory=dict)
+    verification: Counter[str] = field(default_factory=Counter)  # --verify: functions per verdict
+
+    def verification_summary(self) -> str:
+        """``--verify``'s last line: functions verified, taken back and left unverified."""
+        counts = self.verification
+        return (
+            f"verified {counts['verified']} fixed function(s); took back {counts['taken back']} "
+            f"whose results changed; {counts['unverified']} could not be run (kept, see warnings)"
+        )
 
 
 def build_ruleset(settings: Settings) -> RuleSet:
     return RuleSet.from_codes(settings.enabled(rule_codes()))
 
 
-def check_paths(paths: list[str], settings: Settings, ruleset: RuleSet, mode: Mode = Mode()) -> RunResult:
-    """Check (and fix) every Python file under ``paths`` as one project."""
+Progress = Callable[[int, int], None]  # (files done, files in all), called as files finish
+
+
+def check_paths(
+    paths: list[str], resolver: SettingsCache, mode: Mode = Mode(), progress: Progress | None = None
+) -> RunResult:
+    """Check (and fix) every Python file under ``paths`` as one project, each file with the
+    configuration that applies to it."""
     unreadable: list[str] = []
-    files = list(discover(paths, settings, unreadable))
-    codes = tuple(rule.code for rule in ruleset.rules)
-    checker = Checker(settings, codes, mode)
-    result = RunResult(files=len(files))
+    started = time.perf_counter()
+    files = list(discover(paths, resolver, unreadable))
+    result = RunResult()
+    result.timings["discovery"] = time.perf_counter() - started
+    checker = Checker(resolver, mode, progress)
     result.problems.extend(unreadable)
+    started = time.perf_counter()
     outcomes, fixed_point = analyse_project(files, checker, result)
+    result.timings["analysis"] = time.perf_counter() - started
     if mode.fix or mode.diff:
+        started = time.perf_counter()
         outcomes = checker.fix_all({path: fixed_point.view(path) for path in files}, result)
+        result.timings["fixing"] = time.perf_counter() - started
     for path in files:
         outcome = outcomes[path]
+        result.files += not outcome.skipped
         result.diagnostics.extend(outcome.diagnostics)
         result.problems.extend(outcome.problems)
         result.fixed.update(outcome.fixed)
+        result.verification.update(outcome.verification)
+        if outcome.fixed:
+            result.fixed_by_file[path] = outcome.fixed
         if outcome.diff:
             result.diffs.append(outcome.diff)
         if outcome.fixed or outcome.diff:
@@ -123,16 +157,26 @@ def check_paths(paths: list[str], settings: Settings, ruleset: RuleSet, mode: Mo
     return result
 
 
+def check_standard_input(raw: bytes, path: str, settings: Settings, mode: Mode) -> FileOutcome:
+    """Check (or fix, returning the fixed text) source given on standard input as ``path``."""
+    name, is_package = module_name(path)
+    worker = Worker(replace(mode, write=False))
+    return worker.run(path, ProjectView(name, is_package), mode.fix or mode.diff, settings, raw)
+
+
 def analyse_project(
     files: list[str], checker: Checker, result: RunResult
 ) -> tuple[dict[str, FileOutcome], FixedPoint]:
     """Analyse every file, then again the files other modules trace into, to the fixed point."""
     fixed_point = FixedPoint(project_index(files))
     outcomes = checker.analyse_all({path: fixed_point.view(path) for path in files}, result)
+    checker.progress = None  # later rounds re-check a few files: the count is done
+    result.rounds = 1
     for _ in range(MAX_ROUNDS):
         changed = fixed_point.update(outcomes)
         if not changed:
             break
+        result.rounds += 1
         outcomes.update(checker.analyse_all({path: fixed_point.view(path) for path in changed}, result))
     return outcomes, fixed_point
 
@@ -223,21 +267,30 @@ class FixedPoint:
 class Checker:
     """Runs file jobs in-process or on worker processes, through the cache."""
 
-    def __init__(self, settings: Settings, codes: tuple[str, ...], mode: Mode) -> None:
-        self.settings = settings
-        self.codes = codes
+    def __init__(self, resolver: SettingsCache, mode: Mode, progress: Progress | None = None) -> None:
+        self.resolver = resolver
         self.mode = mode
-        context = repr((settings.fingerprint(), codes, mode.with_fixes))
-        self.cache = Cache(mode.cache_dir, context)
+        self.cache = Cache(mode.cache_dir, repr(mode.with_fixes))
+        self.progress = progress
+        self._done, self._total = 0, 0
+
+    def _finished(self) -> None:
+        self._done += 1
+        if self.progress is not None:
+            self.progress(self._done, self._total)
 
     def analyse_all(self, views: dict[str, ProjectView], result: RunResult) -> dict[str, FileOutcome]:
         outcomes: dict[str, FileOutcome] = {}
         misses: dict[str, tuple[ProjectView, str | None, str | None]] = {}
+        self._done, self._total = 0, len(views)
         for path, view in views.items():
             key, digest = self._key(path, view)
             entry = self.cache.get(key) if key is not None else None
-            if entry is not None:
-                outcomes[path] = FileOutcome(path, entry.diagnostics, entry.requests, entry.returns)
+            if entry is not None:  # reported under the path as this run spells it
+                diagnostics = [replace(d, filename=path) for d in entry.diagnostics]
+                outcomes[path] = FileOutcome(path, diagnostics, entry.requests, entry.returns)
+                result.cached += 1
+                self._finished()
             else:
                 misses[path] = (view, key, digest)
         ran = self._run({path: view for path, (view, _, _) in misses.items()}, fixing=False)
@@ -263,16 +316,22 @@ class Checker:
         content = read_regular(path)
         if content is None:
             return None, None
-        return self.cache.key(path, content, view.fingerprint()), content_digest(content)
+        settings = self.resolver.settings_for(path)
+        extra = f"{view.fingerprint()}\0{settings.fingerprint()}\0{settings.ignored_in(path)}"
+        return self.cache.key(path, content, extra), content_digest(content)
 
     def _run(self, views: dict[str, ProjectView], fixing: bool) -> dict[str, FileOutcome]:
-        jobs = [(path, view, fixing) for path, view in views.items()]
+        jobs = [(path, view, fixing, self.resolver.settings_for(path)) for path, view in views.items()]
         if self.mode.jobs > 1 and len(jobs) >= PARALLEL_THRESHOLD:
             return self._run_parallel(jobs)
-        worker = Worker(self.settings, self.codes, self.mode)
-        return {path: worker.run(path, view, fix) for path, view, fix in jobs}
+        worker = Worker(self.mode)
+        outcomes: dict[str, FileOutcome] = {}
+        for path, view, fix, settings in jobs:
+            outcomes[path] = worker.run(path, view, fix, settings)
+            self._finished()
+        return outcomes
 
-    def _run_parallel(self, jobs: list[tuple[str, ProjectView, bool]]) -> dict[str, FileOutcome]:
+    def _run_parallel(self, jobs: list[Job]) -> dict[str, FileOutcome]:
         import multiprocessing
 
         context = multiprocessing.get_context(_start_method())
@@ -283,13 +342,14 @@ class Checker:
                 self.mode.jobs,
                 mp_context=context,
                 initializer=_init_worker,
-                initargs=(self.settings, self.codes, self.mode),
+                initargs=(self.mode,),
             ) as pool:
                 for outcome in pool.map(_run_job, jobs, chunksize=chunk):
                     outcomes[outcome.path] = outcome
+                    self._finished()
         except BrokenProcessPool:
             pass  # a worker died (memory, a signal): the files it left are reported below
-        for path, _, _ in jobs:
+        for path, *_ in jobs:
             if path not in outcomes:
                 message = f"a worker process died while checking this file ({path})"
                 outcomes[path] = FileOutcome(path, [meta_diagnostic(INTERNAL_ERROR, message, path)])
@@ -299,16 +359,21 @@ class Checker:
 class Worker:
     """Checks or fixes one file at a time; one per process."""
 
-    def __init__(self, settings: Settings, codes: tuple[str, ...], mode: Mode) -> None:
-        self.settings = settings
+    def __init__(self, mode: Mode) -> None:
         self.mode = mode
-        self.ruleset = RuleSet.from_codes(codes)
-        self.decorators = frozenset(settings.traced_decorators)
+        self.rulesets = SettingsCache()
+        self.settings = Settings()
+        self.decorators: frozenset[str] = frozenset()
 
-    def run(self, path: str, view: ProjectView, fixing: bool) -> FileOutcome:
+    def run(
+        self, path: str, view: ProjectView, fixing: bool, settings: Settings, raw: bytes | None = None
+    ) -> FileOutcome:
+        """Check (or fix) ``path``; with ``raw``, those bytes (standard input) instead of the file."""
+        self.settings = settings
+        self.decorators = frozenset(settings.traced_decorators)
         try:
             with gc_paused():
-                return self._run(path, view, fixing)
+                return self._run(path, view, fixing, raw)
         except RecursionError:
             message = "the file is nested too deeply to analyse"
             return FileOutcome(path, [meta_diagnostic(INTERNAL_ERROR, message, path)])
@@ -318,16 +383,16 @@ class Worker:
                 raise
             return FileOutcome(path, [meta_diagnostic(INTERNAL_ERROR, message, path)])
 
-    def _run(self, path: str, view: ProjectView, fixing: bool) -> FileOutcome:
-        if not is_python_file(path):
-            return FileOutcome(path, problems=[f"{path}: not a Python file (skipped)"])
+    def _run(self, path: str, view: ProjectView, fixing: bool, raw: bytes | None) -> FileOutcome:
+        if raw is None and not is_python_file(path):
+            return FileOutcome(path, problems=[f"{path}: not a Python file (skipped)"], skipped=True)
         if path.endswith(NOTEBOOK_SUFFIX):
-            return self._notebook(path, view, fixing)
-        source = read_source(path)
+            return self._notebook(path, view, fixing, raw)
+        source = read_source(path) if raw is None else decode_source(path, raw)
         if source.text is None:
             return FileOutcome(path, [meta_diagnostic(IO_ERROR, f"{source.error}", path)])
         ignored = self.settings.ignored_in(path)
-        ruleset = self.ruleset.without(ignored) if ignored else self.ruleset
+        ruleset = self.rulesets.ruleset_for(self.settings, path)
         if fixing:
             outcome = self._fix(path, source, ruleset, view)
         else:
@@ -355,30 +420,68 @@ class Worker:
         outcome.diagnostics = [d.detached() for d in outcome.diagnostics]
         return outcome
 
-    def _notebook(self, path: str, view: ProjectView, fixing: bool) -> FileOutcome:
-        """A notebook's code cells, checked as one module; findings reported per cell."""
-        raw = read_regular(path)
+    def _notebook(self, path: str, view: ProjectView, fixing: bool, raw: bytes | None) -> FileOutcome:
+        """A notebook's code cells, checked as one module; findings reported per cell; fixed
+        cell by cell (outputs, metadata and magics kept)."""
+        source = read_source(path) if raw is None else SourceFile(path, None, raw=raw)
         try:
-            if raw is None:
-                raise OSError(f"{path}: not a regular file that can be read")
-            notebook = read_notebook(raw)
+            if source.raw is None:
+                raise OSError(source.error or f"{path}: not a regular file that can be read")
+            notebook = read_notebook(source.raw)
         except OSError as error:
-            return FileOutcome(
-                path, [meta_diagnostic(IO_ERROR, f"cannot read: {error.strerror or error}", path)]
-            )
+            message = f"cannot read: {error.strerror or error}" if error.strerror else str(error)
+            return FileOutcome(path, [meta_diagnostic(IO_ERROR, message, path)])
         except NotebookError as error:
             return FileOutcome(path, [meta_diagnostic(IO_ERROR, str(error), path)])
-        ignored = self.settings.ignored_in(path)
-        ruleset = self.ruleset.without(ignored) if ignored else self.ruleset
+        ruleset = self.rulesets.ruleset_for(self.settings, path)
+        if fixing:
+            return self._fix_notebook(path, source, notebook, ruleset, view)
         analysis = analyze(notebook.source, path, ruleset, self.decorators, project=view)
         diagnostics = [notebook.to_cells(d.detached()) for d in analysis.diagnostics]
-        problems = [f"{path}: notebooks are checked, not fixed"] if fixing and diagnostics else []
         requests = list(analysis.model.outgoing) if analysis.model is not None else []
         if analysis.model is not None:
             analysis.model.release()
-        outcome = FileOutcome(path, diagnostics, requests, problems=problems)
-        outcome.analysed = content_digest(raw)
+        outcome = FileOutcome(path, diagnostics, requests)
+        outcome.analysed = content_digest(source.raw)
         return outcome
+
+    def _fix_notebook(
+        self, path: str, source: SourceFile, notebook: Notebook, ruleset: RuleSet, view: ProjectView
+    ) -> FileOutcome:
+        from jaxlint.fixing.applier import fix_source
+
+        fixed = fix_source(notebook.source, path, ruleset, self.decorators, self.mode.unsafe, view)
+        remaining = [notebook.to_cells(d.detached()) for d in fixed.remaining]
+        outcome = FileOutcome(path, remaining, problems=list(fixed.problems))
+        if not fixed.changed:
+            return outcome
+        rebuilt = notebook.cells_from(fixed.fixed)
+        if rebuilt is None:
+            outcome.problems.append(f"{path}: not fixed: the fixed cells could not be written back in place")
+            outcome.diagnostics = self._unfixed_notebook(path, notebook, ruleset, view)
+            return outcome
+        after = read_notebook(rebuilt.encode("utf-8"))
+        outcome.diagnostics = [after.to_cells(d.detached()) for d in fixed.remaining]
+        if self.mode.diff:
+            outcome.diff = unified_diff(path, notebook.raw, rebuilt)
+            return outcome
+        if not self.mode.write:
+            outcome.fixed_source, outcome.fixed = rebuilt, fixed.applied
+            return outcome
+        try:
+            write_source(path, rebuilt, "utf-8", read=source)
+        except WriteError as error:
+            outcome.problems.append(str(error))
+            outcome.diagnostics = self._unfixed_notebook(path, notebook, ruleset, view)
+            return outcome
+        outcome.fixed = fixed.applied
+        return outcome
+
+    def _unfixed_notebook(
+        self, path: str, notebook: Notebook, ruleset: RuleSet, view: ProjectView
+    ) -> list[Diagnostic]:
+        analysis = analyze(notebook.source, path, ruleset, self.decorators, project=view)
+        return [notebook.to_cells(d.detached()) for d in analysis.diagnostics]
 
     def _fix(self, path: str, source: SourceFile, ruleset: RuleSet, view: ProjectView) -> FileOutcome:
         from jaxlint.fixing.applier import fix_source
@@ -394,13 +497,20 @@ class Worker:
         if self.mode.verify and fixed.changed:
             from jaxlint.fixing.verify_fixes import verified_fix
 
-            fixed, refused = verified_fix(path, fixed, refix)
+            tally: Counter[str] = Counter()
+            fixed, refused = verified_fix(path, fixed, refix, tally=tally)
             problems.extend(refused)
-        outcome = FileOutcome(path, fixed.remaining, problems=problems)
+        else:
+            tally = Counter()
+        outcome = FileOutcome(path, fixed.remaining, problems=problems, verification=tally)
         if not fixed.changed:
             return outcome
         if self.mode.diff:
             outcome.diff = unified_diff(path, fixed.source, fixed.fixed)
+            return outcome
+        if not self.mode.write:
+            outcome.fixed_source = fixed.fixed
+            outcome.fixed = fixed.applied
             return outcome
         try:
             write_source(path, fixed.fixed, source.encoding, read=source)
@@ -428,10 +538,10 @@ def _start_method() -> str:
     return "fork" if sys.platform.startswith("linux") and not threaded else "spawn"
 
 
-def _init_worker(settings: Settings, codes: tuple[str, ...], mode: Mode) -> None:
+def _init_worker(mode: Mode) -> None:
     global _WORKER
     _die_with_parent()
-    _WORKER = Worker(settings, codes, mode)
+    _WORKER = Worker(mode)
 
 
 def _die_with_parent() -> None:
@@ -458,10 +568,12 @@ def _die_with_parent() -> None:
     threading.Thread(target=watch, daemon=True, name="jaxlint-parent-watch").start()
 
 
-def _run_job(job: tuple[str, ProjectView, bool]) -> FileOutcome:
+Job = tuple[str, ProjectView, bool, Settings]  # path, what the project says of it, fixing?, settings
+
+
+def _run_job(job: Job) -> FileOutcome:
     assert _WORKER is not None
-    path, view, fixing = job
-    return _WORKER.run(path, view, fixing)
+    return _WORKER.run(*job)
 
 
 @contextmanager

@@ -1,8 +1,10 @@
-"""What the host integrations share: each file's settings and rules, and its diagnostics.
+"""Each file's settings and rules, shared by every host.
 
-flake8, pylint and the language server lint one file at a time, as the host hands it over. They
-read ``[tool.jaxlint]`` from the closest ``pyproject.toml`` above the file, as ``jaxlint check``
-does, so every front end reports the same findings with the same configuration.
+``jaxlint check``, pre-commit, flake8, pylint and the language server all resolve configuration
+per file: ``[tool.jaxlint]`` of the closest ``pyproject.toml`` above the file (else a
+``jaxlint.toml``), so every front end reports the same findings whatever order files come in.
+The command line adds a selection layer on top (``--select``, ``--ignore``...), or fixes one
+configuration file for every file (``--config``), or none (``--isolated``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pathlib import Path
 
 from jaxlint.engine.linter import Analysis, RuleSet, analyze
 from jaxlint.engine.registry import rule_codes
-from jaxlint.project.config import Settings, find_config, load_settings
+from jaxlint.project.config import Selection, Settings, find_config, load_settings
 
 
 @dataclass
@@ -22,6 +24,10 @@ class SettingsCache:
     """Settings per folder: the config file is found once per folder, re-read when it changes."""
 
     extra_decorators: tuple[str, ...] = ()
+    command_line: Selection = Selection()
+    config: Path | None = None  # --config: this file for every file
+    isolated: bool = False  # --isolated: no configuration file at all
+    respect_gitignore: bool | None = None  # --no-respect-gitignore: False, over configuration
     _configs: dict[Path, Path | None] = field(default_factory=dict)
     _loaded: dict[tuple[Path | None, int], Settings] = field(default_factory=dict)
     _rulesets: dict[tuple[str, tuple[str, ...]], RuleSet] = field(default_factory=dict)
@@ -31,17 +37,30 @@ class SettingsCache:
         folder = Path(os.path.abspath(path)).parent
         if fallback_root is not None and not folder.is_dir():
             folder = fallback_root  # an unsaved document: the workspace's configuration
+        return self.settings_in(folder)
+
+    def settings_in(self, folder: Path) -> Settings:
+        """The settings that apply to the files of ``folder``."""
+        folder = Path(os.path.abspath(folder))
         if folder not in self._configs:
-            self._configs[folder] = find_config(folder)
+            self._configs[folder] = self._find(folder)
         config = self._configs[folder]
         key = (config, _mtime(config))
         if key not in self._loaded:
             settings = load_settings(config, rule_codes())
-            if self.extra_decorators:
-                decorators = (*settings.traced_decorators, *self.extra_decorators)
-                settings = settings.with_overrides(traced_decorators=decorators)
+            decorators = (*settings.traced_decorators, *self.extra_decorators)
+            settings = settings.with_overrides(
+                traced_decorators=decorators,
+                command_line=self.command_line,
+                respect_gitignore=self.respect_gitignore,
+            )
             self._loaded[key] = settings
         return self._loaded[key]
+
+    def _find(self, folder: Path) -> Path | None:
+        if self.isolated:
+            return None
+        return self.config if self.config is not None else find_config(folder)
 
     def ruleset_for(self, settings: Settings, path: str) -> RuleSet:
         """The enabled rules for ``path``, minus its ``per-file-ignores``."""

@@ -7,9 +7,10 @@ import threading
 from pathlib import Path
 
 from jaxlint.project.cache import DEFAULT_DIRECTORY
-from jaxlint.project.config import Settings
+from jaxlint.project.config import ConfigError
 from jaxlint.project.files import discover
-from jaxlint.project.runner import Checker, FixedPoint, Mode, RunResult, analyse_project, build_ruleset
+from jaxlint.project.runner import Checker, FixedPoint, Mode, RunResult, analyse_project
+from jaxlint.project.settings import SettingsCache
 from jaxlint.semantic.cross_module import ProjectView, module_name
 
 MAX_FILES = 20_000  # beyond this, documents are linted on their own
@@ -28,7 +29,7 @@ class ProjectModel:
         with self._lock:
             self._stale = True
 
-    def view(self, path: str, settings: Settings) -> ProjectView:
+    def view(self, path: str, settings: SettingsCache) -> ProjectView:
         """What the project says about ``path`` (its seeds and the returns it sees)."""
         with self._lock:
             if self._stale:
@@ -39,13 +40,16 @@ class ProjectModel:
                 return ProjectView(name, is_package)
             return self._fixed_point.view(str(Path(path)))
 
-    def _compute(self, settings: Settings) -> FixedPoint | None:
+    def _compute(self, settings: SettingsCache) -> FixedPoint | None:
         if self.root is None:
             return None
-        files = [str(Path(f)) for f in discover([str(self.root)], settings)]
-        if len(files) > MAX_FILES:
+        try:
+            files = [str(Path(f)) for f in discover([str(self.root)], settings)]
+            if len(files) > MAX_FILES:
+                return None
+            cache_dir = settings.settings_in(self.root).root / DEFAULT_DIRECTORY
+            mode = Mode(with_fixes=False, jobs=1, cache_dir=cache_dir)
+            _, fixed_point = analyse_project(files, Checker(settings, mode), RunResult(files=len(files)))
+        except ConfigError:  # a broken configuration is reported per document; no project view
             return None
-        mode = Mode(with_fixes=False, jobs=1, cache_dir=settings.root / DEFAULT_DIRECTORY)
-        codes = tuple(rule.code for rule in build_ruleset(settings).rules)
-        _, fixed_point = analyse_project(files, Checker(settings, codes, mode), RunResult(files=len(files)))
         return fixed_point

@@ -182,7 +182,7 @@ def lint_document(ls: JaxlintServer, uri: str, source: str, version: int | None)
         settings, problem = settings_for(ls, path)
         if problem is not None:
             notices.append((types.MessageType.Error, problem))
-        view = ls.project.view(path, settings)
+        view = ls.project.view(path, ls.state.settings)
         incremental = ls.state.incremental.setdefault(uri, Incremental())
         with gc_paused():
             analysis = lint_analysis(ls.state.settings, settings, source, path, view, incremental=incremental)

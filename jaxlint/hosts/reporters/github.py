@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from jaxlint.engine.diagnostics import Diagnostic
+from jaxlint.engine.diagnostics import Diagnostic, Location
 
 COMMANDS = {"error": "error", "warning": "warning"}
 
@@ -19,6 +19,11 @@ def render_github(diagnostics: list[Diagnostic], lines: dict[str, list[str]] | N
 
 def annotation(diagnostic: Diagnostic) -> str:
     start, end = diagnostic.location, diagnostic.end_location
+    prefix = ""
+    if diagnostic.cell is not None:  # a notebook: annotate the .ipynb row, say the cell
+        prefix = f"cell {diagnostic.cell}, line {start.row}: "
+        row = diagnostic.file_row or start.row
+        start, end = Location(row, start.column), Location(row, max(end.column, start.column))
     properties = {
         "file": display_path(diagnostic.filename),
         "line": str(start.row),
@@ -31,7 +36,7 @@ def annotation(diagnostic: Diagnostic) -> str:
         del properties["endColumn"]  # GitHub accepts endColumn only on one-line annotations
     joined = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
     command = COMMANDS.get(diagnostic.severity, "warning")
-    message = f"{diagnostic.code} {diagnostic.message}\n{diagnostic.url}"
+    message = f"{prefix}{diagnostic.code} {diagnostic.message}\n{diagnostic.url}"
     return f"::{command} {joined}::{escape_data(message)}"
 
 

@@ -8,8 +8,10 @@ against ``%SRCROOT%``, so code scanning maps them onto the repository.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -18,6 +20,7 @@ from jaxlint import __version__
 from jaxlint.engine.diagnostics import Diagnostic, Fix, Location, rule_url
 from jaxlint.engine.linter import META_CODES
 from jaxlint.engine.registry import all_rules
+from jaxlint.hosts.reporters.github import display_path
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/jaxlint/jaxlint"
@@ -28,6 +31,7 @@ META_SUMMARIES = {
     "JAX001": "The file cannot be read or decoded, so it was not checked",
     "JAX002": "An internal error in jaxlint; the rest of the file was checked without the failing part",
 }
+FINGERPRINT = "jaxlint/v1"  # partialFingerprints key: rule, file and the line's text, not its number
 
 
 def render_sarif(diagnostics: list[Diagnostic], lines: dict[str, list[str]] | None = None) -> str:
@@ -45,7 +49,7 @@ def render_sarif(diagnostics: list[Diagnostic], lines: dict[str, list[str]] | No
         },
         "originalUriBaseIds": {SOURCE_ROOT: {"uri": Path.cwd().as_uri() + "/"}},
         "columnKind": "unicodeCodePoints",
-        "results": [sarif_result(d, index) for d in diagnostics],
+        "results": [sarif_result(d, index, fingerprint) for d, fingerprint in fingerprints(diagnostics, lines or {})],
     }
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
     return json.dumps(log, indent=2) + "\n"
@@ -82,21 +86,40 @@ def _descriptor(code: str, name: str, summary: str, severity: str, what: str | N
     return descriptor
 
 
-def sarif_result(diagnostic: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any]:
+def fingerprints(diagnostics: list[Diagnostic], lines: dict[str, list[str]]) -> list[tuple[Diagnostic, str]]:
+    """Each diagnostic with a fingerprint that survives lines moving: its rule, file and the
+    text of its line (and how many times that triple came before), hashed."""
+    seen: Counter[str] = Counter()
+    paired = []
+    for diagnostic in diagnostics:
+        rows = lines.get(diagnostic.filename, [])
+        row = diagnostic.file_row or diagnostic.location.row
+        text = rows[row - 1].strip() if 0 < row <= len(rows) else str(row)
+        where = f"{diagnostic.code}\0{display_path(diagnostic.filename)}\0{diagnostic.cell}\0{text}"
+        digest = hashlib.sha256(where.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        seen[digest] += 1
+        paired.append((diagnostic, f"{digest}:{seen[digest]}"))
+    return paired
+
+
+def sarif_result(diagnostic: Diagnostic, rule_index: dict[str, int], fingerprint: str = "") -> dict[str, Any]:
     artifact = artifact_location(diagnostic.filename)
+    start, end = diagnostic.location, diagnostic.end_location
+    message = diagnostic.message
+    if diagnostic.cell is not None:  # a notebook: the region is in the .ipynb file, the cell is said
+        message = f"cell {diagnostic.cell}, line {start.row}: {message}"
+        row = diagnostic.file_row or start.row
+        start, end = Location(row, start.column), Location(row, max(end.column, start.column))
     result: dict[str, Any] = {
         "ruleId": diagnostic.code,
         "level": LEVELS.get(diagnostic.severity, "warning"),
-        "message": {"text": diagnostic.message},
-        "locations": [
-            {
-                "physicalLocation": {
-                    "artifactLocation": artifact,
-                    "region": region(diagnostic.location, diagnostic.end_location),
-                }
-            }
-        ],
+        "message": {"text": message},
+        "locations": [{"physicalLocation": {"artifactLocation": artifact, "region": region(start, end)}}],
     }
+    if fingerprint:
+        result["partialFingerprints"] = {FINGERPRINT: fingerprint}
+    if diagnostic.cell is not None:
+        result["properties"] = {"cell": diagnostic.cell, "cellLine": diagnostic.location.row}
     if diagnostic.code in rule_index:
         result["ruleIndex"] = rule_index[diagnostic.code]
     if diagnostic.fix is not None and diagnostic.fix.edits:

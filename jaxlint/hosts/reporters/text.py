@@ -7,7 +7,15 @@ from collections import Counter
 from jaxlint.engine.diagnostics import Applicability, Diagnostic
 
 
-def render_text(diagnostics: list[Diagnostic], lines: dict[str, list[str]], show_source: bool = False) -> str:
+BOLD, RED, YELLOW, CYAN, RESET = "\033[1m", "\033[31m", "\033[33m", "\033[36m", "\033[0m"
+
+
+def render_text(
+    diagnostics: list[Diagnostic],
+    lines: dict[str, list[str]],
+    show_source: bool = False,
+    colour: bool = False,
+) -> str:
     out: list[str] = []
     for diagnostic in diagnostics:
         location = diagnostic.location
@@ -17,9 +25,12 @@ def render_text(diagnostics: list[Diagnostic], lines: dict[str, list[str]], show
             else ""
         )
         cell = f"cell {diagnostic.cell}:" if diagnostic.cell is not None else ""
-        out.append(
-            f"{diagnostic.filename}:{cell}{location.row}:{location.column}: {diagnostic.code} {marker}{diagnostic.message}"
-        )
+        where, code = f"{diagnostic.filename}:{cell}{location.row}:{location.column}:", diagnostic.code
+        if colour:
+            shade = YELLOW if diagnostic.severity == "warning" else RED
+            where, code = f"{BOLD}{where}{RESET}", f"{BOLD}{shade}{code}{RESET}"
+            marker = f"{CYAN}{marker}{RESET}" if marker else ""
+        out.append(f"{where} {code} {marker}{diagnostic.message}")
         source_lines = lines.get(diagnostic.filename)
         if show_source and source_lines and 0 < location.row <= len(source_lines):
             text = source_lines[location.row - 1].expandtabs(1)
@@ -43,8 +54,7 @@ def summary(diagnostics: list[Diagnostic], files: int, fixed: Counter[str] | Non
     repaired = sum(fixed.values()) if fixed else 0
     if not diagnostics and not repaired:
         return f"All checks passed ({checked}).\n"
-    total = len(diagnostics) + repaired
-    text = f"Found {total} error{'s' if total != 1 else ''} in {checked}"
+    text = f"Found {_count(diagnostics, repaired)} in {checked}"
     if fixed is not None:
         return text + f" ({repaired} fixed, {len(diagnostics)} remaining).\n"
     text += "."
@@ -55,3 +65,13 @@ def summary(diagnostics: list[Diagnostic], files: int, fixed: Counter[str] | Non
     if unsafe:
         text += f"\n{unsafe} more fixable with `--fix --unsafe-fixes`."
     return text + "\n"
+
+
+def _count(diagnostics: list[Diagnostic], repaired: int) -> str:
+    """``3 errors``, ``2 warnings``, or ``3 errors and 2 warnings`` (fixed findings are errors)."""
+    warnings = sum(1 for d in diagnostics if d.severity == "warning")
+    errors = len(diagnostics) - warnings + repaired
+    parts = [f"{errors} error{'s' if errors != 1 else ''}"] if errors or not warnings else []
+    if warnings:
+        parts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
+    return " and ".join(parts)
