@@ -160,14 +160,18 @@ def test_notebook_is_checked_per_cell(tmp_path: Path, capsys: pytest.CaptureFixt
     code, out, _ = run(capsys, "-q", str(path))
     assert code == 1 and out == (
         f"{path}:cell 3:3:5: JAX101 `print` in `f` runs only while JAX traces it, and shows tracers, not values "
-        "(`f` is traced by `jax.jit` at line 5); use `jax.debug.print`\n"
+        "(`f` is traced by `jax.jit` at line 1); use `jax.debug.print`\n"
+        f"{path}:cell 3:3:15: JAX010 unused `# noqa` code `JAX5`: nothing on this line reports it\n"
     )
     code, out, _ = run(capsys, "--output-format", "json", str(path))
-    (finding,) = json.loads(out)
+    finding, _ = json.loads(out)
     assert finding["cell"] == 3 and finding["location"] == {"row": 3, "column": 5} and finding["fix"] is None
     code, _, err = run(capsys, "--fix", str(path))
-    assert "notebooks are checked, not fixed" in err
-    assert json.loads(path.read_text()) == notebook
+    fixed = json.loads(path.read_text())
+    assert fixed["cells"][:2] == notebook["cells"][:2]  # magics and markdown as they were
+    assert fixed["cells"][2]["source"] == notebook["cells"][2]["source"].replace(
+        "print(x)", 'jax.debug.print("{}", x)'
+    )
 
 
 def test_broken_notebook(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from jaxlint.engine.context import Context, character_column
 from jaxlint.engine.diagnostics import Diagnostic, Location
-from jaxlint.engine.noqa import apply_noqa
+from jaxlint.engine.noqa import Suppression, apply_noqa, find_suppressions
 from jaxlint.engine.registry import all_rules
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.cross_module import ProjectView
@@ -35,6 +35,26 @@ META_CODES = {
     SYNTAX_ERROR: "syntax-error",
     IO_ERROR: "io-error",
     INTERNAL_ERROR: "internal-error",
+}
+# What the codes of files jaxlint could not check mean (``jaxlint rule JAX000``, docs, SARIF).
+META_DOCS = {
+    SYNTAX_ERROR: (
+        "The file does not parse, so it was not checked",
+        "Python cannot parse the file (or a notebook's cells, read as IPython reads them), so no "
+        "rule ran on it. The message gives Python's reason and where. Fix the syntax, or exclude "
+        "the file (`exclude` in `[tool.jaxlint]`).",
+    ),
+    IO_ERROR: (
+        "The file cannot be read or decoded, so it was not checked",
+        "The file could not be read (permissions, deleted during the run, not a regular file), is "
+        "not in the encoding it declares, or is a notebook whose JSON is not a notebook. The "
+        "message says which.",
+    ),
+    INTERNAL_ERROR: (
+        "An internal error in jaxlint; the rest of the file was checked without the failing part",
+        "A rule, the semantic model or a fixer failed on this file. The other rules still ran. "
+        "Please report it with the file (or the smallest part of it that shows the error).",
+    ),
 }
 BUG_REPORT = "please report it at https://github.com/jaxlint/jaxlint/issues"
 _NEWLINES = re.compile(r"\r\n|\r|\n")
@@ -220,8 +240,24 @@ def analyze(
         return Analysis([], model)
     context = Context(path, lines, model)
     errors = run_deeply(lambda: _dispatch(context, ruleset)) if deep else _dispatch(context, ruleset)
-    diagnostics = apply_noqa(context.diagnostics, lines)
+    suppressions = find_suppressions(source)
+    diagnostics = apply_noqa(context.diagnostics, suppressions)
+    diagnostics += _suppression_findings(path, suppressions, ruleset)
     return Analysis(_deduplicate(diagnostics) + errors, model)
+
+
+def _suppression_findings(path: str, suppressions: list[Suppression], ruleset: RuleSet) -> list[Diagnostic]:
+    """What rules about suppression comments (JAX010) say, once the file's findings are known."""
+    if not suppressions:
+        return []
+    known = frozenset(rule.code for rule in all_rules()) | frozenset(META_CODES)
+    enabled = frozenset(rule.code for rule in ruleset.rules)
+    findings: list[Diagnostic] = []
+    for rule in ruleset.rules:
+        hook = getattr(rule, "suppression_findings", None)
+        if hook is not None:
+            findings.extend(hook(path, suppressions, known, enabled))
+    return findings
 
 
 def _may_hold_findings(source: str, traced_decorators: frozenset[str]) -> bool:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from jaxlint import __version__
 from jaxlint.engine.diagnostics import Diagnostic
-from jaxlint.engine.linter import split_lines
+from jaxlint.engine.linter import META_CODES, split_lines
 from jaxlint.engine.registry import all_rules, rule_by_code, rule_codes
 from jaxlint.hosts.reporters import FORMATS
 from jaxlint.hosts.reporters.text import render_statistics, render_text, summary
@@ -430,8 +430,14 @@ def run_rule(args: argparse.Namespace) -> int:
         rules = list(all_rules())
     elif args.code:
         found = rule_by_code(args.code)
+        if found is None and args.code.upper() in META_CODES and args.output_format == "text":
+            from jaxlint.hosts.docs import meta_as_text
+
+            sys.stdout.write(meta_as_text(args.code.upper()))
+            return EXIT_CLEAN
         if found is None:
-            raise UsageError(f"unknown rule `{args.code}` (see `jaxlint rule --all`)")
+            hint = did_you_mean(args.code.upper(), [*rule_codes(), *META_CODES])
+            raise UsageError(f"unknown rule `{args.code}`{hint} (see `jaxlint rule --all`)")
         rules = [found]
     else:
         raise UsageError("name a rule code (e.g. `jaxlint rule JAX501`) or pass --all")

@@ -7,10 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from jaxlint.engine.diagnostics import rule_url
+from jaxlint.engine.linter import META_CODES, META_DOCS
 from jaxlint.engine.registry import all_rules
 from jaxlint.engine.rule import SECTIONS, Rule
 
 FAMILIES = {
+    "JAX0": "Files jaxlint could not check, and suppression comments",
     "JAX1": "Purity and side effects in traced code",
     "JAX2": "In-place mutation of JAX arrays",
     "JAX3": "PRNG keys",
@@ -65,6 +67,8 @@ def rules_markdown() -> str:
         if not family:
             continue
         out += ["", f"## {prefix}xx: {title}"]
+        if prefix == "JAX0":
+            out += meta_markdown()
         for rule in family:
             docs = rule.docs()
             out += ["", f"### {rule.code} {rule.name}", "", f"{rule.message}", ""]
@@ -73,6 +77,21 @@ def rules_markdown() -> str:
                 if section in docs:
                     out += ["", f"#### {section}", "", docs[section]]
     return "\n".join(out) + "\n"
+
+
+def meta_markdown() -> list[str]:
+    """The sections of the codes for files that were not checked (JAX000-JAX002)."""
+    out: list[str] = []
+    for code, name in sorted(META_CODES.items()):
+        summary, explanation = META_DOCS[code]
+        out += ["", f"### {code} {name}", "", f"{summary}.", "", explanation]
+    return out
+
+
+def meta_as_text(code: str) -> str:
+    """``jaxlint rule JAX000``."""
+    summary, explanation = META_DOCS[code]
+    return f"# {code} {META_CODES[code]}\n\n{summary}.\n\n{explanation}\n"
 
 
 def main(argv: list[str] | None = None) -> int:

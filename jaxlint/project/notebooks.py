@@ -288,10 +288,10 @@ def _dumps_like(data: dict[str, object], raw: str) -> str | None:
     """``data`` as JSON in the layout of ``raw`` (Jupyter's: indent 1, UTF-8, final newline);
     None when that layout cannot be reproduced (then the notebook is not rewritten)."""
     second = raw.split("\n", 2)[1] if raw.count("\n") >= 2 else ""
-    indent = len(second) - len(second.lstrip(" ")) or 1
+    indent = len(second) - len(second.lstrip(" ")) or None
     trailing = "\n" if raw.endswith("\n") else ""
+    original = json.loads(raw)
     for ascii_only in (False, True):
-        original = json.loads(raw)
         if json.dumps(original, indent=indent, ensure_ascii=ascii_only) + trailing == raw:
             return json.dumps(data, indent=indent, ensure_ascii=ascii_only) + trailing
     return None

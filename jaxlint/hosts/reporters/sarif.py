@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 from jaxlint import __version__
 from jaxlint.engine.diagnostics import Diagnostic, Fix, Location, rule_url
-from jaxlint.engine.linter import META_CODES
+from jaxlint.engine.linter import META_CODES, META_DOCS
 from jaxlint.engine.registry import all_rules
 from jaxlint.hosts.reporters.github import display_path
 
@@ -26,11 +26,6 @@ SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/jaxlint/jaxlint"
 SOURCE_ROOT = "%SRCROOT%"
 LEVELS = {"error": "error", "warning": "warning"}
-META_SUMMARIES = {
-    "JAX000": "The file does not parse, so it was not checked",
-    "JAX001": "The file cannot be read or decoded, so it was not checked",
-    "JAX002": "An internal error in jaxlint; the rest of the file was checked without the failing part",
-}
 FINGERPRINT = "jaxlint/v1"  # partialFingerprints key: rule, file and the line's text, not its number
 
 
@@ -58,7 +53,7 @@ def render_sarif(diagnostics: list[Diagnostic], lines: dict[str, list[str]] | No
 def rule_descriptors() -> list[dict[str, Any]]:
     """Every rule (and the meta codes for unreadable or unparsable files) as SARIF descriptors."""
     descriptors = [
-        _descriptor(code, name, META_SUMMARIES.get(code, name), "error", None)
+        _descriptor(code, name, META_DOCS[code][0], "error", None)
         for code, name in sorted(META_CODES.items())
     ]
     for rule in all_rules():

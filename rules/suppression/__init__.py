@@ -1,0 +1,1 @@
+"""Rules about jaxlint's own suppression comments (``# noqa``)."""
