@@ -166,7 +166,7 @@ def test_notebook_is_checked_per_cell(tmp_path: Path, capsys: pytest.CaptureFixt
     code, out, _ = run(capsys, "--output-format", "json", str(path))
     finding, _ = json.loads(out)
     assert finding["cell"] == 3 and finding["location"] == {"row": 3, "column": 5} and finding["fix"] is None
-    code, _, err = run(capsys, "--fix", str(path))
+    run(capsys, "--fix", str(path))
     fixed = json.loads(path.read_text())
     assert fixed["cells"][:2] == notebook["cells"][:2]  # magics and markdown as they were
     assert fixed["cells"][2]["source"] == notebook["cells"][2]["source"].replace(

@@ -21,10 +21,10 @@ from jaxlint import __version__
 from jaxlint.engine.diagnostics import Diagnostic
 from jaxlint.engine.linter import META_CODES, split_lines
 from jaxlint.engine.registry import all_rules, rule_by_code, rule_codes
+from jaxlint.hosts.progress import Progress
 from jaxlint.hosts.reporters import FORMATS
 from jaxlint.hosts.reporters.text import render_statistics, render_text, summary
 from jaxlint.project.cache import DEFAULT_DIRECTORY
-from jaxlint.hosts.progress import Progress
 from jaxlint.project.config import ConfigError, Selection, did_you_mean, is_known_selector
 from jaxlint.project.files import discover, read_source
 from jaxlint.project.runner import Mode, RunResult, check_paths, check_standard_input, default_jobs
@@ -48,8 +48,12 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     check = commands.add_parser("check", help="check files and directories")
-    check.add_argument("paths", nargs="*", metavar="PATH", help="files and folders (default: .; - reads stdin)")
-    selection = check.add_argument_group("rule selection (repeatable; the command line wins over configuration)")
+    check.add_argument(
+        "paths", nargs="*", metavar="PATH", help="files and folders (default: .; - reads stdin)"
+    )
+    selection = check.add_argument_group(
+        "rule selection (repeatable; the command line wins over configuration)"
+    )
     for option, what in (
         ("--select", "rule codes or prefixes to enable (instead of the configuration's)"),
         ("--extend-select", "rule codes or prefixes to enable in addition"),
@@ -61,23 +65,33 @@ def build_parser() -> argparse.ArgumentParser:
     output.add_argument("-o", "--output-file", type=Path, help="write the report to this file")
     output.add_argument("--statistics", action="store_true", help="count diagnostics per rule")
     output.add_argument("-q", "--quiet", action="store_true", help="print diagnostics only")
-    output.add_argument("-v", "--verbose", action="store_true", help="say what was checked and how long it took")
+    output.add_argument(
+        "-v", "--verbose", action="store_true", help="say what was checked and how long it took"
+    )
     output.add_argument("--show-source", action="store_true", help="show the source line and a caret")
     output.add_argument("--show-fixes", action="store_true", help="list the fixes applied, per file")
-    output.add_argument("--show-files", action="store_true", help="list the files that would be checked; check none")
     output.add_argument(
-        "--show-settings", action="store_true", help="print the settings that apply to the first path; check none"
+        "--show-files", action="store_true", help="list the files that would be checked; check none"
+    )
+    output.add_argument(
+        "--show-settings",
+        action="store_true",
+        help="print the settings that apply to the first path; check none",
     )
     output.add_argument(
         "--color", choices=("auto", "always", "never"), default="auto", help="colour the text output"
     )
     output.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     output.add_argument(
-        "--exit-non-zero-on-fix", action="store_true", help="exit 1 when files were fixed, even if none remain"
+        "--exit-non-zero-on-fix",
+        action="store_true",
+        help="exit 1 when files were fixed, even if none remain",
     )
     fixing = check.add_argument_group("fixing")
     fixing.add_argument("--fix", action="store_true", help="apply safe fixes in place")
-    fixing.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too")
+    fixing.add_argument(
+        "--unsafe-fixes", action="store_true", help="with --fix or --diff, apply unsafe fixes too"
+    )
     fixing.add_argument("--diff", action="store_true", help="print the fixes as a diff; write nothing")
     fixing.add_argument(
         "--verify",
@@ -89,9 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--add-noqa", action="store_true", help="add `# noqa: CODE` comments to silence every finding"
     )
     files = check.add_argument_group("files and configuration")
-    files.add_argument(
-        "--config", type=Path, help="the pyproject.toml or jaxlint.toml to use for every file"
-    )
+    files.add_argument("--config", type=Path, help="the pyproject.toml or jaxlint.toml to use for every file")
     files.add_argument("--isolated", action="store_true", help="ignore configuration files")
     files.add_argument("--stdin-filename", help="the name of the file given on standard input (-)")
     files.add_argument(
@@ -245,7 +257,11 @@ def run_check(args: argparse.Namespace) -> int:
         return run_standard_input(args, resolver, mode)
     paths = args.paths
     if args.force_exclude:  # pre-commit and editors name files one by one
-        paths = [path for path in paths if os.path.isdir(path) or not resolver.settings_for(path).is_excluded_path(path)]
+        paths = [
+            path
+            for path in paths
+            if os.path.isdir(path) or not resolver.settings_for(path).is_excluded_path(path)
+        ]
     if args.show_files:
         for path in discover(paths, resolver):
             sys.stdout.write(f"{path}\n")

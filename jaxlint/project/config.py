@@ -100,7 +100,7 @@ class Settings:
     respect_gitignore: bool = True
     root: Path = field(default_factory=Path.cwd)
     source: Path | None = None
-    command_line: Selection = Selection()
+    command_line: Selection = field(default_factory=Selection)
 
     def enabled(self, codes: Iterable[str]) -> list[str]:
         """The codes the configuration's selection, then the command line's, enable."""
@@ -253,10 +253,8 @@ def load_settings(path: Path | None, known_codes: Sequence[str]) -> Settings:
     tool = data.get("tool", {})
     if not isinstance(tool, dict):
         raise ConfigError(f"{path}: `tool` must be a table")
-    if path.name != "pyproject.toml" and "jaxlint" not in tool:
-        table = data  # jaxlint.toml: the keys at top level
-    else:
-        table = tool.get("jaxlint", {})
+    dedicated = path.name != "pyproject.toml" and "jaxlint" not in tool  # jaxlint.toml: keys at top level
+    table = data if dedicated else tool.get("jaxlint", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [tool.jaxlint] must be a table")
     return _settings_from_table(table, path, text, known_codes)

@@ -26,7 +26,9 @@ from dataclasses import dataclass, field, replace
 
 from jaxlint.engine.diagnostics import Diagnostic, Location
 
-PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug", "memit", "mprun", "tensorflow_version"})
+PYTHON_CELL_MAGICS = frozenset(
+    {"time", "timeit", "capture", "prun", "debug", "memit", "mprun", "tensorflow_version"}
+)
 _CELL_MARKER = re.compile(r"^# jaxlint-cell:(\d+)$")
 _MAGIC_MARKER = re.compile(r"  # jaxlint-magic:(\d+)$|^# jaxlint-magic:(\d+)$")
 _LINE_MAGIC = re.compile(r"^(\s*)(?:%|!|\?)")
@@ -175,7 +177,9 @@ def read_notebook(raw: bytes) -> Notebook:
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         source = cell.get("source", "")
-        if not (isinstance(source, str) or (isinstance(source, list) and all(isinstance(p, str) for p in source))):
+        if not (
+            isinstance(source, str) or (isinstance(source, list) and all(isinstance(p, str) for p in source))
+        ):
             raise NotebookError(f"not a valid notebook: the source of cell {number} is not text")
         notebook.lists[number] = isinstance(source, list)
         lines.append(f"# jaxlint-cell:{number}")

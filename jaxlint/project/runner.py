@@ -33,7 +33,6 @@ from jaxlint.engine.linter import INTERNAL_ERROR, IO_ERROR, META_CODES, RuleSet,
 from jaxlint.engine.registry import fixable_codes, rule_codes
 from jaxlint.project.cache import Cache, Entry
 from jaxlint.project.config import Settings
-from jaxlint.project.settings import SettingsCache
 from jaxlint.project.files import (
     NOTEBOOK_SUFFIX,
     SourceFile,
@@ -47,6 +46,7 @@ from jaxlint.project.files import (
     write_source,
 )
 from jaxlint.project.notebooks import Notebook, NotebookError, read_notebook
+from jaxlint.project.settings import SettingsCache
 from jaxlint.semantic.cross_module import ProjectIndex, ProjectView, TraceRequest, module_name
 from jaxlint.semantic.values import Value
 

@@ -24,7 +24,7 @@ class SettingsCache:
     """Settings per folder: the config file is found once per folder, re-read when it changes."""
 
     extra_decorators: tuple[str, ...] = ()
-    command_line: Selection = Selection()
+    command_line: Selection = field(default_factory=Selection)
     config: Path | None = None  # --config: this file for every file
     isolated: bool = False  # --isolated: no configuration file at all
     respect_gitignore: bool | None = None  # --no-respect-gitignore: False, over configuration

@@ -65,10 +65,16 @@ class UnusedNoqa(Rule):
                 if not any(rule.startswith(code) for rule in known):
                     message = f"`{code}` is not a jaxlint code: this comment silences nothing"
                     findings.append(self._finding(path, suppression, message))
-                elif not suppression.file_wide and code not in suppression.used and _all_enabled(code, known, enabled):
+                elif (
+                    not suppression.file_wide
+                    and code not in suppression.used
+                    and _all_enabled(code, known, enabled)
+                ):
                     where = "on this line" if not suppression.file_wide else "in this file"
                     findings.append(
-                        self._finding(path, suppression, f"unused `# noqa` code `{code}`: nothing {where} reports it")
+                        self._finding(
+                            path, suppression, f"unused `# noqa` code `{code}`: nothing {where} reports it"
+                        )
                     )
         return findings
 

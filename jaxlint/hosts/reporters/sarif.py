@@ -44,7 +44,9 @@ def render_sarif(diagnostics: list[Diagnostic], lines: dict[str, list[str]] | No
         },
         "originalUriBaseIds": {SOURCE_ROOT: {"uri": Path.cwd().as_uri() + "/"}},
         "columnKind": "unicodeCodePoints",
-        "results": [sarif_result(d, index, fingerprint) for d, fingerprint in fingerprints(diagnostics, lines or {})],
+        "results": [
+            sarif_result(d, index, fingerprint) for d, fingerprint in fingerprints(diagnostics, lines or {})
+        ],
     }
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
     return json.dumps(log, indent=2) + "\n"

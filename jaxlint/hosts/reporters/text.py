@@ -6,7 +6,6 @@ from collections import Counter
 
 from jaxlint.engine.diagnostics import Applicability, Diagnostic
 
-
 BOLD, RED, YELLOW, CYAN, RESET = "\033[1m", "\033[31m", "\033[33m", "\033[36m", "\033[0m"
 
 
