@@ -1,6 +1,6 @@
 """jaxlint's runtime companion: run code eagerly and compiled and prove that the results match.
 
-The only part of jaxlint that imports jax (``pip install 'jaxlint[runtime]'``). Names are loaded
+The only part of jaxlint that imports jax (it needs ``jax`` installed: ``pip install jax``, or ``pip install '.[runtime]'`` in a checkout). Names are loaded
 on first use, so ``import jaxlint_runtime`` (and the pytest plugin) stay cheap until needed.
 """
 

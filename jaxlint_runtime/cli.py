@@ -20,7 +20,7 @@ from jaxlint_runtime.targets import TargetError, parse_target
 EXIT_MATCH, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 INSTALL_HINT = (
     "`jaxlint verify` needs JAX, which is not installed here: "
-    "pip install 'jaxlint[runtime]' (in a checkout: pip install '.[runtime]')"
+    "pip install jax (or, in a jaxlint checkout, pip install '.[runtime]')"
 )
 
 

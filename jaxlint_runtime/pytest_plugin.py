@@ -46,6 +46,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _install(config: pytest.Config, max_traces: Any) -> None:
+    from jaxlint_runtime.cli import INSTALL_HINT, jax_available
+
+    if not jax_available():  # one line from pytest (exit 4), not a traceback
+        raise pytest.UsageError(INSTALL_HINT.replace("`jaxlint verify`", "--jaxlint-verify"))
     from jaxlint_runtime.crosscheck import CrossCheckPlugin
 
     plugin = CrossCheckPlugin(max_traces=int(max_traces))

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import ast
 import enum
+import functools
+import importlib.metadata
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from jaxlint.semantic.scopes import Scope
 
-DOCS_URL = "https://github.com/jaxlint/jaxlint/blob/main/docs/rules.md"
+RULES_DOC = "docs/rules.md"  # in the repository; `jaxlint rule CODE` prints the same text
 
 
 class Applicability(enum.Enum):
@@ -89,7 +91,7 @@ class Diagnostic:
     request: FixRequest | None = field(default=None, compare=False, repr=False)
 
     @property
-    def url(self) -> str:
+    def url(self) -> str | None:
         return rule_url(self.code, self.name)
 
     def detached(self) -> Diagnostic:
@@ -100,7 +102,29 @@ class Diagnostic:
         return (self.filename, self.cell or 0, self.location.row, self.location.column, self.code)
 
 
-def rule_url(code: str, name: str) -> str:
-    """The documentation anchor of one rule."""
+def rule_url(code: str, name: str) -> str | None:
+    """The web address of one rule's documentation: its anchor in ``docs/rules.md`` of the
+    repository the installed jaxlint declares (``[project.urls]``); None when it declares none,
+    rather than an address that is not this project's (``jaxlint rule CODE`` always works)."""
+    repository = repository_url()
+    if repository is None:
+        return None
     anchor = f"{code}-{name}".lower() if name else code.lower()
-    return f"{DOCS_URL}#{anchor}"
+    return f"{repository}/blob/main/{RULES_DOC}#{anchor}"
+
+
+@functools.cache
+def repository_url() -> str | None:
+    """The ``Repository`` (or ``Source``/``Homepage``) URL of the installed distribution."""
+    try:
+        entries = importlib.metadata.metadata("jaxlint").get_all("Project-URL") or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    urls = {}
+    for entry in entries:
+        label, _, url = entry.partition(",")
+        urls[label.strip().lower()] = url.strip().rstrip("/")
+    for label in ("repository", "source", "homepage"):
+        if urls.get(label, "").startswith("https://"):
+            return urls[label]
+    return None

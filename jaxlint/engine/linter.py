@@ -56,7 +56,7 @@ META_DOCS = {
         "Please report it with the file (or the smallest part of it that shows the error).",
     ),
 }
-BUG_REPORT = "please report it at https://github.com/jaxlint/jaxlint/issues"
+BUG_REPORT = "please report it to jaxlint's maintainers, with the file or the part of it that fails"
 _NEWLINES = re.compile(r"\r\n|\r|\n")
 _MENTIONS_JAX = re.compile(r"\b(?:jax|flax|equinox|optax|chex|jaxtyping)\b")
 

@@ -72,7 +72,7 @@ def messages() -> dict[str, Message]:
         for code, name in META_CODES.items()
     }
     for rule in all_rules():
-        description = f"{rule.message}. {rule.outcome}. See {rule_url(rule.code, rule.name)}"
+        description = f"{rule.message}. {rule.outcome}. See {rule_url(rule.code, rule.name) or f'jaxlint rule {rule.code}'}"
         found[rule.code] = Message(rule.code, pylint_msgid(rule.code, rule.severity), rule.name, description)
     return found
 

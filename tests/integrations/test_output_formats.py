@@ -153,7 +153,9 @@ def test_github_escaping() -> None:
     )
     line = annotation(diagnostic)
     assert line.startswith("::warning file=a%2Cb%3Ac.py,line=3,col=5,endLine=4,title=jaxlint (JAX501 ")
-    assert line.endswith("::JAX501 100%25 wrong%0D%0Areally: yes, no%0A" + diagnostic.url)
+    assert line.endswith(
+        "::JAX501 100%25 wrong%0D%0Areally: yes, no%0A" + (diagnostic.url or "jaxlint rule JAX501")
+    )
     assert "\n" not in line and "endColumn" not in line  # a multi-line span has no end column
 
 

@@ -47,7 +47,7 @@ def test_verify_without_jax_says_how_to_install_it(tmp_path: Path) -> None:
     assert result.stdout == ""
     assert result.stderr == (
         "jaxlint: error: `jaxlint verify` needs JAX, which is not installed here: "
-        "pip install 'jaxlint[runtime]' (in a checkout: pip install '.[runtime]')\n"
+        "pip install jax (or, in a jaxlint checkout, pip install '.[runtime]')\n"
     )
 
 
@@ -66,3 +66,16 @@ def test_fix_verify_without_jax_says_how_to_install_it(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.startswith("jaxlint: error: `--verify` needs JAX, which is not installed here")
     assert "print(x)" in (tmp_path / "model.py").read_text()
+
+
+def test_pytest_jaxlint_verify_without_jax_says_how_to_install_it(tmp_path: Path) -> None:
+    (tmp_path / "test_one.py").write_text("def test_one():\n    assert True\n")
+    blocked = BLOCK_JAX.split("from jaxlint.hosts.cli")[0] + (
+        "import pytest\nsys.exit(pytest.main(['-p', 'no:cacheprovider', '--jaxlint-verify', 'test_one.py']))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", blocked], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 4, result.stdout + result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    assert "--jaxlint-verify needs JAX, which is not installed here: pip install jax" in result.stderr

@@ -48,7 +48,7 @@ def to_lsp_diagnostic(diagnostic: Diagnostic, lines: list[str], encoding: str) -
         message=diagnostic.message,
         severity=SEVERITIES.get(diagnostic.severity, types.DiagnosticSeverity.Warning),
         code=diagnostic.code,
-        code_description=types.CodeDescription(href=diagnostic.url),
+        code_description=types.CodeDescription(href=diagnostic.url) if diagnostic.url else None,
         source=SOURCE,
     )
 

@@ -6,8 +6,10 @@ so the server keeps answering while a large file is analysed; after an edit it r
 the top-level statements the edit touched and replays the scope walk of the others
 (:mod:`jaxlint.engine.incremental`). Results for a version that has since changed are dropped.
 Settings come from the ``[tool.jaxlint]`` of the closest ``pyproject.toml`` above the document
-(the workspace root's for an unsaved document); saving a ``pyproject.toml`` re-lints the open
-documents.
+(the workspace root's for an unsaved document); saving a ``pyproject.toml``, a watched-file event
+for a configuration file or ``workspace/didChangeConfiguration`` re-lints the open documents.
+Hovering a finding shows its rule's documentation. Notebooks (``notebookDocument/*``) are linted
+as ``jaxlint check`` lints a ``.ipynb``, with each cell's findings published on that cell.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import asyncio
 import contextlib
 import gc
 import itertools
+import json
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -30,11 +33,11 @@ from jaxlint import __version__
 from jaxlint.engine.diagnostics import Applicability, Diagnostic
 from jaxlint.engine.incremental import Incremental
 from jaxlint.engine.linter import BUG_REPORT, INTERNAL_ERROR, Analysis, analyze, meta_diagnostic, split_lines
-from jaxlint.engine.registry import fixable_codes
+from jaxlint.engine.registry import fixable_codes, rule_by_code
 from jaxlint.hosts.lsp.actions import FIX_ALL_KIND, FIX_ALL_TITLE, applicable_fix, noqa_edit, quick_fix_title
 from jaxlint.hosts.lsp.convert import SOURCE, replacement_edit, to_lsp_diagnostic, to_text_edit
 from jaxlint.project.config import ConfigError, Settings
-from jaxlint.project.files import SOURCE_SUFFIXES
+from jaxlint.project.files import CHECKED_SUFFIXES, SOURCE_SUFFIXES
 from jaxlint.project.runner import gc_paused
 from jaxlint.project.settings import SettingsCache
 from jaxlint.project.workspace import ProjectModel
@@ -94,7 +97,15 @@ class JaxlintServer(LanguageServer):
     """pygls' server plus jaxlint's per-session state."""
 
     def __init__(self) -> None:
-        super().__init__("jaxlint", __version__)
+        notebooks = types.NotebookDocumentSyncOptions(
+            notebook_selector=[
+                types.NotebookDocumentFilterWithCells(
+                    cells=[types.NotebookCellLanguage(language="python")], notebook="jupyter-notebook"
+                )
+            ],
+            save=True,
+        )
+        super().__init__("jaxlint", __version__, notebook_document_sync=notebooks)
         self.state = ServerState()
         self._project: ProjectModel | None = None
 
@@ -432,6 +443,45 @@ def create_server() -> JaxlintServer:
     def code_action(ls: JaxlintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         return code_actions(ls, params)
 
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: JaxlintServer, params: types.HoverParams) -> types.Hover | None:
+        return hover_for(ls, params.text_document.uri, params.position)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    def did_change_configuration(ls: JaxlintServer, params: types.DidChangeConfigurationParams) -> None:
+        _relint_all(ls)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: JaxlintServer, params: types.DidChangeWatchedFilesParams) -> None:
+        names = [document_path(change.uri) for change in params.changes]
+        if any(name.endswith(CONFIG_FILES) for name in names):
+            _relint_all(ls)
+        elif any(name.endswith(CHECKED_SUFFIXES) for name in names):
+            ls.project.invalidate()  # another module changed on disk: what it traces may have too
+            for uri in ls.state.open_python:
+                lint_now(ls, uri)
+
+    @server.feature(types.INITIALIZED)
+    def initialized(ls: JaxlintServer, params: types.InitializedParams) -> None:
+        watch_configuration(ls)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+    def notebook_did_open(ls: JaxlintServer, params: types.DidOpenNotebookDocumentParams) -> None:
+        lint_notebook(ls, params.notebook_document.uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def notebook_did_change(ls: JaxlintServer, params: types.DidChangeNotebookDocumentParams) -> None:
+        lint_notebook(ls, params.notebook_document.uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
+    def notebook_did_save(ls: JaxlintServer, params: types.DidSaveNotebookDocumentParams) -> None:
+        lint_notebook(ls, params.notebook_document.uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+    def notebook_did_close(ls: JaxlintServer, params: types.DidCloseNotebookDocumentParams) -> None:
+        for cell in params.cell_text_documents:
+            ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=cell.uri, diagnostics=[]))
+
     @server.feature(types.SHUTDOWN)
     def shutdown(ls: JaxlintServer, params: None) -> None:
         for uri in list(ls.state.pending):
@@ -440,6 +490,94 @@ def create_server() -> JaxlintServer:
             ls.state.worker.shutdown(wait=False, cancel_futures=True)
 
     return server
+
+
+CONFIG_FILES = ("pyproject.toml", "jaxlint.toml", ".gitignore")
+
+
+def watch_configuration(ls: JaxlintServer) -> None:
+    """Ask the client to report changes of configuration files and modules on disk (when it
+    can register watchers dynamically)."""
+    capabilities = ls.client_capabilities.workspace
+    watched = capabilities.did_change_watched_files if capabilities else None
+    if not (watched and watched.dynamic_registration):
+        return
+    globs = ["**/pyproject.toml", "**/jaxlint.toml", "**/.gitignore", "**/*.py"]
+    options = types.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[types.FileSystemWatcher(glob_pattern=glob) for glob in globs]
+    )
+    registration = types.Registration(
+        id="jaxlint-watched-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options
+    )
+    ls.client_register_capability(types.RegistrationParams(registrations=[registration]))
+
+
+def hover_for(ls: JaxlintServer, uri: str, position: types.Position) -> types.Hover | None:
+    """The documentation of the rules whose findings cover ``position``."""
+    linted = ls.state.linted.get(uri)
+    if linted is None:
+        return None
+    codes = []
+    for published in linted.published:
+        start, end = published.range.start, published.range.end
+        if (start.line, start.character) <= (position.line, position.character) <= (end.line, end.character):
+            if published.code not in codes:
+                codes.append(published.code)
+    sections = [rule_hover(str(code)) for code in codes]
+    text = "\n\n---\n\n".join(section for section in sections if section)
+    if not text:
+        return None
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+
+def rule_hover(code: str) -> str | None:
+    """A rule's documentation as hover markdown: what it does, why, and what to write instead."""
+    rule = rule_by_code(code)
+    if rule is None:
+        return None
+    docs = rule.docs()
+    parts = [f"**{rule.code} {rule.name}**: {rule.message}"]
+    for title in ("What it does", "Why is this bad?", "Use instead", "Fix safety"):
+        if title in docs:
+            parts.append(f"*{title}*\n\n{docs[title]}")
+    return "\n\n".join(parts)
+
+
+def lint_notebook(ls: JaxlintServer, notebook_uri: str) -> None:
+    """Lint a notebook's code cells as one module (as ``jaxlint check`` does a ``.ipynb``) and
+    publish each cell's findings on the cell's own document."""
+    notebook = ls.workspace.get_notebook_document(notebook_uri=notebook_uri)
+    if notebook is None:
+        return
+    cells, uris = [], []
+    for cell in notebook.cells:
+        document = ls.workspace.text_documents.get(cell.document)
+        is_code = cell.kind == types.NotebookCellKind.Code
+        cells.append(
+            {"cell_type": "code" if is_code else "markdown", "source": document.source if document else ""}
+        )
+        uris.append(cell.document)
+    path = document_path(notebook_uri)
+    try:
+        from jaxlint.project.notebooks import read_notebook
+
+        module = read_notebook(json.dumps({"cells": cells}).encode("utf-8"))
+        settings, _ = settings_for(ls, path)
+        analysis = lint_analysis(ls.state.settings, settings, module.source, path, None)
+        diagnostics = [module.to_cells(d.detached()) for d in analysis.diagnostics]
+    except Exception as error:  # the server must outlive any bug
+        _notify(ls, types.MessageType.Error, f"{path}: {error!r}")
+        return
+    by_cell: dict[int, list[types.Diagnostic]] = {number: [] for number in range(1, len(uris) + 1)}
+    for diagnostic in diagnostics:
+        number = diagnostic.cell or 1
+        source = cells[number - 1]["source"]
+        by_cell.setdefault(number, []).append(to_lsp_diagnostic(diagnostic, split_lines(source), ls.encoding))
+    for number, published in by_cell.items():
+        if 0 < number <= len(uris):
+            ls.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=uris[number - 1], diagnostics=published)
+            )
 
 
 def _relint_all(ls: JaxlintServer) -> None:

@@ -36,7 +36,8 @@ def annotation(diagnostic: Diagnostic) -> str:
         del properties["endColumn"]  # GitHub accepts endColumn only on one-line annotations
     joined = ",".join(f"{key}={escape_property(value)}" for key, value in properties.items())
     command = COMMANDS.get(diagnostic.severity, "warning")
-    message = f"{prefix}{diagnostic.code} {diagnostic.message}\n{diagnostic.url}"
+    see = diagnostic.url or f"jaxlint rule {diagnostic.code}"
+    message = f"{prefix}{diagnostic.code} {diagnostic.message}\n{see}"
     return f"::{command} {joined}::{escape_data(message)}"
 
 

@@ -17,13 +17,12 @@ from typing import Any
 from urllib.parse import quote
 
 from jaxlint import __version__
-from jaxlint.engine.diagnostics import Diagnostic, Fix, Location, rule_url
+from jaxlint.engine.diagnostics import Diagnostic, Fix, Location, repository_url, rule_url
 from jaxlint.engine.linter import META_CODES, META_DOCS
 from jaxlint.engine.registry import all_rules
 from jaxlint.hosts.reporters.github import display_path
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://github.com/jaxlint/jaxlint"
 SOURCE_ROOT = "%SRCROOT%"
 LEVELS = {"error": "error", "warning": "warning"}
 FINGERPRINT = "jaxlint/v1"  # partialFingerprints key: rule, file and the line's text, not its number
@@ -38,7 +37,7 @@ def render_sarif(diagnostics: list[Diagnostic], lines: dict[str, list[str]] | No
                 "name": "jaxlint",
                 "version": __version__,
                 "semanticVersion": __version__,
-                "informationUri": INFORMATION_URI,
+                **({"informationUri": repository_url()} if repository_url() else {}),
                 "rules": rules,
             }
         },
@@ -66,18 +65,20 @@ def rule_descriptors() -> list[dict[str, Any]]:
 
 def _descriptor(code: str, name: str, summary: str, severity: str, what: str | None) -> dict[str, Any]:
     url = rule_url(code, name)
+    see = url or f"`jaxlint rule {code}`"
     descriptor: dict[str, Any] = {
         "id": code,
         "name": name,
         "shortDescription": {"text": summary},
-        "helpUri": url,
         "help": {
-            "text": f"{what or summary}\n\nSee {url}",
-            "markdown": f"{what or summary}\n\n[{code}]({url})",
+            "text": f"{what or summary}\n\nSee {see}",
+            "markdown": f"{what or summary}\n\n" + (f"[{code}]({url})" if url else see),
         },
         "defaultConfiguration": {"level": LEVELS.get(severity, "warning")},
         "properties": {"tags": ["jax"]},
     }
+    if url:
+        descriptor["helpUri"] = url
     if what:
         descriptor["fullDescription"] = {"text": what}
     return descriptor
