@@ -518,11 +518,12 @@ def hover_for(ls: JaxlintServer, uri: str, position: types.Position) -> types.Ho
     if linted is None:
         return None
     codes = []
+    here = (position.line, position.character)
     for published in linted.published:
         start, end = published.range.start, published.range.end
-        if (start.line, start.character) <= (position.line, position.character) <= (end.line, end.character):
-            if published.code not in codes:
-                codes.append(published.code)
+        covers = (start.line, start.character) <= here <= (end.line, end.character)
+        if covers and published.code not in codes:
+            codes.append(published.code)
     sections = [rule_hover(str(code)) for code in codes]
     text = "\n\n---\n\n".join(section for section in sections if section)
     if not text:
