@@ -5,13 +5,14 @@ Off when stderr is not a terminal (CI logs, pipes), with ``-q``, and for runs th
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
-DELAY = 0.5  # seconds before the first line: quick runs print nothing
+DELAY = 0.5  # seconds before the first line: quick runs print nothing (JAXLINT_PROGRESS_DELAY)
 INTERVAL = 0.1  # seconds between redraws
 
 
@@ -20,13 +21,14 @@ class Progress:
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
+        self.delay = _seconds(os.environ.get("JAXLINT_PROGRESS_DELAY"), DELAY)
         self.started = time.monotonic()
         self.drawn_at = 0.0
         self.width = 0
 
     def __call__(self, done: int, total: int) -> None:
         now = time.monotonic()
-        if now - self.started < DELAY or (now - self.drawn_at < INTERVAL and done < total):
+        if now - self.started < self.delay or (now - self.drawn_at < INTERVAL and done < total):
             return
         self.drawn_at = now
         line = f"jaxlint: checked {done}/{total} files"
@@ -52,3 +54,10 @@ class Progress:
             yield progress
         finally:
             progress.clear()
+
+
+def _seconds(text: str | None, default: float) -> float:
+    try:
+        return float(text) if text else default
+    except ValueError:
+        return default
