@@ -81,6 +81,10 @@ def _walk(root: Path, resolver: SettingsCache | Settings, problems: list[str] | 
         if problems is not None:
             problems.append(f"{error.filename}: folder not checked: {error.strerror or error}")
 
+    # a folder named on the command line is checked even if a .gitignore above it ignores it
+    # (as a file named there is): those .gitignore files then do not apply inside it
+    above = _gitignores(os.path.dirname(os.path.abspath(root)), ignores)
+    overruled = {ignore for ignore in above if ignore.ignores(str(root), folder=True)}
     for directory, subdirs, files in os.walk(root, followlinks=True, onerror=unreadable):
         try:
             stat = os.stat(directory)
@@ -94,6 +98,8 @@ def _walk(root: Path, resolver: SettingsCache | Settings, problems: list[str] | 
         visited.add(identity)
         settings = resolver if isinstance(resolver, Settings) else resolver.settings_in(Path(directory))
         gitignored = _gitignores(directory, ignores) if settings.respect_gitignore else ()
+        if overruled:
+            gitignored = tuple(ignore for ignore in gitignored if ignore not in overruled)
         subdirs[:] = sorted(
             d
             for d in subdirs
@@ -112,7 +118,7 @@ def _walk(root: Path, resolver: SettingsCache | Settings, problems: list[str] | 
                 yield path
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class GitIgnore:
     """The patterns of one ``.gitignore`` file, relative to its folder."""
 
