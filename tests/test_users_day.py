@@ -120,6 +120,11 @@ def test_gitignore_and_double_star_globs(tmp_path: Path) -> None:
     files = jaxlint("check", "--show-files", ".", cwd=tmp_path).stdout.split()
     assert files == ["./src/m.py", "./tests/conftest.py", "./tests/unit/test_m.py"]
     assert codes(jaxlint("check", "-q", ".", cwd=tmp_path).stdout) == [("./src/m.py", "JAX101")]
+    why = jaxlint("check", "--show-files", "-v", ".", cwd=tmp_path).stderr.splitlines()
+    assert (
+        "jaxlint: skipped ./generated (.gitignore)" in why
+        and "jaxlint: skipped ./api_pb2.py (.gitignore)" in why
+    )
     named = jaxlint("check", "--show-files", "generated", cwd=tmp_path).stdout.split()
     assert named == ["generated/model.py"]  # a folder named on the command line is checked
     everything = jaxlint("check", "--show-files", "--no-respect-gitignore", ".", cwd=tmp_path).stdout.split()

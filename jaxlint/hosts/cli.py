@@ -262,9 +262,12 @@ def run_check(args: argparse.Namespace) -> int:
             for path in paths
             if os.path.isdir(path) or not resolver.settings_for(path).is_excluded_path(path)
         ]
-    if args.show_files:
-        for path in discover(paths, resolver):
+    if args.show_files:  # with --verbose, also what was left out and why
+        skipped: list[tuple[str, str]] | None = [] if args.verbose else None
+        for path in discover(paths, resolver, skipped=skipped):
             sys.stdout.write(f"{path}\n")
+        for path, reason in skipped or ():
+            sys.stderr.write(f"jaxlint: skipped {path} ({reason})\n")
         return EXIT_CLEAN
     if args.add_noqa:
         return run_add_noqa(paths, resolver, mode, args)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import pathspec
 
-from jaxlint.project.config import Settings
+from jaxlint.project.config import DEFAULT_EXCLUDE_SET, Settings
 
 if TYPE_CHECKING:
     from jaxlint.project.settings import SettingsCache
@@ -52,7 +52,10 @@ class SourceFile:
 
 
 def discover(
-    paths: list[str], settings: SettingsCache | Settings, problems: list[str] | None = None
+    paths: list[str],
+    settings: SettingsCache | Settings,
+    problems: list[str] | None = None,
+    skipped: list[tuple[str, str]] | None = None,
 ) -> Iterator[str]:
     """Yield Python files under ``paths`` in a stable order, skipping excluded folders.
 
@@ -64,7 +67,7 @@ def discover(
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            for found in _walk(path, settings, problems):
+            for found in _walk(path, settings, problems, skipped):
                 if found not in seen:
                     seen.add(found)
                     yield found
@@ -73,7 +76,13 @@ def discover(
             yield raw
 
 
-def _walk(root: Path, resolver: SettingsCache | Settings, problems: list[str] | None = None) -> Iterator[str]:
+def _walk(
+    root: Path,
+    resolver: SettingsCache | Settings,
+    problems: list[str] | None = None,
+    skipped: list[tuple[str, str]] | None = None,
+) -> Iterator[str]:
+    """The files to check under ``root``; with ``skipped``, also what was left out and why."""
     visited: set[tuple[int, int]] = set()
     ignores: dict[str, tuple[GitIgnore, ...]] = {}
 
@@ -100,22 +109,48 @@ def _walk(root: Path, resolver: SettingsCache | Settings, problems: list[str] | 
         gitignored = _gitignores(directory, ignores) if settings.respect_gitignore else ()
         if overruled:
             gitignored = tuple(ignore for ignore in gitignored if ignore not in overruled)
-        subdirs[:] = sorted(
-            d
-            for d in subdirs
-            if not d.startswith(".")
-            and not settings.is_excluded(os.path.join(directory, d))
-            and not os.path.exists(os.path.join(directory, d, "pyvenv.cfg"))
-            and not any(ignore.ignores(os.path.join(directory, d), folder=True) for ignore in gitignored)
-        )
+        kept = []
+        for name in sorted(subdirs):
+            reason = _skip_folder(os.path.join(directory, name), settings, gitignored)
+            if reason is None:
+                kept.append(name)
+            elif skipped is not None:
+                skipped.append((os.path.join(directory, name), reason))
+        subdirs[:] = kept
         for name in sorted(files):
             path = os.path.join(directory, name)
-            if (
-                name.endswith(CHECKED_SUFFIXES)
-                and not settings.is_excluded(path)
-                and not any(ignore.ignores(path, folder=False) for ignore in gitignored)
-            ):
+            if not name.endswith(CHECKED_SUFFIXES):
+                continue
+            reason = _skip_file(path, settings, gitignored)
+            if reason is None:
                 yield path
+            elif skipped is not None:
+                skipped.append((path, reason))
+
+
+def _skip_folder(path: str, settings: Settings, gitignored: tuple[GitIgnore, ...]) -> str | None:
+    """Why a folder is not searched (None: it is)."""
+    name = os.path.basename(path)
+    if name.startswith("."):
+        return "hidden folder"
+    if name in DEFAULT_EXCLUDE_SET:
+        return "excluded by default"
+    if settings.is_excluded(path):
+        return "`exclude` in the configuration"
+    if os.path.exists(os.path.join(path, "pyvenv.cfg")):
+        return "a virtual environment"
+    if any(ignore.ignores(path, folder=True) for ignore in gitignored):
+        return ".gitignore"
+    return None
+
+
+def _skip_file(path: str, settings: Settings, gitignored: tuple[GitIgnore, ...]) -> str | None:
+    """Why a Python file found in a folder is not checked (None: it is)."""
+    if settings.is_excluded(path):
+        return "`exclude` in the configuration"
+    if any(ignore.ignores(path, folder=False) for ignore in gitignored):
+        return ".gitignore"
+    return None
 
 
 @dataclass(frozen=True, eq=False)

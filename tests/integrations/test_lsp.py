@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 import textwrap
@@ -534,3 +535,39 @@ async def test_notebook_cells_get_their_own_diagnostics(client: LanguageClient, 
     (finding,) = by_uri[uris[2]]
     assert finding.code == "JAX101" and finding.range.start == types.Position(line=2, character=4)
     assert "at line 1" in finding.message  # lines of the cell, not of the concatenated module
+
+
+def _frame(message: dict[str, Any]) -> bytes:
+    body = json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def _responses(stdout: bytes) -> dict[int, dict[str, Any]]:
+    """The responses (by id) in a server's whole output."""
+    found: dict[int, dict[str, Any]] = {}
+    for part in stdout.split(b"\r\n\r\n")[1:]:
+        body = part.split(b"Content-Length")[0]
+        message = json.loads(body)
+        if "id" in message and ("result" in message or "error" in message):
+            found[message["id"]] = message
+    return found
+
+
+def test_a_misbehaving_client_gets_answers_not_silence() -> None:
+    """A malformed Content-Length and a request with invalid params: the server finds the next
+    message again, answers the bad request with a JSON-RPC error, and still shuts down cleanly."""
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}
+    bad_hover = {"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": {"bogus": 1}}
+    shutdown = {"jsonrpc": "2.0", "id": 3, "method": "shutdown"}
+    stream = (
+        _frame(initialize)
+        + b"Content-Length: abc\r\n\r\n{garbage}"
+        + _frame(bad_hover)
+        + _frame(shutdown)
+        + _frame({"jsonrpc": "2.0", "method": "exit"})
+    )
+    result = subprocess.run(SERVER, input=stream, capture_output=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr[-2000:]
+    responses = _responses(result.stdout)
+    assert responses[2]["error"]["code"] == -32602  # Invalid Params
+    assert responses[3]["result"] is None

@@ -53,6 +53,10 @@ def test_verified_fixes_are_written_and_unverifiable_ones_reported(tmp_path: Pat
     assert len(warnings) == 1, result.stderr  # `leaky` was run and matched: nothing to say
     assert "model.py: `unannotated` fixed, unverified: no inputs" in warnings[0]
     assert "2 fixed, 0 remaining" in result.stdout and result.returncode == 0
+    assert result.stderr.splitlines()[-1] == (
+        "jaxlint: verified 1 fixed function(s); took back 0 whose results changed; "
+        "1 could not be run (kept, see warnings)"
+    )
 
 
 def test_diff_with_verify_shows_the_verified_fixes(tmp_path: Path) -> None:

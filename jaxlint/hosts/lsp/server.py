@@ -19,13 +19,16 @@ import contextlib
 import gc
 import itertools
 import json
+import sys
+import threading
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from lsprotocol import types
+from pygls.io_ import StdinAsyncReader, StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
@@ -36,6 +39,7 @@ from jaxlint.engine.linter import BUG_REPORT, INTERNAL_ERROR, Analysis, analyze,
 from jaxlint.engine.registry import fixable_codes, rule_by_code
 from jaxlint.hosts.lsp.actions import FIX_ALL_KIND, FIX_ALL_TITLE, applicable_fix, noqa_edit, quick_fix_title
 from jaxlint.hosts.lsp.convert import SOURCE, replacement_edit, to_lsp_diagnostic, to_text_edit
+from jaxlint.hosts.lsp.transport import read_messages
 from jaxlint.project.config import ConfigError, Settings
 from jaxlint.project.files import CHECKED_SUFFIXES, SOURCE_SUFFIXES
 from jaxlint.project.runner import gc_paused
@@ -108,6 +112,18 @@ class JaxlintServer(LanguageServer):
         super().__init__("jaxlint", __version__, notebook_document_sync=notebooks)
         self.state = ServerState()
         self._project: ProjectModel | None = None
+
+    def _start_io_async(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """pygls' stdio server with jaxlint's read loop (:mod:`jaxlint.hosts.lsp.transport`)."""
+        self._stop_event = threading.Event()
+        reader = StdinAsyncReader(stdin or sys.stdin.buffer, self.thread_pool)
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(read_messages(self._stop_event, reader, self.protocol))
+        except (BrokenPipeError, KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()
 
     @property
     def project(self) -> ProjectModel:
