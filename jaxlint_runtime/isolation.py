@@ -36,7 +36,8 @@ class WorkerResult:
 
 def run_worker(request: dict[str, Any], timeout: float, attachment: bytes | None = None) -> WorkerResult:
     """Run one request in a fresh Python process, killing it (and its children) after ``timeout``."""
-    with tempfile.TemporaryDirectory(prefix="jaxlint-verify-") as folder:
+    # removed in every outcome, even when something the code started still writes there
+    with tempfile.TemporaryDirectory(prefix="jaxlint-verify-", ignore_cleanup_errors=True) as folder:
         request_path = os.path.join(folder, "request.json")
         answer_path = os.path.join(folder, "answer.json")
         with open(request_path, "w", encoding="utf-8") as handle:
@@ -47,27 +48,35 @@ def run_worker(request: dict[str, Any], timeout: float, attachment: bytes | None
             with open(attachment_path, "wb") as handle:
                 handle.write(attachment)
             command.append(attachment_path)
-        failure = _run(command, timeout)
+        failure = _run(command, timeout, os.path.join(folder, "stderr.txt"))
         if failure is not None:
             return failure
         return _read_answer(answer_path)
 
 
-def _run(command: list[str], timeout: float) -> WorkerResult | None:
-    process = subprocess.Popen(
-        command,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    try:
-        _, stderr = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill(process)
-        return WorkerResult(
-            None, f"did not finish within {timeout:g} s: the code hangs or is too slow", "timeout"
+def _run(command: list[str], timeout: float, stderr_path: str) -> WorkerResult | None:
+    """Run the worker in its own process group, its output in a file (no pipe that a process it
+    started in the background could hold open), for at most ``timeout`` seconds; whatever is
+    left of its group afterwards is killed."""
+    with open(stderr_path, "wb") as errors:
+        process = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+            start_new_session=True,
         )
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill(process)
+            return WorkerResult(
+                None, f"did not finish within {timeout:g} s: the code hangs or is too slow", "timeout"
+            )
+        finally:
+            _kill_group(process)
+    with open(stderr_path, "rb") as errors:
+        stderr = errors.read()
     if process.returncode < 0:
         number = -process.returncode
         why = KILLED_BY.get(number) or _signal_name(number)
@@ -79,9 +88,14 @@ def _run(command: list[str], timeout: float) -> WorkerResult | None:
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError):
+    _kill_group(process)
+    process.wait()
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGKILL to the worker's process group (the worker and what it started there)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
-    process.communicate()
 
 
 def _signal_name(number: int) -> str:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -65,6 +67,19 @@ def exhaust_memory(x: float):
 
 def get_killed(x: float):
     os.kill(os.getpid(), signal.SIGKILL)
+
+
+def start_a_daemon(x: float):
+    import subprocess, sys
+    code = "import time; time.sleep(120)"
+    subprocess.Popen([sys.executable, "-c", code], start_new_session=True)  # holds inherited stderr
+    return x
+
+
+def hang_with_a_daemon(x: float):
+    start_a_daemon(x)
+    while True:
+        pass
 
 
 def inputs(seed):
@@ -188,6 +203,38 @@ def test_a_hang_times_out_into_a_report(project: Path, jaxlint_cmd: list[str]) -
     result = verify(project, jaxlint_cmd, "model.py::hang", "--timeout", "4")
     assert result.returncode == 1
     assert "did not finish within 4 s" in result.stdout
+
+
+def test_a_background_process_neither_holds_the_verification_nor_leaves_files(
+    project: Path, jaxlint_cmd: list[str], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A function that starts a detached process (which keeps the worker's stderr open): the
+    verification ends when the function does, the timeout still holds, the temp folder goes."""
+    scratch = tmp_path_factory.mktemp("tmp")
+    env = {**os.environ, "TMPDIR": str(scratch)}
+    started = time.monotonic()
+    done = subprocess.run(
+        [*jaxlint_cmd, "verify", "model.py::start_a_daemon"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=100,
+        env=env,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    hung = subprocess.run(
+        [*jaxlint_cmd, "verify", "model.py::hang_with_a_daemon", "--timeout", "4"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=100,
+        env=env,
+    )
+    assert "did not finish within 4 s" in hung.stdout
+    assert time.monotonic() - started < 90  # not the daemons' 120 s
+    assert not list(scratch.glob("jaxlint-verify-*"))
 
 
 def test_running_out_of_memory_gives_a_report(project: Path, jaxlint_cmd: list[str]) -> None:
