@@ -339,7 +339,7 @@ class Checker:
         chunk = max(1, len(jobs) // (self.mode.jobs * 8))
         try:
             with ProcessPoolExecutor(
-                self.mode.jobs,
+                min(self.mode.jobs, len(jobs)),  # more workers than files would only cost
                 mp_context=context,
                 initializer=_init_worker,
                 initargs=(self.mode,),
