@@ -308,23 +308,23 @@ def test_a_folder_that_cannot_be_listed_is_said_not_skipped_in_silence(
 def test_many_jobs_with_few_open_files_allowed(tmp_path: Path) -> None:
     """`-j 600` where only 1024 files may be open: as many workers as can be served, no
     traceback, no hang."""
-    import resource
-
     for number in range(20):
         (tmp_path / f"m{number}.py").write_text(
             "import jax\n\n\n@jax.jit\ndef f(x):\n    print(x)\n    return x\n"
         )
 
-    def limit_files() -> None:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
-
+    limited = (
+        "import resource, runpy, sys\n"
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))\n"
+        "sys.argv = ['jaxlint', *sys.argv[1:]]\n"
+        "runpy.run_module('jaxlint', run_name='__main__')\n"
+    )
     result = subprocess.run(
-        [sys.executable, "-m", "jaxlint", "check", "--no-cache", "-q", "-j", "600", str(tmp_path)],
+        [sys.executable, "-c", limited, "check", "--no-cache", "-q", "-j", "600", str(tmp_path)],
         capture_output=True,
         text=True,
         check=False,
         timeout=120,
-        preexec_fn=limit_files,
     )
     assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
     assert result.stdout.count("JAX101") == 20
