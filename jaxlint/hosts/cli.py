@@ -23,7 +23,7 @@ from jaxlint.engine.linter import META_CODES, split_lines
 from jaxlint.engine.registry import all_rules, rule_by_code, rule_codes
 from jaxlint.hosts.progress import Progress
 from jaxlint.hosts.reporters import FORMATS
-from jaxlint.hosts.reporters.text import render_statistics, render_text, summary
+from jaxlint.hosts.reporters.text import render_statistics, render_text, statistics, summary
 from jaxlint.project.cache import DEFAULT_DIRECTORY
 from jaxlint.project.config import ConfigError, Selection, did_you_mean, is_known_selector
 from jaxlint.project.files import discover, read_source
@@ -288,9 +288,12 @@ def run_check(args: argparse.Namespace) -> int:
     if args.show_fixes and args.fix and not args.quiet:
         output += render_fixes(result.fixed_by_file)
     _emit(output, args.output_file)
-    if args.exit_zero:
-        return EXIT_CLEAN
-    if result.diagnostics or (args.exit_non_zero_on_fix and result.changed_files):
+    return exit_code(args, bool(result.diagnostics), bool(result.changed_files))
+
+
+def exit_code(args: argparse.Namespace, findings: bool, fixed: bool) -> int:
+    """1 for findings left (or, with ``--exit-non-zero-on-fix``, files fixed), unless ``--exit-zero``."""
+    if not args.exit_zero and (findings or (args.exit_non_zero_on_fix and fixed)):
         return EXIT_FINDINGS
     return EXIT_CLEAN
 
@@ -302,7 +305,7 @@ def report(
     wants_lines = args.show_source or args.output_format == "sarif"  # SARIF fingerprints hash lines
     lines = source_lines(diagnostics) if wants_lines else {}
     if args.output_format == "json" and args.statistics:
-        return json.dumps(statistics_as_json(diagnostics), indent=2) + "\n"
+        return json.dumps(statistics(diagnostics), indent=2) + "\n"
     if args.output_format != "text":
         return FORMATS[args.output_format](diagnostics, lines)
     colour = _wants_colour(args)
@@ -373,11 +376,7 @@ def run_standard_input(args: argparse.Namespace, resolver: SettingsCache, mode: 
         sys.stderr.write(output)
     else:
         _emit(output, args.output_file)
-    if args.exit_zero:
-        return EXIT_CLEAN
-    if outcome.diagnostics or (args.exit_non_zero_on_fix and outcome.fixed):
-        return EXIT_FINDINGS
-    return EXIT_CLEAN
+    return exit_code(args, bool(outcome.diagnostics), bool(outcome.fixed))
 
 
 def run_add_noqa(paths: list[str], resolver: SettingsCache, mode: Mode, args: argparse.Namespace) -> int:
@@ -411,15 +410,6 @@ def render_fixes(fixed_by_file: dict[str, Counter[str]]) -> str:
         lines.append(f"{path}:")
         lines.extend(f"    {count} x {code}" for code, count in sorted(counts.items()))
     return "\n".join(lines) + "\n"
-
-
-def statistics_as_json(diagnostics: list[Diagnostic]) -> list[dict[str, object]]:
-    counts = Counter((d.code, d.name) for d in diagnostics)
-    fixable = Counter(d.code for d in diagnostics if d.fix is not None)
-    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
-    return [
-        {"code": code, "name": name, "count": count, "fixable": fixable[code]} for (code, name), count in rows
-    ]
 
 
 def _require_verification(args: argparse.Namespace) -> None:

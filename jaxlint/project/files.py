@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import io
 import os
@@ -84,7 +83,7 @@ def _walk(
 ) -> Iterator[str]:
     """The files to check under ``root``; with ``skipped``, also what was left out and why."""
     visited: set[tuple[int, int]] = set()
-    ignores: dict[str, tuple[GitIgnore, ...]] = {}
+    ignores: dict[str, Ignores] = {}
 
     def unreadable(error: OSError) -> None:  # a folder os.walk cannot list: said, not skipped silently
         if problems is not None:
@@ -174,34 +173,27 @@ class GitIgnore:
         return GitIgnore(folder, pathspec.GitIgnoreSpec.from_lines(lines))
 
 
-def _gitignores(directory: str, known: dict[str, tuple[GitIgnore, ...]]) -> tuple[GitIgnore, ...]:
+Ignores = tuple[bool, tuple["GitIgnore", ...]]  # (inside a repository?, the .gitignore files that apply)
+
+
+def _gitignores(directory: str, known: dict[str, Ignores]) -> tuple[GitIgnore, ...]:
     """The ``.gitignore`` files that apply in ``directory``: its own and its parents' up to the
     repository's root (the folder with ``.git``); none outside a repository."""
-    directory = os.path.abspath(directory)
-    if directory in known:
-        return known[directory]
-    parent = os.path.dirname(directory)
-    if os.path.exists(os.path.join(directory, ".git")) or parent == directory:
-        inherited: tuple[GitIgnore, ...] = ()
-        in_repository = os.path.exists(os.path.join(directory, ".git"))
-    else:
-        inherited = _gitignores(parent, known)
-        in_repository = bool(inherited) or _in_repository(parent)
-    own = GitIgnore.read(directory) if in_repository else None
-    known[directory] = (*inherited, own) if own is not None else inherited
+    return _repository_ignores(os.path.abspath(directory), known)[1]
+
+
+def _repository_ignores(directory: str, known: dict[str, Ignores]) -> Ignores:
+    if directory not in known:
+        parent = os.path.dirname(directory)
+        if os.path.exists(os.path.join(directory, ".git")):
+            in_repository, inherited = True, ()
+        elif parent == directory:
+            in_repository, inherited = False, ()
+        else:
+            in_repository, inherited = _repository_ignores(parent, known)
+        own = GitIgnore.read(directory) if in_repository else None
+        known[directory] = (in_repository, (*inherited, own) if own is not None else inherited)
     return known[directory]
-
-
-@functools.lru_cache(maxsize=4096)
-def _in_repository(directory: str) -> bool:
-    current = directory
-    while True:
-        if os.path.exists(os.path.join(current, ".git")):
-            return True
-        parent = os.path.dirname(current)
-        if parent == current:
-            return False
-        current = parent
 
 
 def read_source(path: str) -> SourceFile:

@@ -167,6 +167,12 @@ def read_notebook(raw: bytes) -> Notebook:
         raise NotebookError(f"not a valid notebook: {error}") from None
     if not isinstance(data, dict):
         raise NotebookError("not a valid notebook: the top level is not a JSON object")
+    return notebook_from_data(data, text)
+
+
+def notebook_from_data(data: dict[str, object], text: str = "") -> Notebook:
+    """The notebook of already-parsed JSON ``data`` (``text``: the file it came from, for file
+    rows and rewriting; empty for a notebook that lives only in an editor)."""
     cells = data.get("cells")
     if not isinstance(cells, list):
         raise NotebookError("not a valid notebook: `cells` is missing or not a list")

@@ -462,20 +462,14 @@ class Worker:
             return outcome
         after = read_notebook(rebuilt.encode("utf-8"))
         outcome.diagnostics = [after.to_cells(d.detached()) for d in fixed.remaining]
-        if self.mode.diff:
-            outcome.diff = unified_diff(path, notebook.raw, rebuilt)
-            return outcome
-        if not self.mode.write:
-            outcome.fixed_source, outcome.fixed = rebuilt, fixed.applied
-            return outcome
-        try:
-            write_source(path, rebuilt, "utf-8", read=source)
-        except WriteError as error:
-            outcome.problems.append(str(error))
-            outcome.diagnostics = self._unfixed_notebook(path, notebook, ruleset, view)
-            return outcome
-        outcome.fixed = fixed.applied
-        return outcome
+        fixed_notebook = replace(fixed, source=notebook.raw, fixed=rebuilt)
+        return self._deliver(
+            outcome,
+            source,
+            fixed_notebook,
+            "utf-8",
+            lambda: self._unfixed_notebook(path, notebook, ruleset, view),
+        )
 
     def _unfixed_notebook(
         self, path: str, notebook: Notebook, ruleset: RuleSet, view: ProjectView
@@ -494,29 +488,41 @@ class Worker:
 
         fixed = refix(frozenset())
         problems = list(fixed.problems)
+        tally: Counter[str] = Counter()
         if self.mode.verify and fixed.changed:
             from jaxlint.fixing.verify_fixes import verified_fix
 
-            tally: Counter[str] = Counter()
             fixed, refused = verified_fix(path, fixed, refix, tally=tally)
             problems.extend(refused)
-        else:
-            tally = Counter()
         outcome = FileOutcome(path, fixed.remaining, problems=problems, verification=tally)
         if not fixed.changed:
             return outcome
+        return self._deliver(
+            outcome, source, fixed, source.encoding, lambda: self._unfixed(text, path, ruleset, view)
+        )
+
+    def _deliver(
+        self,
+        outcome: FileOutcome,
+        read: SourceFile,
+        fixed: FixResult,
+        encoding: str,
+        unfixed: Callable[[], list[Diagnostic]],
+    ) -> FileOutcome:
+        """Show (``--diff``), return (standard input) or write ``fixed.fixed`` over the file that
+        was ``read``; when the write is refused, the findings are ``unfixed()``'s."""
+        path = outcome.path
         if self.mode.diff:
             outcome.diff = unified_diff(path, fixed.source, fixed.fixed)
             return outcome
         if not self.mode.write:
-            outcome.fixed_source = fixed.fixed
-            outcome.fixed = fixed.applied
+            outcome.fixed_source, outcome.fixed = fixed.fixed, fixed.applied
             return outcome
         try:
-            write_source(path, fixed.fixed, source.encoding, read=source)
+            write_source(path, fixed.fixed, encoding, read=read)
         except WriteError as error:
             outcome.problems.append(str(error))
-            outcome.diagnostics = self._unfixed(text, path, ruleset, view)
+            outcome.diagnostics = unfixed()
             return outcome
         outcome.fixed = fixed.applied
         return outcome

@@ -57,31 +57,31 @@ class UnusedNoqa(Rule):
         self, path: str, suppressions: list[Suppression], known: frozenset[str], enabled: frozenset[str]
     ) -> list[Diagnostic]:
         """A finding for each unknown or unused jaxlint code of ``suppressions``."""
-        findings = []
-        for suppression in suppressions:
-            for code in suppression.codes:
-                if not code.startswith("JAX"):
-                    continue
-                if not any(rule.startswith(code) for rule in known):
-                    message = f"`{code}` is not a jaxlint code: this comment silences nothing"
-                    findings.append(self._finding(path, suppression, message))
-                elif (
-                    not suppression.file_wide
-                    and code not in suppression.used
-                    and _all_enabled(code, known, enabled)
-                ):
-                    where = "on this line" if not suppression.file_wide else "in this file"
-                    findings.append(
-                        self._finding(
-                            path, suppression, f"unused `# noqa` code `{code}`: nothing {where} reports it"
-                        )
-                    )
-        return findings
+        return [
+            self._finding(path, suppression, problem)
+            for suppression in suppressions
+            for code in suppression.codes
+            if (problem := _problem(code, suppression, known, enabled)) is not None
+        ]
 
     def _finding(self, path: str, suppression: Suppression, message: str) -> Diagnostic:
         start = Location(suppression.row, suppression.column)
         end = Location(suppression.row, suppression.end_column)
         return Diagnostic(self.code, self.name, message, path, start, end, self.severity, noqa_row=None)
+
+
+def _problem(
+    code: str, suppression: Suppression, known: frozenset[str], enabled: frozenset[str]
+) -> str | None:
+    """What is wrong with ``code`` in ``suppression``: not a jaxlint code, or a line comment that
+    silenced nothing while every rule it names ran; None when it is fine or not jaxlint's."""
+    if not code.startswith("JAX"):
+        return None  # another tool's code
+    if not any(rule.startswith(code) for rule in known):
+        return f"`{code}` is not a jaxlint code: this comment silences nothing"
+    if suppression.file_wide or code in suppression.used or not _all_enabled(code, known, enabled):
+        return None
+    return f"unused `# noqa` code `{code}`: nothing on this line reports it"
 
 
 def _all_enabled(prefix: str, known: frozenset[str], enabled: frozenset[str]) -> bool:

@@ -98,9 +98,17 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def verify(project: Path, jaxlint_cmd: list[str], *args: str) -> subprocess.CompletedProcess[str]:
+def verify(
+    project: Path, jaxlint_cmd: list[str], *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [*jaxlint_cmd, "verify", *args], cwd=project, capture_output=True, text=True, check=False, timeout=300
+        [*jaxlint_cmd, "verify", *args],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+        env=env,
     )
 
 
@@ -213,25 +221,9 @@ def test_a_background_process_neither_holds_the_verification_nor_leaves_files(
     scratch = tmp_path_factory.mktemp("tmp")
     env = {**os.environ, "TMPDIR": str(scratch)}
     started = time.monotonic()
-    done = subprocess.run(
-        [*jaxlint_cmd, "verify", "model.py::start_a_daemon"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=100,
-        env=env,
-    )
+    done = verify(project, jaxlint_cmd, "model.py::start_a_daemon", env=env)
     assert done.returncode == 0, done.stdout + done.stderr
-    hung = subprocess.run(
-        [*jaxlint_cmd, "verify", "model.py::hang_with_a_daemon", "--timeout", "4"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=100,
-        env=env,
-    )
+    hung = verify(project, jaxlint_cmd, "model.py::hang_with_a_daemon", "--timeout", "4", env=env)
     assert "did not finish within 4 s" in hung.stdout
     assert time.monotonic() - started < 90  # not the daemons' 120 s
     assert not list(scratch.glob("jaxlint-verify-*"))

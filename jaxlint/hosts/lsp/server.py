@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import gc
 import itertools
-import json
 import sys
 import threading
 from collections.abc import Sequence
@@ -576,9 +575,9 @@ def lint_notebook(ls: JaxlintServer, notebook_uri: str) -> None:
         uris.append(cell.document)
     path = document_path(notebook_uri)
     try:
-        from jaxlint.project.notebooks import read_notebook
+        from jaxlint.project.notebooks import notebook_from_data
 
-        module = read_notebook(json.dumps({"cells": cells}).encode("utf-8"))
+        module = notebook_from_data({"cells": cells})
         settings, _ = settings_for(ls, path)
         analysis = lint_analysis(ls.state.settings, settings, module.source, path, None)
         diagnostics = [module.to_cells(d.detached()) for d in analysis.diagnostics]

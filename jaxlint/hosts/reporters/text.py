@@ -42,10 +42,19 @@ def render_text(
     return "\n".join(out) + ("\n" if out else "")
 
 
-def render_statistics(diagnostics: list[Diagnostic]) -> str:
+def statistics(diagnostics: list[Diagnostic]) -> list[dict[str, object]]:
+    """Findings per rule, most frequent first, with how many have a fix (``--statistics``)."""
     counts = Counter((d.code, d.name) for d in diagnostics)
+    fixable = Counter(d.code for d in diagnostics if d.fix is not None)
     rows = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
-    return "".join(f"{count:>5}\t{code}\t{name}\n" for (code, name), count in rows)
+    return [
+        {"code": code, "name": name, "count": count, "fixable": fixable[code]} for (code, name), count in rows
+    ]
+
+
+def render_statistics(diagnostics: list[Diagnostic]) -> str:
+    rows = statistics(diagnostics)
+    return "".join(f"{row['count']:>5}\t{row['code']}\t{row['name']}\n" for row in rows)
 
 
 def summary(diagnostics: list[Diagnostic], files: int, fixed: Counter[str] | None = None) -> str:
