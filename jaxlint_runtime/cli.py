@@ -59,6 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--fixed", metavar="FILE::FUNCTION", help="compare TARGET eager against this compiled"
     )
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds before giving up (default 600)")
+    parser.add_argument(
+        "--memory-limit",
+        type=int,
+        metavar="MIB",
+        help="stop the run once it (with what it started) holds more resident memory than this",
+    )
     parser.add_argument("--output-format", choices=("text", "json"), default="text")
     return parser
 
@@ -90,7 +96,8 @@ def _main(argv: list[str]) -> int:
     if not jax_available():
         raise UsageError(INSTALL_HINT)
     request = build_request(args)
-    result = run_worker(request, args.timeout)
+    limit = None if args.memory_limit is None else args.memory_limit * 2**20
+    result = run_worker(request, args.timeout, memory_limit=limit)
     if result.data is not None and "usage_error" in result.data:
         raise UsageError(result.data["usage_error"])
     if result.data is not None:
@@ -108,6 +115,8 @@ def build_request(args: argparse.Namespace) -> dict[str, Any]:
         parse_target(args.fixed)
     if args.timeout <= 0:
         raise UsageError("--timeout must be positive")
+    if args.memory_limit is not None and args.memory_limit <= 0:
+        raise UsageError("--memory-limit must be a positive number of MiB")
     return {
         "mode": "compare" if args.fixed else "verify",
         "target": args.target,

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,8 +35,14 @@ class WorkerResult:
     kind: str | None = None
 
 
-def run_worker(request: dict[str, Any], timeout: float, attachment: bytes | None = None) -> WorkerResult:
-    """Run one request in a fresh Python process, killing it (and its children) after ``timeout``."""
+def run_worker(
+    request: dict[str, Any],
+    timeout: float,
+    attachment: bytes | None = None,
+    memory_limit: int | None = None,
+) -> WorkerResult:
+    """Run one request in a fresh Python process, killing it (and its children) after ``timeout``
+    seconds or once they hold more than ``memory_limit`` bytes of resident memory together."""
     # removed in every outcome, even when something the code started still writes there
     with tempfile.TemporaryDirectory(prefix="jaxlint-verify-", ignore_cleanup_errors=True) as folder:
         request_path = os.path.join(folder, "request.json")
@@ -48,16 +55,19 @@ def run_worker(request: dict[str, Any], timeout: float, attachment: bytes | None
             with open(attachment_path, "wb") as handle:
                 handle.write(attachment)
             command.append(attachment_path)
-        failure = _run(command, timeout, os.path.join(folder, "stderr.txt"))
+        failure = _run(command, timeout, os.path.join(folder, "stderr.txt"), memory_limit)
         if failure is not None:
             return failure
         return _read_answer(answer_path)
 
 
-def _run(command: list[str], timeout: float, stderr_path: str) -> WorkerResult | None:
+def _run(
+    command: list[str], timeout: float, stderr_path: str, memory_limit: int | None = None
+) -> WorkerResult | None:
     """Run the worker in its own process group, its output in a file (no pipe that a process it
-    started in the background could hold open), for at most ``timeout`` seconds; whatever is
-    left of its group afterwards is killed."""
+    started in the background could hold open), for at most ``timeout`` seconds and, where
+    ``memory_limit`` is given, ``memory_limit`` bytes of resident memory for the whole group;
+    whatever is left of its group afterwards is killed."""
     with open(stderr_path, "wb") as errors:
         process = subprocess.Popen(
             command,
@@ -67,7 +77,15 @@ def _run(command: list[str], timeout: float, stderr_path: str) -> WorkerResult |
             start_new_session=True,
         )
         try:
-            process.wait(timeout=timeout)
+            if memory_limit is None:
+                process.wait(timeout=timeout)
+            elif _wait_within_memory(process, timeout, memory_limit):
+                _kill(process)
+                return WorkerResult(
+                    None,
+                    f"used more than the memory limit ({memory_limit // 2**20} MiB resident) and was stopped",
+                    "out-of-memory",
+                )
         except subprocess.TimeoutExpired:
             _kill(process)
             return WorkerResult(
@@ -85,6 +103,41 @@ def _run(command: list[str], timeout: float, stderr_path: str) -> WorkerResult |
     if process.returncode != 0:
         return WorkerResult(None, f"the verification process failed: {_last_line(stderr)}", "crash")
     return None
+
+
+def _wait_within_memory(process: subprocess.Popen[bytes], timeout: float, limit: int) -> bool:
+    """Wait for ``process`` as ``Popen.wait`` does, looking at its group's resident memory ten
+    times a second; True as soon as the group holds more than ``limit`` bytes. A watch rather
+    than ``RLIMIT_AS``: XLA reserves far more address space than it ever touches."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            process.wait(timeout=min(0.1, max(0.0, deadline - time.monotonic())))
+            return False
+        except subprocess.TimeoutExpired:
+            if time.monotonic() >= deadline:
+                raise
+        if group_resident_bytes(process.pid) > limit:
+            return True
+
+
+def group_resident_bytes(group: int) -> int:
+    """Resident memory of every process in process group ``group`` (Linux ``/proc``; 0 elsewhere)."""
+    total = 0
+    page = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                    fields = handle.read().rpartition(b")")[2].split()
+            except OSError:
+                continue  # ended meanwhile
+            # after the command name: state ppid pgrp ...; rss is field 24 of stat (index 21 here)
+            if len(fields) > 21 and int(fields[2]) == group:
+                total += int(fields[21]) * page
+    return total
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:

@@ -143,6 +143,36 @@ def test_every_toml_spelling_of_the_table_is_read(
     assert main(["check", "--no-cache", "m.py"]) == 0, capsys.readouterr().out
 
 
+def test_a_deep_expression_inside_traced_code_is_analysed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The model and the rules get room to recurse (they gave up on the function in silence)."""
+    deep = " + ".join(["x"] * 2992)
+    path = tmp_path / "deep.py"
+    path.write_text(
+        f"import jax\n\n\n@jax.jit\ndef f(x):\n    y = {deep}\n    print(y)\n    if y > 0:\n        return y\n    return x\n"
+    )
+    main(["check", "--no-cache", "--output-format", "json", str(path)])
+    found = [(d["code"], d["location"]["row"]) for d in json.loads(capsys.readouterr().out)]
+    assert found == [("JAX101", 7), ("JAX501", 8)]
+
+
+def test_a_deep_condition_is_fixed_not_an_internal_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """libcst needs more stack than the analysis: the fix is computed with room (it was JAX002)."""
+    deep = " + ".join(["x"] * 700)
+    path = tmp_path / "deep.py"
+    path.write_text(
+        f"import jax\n\n\n@jax.jit\ndef f(x):\n    if ({deep}) > 0:\n        return x\n    return -x\n"
+    )
+    assert main(["check", "--no-cache", "--output-format", "json", str(path)]) == 1
+    [finding] = json.loads(capsys.readouterr().out)
+    assert finding["code"] == "JAX501" and finding["fix"] is not None
+    main(["check", "--no-cache", "--fix", "--unsafe-fixes", str(path)])
+    assert f"return jnp.where(({deep}) > 0, x, -x)" in path.read_text()
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
@@ -208,6 +238,32 @@ def test_a_corrupt_cache_entry_is_a_miss(
         stored.write_text(entry)
     assert main(["check", "--cache-dir", str(cache), "--output-format", "json", str(path)]) == 1
     assert capsys.readouterr().out == first
+
+
+def test_a_writer_killed_mid_write_leaves_no_temporary_file_behind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The temporary file of a cache writer that was killed (its process is gone, or it is an hour
+    old) is removed by the next run that writes; a live writer's is left alone."""
+    path = tmp_path / "model.py"
+    path.write_text(BUGGY)
+    cache = tmp_path / "cache"
+    main(["check", "--cache-dir", str(cache), str(path)])
+    [shard] = {stored.parent for stored in cache.rglob("*.json")}
+    ended = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    killed = shard / f".tmp-{int(ended.stdout)}-abc"
+    old = shard / f".tmp-{os.getpid()}-old"
+    live = shard / f".tmp-{os.getpid()}-live"
+    for leftover in (killed, old, live):
+        leftover.write_text('{"diagnostics": [')
+    os.utime(old, (0, 0))
+    path.write_text(BUGGY + "# edited\n")  # a miss: this run writes
+    main(["check", "--cache-dir", str(cache), str(path)])
+    capsys.readouterr()
+    assert not killed.exists() and not old.exists()
+    assert live.exists()
 
 
 def _children(pid: int) -> list[int]:

@@ -4,7 +4,11 @@ nothing of jaxlint)."""
 from __future__ import annotations
 
 import ast
+import sys
+import threading
 import warnings
+from collections.abc import Callable
+from typing import TypeVar
 
 Position = tuple[int, int]
 
@@ -86,9 +90,65 @@ def parses(text: str) -> bool:
 
 def parse_quietly(text: str) -> ast.Module | None:
     """The syntax tree of ``text``, None when it does not parse; no warnings."""
-    try:
+
+    def work() -> ast.Module:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences and the like
             return ast.parse(text)
+
+    try:
+        try:
+            return work()
+        except RecursionError:
+            if room_to_recurse():
+                raise
+            return run_deeply(work)  # deeper than the default limit, as Python compiles it
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+
+
+_ROOM = threading.local()
+
+
+def mark_room_to_recurse() -> None:
+    """Said by the thread ``run_deeply`` starts: this thread has a large stack and limit."""
+    _ROOM.deep = True
+
+
+def room_to_recurse() -> bool:
+    """Whether this thread already has all the stack ``run_deeply`` gives: below that, a
+    ``RecursionError`` is worth a retry with room rather than giving up on the code."""
+    return getattr(_ROOM, "deep", False)
+
+
+T = TypeVar("T")
+DEEP_STACK = 512 * 1024 * 1024  # bytes of stack for the thread that handles a deep file
+DEEP_LIMIT = 200_000
+
+
+def run_deeply(work: Callable[[], T]) -> T:
+    """``work()`` on a thread with a large stack and recursion limit: for syntax trees deeper
+    than the default limit allows (the parse, the semantic model and the rules all recurse)."""
+    result: list[T] = []
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        mark_room_to_recurse()
+        try:
+            result.append(work())
+        except BaseException as error:  # handed back to the caller's thread
+            failure.append(error)
+
+    limit = sys.getrecursionlimit()
+    previous = threading.stack_size(DEEP_STACK)
+    try:
+        sys.setrecursionlimit(max(limit, DEEP_LIMIT))
+        thread = threading.Thread(target=target, name="jaxlint-deep")
+        thread.start()
+        thread.join()
+    finally:
+        sys.setrecursionlimit(limit)
+        threading.stack_size(previous)
+    if failure:
+        raise failure[0]
+    return result[0]

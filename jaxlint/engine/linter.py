@@ -10,13 +10,13 @@ from __future__ import annotations
 import ast
 import os
 import re
-import sys
 import traceback
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
+from jaxlint.engine.astutil import run_deeply
 from jaxlint.engine.context import Context, character_column
 from jaxlint.engine.diagnostics import Diagnostic, Location
 from jaxlint.engine.noqa import Suppression, apply_noqa, find_suppressions
@@ -124,11 +124,6 @@ def parse(source: str, path: str) -> ast.Module | Diagnostic:
         return meta_diagnostic(SYNTAX_ERROR, f"SyntaxError: {reason}", path, 1, 1)
 
 
-T = TypeVar("T")
-DEEP_STACK = 512 * 1024 * 1024  # bytes of stack for the thread that handles a deep file
-DEEP_LIMIT = 200_000
-
-
 def parse_deeply(source: str, path: str) -> ast.Module | None:
     """Parse a file whose syntax tree is deeper than the interpreter's recursion limit (a
     2,992-term ``+`` chain that Python itself compiles); None if it still cannot be parsed."""
@@ -142,35 +137,6 @@ def parse_deeply(source: str, path: str) -> ast.Module | None:
         return run_deeply(work)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-
-
-def run_deeply(work: Callable[[], T]) -> T:
-    """``work()`` on a thread with a large stack and recursion limit: for syntax trees deeper
-    than the default limit allows (the parse, the semantic model and the rules all recurse)."""
-    import threading
-
-    result: list[T] = []
-    failure: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            result.append(work())
-        except BaseException as error:  # handed back to the caller's thread
-            failure.append(error)
-
-    limit = sys.getrecursionlimit()
-    previous = threading.stack_size(DEEP_STACK)
-    try:
-        sys.setrecursionlimit(max(limit, DEEP_LIMIT))
-        thread = threading.Thread(target=target, name="jaxlint-deep")
-        thread.start()
-        thread.join()
-    finally:
-        sys.setrecursionlimit(limit)
-        threading.stack_size(previous)
-    if failure:
-        raise failure[0]
-    return result[0]
 
 
 def meta_diagnostic(code: str, message: str, path: str, row: int = 1, column: int = 1) -> Diagnostic:
@@ -312,9 +278,11 @@ def internal_error(
     """A JAX002 for a crash in ``where`` (re-raised under ``JAXLINT_RAISE_INTERNAL_ERRORS=1``)."""
     frame = traceback.extract_tb(error.__traceback__)[-1] if error.__traceback__ else None
     origin = f" at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}" if frame else ""
-    message = (
-        f"internal error in {where}: {type(error).__name__}: {error}{origin}; {consequence} ({BUG_REPORT})"
-    )
+    try:
+        said = f": {error}"
+    except RecursionError:  # the message names a syntax tree too deep to print
+        said = ""
+    message = f"internal error in {where}: {type(error).__name__}{said}{origin}; {consequence} ({BUG_REPORT})"
     if os.environ.get("JAXLINT_RAISE_INTERNAL_ERRORS") == "1":
         raise error
     return meta_diagnostic(INTERNAL_ERROR, message, path, getattr(node, "lineno", 1), 1)

@@ -13,6 +13,7 @@ from functools import cache
 from types import UnionType
 from typing import TYPE_CHECKING, ClassVar, Generic, TypeVar, get_args, get_origin
 
+from jaxlint.engine.astutil import room_to_recurse, run_deeply
 from jaxlint.engine.diagnostics import Diagnostic, Fix, FixRequest, Site
 from jaxlint.engine.linter import internal_error
 from jaxlint.engine.registry import discover
@@ -77,13 +78,23 @@ def attach_fixes(diagnostics: list[Diagnostic], source: str, model: SemanticMode
     errors = []
     for diagnostic in wanted:
         try:
-            diagnostic.fix = compute_fix(available[diagnostic.code], diagnostic, doc)
+            diagnostic.fix = _fix_with_room(available[diagnostic.code], diagnostic, doc)
         except Exception as error:  # a bug in a fixer must not cost the file its findings
             where = f"the {diagnostic.code} fixer"
             consequence = "the finding is left unfixed"
             node = diagnostic.site.node if diagnostic.site else None
             errors.append(internal_error(diagnostic.filename, where, error, node, consequence))
     return errors
+
+
+def _fix_with_room(fixer: Fixer[FixRequest], diagnostic: Diagnostic, doc: Document) -> Fix | None:
+    """``compute_fix``, again on a thread with room to recurse where the code is too deep."""
+    try:
+        return compute_fix(fixer, diagnostic, doc)
+    except RecursionError:
+        if room_to_recurse():
+            return None
+        return run_deeply(lambda: compute_fix(fixer, diagnostic, doc))
 
 
 def compute_fix(fixer: Fixer[FixRequest], diagnostic: Diagnostic, doc: Document) -> Fix | None:
@@ -100,5 +111,23 @@ def compute_fix(fixer: Fixer[FixRequest], diagnostic: Diagnostic, doc: Document)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return fixer.fix(request, site, doc)
-    except (CannotFix, RecursionError):
+    except CannotFix:
         return None
+    except Exception as error:
+        if not _ran_out_of_stack(error):
+            raise
+        if not room_to_recurse():
+            raise RecursionError("the code is too deep to rewrite here") from error
+        return None
+
+
+def _ran_out_of_stack(error: BaseException) -> bool:
+    """A ``RecursionError``, also where libcst's clean-up turned it into another error."""
+    seen: BaseException | None = error
+    for _ in range(20):
+        if seen is None:
+            return False
+        if isinstance(seen, RecursionError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False

@@ -5,7 +5,8 @@ state of its own source files (an edited rule in a development install is never 
 results), the effective settings and the trace requests other modules sent it. Entries are
 JSON, never pickle: a cache directory committed to a repository cannot run code on the machine
 that lints it. A missing, unreadable or corrupt entry is a miss (and is rewritten); writes go through a
-temporary file and an atomic rename, so concurrent runs never see half an entry.
+temporary file and an atomic rename, so concurrent runs never see half an entry; the temporary
+file of a writer killed mid-write is removed by the next run that writes.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import importlib
 import json
 import os
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,6 +30,8 @@ from jaxlint.semantic.values import Value, from_json, to_json
 
 FORMAT = "2"
 DEFAULT_DIRECTORY = ".jaxlint_cache"
+TEMPORARY = ".tmp-"  # then the writer's process number: `.tmp-<pid>-<random>`
+ORPHAN_AGE_S = 3600
 
 
 @dataclass
@@ -55,6 +59,7 @@ class Cache:
 
     def __init__(self, directory: Path | None, context: str) -> None:
         self.directory = directory
+        self._swept = False
         self.context = f"{FORMAT}\0{__version__}\0{own_sources_fingerprint()}\0{context}"
 
     def key(self, path: str, content: bytes, extra: str) -> str:
@@ -88,10 +93,13 @@ class Cache:
             "returns": {name: to_json(v) for name, v in entry.returns.items()},
         }
         target = self._path(key)
+        if not self._swept:
+            self._swept = True
+            _remove_orphaned_temporaries(self.directory / f"v{FORMAT}")
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             _ensure_gitignore(self.directory)
-            descriptor, temporary = tempfile.mkstemp(prefix=".tmp-", dir=target.parent)
+            descriptor, temporary = tempfile.mkstemp(prefix=f"{TEMPORARY}{os.getpid()}-", dir=target.parent)
             with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
                 json.dump(data, handle, separators=(",", ":"))
             os.replace(temporary, target)
@@ -102,6 +110,34 @@ class Cache:
     def _path(self, key: str) -> Path:
         assert self.directory is not None
         return self.directory / f"v{FORMAT}" / key[:2] / f"{key[2:]}.json"
+
+
+def _remove_orphaned_temporaries(folder: Path) -> None:
+    """Remove the temporary files of writers that were killed mid-write: their process is gone,
+    or the file is older than any write takes."""
+    now = time.time()
+    with contextlib.suppress(OSError):
+        for shard in os.scandir(folder):
+            if not shard.is_dir(follow_symlinks=False):
+                continue
+            with contextlib.suppress(OSError):
+                for entry in os.scandir(shard.path):
+                    if entry.name.startswith(TEMPORARY) and _orphaned(entry, now):
+                        with contextlib.suppress(OSError):
+                            os.unlink(entry.path)
+
+
+def _orphaned(entry: os.DirEntry[str], now: float) -> bool:
+    writer = entry.name[len(TEMPORARY) :].partition("-")[0]
+    if now - entry.stat(follow_symlinks=False).st_mtime > ORPHAN_AGE_S or not writer.isdigit():
+        return True
+    try:
+        os.kill(int(writer), 0)
+    except ProcessLookupError:
+        return True
+    except (OSError, OverflowError):
+        return False  # alive under another user, or not a process number this system has
+    return False
 
 
 def _ensure_gitignore(directory: Path) -> None:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from jaxlint.engine.astutil import encloses
+from jaxlint.engine.astutil import encloses, room_to_recurse
 from jaxlint.semantic import api
 from jaxlint.semantic.cross_module import LayerSpec, ProjectView, TraceRequest
 from jaxlint.semantic.functions import FunctionInfo, FunctionNode
@@ -349,6 +349,8 @@ class SemanticModel:
             try:
                 returns, summary = interpreter.run_function()
             except RecursionError:
+                if not room_to_recurse():
+                    raise  # the linter builds the model again on a thread with room
                 returns, summary = UNKNOWN, {}
         finally:
             info.running = False
@@ -407,6 +409,8 @@ class SemanticModel:
         try:
             self.module_summary = interpreter.run_module(self.tree)
         except RecursionError:
+            if not room_to_recurse():
+                raise
             self.module_summary = {}
         finally:
             self._live.pop(self.tree, None)

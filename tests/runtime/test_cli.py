@@ -65,6 +65,12 @@ def exhaust_memory(x: float):
     return np.ones((10**7, 10**7))
 
 
+def grow_memory(x: float):
+    hoard = []
+    while True:
+        hoard.append(b"x" * 50 * 2**20)
+
+
 def get_killed(x: float):
     os.kill(os.getpid(), signal.SIGKILL)
 
@@ -172,6 +178,7 @@ def test_compare_a_fixed_function(project: Path, jaxlint_cmd: list[str]) -> None
         (["model.py::layer", "--reference-device", "abacus"], "invalid choice"),
         (["model.py::layer", "--reference-device", "tpu"], "no tpu device is available"),
         (["model.py::layer", "--timeout", "0"], "--timeout must be positive"),
+        (["model.py::layer", "--memory-limit", "0"], "--memory-limit must be a positive number of MiB"),
     ],
 )
 def test_usage_errors_are_one_line_and_exit_two(
@@ -234,6 +241,14 @@ def test_running_out_of_memory_gives_a_report(project: Path, jaxlint_cmd: list[s
     assert result.returncode == 1
     kinds = {finding["kind"] for finding in json.loads(result.stdout)["findings"]}
     assert kinds == {"out-of-memory"}
+
+
+def test_a_memory_limit_stops_the_run_with_a_report(project: Path, jaxlint_cmd: list[str]) -> None:
+    result = verify(
+        project, jaxlint_cmd, "model.py::grow_memory", "--memory-limit", "1500", "--timeout", "120"
+    )
+    assert result.returncode == 1
+    assert "used more than the memory limit (1500 MiB resident) and was stopped" in result.stdout
 
 
 def test_a_killed_worker_gives_a_report(project: Path, jaxlint_cmd: list[str]) -> None:
