@@ -553,6 +553,23 @@ def _responses(stdout: bytes) -> dict[int, dict[str, Any]]:
     return found
 
 
+@pytest.mark.parametrize("body", [b"[1,2]", b"7", b"null", b'{"id": 9, "method": "shutdown"}'])
+def test_json_that_is_not_a_request_object_gets_invalid_request(body: bytes) -> None:
+    """Valid JSON but no JSON-RPC request (a batch, a number, no version): an Invalid Request
+    error, and the server goes on (it crashed with a traceback)."""
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}
+    stream = (
+        _frame(initialize)
+        + b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+        + _frame({"jsonrpc": "2.0", "id": 3, "method": "shutdown"})
+        + _frame({"jsonrpc": "2.0", "method": "exit"})
+    )
+    result = subprocess.run(SERVER, input=stream, capture_output=True, timeout=60, check=False)
+    assert result.returncode == 0 and b"Traceback" not in result.stderr, result.stderr[-2000:]
+    assert b'"code": -32600' in result.stdout or b'"code":-32600' in result.stdout
+    assert _responses(result.stdout)[3]["result"] is None
+
+
 def test_a_misbehaving_client_gets_answers_not_silence() -> None:
     """A malformed Content-Length and a request with invalid params: the server finds the next
     message again, answers the bad request with a JSON-RPC error, and still shuts down cleanly."""
@@ -570,4 +587,5 @@ def test_a_misbehaving_client_gets_answers_not_silence() -> None:
     assert result.returncode == 0, result.stderr[-2000:]
     responses = _responses(result.stdout)
     assert responses[2]["error"]["code"] == -32602  # Invalid Params
+    assert b"Traceback" not in result.stderr  # the editor's log gets one line per unreadable message
     assert responses[3]["result"] is None

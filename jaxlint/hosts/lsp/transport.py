@@ -16,10 +16,37 @@ from collections.abc import Awaitable
 from typing import Any, Protocol
 
 from lsprotocol.types import ResponseError
-from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcParseError
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInternalError,
+    JsonRpcInvalidRequest,
+    JsonRpcParseError,
+)
 from pygls.protocol import JsonRPCProtocol
 
 logger = logging.getLogger(__name__)
+
+
+class _OneLineDeserialisationErrors(logging.Filter):
+    """pygls logs a message it cannot read with the whole cattrs traceback; an editor's log
+    gets the error's own line (the request itself is answered with a JSON-RPC error)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if (
+            record.msg == "Unable to deserialize message\n%s"
+            and isinstance(record.args, tuple)
+            and record.args
+        ):
+            said = [line.lstrip(" |") for line in str(record.args[0]).splitlines()]
+            errors = [line for line in said if _ERROR_LINE.match(line)]
+            record.msg, record.args = "cannot read a message: %s", (errors[0] if errors else "",)
+        return True
+
+
+_ERROR_LINE = re.compile(r"[\w.]*(Error|Exception)\w*: ")
+
+
+logging.getLogger("pygls.protocol.json_rpc").addFilter(_OneLineDeserialisationErrors())
 
 HEADER = re.compile(rb"Content-Length:[ \t]*(\S*)[ \t]*\r?\n?$", re.IGNORECASE)
 MAX_MESSAGE_BYTES = 256 * 1024 * 1024  # a larger announced length is treated as garbage
@@ -68,6 +95,9 @@ def handle(protocol: JsonRPCProtocol, body: bytes) -> None:
     except (ValueError, RecursionError):
         _reply_error(protocol, None, JsonRpcParseError())
         return
+    if not isinstance(raw, dict) or raw.get("jsonrpc") != "2.0":  # a batch, a number, no version
+        _reply_invalid(protocol, raw)
+        return
     try:
         message = json.loads(body, object_hook=protocol.structure_message)
     except JsonRpcException as error:
@@ -78,6 +108,16 @@ def handle(protocol: JsonRPCProtocol, body: bytes) -> None:
         _reply_error(protocol, raw, JsonRpcInternalError())
         return
     protocol.handle_message(message)
+
+
+def _reply_invalid(protocol: JsonRPCProtocol, raw: Any) -> None:
+    """JSON-RPC's answer to what is not a request object: Invalid Request, with its id if it has one."""
+    message_id = raw.get("id") if isinstance(raw, dict) else None
+    error = JsonRpcInvalidRequest()
+    protocol._send_response(  # pyright: ignore[reportPrivateUsage]
+        message_id if isinstance(message_id, int | str) else None,  # pyright: ignore[reportArgumentType]
+        error=ResponseError(code=error.code, message=error.message),
+    )
 
 
 def _reply_error(protocol: JsonRPCProtocol, raw: Any, error: JsonRpcException) -> None:
