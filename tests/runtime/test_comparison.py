@@ -21,6 +21,21 @@ def test_tolerances_loosen_as_precision_drops() -> None:
     assert default_tolerance("complex64") == default_tolerance("float32")
 
 
+@pytest.mark.parametrize("dtype", [jnp.bfloat16, jnp.float16])
+def test_low_precision_tolerance_scales_with_the_largest_value(dtype) -> None:
+    """A sum rounded at every step errs in proportion to its terms: near a cancellation the
+    element is ~0 and its error ~rtol times the leaf's largest value (seen on an H100)."""
+    reference = jnp.array([40.0, -30.0, 0.01], dtype)
+    rounding = jnp.array([40.0, -30.0, 0.15], dtype)  # 0.14 off: 0.35% of 40, yet 15 times the element
+    wrong = jnp.array([40.0, -30.0, 4.0], dtype)  # 10% of 40: not rounding
+    assert compare_trees(reference, rounding) == []
+    (mismatch,) = compare_trees(reference, wrong)
+    assert mismatch.kind == "value" and "1 of 3 elements differ" in mismatch.detail
+    assert compare_trees(reference, rounding, atol=0.01) != []  # a tolerance the user gives is kept
+    single = jnp.array([40.0, -30.0, 0.01], jnp.float32)
+    assert compare_trees(single, jnp.array([40.0, -30.0, 0.15], jnp.float32)) != []
+
+
 def test_equal_trees_match() -> None:
     tree = {"w": jnp.ones((2, 3)), "b": (jnp.zeros(3), 4)}
     assert compare_trees(tree, {"w": jnp.ones((2, 3)), "b": (jnp.zeros(3), jnp.int32(4))}) == []
