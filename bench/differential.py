@@ -54,7 +54,12 @@ def fixable_rules() -> set[str]:
 
 
 def run_fix(
-    programs: list[Program], stored: dict[str, dict], reported: set[str], workers: int, jobs: int | None
+    programs: list[Program],
+    stored: dict[str, dict],
+    reported: set[str],
+    workers: int,
+    jobs: int | None,
+    report: Path | None = None,
 ) -> tuple[int, int, Counter]:
     from tests.groundtruth.oracle import judge_fixes
 
@@ -83,19 +88,23 @@ def run_fix(
     results = judge_fixes([p for p in targets if p.id in fixed], fixed, stored, workers=workers)
     why: Counter = Counter()
     ok = 0
+    rows = []
     for p in targets:
         if p.id not in fixed:
-            why[
+            reason = (
                 "reported, but --fix changed nothing"
                 if p.id in reported
                 else "not reported (a miss): nothing to fix"
-            ] += 1
-            continue
-        record = results.get(p.id, {})
-        if record.get("fix_ok"):
-            ok += 1
+            )
         else:
-            why[record.get("why", "no result")] += 1
+            record = results.get(p.id, {})
+            reason = "" if record.get("fix_ok") else record.get("why", "no result")
+        ok += not reason
+        if reason:
+            why[reason] += 1
+        rows.append({"id": p.id, "rules": list(p.rules), "why": reason, "fixed": dict(fixed.get(p.id, ()))})
+    if report is not None:
+        report.write_text(json.dumps(rows, indent=1))
     return ok, len(targets), why
 
 
@@ -122,6 +131,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, help="jaxlint worker processes (default: all cores)")
     parser.add_argument("--workers", type=int, default=2, help="JAX processes for --fix (default 2)")
     parser.add_argument("--list", action="store_true", help="list every disagreement")
+    parser.add_argument(
+        "--fix-report",
+        type=Path,
+        metavar="FILE",
+        help="with --fix: each program's outcome and fixed files, as JSON",
+    )
     args = parser.parse_args(argv)
 
     start = time.monotonic()
@@ -150,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.fix:
         fix_start = time.monotonic()
         reported = {o.program.id for o in judged if o.jax == "hazard" and o.jaxlint}
-        ok, total, why = run_fix(programs, stored, reported, args.workers, args.jobs)
+        ok, total, why = run_fix(programs, stored, reported, args.workers, args.jobs, args.fix_report)
         lines.insert(-1, "")
         lines.insert(
             -1,

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import ast
-
-from jaxlint.engine.diagnostics import Applicability, Fix, Site
+from jaxlint.engine.diagnostics import Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import Fixer
-
-from ...rules.compile.jax602_numpy_function_on_tracer import JaxNumpyFunction
+from jaxlint.fixing.plans import JaxNumpyFunction
+from jaxlint.fixing.rewrites import jax_numpy_namesake
 
 
 class NumpyToJaxNumpy(Fixer[JaxNumpyFunction]):
@@ -18,11 +16,4 @@ class NumpyToJaxNumpy(Fixer[JaxNumpyFunction]):
     code = "JAX602"
 
     def fix(self, request: JaxNumpyFunction, site: Site, doc: Document) -> Fix | None:
-        node = site.node
-        if not isinstance(node, ast.Call):
-            return None
-        jnp, imports = doc.reference("jax.numpy", site.scope)
-        func = node.func
-        edits = [doc.edit(doc.start(func), doc.end(func), f"{jnp}.{request.name}"), *imports]
-        applicability = Applicability.SAFE if request.safe else Applicability.UNSAFE
-        return doc.fix(applicability, f"Use `jnp.{request.name}`", edits)
+        return jax_numpy_namesake(request, site, doc)

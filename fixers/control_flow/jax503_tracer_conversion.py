@@ -1,5 +1,7 @@
 """JAX503 fix: ``max(a, b)`` -> ``jnp.maximum(a, b)``, ``a and b`` -> ``jnp.logical_and(a, b)``,
-``not a`` -> ``jnp.logical_not(a)`` (more operands fold left); ``if bool(x):`` -> ``if x:``."""
+``not a`` -> ``jnp.logical_not(a)`` (more operands fold left); ``if bool(x):`` -> ``if x:``;
+``int(x)`` -> ``x.astype(int)``, ``x.item()`` -> ``x.reshape(())``, ``np.asarray(x)`` ->
+``jnp.asarray(x)``."""
 
 from __future__ import annotations
 
@@ -8,15 +10,27 @@ import ast
 from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import CannotFix, Fixer
+from jaxlint.fixing.plans import JaxNumpyFunction
+from jaxlint.fixing.rewrites import jax_numpy_namesake
 
-from ...rules.control_flow.jax503_tracer_conversion import ConversionFix, ElementwiseFunction, UnwrapBool
+from ...rules.control_flow.jax503_tracer_conversion import (
+    AsDtype,
+    ConversionFix,
+    ElementwiseFunction,
+    SingleElement,
+    UnwrapBool,
+)
+
+# Operands that need no parentheses before `.astype(...)` / `.reshape(...)`.
+ATOMS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript)
 
 
 class ConversionRewrite(Fixer[ConversionFix]):
     """`max`/`min`/`and`/`or`/`not` to their elementwise `jnp` forms: unsafe, `jnp.maximum`
     propagates NaN where `max` keeps its first argument, and `a or b` gave one of its operands
     where `jnp.logical_or` gives a boolean array. `if bool(x):` to `if x:`: safe, a condition
-    calls `bool` on its value anyway."""
+    calls `bool` on its value anyway. `int(x)`/`x.item()` to arrays: unsafe, a Python scalar is
+    weakly typed and a 0-d array is not. NumPy conversions to `jax.numpy`: as JAX602's fix."""
 
     code = "JAX503"
 
@@ -25,12 +39,27 @@ class ConversionRewrite(Fixer[ConversionFix]):
         if node is None:
             raise CannotFix("nothing to rewrite")
         match request:
-            case UnwrapBool(operand):
+            case UnwrapBool(operand, condition):
                 code = doc.text[doc.start(operand) : doc.end(operand)]
-                if isinstance(operand, (ast.IfExp, ast.Lambda, ast.NamedExpr)):
+                whole_value = getattr(site.statement, "value", None) is node  # `y = bool(a < b)`
+                if isinstance(operand, (ast.IfExp, ast.Lambda, ast.NamedExpr)) or not (
+                    condition or whole_value
+                ):
                     code = f"({code})"
                 edit = doc.edit(doc.start(node), doc.end(node), code)
-                return doc.fix(Applicability.SAFE, "Drop the `bool()` a condition calls anyway", [edit])
+                if condition:
+                    return doc.fix(Applicability.SAFE, "Drop the `bool()` a condition calls anyway", [edit])
+                return doc.fix(Applicability.UNSAFE, "Keep the comparison's boolean array", [edit])
+            case AsDtype(operand, dtype):
+                code = f"{_operand(doc, operand)}.astype({dtype})"
+                edit = doc.edit(doc.start(node), doc.end(node), code)
+                return doc.fix(Applicability.UNSAFE, f"Keep the array: `.astype({dtype})`", [edit])
+            case SingleElement(operand):
+                code = f"{_operand(doc, operand)}.reshape(())"
+                edit = doc.edit(doc.start(node), doc.end(node), code)
+                return doc.fix(Applicability.UNSAFE, "Keep the single element as a 0-d array", [edit])
+            case JaxNumpyFunction():
+                return jax_numpy_namesake(request, site, doc)
             case ElementwiseFunction(name, operands):
                 jnp, imports = doc.reference("jax.numpy", site.scope)
                 codes = [doc.text[doc.start(operand) : doc.end(operand)] for operand in operands]
@@ -39,3 +68,8 @@ class ConversionRewrite(Fixer[ConversionFix]):
                     code = f"{jnp}.{name}({code}, {operand})"
                 edits = [doc.edit(doc.start(node), doc.end(node), code), *imports]
                 return doc.fix(Applicability.UNSAFE, f"Use `jnp.{name}`", edits)
+
+
+def _operand(doc: Document, operand: ast.expr) -> str:
+    code = doc.text[doc.start(operand) : doc.end(operand)]
+    return code if isinstance(operand, ATOMS) else f"({code})"

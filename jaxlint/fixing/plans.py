@@ -87,3 +87,11 @@ class ForiLoop(FixRequest):
     node: ast.For
     index: str
     carried: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class JaxNumpyFunction(FixRequest):
+    """``np.<name>(...)`` -> ``jnp.<name>(...)``. ``safe``: the function only ever runs traced."""
+
+    name: str
+    safe: bool

@@ -8,10 +8,10 @@ from collections.abc import Callable, Sequence
 from functools import reduce
 from typing import TYPE_CHECKING
 
-from jaxlint.engine.diagnostics import Edit
+from jaxlint.engine.diagnostics import Applicability, Edit, Fix, Site
 from jaxlint.fixing.document import Document, Snippet, argument_code, parse_statements
 from jaxlint.fixing.fixer import CannotFix
-from jaxlint.fixing.plans import ForiLoop, NanGuard
+from jaxlint.fixing.plans import ForiLoop, JaxNumpyFunction, NanGuard
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 
@@ -267,3 +267,15 @@ def fori_loop_edits(doc: Document, plan: ForiLoop, scope: Scope) -> list[Edit]:
     initial = carried[0] if len(carried) == 1 else f"({pack(carried)})"
     call = f"{pack(carried)} = {lax}.fori_loop({lower}, {upper}, {body_name}, {initial})"
     return [snippet.replace([function, *parse_statements(call + "\n")]), *edits]
+
+
+def jax_numpy_namesake(request: JaxNumpyFunction, site: Site, doc: Document) -> Fix | None:
+    """``np.<name>(...)`` -> ``jnp.<name>(...)``, the arguments as written."""
+    node = site.node
+    if not isinstance(node, ast.Call):
+        return None
+    jnp, imports = doc.reference("jax.numpy", site.scope)
+    func = node.func
+    edits = [doc.edit(doc.start(func), doc.end(func), f"{jnp}.{request.name}"), *imports]
+    applicability = Applicability.SAFE if request.safe else Applicability.UNSAFE
+    return doc.fix(applicability, f"Use `jnp.{request.name}`", edits)

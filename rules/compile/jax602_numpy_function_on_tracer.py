@@ -3,29 +3,19 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 
 from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
-from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.semantic.transforms import ABSTRACT, PARTIAL
+from jaxlint.fixing.plans import JaxNumpyFunction
 from jaxlint.semantic.values import is_traced
 
-from ..support.explain import snippet, why_traced
+from ..support.explain import runs_only_traced, snippet, why_traced
 from .numpy_api import NUMPY_CONVERTS_TRACER
 
 NUMPY_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in NUMPY_CONVERTS_TRACER)
 # Keywords that mean the same to the NumPy function and its jax.numpy namesake.
 SHARED_KEYWORDS = frozenset({"axis", "keepdims", "dtype", "ddof", "ord", "optimize", "decimals"})
-
-
-@dataclass(frozen=True)
-class JaxNumpyFunction(FixRequest):
-    """``np.<name>(...)`` -> ``jnp.<name>(...)``. ``safe``: the function only ever runs traced."""
-
-    name: str
-    safe: bool
 
 
 class NumpyFunctionOnTracer(Rule):
@@ -105,7 +95,7 @@ class NumpyFunctionOnTracer(Rule):
             node,
             f"`np.{name}` converts traced `{snippet(ctx, culprit)}` to a NumPy array: JAX raises "
             f"`TracerArrayConversionError` ({why_traced(ctx, culprit)}); use `jnp.{name}`",
-            fix=JaxNumpyFunction(name, safe=_runs_only_traced(ctx)) if fixable else None,
+            fix=JaxNumpyFunction(name, safe=runs_only_traced(ctx)) if fixable else None,
         )
 
 
@@ -121,28 +111,3 @@ def _traced_operand(ctx: Context, node: ast.Call) -> ast.expr | None:
         if isinstance(value, ast.Call) and _traced_operand(ctx, value) is not None:
             return value
     return None
-
-
-def _runs_only_traced(ctx: Context) -> bool:
-    """Whether the current function only ever runs under an abstract transformation: it is
-    decorated with one (its name never refers to the plain function), or nested in one."""
-    info = ctx.function
-    while info is not None:
-        node = info.node
-        scope = ctx.model.index.parents.get(node)
-        decorators = [] if isinstance(node, ast.Lambda) else node.decorator_list
-        for decorator in decorators:
-            target = decorator
-            if (
-                isinstance(decorator, ast.Call)
-                and decorator.args
-                and ctx.model.qualname(decorator.func, scope) == PARTIAL  # pyright: ignore[reportArgumentType]
-            ):
-                target = decorator.args[0]
-            transform = ctx.model.transform_of(target, scope)  # pyright: ignore[reportArgumentType]
-            if transform is not None and transform.abstract:
-                return True
-        if info.parent is None or info.inherited < ABSTRACT:
-            return False
-        info = info.parent
-    return False

@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.fixing.plans import JaxNumpyFunction
 from jaxlint.semantic.transforms import STAGED
 from jaxlint.semantic.values import Value, is_jax_array, is_static, is_traced
 
-from ..support.explain import in_test_position, snippet, why_traced
+from ..support.explain import in_test_position, runs_only_traced, snippet, why_traced
 from ..support.library import jitted_library_call
 from .conditions import converts_tracer
 
@@ -56,9 +57,34 @@ class UnwrapBool(FixRequest):
     that remains is JAX501's, whose fix rewrites the branch."""
 
     operand: ast.expr
+    condition: bool = True  # False: a comparison outside a condition keeps its boolean array
 
 
-ConversionFix = ElementwiseFunction | UnwrapBool
+@dataclass(frozen=True)
+class AsDtype(FixRequest):
+    """``int(x)`` -> ``x.astype(int)`` (``float``, ``complex``, ``bool`` alike): JAX converts only
+    0-d arrays with these, so the array keeps the value and the shape; ``bool(x < y)`` -> ``x < y``."""
+
+    operand: ast.expr
+    dtype: str
+
+
+@dataclass(frozen=True)
+class SingleElement(FixRequest):
+    """``x.item()`` -> ``x.reshape(())``: the one element of a size-1 array, as a 0-d array."""
+
+    operand: ast.expr
+
+
+ConversionFix = ElementwiseFunction | UnwrapBool | AsDtype | SingleElement | JaxNumpyFunction
+# NumPy conversions whose `jax.numpy` namesake (or nearest form) computes the same on a tracer.
+JAX_NUMPY_FORMS = {"asanyarray": "asarray", "ascontiguousarray": "asarray"} | {
+    name: name
+    for name in (
+        "asarray array copy bool_ int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 float32 "
+        "float64 complex64 complex128 single double"
+    ).split()
+}
 
 
 class TracerConversion(Rule):
@@ -106,8 +132,14 @@ class TracerConversion(Rule):
     become `jnp.maximum`/`jnp.minimum`, and
     `and`/`or`/`not` outside a condition become `jnp.logical_and`/`logical_or`/`logical_not`.
     Unsafe: `jnp.maximum` propagates NaN where `max` keeps its first argument, and `a or b` gave
-    one of its operands where `jnp.logical_or` gives a boolean array. The other conversions get
-    no fix: what replaces them depends on why the Python value was wanted.
+    one of its operands where `jnp.logical_or` gives a boolean array. The conversions keep the
+    value an array: `int(x)` becomes `x.astype(int)` (`float`, `complex` and `bool` alike;
+    `bool(x < y)` becomes `x < y`), `x.item()` becomes `x.reshape(())`; unsafe, because a Python
+    scalar is weakly typed and a 0-d array is not (`float(x) * bf16_array` stays bfloat16,
+    `x.astype(float) * bf16_array` becomes float32), and a value that was wanted as a shape or a
+    count stays traced (its use is then reported). `np.asarray(x)`, `np.array(x)` and NumPy
+    scalar types become their `jax.numpy` namesakes: safe in a function that only ever runs
+    traced (the call always raised there), unsafe elsewhere. `.tolist()` and `math.*` get no fix.
 
     ## References
     - [jax.errors.ConcretizationTypeError](https://docs.jax.dev/en/latest/errors.html#jax.errors.ConcretizationTypeError)
@@ -145,7 +177,7 @@ class TracerConversion(Rule):
             node,
             f"`{what}` needs a concrete value but `{snippet(ctx, culprit)}` is traced: JAX raises "
             f"`{error}` ({why_traced(ctx, culprit)}); keep it an array (`jnp`), or make it static",
-            fix=_extremum(node, ctx) or _redundant_bool(node, ctx),
+            fix=_extremum(node, ctx) or _redundant_bool(node, ctx) or _array_form(node, ctx),
         )
 
     def check_jitted_library(self, node: ast.Call, ctx: Context) -> None:
@@ -283,3 +315,31 @@ def _redundant_bool(node: ast.Call, ctx: Context) -> UnwrapBool | None:
     if isinstance(node.args[0], ast.Starred) or not in_test_position(ctx, node):
         return None
     return UnwrapBool(node.args[0])
+
+
+def _array_form(node: ast.Call, ctx: Context) -> ConversionFix | None:
+    """The array that the conversion would have made a Python (or NumPy) value of: ``int(x)`` ->
+    ``x.astype(int)``, ``x.item()`` -> ``x.reshape(())``, ``np.asarray(x)`` -> ``jnp.asarray(x)``."""
+    if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    qualname = ctx.qualname(node.func)
+    if (
+        qualname in ("builtins.int", "builtins.float", "builtins.complex", "builtins.bool")
+        and len(node.args) == 1
+    ):
+        operand = node.args[0]
+        if qualname == "builtins.bool" and _gives_bool(operand):
+            return UnwrapBool(operand, condition=False)
+        return AsDtype(operand, qualname.removeprefix("builtins."))
+    if qualname is not None and qualname.startswith("numpy.") and len(node.args) == 1:
+        form = JAX_NUMPY_FORMS.get(qualname.removeprefix("numpy."))
+        return JaxNumpyFunction(form, safe=runs_only_traced(ctx)) if form else None
+    func = node.func
+    if qualname is None and isinstance(func, ast.Attribute) and func.attr == "item" and not node.args:
+        return SingleElement(func.value)
+    return None
+
+
+def _gives_bool(node: ast.expr) -> bool:
+    """A comparison (not chained: that is its own finding), whose array is boolean already."""
+    return isinstance(node, ast.Compare) and len(node.ops) == 1

@@ -7,6 +7,7 @@ import ast
 from jaxlint.engine.context import Context
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.tracing import array_parameters
+from jaxlint.semantic.transforms import ABSTRACT, PARTIAL
 from jaxlint.semantic.values import is_jax_array, is_traced
 
 MAX_SNIPPET = 48
@@ -180,4 +181,29 @@ def shows_tracer(ctx: Context, expr: ast.expr) -> bool:
         formats = isinstance(expr.func, ast.Attribute) and expr.func.attr == "format"
         if formats or ctx.qualname(expr.func) in ("builtins.str", "builtins.repr"):
             return any(shows_tracer(ctx, a) for a in [*expr.args, *(k.value for k in expr.keywords)])
+    return False
+
+
+def runs_only_traced(ctx: Context) -> bool:
+    """Whether the current function only ever runs under an abstract transformation: it is
+    decorated with one (its name never refers to the plain function), or nested in one."""
+    info = ctx.function
+    while info is not None:
+        node = info.node
+        scope = ctx.model.index.parents.get(node)
+        decorators = [] if isinstance(node, ast.Lambda) else node.decorator_list
+        for decorator in decorators:
+            target = decorator
+            if (
+                isinstance(decorator, ast.Call)
+                and decorator.args
+                and ctx.model.qualname(decorator.func, scope) == PARTIAL  # pyright: ignore[reportArgumentType]
+            ):
+                target = decorator.args[0]
+            transform = ctx.model.transform_of(target, scope)  # pyright: ignore[reportArgumentType]
+            if transform is not None and transform.abstract:
+                return True
+        if info.parent is None or info.inherited < ABSTRACT:
+            return False
+        info = info.parent
     return False

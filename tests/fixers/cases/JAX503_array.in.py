@@ -1,0 +1,31 @@
+# fix: unsafe
+import jax
+import numpy as np
+
+
+@jax.jit
+def step(x, m):
+    scale = float(x)
+    steps = int(x * 3)
+    positive = bool(x > 0)
+    flag = bool(x) + 1
+    single = m.sum(axis=0).item()
+    row = m[int(jax.numpy.argmax(m.sum(axis=1)))]
+    y = x * scale * steps * (2.0 if positive else 1.0) * single * flag
+    return y, row
+
+
+@jax.jit
+def to_numpy(x):
+    arr = np.asarray(x)
+    z = np.float32(x)
+    return arr.mean() * z
+
+
+def helper(x):
+    return np.array(x) + 1
+
+
+@jax.jit
+def calls_helper(x):
+    return helper(x) + x.tolist()  # no fix
