@@ -115,7 +115,9 @@ def compare_leaf(
         return None
     tolerance = default_tolerance(actual.dtype, cross_device)
     if rtol is not None or atol is not None:  # the user's tolerance is taken as given
-        tolerance = Tolerance(tolerance.rtol if rtol is None else rtol, tolerance.atol if atol is None else atol)
+        tolerance = Tolerance(
+            tolerance.rtol if rtol is None else rtol, tolerance.atol if atol is None else atol
+        )
     return _compare_values(where, reference, actual, tolerance)
 
 

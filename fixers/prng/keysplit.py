@@ -25,12 +25,15 @@ def split_before(
     return [doc.edit(line_start, line_start, text), *imports]
 
 
-def split_spelling(doc: Document, scope: Scope, like: ast.Call | None) -> tuple[str, list[Edit]]:
-    """``jax.random.split`` spelt like the module spells the random call ``like``."""
+def split_spelling(
+    doc: Document, scope: Scope, like: ast.Call | None, function: str = "split"
+) -> tuple[str, list[Edit]]:
+    """``jax.random.split`` (or another ``jax.random`` function) spelt like the module spells
+    the random call ``like``."""
     func = like.func if like is not None else None
     if isinstance(func, ast.Attribute) and doc.model.qualname(func.value, scope) == "jax.random":
-        return f"{doc.segment(func.value)}.split", []
-    return doc.reference("jax.random.split", scope)
+        return f"{doc.segment(func.value)}.{function}", []
+    return doc.reference(f"jax.random.{function}", scope)
 
 
 def key_argument(call: ast.Call, key: str) -> ast.Name:

@@ -1050,14 +1050,16 @@ class Interpreter:
                 tracker.event(call, KeyEvent("held", tracker.texts[call], None, info.name))
         if info.repeated_by in LOOPING_BODIES:
             for call in outside.values():
-                tracker.event(call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by))
+                tracker.event(call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by, "closure"))
             carried = self.carried_keys(info, returns)
             condition_carry = info.positional_names()[:1] if info.loop_condition else []
             for key, call in tracker.all_consumed.items():
                 if any(name in tracker.params_behind(key) for name in condition_carry):
                     tracker.event(call, KeyEvent("condition", tracker.texts[call], None, info.repeated_by))
                 if key in carried or any(part in carried for part in lineage(key)):
-                    tracker.event(call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by))
+                    tracker.event(
+                        call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by, "carry")
+                    )
         if info.transformed_by & CACHING_KINDS and info.traced_to_run:
             for key, call in outside.items():
                 if self.model.made_eagerly(key):

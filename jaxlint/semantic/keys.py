@@ -42,12 +42,14 @@ class KeyEvent:
     """A consumption of a key that was consumed before (``reuse``), that happens on every
     iteration (``loop``), in the condition of a ``while_loop`` on every step's carry
     (``condition``) or on every call of a jitted function (``call``). ``first`` is the
-    earlier consumption, for ``reuse``; ``repeated_by`` says what repeats a ``loop`` or ``call``."""
+    earlier consumption, for ``reuse``; ``repeated_by`` says what repeats a ``loop`` or ``call``,
+    and ``via`` how a lax loop body reaches the key it consumes on every step."""
 
     kind: str
     key: str
     first: ast.AST | None
     repeated_by: str = ""
+    via: str = ""  # a `loop` of a lax body: "closure" (closed over) or "carry" (handed back unsplit)
 
 
 class State:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 
-from ..support.blocks import is_local_name, stored_names
+from ..support.blocks import is_local_name, own_nodes, stored_names
 from ..support.explain import snippet, split_advice
 
 
@@ -19,6 +20,25 @@ class SplitInLoop(FixRequest):
 
     key: str
     loop: ast.For | ast.AsyncFor | ast.While
+
+
+@dataclass(frozen=True)
+class SplitInBody(FixRequest):
+    """A lax loop body that hands its carried ``key`` back unsplit: ``key, subkey = split(key)``
+    before ``statement`` (a statement of the body itself), the call draws from ``subkey``, and
+    the body's ``return`` hands the new ``key`` back."""
+
+    key: str
+    statement: ast.stmt
+
+
+@dataclass(frozen=True)
+class FoldInIndex(FixRequest):
+    """A ``fori_loop`` body that closes over ``key``: the call draws from
+    ``jax.random.fold_in(key, index)``, a key of its own for each step."""
+
+    key: str
+    index: str
 
 
 class PrngKeyReuseInLoop(Rule):
@@ -66,7 +86,10 @@ class PrngKeyReuseInLoop(Rule):
 
     ## Fix safety
     The fix inserts `key, subkey = jax.random.split(key)` at the top of the loop body and
-    passes `subkey`. Unsafe by nature: the numbers drawn change.
+    passes `subkey`; in a `lax` loop body that hands its carried key back, it splits the key
+    before the statement that draws and the body hands back the new key; in a `fori_loop` body
+    that closes over the key, it draws from `jax.random.fold_in(key, i)` with the step index.
+    Unsafe by nature: the numbers drawn change.
 
     ## References
     - [JAX: Pseudorandom numbers](https://docs.jax.dev/en/latest/random-numbers.html)
@@ -121,6 +144,7 @@ class PrngKeyReuseInLoop(Rule):
                 node,
                 f"{what}: every step draws the same random numbers; carry the key, split it each "
                 f"step and hand the new key back in the carry, {_step_split(folded or event.key)}",
+                fix=_step_fix(node, ctx, event.key, event.via, event.repeated_by) if folded is None else None,
             )
             return
         loop = ctx.loops[-1] if ctx.loops else None
@@ -156,3 +180,63 @@ def _step_split(key: str) -> str:
     name = key if key.isidentifier() else "key"
     subkey = "subkey" if name != "subkey" else "subkey_2"
     return f"`{name}, {subkey} = jax.random.split({key})`"
+
+
+def _step_fix(
+    node: ast.Call, ctx: Context, key: str, via: str, loop: str
+) -> SplitInBody | FoldInIndex | None:
+    """A new key for each step of the lax loop whose body ``node`` draws in: split the carried
+    key (a ``def`` body that hands it back by name), or fold the step index into a closed-over
+    key (a ``fori_loop`` body). None where the body does not have that plain shape."""
+    info = ctx.function
+    if info is None or not key.isidentifier() or _key_uses(node, key) != 1:
+        return None
+    body = info.node
+    statements: list[ast.stmt] = body.body if isinstance(body.body, list) else [ast.Expr(body.body)]
+    if via == "closure" and loop == "jax.lax.fori_loop":
+        index = info.positional_names()[:1]
+        if not index or key in info.scope.bound or _key_uses(statements, key) != 1:
+            return None  # a key the body binds, or draws from twice: one fold would serve both
+        return FoldInIndex(key, index[0])
+    if via != "carry" or isinstance(body, ast.Lambda) or not is_local_name(ctx, key):
+        return None
+    statement = next((s for s in body.body if encloses(s, node)), None)
+    if statement is None or _key_uses([statement], key) != 1 or not _hands_back(statements, key):
+        return None
+    earlier = body.body[: body.body.index(statement)]
+    stores = [n for n in own_nodes(body.body) if _stores(n, key)]
+    if key in info.positional_names():
+        return SplitInBody(key, statement) if not stores else None
+    if len(stores) == 1 and any(encloses(s, stores[0]) for s in earlier):  # `key, acc = carry`
+        return SplitInBody(key, statement)
+    return None
+
+
+def _key_uses(where: ast.AST | list[ast.stmt], key: str) -> int:
+    """How many calls in ``where`` are passed the name ``key`` (as an argument)."""
+    nodes = own_nodes(where) if isinstance(where, list) else ast.walk(where)
+    return sum(
+        isinstance(n, ast.Call)
+        and any(isinstance(a, ast.Name) and a.id == key for a in [*n.args, *(k.value for k in n.keywords)])
+        for n in nodes
+    )
+
+
+def _stores(node: ast.AST, key: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == key and not isinstance(node.ctx, ast.Load)
+
+
+def _hands_back(statements: list[ast.stmt], key: str) -> bool:
+    """Whether a ``return`` of the body hands ``key`` back by name (not inside a call)."""
+    for node in own_nodes(statements):
+        if isinstance(node, ast.Return) and node.value is not None and _names_outside_calls(node.value, key):
+            return True
+    return False
+
+
+def _names_outside_calls(node: ast.expr, key: str) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id == key
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return any(_names_outside_calls(element, key) for element in node.elts)
+    return False
