@@ -9,23 +9,45 @@ from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import CannotFix, Fixer
 
-from ...rules.prng.jax301_prng_key_reuse import SplitBeforeFirstUse
-from .keysplit import split_before, statement_holding, use_subkey
+from ...rules.prng.jax301_prng_key_reuse import SplitBeforeFirstUse, SplitForBoth
+from .keysplit import argument_written, split_before, split_spelling, statement_holding, use_subkey
 
 
-class SplitReusedKey(Fixer[SplitBeforeFirstUse]):
+class SplitReusedKey(Fixer[SplitBeforeFirstUse | SplitForBoth]):
     """Unsafe by nature: both draws change (they now use distinct keys, which is the point)."""
 
     code = "JAX301"
 
-    def fix(self, request: SplitBeforeFirstUse, site: Site, doc: Document) -> Fix | None:
+    def fix(self, request: SplitBeforeFirstUse | SplitForBoth, site: Site, doc: Document) -> Fix | None:
         key, first = request.key, request.first
         statement = statement_holding(site.scope.function.node, first)
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             raise CannotFix("the first use is in a definition")
+        if isinstance(request, SplitForBoth):
+            return self._split_into_fresh_names(doc, site, key, first, statement)
         subkey = doc.fresh_name("subkey", site.scope)
         edits = [
             *split_before(doc, statement, key, subkey, site.scope, like=first),
             use_subkey(doc, first, key, subkey),
         ]
         return doc.fix(Applicability.UNSAFE, f"Split `{key}` before its first use", edits, site.scope)
+
+    def _split_into_fresh_names(
+        self, doc: Document, site: Site, key: str, first: ast.Call, statement: ast.stmt
+    ) -> Fix:
+        """``k1, k2 = split(<key>)`` before the first draw, which takes ``k1``; the reuse ``k2``."""
+        reuse = site.node
+        if not isinstance(reuse, ast.Call):
+            raise CannotFix("the reuse is not a call")
+        first_key, second_key = doc.fresh_names("key", site.scope, 2)
+        split, imports = split_spelling(doc, site.scope, first)
+        line_start = doc.line_starts[statement.lineno - 1]
+        indent = doc.text[line_start : doc.start(statement)]
+        if indent.strip():
+            raise CannotFix("the statement shares its line with another statement")
+        line = f"{indent}{first_key}, {second_key} = {split}({key}){doc.newline}"
+        edits = [doc.edit(line_start, line_start, line), *imports]
+        for call, name in ((first, first_key), (reuse, second_key)):
+            argument = argument_written(call, key)
+            edits.append(doc.edit(doc.start(argument), doc.end(argument), name))
+        return doc.fix(Applicability.UNSAFE, f"Split `{key}` into two keys", edits, site.scope)

@@ -44,6 +44,14 @@ def key_argument(call: ast.Call, key: str) -> ast.Name:
     raise CannotFix("the key is not passed by name")
 
 
+def argument_written(call: ast.Call, key: str) -> ast.expr:
+    """The argument of ``call`` whose source is ``key`` (a name, a field, an item)."""
+    for argument in [*call.args, *(k.value for k in call.keywords)]:
+        if ast.unparse(argument) == key:
+            return argument
+    raise CannotFix("the key is not passed as written")
+
+
 def use_subkey(doc: Document, call: ast.Call, key: str, subkey: str) -> Edit:
     name = key_argument(call, key)
     return doc.edit(doc.start(name), doc.end(name), subkey)

@@ -9,7 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 
-from ..support.blocks import is_local_name
+from ..support.blocks import is_local_name, own_nodes
 from ..support.explain import snippet, split_advice
 
 
@@ -17,6 +17,16 @@ from ..support.explain import snippet, split_advice
 class SplitBeforeFirstUse(FixRequest):
     """``key, subkey = split(key)`` before ``first`` (the call that consumed ``key`` first), which
     then takes ``subkey``: the reuse consumes the fresh ``key``."""
+
+    key: str
+    first: ast.Call
+
+
+@dataclass(frozen=True)
+class SplitForBoth(FixRequest):
+    """A key that cannot be rebound here (a field, an item, a closed-over or global name):
+    ``key, subkey = split(<key>)`` (fresh names) before ``first``, which takes ``subkey``; the
+    reuse takes ``key``."""
 
     key: str
     first: ast.Call
@@ -102,10 +112,8 @@ class PrngKeyReuse(Rule):
             node,
             f"key `{event.key}` was already consumed by `{consumer}` at line "
             f"{first.lineno}: {effect}; "  # pyright: ignore[reportAttributeAccessIssue]
-            f"{_advice(event.key)}",
-            fix=SplitBeforeFirstUse(event.key, first)
-            if event.key.isidentifier() and isinstance(first, ast.Call) and is_local_name(ctx, event.key)
-            else None,
+            f"{_advice(event.key, event.key.isidentifier() and is_local_name(ctx, event.key))}",
+            fix=_split_fix(node, ctx, event.key, first),
         )
 
 
@@ -113,6 +121,54 @@ def _is_split(ctx: Context, call: ast.AST) -> bool:
     return isinstance(call, ast.Call) and ctx.qualname(call.func) == "jax.random.split"
 
 
-def _advice(key: str) -> str:
-    advice = split_advice(key)
-    return f"split it first, {advice}" if key.isidentifier() else advice
+def _advice(key: str, rebindable: bool) -> str:
+    if rebindable:
+        return f"split it first, {split_advice(key)}"
+    if _plain_path_text(key):  # rebinding a global or closed-over name would make it local
+        return f"split it into a key for each use, `key_1, key_2 = jax.random.split({key})`"
+    return split_advice(key)
+
+
+def _plain_path_text(key: str) -> bool:
+    try:
+        return _plain_path(ast.parse(key, mode="eval").body)
+    except SyntaxError:  # shortened for the message
+        return False
+
+
+def _split_fix(
+    node: ast.Call, ctx: Context, key: str, first: ast.AST
+) -> SplitBeforeFirstUse | SplitForBoth | None:
+    """Rebind a local key by splitting it; split any other key written as a plain path (``k``,
+    ``self.key``, ``keys[0]``, ``params["key"]``) into fresh names, when both calls are in this
+    function and pass it as an argument."""
+    if not isinstance(first, ast.Call):
+        return None
+    if key.isidentifier() and is_local_name(ctx, key):
+        return SplitBeforeFirstUse(key, first)
+    function = ctx.function.node if ctx.function is not None else None
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    if not any(n is first for n in own_nodes(function.body)):
+        return None  # the first draw is in another function
+    passed = [_passed(call, key) for call in (first, node)]
+    if any(argument is None or not _plain_path(argument) for argument in passed):
+        return None
+    return SplitForBoth(key, first)
+
+
+def _passed(call: ast.Call, key: str) -> ast.expr | None:
+    """The argument of ``call`` written as ``key``."""
+    for argument in [*call.args, *(k.value for k in call.keywords)]:
+        if ast.unparse(argument) == key:
+            return argument
+    return None
+
+
+def _plain_path(node: ast.expr) -> bool:
+    """A name, field or constant item: reading it twice reads the same key, with no effect."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Constant):
+            return False
+        node = node.value
+    return isinstance(node, ast.Name)
