@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from jaxlint.engine.diagnostics import Applicability, Fix, Site
+from jaxlint.engine.diagnostics import Applicability, Edit, Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import CannotFix, Fixer
 
@@ -25,12 +25,36 @@ class SplitReusedKey(Fixer[SplitBeforeFirstUse | SplitForBoth]):
             raise CannotFix("the first use is in a definition")
         if isinstance(request, SplitForBoth):
             return self._split_into_fresh_names(doc, site, key, first, statement)
+        if request.fresh_after:
+            return self._subkey_for_each(doc, site, key, first, statement)
         subkey = doc.fresh_name("subkey", site.scope)
         edits = [
             *split_before(doc, statement, key, subkey, site.scope, like=first),
             use_subkey(doc, first, key, subkey),
         ]
         return doc.fix(Applicability.UNSAFE, f"Split `{key}` before its first use", edits, site.scope)
+
+    def _subkey_for_each(
+        self, doc: Document, site: Site, key: str, first: ast.Call, statement: ast.stmt
+    ) -> Fix:
+        """Each draw from a subkey of its own, split off ``key`` right before it: ``key`` stays
+        fresh for what reads it later (a ``return key``, the next iteration)."""
+        reuse = site.node
+        if not isinstance(reuse, ast.Call):
+            raise CannotFix("the reuse is not a call")
+        later = statement_holding(site.scope.function.node, reuse)
+        subkey, other = doc.fresh_names("subkey", site.scope, 2)
+        if later is statement:
+            split, imports = split_spelling(doc, site.scope, first)
+            line = f"{key}, {subkey}, {other} = {split}({key}, 3)"
+            edits = [_line_before(doc, statement, line), *imports]
+        else:
+            edits = [
+                *split_before(doc, statement, key, subkey, site.scope, like=first),
+                *split_before(doc, later, key, other, site.scope, like=first),
+            ]
+        edits += [use_subkey(doc, first, key, subkey), use_subkey(doc, reuse, key, other)]
+        return doc.fix(Applicability.UNSAFE, f"Split `{key}` before each use", edits, site.scope)
 
     def _split_into_fresh_names(
         self, doc: Document, site: Site, key: str, first: ast.Call, statement: ast.stmt
@@ -41,13 +65,17 @@ class SplitReusedKey(Fixer[SplitBeforeFirstUse | SplitForBoth]):
             raise CannotFix("the reuse is not a call")
         first_key, second_key = doc.fresh_names("key", site.scope, 2)
         split, imports = split_spelling(doc, site.scope, first)
-        line_start = doc.line_starts[statement.lineno - 1]
-        indent = doc.text[line_start : doc.start(statement)]
-        if indent.strip():
-            raise CannotFix("the statement shares its line with another statement")
-        line = f"{indent}{first_key}, {second_key} = {split}({key}){doc.newline}"
-        edits = [doc.edit(line_start, line_start, line), *imports]
+        edits = [_line_before(doc, statement, f"{first_key}, {second_key} = {split}({key})"), *imports]
         for call, name in ((first, first_key), (reuse, second_key)):
             argument = argument_written(call, key)
             edits.append(doc.edit(doc.start(argument), doc.end(argument), name))
         return doc.fix(Applicability.UNSAFE, f"Split `{key}` into two keys", edits, site.scope)
+
+
+def _line_before(doc: Document, statement: ast.stmt, line: str) -> Edit:
+    """``line`` on a line of its own before ``statement``, at its indentation."""
+    line_start = doc.line_starts[statement.lineno - 1]
+    indent = doc.text[line_start : doc.start(statement)]
+    if indent.strip():
+        raise CannotFix("the statement shares its line with another statement")
+    return doc.edit(line_start, line_start, f"{indent}{line}{doc.newline}")

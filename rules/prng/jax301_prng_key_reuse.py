@@ -16,10 +16,13 @@ from ..support.explain import snippet, split_advice
 @dataclass(frozen=True)
 class SplitBeforeFirstUse(FixRequest):
     """``key, subkey = split(key)`` before ``first`` (the call that consumed ``key`` first), which
-    then takes ``subkey``: the reuse consumes the fresh ``key``."""
+    then takes ``subkey``: the reuse consumes the fresh ``key``. With ``fresh_after`` (``key``
+    is read again later, returned, or the code repeats), the reuse takes a subkey of its own too
+    and ``key`` stays unconsumed."""
 
     key: str
     first: ast.Call
+    fresh_after: bool = False
 
 
 @dataclass(frozen=True)
@@ -145,7 +148,7 @@ def _split_fix(
     if not isinstance(first, ast.Call):
         return None
     if key.isidentifier() and is_local_name(ctx, key):
-        return SplitBeforeFirstUse(key, first)
+        return SplitBeforeFirstUse(key, first, _read_again(node, ctx, key))
     function = ctx.function.node if ctx.function is not None else None
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
@@ -172,3 +175,20 @@ def _plain_path(node: ast.expr) -> bool:
             return False
         node = node.value
     return isinstance(node, ast.Name)
+
+
+def _read_again(reuse: ast.Call, ctx: Context, key: str) -> bool:
+    """Whether ``key`` must still be fresh after ``reuse``: the code repeats (a loop, a lax loop
+    body) or reads the name again after it (a later draw, a ``return key``)."""
+    if ctx.loops or (ctx.function is not None and ctx.function.repeated_by):
+        return True
+    function = ctx.function.node if ctx.function is not None else None
+    body = function.body if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+    end = (reuse.end_lineno or reuse.lineno, reuse.end_col_offset or 0)
+    return any(
+        isinstance(n, ast.Name)
+        and n.id == key
+        and isinstance(n.ctx, ast.Load)
+        and (n.lineno, n.col_offset) >= end
+        for n in own_nodes(body)
+    )

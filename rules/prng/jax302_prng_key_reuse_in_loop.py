@@ -201,8 +201,8 @@ def _step_fix(
     if via != "carry" or isinstance(body, ast.Lambda) or not is_local_name(ctx, key):
         return None
     statement = next((s for s in body.body if encloses(s, node)), None)
-    if statement is None or _key_uses([statement], key) != 1 or not _hands_back(statements, key):
-        return None
+    if statement is None or _key_uses(statements, key) != 1 or not _hands_back(statements, key):
+        return None  # a second draw from the key is JAX301's, whose fix also keeps the key fresh
     earlier = body.body[: body.body.index(statement)]
     stores = [n for n in own_nodes(body.body) if _stores(n, key)]
     if key in info.positional_names():

@@ -23,3 +23,18 @@ def three_draws(key, subkey):
     b = jr.normal(key, ())
     c = jr.normal(key, ())
     return a, b, c, subkey
+
+
+def carried(key, x):
+    def body(it, state):
+        key, total = state
+        a = jax.random.normal(key, (4,))
+        b = jax.random.uniform(key, (4,))
+        return key, total + jnp.sum(a + b)  # the key handed back must be fresh
+
+    return jax.lax.fori_loop(0, 3, body, (key, x))
+
+
+def returns_key(key):
+    a = jax.random.normal(key, (4,)) * jax.random.uniform(key, (4,))
+    return a, key

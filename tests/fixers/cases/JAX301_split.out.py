@@ -27,3 +27,21 @@ def three_draws(key, subkey):
     b = jr.normal(subkey_3, ())
     c = jr.normal(key, ())
     return a, b, c, subkey
+
+
+def carried(key, x):
+    def body(it, state):
+        key, total = state
+        key, subkey = jax.random.split(key)
+        a = jax.random.normal(subkey, (4,))
+        key, subkey_2 = jax.random.split(key)
+        b = jax.random.uniform(subkey_2, (4,))
+        return key, total + jnp.sum(a + b)  # the key handed back must be fresh
+
+    return jax.lax.fori_loop(0, 3, body, (key, x))
+
+
+def returns_key(key):
+    key, subkey, subkey_2 = jax.random.split(key, 3)
+    a = jax.random.normal(subkey, (4,)) * jax.random.uniform(subkey_2, (4,))
+    return a, key
