@@ -11,7 +11,7 @@ from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import CannotFix, Fixer
 
 from ...rules.prng.jax302_prng_key_reuse_in_loop import FoldInIndex, SplitInBody, SplitInLoop
-from .keysplit import key_argument, split_before, split_spelling, use_subkey
+from .keysplit import argument_written, split_before, split_spelling, use_subkey
 
 
 class SplitKeyInLoop(Fixer[SplitInLoop | SplitInBody | FoldInIndex]):
@@ -29,13 +29,13 @@ class SplitKeyInLoop(Fixer[SplitInLoop | SplitInBody | FoldInIndex]):
                 if first.lineno == loop.lineno:
                     raise CannotFix("a one-line loop")
                 return self._split(doc, site, call, key, first, f"Split `{key}` on every iteration")
-            case SplitInBody(key, statement):
+            case SplitInBody(key, statement, drawing):
                 return self._split(
-                    doc, site, call, key, statement, f"Split the carried `{key}` on every step"
+                    doc, site, drawing, key, statement, f"Split the carried `{key}` on every step"
                 )
             case FoldInIndex(key, index):
                 fold_in, imports = split_spelling(doc, site.scope, call, "fold_in")
-                name = key_argument(call, key)
+                name = argument_written(call, key)
                 edits = [doc.edit(doc.start(name), doc.end(name), f"{fold_in}({key}, {index})"), *imports]
                 return doc.fix(Applicability.UNSAFE, f"Fold the step index into `{key}`", edits, site.scope)
 

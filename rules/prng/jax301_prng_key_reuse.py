@@ -11,6 +11,7 @@ from jaxlint.engine.rule import FixAvailability, Rule
 
 from ..support.blocks import is_local_name, own_nodes
 from ..support.explain import snippet, split_advice
+from .keypaths import passed_as, plain_path, plain_path_text
 
 
 @dataclass(frozen=True)
@@ -127,16 +128,9 @@ def _is_split(ctx: Context, call: ast.AST) -> bool:
 def _advice(key: str, rebindable: bool) -> str:
     if rebindable:
         return f"split it first, {split_advice(key)}"
-    if _plain_path_text(key):  # rebinding a global or closed-over name would make it local
+    if plain_path_text(key):  # rebinding a global or closed-over name would make it local
         return f"split it into a key for each use, `key_1, key_2 = jax.random.split({key})`"
     return split_advice(key)
-
-
-def _plain_path_text(key: str) -> bool:
-    try:
-        return _plain_path(ast.parse(key, mode="eval").body)
-    except SyntaxError:  # shortened for the message
-        return False
 
 
 def _split_fix(
@@ -154,27 +148,10 @@ def _split_fix(
         return None
     if not any(n is first for n in own_nodes(function.body)):
         return None  # the first draw is in another function
-    passed = [_passed(call, key) for call in (first, node)]
-    if any(argument is None or not _plain_path(argument) for argument in passed):
+    passed = [passed_as(call, key) for call in (first, node)]
+    if any(argument is None or not plain_path(argument) for argument in passed):
         return None
     return SplitForBoth(key, first)
-
-
-def _passed(call: ast.Call, key: str) -> ast.expr | None:
-    """The argument of ``call`` written as ``key``."""
-    for argument in [*call.args, *(k.value for k in call.keywords)]:
-        if ast.unparse(argument) == key:
-            return argument
-    return None
-
-
-def _plain_path(node: ast.expr) -> bool:
-    """A name, field or constant item: reading it twice reads the same key, with no effect."""
-    while isinstance(node, (ast.Attribute, ast.Subscript)):
-        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Constant):
-            return False
-        node = node.value
-    return isinstance(node, ast.Name)
 
 
 def _read_again(reuse: ast.Call, ctx: Context, key: str) -> bool:

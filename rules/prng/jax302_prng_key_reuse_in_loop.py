@@ -12,6 +12,7 @@ from jaxlint.engine.rule import FixAvailability, Rule
 
 from ..support.blocks import is_local_name, own_nodes, stored_names
 from ..support.explain import snippet, split_advice
+from .keypaths import passed_as, plain_path
 
 
 @dataclass(frozen=True)
@@ -25,16 +26,19 @@ class SplitInLoop(FixRequest):
 @dataclass(frozen=True)
 class SplitInBody(FixRequest):
     """A lax loop body that hands its carried ``key`` back unsplit: ``key, subkey = split(key)``
-    before ``statement`` (a statement of the body itself), the call draws from ``subkey``, and
-    the body's ``return`` hands the new ``key`` back."""
+    before ``statement`` (a statement of the body itself), ``call`` (the draw, or the
+    ``fold_in`` it draws through) takes ``subkey``, and the body's ``return`` hands the new
+    ``key`` back."""
 
     key: str
     statement: ast.stmt
+    call: ast.Call
 
 
 @dataclass(frozen=True)
 class FoldInIndex(FixRequest):
-    """A ``fori_loop`` body that closes over ``key``: the call draws from
+    """A ``fori_loop`` body, or a Python ``for`` loop over ``range``/``enumerate``, that reads a
+    ``key`` it cannot rebind (closed over, a field, an item): the call draws from
     ``jax.random.fold_in(key, index)``, a key of its own for each step."""
 
     key: str
@@ -144,7 +148,7 @@ class PrngKeyReuseInLoop(Rule):
                 node,
                 f"{what}: every step draws the same random numbers; carry the key, split it each "
                 f"step and hand the new key back in the carry, {_step_split(folded or event.key)}",
-                fix=_step_fix(node, ctx, event.key, event.via, event.repeated_by) if folded is None else None,
+                fix=_step_fix(node, ctx, folded or event.key, event.via, event.repeated_by),
             )
             return
         loop = ctx.loops[-1] if ctx.loops else None
@@ -159,7 +163,9 @@ class PrngKeyReuseInLoop(Rule):
             f"key `{event.key}` is created outside the loop and consumed on every iteration: every "
             f"iteration draws from the same key, so its random numbers repeat (identical where the "
             f"shapes match) instead of being independent; split it in the loop, {split_advice(event.key)}",
-            fix=SplitInLoop(event.key, loop) if fixable else None,  # pyright: ignore[reportArgumentType]
+            fix=SplitInLoop(event.key, loop)  # pyright: ignore[reportArgumentType]
+            if fixable
+            else _fold_in_loop_index(node, event.key, loop),
         )
 
 
@@ -191,9 +197,10 @@ def _step_fix(
     info = ctx.function
     if info is None or not key.isidentifier() or _key_uses(node, key) != 1:
         return None
+    call = next(c for c in ast.walk(node) if isinstance(c, ast.Call) and passed_as(c, key) is not None)
     body = info.node
     statements: list[ast.stmt] = body.body if isinstance(body.body, list) else [ast.Expr(body.body)]
-    if via == "closure" and loop == "jax.lax.fori_loop":
+    if via == "closure" and loop == "jax.lax.fori_loop" and call is node:
         index = info.positional_names()[:1]
         if not index or key in info.scope.bound or _key_uses(statements, key) != 1:
             return None  # a key the body binds, or draws from twice: one fold would serve both
@@ -206,9 +213,9 @@ def _step_fix(
     earlier = body.body[: body.body.index(statement)]
     stores = [n for n in own_nodes(body.body) if _stores(n, key)]
     if key in info.positional_names():
-        return SplitInBody(key, statement) if not stores else None
+        return SplitInBody(key, statement, call) if not stores else None
     if len(stores) == 1 and any(encloses(s, stores[0]) for s in earlier):  # `key, acc = carry`
-        return SplitInBody(key, statement)
+        return SplitInBody(key, statement, call)
     return None
 
 
@@ -240,3 +247,35 @@ def _names_outside_calls(node: ast.expr, key: str) -> bool:
     if isinstance(node, (ast.Tuple, ast.List)):
         return any(_names_outside_calls(element, key) for element in node.elts)
     return False
+
+
+def _fold_in_loop_index(node: ast.Call, key: str, loop: ast.AST | None) -> FoldInIndex | None:
+    """A key the loop cannot rebind (closed over, global, a field or item), read once in a loop
+    over ``range``/``enumerate``: fold the loop index into it."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)):
+        return None
+    index = _loop_index(loop)
+    argument = passed_as(node, key)
+    if index is None or argument is None or not plain_path(argument) or index in stored_names(loop.body):
+        return None
+    if any(isinstance(n, ast.Subscript) for n in ast.walk(argument)):
+        return None  # JAX's key-reuse checker counts each `keys[0]` read as a new use of `keys`
+    reads = sum(isinstance(n, ast.Call) and passed_as(n, key) is not None for n in own_nodes(loop.body))
+    return FoldInIndex(key, index) if reads == 1 else None
+
+
+def _loop_index(loop: ast.For | ast.AsyncFor) -> str | None:
+    """``i`` of ``for i in range(...)`` and of ``for i, x in enumerate(...)``."""
+    iterator, target = loop.iter, loop.target
+    if not isinstance(iterator, ast.Call) or not isinstance(iterator.func, ast.Name):
+        return None
+    if iterator.func.id == "range" and isinstance(target, ast.Name):
+        return target.id
+    if (
+        iterator.func.id == "enumerate"
+        and isinstance(target, ast.Tuple)
+        and target.elts
+        and isinstance(target.elts[0], ast.Name)
+    ):
+        return target.elts[0].id
+    return None

@@ -1,0 +1,30 @@
+"""How a PRNG finding's key is written: the argument a call passes it as, and whether it is a
+plain path (a name, a field, a constant item) that reads the same key each time."""
+
+from __future__ import annotations
+
+import ast
+
+
+def passed_as(call: ast.Call, key: str) -> ast.expr | None:
+    """The argument of ``call`` written as ``key``."""
+    for argument in [*call.args, *(k.value for k in call.keywords)]:
+        if ast.unparse(argument) == key:
+            return argument
+    return None
+
+
+def plain_path(node: ast.expr) -> bool:
+    """A name, field or constant item: reading it twice reads the same key, with no effect."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Constant):
+            return False
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
+def plain_path_text(key: str) -> bool:
+    try:
+        return plain_path(ast.parse(key, mode="eval").body)
+    except SyntaxError:  # shortened for a message
+        return False
