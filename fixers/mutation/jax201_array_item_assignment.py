@@ -7,6 +7,7 @@ import libcst as cst
 from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import CannotFix, Fixer
+from jaxlint.fixing.rewrites import assign_update
 
 from ...rules.mutation.jax201_array_item_assignment import FunctionalSet
 
@@ -33,8 +34,11 @@ class ItemAssignmentToAtSet(Fixer[FunctionalSet]):
         edits = []
         if request.use_where:
             jnp, edits = doc.reference("jax.numpy", site.scope)
-            code = f"{base} = {jnp}.where({index}, {value}, {base})"
+            updated = f"{jnp}.where({index}, {value}, {base})"
         else:
-            code = f"{base} = {base}.at[{index}].set({value})"
+            updated = f"{base}.at[{index}].set({value})"
+        code, imports = assign_update(doc, site.scope, base, updated, request.record)
         applicability = Applicability.SAFE if request.safe else Applicability.UNSAFE
-        return doc.fix(applicability, "Rewrite as a functional update", [snippet.replace_code(code), *edits])
+        return doc.fix(
+            applicability, "Rewrite as a functional update", [snippet.replace_code(code), *edits, *imports]
+        )

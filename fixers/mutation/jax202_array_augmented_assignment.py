@@ -7,6 +7,7 @@ import libcst as cst
 from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import CannotFix, Fixer
+from jaxlint.fixing.rewrites import assign_update
 
 from ...rules.mutation.jax202_array_augmented_assignment import FunctionalUpdate
 
@@ -38,9 +39,11 @@ class AugmentedAssignmentToAt(Fixer[FunctionalUpdate]):
             update = f"set({snippet.code_of(target)} {symbol} {snippet.operand_code_of(augmented.value)})"
         else:
             update = f"{request.method}({value})"
-        code = f"{base} = {base}.at[{index}].{update}"
+        code, imports = assign_update(doc, site.scope, base, f"{base}.at[{index}].{update}", request.record)
         applicability = Applicability.SAFE if request.safe else Applicability.UNSAFE
-        return doc.fix(applicability, "Rewrite as a functional update", [snippet.replace_code(code)])
+        return doc.fix(
+            applicability, "Rewrite as a functional update", [snippet.replace_code(code), *imports]
+        )
 
 
 _SYMBOLS = {

@@ -95,3 +95,14 @@ class JaxNumpyFunction(FixRequest):
 
     name: str
     safe: bool
+
+
+@dataclass(frozen=True)
+class RecordField:
+    """The array being updated is field ``attr`` of the NamedTuple (``kind`` "tuple") or
+    dataclass (``kind`` "dataclass") that the local name ``owner`` holds: the update goes into a
+    new record, ``owner = owner._replace(attr=...)`` or ``dataclasses.replace(owner, attr=...)``."""
+
+    owner: str
+    attr: str
+    kind: str

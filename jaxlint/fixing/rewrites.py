@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from jaxlint.engine.diagnostics import Applicability, Edit, Fix, Site
 from jaxlint.fixing.document import Document, Snippet, argument_code, parse_statements
 from jaxlint.fixing.fixer import CannotFix
-from jaxlint.fixing.plans import ForiLoop, JaxNumpyFunction, NanGuard
+from jaxlint.fixing.plans import ForiLoop, JaxNumpyFunction, NanGuard, RecordField
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 
@@ -279,3 +279,16 @@ def jax_numpy_namesake(request: JaxNumpyFunction, site: Site, doc: Document) -> 
     edits = [doc.edit(doc.start(func), doc.end(func), f"{jnp}.{request.name}"), *imports]
     applicability = Applicability.SAFE if request.safe else Applicability.UNSAFE
     return doc.fix(applicability, f"Use `jnp.{request.name}`", edits)
+
+
+def assign_update(
+    doc: Document, scope: Scope, base: str, updated: str, record: RecordField | None
+) -> tuple[str, list[Edit]]:
+    """``base = updated``, or, for a field of a record, the record rebuilt around it."""
+    if record is None:
+        return f"{base} = {updated}", []
+    owner, attr = record.owner, record.attr
+    if record.kind == "tuple":
+        return f"{owner} = {owner}._replace({attr}={updated})", []
+    replace, imports = doc.reference("dataclasses.replace", scope)
+    return f"{owner} = {replace}({owner}, {attr}={updated})", imports

@@ -8,13 +8,16 @@ from dataclasses import dataclass
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.fixing.plans import RecordField
 from jaxlint.semantic.values import is_mask
 
 from ..support.arrays import (
     array_evidence,
     dict_entry,
     held_by_pytree,
+    held_by_record_or_pytree,
     pytree_update,
+    record_field,
     rewrite_is_safe,
     same_shape_mask,
 )
@@ -29,6 +32,7 @@ class FunctionalSet(FixRequest):
 
     use_where: bool
     safe: bool
+    record: RecordField | None = None  # the array is a field of a NamedTuple or dataclass
 
 
 class ArrayItemAssignment(Rule):
@@ -69,9 +73,12 @@ class ArrayItemAssignment(Rule):
     mask gets `.at[mask].set(v)`). Safe when `x` is a tracer or an array the function created,
     held by no other name. Unsafe when `x` is a parameter of eager code (the caller may pass a
     NumPy array it expects to see mutated, which has no `.at`) or another name aliases it (the
-    alias keeps the old value). Chained assignments (`a = x[i] = v`) get no fix, and neither does
-    an array that is a part of a traced pytree (`state.x[i] = v`): the updated array has to go
-    into a new pytree (`state._replace(x=...)`), which the message shows.
+    alias keeps the old value). Chained assignments (`a = x[i] = v`) get no fix. An array that is
+    a part of a traced pytree goes into a new one (unsafe: other names holding the old pytree
+    keep it): a dict entry takes the new array (`params["b"] = params["b"].at[0].set(v)`), a
+    field of a NamedTuple or dataclass held by a local name a new record (`state =
+    state._replace(x=...)`, `batch = dataclasses.replace(batch, x=...)`); a tuple item, or a
+    record held by a global or closed-over name, gets no fix (the message shows the update).
 
     ## References
     - [JAX: Common gotchas, in-place updates](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#in-place-updates)
@@ -117,10 +124,11 @@ class ArrayItemAssignment(Rule):
     ) -> FunctionalSet | None:
         if len(node.targets) != 1 or (mask and not same_shape_mask(ctx, target.slice, target.value)):
             return None  # `a = x[i] = v`, or a mask `jnp.where` cannot broadcast against `x`
-        if held_by_pytree(ctx, target.value):
-            if not dict_entry(ctx, target.value):
-                return None  # `state.x = ...` fails on a NamedTuple or a frozen dataclass
-            return FunctionalSet(use_where=mask, safe=False)  # `params["b"] = params["b"].at[0].set(v)`
+        if held_by_record_or_pytree(ctx, target.value):
+            if dict_entry(ctx, target.value):
+                return FunctionalSet(use_where=mask, safe=False)  # `params["b"] = params["b"].at[0].set(v)`
+            record = record_field(ctx, target.value)  # `state.x = ...` fails: a new record instead
+            return FunctionalSet(use_where=mask, safe=False, record=record) if record else None
         if isinstance(target.value, ast.Name) and not is_local_name(ctx, target.value.id):
             return None  # `x = x.at[i].set(v)` would make a global or closed-over `x` local
         return FunctionalSet(use_where=mask, safe=rewrite_is_safe(ctx, target.value))

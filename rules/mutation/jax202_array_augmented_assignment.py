@@ -8,12 +8,15 @@ from dataclasses import dataclass
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.fixing.plans import RecordField
 
 from ..support.arrays import (
     array_evidence,
     dict_entry,
     held_by_pytree,
+    held_by_record_or_pytree,
     pytree_update,
+    record_field,
     rewrite_is_safe,
     static_index,
 )
@@ -37,6 +40,7 @@ class FunctionalUpdate(FixRequest):
 
     method: str
     safe: bool
+    record: RecordField | None = None  # the array is a field of a NamedTuple or dataclass
 
 
 class ArrayAugmentedAssignment(Rule):
@@ -77,9 +81,9 @@ class ArrayAugmentedAssignment(Rule):
     `divide`, `power`); other operators become `x = x.at[i].set(x[i] <op> v)`. Safe under the same
     conditions as JAX201, and only when the index is built from constants, slices and static
     values: an integer index array may repeat an index, and `.at[].add` accumulates every
-    occurrence where NumPy's `x[idx] += v` applies one. No fix when the array is a part of a
-    traced pytree (`state.x[i] += v`, `pair[1][i] += v`): the updated array has to go into a new
-    pytree (`state._replace(x=...)`), which the message shows.
+    occurrence where NumPy's `x[idx] += v` applies one. An array that is a part of a traced
+    pytree goes into a new one as in JAX201 (unsafe): `state = state._replace(x=state.x.at[i].add(v))`;
+    a tuple item (`pair[1][i] += v`) gets no fix (the message shows the update).
 
     ## References
     - [JAX: Common gotchas, array updates with other operations](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#array-updates-with-other-operations)
@@ -105,19 +109,21 @@ class ArrayAugmentedAssignment(Rule):
         updated = f"{base}.at[{index}].{method}(...)"
         in_pytree = held_by_pytree(ctx, target.value)
         cure = pytree_update(ctx, target.value, updated) if in_pytree else f"`{base} = {updated}`"
+        in_pytree = held_by_record_or_pytree(ctx, target.value)
+        record = record_field(ctx, target.value) if in_pytree else None
         fix = FunctionalUpdate(
             method,
             safe=not in_pytree
             and rewrite_is_safe(ctx, target.value)
             and (method == "set" or static_index(ctx, target.slice)),
+            record=record,
         )
+        unfixable = in_pytree and not dict_entry(ctx, target.value) and record is None
         ctx.report(
             node,
             f"`{base}[{index}] {_operator(node.op)}= ...` raises `TypeError`: JAX arrays are immutable "
             f"({evidence}); use {cure}",
-            fix=None
-            if (in_pytree and not dict_entry(ctx, target.value)) or not _rebindable(ctx, target.value)
-            else fix,
+            fix=None if unfixable or (record is None and not _rebindable(ctx, target.value)) else fix,
         )
 
 

@@ -17,10 +17,12 @@ from __future__ import annotations
 import ast
 
 from jaxlint.engine.context import Context
+from jaxlint.fixing.plans import RecordField
 from jaxlint.semantic import api
 from jaxlint.semantic.tracing import annotation_kind
 from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced, record_kind
 
+from .blocks import is_local_name
 from .explain import snippet, why_traced
 
 MUTABLE_REFERENCE_MODULES = (
@@ -48,6 +50,14 @@ def array_evidence(ctx: Context, target: ast.Subscript, stored: ast.expr) -> str
     return None
 
 
+def held_by_record_or_pytree(ctx: Context, base: ast.expr) -> bool:
+    """``held_by_pytree``, or a field of a known NamedTuple or dataclass even where it is not
+    traced (a module-level record): ``STATE.value = ...`` fails on a NamedTuple there too."""
+    if held_by_pytree(ctx, base):
+        return True
+    return isinstance(base, ast.Attribute) and record_kind(ctx.value(base.value)) is not None
+
+
 def held_by_pytree(ctx: Context, base: ast.expr) -> bool:
     """Whether the array in ``base[i] = v`` is a part of a traced pytree (``state.x``,
     ``pair[1]``): rebinding it in place (``state.x = ...``) fails on a NamedTuple, a tuple or a
@@ -64,6 +74,17 @@ def dict_entry(ctx: Context, base: ast.expr) -> bool:
         and isinstance(base.slice.value, str)
         and record_kind(ctx.value(base.value)) is None
     )
+
+
+def record_field(ctx: Context, base: ast.expr) -> RecordField | None:
+    """``state.value`` where the local name ``state`` holds a known NamedTuple or dataclass:
+    the updated array can go into a new record bound to the same name."""
+    if not isinstance(base, ast.Attribute) or not isinstance(base.value, ast.Name):
+        return None
+    kind = record_kind(ctx.value(base.value))
+    if kind is None or not is_local_name(ctx, base.value.id):
+        return None
+    return RecordField(base.value.id, base.attr, kind)
 
 
 def pytree_update(ctx: Context, base: ast.expr, updated: str) -> str:
@@ -256,23 +277,38 @@ ELEMENTWISE_CALLS = frozenset(
 
 
 def same_shape_mask(ctx: Context, mask: ast.expr, base: ast.expr) -> bool:
-    """Whether ``mask`` is computed elementwise from ``base`` (and scalars), so it has its shape
-    and ``jnp.where(mask, v, base)`` updates exactly the masked elements."""
-    if not isinstance(base, ast.Name):
+    """Whether ``mask`` is computed elementwise from ``base`` (a name, or a field path such as
+    ``batch.value``) and scalars, so it has its shape and ``jnp.where(mask, v, base)`` updates
+    exactly the masked elements."""
+    if not _field_path(base):
         return False
+    written = ast.unparse(base)
     mentions = False
-    for node in ast.walk(mask):
+    stack: list[ast.AST] = [mask]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Name, ast.Attribute)) and ast.unparse(node) == written:
+            mentions = True
+            continue
         if isinstance(node, ast.Name):
-            if node.id == base.id:
-                mentions = True
-            elif not is_static(ctx.value(node)):
+            if not is_static(ctx.value(node)):
                 return False
         elif isinstance(node, ast.Call):
             if ctx.qualname(node.func) not in ELEMENTWISE_CALLS:
                 return False
+            stack.extend([*node.args, *(k.value for k in node.keywords)])
+            continue
         elif isinstance(node, (ast.Subscript, ast.Attribute, ast.Lambda, ast.NamedExpr)):
             return False
+        stack.extend(ast.iter_child_nodes(node))
     return mentions
+
+
+def _field_path(node: ast.expr) -> bool:
+    """A name, or fields of a name: ``x``, ``batch.value``."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
 
 
 def static_index(ctx: Context, index: ast.expr) -> bool:
