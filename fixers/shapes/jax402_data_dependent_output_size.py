@@ -23,5 +23,6 @@ class PassStaticSize(Fixer[StaticSize]):
             return None
         last = max([*call.args, *call.keywords], key=lambda n: (n.end_lineno, n.end_col_offset))
         offset = doc.end(last)
-        edit = doc.edit(offset, offset, f", size={request.bound}")
+        fill = f", fill_value={request.fill}" if request.fill else ""
+        edit = doc.edit(offset, offset, f", size={request.bound}{fill}")
         return doc.fix(Applicability.UNSAFE, "Pass `size=` with a static upper bound", [edit])

@@ -12,6 +12,7 @@ from jaxlint.semantic.values import is_traced_mask
 
 from ..support.arrays import same_shape_mask
 from ..support.explain import snippet, why_traced
+from .reductions import IDENTITIES, only_reduction
 
 
 @dataclass(frozen=True)
@@ -121,7 +122,6 @@ class BooleanMaskIndexing(Rule):
 
 
 REDUCTIONS = frozenset({"sum", "mean", "prod", "any", "all"})
-FILLS = {"sum": "0", "prod": "1"}
 
 
 def _plan(ctx: Context, node: ast.Subscript, mask: ast.expr, is_at: bool) -> MaskFix | None:
@@ -156,38 +156,8 @@ def _plan(ctx: Context, node: ast.Subscript, mask: ast.expr, is_at: bool) -> Mas
 
 def _fill_plan(ctx: Context, assign: ast.Assign) -> FillMasked | None:
     """`y = x[mask]` whose every use is `y.sum()` (or `.prod()`): fill the rest with 0 (or 1)."""
-    if len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name) or ctx.function is None:
-        return None
-    name = assign.targets[0].id
-    if ctx.function.scope.bound.get(name) != 1:
-        return None
-    uses = [
-        n
-        for n in ast.walk(ctx.function.node)
-        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
-    ]
-    methods = set()
-    for use in uses:
-        method = _reduction_of(ctx.function.node, use)
-        if method not in FILLS:
-            return None
-        methods.add(method)
-    if len(methods) != 1:
-        return None
-    return FillMasked(FILLS[methods.pop()])
-
-
-def _reduction_of(function: ast.AST, use: ast.Name) -> str | None:
-    for node in ast.walk(function):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.value is use
-            and not node.args
-            and not node.keywords
-        ):
-            return node.func.attr
-    return None
+    method = only_reduction(ctx, assign)
+    return FillMasked(IDENTITIES[method]) if method in IDENTITIES else None
 
 
 def _is_traced_mask(ctx: Context, index: ast.expr) -> bool:

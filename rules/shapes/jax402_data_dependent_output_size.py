@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
@@ -12,6 +13,7 @@ from jaxlint.semantic.values import is_traced
 
 from ..support.explain import snippet, why_traced
 from ..support.library import jitted_library_call
+from .reductions import IDENTITIES, only_reduction, reduction_of
 
 # function -> (keyword that fixes the output size, positions of the data arguments)
 SIZED_FUNCTIONS: dict[str, tuple[str, tuple[int, ...]]] = {
@@ -37,9 +39,11 @@ SIZED_FUNCTIONS: dict[str, tuple[str, tuple[int, ...]]] = {
 
 @dataclass(frozen=True)
 class StaticSize(FixRequest):
-    """Append ``size=bound`` to the call: ``bound`` is code for a static upper bound."""
+    """Append ``size=bound`` to the call: ``bound`` is code for a static upper bound; with
+    ``fill``, also ``fill_value=fill`` (the identity of the one reduction the result meets)."""
 
     bound: str
+    fill: str | None = None
 
 
 class DataDependentOutputSize(Rule):
@@ -83,8 +87,10 @@ class DataDependentOutputSize(Rule):
     for `nonzero`/`argwhere`/`flatnonzero`/one-argument `where`/`unique`/`compress`/`extract`,
     `size=a.size` for `intersect1d`/`setdiff1d` and `size=a.size + b.size` for
     `union1d`/`setxor1d`. Unsafe: the result is padded (with `fill_value`, by default 0 for indices)
-    to that size, so its shape differs from the eager result. `bincount` and `repeat` get no fix:
-    their bound depends on the values.
+    to that size, so its shape differs from the eager result. When a set of values (`unique`,
+    `union1d`, ...) meets only a sum or only a product (`jnp.unique(x).sum()`, or a name read
+    only as `u.sum()`), the fix also passes `fill_value=0` (or `1`), so the padding leaves the
+    result unchanged. `bincount` and `repeat` get no fix: their bound depends on the values.
 
     The fix rewrites the Example to:
     ```python
@@ -134,7 +140,7 @@ class DataDependentOutputSize(Rule):
             f"`{short}` on a traced value returns a data-dependent number of elements: JAX raises "
             f"`ConcretizationTypeError` ({why_traced(ctx, data[0])}); pass `{keyword}=` "
             f"(and `fill_value=`) to make the size static",
-            fix=_static_size(qualname, node),
+            fix=_static_size(qualname, node, ctx),
         )
 
     def check_jitted_library(self, node: ast.Call, ctx: Context) -> None:
@@ -160,9 +166,29 @@ class DataDependentOutputSize(Rule):
         )
 
 
-def _static_size(qualname: str, node: ast.Call) -> StaticSize | None:
+def _static_size(qualname: str, node: ast.Call, ctx: Context) -> StaticSize | None:
     bound = _size_bound(qualname, node)
-    return StaticSize(bound) if bound else None
+    if not bound:
+        return None
+    if qualname.rsplit(".", 1)[1] in VALUE_SETS and not keyword_argument(node, "fill_value"):
+        return StaticSize(bound, IDENTITIES.get(_reduced_by(node, ctx) or ""))
+    return StaticSize(bound)
+
+
+# Functions returning a set of values (not indices): padding them changes a sum or a product
+# unless the padding is that reduction's identity.
+VALUE_SETS = frozenset({"unique", "union1d", "intersect1d", "setdiff1d", "setxor1d"})
+
+
+def _reduced_by(node: ast.Call, ctx: Context) -> str | None:
+    """The one reduction the call's result meets: ``jnp.unique(x).sum()``, or ``u = jnp.unique(x)``
+    read only as ``u.sum()``."""
+    parents = list(ctx.ancestors())[:2]
+    if len(parents) == 2 and isinstance(parents[0], ast.Attribute) and isinstance(parents[1], ast.Call):
+        return reduction_of(parents[1], node)
+    if parents and isinstance(parents[0], ast.Assign) and parents[0].value is node:
+        return only_reduction(ctx, parents[0])
+    return None
 
 
 def _size_bound(qualname: str, node: ast.Call) -> str | None:

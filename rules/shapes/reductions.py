@@ -1,0 +1,43 @@
+"""How a value is consumed, for fixes that pad or fill it: a value whose every use is one
+reduction (``y.sum()``) can be padded with that reduction's identity and give the same result."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+
+IDENTITIES = {"sum": "0", "prod": "1"}  # the padding a reduction does not see
+
+
+def only_reduction(ctx: Context, assign: ast.Assign) -> str | None:
+    """The method every read of the name ``assign`` binds (once) calls: ``y = ...`` whose uses are
+    all ``y.sum()`` gives ``"sum"``; None for any other use, or for several methods."""
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name) or ctx.function is None:
+        return None
+    name = assign.targets[0].id
+    if ctx.function.scope.bound.get(name) != 1:
+        return None
+    uses = [
+        n
+        for n in ast.walk(ctx.function.node)
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+    ]
+    methods = {reduction_of(ctx.function.node, use) for use in uses}
+    if len(methods) != 1:
+        return None
+    return methods.pop()
+
+
+def reduction_of(function: ast.AST, use: ast.expr) -> str | None:
+    """``sum`` when ``use`` is read as ``use.sum()`` (a method called with no arguments)."""
+    for node in ast.walk(function):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.value is use
+            and not node.args
+            and not node.keywords
+        ):
+            return node.func.attr
+    return None
