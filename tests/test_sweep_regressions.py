@@ -256,3 +256,23 @@ def test_a_reuse_in_a_loop_is_split_before_each_use() -> None:
     after = [d.code for d in analyze(result.fixed, "case.py", RULES).diagnostics]
     assert after == []
     assert "    for _ in range(3):\n        key, subkey_2 = jax.random.split(key)\n" in result.fixed
+
+
+def test_an_item_of_an_expression_that_cannot_be_assigned_gets_no_fix() -> None:
+    # pretend-traced sweep of the standard library (idlelib/query.py): `(a or b)[i] = v` got the
+    # fix `(a or b) = (a or b).at[i].set(v)`, which does not parse (a crash of the fixer)
+    source = """\
+        import jax
+        import jax.numpy as jnp
+
+
+        @jax.jit
+        def show(widget, fallback, message):
+            (widget or fallback)["text"] = message
+            (widget or fallback)[0] += 1.0
+            return widget
+        """
+    result = fixed(source, trace_everything(ast.parse(textwrap.dedent(source))))
+    assert '    (jnp.logical_or(widget, fallback))["text"] = message\n' in result.fixed  # JAX503's, then none
+    assert "    (jnp.logical_or(widget, fallback))[0] += 1.0\n" in result.fixed
+    assert [d.code for d in result.remaining if d.code == "JAX002"] == []  # no fixer crashed

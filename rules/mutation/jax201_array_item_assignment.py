@@ -13,6 +13,7 @@ from jaxlint.semantic.values import is_mask
 
 from ..support.arrays import (
     array_evidence,
+    assignable,
     dict_entry,
     held_by_pytree,
     held_by_record_or_pytree,
@@ -124,6 +125,8 @@ class ArrayItemAssignment(Rule):
     ) -> FunctionalSet | None:
         if len(node.targets) != 1 or (mask and not same_shape_mask(ctx, target.slice, target.value)):
             return None  # `a = x[i] = v`, or a mask `jnp.where` cannot broadcast against `x`
+        if not assignable(target.value):
+            return None  # `(a or b)[i] = v`: nothing to assign the updated array to
         if held_by_record_or_pytree(ctx, target.value):
             if dict_entry(ctx, target.value):
                 return FunctionalSet(use_where=mask, safe=False)  # `params["b"] = params["b"].at[0].set(v)`

@@ -12,6 +12,7 @@ from jaxlint.fixing.plans import RecordField
 
 from ..support.arrays import (
     array_evidence,
+    assignable,
     dict_entry,
     held_by_pytree,
     held_by_record_or_pytree,
@@ -150,4 +151,6 @@ def _rebindable(ctx: Context, base: ast.expr) -> bool:
     """Whether ``base = base.at[i].op(v)`` rebinds what ``base`` names: not a global or
     closed-over name (the assignment would make it local). A part of a traced pytree is handled
     apart (``state.x = ...`` fails on a NamedTuple or a frozen dataclass)."""
+    if not assignable(base):
+        return False  # `(a or b)[i] += v`: nothing to assign the updated array to
     return not isinstance(base, ast.Name) or is_local_name(ctx, base.id)

@@ -50,6 +50,14 @@ def array_evidence(ctx: Context, target: ast.Subscript, stored: ast.expr) -> str
     return None
 
 
+def assignable(base: ast.expr) -> bool:
+    """Whether ``base = ...`` is a valid assignment: a name, or a field or item of one
+    (``(a or b)[i] = v`` has no functional form that can be assigned back)."""
+    while isinstance(base, (ast.Attribute, ast.Subscript)):
+        base = base.value
+    return isinstance(base, ast.Name)
+
+
 def held_by_record_or_pytree(ctx: Context, base: ast.expr) -> bool:
     """``held_by_pytree``, or a field of a known NamedTuple or dataclass even where it is not
     traced (a module-level record): ``STATE.value = ...`` fails on a NamedTuple there too."""
