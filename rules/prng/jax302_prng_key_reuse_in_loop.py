@@ -9,6 +9,7 @@ from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.semantic.functions import FunctionInfo
 
 from ..support.blocks import is_local_name, own_nodes, stored_names
 from ..support.explain import snippet, split_advice
@@ -165,7 +166,7 @@ class PrngKeyReuseInLoop(Rule):
             f"shapes match) instead of being independent; split it in the loop, {split_advice(event.key)}",
             fix=SplitInLoop(event.key, loop)  # pyright: ignore[reportArgumentType]
             if fixable
-            else _fold_in_loop_index(node, event.key, loop),
+            else _fold_in_loop_index(node, ctx, event.key, loop),
         )
 
 
@@ -204,6 +205,8 @@ def _step_fix(
         index = info.positional_names()[:1]
         if not index or key in info.scope.bound or _key_uses(statements, key) != 1:
             return None  # a key the body binds, or draws from twice: one fold would serve both
+        if not _local_of_a_single_run(info.parent, key):
+            return None  # folding only this loop's index would repeat across the outer repetition
         return FoldInIndex(key, index[0])
     if via != "carry" or isinstance(body, ast.Lambda) or not is_local_name(ctx, key):
         return None
@@ -249,10 +252,14 @@ def _names_outside_calls(node: ast.expr, key: str) -> bool:
     return False
 
 
-def _fold_in_loop_index(node: ast.Call, key: str, loop: ast.AST | None) -> FoldInIndex | None:
-    """A key the loop cannot rebind (closed over, global, a field or item), read once in a loop
-    over ``range``/``enumerate``: fold the loop index into it."""
-    if not isinstance(loop, (ast.For, ast.AsyncFor)):
+def _fold_in_loop_index(node: ast.Call, ctx: Context, key: str, loop: ast.AST | None) -> FoldInIndex | None:
+    """A field of a local value (``batch.key``), read once in the only loop around it, a loop
+    over ``range``/``enumerate``: fold the loop index into it. Not a global, closed-over or
+    ``self`` key: each call would fold the same indices into the same key again."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor)) or len(ctx.loops) != 1:
+        return None  # nested loops: the inner index alone repeats across the outer loop
+    root = key.split(".", 1)[0].split("[", 1)[0]
+    if root in ("self", "cls") or not _local_of_a_single_run(ctx.function, root):
         return None
     index = _loop_index(loop)
     argument = passed_as(node, key)
@@ -279,3 +286,12 @@ def _loop_index(loop: ast.For | ast.AsyncFor) -> str | None:
     ):
         return target.elts[0].id
     return None
+
+
+def _local_of_a_single_run(info: FunctionInfo | None, name: str) -> bool:
+    """Whether ``name`` is a local (or parameter) of ``info``, a function that is not itself the
+    body of a lax loop: a key it holds is fresh on each call, not constant across repetitions."""
+    if info is None or info.repeated_by:
+        return False
+    scope = info.scope
+    return name in scope.bound and name not in scope.globals and name not in scope.nonlocals

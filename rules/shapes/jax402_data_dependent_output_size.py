@@ -13,7 +13,7 @@ from jaxlint.semantic.values import is_traced
 
 from ..support.explain import snippet, why_traced
 from ..support.library import jitted_library_call
-from .reductions import IDENTITIES, only_reduction, reduction_of
+from .reductions import IDENTITIES, only_reduction, reduction_called, reduction_of
 
 # function -> (keyword that fixes the output size, positions of the data arguments)
 SIZED_FUNCTIONS: dict[str, tuple[str, tuple[int, ...]]] = {
@@ -87,10 +87,13 @@ class DataDependentOutputSize(Rule):
     for `nonzero`/`argwhere`/`flatnonzero`/one-argument `where`/`unique`/`compress`/`extract`,
     `size=a.size` for `intersect1d`/`setdiff1d` and `size=a.size + b.size` for
     `union1d`/`setxor1d`. Unsafe: the result is padded (with `fill_value`, by default 0 for indices)
-    to that size, so its shape differs from the eager result. When a set of values (`unique`,
-    `union1d`, ...) meets only a sum or only a product (`jnp.unique(x).sum()`, or a name read
-    only as `u.sum()`), the fix also passes `fill_value=0` (or `1`), so the padding leaves the
-    result unchanged. `bincount` and `repeat` get no fix: their bound depends on the values.
+    to that size, so its shape differs from the eager result. A set of values (`unique`,
+    `union1d`, `intersect1d`, `setdiff1d`, `setxor1d`) is fixed only where the padding cannot
+    change what the code computes: it meets only a sum or only a product (`jnp.unique(x).sum()`,
+    `jnp.prod(u)`, a name read only so), and the fix passes `fill_value=0` (or `1`); or only a
+    `max`/`min` of `unique`/`union1d`, which pad with their smallest value. Its length, mean or
+    elements would see the padding: no fix. `bincount` and `repeat` get no fix: their bound
+    depends on the values.
 
     The fix rewrites the Example to:
     ```python
@@ -170,22 +173,34 @@ def _static_size(qualname: str, node: ast.Call, ctx: Context) -> StaticSize | No
     bound = _size_bound(qualname, node)
     if not bound:
         return None
-    if qualname.rsplit(".", 1)[1] in VALUE_SETS and not keyword_argument(node, "fill_value"):
-        return StaticSize(bound, IDENTITIES.get(_reduced_by(node, ctx) or ""))
-    return StaticSize(bound)
+    name = qualname.rsplit(".", 1)[1]
+    if name not in VALUE_SETS:
+        return StaticSize(bound)
+    if keyword_argument(node, "fill_value") or keyword_argument(node, "axis") or len(node.args) > 2:
+        return None  # a fill chosen already, or rows (not elements) counted
+    reduction = _reduced_by(node, ctx)
+    if reduction in IDENTITIES:
+        return StaticSize(bound, IDENTITIES[reduction])
+    if reduction in ("max", "min") and name in MINIMUM_FILLED:
+        return StaticSize(bound)  # padded with the smallest value, which neither changes
+    return None  # the padding would change the values the code sees (a count, a mean, a shape)
 
 
-# Functions returning a set of values (not indices): padding them changes a sum or a product
-# unless the padding is that reduction's identity.
+# Functions returning a set of values (not indices): padding them changes what the code computes
+# unless the padding is the identity of the one reduction the result meets. `unique` and
+# `union1d` pad with their smallest value by default (measured with JAX 0.10.2).
 VALUE_SETS = frozenset({"unique", "union1d", "intersect1d", "setdiff1d", "setxor1d"})
+MINIMUM_FILLED = frozenset({"unique", "union1d"})
 
 
 def _reduced_by(node: ast.Call, ctx: Context) -> str | None:
-    """The one reduction the call's result meets: ``jnp.unique(x).sum()``, or ``u = jnp.unique(x)``
-    read only as ``u.sum()``."""
+    """The one reduction the call's result meets: ``jnp.unique(x).sum()``, ``jnp.sum(jnp.unique(x))``,
+    or ``u = jnp.unique(x)`` read only as ``u.sum()`` or ``jnp.sum(u)``."""
     parents = list(ctx.ancestors())[:2]
     if len(parents) == 2 and isinstance(parents[0], ast.Attribute) and isinstance(parents[1], ast.Call):
         return reduction_of(parents[1], node)
+    if parents and isinstance(parents[0], ast.Call):
+        return reduction_called(ctx, parents[0], node)
     if parents and isinstance(parents[0], ast.Assign) and parents[0].value is node:
         return only_reduction(ctx, parents[0])
     return None

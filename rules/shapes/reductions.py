@@ -23,7 +23,7 @@ def only_reduction(ctx: Context, assign: ast.Assign) -> str | None:
         for n in ast.walk(ctx.function.node)
         if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
     ]
-    methods = {reduction_of(ctx.function.node, use) for use in uses}
+    methods = {reduction_of(ctx.function.node, use) or _function_reduction(ctx, use) for use in uses}
     if len(methods) != 1:
         return None
     return methods.pop()
@@ -41,3 +41,23 @@ def reduction_of(function: ast.AST, use: ast.expr) -> str | None:
         ):
             return node.func.attr
     return None
+
+
+def reduction_called(ctx: Context, call: ast.Call, operand: ast.expr) -> str | None:
+    """``sum`` when ``call`` is ``jnp.sum(operand)`` (or ``prod``/``max``/``min``), nothing else passed."""
+    qualname = ctx.qualname(call.func) or ""
+    name = qualname.removeprefix("jax.numpy.")
+    if name != qualname and name in FUNCTION_REDUCTIONS and call.args == [operand] and not call.keywords:
+        return name
+    return None
+
+
+def _function_reduction(ctx: Context, use: ast.Name) -> str | None:
+    assert ctx.function is not None
+    for node in ast.walk(ctx.function.node):
+        if isinstance(node, ast.Call) and any(argument is use for argument in node.args):
+            return reduction_called(ctx, node, use)
+    return None
+
+
+FUNCTION_REDUCTIONS = frozenset({"sum", "prod", "max", "min"})

@@ -9,7 +9,7 @@ KEY = jax.random.key(0)
 @jax.jit
 def global_key_in_loop(x):
     for i in range(3):
-        x = x + jax.random.normal(KEY, x.shape)
+        x = x + jax.random.normal(KEY, x.shape)  # no fix: every call would fold the same i into KEY
     return x
 
 
@@ -18,7 +18,7 @@ def closed_over(key):
     def inner(xs):
         out = []
         for i, x in enumerate(xs):
-            out.append(x + jax.random.uniform(key, ()))
+            out.append(x + jax.random.uniform(key, ()))  # no fix: the closure's key, every call
         return out
 
     return inner

@@ -10,3 +10,15 @@ def step(x):
     top = jnp.unique(x).max()
     idx = jnp.nonzero(x > 0)
     return x + vals.sum() + total + top, idx
+
+
+@jax.jit
+def forms(x):
+    a = jnp.sum(jnp.unique(x))
+    u = jnp.unique(x)
+    b = jnp.prod(u)
+    c = jnp.unique(x).max()
+    n = jnp.unique(x).shape[0]  # no fix: the length would count the padding
+    m = jnp.unique(x).mean()  # no fix
+    r = jnp.sum(jnp.unique(x, axis=0))  # no fix: size would count rows
+    return a, b, c, n, m, r
