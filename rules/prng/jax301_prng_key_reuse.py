@@ -136,9 +136,10 @@ def _advice(key: str, rebindable: bool) -> str:
 def _split_fix(
     node: ast.Call, ctx: Context, key: str, first: ast.AST
 ) -> SplitBeforeFirstUse | SplitForBoth | None:
-    """Rebind a local key by splitting it; split any other key written as a plain path (``k``,
-    ``self.key``, ``keys[0]``, ``params["key"]``) into fresh names, when both calls are in this
-    function and pass it as an argument."""
+    """Rebind a local key by splitting it; split a key held by a local value (``batch.rng``,
+    ``keys[0]``, ``params["key"]``) into fresh names, when both calls are in this function and
+    pass it as an argument. Not a global, closed-over or ``self`` key: splitting it on every
+    call consumes the same key again (the second call reuses it)."""
     if not isinstance(first, ast.Call):
         return None
     if key.isidentifier() and is_local_name(ctx, key):
@@ -150,6 +151,11 @@ def _split_fix(
         return None  # the first draw is in another function
     passed = [passed_as(call, key) for call in (first, node)]
     if any(argument is None or not plain_path(argument) for argument in passed):
+        return None
+    root = passed[0]
+    while isinstance(root, (ast.Attribute, ast.Subscript)):
+        root = root.value
+    if not isinstance(root, ast.Name) or root.id in ("self", "cls") or not is_local_name(ctx, root.id):
         return None
     return SplitForBoth(key, first)
 

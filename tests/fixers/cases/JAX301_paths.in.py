@@ -16,14 +16,14 @@ def outer(key):
     @jax.jit
     def inner(x):
         a = jax.random.normal(key, (4,))
-        return x + a + jax.random.normal(key, (4,))
+        return x + a + jax.random.normal(key, (4,))  # no fix: each call would split the same closed-over key
 
     return inner
 
 
 @jax.jit
 def uses_global(x):
-    return x + jax.random.normal(KEY, (4,)) * jax.random.normal(KEY, (4,))
+    return x + jax.random.normal(KEY, (4,)) * jax.random.normal(KEY, (4,))  # no fix
 
 
 @jax.jit

@@ -16,17 +16,15 @@ def item(keys):
 def outer(key):
     @jax.jit
     def inner(x):
-        key_2, key_3 = jax.random.split(key)
-        a = jax.random.normal(key_2, (4,))
-        return x + a + jax.random.normal(key_3, (4,))
+        a = jax.random.normal(key, (4,))
+        return x + a + jax.random.normal(key, (4,))  # no fix: each call would split the same closed-over key
 
     return inner
 
 
 @jax.jit
 def uses_global(x):
-    key, key_2 = jax.random.split(KEY)
-    return x + jax.random.normal(key, (4,)) * jax.random.normal(key_2, (4,))
+    return x + jax.random.normal(KEY, (4,)) * jax.random.normal(KEY, (4,))  # no fix
 
 
 @jax.jit
