@@ -77,12 +77,12 @@ class SingleElement(FixRequest):
 
 
 ConversionFix = ElementwiseFunction | UnwrapBool | AsDtype | SingleElement | JaxNumpyFunction
-# NumPy conversions whose `jax.numpy` namesake (or nearest form) computes the same on a tracer.
+# NumPy conversions whose `jax.numpy` namesake (or nearest form) computes the same on a tracer;
+# not the 64-bit types, which JAX truncates to 32 bits (with a warning) unless x64 is enabled.
 JAX_NUMPY_FORMS = {"asanyarray": "asarray", "ascontiguousarray": "asarray"} | {
     name: name
     for name in (
-        "asarray array copy bool_ int8 int16 int32 int64 uint8 uint16 uint32 uint64 float16 float32 "
-        "float64 complex64 complex128 single double"
+        "asarray array copy bool_ int8 int16 int32 uint8 uint16 uint32 float16 float32 complex64 single"
     ).split()
 }
 
@@ -136,10 +136,13 @@ class TracerConversion(Rule):
     value an array: `int(x)` becomes `x.astype(int)` (`float`, `complex` and `bool` alike;
     `bool(x < y)` becomes `x < y`), `x.item()` becomes `x.reshape(())`; unsafe, because a Python
     scalar is weakly typed and a 0-d array is not (`float(x) * bf16_array` stays bfloat16,
-    `x.astype(float) * bf16_array` becomes float32), and a value that was wanted as a shape or a
-    count stays traced (its use is then reported). `np.asarray(x)`, `np.array(x)` and NumPy
-    scalar types become their `jax.numpy` namesakes: safe in a function that only ever runs
-    traced (the call always raised there), unsafe elsewhere. `.tolist()` and `math.*` get no fix.
+    `x.astype(float) * bf16_array` becomes float32). They are offered only where the value meets
+    array arithmetic (an operand, a comparison, the index of a JAX array, a `jnp` argument that
+    is not a shape, a returned value), directly or through the one name it is assigned to: a
+    value wanted as a Python index, a shape or a count cannot be an array (make it static).
+    `np.asarray(x)`, `np.array(x)` and the 32-bit NumPy scalar types become their `jax.numpy`
+    namesakes: safe in a function that only ever runs traced (the call always raised there),
+    unsafe elsewhere. `.tolist()`, `math.*` and 64-bit NumPy types get no fix.
 
     ## References
     - [jax.errors.ConcretizationTypeError](https://docs.jax.dev/en/latest/errors.html#jax.errors.ConcretizationTypeError)
@@ -323,21 +326,84 @@ def _array_form(node: ast.Call, ctx: Context) -> ConversionFix | None:
     if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
         return None
     qualname = ctx.qualname(node.func)
-    if (
-        qualname in ("builtins.int", "builtins.float", "builtins.complex", "builtins.bool")
-        and len(node.args) == 1
-    ):
+    builtin = qualname in ("builtins.int", "builtins.float", "builtins.complex", "builtins.bool")
+    if ((builtin and len(node.args) == 1) or _is_item(node, qualname)) and not _feeds_arrays(node, ctx):
+        return None  # wanted as a Python index, a shape or a count: an array cannot serve
+    if builtin and len(node.args) == 1:
         operand = node.args[0]
         if qualname == "builtins.bool" and _gives_bool(operand):
             return UnwrapBool(operand, condition=False)
-        return AsDtype(operand, qualname.removeprefix("builtins."))
+        return AsDtype(operand, qualname.removeprefix("builtins."))  # pyright: ignore[reportOptionalMemberAccess]
     if qualname is not None and qualname.startswith("numpy.") and len(node.args) == 1:
         form = JAX_NUMPY_FORMS.get(qualname.removeprefix("numpy."))
         return JaxNumpyFunction(form, safe=runs_only_traced(ctx)) if form else None
-    func = node.func
-    if qualname is None and isinstance(func, ast.Attribute) and func.attr == "item" and not node.args:
-        return SingleElement(func.value)
+    if _is_item(node, qualname):
+        return SingleElement(node.func.value)  # pyright: ignore[reportAttributeAccessIssue]
     return None
+
+
+def _is_item(node: ast.Call, qualname: str | None) -> bool:
+    func = node.func
+    return qualname is None and isinstance(func, ast.Attribute) and func.attr == "item" and not node.args
+
+
+def _feeds_arrays(node: ast.Call, ctx: Context) -> bool:
+    """Whether the converted value only meets array arithmetic, where an array serves as well:
+    an operand of arithmetic or a comparison, the index of a JAX array, an argument of a `jnp`
+    function that is not a shape, a returned value. Followed through one name it is assigned to."""
+    if ctx.function is None:
+        return False
+    above = _parent_map(ctx.function.node)
+    parent = above.get(node)
+    if isinstance(parent, ast.Assign) and parent.value is node:
+        target = parent.targets[0] if len(parent.targets) == 1 else None
+        if not isinstance(target, ast.Name):
+            return False
+        uses = [
+            n
+            for n in ast.walk(ctx.function.node)
+            if isinstance(n, ast.Name) and n.id == target.id and isinstance(n.ctx, ast.Load)
+        ]
+        return bool(uses) and all(_array_use(ctx, use, above) for use in uses)
+    return _array_use(ctx, node, above)
+
+
+def _array_use(ctx: Context, node: ast.AST, above: dict[ast.AST, ast.AST]) -> bool:
+    """Whether ``node``'s value meets array arithmetic (through the arithmetic that holds it)."""
+    parent = above.get(node)
+    while isinstance(parent, (ast.BinOp, ast.UnaryOp)):
+        if isinstance(parent, ast.BinOp):
+            other = ctx.value(parent.right if parent.left is node else parent.left)
+            if is_jax_array(other) or is_traced(other):
+                return True  # combined with an array: the result is an array either way
+        node, parent = parent, above.get(parent)
+    if isinstance(parent, (ast.Compare, ast.Return)):
+        return True
+    if isinstance(parent, (ast.IfExp, ast.If, ast.While)) and parent.test is node:
+        return True  # a condition on an array: JAX501's to rewrite
+    if isinstance(parent, ast.Tuple):
+        return isinstance(above.get(parent), ast.Return)
+    if isinstance(parent, ast.Subscript) and parent.slice is node:
+        base = ctx.value(parent.value)
+        return is_jax_array(base) or is_traced(base)
+    if isinstance(parent, ast.Call) and node in parent.args:
+        qualname = ctx.qualname(parent.func) or ""
+        return qualname.startswith("jax.numpy.") and qualname not in SHAPE_TAKING
+    return False
+
+
+def _parent_map(root: ast.AST) -> dict[ast.AST, ast.AST]:
+    return {child: parent for parent in ast.walk(root) for child in ast.iter_child_nodes(parent)}
+
+
+# jax.numpy functions whose arguments are shapes, sizes or counts: an array cannot serve there.
+SHAPE_TAKING = frozenset(
+    f"jax.numpy.{name}"
+    for name in (
+        "zeros ones full empty eye identity arange linspace logspace geomspace tri tril triu "
+        "reshape broadcast_to tile repeat resize pad roll split array_split take expand_dims"
+    ).split()
+)
 
 
 def _gives_bool(node: ast.expr) -> bool:
