@@ -15,7 +15,6 @@ from ..support.arrays import (
     array_evidence,
     assignable,
     dict_entry,
-    held_by_pytree,
     held_by_record_or_pytree,
     pytree_update,
     record_field,
@@ -110,7 +109,7 @@ class ArrayItemAssignment(Rule):
         updated = (
             f"jnp.where({index}, {snippet(ctx, value)}, {base})" if mask else f"{base}.at[{index}].set(...)"
         )
-        if held_by_pytree(ctx, target.value):
+        if held_by_record_or_pytree(ctx, target.value):
             cure = pytree_update(ctx, target.value, updated)
         else:
             cure = f"`{base} = {updated}`"

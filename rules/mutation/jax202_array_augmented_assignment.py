@@ -14,7 +14,6 @@ from ..support.arrays import (
     array_evidence,
     assignable,
     dict_entry,
-    held_by_pytree,
     held_by_record_or_pytree,
     pytree_update,
     record_field,
@@ -108,9 +107,8 @@ class ArrayAugmentedAssignment(Rule):
         index = snippet(ctx, target.slice)
         method = OPERATOR_AT_METHODS.get(type(node.op), "set")
         updated = f"{base}.at[{index}].{method}(...)"
-        in_pytree = held_by_pytree(ctx, target.value)
-        cure = pytree_update(ctx, target.value, updated) if in_pytree else f"`{base} = {updated}`"
         in_pytree = held_by_record_or_pytree(ctx, target.value)
+        cure = pytree_update(ctx, target.value, updated) if in_pytree else f"`{base} = {updated}`"
         record = record_field(ctx, target.value) if in_pytree else None
         fix = FunctionalUpdate(
             method,

@@ -163,7 +163,7 @@ class PrngKeyReuseInLoop(Rule):
             node,
             f"key `{event.key}` is created outside the loop and consumed on every iteration: every "
             f"iteration draws from the same key, so its random numbers repeat (identical where the "
-            f"shapes match) instead of being independent; split it in the loop, {split_advice(event.key)}",
+            f"shapes match) instead of being independent; {_loop_advice(ctx, event.key, loop)}",
             fix=SplitInLoop(event.key, loop)  # pyright: ignore[reportArgumentType]
             if fixable
             else _fold_in_loop_index(node, ctx, event.key, loop),
@@ -295,3 +295,15 @@ def _local_of_a_single_run(info: FunctionInfo | None, name: str) -> bool:
         return False
     scope = info.scope
     return name in scope.bound and name not in scope.globals and name not in scope.nonlocals
+
+
+def _loop_advice(ctx: Context, key: str, loop: ast.AST | None) -> str:
+    """Split a key the loop can rebind; fold the loop index into one it cannot (rebinding a
+    global or closed-over name in the loop would make it local)."""
+    if key.isidentifier() and is_local_name(ctx, key):
+        return f"split it in the loop, {split_advice(key)}"
+    index = _loop_index(loop) if isinstance(loop, (ast.For, ast.AsyncFor)) else None
+    return (
+        f"draw from a key of its own each iteration, `jax.random.fold_in({key}, {index or 'i'})`, "
+        f"or pass a fresh key in"
+    )
