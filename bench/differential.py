@@ -1,6 +1,6 @@
 """Differential benchmark: jaxlint's verdicts against JAX's, on generated programs.
 
-Usage: python bench/differential.py [--count N] [--seed S] [--fix] [--jobs J] [--workers W]
+Usage: python bench/differential.py [--count N] [--seed S] [--fix [--fix-report FILE]] [--jobs J] [--workers W]
 
 Draws N programs (default 5,000) with seed S from the ground-truth universe
 (``tests/groundtruth/generator.py``: hazards x tracing contexts x value flows, each with its near
@@ -13,7 +13,8 @@ cells, and a last line ``differential: programs=N hazards=H recall=R precision=P
 ``jaxlint check --fix --unsafe-fixes`` and asks JAX whether each fixed program is now correct:
 it must run cleanly under jit with no hazard left (the oracle's verdict on it is *clean*), and
 for hazards that raise, its output must match the original's eager output. It prints
-``fix_ok=F/T``.
+``fix_ok=F/T``; ``--fix-report FILE`` writes each program's outcome, its reason and the fixed
+files as JSON, to read what the fixes got wrong.
 """
 
 from __future__ import annotations
