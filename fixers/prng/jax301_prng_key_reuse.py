@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import ast
 
-from jaxlint.engine.diagnostics import Applicability, Edit, Fix, Site
+from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import CannotFix, Fixer
 
 from ...rules.prng.jax301_prng_key_reuse import SplitBeforeFirstUse, SplitForBoth
-from .keysplit import argument_written, split_before, split_spelling, statement_holding, use_subkey
+from .keysplit import (
+    line_before,
+    split_before,
+    split_spelling,
+    statement_holding,
+    use_subkey,
+)
 
 
 class SplitReusedKey(Fixer[SplitBeforeFirstUse | SplitForBoth]):
@@ -47,7 +53,7 @@ class SplitReusedKey(Fixer[SplitBeforeFirstUse | SplitForBoth]):
         if later is statement:
             split, imports = split_spelling(doc, site.scope, first)
             line = f"{key}, {subkey}, {other} = {split}({key}, 3)"
-            edits = [_line_before(doc, statement, line), *imports]
+            edits = [line_before(doc, statement, line), *imports]
         else:
             edits = [
                 *split_before(doc, statement, key, subkey, site.scope, like=first),
@@ -65,17 +71,6 @@ class SplitReusedKey(Fixer[SplitBeforeFirstUse | SplitForBoth]):
             raise CannotFix("the reuse is not a call")
         first_key, second_key = doc.fresh_names("key", site.scope, 2)
         split, imports = split_spelling(doc, site.scope, first)
-        edits = [_line_before(doc, statement, f"{first_key}, {second_key} = {split}({key})"), *imports]
-        for call, name in ((first, first_key), (reuse, second_key)):
-            argument = argument_written(call, key)
-            edits.append(doc.edit(doc.start(argument), doc.end(argument), name))
+        edits = [line_before(doc, statement, f"{first_key}, {second_key} = {split}({key})"), *imports]
+        edits += [use_subkey(doc, first, key, first_key), use_subkey(doc, reuse, key, second_key)]
         return doc.fix(Applicability.UNSAFE, f"Split `{key}` into two keys", edits, site.scope)
-
-
-def _line_before(doc: Document, statement: ast.stmt, line: str) -> Edit:
-    """``line`` on a line of its own before ``statement``, at its indentation."""
-    line_start = doc.line_starts[statement.lineno - 1]
-    indent = doc.text[line_start : doc.start(statement)]
-    if indent.strip():
-        raise CannotFix("the statement shares its line with another statement")
-    return doc.edit(line_start, line_start, f"{indent}{line}{doc.newline}")

@@ -10,6 +10,8 @@ from jaxlint.engine.diagnostics import Edit
 from jaxlint.fixing.document import CannotFix, Document
 from jaxlint.semantic.scopes import Scope
 
+from ...rules.prng.keypaths import passed_as
+
 
 def split_before(
     doc: Document, statement: ast.stmt, key: str, subkey: str, scope: Scope, like: ast.Call | None = None
@@ -17,12 +19,16 @@ def split_before(
     """Insert ``key, subkey = jax.random.split(key)`` on its own line before ``statement``,
     spelling ``jax.random`` as the call ``like`` does."""
     split, imports = split_spelling(doc, scope, like)
+    return [line_before(doc, statement, f"{key}, {subkey} = {split}({key})"), *imports]
+
+
+def line_before(doc: Document, statement: ast.stmt, line: str) -> Edit:
+    """``line`` on a line of its own before ``statement``, at its indentation."""
     line_start = doc.line_starts[statement.lineno - 1]
     indent = doc.text[line_start : doc.start(statement)]
     if indent.strip():
         raise CannotFix("the statement shares its line with another statement")
-    text = f"{indent}{key}, {subkey} = {split}({key}){doc.newline}"
-    return [doc.edit(line_start, line_start, text), *imports]
+    return doc.edit(line_start, line_start, f"{indent}{line}{doc.newline}")
 
 
 def split_spelling(
@@ -36,25 +42,17 @@ def split_spelling(
     return doc.reference(f"jax.random.{function}", scope)
 
 
-def key_argument(call: ast.Call, key: str) -> ast.Name:
-    """The ``key`` name a ``jax.random`` call (or a helper) consumes."""
-    for argument in [*call.args, *(k.value for k in call.keywords)]:
-        if isinstance(argument, ast.Name) and argument.id == key:
-            return argument
-    raise CannotFix("the key is not passed by name")
-
-
 def argument_written(call: ast.Call, key: str) -> ast.expr:
     """The argument of ``call`` whose source is ``key`` (a name, a field, an item)."""
-    for argument in [*call.args, *(k.value for k in call.keywords)]:
-        if ast.unparse(argument) == key:
-            return argument
-    raise CannotFix("the key is not passed as written")
+    argument = passed_as(call, key)
+    if argument is None:
+        raise CannotFix("the key is not passed as written")
+    return argument
 
 
 def use_subkey(doc: Document, call: ast.Call, key: str, subkey: str) -> Edit:
-    name = key_argument(call, key)
-    return doc.edit(doc.start(name), doc.end(name), subkey)
+    argument = argument_written(call, key)
+    return doc.edit(doc.start(argument), doc.end(argument), subkey)
 
 
 def statement_holding(root: ast.AST, node: ast.AST) -> ast.stmt:

@@ -88,12 +88,11 @@ def attach_fixes(diagnostics: list[Diagnostic], source: str, model: SemanticMode
 
 
 def _fix_with_room(fixer: Fixer[FixRequest], diagnostic: Diagnostic, doc: Document) -> Fix | None:
-    """``compute_fix``, again on a thread with room to recurse where the code is too deep."""
+    """``compute_fix``, again on a thread with room to recurse where the code is too deep (with
+    room already, ``compute_fix`` gives up on such code itself)."""
     try:
         return compute_fix(fixer, diagnostic, doc)
     except RecursionError:
-        if room_to_recurse():
-            return None
         return run_deeply(lambda: compute_fix(fixer, diagnostic, doc))
 
 

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jaxlint.engine.astutil import room_to_recurse, run_deeply
 from jaxlint.engine.diagnostics import Diagnostic
 from jaxlint.engine.linter import INTERNAL_ERROR, IO_ERROR, META_CODES, RuleSet, analyze, meta_diagnostic
 from jaxlint.engine.registry import fixable_codes, rule_codes
@@ -374,13 +373,7 @@ class Worker:
         self.decorators = frozenset(settings.traced_decorators)
         try:
             with gc_paused():
-                try:
-                    return self._run(path, view, fixing, raw)
-                except RecursionError:
-                    if room_to_recurse():
-                        raise
-                    # a very deep expression: again, on a thread with room to recurse
-                    return run_deeply(lambda: self._run(path, view, fixing, raw))
+                return self._run(path, view, fixing, raw)
         except RecursionError:
             message = "the file is nested too deeply to analyse"
             return FileOutcome(path, [meta_diagnostic(INTERNAL_ERROR, message, path)])

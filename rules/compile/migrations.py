@@ -15,7 +15,7 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.semantic.transforms import PARTIAL
 from jaxlint.semantic.values import is_jax_array
 
-from ..support.blocks import side_effect_free
+from ..support.blocks import parents, side_effect_free
 
 RENAME = "rename"  # a drop-in replacement: same function or class under another name
 JIT = "jit"  # pjit -> jit: the same, but in_shardings/out_shardings became keyword-only
@@ -210,21 +210,13 @@ def jit_compatible(ctx: Context, node: ast.expr) -> bool:
 def _parent_of(ctx: Context, node: ast.expr) -> ast.AST | None:
     if ctx.parent is not None and node in ast.iter_child_nodes(ctx.parent):
         return ctx.parent
-    return _parents(ctx).get(node)
-
-
-def _parents(ctx: Context) -> dict[ast.AST, ast.AST]:
-    parents = ctx.memo.get("JAX609-parents")
-    if parents is None:
-        parents = {child: node for node in ast.walk(ctx.model.tree) for child in ast.iter_child_nodes(node)}
-        ctx.memo["JAX609-parents"] = parents
-    return parents
+    return parents(ctx).get(node)
 
 
 def uses_of(ctx: Context, name: str) -> list[ast.Name]:
     """Module-wide loads of ``name`` (an import's binding)."""
     return [
-        n for n in _parents(ctx) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+        n for n in parents(ctx) if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
     ]
 
 

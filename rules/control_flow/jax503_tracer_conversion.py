@@ -12,6 +12,7 @@ from jaxlint.fixing.plans import JaxNumpyFunction
 from jaxlint.semantic.transforms import STAGED
 from jaxlint.semantic.values import Value, is_jax_array, is_static, is_traced
 
+from ..support.blocks import parents
 from ..support.explain import in_test_position, runs_only_traced, snippet, why_traced
 from ..support.library import jitted_library_call
 from .conditions import converts_tracer
@@ -353,7 +354,7 @@ def _feeds_arrays(node: ast.Call, ctx: Context) -> bool:
     function that is not a shape, a returned value. Followed through one name it is assigned to."""
     if ctx.function is None:
         return False
-    above = _parent_map(ctx.function.node)
+    above = parents(ctx)
     parent = above.get(node)
     if isinstance(parent, ast.Assign) and parent.value is node:
         target = parent.targets[0] if len(parent.targets) == 1 else None
@@ -390,10 +391,6 @@ def _array_use(ctx: Context, node: ast.AST, above: dict[ast.AST, ast.AST]) -> bo
         qualname = ctx.qualname(parent.func) or ""
         return qualname.startswith("jax.numpy.") and qualname not in SHAPE_TAKING
     return False
-
-
-def _parent_map(root: ast.AST) -> dict[ast.AST, ast.AST]:
-    return {child: parent for parent in ast.walk(root) for child in ast.iter_child_nodes(parent)}
 
 
 # jax.numpy functions whose arguments are shapes, sizes or counts: an array cannot serve there.

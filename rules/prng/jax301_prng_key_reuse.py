@@ -11,7 +11,7 @@ from jaxlint.engine.rule import FixAvailability, Rule
 
 from ..support.blocks import is_local_name, own_nodes
 from ..support.explain import snippet, split_advice
-from .keypaths import passed_as, plain_path, plain_path_text
+from .keypaths import passed_as, path_root, plain_path, plain_path_text
 
 
 @dataclass(frozen=True)
@@ -149,13 +149,11 @@ def _split_fix(
         return None
     if not any(n is first for n in own_nodes(function.body)):
         return None  # the first draw is in another function
-    passed = [passed_as(call, key) for call in (first, node)]
-    if any(argument is None or not plain_path(argument) for argument in passed):
+    first_argument, reuse_argument = passed_as(first, key), passed_as(node, key)
+    if first_argument is None or reuse_argument is None or not plain_path(first_argument):
         return None
-    root = passed[0]
-    while isinstance(root, (ast.Attribute, ast.Subscript)):
-        root = root.value
-    if not isinstance(root, ast.Name) or root.id in ("self", "cls") or not is_local_name(ctx, root.id):
+    root = path_root(first_argument)
+    if root is None or root in ("self", "cls") or not is_local_name(ctx, root):
         return None
     return SplitForBoth(key, first)
 

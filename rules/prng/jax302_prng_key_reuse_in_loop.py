@@ -13,7 +13,7 @@ from jaxlint.semantic.functions import FunctionInfo
 
 from ..support.blocks import is_local_name, own_nodes, stored_names
 from ..support.explain import snippet, split_advice
-from .keypaths import passed_as, plain_path
+from .keypaths import calls_passing, passed_as, path_root, plain_path
 
 
 @dataclass(frozen=True)
@@ -223,13 +223,8 @@ def _step_fix(
 
 
 def _key_uses(where: ast.AST | list[ast.stmt], key: str) -> int:
-    """How many calls in ``where`` are passed the name ``key`` (as an argument)."""
-    nodes = own_nodes(where) if isinstance(where, list) else ast.walk(where)
-    return sum(
-        isinstance(n, ast.Call)
-        and any(isinstance(a, ast.Name) and a.id == key for a in [*n.args, *(k.value for k in n.keywords)])
-        for n in nodes
-    )
+    """How many calls in ``where`` (not in functions nested there) are passed ``key``."""
+    return calls_passing(own_nodes(where) if isinstance(where, list) else ast.walk(where), key)
 
 
 def _stores(node: ast.AST, key: str) -> bool:
@@ -258,17 +253,16 @@ def _fold_in_loop_index(node: ast.Call, ctx: Context, key: str, loop: ast.AST | 
     ``self`` key: each call would fold the same indices into the same key again."""
     if not isinstance(loop, (ast.For, ast.AsyncFor)) or len(ctx.loops) != 1:
         return None  # nested loops: the inner index alone repeats across the outer loop
-    root = key.split(".", 1)[0].split("[", 1)[0]
-    if root in ("self", "cls") or not _local_of_a_single_run(ctx.function, root):
-        return None
     index = _loop_index(loop)
     argument = passed_as(node, key)
     if index is None or argument is None or not plain_path(argument) or index in stored_names(loop.body):
         return None
+    root = path_root(argument)
+    if root is None or root in ("self", "cls") or not _local_of_a_single_run(ctx.function, root):
+        return None
     if any(isinstance(n, ast.Subscript) for n in ast.walk(argument)):
         return None  # JAX's key-reuse checker counts each `keys[0]` read as a new use of `keys`
-    reads = sum(isinstance(n, ast.Call) and passed_as(n, key) is not None for n in own_nodes(loop.body))
-    return FoldInIndex(key, index) if reads == 1 else None
+    return FoldInIndex(key, index) if _key_uses(loop.body, key) == 1 else None
 
 
 def _loop_index(loop: ast.For | ast.AsyncFor) -> str | None:

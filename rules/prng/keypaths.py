@@ -4,6 +4,7 @@ plain path (a name, a field, a constant item) that reads the same key each time.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 
 
 def passed_as(call: ast.Call, key: str) -> ast.expr | None:
@@ -21,6 +22,18 @@ def plain_path(node: ast.expr) -> bool:
             return False
         node = node.value
     return isinstance(node, ast.Name)
+
+
+def path_root(node: ast.expr) -> str | None:
+    """The name a field or item path starts from: ``batch`` of ``batch.keys[0]``."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def calls_passing(nodes: Iterable[ast.AST], key: str) -> int:
+    """How many of ``nodes`` are calls passed ``key`` (as written) as an argument."""
+    return sum(isinstance(n, ast.Call) and passed_as(n, key) is not None for n in nodes)
 
 
 def plain_path_text(key: str) -> bool:

@@ -195,3 +195,12 @@ def is_local_name(ctx: Context, name: str) -> bool:
     (a global or closed-over value) would make it local and break every read before the write."""
     scope = ctx.function.scope if ctx.function is not None else ctx.scope
     return name in scope.bound and name not in scope.globals and name not in scope.nonlocals
+
+
+def parents(ctx: Context) -> dict[ast.AST, ast.AST]:
+    """Each node of the module and the node it is a child of (built once per file)."""
+    found = ctx.memo.get("parents")
+    if found is None:
+        found = {child: node for node in ast.walk(ctx.model.tree) for child in ast.iter_child_nodes(node)}
+        ctx.memo["parents"] = found
+    return found

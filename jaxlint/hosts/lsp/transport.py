@@ -113,11 +113,7 @@ def handle(protocol: JsonRPCProtocol, body: bytes) -> None:
 def _reply_invalid(protocol: JsonRPCProtocol, raw: Any) -> None:
     """JSON-RPC's answer to what is not a request object: Invalid Request, with its id if it has one."""
     message_id = raw.get("id") if isinstance(raw, dict) else None
-    error = JsonRpcInvalidRequest()
-    protocol._send_response(  # pyright: ignore[reportPrivateUsage]
-        message_id if isinstance(message_id, int | str) else None,  # pyright: ignore[reportArgumentType]
-        error=ResponseError(code=error.code, message=error.message),
-    )
+    _send_error(protocol, message_id if isinstance(message_id, int | str) else None, JsonRpcInvalidRequest())
 
 
 def _reply_error(protocol: JsonRPCProtocol, raw: Any, error: JsonRpcException) -> None:
@@ -126,6 +122,10 @@ def _reply_error(protocol: JsonRPCProtocol, raw: Any, error: JsonRpcException) -
     if raw is not None and not isinstance(message_id, int | str):
         logger.error("dropped a notification that cannot be read: %s", error.message)
         return
+    _send_error(protocol, message_id, error)
+
+
+def _send_error(protocol: JsonRPCProtocol, message_id: int | str | None, error: JsonRpcException) -> None:
     protocol._send_response(  # pyright: ignore[reportPrivateUsage]
         message_id,  # pyright: ignore[reportArgumentType]
         error=ResponseError(code=error.code, message=error.message),
