@@ -11,7 +11,7 @@ from jaxlint.engine.rule import FixAvailability, Rule
 
 from ..support.blocks import is_local_name, own_nodes
 from ..support.explain import snippet, split_advice
-from .keypaths import passed_as, path_root, plain_path, plain_path_text
+from .keypaths import local_of_a_single_run, passed_as, path_root, plain_path, plain_path_text
 
 
 @dataclass(frozen=True)
@@ -138,8 +138,8 @@ def _split_fix(
 ) -> SplitBeforeFirstUse | SplitForBoth | None:
     """Rebind a local key by splitting it; split a key held by a local value (``batch.rng``,
     ``keys[0]``, ``params["key"]``) into fresh names, when both calls are in this function and
-    pass it as an argument. Not a global, closed-over or ``self`` key: splitting it on every
-    call consumes the same key again (the second call reuses it)."""
+    pass it as an argument. Not a global, closed-over or ``self`` key, nor in code that repeats
+    (a loop, a lax loop body): splitting it on every call or step consumes the same key again."""
     if not isinstance(first, ast.Call):
         return None
     if key.isidentifier() and is_local_name(ctx, key):
@@ -153,8 +153,8 @@ def _split_fix(
     if first_argument is None or reuse_argument is None or not plain_path(first_argument):
         return None
     root = path_root(first_argument)
-    if root is None or root in ("self", "cls") or not is_local_name(ctx, root):
-        return None
+    if root is None or root in ("self", "cls") or ctx.loops or not local_of_a_single_run(ctx.function, root):
+        return None  # split again on every repetition, the same key would be consumed again
     return SplitForBoth(key, first)
 
 

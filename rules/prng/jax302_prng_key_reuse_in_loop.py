@@ -9,11 +9,10 @@ from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.semantic.functions import FunctionInfo
 
 from ..support.blocks import is_local_name, own_nodes, stored_names
 from ..support.explain import snippet, split_advice
-from .keypaths import calls_passing, passed_as, path_root, plain_path
+from .keypaths import calls_passing, local_of_a_single_run, passed_as, path_root, plain_path
 
 
 @dataclass(frozen=True)
@@ -205,7 +204,7 @@ def _step_fix(
         index = info.positional_names()[:1]
         if not index or key in info.scope.bound or _key_uses(statements, key) != 1:
             return None  # a key the body binds, or draws from twice: one fold would serve both
-        if not _local_of_a_single_run(info.parent, key):
+        if not local_of_a_single_run(info.parent, key):
             return None  # folding only this loop's index would repeat across the outer repetition
         return FoldInIndex(key, index[0])
     if via != "carry" or isinstance(body, ast.Lambda) or not is_local_name(ctx, key):
@@ -258,7 +257,7 @@ def _fold_in_loop_index(node: ast.Call, ctx: Context, key: str, loop: ast.AST | 
     if index is None or argument is None or not plain_path(argument) or index in stored_names(loop.body):
         return None
     root = path_root(argument)
-    if root is None or root in ("self", "cls") or not _local_of_a_single_run(ctx.function, root):
+    if root is None or root in ("self", "cls") or not local_of_a_single_run(ctx.function, root):
         return None
     if any(isinstance(n, ast.Subscript) for n in ast.walk(argument)):
         return None  # JAX's key-reuse checker counts each `keys[0]` read as a new use of `keys`
@@ -280,15 +279,6 @@ def _loop_index(loop: ast.For | ast.AsyncFor) -> str | None:
     ):
         return target.elts[0].id
     return None
-
-
-def _local_of_a_single_run(info: FunctionInfo | None, name: str) -> bool:
-    """Whether ``name`` is a local (or parameter) of ``info``, a function that is not itself the
-    body of a lax loop: a key it holds is fresh on each call, not constant across repetitions."""
-    if info is None or info.repeated_by:
-        return False
-    scope = info.scope
-    return name in scope.bound and name not in scope.globals and name not in scope.nonlocals
 
 
 def _loop_advice(ctx: Context, key: str, loop: ast.AST | None) -> str:

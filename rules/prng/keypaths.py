@@ -1,10 +1,13 @@
-"""How a PRNG finding's key is written: the argument a call passes it as, and whether it is a
-plain path (a name, a field, a constant item) that reads the same key each time."""
+"""How a PRNG finding's key is written and held: the argument a call passes it as, whether it is
+a plain path (a name, a field, a constant item) that reads the same key each time, and whether
+the value it starts from is a local of code that runs once per call (a fix may split it there)."""
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
+
+from jaxlint.semantic.functions import FunctionInfo
 
 
 def passed_as(call: ast.Call, key: str) -> ast.expr | None:
@@ -41,3 +44,12 @@ def plain_path_text(key: str) -> bool:
         return plain_path(ast.parse(key, mode="eval").body)
     except SyntaxError:  # shortened for a message
         return False
+
+
+def local_of_a_single_run(info: FunctionInfo | None, name: str) -> bool:
+    """Whether ``name`` is a local (or parameter) of ``info``, a function that is not itself the
+    body of a lax loop: a key it holds is fresh on each call, not constant across repetitions."""
+    if info is None or info.repeated_by:
+        return False
+    scope = info.scope
+    return name in scope.bound and name not in scope.globals and name not in scope.nonlocals

@@ -1,4 +1,6 @@
 # fix: unsafe
+import dataclasses
+
 import jax
 import jax.numpy as jnp
 
@@ -30,3 +32,27 @@ def uses_global(x):
 def computed_item(keys, i):
     a = jax.random.normal(keys[i], (4,))
     return a + jax.random.normal(keys[i], (4,))  # no fix
+
+
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass
+class Batch:
+    rng: jax.Array
+    x: jax.Array
+
+
+@jax.jit
+def straight(batch: Batch):
+    a = jax.random.normal(batch.rng, (4,))
+    return a + jax.random.normal(batch.rng, (4,))
+
+
+@jax.jit
+def in_a_lax_body(batch: Batch):
+    def body(state):
+        count, batch, total = state
+        a = jax.random.normal(batch.rng, (4,))
+        b = jax.random.normal(batch.rng, (4,))  # no fix: split each step, batch.rng is consumed each step
+        return count + 1, batch, total + jnp.sum(a * b)
+
+    return jax.lax.while_loop(lambda s: s[0] < 3, body, (0, batch, 0.0))[2]
