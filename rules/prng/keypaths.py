@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from jaxlint.semantic.dataflow import LOOPING_BODIES
 from jaxlint.semantic.functions import FunctionInfo
 
 
@@ -47,9 +48,16 @@ def plain_path_text(key: str) -> bool:
 
 
 def local_of_a_single_run(info: FunctionInfo | None, name: str) -> bool:
-    """Whether ``name`` is a local (or parameter) of ``info``, a function that is not itself the
-    body of a lax loop: a key it holds is fresh on each call, not constant across repetitions."""
-    if info is None or info.repeated_by:
+    """Whether ``name`` holds a new value on each run of ``info``: a local (or parameter) of a
+    function that is not the body of a lax loop, or, in such a body, a parameter that takes a
+    new slice on each step (`lax.map`'s element, `scan`'s ``x``), not the carry."""
+    if info is None:
         return False
     scope = info.scope
-    return name in scope.bound and name not in scope.globals and name not in scope.nonlocals
+    if name not in scope.bound or name in scope.globals or name in scope.nonlocals:
+        return False
+    if not info.repeated_by:
+        return True
+    carry_position = LOOPING_BODIES.get(info.repeated_by, (0, None))[0]
+    positions = info.positional_names()
+    return name in positions and positions.index(name) != carry_position

@@ -56,3 +56,12 @@ def in_a_lax_body(batch: Batch):
         return count + 1, batch, total + jnp.sum(a * b)
 
     return jax.lax.while_loop(lambda s: s[0] < 3, body, (0, batch, 0.0))[2]
+
+
+@jax.jit
+def per_element(batch: Batch):
+    def body(b):
+        a = jax.random.normal(b.rng, ())
+        return a + jax.random.normal(b.rng, ())  # a new element each step: split it
+
+    return jax.lax.map(body, batch)

@@ -58,3 +58,13 @@ def in_a_lax_body(batch: Batch):
         return count + 1, batch, total + jnp.sum(a * b)
 
     return jax.lax.while_loop(lambda s: s[0] < 3, body, (0, batch, 0.0))[2]
+
+
+@jax.jit
+def per_element(batch: Batch):
+    def body(b):
+        key, key_2 = jax.random.split(b.rng)
+        a = jax.random.normal(key, ())
+        return a + jax.random.normal(key_2, ())  # a new element each step: split it
+
+    return jax.lax.map(body, batch)
