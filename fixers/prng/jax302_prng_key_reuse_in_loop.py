@@ -6,12 +6,21 @@ from __future__ import annotations
 
 import ast
 
+from jaxlint.engine.astutil import encloses
 from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import CannotFix, Fixer
+from jaxlint.semantic.scopes import Scope
 
 from ...rules.prng.jax302_prng_key_reuse_in_loop import FoldInIndex, SplitInBody, SplitInLoop
-from .keysplit import argument_written, split_before, split_spelling, use_subkey
+from .keysplit import (
+    argument_written,
+    line_before,
+    split_before,
+    split_spelling,
+    statement_holding,
+    use_subkey,
+)
 
 
 class SplitKeyInLoop(Fixer[SplitInLoop | SplitInBody | FoldInIndex]):
@@ -33,11 +42,23 @@ class SplitKeyInLoop(Fixer[SplitInLoop | SplitInBody | FoldInIndex]):
                 return self._split(
                     doc, site, drawing, key, statement, f"Split the carried `{key}` on every step"
                 )
-            case FoldInIndex(key, index):
+            case FoldInIndex(key, index, hoist_from):
                 fold_in, imports = split_spelling(doc, site.scope, call, "fold_in")
                 name = argument_written(call, key)
-                edits = [doc.edit(doc.start(name), doc.end(name), f"{fold_in}({key}, {index})"), *imports]
-                return doc.fix(Applicability.UNSAFE, f"Fold the step index into `{key}`", edits, site.scope)
+                if hoist_from is None:
+                    edits = [doc.edit(doc.start(name), doc.end(name), f"{fold_in}({key}, {index})"), *imports]
+                    return doc.fix(
+                        Applicability.UNSAFE, f"Fold the step index into `{key}`", edits, site.scope
+                    )
+                scope = _scope_holding(site.scope, hoist_from)
+                statement = statement_holding(scope.function.node, hoist_from)
+                held = doc.fresh_name("key", scope, _names_in(site.scope.function.node))
+                edits = [
+                    line_before(doc, statement, f"{held} = {doc.text[doc.start(name) : doc.end(name)]}"),
+                    doc.edit(doc.start(name), doc.end(name), f"{fold_in}({held}, {index})"),
+                    *imports,
+                ]
+                return doc.fix(Applicability.UNSAFE, f"Fold the step index into `{key}`", edits, scope)
 
     def _split(
         self, doc: Document, site: Site, call: ast.Call, key: str, before: ast.stmt, title: str
@@ -48,3 +69,16 @@ class SplitKeyInLoop(Fixer[SplitInLoop | SplitInBody | FoldInIndex]):
             use_subkey(doc, call, key, subkey),
         ]
         return doc.fix(Applicability.UNSAFE, title, edits, site.scope)
+
+
+def _scope_holding(scope: Scope, node: ast.AST) -> Scope:
+    """The innermost function scope, from ``scope`` outwards, whose statements hold ``node``."""
+    while scope.parent is not None and (
+        scope.function.node is node or not encloses(scope.function.node, node)
+    ):
+        scope = scope.parent
+    return scope.function
+
+
+def _names_in(node: ast.AST) -> list[str]:
+    return [n.id for n in ast.walk(node) if isinstance(n, ast.Name)]

@@ -9,6 +9,7 @@ from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.semantic.functions import FunctionInfo
 
 from ..support.blocks import is_local_name, own_nodes, stored_names
 from ..support.explain import snippet, split_advice
@@ -39,10 +40,13 @@ class SplitInBody(FixRequest):
 class FoldInIndex(FixRequest):
     """A ``fori_loop`` body, or a Python ``for`` loop over ``range``/``enumerate``, that reads a
     ``key`` it cannot rebind (closed over, a field, an item): the call draws from
-    ``jax.random.fold_in(key, index)``, a key of its own for each step."""
+    ``jax.random.fold_in(key, index)``, a key of its own for each step. ``hoist_from``: an item
+    (``keys[0]``) is read once into a name before the statement holding this node (the loop, or
+    the body handed to the lax loop), so a key array is sliced once, not on every step."""
 
     key: str
     index: str
+    hoist_from: ast.AST | None = None
 
 
 class PrngKeyReuseInLoop(Rule):
@@ -195,18 +199,17 @@ def _step_fix(
     key (a ``def`` body that hands it back by name), or fold the step index into a closed-over
     key (a ``fori_loop`` body). None where the body does not have that plain shape."""
     info = ctx.function
-    if info is None or not key.isidentifier() or _key_uses(node, key) != 1:
+    if info is None or _key_uses(node, key) != 1:
+        return None
+    if via == "closure" and loop == "jax.lax.fori_loop" and passed_as(node, key) is not None:
+        return _fold_in_step_index(node, info, key, statements_of(info))
+    if not key.isidentifier():
         return None
     call = next(c for c in ast.walk(node) if isinstance(c, ast.Call) and passed_as(c, key) is not None)
     body = info.node
-    statements: list[ast.stmt] = body.body if isinstance(body.body, list) else [ast.Expr(body.body)]
+    statements = statements_of(info)
     if via == "closure" and loop == "jax.lax.fori_loop" and call is node:
-        index = info.positional_names()[:1]
-        if not index or key in info.scope.bound or _key_uses(statements, key) != 1:
-            return None  # a key the body binds, or draws from twice: one fold would serve both
-        if not local_of_a_single_run(info.parent, key):
-            return None  # folding only this loop's index would repeat across the outer repetition
-        return FoldInIndex(key, index[0])
+        return _fold_in_step_index(node, info, key, statements)
     if via != "carry" or isinstance(body, ast.Lambda) or not is_local_name(ctx, key):
         return None
     statement = next((s for s in body.body if encloses(s, node)), None)
@@ -219,6 +222,30 @@ def _step_fix(
     if len(stores) == 1 and any(encloses(s, stores[0]) for s in earlier):  # `key, acc = carry`
         return SplitInBody(key, statement, call)
     return None
+
+
+def statements_of(info: FunctionInfo) -> list[ast.stmt]:
+    """A function's body; a lambda's expression as a statement."""
+    body = info.node.body
+    return body if isinstance(body, list) else [ast.Expr(body)]
+
+
+def _fold_in_step_index(
+    node: ast.Call, info: FunctionInfo, key: str, statements: list[ast.stmt]
+) -> FoldInIndex | None:
+    """A ``fori_loop`` body that closes over ``key`` (a name, or a field or item of a value of
+    the code around it) and draws from it once: fold the step index in."""
+    index = info.positional_names()[:1]
+    argument = passed_as(node, key)
+    if not index or argument is None or not plain_path(argument) or _key_uses(statements, key) != 1:
+        return None  # a body that draws from it twice: one fold would serve both
+    root = path_root(argument)
+    if root is None or root in info.scope.bound or root in ("self", "cls"):
+        return None  # a key the body binds is not closed over
+    if not local_of_a_single_run(info.parent, root):
+        return None  # folding only this loop's index would repeat across the outer repetition
+    item = any(isinstance(n, ast.Subscript) for n in ast.walk(argument))
+    return FoldInIndex(key, index[0], info.node if item else None)
 
 
 def _key_uses(where: ast.AST | list[ast.stmt], key: str) -> int:
@@ -259,9 +286,12 @@ def _fold_in_loop_index(node: ast.Call, ctx: Context, key: str, loop: ast.AST | 
     root = path_root(argument)
     if root is None or root in ("self", "cls") or not local_of_a_single_run(ctx.function, root):
         return None
-    if any(isinstance(n, ast.Subscript) for n in ast.walk(argument)):
-        return None  # JAX's key-reuse checker counts each `keys[0]` read as a new use of `keys`
-    return FoldInIndex(key, index) if _key_uses(loop.body, key) == 1 else None
+    if root in stored_names(loop.body) or _key_uses(loop.body, key) != 1:
+        return None
+    # JAX's key-reuse checker counts each slice of a key array (`keys[0]`) as a use of `keys`:
+    # an item is read once, before the loop
+    item = any(isinstance(n, ast.Subscript) for n in ast.walk(argument))
+    return FoldInIndex(key, index, loop if item else None)
 
 
 def _loop_index(loop: ast.For | ast.AsyncFor) -> str | None:

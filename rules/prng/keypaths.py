@@ -7,8 +7,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
+from jaxlint.engine.astutil import encloses
 from jaxlint.semantic.dataflow import LOOPING_BODIES
 from jaxlint.semantic.functions import FunctionInfo
+
+from ..support.blocks import own_nodes
+
+REPEATING = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
 def passed_as(call: ast.Call, key: str) -> ast.expr | None:
@@ -50,14 +55,37 @@ def plain_path_text(key: str) -> bool:
 def local_of_a_single_run(info: FunctionInfo | None, name: str) -> bool:
     """Whether ``name`` holds a new value on each run of ``info``: a local (or parameter) of a
     function that is not the body of a lax loop, or, in such a body, a parameter that takes a
-    new slice on each step (`lax.map`'s element, `scan`'s ``x``), not the carry."""
+    new slice on each step (`lax.map`'s element, `scan`'s ``x``), not the carry. A name a nested
+    function closes over counts when that function runs once per run of the one binding it."""
     if info is None:
         return False
     scope = info.scope
-    if name not in scope.bound or name in scope.globals or name in scope.nonlocals:
+    if name in scope.globals or name in scope.nonlocals:
         return False
+    if name not in scope.bound:
+        return runs_once_per_parent_run(info) and local_of_a_single_run(info.parent, name)
     if not info.repeated_by:
         return True
     carry_position = LOOPING_BODIES.get(info.repeated_by, (0, None))[0]
     positions = info.positional_names()
     return name in positions and positions.index(name) != carry_position
+
+
+def runs_once_per_parent_run(info: FunctionInfo) -> bool:
+    """Whether a nested ``def`` runs once each time the function around it runs: it is called
+    exactly once there, outside any loop or comprehension, and named nowhere else (not handed to
+    a transform, a lax loop or a callback, not decorated, not returned)."""
+    node, parent = info.node, info.parent
+    if not isinstance(node, ast.FunctionDef) or node.decorator_list or parent is None:
+        return False
+    if info.repeated_by or info.transformed_by:
+        return False
+    outer = parent.node
+    if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    nodes = list(own_nodes(outer.body))
+    names = [n for n in nodes if isinstance(n, ast.Name) and n.id == node.name]
+    calls = [n for n in nodes if isinstance(n, ast.Call) and n.func in names]
+    if len(names) != 1 or len(calls) != 1:
+        return False
+    return not any(isinstance(n, REPEATING) and encloses(n, calls[0]) for n in nodes)

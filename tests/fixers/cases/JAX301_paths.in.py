@@ -65,3 +65,32 @@ def per_element(batch: Batch):
         return a + jax.random.normal(b.rng, ())  # a new element each step: split it
 
     return jax.lax.map(body, batch)
+
+
+@jax.jit
+def closed_over_by_a_helper_called_once(key):
+    def inner():
+        a = jax.random.normal(key, (4,))
+        b = jax.random.uniform(key, (4,))
+        return a + b
+
+    return inner()
+
+
+@jax.jit
+def helper_called_twice(key):
+    def inner():
+        a = jax.random.normal(key, (4,))
+        b = jax.random.uniform(key, (4,))  # no fix: the second call would split the same key
+        return a + b
+
+    return inner() + inner()  # no fix: each call consumes the key inner closes over
+
+
+def helper_handed_to_a_transform(key):
+    def inner():
+        a = jax.random.normal(key, (4,))
+        b = jax.random.uniform(key, (4,))  # no fix: inner is named twice
+        return a + b
+
+    return jax.jit(inner)() + inner()  # no fix: both calls consume the key inner closes over

@@ -193,7 +193,7 @@ def distinct_indices(key):
 def split_in_a_closure(key):
     def inner():
         a = jax.random.normal(key, (4,))
-        b = jax.random.uniform(key, (4,))  # error: JAX301 (no fix: splitting would make `key` local to inner)
+        b = jax.random.uniform(key, (4,))  # error: JAX301 (fixed with fresh names: inner runs once per call)
         return a + b
 
     return inner()
