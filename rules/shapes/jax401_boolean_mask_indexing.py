@@ -136,7 +136,7 @@ def _plan(ctx: Context, node: ast.Subscript, mask: ast.expr, is_at: bool) -> Mas
             and isinstance(parents[0], ast.Attribute)
             and parents[0].attr == "set"
             and len(call.args) == 1
-            and same_shape_mask(ctx, mask, base)
+            and same_shape_mask(ctx, mask, base, items=True)  # an expression: no item is assigned
         ):
             return WhereSet(call, base, call.args[0])
         return None

@@ -284,18 +284,18 @@ ELEMENTWISE_CALLS = frozenset(
 )
 
 
-def same_shape_mask(ctx: Context, mask: ast.expr, base: ast.expr) -> bool:
+def same_shape_mask(ctx: Context, mask: ast.expr, base: ast.expr, items: bool = False) -> bool:
     """Whether ``mask`` is computed elementwise from ``base`` (a name, or a field path such as
-    ``batch.value``) and scalars, so it has its shape and ``jnp.where(mask, v, base)`` updates
-    exactly the masked elements."""
-    if not _field_path(base):
+    ``batch.value``; with ``items``, constant items too: ``pair[1]``) and scalars, so it has its
+    shape and ``jnp.where(mask, v, base)`` updates exactly the masked elements."""
+    if not _field_path(base, items):
         return False
     written = ast.unparse(base)
     mentions = False
     stack: list[ast.AST] = [mask]
     while stack:
         node = stack.pop()
-        if isinstance(node, (ast.Name, ast.Attribute)) and ast.unparse(node) == written:
+        if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript)) and ast.unparse(node) == written:
             mentions = True
             continue
         if isinstance(node, ast.Name):
@@ -312,9 +312,12 @@ def same_shape_mask(ctx: Context, mask: ast.expr, base: ast.expr) -> bool:
     return mentions
 
 
-def _field_path(node: ast.expr) -> bool:
-    """A name, or fields of a name: ``x``, ``batch.value``."""
-    while isinstance(node, ast.Attribute):
+def _field_path(node: ast.expr, items: bool = False) -> bool:
+    """A name, or fields of a name: ``x``, ``batch.value``; with ``items``, also constant items
+    (``pair[1]``, ``params["w"]``)."""
+    while isinstance(node, ast.Attribute) or (
+        items and isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant)
+    ):
         node = node.value
     return isinstance(node, ast.Name)
 

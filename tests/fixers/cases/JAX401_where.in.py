@@ -30,3 +30,20 @@ def clip_negative(x):
 @jax.jit
 def largest_positive(x):
     return x[x > 0].max()  # no fix
+
+
+@jax.jit
+def step(pair):
+    z = pair[1].at[pair[1] < 0].set(0.0)
+    y = pair[1] + z
+    return y
+
+
+@jax.jit
+def other(params):
+    return params["w"].at[params["w"] > 1.0].set(1.0)
+
+
+@jax.jit
+def mixed(pair):
+    return pair[1].at[pair[0] < 0].set(0.0)  # no fix: the mask is another item's

@@ -30,3 +30,20 @@ def clip_negative(x):
 @jax.jit
 def largest_positive(x):
     return x[x > 0].max()  # no fix
+
+
+@jax.jit
+def step(pair):
+    z = jnp.where(pair[1] < 0, 0.0, pair[1])
+    y = pair[1] + z
+    return y
+
+
+@jax.jit
+def other(params):
+    return jnp.where(params["w"] > 1.0, 1.0, params["w"])
+
+
+@jax.jit
+def mixed(pair):
+    return pair[1].at[pair[0] < 0].set(0.0)  # no fix: the mask is another item's
