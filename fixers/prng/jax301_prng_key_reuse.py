@@ -11,6 +11,7 @@ from jaxlint.fixing.fixer import CannotFix, Fixer
 
 from ...rules.prng.jax301_prng_key_reuse import SplitBeforeFirstUse, SplitForBoth
 from .keysplit import (
+    argument_written,
     line_before,
     split_before,
     split_spelling,
@@ -30,7 +31,7 @@ class SplitReusedKey(Fixer[SplitBeforeFirstUse | SplitForBoth]):
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             raise CannotFix("the first use is in a definition")
         if isinstance(request, SplitForBoth):
-            return self._split_into_fresh_names(doc, site, key, first, statement)
+            return self._split_into_fresh_names(doc, site, request, statement)
         if request.fresh_after:
             return self._subkey_for_each(doc, site, key, first, statement)
         subkey = doc.fresh_name("subkey", site.scope)
@@ -63,14 +64,22 @@ class SplitReusedKey(Fixer[SplitBeforeFirstUse | SplitForBoth]):
         return doc.fix(Applicability.UNSAFE, f"Split `{key}` before each use", edits, site.scope)
 
     def _split_into_fresh_names(
-        self, doc: Document, site: Site, key: str, first: ast.Call, statement: ast.stmt
+        self, doc: Document, site: Site, request: SplitForBoth, statement: ast.stmt
     ) -> Fix:
-        """``k1, k2 = split(<key>)`` before the first draw, which takes ``k1``; the reuse ``k2``."""
+        """``k1, k2 = split(<key>)`` before the first draw, which takes ``k1``; the reuse ``k2``.
+        In a ``fori_loop`` body, ``split(fold_in(<key>, i))``: a key of its own for each step."""
+        key, first, index = request.key, request.first, request.fold_index
         reuse = site.node
         if not isinstance(reuse, ast.Call):
             raise CannotFix("the reuse is not a call")
         first_key, second_key = doc.fresh_names("key", site.scope, 2)
         split, imports = split_spelling(doc, site.scope, first)
-        edits = [line_before(doc, statement, f"{first_key}, {second_key} = {split}({key})"), *imports]
+        source = key
+        if index is not None:
+            fold_in, more = split_spelling(doc, site.scope, first, "fold_in")
+            written = argument_written(first, key)
+            source = f"{fold_in}({doc.text[doc.start(written) : doc.end(written)]}, {index})"
+            imports = [*imports, *more]
+        edits = [line_before(doc, statement, f"{first_key}, {second_key} = {split}({source})"), *imports]
         edits += [use_subkey(doc, first, key, first_key), use_subkey(doc, reuse, key, second_key)]
         return doc.fix(Applicability.UNSAFE, f"Split `{key}` into two keys", edits, site.scope)

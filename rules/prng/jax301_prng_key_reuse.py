@@ -9,7 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 
-from ..support.blocks import is_local_name, own_nodes
+from ..support.blocks import is_local_name, own_nodes, stored_names
 from ..support.explain import snippet, split_advice
 from .keypaths import local_of_a_single_run, passed_as, path_root, plain_path, plain_path_text
 
@@ -30,10 +30,12 @@ class SplitBeforeFirstUse(FixRequest):
 class SplitForBoth(FixRequest):
     """A key that cannot be rebound here (a field, an item, a closed-over or global name):
     ``key, subkey = split(<key>)`` (fresh names) before ``first``, which takes ``subkey``; the
-    reuse takes ``key``."""
+    reuse takes ``key``. ``fold_index``: in a ``fori_loop`` body, the step index is folded into
+    the key first (``split(fold_in(<key>, i))``), so each step splits a key of its own."""
 
     key: str
     first: ast.Call
+    fold_index: str | None = None
 
 
 class PrngKeyReuse(Rule):
@@ -153,9 +155,39 @@ def _split_fix(
     if first_argument is None or reuse_argument is None or not plain_path(first_argument):
         return None
     root = path_root(first_argument)
-    if root is None or root in ("self", "cls") or ctx.loops or not local_of_a_single_run(ctx.function, root):
-        return None  # split again on every repetition, the same key would be consumed again
-    return SplitForBoth(key, first)
+    if root is None or root in ("self", "cls") or ctx.loops:
+        return None
+    if local_of_a_single_run(ctx.function, root):
+        return SplitForBoth(key, first)
+    index = _fori_step_index(ctx, root)
+    if index is not None and not _array_items(first_argument):
+        return SplitForBoth(key, first, index)
+    return None  # split again on every repetition, the same key would be consumed again
+
+
+def _array_items(path: ast.expr) -> bool:
+    """Whether ``path`` takes an item other than a dict entry (``keys[0]``): if ``keys`` is a key
+    array, JAX's key-reuse checker counts each slice as a use of it, on every step."""
+    return any(
+        isinstance(n, ast.Subscript)
+        and not (isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, str))
+        for n in ast.walk(path)
+    )
+
+
+def _fori_step_index(ctx: Context, root: str) -> str | None:
+    """The step index of the ``fori_loop`` body ``def`` this code is in, when the key's value
+    ``root`` comes from the step's carry or from code around that runs once: folding the index
+    in gives each step a key of its own."""
+    info = ctx.function
+    if info is None or info.repeated_by != "jax.lax.fori_loop" or not isinstance(info.node, ast.FunctionDef):
+        return None
+    positions = info.positional_names()
+    if len(positions) != 2 or root == positions[0] or positions[0] in stored_names(info.node.body):
+        return None
+    if root in info.scope.bound or local_of_a_single_run(info.parent, root):
+        return positions[0]
+    return None
 
 
 def _read_again(reuse: ast.Call, ctx: Context, key: str) -> bool:

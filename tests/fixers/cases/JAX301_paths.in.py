@@ -94,3 +94,35 @@ def helper_handed_to_a_transform(key):
         return a + b
 
     return jax.jit(inner)() + inner()  # no fix: both calls consume the key inner closes over
+
+
+def fori_body_with_a_record_in_its_carry(i, state):
+    batch, total = state
+    a = jax.random.normal(batch.rng, (4,))
+    b = jax.random.uniform(batch.rng, (4,))  # each step folds its index in
+    return batch, total + jnp.sum(a * b)
+
+
+def run_fori(batch: Batch):
+    return jax.lax.fori_loop(0, 3, fori_body_with_a_record_in_its_carry, (batch, 0.0))
+
+
+@jax.jit
+def fori_body_closing_over_an_entry(batch):
+    def step(i, acc):
+        a = jax.random.normal(batch["key"], (4,))
+        b = jax.random.uniform(batch["key"], (4,))
+        return acc + a * b
+
+    return jax.lax.fori_loop(0, 3, step, jnp.zeros(4))
+
+
+def fori_body_with_an_item_in_its_carry(i, state):
+    pair, total = state
+    a = jax.random.normal(pair[1], (4,))
+    b = jax.random.uniform(pair[1], (4,))  # no fix: a key array's slice is a use on every step
+    return pair, total + jnp.sum(a * b)
+
+
+def run_fori_items(pair):
+    return jax.lax.fori_loop(0, 3, fori_body_with_an_item_in_its_carry, (pair, 0.0))

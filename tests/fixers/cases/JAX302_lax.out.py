@@ -53,7 +53,8 @@ def while_carry(key):
 @jax.jit
 def fori_closure_twice(key):
     def body(i, acc):
-        return acc + jax.random.normal(key, (4,)) * jax.random.uniform(key, (4,))  # no fix: two draws
+        key_2, key_3 = jax.random.split(jax.random.fold_in(key, i))
+        return acc + jax.random.normal(key_2, (4,)) * jax.random.uniform(key_3, (4,))  # two draws: one split of fold_in(key, i)
 
     return lax.fori_loop(0, 3, body, jnp.zeros(4))
 
