@@ -59,6 +59,7 @@ META_DOCS = {
 BUG_REPORT = "please report it to jaxlint's maintainers, with the file or the part of it that fails"
 _NEWLINES = re.compile(r"\r\n|\r|\n")
 _MENTIONS_JAX = re.compile(r"\b(?:jax|flax|equinox|optax|chex|jaxtyping)\b")
+_NOQA_NAMING_JAX = re.compile(r"noqa[^\n]*jax", re.IGNORECASE)
 
 Callback = Callable[[Any, Context], None]
 
@@ -206,7 +207,9 @@ def analyze(
         return Analysis([], model)
     context = Context(path, lines, model)
     errors = run_deeply(lambda: _dispatch(context, ruleset)) if deep else _dispatch(context, ruleset)
-    suppressions = find_suppressions(source)
+    # comments are only read where they can silence a finding or name a code of ours (JAX010)
+    wanted = context.diagnostics or _NOQA_NAMING_JAX.search(source)
+    suppressions = find_suppressions(source) if wanted else []
     diagnostics = apply_noqa(context.diagnostics, suppressions)
     diagnostics += _suppression_findings(path, suppressions, ruleset)
     return Analysis(_deduplicate(diagnostics) + errors, model)
