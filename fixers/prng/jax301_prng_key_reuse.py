@@ -74,12 +74,11 @@ class SplitReusedKey(Fixer[SplitBeforeFirstUse | SplitForBoth]):
             raise CannotFix("the reuse is not a call")
         first_key, second_key = doc.fresh_names("key", site.scope, 2)
         split, imports = split_spelling(doc, site.scope, first)
-        source = key
+        written = argument_written(first, key)
+        source = doc.text[doc.start(written) : doc.end(written)]  # as the user spells it
         if index is not None:
             fold_in, more = split_spelling(doc, site.scope, first, "fold_in")
-            written = argument_written(first, key)
-            source = f"{fold_in}({doc.text[doc.start(written) : doc.end(written)]}, {index})"
-            imports = [*imports, *more]
+            source, imports = f"{fold_in}({source}, {index})", [*imports, *more]
         edits = [line_before(doc, statement, f"{first_key}, {second_key} = {split}({source})"), *imports]
         edits += [use_subkey(doc, first, key, first_key), use_subkey(doc, reuse, key, second_key)]
         return doc.fix(Applicability.UNSAFE, f"Split `{key}` into two keys", edits, site.scope)

@@ -54,7 +54,7 @@ def plain_path_text(key: str) -> bool:
 
 def local_of_a_single_run(info: FunctionInfo | None, name: str) -> bool:
     """Whether ``name`` holds a new value on each run of ``info``: a local (or parameter) of a
-    function that is not the body of a lax loop, or, in such a body, a parameter that takes a
+    function that is not the body of a lax loop (a batch transform's function counts), or, in such a body, a parameter that takes a
     new slice on each step (`lax.map`'s element, `scan`'s ``x``), not the carry. A name a nested
     function closes over counts when that function runs once per run of the one binding it."""
     if info is None:
@@ -64,8 +64,8 @@ def local_of_a_single_run(info: FunctionInfo | None, name: str) -> bool:
         return False
     if name not in scope.bound:
         return runs_once_per_parent_run(info) and local_of_a_single_run(info.parent, name)
-    if not info.repeated_by:
-        return True
+    if not info.repeated_by or info.repeated_by not in LOOPING_BODIES:
+        return True  # a batch transform (vmap, pmap) traces the function once, for all elements
     carry_position = LOOPING_BODIES.get(info.repeated_by, (0, None))[0]
     positions = info.positional_names()
     return name in positions and positions.index(name) != carry_position

@@ -126,3 +126,11 @@ def fori_body_with_an_item_in_its_carry(i, state):
 
 def run_fori_items(pair):
     return jax.lax.fori_loop(0, 3, fori_body_with_an_item_in_its_carry, (pair, 0.0))
+
+
+def per_example(batch):
+    a = jax.random.normal(batch["rng"], ())
+    return a + jax.random.normal(batch["rng"], ())  # vmap traces it once: split into two keys
+
+
+batched = jax.vmap(per_example)
