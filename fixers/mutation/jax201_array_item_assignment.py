@@ -37,8 +37,11 @@ class ItemAssignmentToAtSet(Fixer[FunctionalSet]):
             updated = f"{jnp}.where({index}, {value}, {base})"
         else:
             updated = f"{base}.at[{index}].set({value})"
-        code, imports = assign_update(doc, site.scope, base, updated, request.record)
+        code, imports = assign_update(doc, site.scope, base, updated, request.record, request.leaf)
         applicability = Applicability.SAFE if request.safe else Applicability.UNSAFE
         return doc.fix(
-            applicability, "Rewrite as a functional update", [snippet.replace_code(code), *edits, *imports]
+            applicability,
+            "Rewrite as a functional update",
+            [snippet.replace_code(code), *edits, *imports],
+            site.scope if request.leaf else None,  # a fresh name
         )

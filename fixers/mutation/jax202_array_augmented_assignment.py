@@ -39,10 +39,14 @@ class AugmentedAssignmentToAt(Fixer[FunctionalUpdate]):
             update = f"set({snippet.code_of(target)} {symbol} {snippet.operand_code_of(augmented.value)})"
         else:
             update = f"{request.method}({value})"
-        code, imports = assign_update(doc, site.scope, base, f"{base}.at[{index}].{update}", request.record)
+        updated = f"{base}.at[{index}].{update}"
+        code, imports = assign_update(doc, site.scope, base, updated, request.record, request.leaf)
         applicability = Applicability.SAFE if request.safe else Applicability.UNSAFE
         return doc.fix(
-            applicability, "Rewrite as a functional update", [snippet.replace_code(code), *imports]
+            applicability,
+            "Rewrite as a functional update",
+            [snippet.replace_code(code), *imports],
+            site.scope if request.leaf else None,  # a fresh name
         )
 
 

@@ -7,12 +7,15 @@ import libcst as cst
 from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import CannotFix, Fixer
+from jaxlint.fixing.rewrites import assign_update
 
 from ...rules.mutation.jax203_discarded_functional_update import AssignBack
 
 
 class AssignFunctionalUpdate(Fixer[AssignBack]):
-    """Safe: the statement had no effect; assigned back, it performs the update that was meant."""
+    """Safe: the statement had no effect; assigned back, it performs the update that was meant.
+    Unsafe where the array is a leaf the function cannot assign into: the update goes into a new
+    local name, which holders of the old leaf outside the function do not see."""
 
     code = "JAX203"
 
@@ -23,5 +26,13 @@ class AssignFunctionalUpdate(Fixer[AssignBack]):
             raise CannotFix("not a bare expression statement")
         call = line.body[0].value
         array = call.func.value.value.value  # pyright: ignore[reportAttributeAccessIssue]  # x in x.at[i].set(v)
-        code = f"{snippet.code_of(array)} = {snippet.code_of(call)}"
-        return doc.fix(Applicability.SAFE, "Assign the update back", [snippet.replace_code(code)])
+        if request.leaf is None:
+            code = f"{snippet.code_of(array)} = {snippet.code_of(call)}"
+            return doc.fix(Applicability.SAFE, "Assign the update back", [snippet.replace_code(code)])
+        code, reads = assign_update(doc, site.scope, "", snippet.code_of(call), None, request.leaf)
+        return doc.fix(
+            Applicability.UNSAFE,
+            "Assign the update to a new name",
+            [snippet.replace_code(code), *reads],
+            site.scope,
+        )

@@ -106,3 +106,14 @@ class RecordField:
     owner: str
     attr: str
     kind: str
+
+
+@dataclass(frozen=True)
+class LocalLeaf:
+    """The array being updated is a leaf the function cannot assign into (a tuple item, a field
+    of a record of unknown kind, a global array), and every later mention of its owner in the
+    function reads that same leaf: the updated array goes into a new local name (``hint``, or a
+    fresh variant of it), and ``reads`` take that name."""
+
+    hint: str
+    reads: tuple[ast.expr, ...]

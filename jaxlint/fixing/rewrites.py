@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from jaxlint.engine.diagnostics import Applicability, Edit, Fix, Site
 from jaxlint.fixing.document import Document, Snippet, argument_code, parse_statements
 from jaxlint.fixing.fixer import CannotFix
-from jaxlint.fixing.plans import ForiLoop, JaxNumpyFunction, NanGuard, RecordField
+from jaxlint.fixing.plans import ForiLoop, JaxNumpyFunction, LocalLeaf, NanGuard, RecordField
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 
@@ -282,9 +282,18 @@ def jax_numpy_namesake(request: JaxNumpyFunction, site: Site, doc: Document) -> 
 
 
 def assign_update(
-    doc: Document, scope: Scope, base: str, updated: str, record: RecordField | None
+    doc: Document,
+    scope: Scope,
+    base: str,
+    updated: str,
+    record: RecordField | None,
+    leaf: LocalLeaf | None = None,
 ) -> tuple[str, list[Edit]]:
-    """``base = updated``, or, for a field of a record, the record rebuilt around it."""
+    """``base = updated``; for a field of a record, the record rebuilt around it; for a leaf the
+    function cannot assign into, a new local name that the later reads of the leaf take."""
+    if leaf is not None:
+        name = doc.fresh_name(leaf.hint, scope)
+        return f"{name} = {updated}", [doc.edit(doc.start(read), doc.end(read), name) for read in leaf.reads]
     if record is None:
         return f"{base} = {updated}", []
     owner, attr = record.owner, record.attr

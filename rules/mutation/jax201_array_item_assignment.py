@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.fixing.plans import RecordField
+from jaxlint.fixing.plans import LocalLeaf, RecordField
 from jaxlint.semantic.values import is_mask
 
 from ..support.arrays import (
@@ -16,7 +16,9 @@ from ..support.arrays import (
     assignable,
     dict_entry,
     held_by_record_or_pytree,
+    local_leaf,
     pytree_update,
+    rebinding_advice,
     record_field,
     rewrite_is_safe,
     same_shape_mask,
@@ -33,6 +35,7 @@ class FunctionalSet(FixRequest):
     use_where: bool
     safe: bool
     record: RecordField | None = None  # the array is a field of a NamedTuple or dataclass
+    leaf: LocalLeaf | None = None  # a leaf it cannot assign into: a new local name
 
 
 class ArrayItemAssignment(Rule):
@@ -77,8 +80,12 @@ class ArrayItemAssignment(Rule):
     a part of a traced pytree goes into a new one (unsafe: other names holding the old pytree
     keep it): a dict entry takes the new array (`params["b"] = params["b"].at[0].set(v)`), a
     field of a NamedTuple or dataclass held by a local name a new record (`state =
-    state._replace(x=...)`, `batch = dataclasses.replace(batch, x=...)`); a tuple item, or a
-    record held by a global or closed-over name, gets no fix (the message shows the update).
+    state._replace(x=...)`, `batch = dataclasses.replace(batch, x=...)`). A leaf the function
+    cannot assign into (a tuple item, a field of a record of unknown kind, a global array) goes
+    into a new local name, `item = pair[1].at[0].set(v)`, and the function's later reads of the
+    leaf take it (unsafe: other holders keep the old leaf), where the statement is one of the
+    function's own top-level statements and those reads are the only later uses of the leaf's
+    owner (not returned or passed on whole, nor read by a nested function); else no fix.
 
     ## References
     - [JAX: Common gotchas, in-place updates](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#in-place-updates)
@@ -112,7 +119,7 @@ class ArrayItemAssignment(Rule):
         if held_by_record_or_pytree(ctx, target.value):
             cure = pytree_update(ctx, target.value, updated)
         else:
-            cure = f"`{base} = {updated}`"
+            cure = rebinding_advice(ctx, target.value, updated)
         ctx.report(
             node,
             f"`{base}[{index}] = ...` raises `TypeError`: JAX arrays are immutable ({evidence}); use {cure}",
@@ -130,7 +137,11 @@ class ArrayItemAssignment(Rule):
             if dict_entry(ctx, target.value):
                 return FunctionalSet(use_where=mask, safe=False)  # `params["b"] = params["b"].at[0].set(v)`
             record = record_field(ctx, target.value)  # `state.x = ...` fails: a new record instead
-            return FunctionalSet(use_where=mask, safe=False, record=record) if record else None
+            if record is not None:
+                return FunctionalSet(use_where=mask, safe=False, record=record)
+            leaf = local_leaf(ctx, node, target.value)
+            return FunctionalSet(use_where=mask, safe=False, leaf=leaf) if leaf else None
         if isinstance(target.value, ast.Name) and not is_local_name(ctx, target.value.id):
-            return None  # `x = x.at[i].set(v)` would make a global or closed-over `x` local
+            leaf = local_leaf(ctx, node, target.value)  # `x = ...` would make a global `x` local
+            return FunctionalSet(use_where=mask, safe=False, leaf=leaf) if leaf else None
         return FunctionalSet(use_where=mask, safe=rewrite_is_safe(ctx, target.value))

@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 from dataclasses import dataclass
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.fixing.plans import RecordField
+from jaxlint.fixing.plans import LocalLeaf, RecordField
 
 from ..support.arrays import (
     array_evidence,
     assignable,
     dict_entry,
     held_by_record_or_pytree,
+    local_leaf,
     pytree_update,
+    rebinding_advice,
     record_field,
     rewrite_is_safe,
     static_index,
@@ -41,6 +44,7 @@ class FunctionalUpdate(FixRequest):
     method: str
     safe: bool
     record: RecordField | None = None  # the array is a field of a NamedTuple or dataclass
+    leaf: LocalLeaf | None = None  # a leaf it cannot assign into: a new local name
 
 
 class ArrayAugmentedAssignment(Rule):
@@ -83,7 +87,8 @@ class ArrayAugmentedAssignment(Rule):
     values: an integer index array may repeat an index, and `.at[].add` accumulates every
     occurrence where NumPy's `x[idx] += v` applies one. An array that is a part of a traced
     pytree goes into a new one as in JAX201 (unsafe): `state = state._replace(x=state.x.at[i].add(v))`;
-    a tuple item (`pair[1][i] += v`) gets no fix (the message shows the update).
+    a leaf the function cannot assign into (`pair[1][i] += v`, a global array) goes into a new
+    local name read by the rest of the function, under JAX201's conditions (unsafe).
 
     ## References
     - [JAX: Common gotchas, array updates with other operations](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#array-updates-with-other-operations)
@@ -108,7 +113,11 @@ class ArrayAugmentedAssignment(Rule):
         method = OPERATOR_AT_METHODS.get(type(node.op), "set")
         updated = f"{base}.at[{index}].{method}(...)"
         in_pytree = held_by_record_or_pytree(ctx, target.value)
-        cure = pytree_update(ctx, target.value, updated) if in_pytree else f"`{base} = {updated}`"
+        cure = (
+            pytree_update(ctx, target.value, updated)
+            if in_pytree
+            else rebinding_advice(ctx, target.value, updated)
+        )
         record = record_field(ctx, target.value) if in_pytree else None
         fix = FunctionalUpdate(
             method,
@@ -118,11 +127,14 @@ class ArrayAugmentedAssignment(Rule):
             record=record,
         )
         unfixable = in_pytree and not dict_entry(ctx, target.value) and record is None
+        if unfixable or (record is None and not _rebindable(ctx, target.value)):
+            leaf = local_leaf(ctx, node, target.value)
+            fix = dataclasses.replace(fix, safe=False, leaf=leaf) if leaf else None
         ctx.report(
             node,
             f"`{base}[{index}] {_operator(node.op)}= ...` raises `TypeError`: JAX arrays are immutable "
             f"({evidence}); use {cure}",
-            fix=None if unfixable or (record is None and not _rebindable(ctx, target.value)) else fix,
+            fix=fix,
         )
 
 

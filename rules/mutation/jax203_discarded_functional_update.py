@@ -8,16 +8,21 @@ from dataclasses import dataclass
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.fixing.plans import LocalLeaf
 from jaxlint.semantic import api
 from jaxlint.semantic.values import is_traced, record_kind
 
+from ..support.arrays import local_leaf, pytree_update, rebinding_advice
 from ..support.blocks import is_local_name
 from ..support.explain import snippet
 
 
 @dataclass(frozen=True)
 class AssignBack(FixRequest):
-    """``x.at[i].set(v)`` as a statement -> ``x = x.at[i].set(v)`` (``x`` a name or attribute)."""
+    """``x.at[i].set(v)`` as a statement -> ``x = x.at[i].set(v)`` (``x`` a name or attribute);
+    with ``leaf`` (a leaf the function cannot assign into), a new local name the later reads take."""
+
+    leaf: LocalLeaf | None = None
 
 
 class DiscardedFunctionalUpdate(Rule):
@@ -50,9 +55,11 @@ class DiscardedFunctionalUpdate(Rule):
 
     ## Fix safety
     The fix assigns the result back to the same name or attribute (`x = x.at[0].set(0.0)`).
-    Safe: the statement had no effect before, and now performs the update that was meant. None
-    for a global or closed-over name (the assignment would make it local to the function) or a
-    field of a NamedTuple or pytree dataclass (its fields cannot be set).
+    Safe: the statement had no effect before, and now performs the update that was meant. A
+    global or closed-over name (the assignment would make it local to the function), a field of
+    a NamedTuple or pytree dataclass (its fields cannot be set) or an item goes into a new local
+    name that the function's later reads take, under JAX201's conditions (unsafe: holders outside
+    the function keep the old array); else no fix.
 
     ## References
     - [jax.numpy.ndarray.at](https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html)
@@ -79,12 +86,26 @@ class DiscardedFunctionalUpdate(Rule):
             return
         array = indexer.value.value
         text = snippet(ctx, array)
+        updated = f"{text}.at[...].{call.func.attr}(...)"
         ctx.report(
             node,
             f"the result of `{text}.at[...].{call.func.attr}(...)` is discarded and `{text}` is "
-            f"unchanged: `.at[]` returns a new array; assign it, `{text} = {text}.at[...].{call.func.attr}(...)`",
-            fix=AssignBack() if _assignable(ctx, array) else None,
+            f"unchanged: `.at[]` returns a new array; assign it, {_advice(ctx, array, updated)}",
+            fix=_request(ctx, node, array),
         )
+
+
+def _advice(ctx: Context, array: ast.expr, updated: str) -> str:
+    if isinstance(array, ast.Attribute) and _is_record(ctx, array.value):
+        return pytree_update(ctx, array, updated)  # its fields cannot be set
+    return rebinding_advice(ctx, array, updated)
+
+
+def _request(ctx: Context, statement: ast.Expr, array: ast.expr) -> AssignBack | None:
+    if _assignable(ctx, array):
+        return AssignBack()
+    leaf = local_leaf(ctx, statement, array)
+    return AssignBack(leaf) if leaf is not None else None
 
 
 def _assignable(ctx: Context, array: ast.expr) -> bool:

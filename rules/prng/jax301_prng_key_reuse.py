@@ -11,7 +11,8 @@ from jaxlint.engine.rule import FixAvailability, Rule
 
 from ..support.blocks import is_local_name, own_nodes, stored_names
 from ..support.explain import snippet, split_advice
-from .keypaths import local_of_a_single_run, passed_as, path_root, plain_path, plain_path_text
+from ..support.paths import path_root, plain_path
+from .keypaths import local_of_a_single_run, passed_as, plain_path_text
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ from jaxlint.semantic.functions import FunctionInfo
 
 from ..support.blocks import is_local_name, own_nodes, stored_names
 from ..support.explain import snippet, split_advice
-from .keypaths import calls_passing, local_of_a_single_run, passed_as, path_root, plain_path
+from ..support.paths import path_root, plain_path
+from .keypaths import calls_passing, local_of_a_single_run, passed_as
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from jaxlint.semantic.dataflow import LOOPING_BODIES
 from jaxlint.semantic.functions import FunctionInfo
 
 from ..support.blocks import own_nodes
+from ..support.paths import plain_path
 
 REPEATING = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
@@ -22,22 +23,6 @@ def passed_as(call: ast.Call, key: str) -> ast.expr | None:
         if ast.unparse(argument) == key:
             return argument
     return None
-
-
-def plain_path(node: ast.expr) -> bool:
-    """A name, field or constant item: reading it twice reads the same key, with no effect."""
-    while isinstance(node, (ast.Attribute, ast.Subscript)):
-        if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Constant):
-            return False
-        node = node.value
-    return isinstance(node, ast.Name)
-
-
-def path_root(node: ast.expr) -> str | None:
-    """The name a field or item path starts from: ``batch`` of ``batch.keys[0]``."""
-    while isinstance(node, (ast.Attribute, ast.Subscript)):
-        node = node.value
-    return node.id if isinstance(node, ast.Name) else None
 
 
 def calls_passing(nodes: Iterable[ast.AST], key: str) -> int:

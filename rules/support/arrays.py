@@ -17,13 +17,15 @@ from __future__ import annotations
 import ast
 
 from jaxlint.engine.context import Context
-from jaxlint.fixing.plans import RecordField
+from jaxlint.fixing.plans import LocalLeaf, RecordField
 from jaxlint.semantic import api
+from jaxlint.semantic.scopes import FUNCTION_NODES
 from jaxlint.semantic.tracing import annotation_kind
 from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced, record_kind
 
 from .blocks import is_local_name
 from .explain import snippet, why_traced
+from .paths import path_root, plain_path
 
 MUTABLE_REFERENCE_MODULES = (
     "jax.experimental.pallas",
@@ -93,6 +95,74 @@ def record_field(ctx: Context, base: ast.expr) -> RecordField | None:
     if kind is None or not is_local_name(ctx, base.value.id):
         return None
     return RecordField(base.value.id, base.attr, kind)
+
+
+def local_leaf(ctx: Context, statement: ast.stmt, leaf: ast.expr) -> LocalLeaf | None:
+    """The update of ``leaf`` (``pair[1]``, ``state.value`` of a record of unknown kind, a global
+    ``STATE``), made by ``statement``, as a new local name: when ``statement`` is one of the
+    function's own top-level statements, no function or class defined in it mentions the
+    leaf's owner, and every later mention of the owner reads the same leaf. The function then
+    computes what it meant to; other holders of the owner do not see the update (unsafe)."""
+    info = ctx.function
+    node = info.node if info is not None else None
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or not plain_path(leaf):
+        return None
+    position = next((i for i, s in enumerate(node.body) if s is statement), None)
+    owner = path_root(leaf)
+    if position is None or owner is None:
+        return None
+    if isinstance(leaf, ast.Name) and is_local_name(ctx, owner):
+        return None  # a local array is rebound in place
+    if any(_defines_a_reader(inner, owner) for inner in ast.walk(node) if inner is not node):
+        return None  # a nested function may read the owner at any time
+    written = ast.unparse(leaf)
+    reads: list[ast.expr] = []
+    mentions = 0
+    for later in node.body[position + 1 :]:
+        for inner in ast.walk(later):
+            if isinstance(inner, ast.Name) and inner.id == owner:
+                mentions += 1
+            if (
+                isinstance(inner, type(leaf))
+                and path_root(inner) == owner  # pyright: ignore[reportArgumentType]
+                and ast.unparse(inner) == written
+            ):
+                if not isinstance(getattr(inner, "ctx", None), ast.Load):
+                    return None  # the leaf is assigned or deleted later
+                reads.append(inner)  # pyright: ignore[reportArgumentType]
+    if mentions != len(reads):
+        return None  # the owner is used whole (returned, passed on) or rebound
+    return LocalLeaf(_leaf_name(leaf), tuple(reads))
+
+
+def _defines_a_reader(node: ast.AST, owner: str) -> bool:
+    return isinstance(node, (*FUNCTION_NODES, ast.ClassDef)) and any(
+        isinstance(inner, ast.Name) and inner.id == owner for inner in ast.walk(node)
+    )
+
+
+def _leaf_name(leaf: ast.expr) -> str:
+    """A name for the updated leaf: the field (``value``), a string entry, a global's name in
+    lower case, else ``item``."""
+    if isinstance(leaf, ast.Attribute):
+        return leaf.attr
+    if isinstance(leaf, ast.Name):
+        return leaf.id.lower()
+    entry = leaf.slice if isinstance(leaf, ast.Subscript) else None
+    if isinstance(entry, ast.Constant) and isinstance(entry.value, str) and entry.value.isidentifier():
+        return entry.value
+    return "item"
+
+
+def rebinding_advice(ctx: Context, base: ast.expr, updated: str) -> str:
+    """``base = updated``; for a global or closed-over name, which that assignment would make
+    local, a new local name instead."""
+    if isinstance(base, ast.Name) and not is_local_name(ctx, base.id):
+        return (
+            f"a new local name, `{_leaf_name(base)} = {updated}` (assigning `{base.id}` here "
+            f"would make it local to the function)"
+        )
+    return f"`{snippet(ctx, base)} = {updated}`"
 
 
 def pytree_update(ctx: Context, base: ast.expr, updated: str) -> str:

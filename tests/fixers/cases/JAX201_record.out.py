@@ -38,8 +38,8 @@ def batch_step(batch: Batch):
 
 @jax.jit
 def pair_step(pair):
-    pair[1][0] = 0.0  # no fix: a tuple is rebuilt by hand
-    return pair[1]
+    item = pair[1].at[0].set(0.0)  # a new local name: the function reads only pair[1] after it
+    return item
 
 
 STATE = State(jnp.ones(4), jnp.zeros(4))
@@ -47,5 +47,5 @@ STATE = State(jnp.ones(4), jnp.zeros(4))
 
 @jax.jit
 def global_record(x):
-    STATE.value[0] = x  # no fix: rebinding STATE here would make it local
-    return STATE.value
+    value = STATE.value.at[0].set(x)  # a new local name: rebinding STATE here would make it local
+    return value

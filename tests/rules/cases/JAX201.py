@@ -72,7 +72,7 @@ BUFFER = jnp.zeros(3)
 
 @jax.jit
 def write_global(x):
-    BUFFER[0] = x  # error: JAX201 (no fix: `BUFFER = ...` would make the global local)
+    BUFFER[0] = x  # error: JAX201 (fixed into a new local name: `BUFFER = ...` would make the global local)
     return BUFFER
 
 

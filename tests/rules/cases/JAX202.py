@@ -56,7 +56,7 @@ OFFSETS = jnp.zeros(3)
 
 @jax.jit
 def shift_global(x):
-    OFFSETS[0] += x  # error: JAX202 (no fix: `OFFSETS = ...` would make the global local)
+    OFFSETS[0] += x  # error: JAX202 (fixed into a new local name: `OFFSETS = ...` would make the global local)
     return OFFSETS
 
 

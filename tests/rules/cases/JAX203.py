@@ -39,7 +39,7 @@ TABLE = jnp.zeros(4)
 
 
 def reads_global_table(x):
-    TABLE.at[0].set(1.0)  # error: JAX203 (no fix: `TABLE = ...` would make TABLE local here)
+    TABLE.at[0].set(1.0)  # error: JAX203 (fixed into a new local name: `TABLE = ...` would make TABLE local here)
     return x + TABLE
 
 
@@ -49,7 +49,7 @@ class Pair(NamedTuple):
 
 
 def updates_a_field(pair: Pair):
-    pair.value.at[0].set(1.0)  # error: JAX203 (no fix: a NamedTuple's fields cannot be set)
+    pair.value.at[0].set(1.0)  # error: JAX203 (fixed into a new local name: a NamedTuple's fields cannot be set)
     return pair.value
 
 
