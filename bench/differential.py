@@ -1,6 +1,6 @@
 """Differential benchmark: jaxlint's verdicts against JAX's, on generated programs.
 
-Usage: python bench/differential.py [--count N] [--seed S] [--fix [--fix-report FILE]] [--jobs J] [--workers W]
+Usage: python bench/differential.py [--count N] [--seed S] [--fix [--safe-only] [--fix-report FILE]] [--jobs J] [--workers W]
 
 Draws N programs (default 5,000) with seed S from the ground-truth universe
 (``tests/groundtruth/generator.py``: hazards x tracing contexts x value flows, each with its near
@@ -13,7 +13,8 @@ cells, and a last line ``differential: programs=N hazards=H recall=R precision=P
 ``jaxlint check --fix --unsafe-fixes`` and asks JAX whether each fixed program is now correct:
 it must run cleanly under jit with no hazard left (the oracle's verdict on it is *clean*), and
 for hazards that raise, its output must match the original's eager output. It prints
-``fix_ok=F/T``; ``--fix-report FILE`` writes each program's outcome, its reason and the fixed
+``fix_ok=F/T``; with ``--safe-only``, only the safe fixes are applied (``--fix`` alone) and it
+prints ``safe_fix_ok=F/T``; ``--fix-report FILE`` writes each program's outcome, its reason and the fixed
 files as JSON, to read what the fixes got wrong.
 """
 
@@ -61,6 +62,7 @@ def run_fix(
     workers: int,
     jobs: int | None,
     report: Path | None = None,
+    unsafe: bool = True,
 ) -> tuple[int, int, Counter]:
     from tests.groundtruth.oracle import judge_fixes
 
@@ -75,7 +77,8 @@ def run_fix(
     root = Path(tempfile.mkdtemp(prefix="groundtruth-fix-"))
     try:
         write(targets, str(root))
-        cmd = agreement.lint_command("--fix", "--unsafe-fixes", "--exit-zero", "-q")
+        flags = ["--fix", "--unsafe-fixes"] if unsafe else ["--fix"]
+        cmd = agreement.lint_command(*flags, "--exit-zero", "-q")
         if jobs:
             cmd += ["--jobs", str(jobs)]
         subprocess.run([*cmd, str(root)], capture_output=True, text=True, cwd=root)
@@ -131,6 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fix", action="store_true", help="also check the fixes with JAX (needs jax)")
     parser.add_argument("--jobs", type=int, help="jaxlint worker processes (default: all cores)")
     parser.add_argument("--workers", type=int, default=2, help="JAX processes for --fix (default 2)")
+    parser.add_argument(
+        "--safe-only", action="store_true", help="with --fix: apply the safe fixes alone (no --unsafe-fixes)"
+    )
     parser.add_argument("--list", action="store_true", help="list every disagreement")
     parser.add_argument(
         "--fix-report",
@@ -166,16 +172,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.fix:
         fix_start = time.monotonic()
         reported = {o.program.id for o in judged if o.jax == "hazard" and o.jaxlint}
-        ok, total, why = run_fix(programs, stored, reported, args.workers, args.jobs, args.fix_report)
+        unsafe = not args.safe_only
+        ok, total, why = run_fix(programs, stored, reported, args.workers, args.jobs, args.fix_report, unsafe)
         lines.insert(-1, "")
         lines.insert(
             -1,
             f"== fixes ({time.monotonic() - fix_start:.0f} s): {ok} of {total} hazard programs with a fixable rule "
-            "are correct after --fix --unsafe-fixes",
+            f"are correct after --fix{' --unsafe-fixes' if unsafe else ' (safe fixes alone)'}",
         )
         for reason, n in why.most_common():
             lines.insert(-1, f"  {n:>5}  {reason}")
-        lines.insert(-1, f"fix_ok={ok}/{total}")
+        lines.insert(-1, f"{'fix_ok' if unsafe else 'safe_fix_ok'}={ok}/{total}")
     print("\n".join(lines))
     print(f"(total {time.monotonic() - start:.0f} s)", file=sys.stderr)
     return 0
