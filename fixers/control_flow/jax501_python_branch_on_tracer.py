@@ -44,8 +44,8 @@ class BranchOnTracerRewrite(Fixer[BranchFix]):
     def fix(self, request: BranchFix, site: Site, doc: Document) -> Fix | None:
         scope = site.scope
         match request:
-            case MarkStatic(param):
-                edits = add_static_argname(doc, jitted_function(doc, scope), param)
+            case MarkStatic(param, function):
+                edits = add_static_argname(doc, jitted_function(doc, scope, function), param)
                 return doc.fix(Applicability.UNSAFE, f"Mark `{param}` static", edits)
             case WhereExpression():
                 return self.where_expression(request, site, doc)

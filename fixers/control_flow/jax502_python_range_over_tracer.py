@@ -24,6 +24,6 @@ class RangeToForiLoop(Fixer[ForiLoop | MarkStatic]):
                 return doc.fix(
                     Applicability.UNSAFE, "Rewrite the loop with `jax.lax.fori_loop`", edits, site.scope
                 )
-            case MarkStatic(param):
-                edits = add_static_argname(doc, jitted_function(doc, site.scope), param)
+            case MarkStatic(param, function):
+                edits = add_static_argname(doc, jitted_function(doc, site.scope, function), param)
                 return doc.fix(Applicability.UNSAFE, f"Mark `{param}` static", edits)

@@ -31,6 +31,6 @@ class ShapeArgumentToStatic(Fixer[DynamicSliceWindow | MarkStatic]):
                 text = f"{lax}.dynamic_slice_in_dim({doc.segment(node.value)}, {doc.segment(start)}, {doc.segment(size)})"
                 edits = [doc.edit(doc.start(node), doc.end(node), text), *imports]
                 return doc.fix(Applicability.UNSAFE, "Take the window with `lax.dynamic_slice_in_dim`", edits)
-            case MarkStatic(param):
-                edits = add_static_argname(doc, jitted_function(doc, site.scope), param)
+            case MarkStatic(param, function):
+                edits = add_static_argname(doc, jitted_function(doc, site.scope, function), param)
                 return doc.fix(Applicability.UNSAFE, f"Mark `{param}` static", edits)

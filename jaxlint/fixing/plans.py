@@ -20,9 +20,11 @@ NanGuard = tuple[ast.expr, str]
 
 @dataclass(frozen=True)
 class MarkStatic(FixRequest):
-    """Add ``param`` to the ``static_argnames`` of the one ``jax.jit`` applied to the function."""
+    """Add ``param`` to the ``static_argnames`` of the one ``jax.jit`` applied to the function,
+    or to ``function`` (a jitted caller that passes its ``param`` on to the function)."""
 
     param: str
+    function: ast.AST | None = None
 
 
 @dataclass(frozen=True)

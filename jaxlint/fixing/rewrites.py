@@ -65,8 +65,10 @@ def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def jitted_function(doc: Document, scope: Scope) -> FunctionInfo:
-    info = doc.model.infos.get(scope.function.node)
+def jitted_function(doc: Document, scope: Scope, function: ast.AST | None = None) -> FunctionInfo:
+    """The function whose ``jax.jit`` takes the static argument: ``function`` when given (a jitted
+    caller), else the one ``scope`` is in."""
+    info = doc.model.infos.get(function if function is not None else scope.function.node)
     if info is None:
         raise CannotFix("not inside a function")
     return info

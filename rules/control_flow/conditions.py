@@ -5,9 +5,10 @@ from __future__ import annotations
 import ast
 
 from jaxlint.engine.context import Context
+from jaxlint.fixing.plans import MarkStatic
 from jaxlint.semantic.values import is_container, is_traced
 
-from ..support.explain import jit_parameter
+from ..support.explain import static_request
 
 
 def converts_tracer(ctx: Context, test: ast.expr) -> ast.expr | None:
@@ -29,6 +30,7 @@ def converts_tracer(ctx: Context, test: ast.expr) -> ast.expr | None:
     return test if is_traced(value) and not is_container(value) else None
 
 
-def static_flag_parameter(ctx: Context, expr: ast.expr) -> str | None:
-    """A jitted parameter whose traced value is used as a flag: it belongs in static_argnames."""
-    return jit_parameter(ctx, expr.id) if isinstance(expr, ast.Name) else None
+def static_flag_parameter(ctx: Context, expr: ast.expr) -> MarkStatic | None:
+    """A jitted parameter whose traced value is used as a flag (here, or passed on to this helper
+    by its jitted caller): it belongs in static_argnames."""
+    return static_request(ctx, expr.id) if isinstance(expr, ast.Name) else None

@@ -9,7 +9,7 @@ from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import MarkStatic, WhereExpression
 
 from ..support.blocks import side_effect_free
-from ..support.explain import function_name, next_statement, snippet, why_traced
+from ..support.explain import function_name, next_statement, snippet, static_advice, why_traced
 from ..support.lifting import IfPlan, WhileLoop, if_plan, nan_guards, while_plan
 from .conditions import converts_tracer, static_flag_parameter
 
@@ -62,7 +62,9 @@ class PythonBranchOnTracer(Rule):
     ```
 
     ## Fix safety
-    A flag parameter (`if training:`) is added to `static_argnames` of its `jax.jit`. An
+    A flag parameter (`if training:`) is added to `static_argnames` of its `jax.jit`, or, in a
+    helper that one jitted function calls with its own parameter (and nothing else names), to
+    that caller's. An
     `if`/`elif`/`else` chain whose branches only return, or only bind the same names to,
     side-effect-free expressions becomes nested `jnp.where`, and `a if c else b` becomes
     `jnp.where(c, a, b)`; operands that are undefined outside their branch (`log`, `sqrt`,
@@ -107,7 +109,7 @@ class PythonBranchOnTracer(Rule):
         if culprit is None:
             return
         flag = static_flag_parameter(ctx, culprit)
-        cure = f"mark `{flag}` static with `static_argnames`" if flag else f"use {CURES[kind]}"
+        cure = static_advice(flag, ctx) if flag else f"use {CURES[kind]}"
         is_elif = kind == "if" and _is_elif(node, ctx)
         keyword = "elif" if is_elif else kind
         ctx.report(
@@ -115,7 +117,7 @@ class PythonBranchOnTracer(Rule):
             f"Python `{keyword}` on traced `{snippet(ctx, culprit)}` in `{function_name(ctx)}` raises "
             f"`TracerBoolConversionError` ({why_traced(ctx, culprit)}); {cure}",
             end=test,
-            fix=MarkStatic(flag) if flag else None if is_elif else _plan(node, ctx),
+            fix=flag if flag else None if is_elif else _plan(node, ctx),
         )
 
 

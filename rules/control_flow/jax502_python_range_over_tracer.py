@@ -6,10 +6,9 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.fixing.plans import MarkStatic
 from jaxlint.semantic.values import is_traced
 
-from ..support.explain import function_name, jit_parameter, snippet, traced_name, why_traced
+from ..support.explain import function_name, snippet, static_advice, static_request, traced_name, why_traced
 from ..support.lifting import fori_plan
 
 
@@ -53,7 +52,8 @@ class PythonRangeOverTracer(Rule):
     ## Fix safety
     The fix rewrites the loop to `jax.lax.fori_loop` with the variables the body rebinds as the
     carry, when the body has no `break`, `continue`, `return` or `yield`, or adds the bound to
-    `static_argnames` when it is a parameter. Unsafe: every carried variable must keep its shape
+    `static_argnames` when it is a parameter (of the jitted function, or one its jitted caller
+    passes on, as in JAX403). Unsafe: every carried variable must keep its shape
     and dtype from one iteration to the next.
 
     The fix rewrites the Example to:
@@ -93,13 +93,13 @@ class PythonRangeOverTracer(Rule):
         if bound is None:
             return
         name = traced_name(ctx, bound)
-        static = jit_parameter(ctx, name)
-        cure = f"mark `{static}` static with `static_argnames`, or use" if static else "use"
+        static = static_request(ctx, name)
+        cure = f"{static_advice(static, ctx)}, or use" if static else "use"
         ctx.report(
             node,
             f"`range({snippet(ctx, bound)})` in `{function_name(ctx)}` needs a Python int but "
             f"`{snippet(ctx, bound)}` is traced: JAX raises `TracerIntegerConversionError` "
             f"({why_traced(ctx, bound)}); {cure} `jax.lax.fori_loop`",
             end=node.iter,
-            fix=fori_plan(ctx, node) or (MarkStatic(static) if static else None),
+            fix=fori_plan(ctx, node) or static,
         )

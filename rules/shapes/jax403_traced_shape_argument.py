@@ -12,7 +12,14 @@ from jaxlint.fixing.plans import MarkStatic
 from jaxlint.semantic.measured import ConcreteParameter, concrete_parameters
 from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced
 
-from ..support.explain import is_array_parameter, jit_parameter, snippet, traced_name, why_traced
+from ..support.explain import (
+    is_array_parameter,
+    snippet,
+    static_advice,
+    static_request,
+    traced_name,
+    why_traced,
+)
 from ..support.library import jitted_library_call
 
 
@@ -76,7 +83,10 @@ class TracedShapeArgument(Rule):
     `jax.lax.dynamic_slice_in_dim(x, i, k)`; unsafe because near the end of the array
     `dynamic_slice` shifts the window back to keep its size where Python slicing would shorten
     it. Otherwise, when the traced value is a parameter of the jitted function, the fix adds it to
-    `static_argnames` (turning `@jax.jit` into `@functools.partial(jax.jit, static_argnames=...)`).
+    `static_argnames` (turning `@jax.jit` into `@functools.partial(jax.jit, static_argnames=...)`);
+    for a parameter of a helper that one jitted function calls (and nothing else names), with its
+    own parameter every time, that parameter of the jitted caller. Never a parameter known to be
+    an array (annotated so, or read as one, `n.shape`): an array cannot be static.
     Unsafe: callers must then pass a hashable Python value, and each distinct value compiles
     anew.
 
@@ -197,17 +207,14 @@ class TracedShapeArgument(Rule):
                 return keyword.value, parameter.name, parameter.error  # pyright: ignore[reportOptionalMemberAccess]
         return None
 
-    def static_candidate(self, ctx: Context, name: str | None) -> str | None:
-        return jit_parameter(ctx, name)
-
     def mark_static(self, ctx: Context, name: str | None) -> MarkStatic | None:
-        param = self.static_candidate(ctx, name)
-        return MarkStatic(param) if param else None
+        return static_request(ctx, name)
 
     def advice(self, ctx: Context, name: str | None, slicing: bool = False) -> str:
-        if self.static_candidate(ctx, name):
+        request = static_request(ctx, name)
+        if request is not None:
             extra = " or use `jax.lax.dynamic_slice`" if slicing else ""
-            return f"mark `{name}` static with `static_argnames`{extra}"
+            return f"{static_advice(request, ctx)}{extra}"
         if slicing:
             return "use `jax.lax.dynamic_slice` with a static size"
         if is_array_parameter(ctx, name):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 
 from jaxlint.engine.context import Context
+from jaxlint.fixing.plans import MarkStatic
+from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.tracing import array_parameters
 from jaxlint.semantic.transforms import ABSTRACT, PARTIAL
@@ -145,6 +147,71 @@ def jit_parameter(ctx: Context, name: str | None) -> str | None:
     if is_array_parameter(ctx, name):
         return None
     return name if function.scope.bound.get(name) == 1 else None
+
+
+def static_request(ctx: Context, name: str | None) -> MarkStatic | None:
+    """The ``static_argnames`` remedy for a traced ``name`` that must be concrete: the current
+    function's parameter where it is jitted itself (:func:`jit_parameter`), else the parameter of
+    the one jitted caller that hands it over (:func:`jitted_caller_parameter`)."""
+    param = jit_parameter(ctx, name)
+    if param is not None:
+        return MarkStatic(param)
+    found = jitted_caller_parameter(ctx, name)
+    return MarkStatic(found[0], found[1].node) if found else None
+
+
+def static_advice(request: MarkStatic, ctx: Context) -> str:
+    """``mark `n` static with `static_argnames```, naming the jitted caller where it is another."""
+    if request.function is None:
+        return f"mark `{request.param}` static with `static_argnames`"
+    caller = ctx.model.infos[request.function].name
+    return f"mark `{request.param}` of jitted `{caller}`, which passes it, static with `static_argnames`"
+
+
+def jitted_caller_parameter(ctx: Context, name: str | None) -> tuple[str, FunctionInfo] | None:
+    """Where the current function is not jitted but a helper of one jitted function, the only
+    place that names it, which calls it with its own parameter ``p`` for ``name`` every time:
+    ``p`` and that function (``p`` never rebound there, nor known to be an array)."""
+    function = ctx.function
+    node = function.node if function is not None else None
+    if name is None or function is None or function.jit_sites or name not in function.params:
+        return None
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or function.scope.bound.get(name) != 1:
+        return None
+    if is_array_parameter(ctx, name) or len(function.callers) != 1:
+        return None
+    caller = next(iter(function.callers))
+    outer = caller.node
+    if len(caller.jit_sites) != 1 or not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    calls = [c for c in ast.walk(outer) if isinstance(c, ast.Call) and _names(c.func, node.name)]
+    mentions = [n for n in ast.walk(ctx.model.tree) if _names(n, node.name)]
+    if not calls or len(mentions) != len(calls):
+        return None  # the helper is named elsewhere too: other callers, or handed on
+    passed = {_argument_for(call, function.positional_names(), name) for call in calls}
+    if len(passed) != 1:
+        return None
+    param = passed.pop()
+    if param is None or param not in caller.params or caller.scope.bound.get(param) != 1:
+        return None
+    if is_jax_array(caller.params[param]) or param in array_parameters(caller):
+        return None  # an array cannot be static
+    return param, caller
+
+
+def _names(node: ast.AST, name: str) -> bool:
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _argument_for(call: ast.Call, positions: list[str], name: str) -> str | None:
+    """The name ``call`` passes for the parameter ``name`` (a plain name), if any."""
+    keyword = next((k.value for k in call.keywords if k.arg == name), None)
+    if keyword is None and name in positions:
+        index = positions.index(name)
+        before = call.args[: index + 1]
+        if len(call.args) > index and not any(isinstance(a, ast.Starred) for a in before):
+            keyword = call.args[index]
+    return keyword.id if isinstance(keyword, ast.Name) else None
 
 
 def is_array_parameter(ctx: Context, name: str | None) -> bool:

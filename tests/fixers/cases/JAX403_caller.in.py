@@ -1,0 +1,69 @@
+# fix: unsafe
+import jax
+import jax.numpy as jnp
+
+
+def zeros_like_n(x, n):
+    return jnp.zeros(n) + x.sum()
+
+
+@jax.jit
+def pads(x, n):
+    return zeros_like_n(x, n)
+
+
+def branchy(x, training):
+    if training:
+        return x * 2
+    return x
+
+
+@jax.jit
+def trains(x, training):
+    return branchy(x, training=training)
+
+
+def repeat(x, times):
+    for _ in range(times):
+        x = x * 2
+    return x
+
+
+@jax.jit
+def repeats(x, times):
+    return repeat(x, times)
+
+
+def shared(x, n):
+    return jnp.ones(n) * x  # no fix: two jitted callers
+
+
+@jax.jit
+def first(x, n):
+    return shared(x, n)
+
+
+@jax.jit
+def second(x, m):
+    return shared(x, m)
+
+
+def with_an_array(x, n):
+    return jnp.ones(n) * x  # no fix: the caller reads n as an array
+
+
+@jax.jit
+def array_caller(x, n):
+    return with_an_array(x, n) + n.shape[0]
+
+
+def also_eager(x, n):
+    return jnp.ones(n) * x  # no fix: named outside the jitted caller too
+
+
+@jax.jit
+def traced_caller(x, n):
+    return also_eager(x, n)
+
+
+handle = also_eager
