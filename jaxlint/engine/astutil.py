@@ -4,6 +4,7 @@ nothing of jaxlint)."""
 from __future__ import annotations
 
 import ast
+import bisect
 import sys
 import threading
 import warnings
@@ -58,14 +59,22 @@ def definitions(
     return found
 
 
-def definition_at(tree: ast.Module, line: int) -> str:
-    """The name ``definitions`` gives the function enclosing ``line`` (decorators included),
-    or ``MODULE_CODE``."""
-    for name, node in definitions(tree.body):
-        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-        if first <= line <= (node.end_lineno or node.lineno):
-            return name
-    return MODULE_CODE
+def definition_locator(tree: ast.Module) -> Callable[[int], str]:
+    """A function from a line to the name ``definitions`` gives the function enclosing it
+    (decorators included), or ``MODULE_CODE``; built once, each lookup a binary search."""
+    spans = sorted(
+        (min([node.lineno, *(d.lineno for d in node.decorator_list)]), node.end_lineno or node.lineno, name)
+        for name, node in definitions(tree.body)
+    )
+    starts = [first for first, _, _ in spans]
+
+    def definition_at(line: int) -> str:
+        index = bisect.bisect_right(starts, line) - 1
+        if index >= 0 and line <= spans[index][1]:
+            return spans[index][2]
+        return MODULE_CODE
+
+    return definition_at
 
 
 def definition_codes(tree: ast.Module) -> dict[str, str]:

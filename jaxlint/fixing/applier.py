@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from jaxlint.engine.astutil import definition_at, parses
+from jaxlint.engine.astutil import definition_locator, parses
 from jaxlint.engine.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
 from jaxlint.engine.linter import Analysis, RuleSet, analyze
 from jaxlint.fixing.document import line_starts
@@ -66,12 +66,12 @@ def fix_source(
             break
         diagnostics = analysis.diagnostics
         if keep:
-            tree = analysis.model.tree
-            diagnostics = [d for d in diagnostics if definition_at(tree, d.location.row) not in keep]
+            definition_at = definition_locator(analysis.model.tree)
+            diagnostics = [d for d in diagnostics if definition_at(d.location.row) not in keep]
         candidates = _candidates(diagnostics, current, analysis.model, unsafe, refused, crashes)
         if not candidates:
             break
-        tree = analysis.model.tree
+        definition_at = definition_locator(analysis.model.tree)
         analysis.model.release()
         outcome = _apply_pass(current, path, lint, candidates, analysis.diagnostics)
         if outcome.failed is not None:
@@ -81,9 +81,7 @@ def fix_source(
         current = outcome.text
         result.applied.update(d.code for d, _ in outcome.applied)
         for diagnostic, _ in outcome.applied:
-            result.fixed_in.setdefault(definition_at(tree, diagnostic.location.row), set()).add(
-                diagnostic.code
-            )
+            result.fixed_in.setdefault(definition_at(diagnostic.location.row), set()).add(diagnostic.code)
     result.fixed = current
     result.remaining = lint(current).diagnostics + list(crashes.values())
     return result
