@@ -84,11 +84,14 @@ class WhileLoop(FixRequest):
 
 @dataclass(frozen=True)
 class ForiLoop(FixRequest):
-    """``for index in range(a, b): body`` -> ``carried = lax.fori_loop(a, b, body_fun, carried)``."""
+    """``for index in range(a, b): body`` -> ``carried = lax.fori_loop(a, b, body_fun, carried)``;
+    ``while index < b: body; index += 1`` -> ``lax.fori_loop(index, b, ...)`` (``b + 1`` when
+    ``inclusive``: ``<=``), the last statement of the body left out."""
 
-    node: ast.For
+    node: ast.For | ast.While
     index: str
     carried: tuple[str, ...]
+    inclusive: bool = False
 
 
 @dataclass(frozen=True)

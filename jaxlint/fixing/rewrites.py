@@ -243,15 +243,22 @@ def tuple_expression(names: Sequence[str]) -> str:
 
 def fori_loop_edits(doc: Document, plan: ForiLoop, scope: Scope) -> list[Edit]:
     """``for i in range(a, b): body`` -> ``carry = lax.fori_loop(a, b, body_fun, carry)`` (JAX502,
-    JAX608)."""
+    JAX608); a counted ``while`` loop likewise (JAX608)."""
     import libcst as cst
 
     snippet = doc.snippet(plan.node)
     statement = snippet.statement
-    if not isinstance(statement, cst.For) or not isinstance(statement.iter, cst.Call):
-        raise CannotFix("not a for loop over range()")
-    bounds = [snippet.bare_code_of(arg.value) for arg in statement.iter.args]
-    lower, upper = ("0", bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
+    if isinstance(statement, cst.While) and isinstance(statement.test, cst.Comparison):
+        lower = plan.index  # the counter's value when the loop starts
+        upper = snippet.bare_code_of(statement.test.comparisons[0].comparator)
+        upper = f"{upper} + 1" if plan.inclusive else upper
+        body = block_statements(statement.body)[:-1]  # the counter's `+= 1`
+    elif isinstance(statement, cst.For) and isinstance(statement.iter, cst.Call):
+        bounds = [snippet.bare_code_of(arg.value) for arg in statement.iter.args]
+        lower, upper = ("0", bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
+        body = block_statements(statement.body)
+    else:
+        raise CannotFix("not a for loop over range() or a counted while loop")
     carried = plan.carried
     lax, edits = doc.reference("jax.lax", scope)
     body_name = doc.fresh_name("body_fun", scope)
@@ -262,7 +269,7 @@ def fori_loop_edits(doc: Document, plan: ForiLoop, scope: Scope) -> list[Edit]:
         body_name,
         [plan.index, carry],
         unpack,
-        block_statements(statement.body),
+        body,
         f"return {pack(carried)}",
         statement.body,
     )

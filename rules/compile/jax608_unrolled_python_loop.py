@@ -8,7 +8,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import FixAvailability, Rule
 
 from ..support.explain import function_name, snippet
-from ..support.lifting import fori_plan
+from ..support.lifting import counted_while_plan, fori_plan
 from .loops import computes_on_arrays, liftable, range_trips, while_trips
 
 THRESHOLD = 100
@@ -52,7 +52,10 @@ class UnrolledPythonLoop(Rule):
     The fix rewrites the loop to `jax.lax.fori_loop` carrying the variables the body rebinds, when
     the body only computes with JAX (`jax.numpy`/`lax` calls, array methods and arithmetic: no
     helper calls, no `break`, `continue`, `return`, `yield` or container mutation), and uses the
-    loop index only to index JAX arrays. Unsafe: every carried variable must keep its shape and
+    loop index only to index JAX arrays; a counted `while i < N:` loop whose last statement is
+    `i += 1` likewise becomes `jax.lax.fori_loop(i, N, ...)` (`N + 1` for `<=`), where nothing
+    reads the counter after the loop (the loop leaves it at `N`, `fori_loop` does not change
+    it). Unsafe: every carried variable must keep its shape and
     dtype from one iteration to the next, and the index becomes a tracer.
 
     The fix rewrites the Example to:
@@ -107,6 +110,7 @@ class UnrolledPythonLoop(Rule):
             f"unrolled: JAX traces its body {count} and compiles every copy; use "
             f"`jax.lax.fori_loop` (or `lax.scan`)",
             end=node.test,
+            fix=counted_while_plan(ctx, node) if liftable(ctx, node) else None,
         )
 
     def unrolled(self, ctx: Context, node: ast.For | ast.While, trips: int | None) -> str | None:

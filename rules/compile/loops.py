@@ -149,25 +149,30 @@ def computes_on_arrays(ctx: Context, loop: ast.For | ast.While) -> bool:
     return False
 
 
-def liftable(ctx: Context, loop: ast.For) -> bool:
+def liftable(ctx: Context, loop: ast.For | ast.While) -> bool:
     """Whether the body can become a ``fori_loop`` body: it only computes with JAX (no calls of
     helpers or layer constructors, which may create parameters or have effects), and its index
-    only indexes JAX arrays."""
-    calls = [node for node in own_nodes(loop.body) if isinstance(node, ast.Call)]
-    return all(side_effect_free(ctx, call) for call in calls) and _index_only_indexes_arrays(ctx, loop)
+    (a ``for`` target, a ``while`` loop's counter) only indexes JAX arrays."""
+    if isinstance(loop, ast.For):
+        index, body = (loop.target.id if isinstance(loop.target, ast.Name) else None), loop.body
+    else:
+        test = loop.test
+        name = test.left if isinstance(test, ast.Compare) else None
+        index, body = (name.id if isinstance(name, ast.Name) else None), loop.body[:-1]
+    calls = [node for node in own_nodes(body) if isinstance(node, ast.Call)]
+    return all(side_effect_free(ctx, call) for call in calls) and _index_only_indexes_arrays(ctx, index, body)
 
 
-def _index_only_indexes_arrays(ctx: Context, loop: ast.For) -> bool:
+def _index_only_indexes_arrays(ctx: Context, index: str | None, body: list[ast.stmt]) -> bool:
     """Whether the loop index is unused, or only indexes JAX arrays (``x[i]``, ``x.at[i]``): after
     the rewrite it is a tracer, which Python lists, ``range`` and ``if`` cannot take."""
-    if not isinstance(loop.target, ast.Name):
+    if index is None:
         return False
-    index = loop.target.id
     parents: dict[ast.AST, ast.AST] = {}
-    for node in own_nodes(loop.body):
+    for node in own_nodes(body):
         for child in ast.iter_child_nodes(node):
             parents[child] = node
-    for node in own_nodes(loop.body):
+    for node in own_nodes(body):
         if not (isinstance(node, ast.Name) and node.id == index):
             continue
         top, parent = node, parents.get(node)

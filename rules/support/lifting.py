@@ -237,10 +237,47 @@ def fori_plan(ctx: Context, node: ast.For) -> ForiLoop | None:
         return None
     if not isinstance(node.target, ast.Name) or node.orelse:
         return None
-    if leaves_block(node.body) or stores_into_containers(node.body):
+    carried = _fori_carry(ctx, node, node.target.id, node.body)
+    return ForiLoop(node, node.target.id, carried) if carried else None
+
+
+def counted_while_plan(ctx: Context, node: ast.While) -> ForiLoop | None:
+    """``while i < b: body; i += 1`` -> ``lax.fori_loop(i, b, body, carry)``: the counter is
+    local, advanced by the last statement and nowhere else, read after the loop by nothing (the
+    loop leaves it at ``b``, ``fori_loop`` does not change it), and ``b`` does not change in it."""
+    test, body = node.test, node.body[:-1]
+    if node.orelse or not body or not isinstance(test, ast.Compare) or len(test.ops) != 1:
         return None
-    index = node.target.id
-    body_names = stored_names(node.body)
+    if not isinstance(test.left, ast.Name) or not isinstance(test.ops[0], (ast.Lt, ast.LtE)):
+        return None
+    index, last = test.left.id, node.body[-1]
+    if not (
+        isinstance(last, ast.AugAssign)
+        and isinstance(last.op, ast.Add)
+        and isinstance(last.target, ast.Name)
+        and last.target.id == index
+        and isinstance(last.value, ast.Constant)
+        and type(last.value.value) is int
+        and last.value.value == 1
+    ):
+        return None
+    stored = set(stored_names(body))
+    if index in stored or loaded_names([test.comparators[0]]) & stored or index not in _local_names(ctx):
+        return None
+    if index in read_later(ctx, node, {index}):
+        return None
+    carried = _fori_carry(ctx, node, index, body)
+    return ForiLoop(node, index, carried, inclusive=isinstance(test.ops[0], ast.LtE)) if carried else None
+
+
+def _fori_carry(ctx: Context, node: ast.stmt, index: str, body: list[ast.stmt]) -> tuple[str, ...] | None:
+    """The names a ``fori_loop`` body made of ``body`` must carry: those it rebinds that were
+    bound before the loop; None where the body cannot be lifted (it leaves the block, stores into
+    containers, rebinds the index, or binds a temporary read after the loop or before it is
+    written)."""
+    if leaves_block(body) or stores_into_containers(body):
+        return None
+    body_names = stored_names(body)
     before = definitely_bound_before(ctx, node)
     later = read_later(ctx, node, {*body_names, index})
     if index in later - {"_"} or index in body_names:
@@ -249,10 +286,9 @@ def fori_plan(ctx: Context, node: ast.For) -> ForiLoop | None:
     temporaries = [name for name in body_names if name not in before]
     if any(name in later for name in temporaries) or not carried:
         return None
-    first_reads = _read_before_write(node.body, temporaries)
-    if first_reads:
+    if _read_before_write(body, temporaries):
         return None
-    return ForiLoop(node, index, tuple(carried))
+    return tuple(carried)
 
 
 def _read_before_write(body: list[ast.stmt], names: list[str]) -> set[str]:

@@ -63,3 +63,39 @@ def nested(x):
         for _ in range(1000):
             x = x * 0.5
     return x
+
+
+@jax.jit
+def counted_while(x):
+    t = 0
+    while t < 2000:
+        x = x * 0.999 + 0.001
+        t += 1
+    return x
+
+
+@jax.jit
+def counted_while_inclusive(x, w: jax.Array):
+    t = 0
+    while t <= 199:
+        x = x + w[t]
+        t += 1
+    return x
+
+
+@jax.jit
+def counter_read_after(x):
+    t = 0
+    while t < 500:  # no fix: the loop leaves t at 500, fori_loop would not
+        x = x * 0.5
+        t += 1
+    return x, t
+
+
+@jax.jit
+def counter_stepping_by_two(x):
+    t = 0
+    while t < 500:  # no fix: fori_loop steps by one
+        x = x * 0.5
+        t += 2
+    return x

@@ -74,3 +74,41 @@ def nested(x):
         return x
     x = jax.lax.fori_loop(0, 500, body_fun, x)
     return x
+
+
+@jax.jit
+def counted_while(x):
+    t = 0
+    def body_fun(t, x):
+        x = x * 0.999 + 0.001
+        return x
+    x = jax.lax.fori_loop(t, 2000, body_fun, x)
+    return x
+
+
+@jax.jit
+def counted_while_inclusive(x, w: jax.Array):
+    t = 0
+    def body_fun(t, x):
+        x = x + w[t]
+        return x
+    x = jax.lax.fori_loop(t, 199 + 1, body_fun, x)
+    return x
+
+
+@jax.jit
+def counter_read_after(x):
+    t = 0
+    while t < 500:  # no fix: the loop leaves t at 500, fori_loop would not
+        x = x * 0.5
+        t += 1
+    return x, t
+
+
+@jax.jit
+def counter_stepping_by_two(x):
+    t = 0
+    while t < 500:  # no fix: fori_loop steps by one
+        x = x * 0.5
+        t += 2
+    return x
