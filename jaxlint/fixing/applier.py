@@ -60,8 +60,11 @@ def fix_source(
     def lint(text: str) -> Analysis:
         return analyze(text, path, ruleset, traced_decorators, project=project)
 
+    unchanged: list[Diagnostic] | None = None  # the findings of ``source`` itself
     for _ in range(MAX_PASSES):
         analysis = lint(current)
+        if current == source:
+            unchanged = analysis.diagnostics
         if analysis.model is None:
             break
         diagnostics = analysis.diagnostics
@@ -83,7 +86,8 @@ def fix_source(
         for diagnostic, _ in outcome.applied:
             result.fixed_in.setdefault(definition_at(diagnostic.location.row), set()).add(diagnostic.code)
     result.fixed = current
-    result.remaining = lint(current).diagnostics + list(crashes.values())
+    found = unchanged if current == source and unchanged is not None else lint(current).diagnostics
+    result.remaining = found + list(crashes.values())
     return result
 
 

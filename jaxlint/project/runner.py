@@ -138,7 +138,10 @@ def check_paths(
     result.timings["analysis"] = time.perf_counter() - started
     if mode.fix or mode.diff:
         started = time.perf_counter()
-        outcomes = checker.fix_all({path: fixed_point.view(path) for path in files}, result)
+        # a file with no finding of a rule that has a fixer has nothing to fix: its check stands
+        codes = fixable_codes()
+        fixable = [path for path in files if any(d.code in codes for d in outcomes[path].diagnostics)]
+        outcomes.update(checker.fix_all({path: fixed_point.view(path) for path in fixable}, result))
         result.timings["fixing"] = time.perf_counter() - started
     for path in files:
         outcome = outcomes[path]
