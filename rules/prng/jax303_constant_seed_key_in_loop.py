@@ -9,6 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic import api
+from jaxlint.semantic.dataflow import LOOPING_BODIES
 from jaxlint.semantic.values import is_traced
 
 from ..support.blocks import own_nodes
@@ -34,7 +35,8 @@ class ConstantSeedKeyInLoop(Rule):
     from one iteration to the next, created inside a Python loop or comprehension that repeats
     the same work (its loop variable is unused, as in `for _ in range(n)`), or inside a function
     that a `lax` loop or `vmap` runs repeatedly (`lax.scan`, `fori_loop`, `while_loop`,
-    `lax.map`, `vmap`).
+    `lax.map`, `vmap`). In a `lax` loop body, a Python loop whose iterations differ
+    (`fold_in(key(0), i)`) still makes the same keys on every step.
 
     ## Why is this bad?
     The same seed makes the same key, so every iteration (or every batch element under `vmap`)
@@ -130,14 +132,17 @@ class ConstantSeedKeyInLoop(Rule):
 
     def repetition(self, ctx: Context, loops: tuple[ast.AST, ...], seed_names: set[str]) -> str | None:
         """Where a key made at this call would be re-created with the same seed, inside ``loops``."""
+        function = ctx.function
+        repeated_by = function.repeated_by if function is not None else None
         if loops:
             loop = loops[-1]
-            if seed_names & names_assigned_in(ctx, loop) or _iterations_differ(loop):
+            if not (seed_names & names_assigned_in(ctx, loop) or _iterations_differ(loop)):
+                return f"on every iteration of the loop at line {loop.lineno}"  # pyright: ignore[reportAttributeAccessIssue]
+            if repeated_by not in LOOPING_BODIES:
                 return None
-            return f"on every iteration of the loop at line {loop.lineno}"  # pyright: ignore[reportAttributeAccessIssue]
-        function = ctx.function
-        if function is not None and function.repeated_by and not seed_names & set(function.params):
-            return f"on every iteration of `{function.repeated_by}`"
+            # the loop's iterations differ, but every step of the lax loop around makes them again
+        if function is not None and repeated_by and not seed_names & set(function.params):
+            return f"on every iteration of `{repeated_by}`"
         return None
 
 

@@ -63,3 +63,27 @@ def body_with_index(i, carry):
 
 def run_fori(x):
     return lax.fori_loop(0, 3, body_with_index, x)
+
+
+@jax.jit
+def folded_per_iteration_in_a_fori_body(key):
+    def body(it, state):
+        key, total = state
+        y = jnp.zeros(4)
+        for i in range(3):
+            k = jax.random.fold_in(jax.random.key(0), i)  # error: JAX303 (the same three keys every step)
+            y = y + jax.random.normal(k, (4,))
+        return key, total + jnp.sum(y)
+
+    return jax.lax.fori_loop(0, 3, body, (key, jnp.float32(0.0)))[1]
+
+
+@jax.jit
+def seeded_by_the_step_index(key):
+    def body(it, total):
+        for i in range(3):
+            k = jax.random.fold_in(jax.random.key(it), i)  # ok: the step index seeds it
+            total = total + jax.random.normal(k, ())
+        return total
+
+    return jax.lax.fori_loop(0, 3, body, 0.0)
