@@ -195,22 +195,12 @@ def _compiled(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
-def find_config(start: Path) -> Path | None:
-    """The closest ``pyproject.toml`` at or above ``start`` that has a ``[tool.jaxlint]`` table,
-    however TOML spells it (``[ tool.jaxlint ]``, ``["tool".jaxlint]``, dotted keys, an inline
-    table). One that names jaxlint but cannot be read as TOML is returned too: loading it then
-    says what is wrong, rather than checking with defaults in silence."""
-    directory = start if start.is_dir() else start.parent
-    for candidate_dir in [directory.absolute(), *directory.absolute().parents]:
-        found = config_in(candidate_dir)
-        if found is not None:
-            return found
-    return None
-
-
 def config_in(folder: Path) -> Path | None:
-    """The configuration file of ``folder`` itself, if it has one (a ``pyproject.toml`` with a
-    ``[tool.jaxlint]`` table, else a ``jaxlint.toml``)."""
+    """The configuration file of ``folder`` itself, if it has one: a ``pyproject.toml`` with a
+    ``[tool.jaxlint]`` table, however TOML spells it (``[ tool.jaxlint ]``, ``["tool".jaxlint]``,
+    dotted keys, an inline table), else a ``jaxlint.toml``. One that names jaxlint but cannot be
+    read as TOML is returned too: loading it then says what is wrong, rather than checking with
+    defaults in silence. The closest folder at or above a file that has one configures it."""
     candidate = folder / "pyproject.toml"
     try:
         raw = candidate.read_bytes() if candidate.is_file() else b""

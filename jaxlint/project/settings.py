@@ -16,7 +16,7 @@ from pathlib import Path
 
 from jaxlint.engine.linter import Analysis, RuleSet, analyze
 from jaxlint.engine.registry import rule_codes
-from jaxlint.project.config import Selection, Settings, find_config, load_settings
+from jaxlint.project.config import Selection, Settings, config_in, load_settings
 
 
 @dataclass
@@ -60,7 +60,27 @@ class SettingsCache:
     def _find(self, folder: Path) -> Path | None:
         if self.isolated:
             return None
-        return self.config if self.config is not None else find_config(folder)
+        return self.config if self.config is not None else self._closest_config(folder)
+
+    def _closest_config(self, folder: Path) -> Path | None:
+        """The configuration of the closest folder at or above ``folder`` that has one
+        (``config_in``), remembered for every folder on the way up: each configuration file is
+        read once per run, not once per folder below it."""
+        passed: list[Path] = []
+        found: Path | None = None
+        current = folder
+        while True:
+            if current in self._configs:
+                found = self._configs[current]
+                break
+            passed.append(current)
+            found = config_in(current)
+            if found is not None or current.parent == current:
+                break
+            current = current.parent
+        for each in passed:
+            self._configs[each] = found
+        return found
 
     def ruleset_for(self, settings: Settings, path: str) -> RuleSet:
         """The enabled rules for ``path``, minus its ``per-file-ignores``."""
