@@ -8,20 +8,23 @@ import ast
 from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import Fixer
-from jaxlint.fixing.plans import MarkStatic
-from jaxlint.fixing.rewrites import add_static_argname, jitted_function
+from jaxlint.fixing.plans import MarkStatic, NumpyAtTraceTime
+from jaxlint.fixing.rewrites import add_static_argname, jitted_function, numpy_at_trace_time
 
 from ...rules.shapes.jax403_traced_shape_argument import DynamicSliceWindow
 
 
-class ShapeArgumentToStatic(Fixer[DynamicSliceWindow | MarkStatic]):
+class ShapeArgumentToStatic(Fixer[DynamicSliceWindow | MarkStatic | NumpyAtTraceTime]):
     """Unsafe: near the end of the array `dynamic_slice_in_dim` shifts the window back to keep its
     size, where slicing would shorten it; a static argument recompiles for every value and needs
-    hashable Python values from every caller."""
+    hashable Python values from every caller; NumPy computes a value made from constants in
+    64-bit types where `jax.numpy` computes in 32-bit ones."""
 
     code = "JAX403"
 
-    def fix(self, request: DynamicSliceWindow | MarkStatic, site: Site, doc: Document) -> Fix | None:
+    def fix(
+        self, request: DynamicSliceWindow | MarkStatic | NumpyAtTraceTime, site: Site, doc: Document
+    ) -> Fix | None:
         match request:
             case DynamicSliceWindow(start, size):
                 node = site.node
@@ -31,6 +34,8 @@ class ShapeArgumentToStatic(Fixer[DynamicSliceWindow | MarkStatic]):
                 text = f"{lax}.dynamic_slice_in_dim({doc.segment(node.value)}, {doc.segment(start)}, {doc.segment(size)})"
                 edits = [doc.edit(doc.start(node), doc.end(node), text), *imports]
                 return doc.fix(Applicability.UNSAFE, "Take the window with `lax.dynamic_slice_in_dim`", edits)
+            case NumpyAtTraceTime():
+                return numpy_at_trace_time(request, site, doc)
             case MarkStatic(param, function):
                 edits = add_static_argname(doc, jitted_function(doc, site.scope, function), param)
                 return doc.fix(Applicability.UNSAFE, f"Mark `{param}` static", edits)

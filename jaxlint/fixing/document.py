@@ -34,6 +34,7 @@ IMPORT_STATEMENTS = {
     "jax.numpy": ("jnp", "import jax.numpy as jnp"),
     "jax.lax": ("lax", "from jax import lax"),
     "functools": ("functools", "import functools"),
+    "numpy": ("np", "import numpy as np"),
 }
 # Spelt through an existing parent alias (`jax.lax.cond` after `import jax`) before importing.
 PREFER_PARENT = frozenset({"jax.lax"})

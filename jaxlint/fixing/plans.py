@@ -122,3 +122,11 @@ class LocalLeaf:
 
     hint: str
     reads: tuple[ast.expr, ...]
+
+
+@dataclass(frozen=True)
+class NumpyAtTraceTime(FixRequest):
+    """``jnp.<f>`` -> ``np.<f>`` for each of ``functions`` (the callee expressions): a value
+    computed from constants alone is then a Python value while tracing, not a tracer."""
+
+    functions: tuple[ast.expr, ...]

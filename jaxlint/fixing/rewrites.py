@@ -11,7 +11,14 @@ from typing import TYPE_CHECKING
 from jaxlint.engine.diagnostics import Applicability, Edit, Fix, Site
 from jaxlint.fixing.document import Document, Snippet, argument_code, parse_statements
 from jaxlint.fixing.fixer import CannotFix
-from jaxlint.fixing.plans import ForiLoop, JaxNumpyFunction, LocalLeaf, NanGuard, RecordField
+from jaxlint.fixing.plans import (
+    ForiLoop,
+    JaxNumpyFunction,
+    LocalLeaf,
+    NanGuard,
+    NumpyAtTraceTime,
+    RecordField,
+)
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 
@@ -310,3 +317,14 @@ def assign_update(
         return f"{owner} = {owner}._replace({attr}={updated})", []
     replace, imports = doc.reference("dataclasses.replace", scope)
     return f"{owner} = {replace}({owner}, {attr}={updated})", imports
+
+
+def numpy_at_trace_time(request: NumpyAtTraceTime, site: Site, doc: Document) -> Fix:
+    """Each staged ``jnp.<f>`` of the request spelt ``np.<f>`` (JAX403, JAX502)."""
+    numpy, edits = doc.reference("numpy", site.scope)
+    for function in request.functions:
+        name = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", None)
+        if name is None:
+            raise CannotFix("an unexpected callee")
+        edits.append(doc.edit(doc.start(function), doc.end(function), f"{numpy}.{name}"))
+    return doc.fix(Applicability.UNSAFE, "Compute it with NumPy while tracing", edits)

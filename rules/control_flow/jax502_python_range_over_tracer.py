@@ -10,6 +10,7 @@ from jaxlint.semantic.values import is_traced
 
 from ..support.explain import function_name, snippet, static_advice, static_request, traced_name, why_traced
 from ..support.lifting import fori_plan
+from ..support.staging import computed_by_numpy, numpy_advice
 
 
 class PythonRangeOverTracer(Rule):
@@ -53,7 +54,8 @@ class PythonRangeOverTracer(Rule):
     The fix rewrites the loop to `jax.lax.fori_loop` with the variables the body rebinds as the
     carry, when the body has no `break`, `continue`, `return` or `yield`, or adds the bound to
     `static_argnames` when it is a parameter (of the jitted function, or one its jitted caller
-    passes on, as in JAX403). Unsafe: every carried variable must keep its shape
+    passes on, as in JAX403). A bound that `jax.numpy` computes from constants alone is computed
+    with NumPy instead, as in JAX403, and the loop stays a Python loop. Unsafe: every carried variable must keep its shape
     and dtype from one iteration to the next.
 
     The fix rewrites the Example to:
@@ -94,12 +96,14 @@ class PythonRangeOverTracer(Rule):
             return
         name = traced_name(ctx, bound)
         static = static_request(ctx, name)
+        staged = computed_by_numpy(ctx, bound)
         cure = f"{static_advice(static, ctx)}, or use" if static else "use"
+        cure = f"{numpy_advice(name)}, or use" if staged and not static else cure
         ctx.report(
             node,
             f"`range({snippet(ctx, bound)})` in `{function_name(ctx)}` needs a Python int but "
             f"`{snippet(ctx, bound)}` is traced: JAX raises `TracerIntegerConversionError` "
             f"({why_traced(ctx, bound)}); {cure} `jax.lax.fori_loop`",
             end=node.iter,
-            fix=fori_plan(ctx, node) or static,
+            fix=staged or fori_plan(ctx, node) or static,
         )

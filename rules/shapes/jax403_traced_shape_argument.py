@@ -21,6 +21,7 @@ from ..support.explain import (
     why_traced,
 )
 from ..support.library import jitted_library_call
+from ..support.staging import computed_by_numpy, numpy_advice
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,10 @@ class TracedShapeArgument(Rule):
     `static_argnames` (turning `@jax.jit` into `@functools.partial(jax.jit, static_argnames=...)`);
     for a parameter of a helper that one jitted function calls (and nothing else names), with its
     own parameter every time, that parameter of the jitted caller. Never a parameter known to be
-    an array (annotated so, or read as one, `n.shape`): an array cannot be static.
+    an array (annotated so, or read as one, `n.shape`): an array cannot be static. A local value
+    that `jax.numpy` computes from constants and static values alone (`c = jnp.arange(4).sum()`:
+    under a trace every `jnp` result is a tracer) is computed with NumPy instead (`np.arange`),
+    a Python value while tracing (unsafe: NumPy computes in 64-bit types).
     Unsafe: callers must then pass a hashable Python value, and each distinct value compiles
     anew.
 
@@ -126,8 +130,8 @@ class TracedShapeArgument(Rule):
             node,
             f"`{snippet(ctx, node)}` needs a concrete `{parameter}` but `{snippet(ctx, culprit)}` is traced: "
             f"{parameter} must be known while tracing, so JAX raises `{error}` "
-            f"({why_traced(ctx, culprit)}); {self.advice(ctx, name)}",
-            fix=self.mark_static(ctx, name),
+            f"({why_traced(ctx, culprit)}); {self.advice(ctx, name, culprit=culprit)}",
+            fix=self.mark_static(ctx, name) or computed_by_numpy(ctx, culprit),
         )
 
     def check_transformed_library(self, node: ast.Call, ctx: Context) -> None:
@@ -210,11 +214,15 @@ class TracedShapeArgument(Rule):
     def mark_static(self, ctx: Context, name: str | None) -> MarkStatic | None:
         return static_request(ctx, name)
 
-    def advice(self, ctx: Context, name: str | None, slicing: bool = False) -> str:
+    def advice(
+        self, ctx: Context, name: str | None, slicing: bool = False, culprit: ast.expr | None = None
+    ) -> str:
         request = static_request(ctx, name)
         if request is not None:
             extra = " or use `jax.lax.dynamic_slice`" if slicing else ""
             return f"{static_advice(request, ctx)}{extra}"
+        if culprit is not None and computed_by_numpy(ctx, culprit):
+            return numpy_advice(name)
         if slicing:
             return "use `jax.lax.dynamic_slice` with a static size"
         if is_array_parameter(ctx, name):
