@@ -19,7 +19,8 @@ from ...rules.shapes.jax401_boolean_mask_indexing import (
 
 
 class MaskToWhere(Fixer[MaskFix]):
-    """Safe: each form computes what the masked code computed, with a static shape (a reduction
+    """Safe (but `jnp.where` with a value that may change the array's dtype): each form computes
+    what the masked code computed, with a static shape (a reduction
     over the selected elements, an update of the masked elements, zeros or ones that leave a sum
     or product unchanged)."""
 
@@ -39,11 +40,12 @@ class MaskToWhere(Fixer[MaskFix]):
                 text = f"{doc.segment(node.value)}, where={mask}"
                 edits = [doc.edit(doc.start(node), doc.end(node), text)]
                 return doc.fix(Applicability.SAFE, "Reduce with `where=` instead of a mask index", edits)
-            case WhereSet(call, base, value):
+            case WhereSet(call, base, value, safe):
                 jnp, imports = doc.reference("jax.numpy", site.scope)
                 text = f"{jnp}.where({mask}, {doc.segment(value)}, {doc.segment(base)})"
                 edits = [doc.edit(doc.start(call), doc.end(call), text), *imports]
-                return doc.fix(Applicability.SAFE, "Rewrite with `jnp.where`", edits)
+                applicability = Applicability.SAFE if safe else Applicability.UNSAFE
+                return doc.fix(applicability, "Rewrite with `jnp.where`", edits)
             case FillMasked(fill):
                 jnp, imports = doc.reference("jax.numpy", site.scope)
                 text = f"{jnp}.where({mask}, {doc.segment(node.value)}, {fill})"

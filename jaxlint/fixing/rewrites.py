@@ -41,6 +41,11 @@ def add_static_argname(doc: Document, function: FunctionInfo, name: str) -> list
         return [doc.edit(doc.start(site), doc.end(site), text), *edits]
     if not isinstance(site, ast.Call):
         raise CannotFix("unexpected jit site")
+    numbers = next((k for k in site.keywords if k.arg == "static_argnums"), None)
+    if numbers is not None:
+        # with both given, JAX maps neither onto the other: a positional argument named in
+        # static_argnames alone stays traced, so its position joins static_argnums
+        return _add_static_argnum(doc, function, numbers, name)
     keyword = next((k for k in site.keywords if k.arg == "static_argnames"), None)
     if keyword is None:
         anchor = max(
@@ -56,6 +61,28 @@ def add_static_argname(doc: Document, function: FunctionInfo, name: str) -> list
         raise CannotFix("already static")
     text = "(" + ", ".join(_quote(n) for n in [*names, name]) + ("," if not names else "") + ")"
     return [doc.edit(doc.start(keyword.value), doc.end(keyword.value), text)]
+
+
+def _add_static_argnum(doc: Document, function: FunctionInfo, keyword: ast.keyword, name: str) -> list[Edit]:
+    """Edits that add the position of parameter ``name`` to the literal ``static_argnums``."""
+    node = function.node
+    if isinstance(node, ast.Lambda) or name in {a.arg for a in node.args.kwonlyargs}:
+        raise CannotFix("not a positional parameter of a def")
+    positions = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
+    value = keyword.value
+    if isinstance(value, ast.Constant) and type(value.value) is int:
+        numbers = [value.value]
+    elif isinstance(value, (ast.Tuple, ast.List)) and all(
+        isinstance(e, ast.Constant) and type(e.value) is int for e in value.elts
+    ):
+        numbers = [e.value for e in value.elts]  # pyright: ignore[reportAttributeAccessIssue]
+    else:
+        raise CannotFix("static_argnums is not a literal")
+    position = positions.index(name)
+    if position in numbers:
+        raise CannotFix("already static")
+    text = "(" + ", ".join(str(n) for n in [*numbers, position]) + ")"
+    return [doc.edit(doc.start(value), doc.end(value), text)]
 
 
 def _string_list(value: ast.expr) -> list[str]:

@@ -16,12 +16,14 @@ from ..support.arrays import (
     assignable,
     dict_entry,
     held_by_record_or_pytree,
+    keeps_dtype,
     local_leaf,
     pytree_update,
     rebinding_advice,
     record_field,
     rewrite_is_safe,
     same_shape_mask,
+    scalar_fill,
 )
 from ..support.blocks import is_local_name
 from ..support.explain import snippet
@@ -72,8 +74,10 @@ class ArrayItemAssignment(Rule):
 
     ## Fix safety
     The fix rewrites the statement to `x = x.at[i].set(v)`, or to `x = jnp.where(mask, v, x)` when
-    the index is a boolean mask computed elementwise from `x` (so it has `x`'s shape; any other
-    mask gets `.at[mask].set(v)`). Safe when `x` is a tracer or an array the function created,
+    the index is a boolean mask computed elementwise from `x` (so it has `x`'s shape) and `v` is
+    one scalar (an array fills the masked places in order, `jnp.where` elementwise: no fix);
+    `jnp.where` is safe only for an int or bool literal `v`, since a float makes an integer `x`
+    float where NumPy casts it. Safe when `x` is a tracer or an array the function created,
     held by no other name. Unsafe when `x` is a parameter of eager code (the caller may pass a
     NumPy array it expects to see mutated, which has no `.at`) or another name aliases it (the
     alias keeps the old value). Chained assignments (`a = x[i] = v`) get no fix. An array that is
@@ -131,6 +135,8 @@ class ArrayItemAssignment(Rule):
     ) -> FunctionalSet | None:
         if len(node.targets) != 1 or (mask and not same_shape_mask(ctx, target.slice, target.value)):
             return None  # `a = x[i] = v`, or a mask `jnp.where` cannot broadcast against `x`
+        if mask and not scalar_fill(ctx, node.value):
+            return None  # an array fills the masked places in order, `jnp.where` elementwise
         if not assignable(target.value):
             return None  # `(a or b)[i] = v`: nothing to assign the updated array to
         if held_by_record_or_pytree(ctx, target.value):
@@ -144,4 +150,5 @@ class ArrayItemAssignment(Rule):
         if isinstance(target.value, ast.Name) and not is_local_name(ctx, target.value.id):
             leaf = local_leaf(ctx, node, target.value)  # `x = ...` would make a global `x` local
             return FunctionalSet(use_where=mask, safe=False, leaf=leaf) if leaf else None
-        return FunctionalSet(use_where=mask, safe=rewrite_is_safe(ctx, target.value))
+        safe = rewrite_is_safe(ctx, target.value) and (not mask or keeps_dtype(node.value))
+        return FunctionalSet(use_where=mask, safe=safe)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
@@ -12,7 +13,14 @@ from jaxlint.engine.rule import FixAvailability, Rule
 from ..support.blocks import is_local_name, own_nodes, stored_names
 from ..support.explain import snippet, split_advice
 from ..support.paths import path_root, plain_path
-from .keypaths import local_of_a_single_run, passed_as, plain_path_text
+from .keypaths import (
+    REPEATING,
+    drawn_only_at,
+    handed_over_once,
+    local_of_a_single_run,
+    passed_as,
+    plain_path_text,
+)
 
 
 @dataclass(frozen=True)
@@ -150,8 +158,11 @@ def _split_fix(
     function = ctx.function.node if ctx.function is not None else None
     if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
-    if not any(n is first for n in own_nodes(function.body)):
+    statements = list(own_nodes(function.body))
+    if not any(n is first for n in statements):
         return None  # the first draw is in another function
+    if any(isinstance(n, REPEATING) and encloses(n, first) for n in statements):
+        return None  # the first draw repeats in a loop the reuse is not in: the split would too
     first_argument, reuse_argument = passed_as(first, key), passed_as(node, key)
     if first_argument is None or reuse_argument is None or not plain_path(first_argument):
         return None
@@ -161,7 +172,10 @@ def _split_fix(
     if local_of_a_single_run(ctx.function, root):
         return SplitForBoth(key, first)
     index = _fori_step_index(ctx, root)
-    if index is not None and not _array_items(first_argument):
+    function = ctx.function
+    if index is None or function is None or _array_items(first_argument):
+        return None
+    if drawn_only_at(function, root, key, (first, node)):  # else other draws fold the same indices
         return SplitForBoth(key, first, index)
     return None  # split again on every repetition, the same key would be consumed again
 
@@ -186,7 +200,9 @@ def _fori_step_index(ctx: Context, root: str) -> str | None:
     positions = info.positional_names()
     if len(positions) != 2 or root == positions[0] or positions[0] in stored_names(info.node.body):
         return None
-    if root in info.scope.bound or local_of_a_single_run(info.parent, root):
+    if root in info.scope.bound:
+        return positions[0]  # from the step's carry: a new value each step
+    if local_of_a_single_run(info.parent, root) and handed_over_once(info):
         return positions[0]
     return None
 

@@ -14,7 +14,7 @@ from jaxlint.semantic.functions import FunctionInfo
 from ..support.blocks import is_local_name, own_nodes, stored_names
 from ..support.explain import snippet, split_advice
 from ..support.paths import path_root, plain_path
-from .keypaths import calls_passing, local_of_a_single_run, passed_as
+from .keypaths import calls_passing, drawn_only_at, handed_over_once, local_of_a_single_run, passed_as
 
 
 @dataclass(frozen=True)
@@ -243,8 +243,10 @@ def _fold_in_step_index(
     root = path_root(argument)
     if root is None or root in info.scope.bound or root in ("self", "cls"):
         return None  # a key the body binds is not closed over
-    if not local_of_a_single_run(info.parent, root):
+    if not local_of_a_single_run(info.parent, root) or not handed_over_once(info):
         return None  # folding only this loop's index would repeat across the outer repetition
+    if not drawn_only_at(info, root, key, (node,)):
+        return None  # another loop folding the same indices into it would draw the same numbers
     item = any(isinstance(n, ast.Subscript) for n in ast.walk(argument))
     return FoldInIndex(key, index[0], info.node if item else None)
 
@@ -289,6 +291,8 @@ def _fold_in_loop_index(node: ast.Call, ctx: Context, key: str, loop: ast.AST | 
         return None
     if root in stored_names(loop.body) or _key_uses(loop.body, key) != 1:
         return None
+    if ctx.function is None or not drawn_only_at(ctx.function, root, key, (node,)):
+        return None  # another loop folding the same indices into it would draw the same numbers
     # JAX's key-reuse checker counts each slice of a key array (`keys[0]`) as a use of `keys`:
     # an item is read once, before the loop
     item = any(isinstance(n, ast.Subscript) for n in ast.walk(argument))

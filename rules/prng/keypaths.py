@@ -74,3 +74,37 @@ def runs_once_per_parent_run(info: FunctionInfo) -> bool:
     if len(names) != 1 or len(calls) != 1:
         return False
     return not any(isinstance(n, REPEATING) and encloses(n, calls[0]) for n in nodes)
+
+
+def handed_over_once(info: FunctionInfo) -> bool:
+    """Whether a lax loop body (a ``def`` or lambda nested in another function) is handed over
+    once per run of that function: named (or written, a lambda) once there, outside any loop or
+    comprehension. A key it closes over and folds the step index into then draws new numbers."""
+    parent = info.parent
+    outer = parent.node if parent is not None else None
+    if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    nodes = list(own_nodes(outer.body))
+    node = info.node
+    if isinstance(node, ast.Lambda):
+        places: list[ast.AST] = [node]
+    else:
+        places = [n for n in nodes if isinstance(n, ast.Name) and n.id == node.name]  # pyright: ignore[reportAttributeAccessIssue]
+    if len(places) != 1:
+        return False
+    return not any(isinstance(n, REPEATING) and encloses(n, places[0]) for n in nodes)
+
+
+def drawn_only_at(info: FunctionInfo, root: str, key: str, calls: tuple[ast.Call, ...]) -> bool:
+    """Whether, in the function that binds ``root`` (this one or one around it), nothing but
+    ``calls`` is passed ``key``: folding one loop's index into it would otherwise repeat the
+    draws of another loop over the same indices."""
+    owner: FunctionInfo | None = info
+    while owner is not None and root not in owner.scope.bound:
+        owner = owner.parent
+    if owner is None:
+        return False
+    return not any(
+        isinstance(n, ast.Call) and all(n is not c for c in calls) and passed_as(n, key) is not None
+        for n in ast.walk(owner.node)
+    )

@@ -10,7 +10,7 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic.values import is_traced_mask
 
-from ..support.arrays import same_shape_mask
+from ..support.arrays import keeps_dtype, same_shape_mask, scalar_fill
 from ..support.explain import snippet, why_traced
 from .reductions import IDENTITIES, only_reduction
 
@@ -30,11 +30,13 @@ class FunctionWhere(FixRequest):
 
 @dataclass(frozen=True)
 class WhereSet(FixRequest):
-    """``base.at[mask].set(value)`` (the whole ``call``) -> ``jnp.where(mask, value, base)``."""
+    """``base.at[mask].set(value)`` (the whole ``call``) -> ``jnp.where(mask, value, base)``;
+    ``safe``: the value cannot change ``base``'s dtype."""
 
     call: ast.Call
     base: ast.expr
     value: ast.expr
+    safe: bool = True
 
 
 @dataclass(frozen=True)
@@ -84,9 +86,11 @@ class BooleanMaskIndexing(Rule):
     ## Fix safety
     `x[mask].sum()` (and `mean`, `prod`, `any`, `all`, as methods or `jnp` functions) becomes the
     same reduction with `where=mask`; `x.at[mask].set(v)` becomes `jnp.where(mask, v, x)` when
-    the mask is computed elementwise from `x`; `y = x[mask]` whose every use is `y.sum()` (or
-    `y.prod()`) becomes `y = jnp.where(mask, x, 0)` (or `1`). These give the same values and are
-    safe. `max`/`min` (no identity that suits every dtype) and other uses of `x[mask]` get no
+    the mask is computed elementwise from `x` and `v` is one scalar (safe for an int or bool
+    literal; unsafe otherwise, since `jnp.where` promotes an integer `x` set to `10.5` to float
+    where `.at[].set` casts the value to `x`'s dtype); `y = x[mask]` whose every use is `y.sum()`
+    (or `y.prod()`) becomes `y = jnp.where(mask, x, 0)` (or `1`). The others give the same values
+    and are safe. `max`/`min` (no identity that suits every dtype) and other uses of `x[mask]` get no
     fix: they need a size, `jnp.nonzero(mask, size=n)`.
 
     ## References
@@ -137,8 +141,9 @@ def _plan(ctx: Context, node: ast.Subscript, mask: ast.expr, is_at: bool) -> Mas
             and parents[0].attr == "set"
             and len(call.args) == 1
             and same_shape_mask(ctx, mask, base, items=True)  # an expression: no item is assigned
+            and scalar_fill(ctx, call.args[0])
         ):
-            return WhereSet(call, base, call.args[0])
+            return WhereSet(call, base, call.args[0], keeps_dtype(call.args[0]))
         return None
     if len(parents) == 2 and isinstance(parents[0], ast.Attribute) and parents[0].attr in REDUCTIONS:
         call = parents[1]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 
+from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.fixing.plans import LocalLeaf, RecordField
 from jaxlint.semantic import api
@@ -113,26 +114,62 @@ def local_leaf(ctx: Context, statement: ast.stmt, leaf: ast.expr) -> LocalLeaf |
         return None
     if isinstance(leaf, ast.Name) and is_local_name(ctx, owner):
         return None  # a local array is rebound in place
+    if owner in info.scope.globals or owner in info.scope.nonlocals:  # pyright: ignore[reportOptionalMemberAccess]
+        return None  # declared `global`: the module's value is what should change
     if any(_defines_a_reader(inner, owner) for inner in ast.walk(node) if inner is not node):
         return None  # a nested function may read the owner at any time
+    if owner not in info.scope.bound and _read_by_other_functions(ctx, node, owner):  # pyright: ignore[reportOptionalMemberAccess]
+        return None  # a global other functions read: they would still see the old array
     written = ast.unparse(leaf)
+    if _aliased_before(node.body[:position], owner, written):
+        return None  # a name bound to the owner or the leaf earlier would keep the old array
     reads: list[ast.expr] = []
     mentions = 0
     for later in node.body[position + 1 :]:
         for inner in ast.walk(later):
             if isinstance(inner, ast.Name) and inner.id == owner:
                 mentions += 1
-            if (
-                isinstance(inner, type(leaf))
-                and path_root(inner) == owner  # pyright: ignore[reportArgumentType]
-                and ast.unparse(inner) == written
-            ):
-                if not isinstance(getattr(inner, "ctx", None), ast.Load):
-                    return None  # the leaf is assigned or deleted later
-                reads.append(inner)  # pyright: ignore[reportArgumentType]
+            if not isinstance(inner, (ast.Name, ast.Attribute, ast.Subscript)) or path_root(inner) != owner:
+                continue
+            text = ast.unparse(inner)
+            stored = not isinstance(getattr(inner, "ctx", None), ast.Load)
+            if stored and text.startswith(written):
+                return None  # the leaf (or a part of it) is updated again later: fixed first
+            if type(inner) is type(leaf) and text == written:
+                reads.append(inner)
     if mentions != len(reads):
         return None  # the owner is used whole (returned, passed on) or rebound
     return LocalLeaf(_leaf_name(leaf), tuple(reads))
+
+
+def _aliased_before(statements: list[ast.stmt], owner: str, written: str) -> bool:
+    """Whether the statements before the update mention the owner through the leaf's path or a
+    part of it (``p = pair``, ``w = pair[1]``, ``a, b = pair``), rather than another leaf."""
+    for statement in statements:
+        for inner in ast.walk(statement):
+            if isinstance(inner, (ast.Name, ast.Attribute, ast.Subscript)) and path_root(inner) == owner:
+                text = ast.unparse(inner)
+                if written.startswith(text) and _whole_path(inner, statement):
+                    return True
+    return False
+
+
+def _whole_path(node: ast.expr, statement: ast.stmt) -> bool:
+    """Whether ``node`` is the longest path at its place (not the ``pair`` of ``pair[0]``)."""
+    for inner in ast.walk(statement):
+        if isinstance(inner, (ast.Attribute, ast.Subscript)) and inner.value is node:
+            return False
+    return True
+
+
+def _read_by_other_functions(ctx: Context, function: ast.AST, name: str) -> bool:
+    """Whether a function other than ``function`` (and those nested in it) names ``name``."""
+    others = [
+        inner
+        for inner in ast.walk(ctx.model.tree)
+        if isinstance(inner, FUNCTION_NODES) and inner is not function and not encloses(function, inner)
+    ]
+    return any(isinstance(n, ast.Name) and n.id == name for other in others for n in ast.walk(other))
 
 
 def _defines_a_reader(node: ast.AST, owner: str) -> bool:
@@ -400,3 +437,24 @@ def static_index(ctx: Context, index: ast.expr) -> bool:
         if isinstance(node, (ast.Call, ast.Attribute, ast.Subscript)):
             return False
     return True
+
+
+def scalar_fill(ctx: Context, value: ast.expr) -> bool:
+    """Whether ``value`` is one Python scalar (a literal, or a static name), which
+    ``jnp.where(mask, value, x)`` puts where ``x.at[mask].set(value)`` would: an array value
+    fills the masked places in order there, elementwise here."""
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, (ast.USub, ast.UAdd)):
+        value = value.operand
+    if isinstance(value, ast.Constant):
+        return isinstance(value.value, (bool, int, float))
+    found = ctx.value(value)
+    return isinstance(value, ast.Name) and is_static(found) and not is_container(found)
+
+
+def keeps_dtype(value: ast.expr) -> bool:
+    """Whether ``jnp.where(mask, value, x)`` keeps ``x``'s dtype whatever it is, as
+    ``x.at[mask].set(value)`` does: an int or bool literal (weakly typed). A float literal makes
+    an integer ``x`` float; another value may promote ``x`` too."""
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub):
+        value = value.operand
+    return isinstance(value, ast.Constant) and type(value.value) in (bool, int)

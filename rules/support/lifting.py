@@ -264,10 +264,24 @@ def counted_while_plan(ctx: Context, node: ast.While) -> ForiLoop | None:
     stored = set(stored_names(body))
     if index in stored or loaded_names([test.comparators[0]]) & stored or index not in _local_names(ctx):
         return None
-    if index in read_later(ctx, node, {index}):
+    if index in read_later(ctx, node, {index}) or _read_by_nested_code(ctx, index):
         return None
     carried = _fori_carry(ctx, node, index, body)
     return ForiLoop(node, index, carried, inclusive=isinstance(test.ops[0], ast.LtE)) if carried else None
+
+
+def _read_by_nested_code(ctx: Context, name: str) -> bool:
+    """Whether a function or lambda nested in the current one names ``name``: it may read the
+    counter after the loop, whenever it is called."""
+    function = ctx.function
+    if function is None:
+        return False
+    return any(
+        isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+        and inner is not function.node
+        and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(inner))
+        for inner in ast.walk(function.node)
+    )
 
 
 def _fori_carry(ctx: Context, node: ast.stmt, index: str, body: list[ast.stmt]) -> tuple[str, ...] | None:

@@ -19,7 +19,7 @@ def fresh(n):
 
 def relu(x):
     x = jnp.asarray(x)
-    x[x < 0] = 0.0
+    x[x < 0] = 0  # an int literal keeps the dtype: safe
     return x
 
 

@@ -32,7 +32,7 @@ STATE = jnp.linspace(-1.0, 1.0, 4)
 
 
 def per_example(x):
-    STATE[0] += 1.0
+    STATE[0] += 1.0  # no fix: reads_state would still see the old STATE
     y = x + STATE
     return y
 
@@ -75,14 +75,35 @@ def read_by_a_closure(pair):
     return show()
 
 
+TABLE = jnp.zeros(4)
+
+
 @jax.jit
 def global_update_then_read(x):
-    STATE.at[0].set(x[0])
-    return STATE * 2.0
+    TABLE.at[0].set(x[0])
+    return TABLE * 2.0
+
+
+def reads_state(x):
+    return x + STATE  # STATE is read here too: per_example's update gets no new name
 
 
 @jax.jit
 def rebound_later(pair):
     pair[1][0] = 0.0  # no fix: pair is rebound
     pair = (pair[0], pair[1] + 1.0)
+    return pair[1]
+
+
+@jax.jit
+def aliased_before(pair):
+    p = pair
+    pair[1][0] = 0.0  # no fix: p keeps the old pair
+    return p[1] + pair[1]
+
+
+@jax.jit
+def updated_twice(pair):
+    pair[1][0] = 0.0
+    pair[1][1] = pair[1][0] + 5.0
     return pair[1]

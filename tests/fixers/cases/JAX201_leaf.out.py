@@ -32,8 +32,8 @@ STATE = jnp.linspace(-1.0, 1.0, 4)
 
 
 def per_example(x):
-    state = STATE.at[0].add(1.0)
-    y = x + state
+    STATE[0] += 1.0  # no fix: reads_state would still see the old STATE
+    y = x + STATE
     return y
 
 
@@ -75,10 +75,17 @@ def read_by_a_closure(pair):
     return show()
 
 
+TABLE = jnp.zeros(4)
+
+
 @jax.jit
 def global_update_then_read(x):
-    state = STATE.at[0].set(x[0])
-    return state * 2.0
+    table = TABLE.at[0].set(x[0])
+    return table * 2.0
+
+
+def reads_state(x):
+    return x + STATE  # STATE is read here too: per_example's update gets no new name
 
 
 @jax.jit
@@ -86,3 +93,17 @@ def rebound_later(pair):
     pair[1][0] = 0.0  # no fix: pair is rebound
     pair = (pair[0], pair[1] + 1.0)
     return pair[1]
+
+
+@jax.jit
+def aliased_before(pair):
+    p = pair
+    pair[1][0] = 0.0  # no fix: p keeps the old pair
+    return p[1] + pair[1]
+
+
+@jax.jit
+def updated_twice(pair):
+    item_2 = pair[1].at[0].set(0.0)
+    item = item_2.at[1].set(item_2[0] + 5.0)
+    return item

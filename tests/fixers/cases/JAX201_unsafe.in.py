@@ -15,3 +15,9 @@ def relu_inplace(x):
 def by_outer_mask(x, mask):
     x[mask] = 0.0
     return x
+
+
+@jax.jit
+def float_fill_of_a_mask(x):
+    x[x > 10] = 10.5  # jnp.where makes an integer x float, where NumPy casts 10.5: unsafe
+    return x

@@ -15,3 +15,9 @@ def relu_inplace(x):
 def by_outer_mask(x, mask):
     x = x.at[mask].set(0.0)
     return x
+
+
+@jax.jit
+def float_fill_of_a_mask(x):
+    x = jnp.where(x > 10, 10.5, x)  # jnp.where makes an integer x float, where NumPy casts 10.5: unsafe
+    return x

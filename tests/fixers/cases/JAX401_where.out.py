@@ -24,7 +24,7 @@ def total(x):
 
 @jax.jit
 def clip_negative(x):
-    return jnp.where(x < 0, 0.0, x)
+    return jnp.where(x < 0, 0, x)
 
 
 @jax.jit
@@ -34,16 +34,26 @@ def largest_positive(x):
 
 @jax.jit
 def step(pair):
-    z = jnp.where(pair[1] < 0, 0.0, pair[1])
+    z = jnp.where(pair[1] < 0, 0, pair[1])
     y = pair[1] + z
     return y
 
 
 @jax.jit
 def other(params):
-    return jnp.where(params["w"] > 1.0, 1.0, params["w"])
+    return jnp.where(params["w"] > 1.0, 1, params["w"])
 
 
 @jax.jit
 def mixed(pair):
     return pair[1].at[pair[0] < 0].set(0.0)  # no fix: the mask is another item's
+
+
+@jax.jit
+def float_fill(x):
+    return x.at[x > 10].set(10.5)  # no fix: unsafe, jnp.where makes an integer x float
+
+
+@jax.jit
+def array_fill(pair):
+    return pair[1].at[pair[1] < 0].set(pair[0])  # no fix: .at fills the masked places in order

@@ -20,7 +20,7 @@ def extended(x, mode, flag):
     return -x
 
 
-@functools.partial(jax.jit, static_argnums=(1,), static_argnames=("flag",))
+@functools.partial(jax.jit, static_argnums=(1, 2))
 def with_argnums(x, n, flag):
     if flag:
         return x * n
