@@ -53,7 +53,7 @@ class UnrolledPythonLoop(Rule):
     the body only computes with JAX (`jax.numpy`/`lax` calls, array methods and arithmetic: no
     helper calls, no `break`, `continue`, `return`, `yield` or container mutation), and uses the
     loop index only to index JAX arrays; a counted `while i < N:` loop whose last statement is
-    `i += 1` likewise becomes `jax.lax.fori_loop(i, N, ...)` (`N + 1` for `<=`), where nothing
+    `i += 1` (or `i = i + 1`) likewise becomes `jax.lax.fori_loop(i, N, ...)` (`N + 1` for `<=`), where nothing
     reads the counter after the loop (the loop leaves it at `N`, `fori_loop` does not change
     it). Unsafe: every carried variable must keep its shape and
     dtype from one iteration to the next, and the index becomes a tracer.

@@ -13,7 +13,7 @@ from jaxlint.engine.context import Context
 from jaxlint.semantic.api import MUTATING_METHODS
 from jaxlint.semantic.values import is_jax_array, is_traced
 
-from ..support.blocks import own_nodes, side_effect_free
+from ..support.blocks import counter_step, own_nodes, side_effect_free, stores_name
 
 MAX_TRIPS = 10**9
 SWEEPS = frozenset({"itertools.product", "builtins.zip", "builtins.enumerate"})
@@ -46,8 +46,8 @@ def while_trips(ctx: Context, loop: ast.While) -> int | None:
     ):
         return None
     name, op, bound = test.left.id, test.ops[0], static_int(ctx, test.comparators[0])
-    steps = [k for k in (_step_of(statement, name) for statement in loop.body) if k is not None]
-    stores = [n for n in own_nodes(loop.body) if _stores(n, name)]
+    steps = [k for k in (counter_step(statement, name) for statement in loop.body) if k is not None]
+    stores = [n for n in own_nodes(loop.body) if stores_name(n, name)]
     start = _initial_value(ctx, loop, name)
     if bound is None or start is None or len(steps) != 1 or len(stores) != 1 or not steps[0]:
         return None
@@ -57,25 +57,6 @@ def while_trips(ctx: Context, loop: ast.While) -> int | None:
     if (isinstance(op, (ast.Lt, ast.LtE)) and step > 0) or (isinstance(op, (ast.Gt, ast.GtE)) and step < 0):
         return min(max(0, -(-span // step)), MAX_TRIPS)
     return None
-
-
-def _stores(node: ast.AST, name: str) -> bool:
-    return isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load)
-
-
-def _step_of(statement: ast.stmt, name: str) -> int | None:
-    """``k`` in ``i += k`` (``-k`` in ``i -= k``), for a literal ``k``."""
-    if not (
-        isinstance(statement, ast.AugAssign)
-        and _stores(statement.target, name)
-        and isinstance(statement.value, ast.Constant)
-        and type(statement.value.value) is int
-    ):
-        return None
-    step = statement.value.value
-    if isinstance(statement.op, ast.Add):
-        return step
-    return -step if isinstance(statement.op, ast.Sub) else None
 
 
 def _initial_value(ctx: Context, loop: ast.While, name: str) -> int | None:
@@ -92,7 +73,7 @@ def _initial_value(ctx: Context, loop: ast.While, name: str) -> int | None:
     if block is None:
         return None
     for statement in reversed(block[: block.index(loop)]):
-        stores = [n for n in own_nodes([statement]) if _stores(n, name)]
+        stores = [n for n in own_nodes([statement]) if stores_name(n, name)]
         if not stores:
             continue
         if isinstance(statement, ast.Assign) and statement.targets == stores:

@@ -204,3 +204,31 @@ def parents(ctx: Context) -> dict[ast.AST, ast.AST]:
         found = {child: node for node in ast.walk(ctx.model.tree) for child in ast.iter_child_nodes(node)}
         ctx.memo["parents"] = found
     return found
+
+
+def counter_step(statement: ast.stmt, name: str) -> int | None:
+    """How much ``statement`` advances the counter ``name``: ``k`` in ``i += k`` or
+    ``i = i + k`` (``-k`` for ``-``), for a literal ``k``; None for any other statement."""
+    if isinstance(statement, ast.AugAssign) and stores_name(statement.target, name):
+        op, amount = statement.op, statement.value
+    elif (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and stores_name(statement.targets[0], name)
+        and isinstance(statement.value, ast.BinOp)
+        and isinstance(statement.value.left, ast.Name)
+        and statement.value.left.id == name
+    ):
+        op, amount = statement.value.op, statement.value.right
+    else:
+        return None
+    if not (isinstance(amount, ast.Constant) and type(amount.value) is int):
+        return None
+    if isinstance(op, ast.Add):
+        return amount.value
+    return -amount.value if isinstance(op, ast.Sub) else None
+
+
+def stores_name(node: ast.AST, name: str) -> bool:
+    """Whether ``node`` is the name ``name`` bound (or deleted), not read."""
+    return isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load)

@@ -16,6 +16,7 @@ from jaxlint.engine.context import Context
 from jaxlint.fixing.plans import CondBranches, ForiLoop, NanGuard, WhereAssign, WhereReturn, WhileLoop
 
 from .blocks import (
+    counter_step,
     definitely_bound_before,
     leaves_block,
     loaded_names,
@@ -242,7 +243,7 @@ def fori_plan(ctx: Context, node: ast.For) -> ForiLoop | None:
 
 
 def counted_while_plan(ctx: Context, node: ast.While) -> ForiLoop | None:
-    """``while i < b: body; i += 1`` -> ``lax.fori_loop(i, b, body, carry)``: the counter is
+    """``while i < b: body; i += 1`` (or ``i = i + 1``) -> ``lax.fori_loop(i, b, body, carry)``: the counter is
     local, advanced by the last statement and nowhere else, read after the loop by nothing (the
     loop leaves it at ``b``, ``fori_loop`` does not change it), and ``b`` does not change in it."""
     test, body = node.test, node.body[:-1]
@@ -250,16 +251,8 @@ def counted_while_plan(ctx: Context, node: ast.While) -> ForiLoop | None:
         return None
     if not isinstance(test.left, ast.Name) or not isinstance(test.ops[0], (ast.Lt, ast.LtE)):
         return None
-    index, last = test.left.id, node.body[-1]
-    if not (
-        isinstance(last, ast.AugAssign)
-        and isinstance(last.op, ast.Add)
-        and isinstance(last.target, ast.Name)
-        and last.target.id == index
-        and isinstance(last.value, ast.Constant)
-        and type(last.value.value) is int
-        and last.value.value == 1
-    ):
+    index = test.left.id
+    if counter_step(node.body[-1], index) != 1:
         return None
     stored = set(stored_names(body))
     if index in stored or loaded_names([test.comparators[0]]) & stored or index not in _local_names(ctx):

@@ -99,3 +99,12 @@ def counter_stepping_by_two(x):
         x = x * 0.5
         t += 2
     return x
+
+
+@jax.jit
+def counted_while_by_assignment(x):
+    t = 0
+    while t < 300:
+        x = x * 0.5 + 1.0
+        t = t + 1
+    return x

@@ -112,3 +112,13 @@ def counter_stepping_by_two(x):
         x = x * 0.5
         t += 2
     return x
+
+
+@jax.jit
+def counted_while_by_assignment(x):
+    t = 0
+    def body_fun(t, x):
+        x = x * 0.5 + 1.0
+        return x
+    x = jax.lax.fori_loop(t, 300, body_fun, x)
+    return x

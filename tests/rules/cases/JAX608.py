@@ -117,3 +117,21 @@ def data_dependent_exit(x):
         if i > 5:
             i = 2000
     return x
+
+
+@jax.jit
+def counted_by_assignment(x):
+    t = 0
+    while t < 1000:  # error: JAX608
+        x = x * 0.999
+        t = t + 1
+    return x
+
+
+@jax.jit
+def doubling_counter(x):
+    t = 1
+    while t < 1000:  # ok: t doubles, ten steps
+        x = x * 0.999
+        t = t * 2
+    return x
