@@ -8,7 +8,7 @@ import ast
 
 from jaxlint.engine.astutil import encloses
 from jaxlint.engine.diagnostics import Applicability, Fix, Site
-from jaxlint.fixing.document import Document
+from jaxlint.fixing.document import Document, names_in
 from jaxlint.fixing.fixer import CannotFix, Fixer
 from jaxlint.semantic.scopes import Scope
 
@@ -45,16 +45,20 @@ class SplitKeyInLoop(Fixer[SplitInLoop | SplitInBody | FoldInIndex]):
             case FoldInIndex(key, index, hoist_from):
                 fold_in, imports = split_spelling(doc, site.scope, call, "fold_in")
                 name = argument_written(call, key)
+                written = doc.text[doc.start(name) : doc.end(name)]  # as the user spells it
                 if hoist_from is None:
-                    edits = [doc.edit(doc.start(name), doc.end(name), f"{fold_in}({key}, {index})"), *imports]
+                    edits = [
+                        doc.edit(doc.start(name), doc.end(name), f"{fold_in}({written}, {index})"),
+                        *imports,
+                    ]
                     return doc.fix(
                         Applicability.UNSAFE, f"Fold the step index into `{key}`", edits, site.scope
                     )
                 scope = _scope_holding(site.scope, hoist_from)
                 statement = statement_holding(scope.function.node, hoist_from)
-                held = doc.fresh_name("key", scope, _names_in(site.scope.function.node))
+                held = doc.fresh_name("key", scope, sorted(names_in(site.scope.function.node)))
                 edits = [
-                    line_before(doc, statement, f"{held} = {doc.text[doc.start(name) : doc.end(name)]}"),
+                    line_before(doc, statement, f"{held} = {written}"),
                     doc.edit(doc.start(name), doc.end(name), f"{fold_in}({held}, {index})"),
                     *imports,
                 ]
@@ -78,7 +82,3 @@ def _scope_holding(scope: Scope, node: ast.AST) -> Scope:
     ):
         scope = scope.parent
     return scope.function
-
-
-def _names_in(node: ast.AST) -> list[str]:
-    return [n.id for n in ast.walk(node) if isinstance(n, ast.Name)]

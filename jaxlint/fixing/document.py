@@ -163,7 +163,7 @@ class Document:
 
     def fresh_name(self, base: str, scope: Scope, taken: Sequence[str] = ()) -> str:
         """``base``, or ``base_2``, ``base_3``... whichever no name in the function uses."""
-        used = _names_in(scope.function.node) | set(self.model.index.module.bound) | set(taken)
+        used = names_in(scope.function.node) | set(self.model.index.module.bound) | set(taken)
         candidate, number = base, 1
         while candidate in used:
             number += 1
@@ -382,7 +382,8 @@ def _is_docstring(statement: ast.stmt) -> bool:
     )
 
 
-def _names_in(node: ast.AST) -> set[str]:
+def names_in(node: ast.AST) -> set[str]:
+    """Every name ``node`` binds or reads, parameters included."""
     names: set[str] = set()
     for child in ast.walk(node):
         if isinstance(child, ast.Name):

@@ -55,8 +55,8 @@ class PythonRangeOverTracer(Rule):
     carry, when the body has no `break`, `continue`, `return` or `yield`, or adds the bound to
     `static_argnames` when it is a parameter (of the jitted function, or one its jitted caller
     passes on, as in JAX403). A bound that `jax.numpy` computes from constants alone is computed
-    with NumPy instead, as in JAX403, and the loop stays a Python loop. Unsafe: every carried variable must keep its shape
-    and dtype from one iteration to the next.
+    with NumPy instead, as in JAX403, and the loop stays a Python loop. Unsafe: every carried
+    variable must keep its shape and dtype from one iteration to the next.
 
     The fix rewrites the Example to:
     ```python

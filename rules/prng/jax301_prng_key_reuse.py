@@ -172,10 +172,9 @@ def _split_fix(
     if local_of_a_single_run(ctx.function, root):
         return SplitForBoth(key, first)
     index = _fori_step_index(ctx, root)
-    function = ctx.function
-    if index is None or function is None or _array_items(first_argument):
+    if index is None or ctx.function is None or _array_items(first_argument):
         return None
-    if drawn_only_at(function, root, key, (first, node)):  # else other draws fold the same indices
+    if drawn_only_at(ctx.function, root, key, (first, node)):  # else other draws fold the same indices
         return SplitForBoth(key, first, index)
     return None  # split again on every repetition, the same key would be consumed again
 

@@ -11,7 +11,7 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic.functions import FunctionInfo
 
-from ..support.blocks import is_local_name, own_nodes, stored_names
+from ..support.blocks import is_local_name, own_nodes, stored_names, stores_name
 from ..support.explain import snippet, split_advice
 from ..support.paths import path_root, plain_path
 from .keypaths import calls_passing, drawn_only_at, handed_over_once, local_of_a_single_run, passed_as
@@ -209,15 +209,13 @@ def _step_fix(
     call = next(c for c in ast.walk(node) if isinstance(c, ast.Call) and passed_as(c, key) is not None)
     body = info.node
     statements = statements_of(info)
-    if via == "closure" and loop == "jax.lax.fori_loop" and call is node:
-        return _fold_in_step_index(node, info, key, statements)
     if via != "carry" or isinstance(body, ast.Lambda) or not is_local_name(ctx, key):
         return None
     statement = next((s for s in body.body if encloses(s, node)), None)
     if statement is None or _key_uses(statements, key) != 1 or not _hands_back(statements, key):
         return None  # a second draw from the key is JAX301's, whose fix also keeps the key fresh
     earlier = body.body[: body.body.index(statement)]
-    stores = [n for n in own_nodes(body.body) if _stores(n, key)]
+    stores = [n for n in own_nodes(body.body) if stores_name(n, key)]
     if key in info.positional_names():
         return SplitInBody(key, statement, call) if not stores else None
     if len(stores) == 1 and any(encloses(s, stores[0]) for s in earlier):  # `key, acc = carry`
@@ -254,10 +252,6 @@ def _fold_in_step_index(
 def _key_uses(where: ast.AST | list[ast.stmt], key: str) -> int:
     """How many calls in ``where`` (not in functions nested there) are passed ``key``."""
     return calls_passing(own_nodes(where) if isinstance(where, list) else ast.walk(where), key)
-
-
-def _stores(node: ast.AST, key: str) -> bool:
-    return isinstance(node, ast.Name) and node.id == key and not isinstance(node.ctx, ast.Load)
 
 
 def _hands_back(statements: list[ast.stmt], key: str) -> bool:

@@ -39,9 +39,10 @@ def plain_path_text(key: str) -> bool:
 
 def local_of_a_single_run(info: FunctionInfo | None, name: str) -> bool:
     """Whether ``name`` holds a new value on each run of ``info``: a local (or parameter) of a
-    function that is not the body of a lax loop (a batch transform's function counts), or, in such a body, a parameter that takes a
-    new slice on each step (`lax.map`'s element, `scan`'s ``x``), not the carry. A name a nested
-    function closes over counts when that function runs once per run of the one binding it."""
+    function that is not the body of a lax loop (a batch transform's function counts), or, in
+    such a body, a parameter that takes a new slice on each step (`lax.map`'s element, `scan`'s
+    ``x``), not the carry. A name a nested function closes over counts when that function runs
+    once per run of the one binding it."""
     if info is None:
         return False
     scope = info.scope
@@ -60,39 +61,48 @@ def runs_once_per_parent_run(info: FunctionInfo) -> bool:
     """Whether a nested ``def`` runs once each time the function around it runs: it is called
     exactly once there, outside any loop or comprehension, and named nowhere else (not handed to
     a transform, a lax loop or a callback, not decorated, not returned)."""
-    node, parent = info.node, info.parent
-    if not isinstance(node, ast.FunctionDef) or node.decorator_list or parent is None:
+    node = info.node
+    if (
+        not isinstance(node, ast.FunctionDef)
+        or node.decorator_list
+        or info.repeated_by
+        or info.transformed_by
+    ):
         return False
-    if info.repeated_by or info.transformed_by:
-        return False
-    outer = parent.node
-    if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return False
-    nodes = list(own_nodes(outer.body))
-    names = [n for n in nodes if isinstance(n, ast.Name) and n.id == node.name]
-    calls = [n for n in nodes if isinstance(n, ast.Call) and n.func in names]
-    if len(names) != 1 or len(calls) != 1:
-        return False
-    return not any(isinstance(n, REPEATING) and encloses(n, calls[0]) for n in nodes)
+    place = _only_place(info)
+    return place is not None and isinstance(_parent_call(info, place), ast.Call)
 
 
 def handed_over_once(info: FunctionInfo) -> bool:
     """Whether a lax loop body (a ``def`` or lambda nested in another function) is handed over
     once per run of that function: named (or written, a lambda) once there, outside any loop or
     comprehension. A key it closes over and folds the step index into then draws new numbers."""
+    return _only_place(info) is not None
+
+
+def _only_place(info: FunctionInfo) -> ast.AST | None:
+    """Where the function around a nested ``def`` names it (a lambda: the lambda itself), when
+    that is the one place, outside any loop or comprehension there."""
     parent = info.parent
     outer = parent.node if parent is not None else None
     if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return False
+        return None
     nodes = list(own_nodes(outer.body))
     node = info.node
     if isinstance(node, ast.Lambda):
         places: list[ast.AST] = [node]
     else:
         places = [n for n in nodes if isinstance(n, ast.Name) and n.id == node.name]  # pyright: ignore[reportAttributeAccessIssue]
-    if len(places) != 1:
-        return False
-    return not any(isinstance(n, REPEATING) and encloses(n, places[0]) for n in nodes)
+    if len(places) != 1 or any(isinstance(n, REPEATING) and encloses(n, places[0]) for n in nodes):
+        return None
+    return places[0]
+
+
+def _parent_call(info: FunctionInfo, name: ast.AST) -> ast.Call | None:
+    """The call of the parent's body whose callee is ``name``."""
+    outer = info.parent.node if info.parent is not None else None
+    body = outer.body if isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+    return next((n for n in own_nodes(body) if isinstance(n, ast.Call) and n.func is name), None)
 
 
 def drawn_only_at(info: FunctionInfo, root: str, key: str, calls: tuple[ast.Call, ...]) -> bool:

@@ -24,7 +24,7 @@ from jaxlint.semantic.scopes import FUNCTION_NODES
 from jaxlint.semantic.tracing import annotation_kind
 from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced, record_kind
 
-from .blocks import is_local_name
+from .blocks import is_local_name, names_by_function
 from .explain import snippet, why_traced
 from .paths import path_root, plain_path
 
@@ -164,12 +164,10 @@ def _whole_path(node: ast.expr, statement: ast.stmt) -> bool:
 
 def _read_by_other_functions(ctx: Context, function: ast.AST, name: str) -> bool:
     """Whether a function other than ``function`` (and those nested in it) names ``name``."""
-    others = [
-        inner
-        for inner in ast.walk(ctx.model.tree)
-        if isinstance(inner, FUNCTION_NODES) and inner is not function and not encloses(function, inner)
-    ]
-    return any(isinstance(n, ast.Name) and n.id == name for other in others for n in ast.walk(other))
+    return any(
+        name in names and other is not function and not encloses(function, other)
+        for other, names in names_by_function(ctx).items()
+    )
 
 
 def _defines_a_reader(node: ast.AST, owner: str) -> bool:

@@ -7,6 +7,7 @@ The rules that rewrite control flow (:mod:`.lifting`) and the compile-hygiene ru
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from collections.abc import Iterator
 
 from jaxlint.engine.astutil import encloses
@@ -232,3 +233,26 @@ def counter_step(statement: ast.stmt, name: str) -> int | None:
 def stores_name(node: ast.AST, name: str) -> bool:
     """Whether ``node`` is the name ``name`` bound (or deleted), not read."""
     return isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load)
+
+
+def name_counts(ctx: Context) -> Counter[str]:
+    """How many times the module mentions each name (counted once per file)."""
+    found = ctx.memo.get("name_counts")
+    if found is None:
+        found = ctx.memo["name_counts"] = Counter(
+            n.id for n in ast.walk(ctx.model.tree) if isinstance(n, ast.Name)
+        )
+    return found
+
+
+def names_by_function(ctx: Context) -> dict[ast.AST, frozenset[str]]:
+    """Each function (and lambda) of the module and the names it mentions, nested code included
+    (collected once per file)."""
+    found = ctx.memo.get("names_by_function")
+    if found is None:
+        found = {}
+        for node in ast.walk(ctx.model.tree):
+            if isinstance(node, FUNCTION_NODES):
+                found[node] = frozenset(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+        ctx.memo["names_by_function"] = found
+    return found

@@ -12,6 +12,8 @@ from jaxlint.semantic.tracing import array_parameters
 from jaxlint.semantic.transforms import ABSTRACT, PARTIAL
 from jaxlint.semantic.values import is_jax_array, is_traced
 
+from .blocks import name_counts
+
 MAX_SNIPPET = 48
 
 
@@ -185,8 +187,7 @@ def jitted_caller_parameter(ctx: Context, name: str | None) -> tuple[str, Functi
     if len(caller.jit_sites) != 1 or not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
     calls = [c for c in ast.walk(outer) if isinstance(c, ast.Call) and _names(c.func, node.name)]
-    mentions = [n for n in ast.walk(ctx.model.tree) if _names(n, node.name)]
-    if not calls or len(mentions) != len(calls):
+    if not calls or name_counts(ctx)[node.name] != len(calls):
         return None  # the helper is named elsewhere too: other callers, or handed on
     passed = {_argument_for(call, function.positional_names(), name) for call in calls}
     if len(passed) != 1:

@@ -8,14 +8,14 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.fixing.plans import NumpyAtTraceTime
-from jaxlint.semantic.values import is_static, is_traced
+from jaxlint.semantic.values import is_static
 
 from .blocks import own_nodes
 
 # `jax.numpy` functions whose NumPy namesakes compute the same values from Python numbers
 NUMPY_NAMESAKES = frozenset(
     "arange sum prod max min maximum minimum floor ceil round sqrt abs array asarray "
-    "floor_divide mod remainder ceil log2 exp2 square cumsum cumprod".split()
+    "floor_divide mod remainder log2 exp2 square cumsum cumprod".split()
 )
 ARRAY_METHODS = frozenset({"sum", "prod", "max", "min", "astype"})
 
@@ -85,8 +85,7 @@ def _static_computation(ctx: Context, expr: ast.expr, staged: list[ast.expr]) ->
     if isinstance(expr, (ast.Tuple, ast.List)):
         return all(_static_computation(ctx, element, staged) for element in expr.elts)
     if isinstance(expr, (ast.Name, ast.Attribute, ast.Subscript)):
-        value = ctx.value(expr)
-        return is_static(value) and not is_traced(value)
+        return is_static(ctx.value(expr))  # holds no tracer
     return False
 
 
