@@ -9,6 +9,7 @@ from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import CannotFix, Fixer
 
+from ...rules.prng.carry import ThreadCarriedKey
 from ...rules.prng.jax301_prng_key_reuse import SplitBeforeFirstUse, SplitForBoth
 from .keysplit import (
     argument_written,
@@ -16,16 +17,21 @@ from .keysplit import (
     split_before,
     split_spelling,
     statement_holding,
+    thread_carried_key,
     use_subkey,
 )
 
 
-class SplitReusedKey(Fixer[SplitBeforeFirstUse | SplitForBoth]):
+class SplitReusedKey(Fixer[SplitBeforeFirstUse | SplitForBoth | ThreadCarriedKey]):
     """Unsafe by nature: both draws change (they now use distinct keys, which is the point)."""
 
     code = "JAX301"
 
-    def fix(self, request: SplitBeforeFirstUse | SplitForBoth, site: Site, doc: Document) -> Fix | None:
+    def fix(
+        self, request: SplitBeforeFirstUse | SplitForBoth | ThreadCarriedKey, site: Site, doc: Document
+    ) -> Fix | None:
+        if isinstance(request, ThreadCarriedKey):
+            return thread_carried_key(doc, site, request)
         key, first = request.key, request.first
         statement = statement_holding(site.scope.function.node, first)
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

@@ -12,6 +12,7 @@ from jaxlint.fixing.document import Document, names_in
 from jaxlint.fixing.fixer import CannotFix, Fixer
 from jaxlint.semantic.scopes import Scope
 
+from ...rules.prng.carry import ThreadCarriedKey
 from ...rules.prng.jax302_prng_key_reuse_in_loop import FoldInIndex, SplitInBody, SplitInLoop
 from .keysplit import (
     argument_written,
@@ -19,20 +20,25 @@ from .keysplit import (
     split_before,
     split_spelling,
     statement_holding,
+    thread_carried_key,
     use_subkey,
 )
 
 
-class SplitKeyInLoop(Fixer[SplitInLoop | SplitInBody | FoldInIndex]):
+class SplitKeyInLoop(Fixer[SplitInLoop | SplitInBody | FoldInIndex | ThreadCarriedKey]):
     """Unsafe by nature: the numbers drawn change (each iteration now gets its own)."""
 
     code = "JAX302"
 
-    def fix(self, request: SplitInLoop | SplitInBody | FoldInIndex, site: Site, doc: Document) -> Fix | None:
+    def fix(
+        self, request: SplitInLoop | SplitInBody | FoldInIndex | ThreadCarriedKey, site: Site, doc: Document
+    ) -> Fix | None:
         call = site.node
         if not isinstance(call, ast.Call):
             return None
         match request:
+            case ThreadCarriedKey():
+                return thread_carried_key(doc, site, request)
             case SplitInLoop(key, loop):
                 first = loop.body[0]
                 if first.lineno == loop.lineno:

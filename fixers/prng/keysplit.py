@@ -6,10 +6,11 @@ from __future__ import annotations
 import ast
 
 from jaxlint.engine.astutil import encloses
-from jaxlint.engine.diagnostics import Edit
+from jaxlint.engine.diagnostics import Applicability, Edit, Fix, Site
 from jaxlint.fixing.document import CannotFix, Document
 from jaxlint.semantic.scopes import Scope
 
+from ...rules.prng.carry import ThreadCarriedKey
 from ...rules.prng.keypaths import passed_as
 
 
@@ -22,13 +23,13 @@ def split_before(
     return [line_before(doc, statement, f"{key}, {subkey} = {split}({key})"), *imports]
 
 
-def line_before(doc: Document, statement: ast.stmt, line: str) -> Edit:
-    """``line`` on a line of its own before ``statement``, at its indentation."""
+def line_before(doc: Document, statement: ast.stmt, *lines: str) -> Edit:
+    """``lines``, each on a line of its own, before ``statement``, at its indentation."""
     line_start = doc.line_starts[statement.lineno - 1]
     indent = doc.text[line_start : doc.start(statement)]
     if indent.strip():
         raise CannotFix("the statement shares its line with another statement")
-    return doc.edit(line_start, line_start, f"{indent}{line}{doc.newline}")
+    return doc.edit(line_start, line_start, "".join(f"{indent}{line}{doc.newline}" for line in lines))
 
 
 def split_spelling(
@@ -68,3 +69,35 @@ def statement_holding(root: ast.AST, node: ast.AST) -> ast.stmt:
     if best is None:
         raise CannotFix("cannot find the statement")
     return best
+
+
+def thread_carried_key(doc: Document, site: Site, request: ThreadCarriedKey) -> Fix:
+    """``new, subkey... = split(<leaf>, n + 1)`` and the carry's record rebuilt around ``new``
+    before the statement holding the first draw; each draw takes a subkey of its own."""
+    scope, carried, draws = site.scope, request.carried, request.draws
+    subkeys = doc.fresh_names("subkey", scope, len(draws))
+    new_key = doc.fresh_name("key", scope, subkeys)
+    split, imports = split_spelling(doc, scope, draws[0])
+    written = doc.segment(argument_written(draws[0], request.key))  # as the user spells it
+    count = "" if len(draws) == 1 else f", {len(draws) + 1}"
+    replace = ""
+    if carried.kind == "dataclass":
+        replace, more = doc.reference("dataclasses.replace", scope)
+        imports += more
+    edits = [
+        line_before(
+            doc,
+            request.statement,
+            f"{new_key}, {', '.join(subkeys)} = {split}({written}{count})",
+            f"{carried.owner} = {carried.rebuilt(new_key, replace)}",
+        ),
+        *imports,
+    ]
+    for draw, subkey in zip(draws, subkeys, strict=True):
+        replacement = subkey
+        if request.index is not None:
+            fold_in, more = split_spelling(doc, scope, draw, "fold_in")
+            replacement = f"{fold_in}({subkey}, {request.index})"
+            edits += more
+        edits.append(use_subkey(doc, draw, request.key, replacement))
+    return doc.fix(Applicability.UNSAFE, f"Split the carried `{request.key}` on every step", edits, scope)

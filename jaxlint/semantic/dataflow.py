@@ -64,6 +64,7 @@ from jaxlint.semantic.values import (
     concatenate,
     container,
     element,
+    entries,
     field_of,
     holding_tracer,
     is_container,
@@ -79,6 +80,7 @@ from jaxlint.semantic.values import (
     known_container,
     known_elements,
     leaf_part,
+    mapping,
     mask_of,
     not_mask,
     record,
@@ -534,9 +536,22 @@ class Interpreter:
         return container([self.eval(e) for e in node.elts])
 
     def e_dict(self, node: ast.Dict) -> Value:
-        parts = [self.eval(k) for k in node.keys if k is not None]
-        parts += [self.eval(v) for v in node.values]
-        return container(parts)
+        """A dict display: its entries under constant keys, a ``**spread`` dict's entries where
+        known; an entry under a computed key (or an unknown spread) leaves it known as a whole."""
+        known: dict[object, Value] = {}
+        others: list[Value] = []
+        for key, value_node in zip(node.keys, node.values, strict=True):
+            if key is not None:
+                self.eval(key)
+            value = self.eval(value_node)
+            spread = entries(value) if key is None else None
+            if spread is not None:
+                known.update(spread)
+            elif isinstance(key, ast.Constant) and type(key.value) in (str, int):
+                known[key.value] = value
+            else:
+                others.append(value)
+        return mapping(known.items(), others)
 
     def e_binop(self, node: ast.BinOp) -> Value:
         left = self.eval(node.left)
@@ -979,12 +994,12 @@ class Interpreter:
             }
         return key
 
-    def consume(self, call: ast.Call, argument: ast.expr, value: Value) -> None:
-        """``call`` consumes the key ``argument`` evaluates to."""
+    def consume(self, call: ast.Call, argument: ast.expr, value: Value, partial: bool = False) -> None:
+        """``call`` consumes the key ``argument`` evaluates to (``partial``: a key it holds)."""
         keys = key_ids(value)
         if self.tracker is None or self.state is None or not keys:
             return
-        self.tracker.consume(call, keys, _key_text(argument), _root_name(argument), self.state)
+        self.tracker.consume(call, keys, _key_text(argument), _root_name(argument), self.state, partial)
 
     def consume_through(
         self, target: FunctionInfo, offset: int, node: ast.Call, args: list[Value], keywords: dict[str, Value]
@@ -1002,10 +1017,11 @@ class Interpreter:
                 if isinstance(argument, ast.Starred):
                     break
                 if name in consumed:
-                    self.consume(node, argument, value)
+                    self.consume(node, argument, value, name in target.consumed_in_part)
             for keyword in node.keywords:
                 if keyword.arg in consumed and keyword.arg in keywords:
-                    self.consume(node, keyword.value, keywords[keyword.arg])
+                    partial = keyword.arg in target.consumed_in_part
+                    self.consume(node, keyword.value, keywords[keyword.arg], partial)
         for key, _ in self.model.consumed_outside(target).items():
             self.tracker.consume(node, [key], _key_name(key), "", self.state)
 
@@ -1037,7 +1053,11 @@ class Interpreter:
                 for part in _display_items(operand):
                     keys = all_key_ids(self.values.get(part, UNKNOWN))
                     if keys:
-                        self.tracker.consume(node, keys, _key_text(part), _root_name(part), self.state)
+                        # an item of a display (`(key, total)`) is what the body unpacks
+                        partial = name in body.consumed_in_part and part is operand
+                        self.tracker.consume(
+                            node, keys, _key_text(part), _root_name(part), self.state, partial
+                        )
 
     def finish_keys(self, info: FunctionInfo, returns: Value) -> None:
         """Record what the run found about keys: its events, the parameters and outer keys it
@@ -1066,6 +1086,8 @@ class Interpreter:
                     tracker.event(call, KeyEvent("call", tracker.texts[call], None, info.name))
         info.key_events = tracker.events
         info.consumed_params = tracker.consumed_params
+        info.consumed_in_part = tracker.consumed_params - tracker.whole_params
+        self.model.partial_calls |= tracker.partial_calls
         info.consumed_outside = outside
 
     def carried_keys(self, info: FunctionInfo, returns: Value) -> frozenset[object]:

@@ -46,6 +46,7 @@ class FunctionInfo:
     # what the last run found about PRNG keys (see jaxlint.semantic.keys)
     key_events: dict[ast.Call, KeyEvent] = field(default_factory=dict)
     consumed_params: set[str] = field(default_factory=set)  # parameters it consumes as keys
+    consumed_in_part: set[str] = field(default_factory=set)  # of those, only a key they hold
     consumed_outside: dict[KeyId, ast.Call] = field(default_factory=dict)  # outer keys it consumes
 
     @property

@@ -159,6 +159,8 @@ class KeyTracker:
 
     events: dict[ast.Call, KeyEvent] = field(default_factory=dict)
     consumed_params: set[str] = field(default_factory=set)
+    whole_params: set[str] = field(default_factory=set)  # consumed as the key itself
+    partial_calls: set[ast.Call] = field(default_factory=set)  # consume only a key an argument holds
     all_consumed: dict[KeyId, ast.Call] = field(default_factory=dict)  # every key consumed, on any path
     texts: dict[ast.Call, str] = field(default_factory=dict)  # how each consuming call writes its key
     param_ids: dict[KeyId, str] = field(default_factory=dict)
@@ -166,9 +168,14 @@ class KeyTracker:
     loops: list[LoopFrame] = field(default_factory=list)
     local_names: frozenset[str] = frozenset()  # names the function binds: others are closed over
 
-    def consume(self, call: ast.Call, keys: Iterable[KeyId], text: str, root: str, state: State) -> None:
-        """``call`` consumes the key ``text`` (rooted at name ``root``), one of ``keys``."""
+    def consume(
+        self, call: ast.Call, keys: Iterable[KeyId], text: str, root: str, state: State, partial: bool = False
+    ) -> None:
+        """``call`` consumes the key ``text`` (rooted at name ``root``), one of ``keys``;
+        ``partial``: only a key that ``text`` holds (a field or item of it)."""
         self.texts.setdefault(call, text)
+        if partial:
+            self.partial_calls.add(call)
         for key in keys:
             self.all_consumed.setdefault(key, call)
             first = first_consumer(state.consumed, key)
@@ -176,6 +183,8 @@ class KeyTracker:
                 self.events.setdefault(call, KeyEvent("reuse", text, first))
             state.consumed.setdefault(key, call)
             self.consumed_params.update(self.params_behind(key))
+            if not partial:
+                self.whole_params.update(self.params_behind(key, through_items=False))
             if self.loops and not made_inside(key, self.loops[-1].node):
                 self.loops[-1].candidates.append((call, text, root, key))
 
@@ -184,8 +193,8 @@ class KeyTracker:
         if isinstance(call, ast.Call):
             self.events.setdefault(call, event)
 
-    def params_behind(self, key: KeyId) -> set[str]:
-        """The parameters a key is (through phis and indexing)."""
+    def params_behind(self, key: KeyId, through_items: bool = True) -> set[str]:
+        """The parameters a key is (through phis, and indexing unless not ``through_items``)."""
         found: set[str] = set()
         seen: set[KeyId] = set()
         stack = [key]
@@ -197,7 +206,8 @@ class KeyTracker:
             if current in self.param_ids:
                 found.add(self.param_ids[current])
             stack.extend(self.phi_parts.get(current, ()))
-            stack.extend(ancestors(current)[:1])
+            if through_items:
+                stack.extend(ancestors(current)[:1])
         return found
 
     def close_loop(self, frame: LoopFrame) -> None:

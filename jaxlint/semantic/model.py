@@ -27,7 +27,13 @@ from jaxlint.semantic.cross_module import LayerSpec, ProjectView, TraceRequest
 from jaxlint.semantic.functions import FunctionInfo, FunctionNode
 from jaxlint.semantic.imports import Resolver
 from jaxlint.semantic.keys import KeyEvent, KeyId, origin
-from jaxlint.semantic.records import Fields, PytreeClass, field_by_name, find_pytree_classes
+from jaxlint.semantic.records import (
+    Fields,
+    PytreeClass,
+    field_by_name,
+    find_pytree_classes,
+    record_kind_of_field,
+)
 from jaxlint.semantic.scopes import AMBIGUOUS, FUNCTION_NODES, ModuleIndex, Scope, ScopeCache, build_index
 from jaxlint.semantic.transforms import (
     ABSTRACT,
@@ -143,6 +149,7 @@ class SemanticModel:
         self.module_summary: dict[str, Value] = {}
         self._queue: deque[FunctionInfo] = deque()
         self.module_key_events: dict[ast.Call, KeyEvent] = {}
+        self.partial_calls: set[ast.Call] = set()  # calls consuming only a key an argument holds
         self._library_values: dict[str, Value] = {}
         self._unresolved: set[ast.AST] = set()
         self._may_use_keys: dict[Scope, bool] = {}
@@ -343,7 +350,7 @@ class SemanticModel:
 
         info.running = True
         info.runs += 1
-        consumed = (set(info.consumed_params), set(info.consumed_outside))
+        consumed = (set(info.consumed_params), set(info.consumed_in_part), set(info.consumed_outside))
         try:
             interpreter = self._live[info.node] = Interpreter(self, info)
             try:
@@ -356,7 +363,8 @@ class SemanticModel:
             info.running = False
             self._live.pop(info.node, None)
         info.analyzed = True
-        if returns != info.returns or consumed != (info.consumed_params, set(info.consumed_outside)):
+        now = (info.consumed_params, info.consumed_in_part, set(info.consumed_outside))
+        if returns != info.returns or consumed != now:
             info.returns = returns
             for caller in info.callers:
                 self._invalidate(caller)
@@ -416,6 +424,7 @@ class SemanticModel:
             self._live.pop(self.tree, None)
         if interpreter.tracker is not None:
             self.module_key_events = interpreter.tracker.events
+            self.partial_calls |= interpreter.tracker.partial_calls
 
     # ----------------------------------------------------------------- values across scopes
 
@@ -916,6 +925,11 @@ class SemanticModel:
 
     def pytree_class(self, node: ast.ClassDef) -> PytreeClass | None:
         return self.pytree_fields.classes.get(node)
+
+    def record_kind_of_field(self, name: str) -> str | None:
+        """How a record of unknown class holding field ``name`` is rebuilt (see
+        :func:`records.record_kind_of_field`)."""
+        return record_kind_of_field(self, name)
 
     def field_by_name(self, name: str) -> Value | None:
         """What attribute ``name`` of a traced pytree of unknown class holds, when the module's

@@ -268,6 +268,20 @@ def traced_instance(model: SemanticModel, pytree: PytreeClass, depth: int = 0) -
     return record(InstanceRef(pytree.node), fields, pytree.is_tuple)
 
 
+def record_kind_of_field(model: SemanticModel, name: str) -> str | None:
+    """How a record of unknown class with a field ``name`` is rebuilt with a new value there:
+    ``"tuple"`` (``_replace``) when every pytree class of the module declaring the field is a
+    NamedTuple, ``"dataclass"`` (``dataclasses.replace``) when every one is a dataclass; None
+    when none declares it, they differ, one is an equinox ``Module`` or a custom pytree class has
+    such an attribute."""
+    fields = model.pytree_fields
+    declaring = [p for p in fields.classes.values() if name in p.fields]
+    if not declaring or name in fields.custom_attributes or any(p.only_arrays_traced for p in declaring):
+        return None
+    kinds = {"tuple" if p.is_tuple else "dataclass" for p in declaring}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
 def field_by_name(model: SemanticModel, name: str) -> Value | None:
     """What attribute ``name`` of a traced pytree of unknown class holds: the field of that
     name of the module's pytree classes, when they all agree it is traced (None otherwise, or

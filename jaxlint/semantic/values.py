@@ -182,7 +182,16 @@ def mapping(entries: Iterable[tuple[object, Value]], others: Iterable[Value] = (
     members = tuple(entries)
     rest = tuple(others)
     flags = _container_flags((*(v for _, v in members), *rest)) | _MAPPING
-    return Value(flags, members=members if not rest else None)
+    if not rest:
+        return Value(flags, members=members)
+    # known only as a whole: it still holds the keys of its parts (`{**carry, "n": n}`)
+    keys = frozenset().union(*(all_key_ids(v) for v in (*(v for _, v in members), *rest)))
+    return Value(flags, keys=keys)
+
+
+def entries(value: Value) -> tuple[tuple[object, Value], ...] | None:
+    """The entries of a dict known by constant key, when its entries are all known."""
+    return value._members if value._flags & _MAPPING else None
 
 
 def container(values: Iterable[Value], is_mapping: bool = False) -> Value:

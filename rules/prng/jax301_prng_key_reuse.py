@@ -13,6 +13,7 @@ from jaxlint.engine.rule import FixAvailability, Rule
 from ..support.blocks import is_local_name, own_nodes, stored_names
 from ..support.explain import snippet, split_advice
 from ..support.paths import path_root, plain_path
+from .carry import ThreadCarriedKey, thread_carried_key
 from .keypaths import (
     REPEATING,
     drawn_only_at,
@@ -123,12 +124,17 @@ class PrngKeyReuse(Rule):
             if splits
             else "reusing it draws the same random bits"
         )
+        partial = node in ctx.model.partial_calls or first in ctx.model.partial_calls
+        if partial:  # the calls consume a key that `event.key` holds (a field, an item)
+            what = f"a key held by `{event.key}`"
+            advice = "split that key and pass each call a record holding a key of its own"
+        else:
+            what = f"key `{event.key}`"
+            advice = _advice(event.key, event.key.isidentifier() and is_local_name(ctx, event.key))
         ctx.report(
             node,
-            f"key `{event.key}` was already consumed by `{consumer}` at line "
-            f"{first.lineno}: {effect}; "  # pyright: ignore[reportAttributeAccessIssue]
-            f"{_advice(event.key, event.key.isidentifier() and is_local_name(ctx, event.key))}",
-            fix=_split_fix(node, ctx, event.key, first),
+            f"{what} was already consumed by `{consumer}` at line {first.lineno}: {effect}; {advice}",  # pyright: ignore[reportAttributeAccessIssue]
+            fix=None if partial else _split_fix(node, ctx, event.key, first),
         )
 
 
@@ -146,7 +152,7 @@ def _advice(key: str, rebindable: bool) -> str:
 
 def _split_fix(
     node: ast.Call, ctx: Context, key: str, first: ast.AST
-) -> SplitBeforeFirstUse | SplitForBoth | None:
+) -> SplitBeforeFirstUse | SplitForBoth | ThreadCarriedKey | None:
     """Rebind a local key by splitting it; split a key held by a local value (``batch.rng``,
     ``keys[0]``, ``params["key"]``) into fresh names, when both calls are in this function and
     pass it as an argument. Not a global, closed-over or ``self`` key, nor in code that repeats
@@ -172,11 +178,16 @@ def _split_fix(
     if local_of_a_single_run(ctx.function, root):
         return SplitForBoth(key, first)
     index = _fori_step_index(ctx, root)
-    if index is None or ctx.function is None or _array_items(first_argument):
-        return None
-    if drawn_only_at(ctx.function, root, key, (first, node)):  # else other draws fold the same indices
+    if (
+        index is not None
+        and ctx.function is not None
+        and not _array_items(first_argument)
+        and drawn_only_at(ctx.function, root, key, (first, node))  # else other draws fold the same indices
+    ):
         return SplitForBoth(key, first, index)
-    return None  # split again on every repetition, the same key would be consumed again
+    # split again on every repetition, the same key would be consumed again: unless the carry
+    # hands the new key back
+    return thread_carried_key(ctx, key, (first, node))
 
 
 def _array_items(path: ast.expr) -> bool:

@@ -14,6 +14,7 @@ from jaxlint.semantic.functions import FunctionInfo
 from ..support.blocks import is_local_name, own_nodes, stored_names, stores_name
 from ..support.explain import snippet, split_advice
 from ..support.paths import path_root, plain_path
+from .carry import ThreadCarriedKey, thread_carried_key
 from .keypaths import calls_passing, drawn_only_at, handed_over_once, local_of_a_single_run, passed_as
 
 
@@ -195,7 +196,7 @@ def _step_split(key: str) -> str:
 
 def _step_fix(
     node: ast.Call, ctx: Context, key: str, via: str, loop: str
-) -> SplitInBody | FoldInIndex | None:
+) -> SplitInBody | FoldInIndex | ThreadCarriedKey | None:
     """A new key for each step of the lax loop whose body ``node`` draws in: split the carried
     key (a ``def`` body that hands it back by name), or fold the step index into a closed-over
     key (a ``fori_loop`` body). None where the body does not have that plain shape."""
@@ -204,9 +205,9 @@ def _step_fix(
         return None
     if via == "closure" and loop == "jax.lax.fori_loop" and passed_as(node, key) is not None:
         return _fold_in_step_index(node, info, key, statements_of(info))
-    if not key.isidentifier():
-        return None
     call = next(c for c in ast.walk(node) if isinstance(c, ast.Call) and passed_as(c, key) is not None)
+    if not key.isidentifier():
+        return thread_carried_key(ctx, key, (call,)) if via == "carry" else None
     body = info.node
     statements = statements_of(info)
     if via != "carry" or isinstance(body, ast.Lambda) or not is_local_name(ctx, key):
@@ -270,7 +271,9 @@ def _names_outside_calls(node: ast.expr, key: str) -> bool:
     return False
 
 
-def _fold_in_loop_index(node: ast.Call, ctx: Context, key: str, loop: ast.AST | None) -> FoldInIndex | None:
+def _fold_in_loop_index(
+    node: ast.Call, ctx: Context, key: str, loop: ast.AST | None
+) -> FoldInIndex | ThreadCarriedKey | None:
     """A field of a local value (``batch.key``), read once in the only loop around it, a loop
     over ``range``/``enumerate``: fold the loop index into it. Not a global, closed-over or
     ``self`` key: each call would fold the same indices into the same key again."""
@@ -281,10 +284,15 @@ def _fold_in_loop_index(node: ast.Call, ctx: Context, key: str, loop: ast.AST | 
     if index is None or argument is None or not plain_path(argument) or index in stored_names(loop.body):
         return None
     root = path_root(argument)
-    if root is None or root in ("self", "cls") or not local_of_a_single_run(ctx.function, root):
+    if (
+        root is None
+        or root in ("self", "cls")
+        or root in stored_names(loop.body)
+        or _key_uses(loop.body, key) != 1
+    ):
         return None
-    if root in stored_names(loop.body) or _key_uses(loop.body, key) != 1:
-        return None
+    if not local_of_a_single_run(ctx.function, root):  # a carried leaf: each step splits it anew
+        return thread_carried_key(ctx, key, (node,), index)
     if ctx.function is None or not drawn_only_at(ctx.function, root, key, (node,)):
         return None  # another loop folding the same indices into it would draw the same numbers
     # JAX's key-reuse checker counts each slice of a key array (`keys[0]`) as a use of `keys`:

@@ -52,7 +52,7 @@ def in_a_lax_body(batch: Batch):
     def body(state):
         count, batch, total = state
         a = jax.random.normal(batch.rng, (4,))
-        b = jax.random.normal(batch.rng, (4,))  # no fix: split each step, batch.rng is consumed each step
+        b = jax.random.normal(batch.rng, (4,))  # the new key goes back into the carry
         return count + 1, batch, total + jnp.sum(a * b)
 
     return jax.lax.while_loop(lambda s: s[0] < 3, body, (0, batch, 0.0))[2]
@@ -120,7 +120,7 @@ def fori_body_closing_over_an_entry(batch):
 def fori_body_with_an_item_in_its_carry(i, state):
     pair, total = state
     a = jax.random.normal(pair[1], (4,))
-    b = jax.random.uniform(pair[1], (4,))  # no fix: a key array's slice is a use on every step
+    b = jax.random.uniform(pair[1], (4,))  # the tuple handed back holds the new key
     return pair, total + jnp.sum(a * b)
 
 

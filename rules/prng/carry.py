@@ -1,0 +1,182 @@
+"""A key held in a field or item of a lax loop body's carry (``batch.rng``, ``pair[1]``,
+``state["key"]``): a fix splits a new key off it on every step and writes that key back into the
+record the body hands back, so the next step draws from a fresh key. Splitting it into fresh
+names alone would consume the same carried key again on the next step."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from jaxlint.engine.astutil import encloses
+from jaxlint.engine.context import Context
+from jaxlint.engine.diagnostics import FixRequest
+from jaxlint.semantic.dataflow import LOOPING_BODIES
+from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.values import record_kind
+
+from ..support.blocks import own_nodes, stores_name
+from .keypaths import REPEATING, passed_as
+
+FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+@dataclass(frozen=True)
+class CarriedLeaf:
+    """The record ``owner`` of the carry holds the key at ``leaf``; ``kind`` says how to rebuild
+    it with a new key there: ``"tuple"`` (a NamedTuple, ``_replace``), ``"dataclass"``
+    (``dataclasses.replace``), ``"dict"`` (``{**owner, ...}``), ``"sequence"`` (a tuple)."""
+
+    owner: str
+    leaf: ast.Attribute | ast.Subscript
+    kind: str
+
+    def rebuilt(self, new_key: str, replace: str) -> str:
+        """The owner with ``new_key`` in place of the leaf; ``replace`` spells
+        ``dataclasses.replace``."""
+        owner, leaf = self.owner, self.leaf
+        if isinstance(leaf, ast.Attribute):
+            if self.kind == "tuple":
+                return f"{owner}._replace({leaf.attr}={new_key})"
+            return f"{replace}({owner}, {leaf.attr}={new_key})"
+        item = leaf.slice.value  # pyright: ignore[reportAttributeAccessIssue]
+        if self.kind == "dict":
+            return f"{{**{owner}, {item!r}: {new_key}}}"
+        before = f"{owner}[:{item}] + " if item else ""
+        return f"{before}({new_key},) + {owner}[{item + 1}:]"
+
+
+@dataclass(frozen=True)
+class ThreadCarriedKey(FixRequest):
+    """Before ``statement`` (a top-level statement of the body), ``new, k1, ... = split(<leaf>,
+    n + 1)`` and the owner rebuilt around ``new``, which the body hands back; each of ``draws``
+    takes a ``k`` of its own (``fold_in(k, index)`` for one draw in a Python loop over
+    ``range``/``enumerate``)."""
+
+    key: str
+    carried: CarriedLeaf
+    statement: ast.stmt
+    draws: tuple[ast.Call, ...]
+    index: str | None = None
+
+
+def thread_carried_key(
+    ctx: Context, key: str, draws: tuple[ast.Call, ...], index: str | None = None
+) -> ThreadCarriedKey | None:
+    """The request for ``draws`` (in source order) of the carried leaf ``key``, when the leaf
+    is one (see :func:`carried_leaf`) and the first draw is in a statement of the body itself
+    or nested in one."""
+    info = ctx.function
+    if info is None or not isinstance(info.node, ast.FunctionDef) or not draws:
+        return None
+    argument = passed_as(draws[0], key)
+    carried = carried_leaf(ctx, argument, len(draws)) if argument is not None else None
+    statement = next((s for s in info.node.body if encloses(s, draws[0])), None)
+    if carried is None or statement is None:
+        return None
+    repeating = [n for n in own_nodes(info.node.body) if isinstance(n, REPEATING)]
+    if any(encloses(loop, draw) for loop in repeating for draw in draws) != (index is not None):
+        return None  # one split serves one run of each draw (or one loop that folds its index in)
+    return ThreadCarriedKey(key, carried, statement, draws, index)
+
+
+def carried_leaf(ctx: Context, argument: ast.expr, draws: int) -> CarriedLeaf | None:
+    """``argument`` (a field or constant item of a name) when that name is the carry of the
+    ``def`` body of a ``scan``/``fori_loop``/``while_loop`` (the carry parameter, or a name
+    unpacked from it at the top of the body), every ``return`` hands it back in the same place,
+    nothing else binds it or reads it from a nested function, and the body reads the leaf only in
+    its ``draws`` draws."""
+    info = ctx.function
+    if info is None or not isinstance(info.node, ast.FunctionDef) or info.loop_condition:
+        return None
+    if not isinstance(argument, (ast.Attribute, ast.Subscript)) or not isinstance(argument.value, ast.Name):
+        return None
+    owner = argument.value.id
+    carry = _carry_parameter(info)
+    body = info.node.body
+    if carry is None or owner in ("self", "cls") or _read_by_nested(body, owner):
+        return None
+    position = None if owner == carry else _unpacked_at(body, carry, owner)
+    if owner != carry and position is None:
+        return None
+    written = ast.unparse(argument)
+    reads = sum(
+        isinstance(n, (ast.Attribute, ast.Subscript)) and ast.unparse(n) == written for n in own_nodes(body)
+    )
+    if reads != draws or not _hands_back(info, body, owner, position):
+        return None
+    kind = _kind(ctx, argument, owner)
+    return CarriedLeaf(owner, argument, kind) if kind is not None else None
+
+
+def _carry_parameter(info: FunctionInfo) -> str | None:
+    position = LOOPING_BODIES.get(info.repeated_by or "", (None, None))[0]
+    names = info.positional_names()
+    return names[position] if position is not None and position < len(names) else None
+
+
+def _unpacked_at(body: list[ast.stmt], carry: str, owner: str) -> int | None:
+    """Where ``owner`` sits in the one binding of it, ``a, owner, c = carry``, a top-level
+    statement of the body; None for any other binding, or where ``carry`` is bound again."""
+    if any(stores_name(n, carry) for n in own_nodes(body)):
+        return None
+    stores = [n for n in own_nodes(body) if stores_name(n, owner)]
+    for statement in body:
+        if (
+            isinstance(statement, ast.Assign)
+            and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Tuple)
+            and isinstance(statement.value, ast.Name)
+            and statement.value.id == carry
+        ):
+            targets = statement.targets[0].elts
+            positions = [i for i, t in enumerate(targets) if t is stores[0]] if len(stores) == 1 else []
+            if all(isinstance(t, ast.Name) for t in targets) and positions:
+                return positions[0]
+    return None
+
+
+def _hands_back(info: FunctionInfo, body: list[ast.stmt], owner: str, position: int | None) -> bool:
+    """Whether every ``return`` of the body hands ``owner`` back where the carry has it (and
+    ``owner`` is bound nowhere else when it is the carry parameter)."""
+    if position is None and any(stores_name(n, owner) for n in own_nodes(body)):
+        return False
+    returns = [n for n in own_nodes(body) if isinstance(n, ast.Return)]
+    if not returns or not isinstance(body[-1], ast.Return):
+        return False
+    returned_position = LOOPING_BODIES[info.repeated_by or ""][1]
+    for node in returns:
+        carried = node.value
+        if returned_position is not None:
+            if not isinstance(carried, ast.Tuple) or len(carried.elts) != 2:
+                return False
+            carried = carried.elts[returned_position]
+        if position is not None:
+            if not isinstance(carried, ast.Tuple) or position >= len(carried.elts):
+                return False
+            carried = carried.elts[position]
+        if not (isinstance(carried, ast.Name) and carried.id == owner):
+            return False
+    return True
+
+
+def _read_by_nested(body: list[ast.stmt], owner: str) -> bool:
+    """Whether a function or class defined in the body mentions ``owner``."""
+    nested = [n for n in own_nodes(body) if isinstance(n, FUNCTION_NODES)]
+    return any(isinstance(n, ast.Name) and n.id == owner for inner in nested for n in ast.walk(inner))
+
+
+def _kind(ctx: Context, leaf: ast.Attribute | ast.Subscript, owner: str) -> str | None:
+    """How the owner is rebuilt: an item by its kind (a string: a dict entry); a field by the
+    module's pytree classes that declare it (all of one kind, none custom or equinox, whose
+    ``__init__`` may not take the fields), agreeing with the record the model knows, if any."""
+    known = record_kind(ctx.value(leaf.value))
+    if isinstance(leaf, ast.Subscript):
+        item = leaf.slice.value if isinstance(leaf.slice, ast.Constant) else None
+        if known is not None or isinstance(item, bool):
+            return None
+        if isinstance(item, str):
+            return "dict"
+        return "sequence" if isinstance(item, int) and item >= 0 else None
+    declared = ctx.model.record_kind_of_field(leaf.attr)
+    return declared if known in (None, declared) else None
