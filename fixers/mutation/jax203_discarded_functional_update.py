@@ -15,7 +15,8 @@ from ...rules.mutation.jax203_discarded_functional_update import AssignBack
 class AssignFunctionalUpdate(Fixer[AssignBack]):
     """Safe: the statement had no effect; assigned back, it performs the update that was meant.
     Unsafe where the array is a leaf the function cannot assign into: the update goes into a new
-    local name, which holders of the old leaf outside the function do not see."""
+    local name, or a new record bound to the owner's name, which holders of the old leaf or
+    record outside the function do not see."""
 
     code = "JAX203"
 
@@ -26,6 +27,10 @@ class AssignFunctionalUpdate(Fixer[AssignBack]):
             raise CannotFix("not a bare expression statement")
         call = line.body[0].value
         array = call.func.value.value.value  # pyright: ignore[reportAttributeAccessIssue]  # x in x.at[i].set(v)
+        if request.record is not None:
+            code, imports = assign_update(doc, site.scope, "", snippet.code_of(call), request.record)
+            title = f"Rebuild `{request.record.owner}` around the update"
+            return doc.fix(Applicability.UNSAFE, title, [snippet.replace_code(code), *imports])
         if request.leaf is None:
             code = f"{snippet.code_of(array)} = {snippet.code_of(call)}"
             return doc.fix(Applicability.SAFE, "Assign the update back", [snippet.replace_code(code)])

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.fixing.plans import LocalLeaf
+from jaxlint.fixing.plans import LocalLeaf, RecordField
 from jaxlint.semantic import api
 from jaxlint.semantic.values import is_traced, record_kind
 
-from ..support.arrays import local_leaf, pytree_update, rebinding_advice
+from ..support.arrays import local_leaf, pytree_update, rebinding_advice, record_field
 from ..support.blocks import is_local_name
 from ..support.explain import snippet
 
@@ -20,9 +20,11 @@ from ..support.explain import snippet
 @dataclass(frozen=True)
 class AssignBack(FixRequest):
     """``x.at[i].set(v)`` as a statement -> ``x = x.at[i].set(v)`` (``x`` a name or attribute);
-    with ``leaf`` (a leaf the function cannot assign into), a new local name the later reads take."""
+    with ``leaf`` (a leaf the function cannot assign into), a new local name the later reads take;
+    with ``record`` (a field of a record), the record rebuilt around the update."""
 
     leaf: LocalLeaf | None = None
+    record: RecordField | None = None
 
 
 class DiscardedFunctionalUpdate(Rule):
@@ -56,10 +58,13 @@ class DiscardedFunctionalUpdate(Rule):
     ## Fix safety
     The fix assigns the result back to the same name or attribute (`x = x.at[0].set(0.0)`).
     Safe: the statement had no effect before, and now performs the update that was meant. A
-    global or closed-over name (the assignment would make it local to the function), a field of
-    a NamedTuple or pytree dataclass (its fields cannot be set) or an item goes into a new local
-    name that the function's later reads take, under JAX201's conditions (unsafe: holders outside
-    the function keep the old array); else no fix.
+    field of a NamedTuple or pytree dataclass (its fields cannot be set) rebuilds the record
+    bound to the same local name (`state = state._replace(x=...)`, `dataclasses.replace`), the
+    kind known from the value or, for a traced pytree of unknown class such as a `lax` loop's
+    carry, from the module's pytree classes declaring that field (all of one kind). A global or
+    closed-over name (the assignment would make it local to the function), another field or an
+    item goes into a new local name that the function's later reads take, under JAX201's
+    conditions. Both are unsafe: holders outside the function keep the old array; else no fix.
 
     ## References
     - [jax.numpy.ndarray.at](https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html)
@@ -104,6 +109,9 @@ def _advice(ctx: Context, array: ast.expr, updated: str) -> str:
 def _request(ctx: Context, statement: ast.Expr, array: ast.expr) -> AssignBack | None:
     if _assignable(ctx, array):
         return AssignBack()
+    record = record_field(ctx, array)
+    if record is not None:
+        return AssignBack(record=record)
     leaf = local_leaf(ctx, statement, array)
     return AssignBack(leaf) if leaf is not None else None
 

@@ -75,8 +75,10 @@ def thread_carried_key(
     if carried is None or statement is None:
         return None
     repeating = [n for n in own_nodes(info.node.body) if isinstance(n, REPEATING)]
-    if any(encloses(loop, draw) for loop in repeating for draw in draws) != (index is not None):
-        return None  # one split serves one run of each draw (or one loop that folds its index in)
+    looped = [draw for draw in draws if any(encloses(loop, draw) for loop in repeating)]
+    folds = all(ctx.qualname(draw.func) == "jax.random.fold_in" for draw in looped)
+    if (index is None and looped and not folds) or (index is not None and len(looped) != len(draws)):
+        return None  # one split serves one run of each draw, or a loop that folds its data in
     return ThreadCarriedKey(key, carried, statement, draws, index)
 
 

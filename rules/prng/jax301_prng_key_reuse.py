@@ -84,8 +84,13 @@ class PrngKeyReuse(Rule):
 
     ## Fix safety
     The fix splits the key right before the second use (`key, subkey = jax.random.split(key)`)
-    and passes the fresh subkey. Unsafe by nature: it changes the random numbers drawn (that is
-    the point), so seeded results and golden tests change.
+    and passes the fresh subkey. A key held in a field or item of a `lax` loop body's carry
+    (`batch.rng`, `pair[1]`, `carry["key"]`) is split into a new key and a subkey for each draw,
+    and the new key goes back into the record the body hands back (`dataclasses.replace`,
+    `_replace`, a new dict or tuple), so the next step splits a fresh one. No fix where the
+    calls consume only a key their argument holds (the argument is not the key to split).
+    Unsafe by nature: it changes the random numbers drawn (that is the point), so seeded
+    results and golden tests change.
 
     The fix rewrites the Example to:
     ```python

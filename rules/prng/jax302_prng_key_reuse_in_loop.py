@@ -98,8 +98,10 @@ class PrngKeyReuseInLoop(Rule):
     The fix inserts `key, subkey = jax.random.split(key)` at the top of the loop body and
     passes `subkey`; in a `lax` loop body that hands its carried key back, it splits the key
     before the statement that draws and the body hands back the new key; in a `fori_loop` body
-    that closes over the key, it draws from `jax.random.fold_in(key, i)` with the step index.
-    Unsafe by nature: the numbers drawn change.
+    that closes over the key, it draws from `jax.random.fold_in(key, i)` with the step index; a
+    key in a field or item of the carry is split each step and the new key written back into the
+    record the body hands back (a draw in a Python loop there folds the loop index into the
+    subkey). Unsafe by nature: the numbers drawn change.
 
     ## References
     - [JAX: Pseudorandom numbers](https://docs.jax.dev/en/latest/random-numbers.html)

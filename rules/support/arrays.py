@@ -88,11 +88,15 @@ def dict_entry(ctx: Context, base: ast.expr) -> bool:
 
 
 def record_field(ctx: Context, base: ast.expr) -> RecordField | None:
-    """``state.value`` where the local name ``state`` holds a known NamedTuple or dataclass:
-    the updated array can go into a new record bound to the same name."""
+    """``state.value`` where the local name ``state`` holds a known NamedTuple or dataclass, or
+    a traced pytree of unknown class whose field the module's pytree classes declare, all of one
+    kind: the updated array can go into a new record bound to the same name."""
     if not isinstance(base, ast.Attribute) or not isinstance(base.value, ast.Name):
         return None
-    kind = record_kind(ctx.value(base.value))
+    value = ctx.value(base.value)
+    kind = record_kind(value)
+    if kind is None and is_traced(value) and not is_jax_array(value):
+        kind = ctx.model.record_kind_of_field(base.attr)
     if kind is None or not is_local_name(ctx, base.value.id):
         return None
     return RecordField(base.value.id, base.attr, kind)

@@ -13,8 +13,8 @@ class State(NamedTuple):
 
 
 def loss_step(state):
-    value = state.value.at[1].multiply(2.0)
-    y = value + value
+    state = state._replace(value=state.value.at[1].multiply(2.0))
+    y = state.value + state.value
     return y
 
 
@@ -45,7 +45,7 @@ def main(x):
 def run(batch):
     def body(it, state):
         batch, total = state
-        batch.value.at[1:].add(1.0)  # no fix: the carry hands the batch back whole
+        batch = batch._replace(value=batch.value.at[1:].add(1.0))  # the carry hands the batch back whole: a new record
         y = batch.value + batch.value
         return batch, total + jnp.sum(y)
 

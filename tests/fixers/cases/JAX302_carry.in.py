@@ -50,6 +50,13 @@ def carried_item_unsplit(carry, _):
     return (pair, total), total
 
 
+def folded_in_a_loop(state, _):
+    y = jnp.zeros(2)
+    for i in range(3):
+        y = y + jax.random.normal(jax.random.fold_in(state.key, i), (2,))
+    return state, y
+
+
 def nested_loops(state, _):
     y = jnp.zeros(2)
     for i in range(2):
@@ -71,13 +78,14 @@ def handed_back_elsewhere(state, _):
 
 
 @jax.jit
-def run(state, batch, keys):
+def run(state, batch, keys):  # keys: six keys
     _, a = lax.scan(python_loop_in_scan, state, None, length=3)
     _, _, b = lax.while_loop(lambda c: c[0] < 3, python_loop_in_while, (0, batch, jnp.float32(0.0)))
     _, c = lax.scan(carried_unsplit, Batch(keys[0], jnp.zeros(2)), None, length=3)
     d = lax.fori_loop(0, 3, carried_dict_unsplit, {"key": keys[1], "total": jnp.float32(0.0)})
     _, e = lax.scan(carried_item_unsplit, ((keys[2], keys[3]), jnp.float32(0.0)), None, length=3)
-    return a, b, c, d, e
+    _, f = lax.scan(folded_in_a_loop, State(keys[4], jnp.zeros(2)), None, length=3)
+    return a, b, c, d, e, f
 
 
 @jax.jit
