@@ -249,3 +249,25 @@ def folded_with_constants(i, state):
 def run_folds(key):
     a = jax.lax.fori_loop(0, 3, folded_by_step, (key, 0.0))
     return a, jax.lax.fori_loop(0, 3, folded_with_constants, (key, 0.0))
+
+
+def carried_in_a_new_dict(carry, x):
+    total = carry["total"] + jax.random.uniform(carry["key"], ())  # error: JAX302
+    return {**carry, "total": total}, total
+
+
+def carried_in_a_dict_display(carry, x):
+    total = carry["total"] + jax.random.uniform(carry["key"], ())  # error: JAX302
+    return {"key": carry["key"], "total": total}, total
+
+
+def split_into_a_new_dict(carry, x):
+    key, sub = jax.random.split(carry["key"])
+    total = carry["total"] + jax.random.uniform(sub, ())  # ok: the new key goes back
+    return {**carry, "key": key, "total": total}, total
+
+
+def run_dict_carries(key, xs):
+    a = jax.lax.scan(carried_in_a_new_dict, {"key": key, "total": 0.0}, xs)
+    b = jax.lax.scan(carried_in_a_dict_display, {"key": key, "total": 0.0}, xs)  # error: JAX301
+    return a, b, jax.lax.scan(split_into_a_new_dict, {"key": key, "total": 0.0}, xs)  # error: JAX301
