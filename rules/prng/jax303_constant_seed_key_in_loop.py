@@ -12,7 +12,7 @@ from jaxlint.semantic import api
 from jaxlint.semantic.dataflow import LOOPING_BODIES
 from jaxlint.semantic.values import is_traced
 
-from ..support.blocks import own_nodes
+from ..support.blocks import own_nodes, stored_names
 from ..support.explain import names_assigned_in, snippet
 
 CONSTRUCTOR_NAMES = frozenset(name.rsplit(".", 1)[1] for name in api.KEY_CONSTRUCTORS)
@@ -27,6 +27,14 @@ class HoistKey(FixRequest):
     assign: ast.Assign
     key: str
     uses: tuple[ast.Name, ...]
+    fold_index: str | None = None  # a fori_loop body's step index, folded into the hoisted key
+
+
+@dataclass(frozen=True)
+class FoldStepIndex(FixRequest):
+    """``fold_in(<the key made>, index)``: a key of its own for each step of a ``fori_loop``."""
+
+    index: str
 
 
 class ConstantSeedKeyInLoop(Rule):
@@ -72,9 +80,12 @@ class ConstantSeedKeyInLoop(Rule):
 
     ## Fix safety
     The fix hoists the key creation above the loop and splits it at the top of the body. Unsafe
-    by nature: the numbers drawn change. It is not offered where the hoisted key would still be
-    re-created each time (inside an outer loop, or in a function that `vmap` or a `lax` loop
-    repeats).
+    by nature: the numbers drawn change. In a `fori_loop` body the step index is folded into the
+    key (`jax.random.fold_in(jax.random.key(0), i)`), hoisted to the top of the body first where
+    a Python loop of identical iterations repeats it too. It is not offered where the hoisted
+    key would still be re-created each time (inside an outer loop, or in a function that `vmap`,
+    `scan` or `while_loop` repeats). A constant-seed key folded with data that changes (a loop
+    variable, a step index) is not reported.
 
     ## References
     - [JAX: Pseudorandom numbers](https://docs.jax.dev/en/latest/random-numbers.html)
@@ -99,19 +110,32 @@ class ConstantSeedKeyInLoop(Rule):
         if is_traced(ctx.value(seed)):
             return
         names = {n.id for n in ast.walk(seed) if isinstance(n, ast.Name)}
+        names |= _folded_with(ctx, node)
         where = self.repetition(ctx, ctx.loops, names)
         if where is None:
             return
-        # hoisted out of its loop, the key must not land in another repetition
+        # hoisted out of its loop, the key must not land in another repetition, unless that is
+        # the step of a fori_loop, whose index then goes into it
         hoistable = ctx.loops and self.repetition(ctx, ctx.loops[:-1], names) is None
         ctx.report(
             node,
             f"`{snippet(ctx, node)}` is re-created with the same seed {where}: every iteration "
             f"draws identical random numbers; create the key once outside and split it per iteration",
-            fix=self.hoist(ctx) if hoistable else None,
+            fix=self.hoist(ctx) if hoistable else self.fold_step(ctx, where),
         )
 
-    def hoist(self, ctx: Context) -> HoistKey | None:
+    def fold_step(self, ctx: Context, where: str) -> HoistKey | FoldStepIndex | None:
+        """In a ``fori_loop`` body: the step index folded into the key where only the steps
+        repeat it; hoisted to the top of the body and folded there, where a Python loop of
+        identical iterations repeats it too."""
+        index = _step_index(ctx)
+        if index is None:
+            return None
+        if where.startswith("on every iteration of `"):
+            return FoldStepIndex(index)
+        return self.hoist(ctx, index) if len(ctx.loops) == 1 else None
+
+    def hoist(self, ctx: Context, fold_index: str | None = None) -> HoistKey | None:
         """The fix when the key is made by ``key = ...`` straight in the body of the innermost loop."""
         loop, assign = ctx.loops[-1], ctx.parent
         if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) or not isinstance(assign, ast.Assign):
@@ -128,7 +152,7 @@ class ConstantSeedKeyInLoop(Rule):
             return None  # rebound later in the loop
         if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) for n in own_nodes(later)):
             return None  # a function defined in the body may read the key later
-        return HoistKey(loop, assign, key, tuple(uses))
+        return HoistKey(loop, assign, key, tuple(uses), fold_index)
 
     def repetition(self, ctx: Context, loops: tuple[ast.AST, ...], seed_names: set[str]) -> str | None:
         """Where a key made at this call would be re-created with the same seed, inside ``loops``."""
@@ -144,6 +168,29 @@ class ConstantSeedKeyInLoop(Rule):
         if function is not None and repeated_by and not seed_names & set(function.params):
             return f"on every iteration of `{repeated_by}`"
         return None
+
+
+def _folded_with(ctx: Context, node: ast.Call) -> set[str]:
+    """The names in the data of ``fold_in(<node>, data)`` when ``node`` is that key: the key
+    drawn from then changes wherever they do (a loop variable, a step index)."""
+    parent = ctx.parent
+    if not isinstance(parent, ast.Call) or not parent.args or parent.args[0] is not node:
+        return set()
+    if ctx.qualname(parent.func) != "jax.random.fold_in" or len(parent.args) < 2:
+        return set()
+    return {n.id for n in ast.walk(parent.args[1]) if isinstance(n, ast.Name)}
+
+
+def _step_index(ctx: Context) -> str | None:
+    """The step index of the ``fori_loop`` body ``def`` this code is in, when the body never
+    rebinds it: folded into a key made once per step, it gives each step keys of its own."""
+    info = ctx.function
+    if info is None or info.repeated_by != "jax.lax.fori_loop" or not isinstance(info.node, ast.FunctionDef):
+        return None
+    positions = info.positional_names()
+    if len(positions) != 2 or positions[0] in stored_names(info.node.body):
+        return None
+    return positions[0]
 
 
 def _iterations_differ(loop: ast.AST) -> bool:

@@ -1,0 +1,45 @@
+# fix: unsafe
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def noise_per_step(i, total):
+    key = jax.random.key(0)
+    return total + jax.random.normal(key, (2,))
+
+
+def same_iterations(i, total):
+    for _ in range(3):
+        key = jax.random.key(1)
+        total = total + jax.random.normal(key, (2,))
+    return total
+
+
+def iterations_fold_their_index(i, total):
+    for j in range(3):
+        key = jax.random.fold_in(jax.random.key(2), j)
+        total = total + jax.random.normal(key, (2,))
+    return total
+
+
+def step_index_rebound(i, total):
+    i = i * 2
+    key = jax.random.key(3)  # no fix: the step index is rebound in the body
+    return total + jax.random.normal(key, (2,))
+
+
+def while_body(carry):
+    count, total = carry
+    key = jax.random.key(4)  # no fix: a while_loop body has no step index
+    return count + 1, total + jax.random.normal(key, (2,))
+
+
+@jax.jit
+def run():
+    a = lax.fori_loop(0, 3, noise_per_step, jnp.zeros(2))
+    b = lax.fori_loop(0, 3, same_iterations, jnp.zeros(2))
+    c = lax.fori_loop(0, 3, iterations_fold_their_index, jnp.zeros(2))
+    d = lax.fori_loop(0, 3, step_index_rebound, jnp.zeros(2))
+    e = lax.while_loop(lambda c: c[0] < 3, while_body, (0, jnp.zeros(2)))
+    return a, b, c, d, e
