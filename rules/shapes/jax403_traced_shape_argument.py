@@ -177,7 +177,7 @@ class TracedShapeArgument(Rule):
                 f"slice bound `{snippet(ctx, bound)}` in `{snippet(ctx, node)}` is traced: "
                 f"{_slicing_outcome(ctx, node)} ({why_traced(ctx, bound)}); "
                 f"{self.advice(ctx, name, slicing=True)}",
-                fix=_window(ctx, node) or self.mark_static(ctx, name),
+                fix=_window(ctx, node) or self.mark_static(ctx, name) or computed_by_numpy(ctx, bound),
             )
             return
 
