@@ -13,9 +13,10 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.semantic.dataflow import LOOPING_BODIES
 from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.transforms import TRANSFORMS, body_operand, function_arguments
 from jaxlint.semantic.values import record_kind
 
-from ..support.blocks import own_nodes, stores_name
+from ..support.blocks import name_counts, own_nodes, stores_name
 from .keypaths import REPEATING, passed_as
 
 FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -25,7 +26,8 @@ FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDe
 class CarriedLeaf:
     """The record ``owner`` of the carry holds the key at ``leaf``; ``kind`` says how to rebuild
     it with a new key there: ``"tuple"`` (a NamedTuple, ``_replace``), ``"dataclass"``
-    (``dataclasses.replace``), ``"dict"`` (``{**owner, ...}``), ``"sequence"`` (a tuple)."""
+    (``dataclasses.replace``), ``"dict"`` (``{**owner, ...}``), ``"plain tuple"`` or ``"list"``
+    (slices around the new key: the carry keeps its type)."""
 
     owner: str
     leaf: ast.Attribute | ast.Subscript
@@ -43,7 +45,8 @@ class CarriedLeaf:
         if self.kind == "dict":
             return f"{{**{owner}, {item!r}: {new_key}}}"
         before = f"{owner}[:{item}] + " if item else ""
-        return f"{before}({new_key},) + {owner}[{item + 1}:]"
+        middle = f"[{new_key}]" if self.kind == "list" else f"({new_key},)"
+        return f"{before}{middle} + {owner}[{item + 1}:]"
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,47 @@ def carried_leaf(ctx: Context, argument: ast.expr, draws: int) -> CarriedLeaf | 
         return None
     kind = _kind(ctx, argument, owner)
     return CarriedLeaf(owner, argument, kind) if kind is not None else None
+
+
+def _sequence_kind(ctx: Context, owner: str) -> str | None:
+    """``"plain tuple"`` or ``"list"``: what every lax loop handed this body starts ``owner`` as,
+    written as a display there (``(key, 0.0)``, or ``((k1, k2), 0.0)`` for a name unpacked from
+    the carry); None when a loop starts it from a name, or the body is named anywhere else."""
+    info = ctx.function
+    assert info is not None and isinstance(info.node, ast.FunctionDef)
+    carry = _carry_parameter(info)
+    position = None if owner == carry else _unpacked_at(info.node.body, carry or "", owner)
+    inits = _initial_carries(ctx).get(info.node.name)
+    if not inits or len(inits) != name_counts(ctx)[info.node.name]:
+        return None  # every mention of the body's name must be a loop handed it
+    kinds = set()
+    for init in inits:
+        if position is not None:
+            init = init.elts[position] if isinstance(init, ast.Tuple) and position < len(init.elts) else None
+        kinds.add(
+            "list" if isinstance(init, ast.List) else "plain tuple" if isinstance(init, ast.Tuple) else None
+        )
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def _initial_carries(ctx: Context) -> dict[str, list[ast.expr]]:
+    """For each function name a lax loop is handed, the initial carries those loops start from."""
+    found = ctx.memo.get("initial_carries")
+    if found is not None:
+        return found
+    found = ctx.memo["initial_carries"] = {}
+    for node in ast.walk(ctx.model.tree):
+        if not isinstance(node, ast.Call):
+            continue
+        transform = TRANSFORMS.get(ctx.qualname(node.func) or "")
+        position = LOOPING_BODIES.get(transform.name if transform else "", (None, None))[0]
+        if transform is None or position is None:
+            continue
+        init = body_operand(node, transform, position)
+        for body in function_arguments(node, transform):
+            if isinstance(body, ast.Name) and init is not None:
+                found.setdefault(body.id, []).append(init)
+    return found
 
 
 def _carry_parameter(info: FunctionInfo) -> str | None:
@@ -179,6 +223,6 @@ def _kind(ctx: Context, leaf: ast.Attribute | ast.Subscript, owner: str) -> str 
             return None
         if isinstance(item, str):
             return "dict"
-        return "sequence" if isinstance(item, int) and item >= 0 else None
+        return _sequence_kind(ctx, owner) if isinstance(item, int) and item >= 0 else None
     declared = ctx.model.record_kind_of_field(leaf.attr)
     return declared if known in (None, declared) else None

@@ -121,10 +121,10 @@ class ConstantSeedKeyInLoop(Rule):
             node,
             f"`{snippet(ctx, node)}` is re-created with the same seed {where}: every iteration "
             f"draws identical random numbers; create the key once outside and split it per iteration",
-            fix=self.hoist(ctx) if hoistable else self.fold_step(ctx, where),
+            fix=self.hoist(ctx) if hoistable else self.fold_step(ctx, node, where),
         )
 
-    def fold_step(self, ctx: Context, where: str) -> HoistKey | FoldStepIndex | None:
+    def fold_step(self, ctx: Context, node: ast.Call, where: str) -> HoistKey | FoldStepIndex | None:
         """In a ``fori_loop`` body: the step index folded into the key where only the steps
         repeat it; hoisted to the top of the body and folded there, where a Python loop of
         identical iterations repeats it too."""
@@ -132,7 +132,9 @@ class ConstantSeedKeyInLoop(Rule):
         if index is None:
             return None
         if where.startswith("on every iteration of `"):
-            return FoldStepIndex(index)
+            # in a Python loop whose iterations differ, the step index alone leaves every
+            # iteration the same key: only a key the loop already folds its data into is fixed
+            return FoldStepIndex(index) if not ctx.loops or _folded_with(ctx, node) else None
         return self.hoist(ctx, index) if len(ctx.loops) == 1 else None
 
     def hoist(self, ctx: Context, fold_index: str | None = None) -> HoistKey | None:

@@ -108,7 +108,7 @@ def run(batch, state, keys, pair, more):
     _, ys = lax.scan(scan_dataclass, batch, None, length=3)
     _, zs = lax.scan(scan_named_tuple, state, None, length=3)
     _, ws = lax.scan(scan_dict, {"key": keys[0], "x": jnp.zeros(2)}, None, length=3)
-    _, total = lax.fori_loop(0, 3, fori_tuple_item, (pair, jnp.float32(0.0)))
+    _, total = lax.fori_loop(0, 3, fori_tuple_item, ((pair[0], pair[1]), jnp.float32(0.0)))
     _, _, other = lax.while_loop(lambda s: s[0] < 3, while_unpacked, (0, more, jnp.float32(0.0)))
     _, us = lax.scan(equinox_module, Noisy(keys[1]), None, length=3)
     return ys, zs, ws, total, other, us

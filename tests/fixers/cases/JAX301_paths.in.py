@@ -120,7 +120,7 @@ def fori_body_closing_over_an_entry(batch):
 def fori_body_with_an_item_in_its_carry(i, state):
     pair, total = state
     a = jax.random.normal(pair[1], (4,))
-    b = jax.random.uniform(pair[1], (4,))  # the tuple handed back holds the new key
+    b = jax.random.uniform(pair[1], (4,))  # no fix: the loop starts `pair` from a name (a list or a tuple?)
     return pair, total + jnp.sum(a * b)
 
 

@@ -127,10 +127,8 @@ def fori_body_closing_over_an_entry(batch):
 
 def fori_body_with_an_item_in_its_carry(i, state):
     pair, total = state
-    key, subkey, subkey_2 = jax.random.split(pair[1], 3)
-    pair = pair[:1] + (key,) + pair[2:]
-    a = jax.random.normal(subkey, (4,))
-    b = jax.random.uniform(subkey_2, (4,))  # the tuple handed back holds the new key
+    a = jax.random.normal(pair[1], (4,))
+    b = jax.random.uniform(pair[1], (4,))  # no fix: the loop starts `pair` from a name (a list or a tuple?)
     return pair, total + jnp.sum(a * b)
 
 

@@ -104,3 +104,19 @@ def near_misses(first, second, third):
     _, b = lax.scan(split_in_a_loop_without_index, second, None, length=3)
     _, c = lax.scan(handed_back_elsewhere, third, None, length=3)
     return a, b, c
+
+
+def list_carry(carry, x):
+    key, subkey = jax.random.split(carry[0])
+    carry = [key] + carry[1:]
+    return carry, x + jax.random.normal(subkey, ())
+
+
+def tuple_started_from_a_name(carry, x):
+    return carry, x + jax.random.normal(carry[0], ())  # no fix: a list or a tuple?
+
+
+@jax.jit
+def sequences(xs, init):
+    a = lax.scan(list_carry, [jax.random.key(0), jnp.float32(1)], xs)
+    return a, lax.scan(tuple_started_from_a_name, init, xs)

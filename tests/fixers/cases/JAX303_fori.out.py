@@ -24,6 +24,13 @@ def iterations_fold_their_index(i, total):
     return total
 
 
+def iterations_differ(i, acc):
+    for j in range(3):
+        k = jax.random.key(5)  # no fix: the step index alone would leave every j the same key
+        acc = acc.at[j].add(jax.random.uniform(k, ()))
+    return acc
+
+
 def step_index_rebound(i, total):
     i = i * 2
     key = jax.random.key(3)  # no fix: the step index is rebound in the body
@@ -43,4 +50,5 @@ def run():
     c = lax.fori_loop(0, 3, iterations_fold_their_index, jnp.zeros(2))
     d = lax.fori_loop(0, 3, step_index_rebound, jnp.zeros(2))
     e = lax.while_loop(lambda c: c[0] < 3, while_body, (0, jnp.zeros(2)))
-    return a, b, c, d, e
+    f = lax.fori_loop(0, 2, iterations_differ, jnp.zeros(3))
+    return a, b, c, d, e, f
