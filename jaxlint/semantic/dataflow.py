@@ -726,6 +726,23 @@ class Interpreter:
             return field
         return self.staged(attribute_value(receiver, name))
 
+    def replaced(self, receiver: Value, updates: dict[str, Value], named_tuple: bool) -> Value | None:
+        """A copy of a record with some fields replaced (``_replace``, ``.replace``,
+        ``dataclasses.replace``): of a known record, or of a pytree of unknown class (a lax
+        loop's carry) when one pytree class of the module declares every replaced field; its
+        other fields are the receiver's, so a key they hold is handed on."""
+        known = with_fields(receiver, updates)
+        if known is not None or not updates or not key_ids(receiver):
+            return known
+        pytree = self.model.class_declaring(frozenset(updates), named_tuple)
+        if pytree is None:
+            return None
+        fields = [
+            (name, updates[name] if name in updates else self.field(receiver, name) or UNKNOWN)
+            for name in pytree.fields
+        ]
+        return record(InstanceRef(pytree.node), fields, pytree.is_tuple)
+
     def field(self, receiver: Value, name: str) -> Value | None:
         """``receiver.name`` when it is a field of a pytree: of a known record, or of a traced
         pytree whose fields of that name the module's pytree classes say are traced. A key held
@@ -1151,7 +1168,7 @@ class Interpreter:
         if qualname == PARTIAL:
             return self.partial_value(node)
         if qualname == "dataclasses.replace" and len(args) == 1:
-            return with_fields(args[0], keywords) or UNKNOWN
+            return self.replaced(args[0], keywords, named_tuple=False) or UNKNOWN
         if qualname in api.PASSTHROUGH:
             return args[0] if args else UNKNOWN
         if qualname.startswith(api.JAX_ARRAY_NAMESPACES):
@@ -1316,7 +1333,7 @@ class Interpreter:
         if found is not None:
             return self.call_helper(found[0], found[1], node, args, keywords)
         if func.attr in RECORD_REPLACES and not args:
-            replaced = with_fields(receiver, keywords)
+            replaced = self.replaced(receiver, keywords, named_tuple=func.attr == "_replace")
             if replaced is not None:
                 return replaced
         every = [*args, *keywords.values()]

@@ -926,6 +926,15 @@ class SemanticModel:
     def pytree_class(self, node: ast.ClassDef) -> PytreeClass | None:
         return self.pytree_fields.classes.get(node)
 
+    def class_declaring(self, names: frozenset[str], named_tuple: bool) -> PytreeClass | None:
+        """The one pytree class of this module (a NamedTuple, or another record) declaring every
+        field of ``names``; None when none or several do, or a custom pytree class has one."""
+        fields = self.pytree_fields
+        if names & fields.custom_attributes:
+            return None
+        found = [p for p in fields.classes.values() if p.is_tuple == named_tuple and names <= set(p.fields)]
+        return found[0] if len(found) == 1 else None
+
     def record_kind_of_field(self, name: str) -> str | None:
         """How a record of unknown class holding field ``name`` is rebuilt (see
         :func:`records.record_kind_of_field`)."""
