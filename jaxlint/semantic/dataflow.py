@@ -25,6 +25,7 @@ from jaxlint.semantic.keys import (
     ancestors,
     derived,
     folded,
+    is_fold,
     join_states,
     lineage,
     made_inside,
@@ -131,6 +132,7 @@ class Interpreter:
         self.tracker: KeyTracker | None = None
         if model.tracks_keys(self.scope):
             self.tracker = KeyTracker(local_names=frozenset(self.scope.bound))
+        self.step_folds: set[KeyId] = set()  # keys folded with this fori_loop body's step index
 
     # ------------------------------------------------------------------ entry points
 
@@ -987,10 +989,19 @@ class Interpreter:
             value = args[0] if node.args else keywords.get("key")
             if argument is not None and value is not None:
                 self.consume(node, argument, value)
-        if qualname == "jax.random.fold_in" and len(args) == 2 and is_static(args[1]) and key_ids(args[0]):
+        if (
+            qualname == "jax.random.fold_in"
+            and len(args) == 2
+            and key_ids(args[0])
+            and (is_static(args[1]) or self.is_step_index(node.args[1]))
+        ):
             # the same key folded with the same Python data is the same key: on every step of a
-            # lax loop that hands the key back unchanged, `fold_in(key, 0)` repeats its draws
-            return with_keys(result, frozenset(self.fresh_key(folded(key, node)) for key in key_ids(args[0])))
+            # lax loop that hands the key back unchanged, `fold_in(key, 0)` repeats its draws;
+            # so does folding in a fori_loop's step index every time that loop runs again
+            keys = frozenset(self.fresh_key(folded(key, node)) for key in key_ids(args[0]))
+            if not is_static(args[1]):
+                self.step_folds |= keys
+            return with_keys(result, keys)
         if qualname in api.KEY_MAKERS:
             made = self.fresh_key(("make", node))
             if qualname == "jax.random.split":
@@ -999,6 +1010,23 @@ class Interpreter:
                     return sequence(with_keys(result, frozenset({derived(made, i)})) for i in range(count))
             return with_keys(result, frozenset({made}))
         return result
+
+    def is_step_index(self, expr: ast.expr) -> bool:
+        """Whether ``expr`` is the step index of the ``fori_loop`` body being run, never rebound:
+        each step folds a different index, but every run of the loop the same ones."""
+        info = self.info
+        if info is None or info.repeated_by != "jax.lax.fori_loop" or not isinstance(expr, ast.Name):
+            return False
+        names = info.positional_names()
+        if len(names) != 2 or expr.id != names[0]:
+            return False
+        body = info.node.body
+        statements = body if isinstance(body, list) else []
+        return not any(
+            isinstance(n, ast.Name) and n.id == expr.id and not isinstance(n.ctx, ast.Load)
+            for statement in statements
+            for n in ast.walk(statement)
+        )
 
     def fresh_key(self, key: KeyId) -> KeyId:
         """A key made (or bound) here, now: not consumed yet on this path, even if the same
@@ -1056,8 +1084,8 @@ class Interpreter:
                 if target is not None and target is not self.info and self.model.may_use_keys(target):
                     if self.info is not None:
                         target.callers.add(self.info)
-                    for key in self.model.consumed_outside(target):
-                        self.tracker.consume(node, [key], _key_name(key), "", self.state)
+                    for key, call in self.model.consumed_outside(target).items():
+                        self.tracker.consume(node, [key], _consumed_text(key, call), "", self.state)
                     self.consume_operands(transform, node, target, ref.offset)
 
     def consume_operands(self, transform: Transform, node: ast.Call, body: FunctionInfo, offset: int) -> None:
@@ -1082,17 +1110,27 @@ class Interpreter:
         tracker = self.tracker
         assert tracker is not None
         outside = {key: call for key, call in tracker.all_consumed.items() if not made_inside(key, info.node)}
+        # a key folded from one made outside (with Python data or a step index) is the same key
+        # each time the function runs again: whoever runs it consumes it
+        folds = {
+            key: call
+            for key, call in tracker.all_consumed.items()
+            if is_fold(key) and not made_inside(key[1], info.node)  # pyright: ignore[reportIndexIssue]
+        }
         for key, call in outside.items():
             if _is_held(key):
                 tracker.event(call, KeyEvent("held", tracker.texts[call], None, info.name))
         if info.repeated_by in LOOPING_BODIES:
-            for call in outside.values():
+            repeated = [*outside.values(), *(c for k, c in folds.items() if k not in self.step_folds)]
+            for call in repeated:
                 tracker.event(call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by, "closure"))
             carried = self.carried_keys(info, returns)
             condition_carry = info.positional_names()[:1] if info.loop_condition else []
             for key, call in tracker.all_consumed.items():
                 if any(name in tracker.params_behind(key) for name in condition_carry):
                     tracker.event(call, KeyEvent("condition", tracker.texts[call], None, info.repeated_by))
+                if key in self.step_folds:
+                    continue  # a different index each step
                 if key in carried or any(part in carried for part in lineage(key)):
                     tracker.event(
                         call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by, "carry")
@@ -1105,7 +1143,7 @@ class Interpreter:
         info.consumed_params = tracker.consumed_params
         info.consumed_in_part = tracker.consumed_params - tracker.whole_params
         self.model.partial_calls |= tracker.partial_calls
-        info.consumed_outside = outside
+        info.consumed_outside = {**outside, **folds}
 
     def carried_keys(self, info: FunctionInfo, returns: Value) -> frozenset[object]:
         """Keys a lax loop body receives in its carry and hands back unchanged in the new carry:
@@ -1516,10 +1554,19 @@ def _is_held(key: object) -> bool:
     return isinstance(key, tuple) and len(key) == 3 and key[0] == "held"
 
 
+def _consumed_text(key: KeyId, call: ast.Call) -> str:
+    """How a key a called function consumes is written: a fold as the draw passes it."""
+    if is_fold(key) and call.args:
+        return _key_text(call.args[0])
+    return _key_name(key)
+
+
 def _key_name(key: object) -> str:
     """The name a key identity was bound to, for messages about keys consumed elsewhere."""
     while isinstance(key, tuple) and key and key[0] == "item":
         key = key[1]
+    if is_fold(key):
+        return f"fold_in({_key_name(key[1])}, ...)"  # pyright: ignore[reportIndexIssue]
     if _is_held(key):
         return f"self.{key[2]}"  # pyright: ignore[reportIndexIssue]
     if isinstance(key, tuple) and len(key) >= 2:

@@ -115,6 +115,11 @@ def folded(key: KeyId, call: ast.Call) -> KeyId:
     return ("fold", key, call)
 
 
+def is_fold(key: KeyId) -> bool:
+    """Whether ``key`` is ``fold_in(base, data)`` with data that repeats (see :func:`folded`)."""
+    return isinstance(key, tuple) and len(key) == 3 and key[0] == "fold"
+
+
 def lineage(key: KeyId) -> list[KeyId]:
     """The keys ``key`` was taken from by indexing or folded from with Python data, innermost first."""
     found: list[KeyId] = []

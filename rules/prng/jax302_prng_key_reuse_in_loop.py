@@ -149,7 +149,7 @@ class PrngKeyReuseInLoop(Rule):
             what = (
                 f"key `{event.key}` is consumed on every step of {where} (closed over, or carried unsplit)"
                 if folded is None
-                else f"`{event.key}` folds the same Python value into the same carried key `{folded}` "
+                else f"`{event.key}` folds the same Python value into the same key `{folded}` "
                 f"on every step of {where}"
             )
             ctx.report(

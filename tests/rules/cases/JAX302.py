@@ -271,3 +271,26 @@ def run_dict_carries(key, xs):
     a = jax.lax.scan(carried_in_a_new_dict, {"key": key, "total": 0.0}, xs)
     b = jax.lax.scan(carried_in_a_dict_display, {"key": key, "total": 0.0}, xs)  # error: JAX301
     return a, b, jax.lax.scan(split_into_a_new_dict, {"key": key, "total": 0.0}, xs)  # error: JAX301
+
+
+def inner_folds_unsplit(key, x):
+    draw = lambda i, acc: acc + jax.random.normal(jax.random.fold_in(key, i), ())  # noqa: E731
+    return key, jax.lax.fori_loop(0, 3, draw, x)  # error: JAX302
+
+
+def inner_folds_split(key, x):
+    key, sub = jax.random.split(key)
+    draw = lambda i, acc: acc + jax.random.normal(jax.random.fold_in(sub, i), ())  # noqa: E731
+    return key, jax.lax.fori_loop(0, 3, draw, x)  # ok: a new key each outer step
+
+
+def constant_fold_of_a_closed_over_key(key, xs):
+    def body(carry, x):
+        return carry + jax.random.normal(jax.random.fold_in(key, 0), ()), x  # error: JAX302
+
+    return jax.lax.scan(body, 0.0, xs)
+
+
+def run_inner_folds(key, xs):
+    a = jax.lax.scan(inner_folds_unsplit, key, xs)
+    return a, jax.lax.scan(inner_folds_split, key, xs)  # ok: folding does not consume the key
