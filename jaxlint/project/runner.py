@@ -48,7 +48,7 @@ from jaxlint.project.files import (
 from jaxlint.project.notebooks import Notebook, NotebookError, read_notebook
 from jaxlint.project.settings import SettingsCache
 from jaxlint.semantic.cross_module import ProjectIndex, ProjectView, TraceRequest, module_name
-from jaxlint.semantic.values import Value
+from jaxlint.semantic.values import UNKNOWN, Value
 
 if TYPE_CHECKING:
     from jaxlint.fixing.applier import FixResult
@@ -259,7 +259,8 @@ class FixedPoint:
                     self.seeds[path].add(routed)
                     touched.add(path)
             for function, value in outcome.returns.items():
-                if self.returns.get((outcome.path, function)) != value:
+                # a return not known yet reads as UNKNOWN: learning that it is UNKNOWN changes nothing
+                if self.returns.get((outcome.path, function), UNKNOWN) != value:
                     self.returns[(outcome.path, function)] = value
                     touched |= {
                         caller for caller, called in self.calls.items() if (outcome.path, function) in called
