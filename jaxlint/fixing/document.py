@@ -202,6 +202,13 @@ class _Spans:
     widest: int = 0
 
 
+_COMPOUND = (
+    ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try,
+    ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Match,
+)  # fmt: skip
+_TRAILING_COMMENT = re.compile(r"[ \t]*#[^\r\n]*")
+
+
 class Snippet:
     """One statement of the document parsed with libcst, and how to put a rewrite back."""
 
@@ -216,6 +223,9 @@ class Snippet:
         if self.indent.strip():
             raise CannotFix("the statement shares its line with another statement")
         self.end = doc.end(statement)
+        if isinstance(statement, _COMPOUND):  # the last line's comment belongs to its last statement
+            trailing = _TRAILING_COMMENT.match(doc.text, self.end)
+            self.end = trailing.end() if trailing else self.end
         rest = doc.text[self.end : doc.text.find("\n", self.end) if "\n" in doc.text[self.end :] else None]
         if rest.lstrip().startswith(";"):
             raise CannotFix("the statement shares its line with another statement")

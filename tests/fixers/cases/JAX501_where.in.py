@@ -69,3 +69,12 @@ def positive_and_finite(x):
 @jax.jit
 def in_unit_interval(x):
     return x if 0 < x < 1 else 0.0
+
+
+@jax.jit
+def comment_on_the_last_branch(x):
+    if x.sum() > 0:  # positive
+        y = x + 1
+    else:
+        y = x - 1  # negative: not on the merged line
+    return y

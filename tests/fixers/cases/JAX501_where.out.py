@@ -55,3 +55,11 @@ def positive_and_finite(x):
 @jax.jit
 def in_unit_interval(x):
     return jnp.where(jnp.logical_and(0 < x, x < 1), x, 0.0)
+
+
+@jax.jit
+def comment_on_the_last_branch(x):
+    # positive
+    # negative: not on the merged line
+    y = jnp.where(x.sum() > 0, x + 1, x - 1)
+    return y

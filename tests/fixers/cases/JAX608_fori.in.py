@@ -108,3 +108,14 @@ def counted_while_by_assignment(x):
         x = x * 0.5 + 1.0
         t = t + 1
     return x
+
+
+@jax.jit
+def comments_stay_with_their_lines(x):
+    t = 0
+    while t < 400:  # integrate
+        x = x * 0.99 + 0.01  # decay
+        t += 1  # the counter's step goes, its comment stays
+    for i in range(300):  # relax
+        x = x * 0.5 + 0.5  # halve
+    return x

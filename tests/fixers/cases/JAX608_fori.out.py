@@ -122,3 +122,18 @@ def counted_while_by_assignment(x):
         return x
     x = jax.lax.fori_loop(t, 300, body_fun, x)
     return x
+
+
+@jax.jit
+def comments_stay_with_their_lines(x):
+    t = 0
+    # the counter's step goes, its comment stays
+    def body_fun(t, x):  # integrate
+        x = x * 0.99 + 0.01  # decay
+        return x
+    x = jax.lax.fori_loop(t, 400, body_fun, x)
+    def body_fun_2(i, x):  # relax
+        x = x * 0.5 + 0.5  # halve
+        return x
+    x = jax.lax.fori_loop(0, 300, body_fun_2, x)
+    return x
