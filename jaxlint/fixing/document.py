@@ -35,6 +35,7 @@ IMPORT_STATEMENTS = {
     "jax.lax": ("lax", "from jax import lax"),
     "functools": ("functools", "import functools"),
     "numpy": ("np", "import numpy as np"),
+    "dataclasses": ("dataclasses", "import dataclasses"),
 }
 # Spelt through an existing parent alias (`jax.lax.cond` after `import jax`) before importing.
 PREFER_PARENT = frozenset({"jax.lax"})
