@@ -328,21 +328,45 @@ def _is_none(expr: ast.expr) -> bool:
 # Attributes only arrays have (JAX or NumPy, which `equinox.filter_jit` traces alike): a
 # parameter read as `x.shape` or `x.at[...]` is an array, not a Python value kept static.
 ARRAY_ONLY_ATTRIBUTES = frozenset({"at", "shape", "ndim", "dtype", "T", "astype", "reshape"})
+# Methods no Python number, string or container has (`x.sum()`, `x.item()`): the receiver is an
+# array (or a NumPy scalar, which `equinox.filter_jit` traces too).
+ARRAY_ONLY_CALLS = frozenset(
+    m for m in api.ARRAY_ONLY_METHODS if not m.startswith("__") and m not in ("conjugate", "conj")
+)
 
 
 def array_parameters(info: FunctionInfo) -> dict[str, Value]:
-    """Parameters the body reads as arrays (``x.shape``, ``x.at[...]``): a traced array under a
-    filtering transform. (A pytree read as ``batch.value.shape`` may also hold Python values,
-    which the transform keeps static: it is left alone.)"""
+    """Parameters the body reads as arrays (``x.shape``, ``x.at[...]``, ``x.sum()``, masked
+    with a comparison of themselves, ``x[x > 0]``): a traced array under a filtering transform.
+    (A pytree read as ``batch.value.shape`` may also hold Python values, which the transform
+    keeps static: it is left alone.)"""
     params = set(info.positional_names())
-    return {
-        node.value.id: TRACED_ARRAY
-        for node in ast.walk(info.node)
-        if isinstance(node, ast.Attribute)
-        and node.attr in ARRAY_ONLY_ATTRIBUTES
+    found: dict[str, Value] = {}
+    for node in ast.walk(info.node):
+        name = _array_use(node)
+        if name is not None and name in params:
+            found[name] = TRACED_ARRAY
+    return found
+
+
+def _array_use(node: ast.AST) -> str | None:
+    """The name ``node`` uses as only an array can be used."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return node.value.id if node.attr in ARRAY_ONLY_ATTRIBUTES else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        receiver = node.func.value
+        if node.func.attr in ARRAY_ONLY_CALLS and isinstance(receiver, ast.Name):
+            return receiver.id
+    if (
+        isinstance(node, ast.Subscript)
         and isinstance(node.value, ast.Name)
-        and node.value.id in params
-    }
+        and isinstance(node.slice, ast.Compare)
+    ):
+        # `x > 0` fails on containers, and a number cannot be indexed: `x[x > 0]` masks an array
+        compared = [node.slice.left, *node.slice.comparators]
+        if any(isinstance(c, ast.Name) and c.id == node.value.id for c in compared):
+            return node.value.id
+    return None
 
 
 def _annotation_value(model: SemanticModel, info: FunctionInfo, name: str) -> Value | None:

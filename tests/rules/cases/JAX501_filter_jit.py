@@ -1,5 +1,6 @@
 """`equinox.filter_jit` traces arrays and keeps every other value static: a parameter is known to
-be traced only from its annotation or from being read as an array (`x.shape`, `x.at[...]`)."""
+be traced only from its annotation or from being read as an array (`x.shape`, `x.at[...]`,
+`x.sum()`, `x[x > 0]`)."""
 
 import equinox as eqx
 import jax.numpy as jnp
@@ -19,3 +20,31 @@ def plain(x, n):
     if n > 0:  # ok: n may be an array (traced) or a Python number (static)
         return x
     return -x
+
+
+@eqx.filter_jit
+def summed(x):
+    if x > 0:  # error: JAX501 (x.sum(): no Python number has it, so x is an array)
+        return x.sum()
+    return -x
+
+
+@eqx.filter_jit
+def masked(x, y):
+    if y > 0:  # ok: y is never used as an array
+        return x[x > 0]  # error: JAX401 (x masked by its own comparison: an array)
+    return y
+
+
+@eqx.filter_jit
+def masked_twice(x):
+    if x.max() > 0:  # error: JAX501
+        return x[x > 0].sum()  # error: JAX401
+    return x
+
+
+@eqx.filter_jit
+def python_methods(x, s):
+    if s.startswith("a"):  # ok: a string method says nothing of arrays
+        return x
+    return x.conjugate()  # conjugate: Python numbers have it too
