@@ -39,8 +39,14 @@ def step_index_rebound(i, total):
 
 def while_body(carry):
     count, total = carry
-    key = jax.random.key(4)  # no fix: a while_loop body has no step index
+    key = jax.random.fold_in(jax.random.key(4), count)  # the counter differs on every step: folded in
     return count + 1, total + jax.random.normal(key, (2,))
+
+
+def while_body_without_counter(carry):
+    done, total = carry
+    key = jax.random.key(6)  # no fix: nothing in the carry differs on every step for sure
+    return jnp.all(total > -1e9), total + jax.random.normal(key, (2,))
 
 
 @jax.jit
@@ -51,4 +57,5 @@ def run():
     d = lax.fori_loop(0, 3, step_index_rebound, jnp.zeros(2))
     e = lax.while_loop(lambda c: c[0] < 3, while_body, (0, jnp.zeros(2)))
     f = lax.fori_loop(0, 2, iterations_differ, jnp.zeros(3))
-    return a, b, c, d, e, f
+    g = lax.while_loop(lambda c: ~c[0], while_body_without_counter, (False, jnp.zeros(2)))
+    return a, b, c, d, e, f, g
