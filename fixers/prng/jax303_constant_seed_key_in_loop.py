@@ -18,33 +18,26 @@ class HoistConstantSeedKey(Fixer[HoistKey | FoldStepIndex]):
     code = "JAX303"
 
     def fix(self, request: HoistKey | FoldStepIndex, site: Site, doc: Document) -> Fix | None:
-        scope = site.scope
+        scope, made = site.scope, site.node
+        like = made if isinstance(made, ast.Call) else None  # `jax.random` spelt as the call does
+        fold_in, imports = split_spelling(doc, scope, like, "fold_in")
         if isinstance(request, FoldStepIndex):
-            made = site.node
-            fold_in, imports = split_spelling(
-                doc, scope, made if isinstance(made, ast.Call) else None, "fold_in"
-            )
-            edits = [
-                doc.edit(doc.start(made), doc.end(made), f"{fold_in}({doc.segment(made)}, {request.index})")
-            ]
-            return doc.fix(Applicability.UNSAFE, "Fold the step index into the key", [*edits, *imports])
+            folded = f"{fold_in}({doc.segment(made)}, {request.index})"
+            edits = [doc.edit(doc.start(made), doc.end(made), folded), *imports]
+            return doc.fix(Applicability.UNSAFE, "Fold the step index into the key", edits)
         loop, assign, key = request.loop, request.assign, request.key
         subkey = doc.fresh_name("subkey", scope)
-        split, imports = split_spelling(doc, scope, site.node if isinstance(site.node, ast.Call) else None)
+        split, more = split_spelling(doc, scope, like)
+        imports = [*more, *imports] if request.fold_index is not None else more
         loop_start = doc.line_starts[loop.lineno - 1]
         indent = doc.text[loop_start : doc.start(loop)]
         if indent.strip():
             raise CannotFix("the loop shares its line")
-        made = doc.segment(assign)
-        if request.fold_index is not None:  # a key of its own for each step of the fori_loop
-            fold_in, more = split_spelling(
-                doc, scope, site.node if isinstance(site.node, ast.Call) else None, "fold_in"
-            )
-            made = f"{key} = {fold_in}({doc.segment(assign.value)}, {request.fold_index})"
-            imports = [*imports, *more]
-        hoisted = f"{indent}{made}{doc.newline}"
+        hoisted = doc.segment(assign)
+        if request.fold_index is not None:  # a key of its own for each step of the lax loop
+            hoisted = f"{key} = {fold_in}({doc.segment(assign.value)}, {request.fold_index})"
         edits = [
-            doc.edit(loop_start, loop_start, hoisted),
+            doc.edit(loop_start, loop_start, f"{indent}{hoisted}{doc.newline}"),
             doc.edit(doc.start(assign), doc.end(assign), f"{key}, {subkey} = {split}({key})"),
             *(doc.edit(doc.start(n), doc.end(n), subkey) for n in request.uses),
             *imports,

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from jaxlint.engine.astutil import keyword_argument
 from jaxlint.semantic import api, measured
+from jaxlint.semantic.bodies import LOOPING_BODIES, step_counter
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.keys import (
     KeyEvent,
@@ -1015,17 +1016,11 @@ class Interpreter:
         """Whether ``expr`` is the step index of the ``fori_loop`` body being run, never rebound:
         each step folds a different index, but every run of the loop the same ones."""
         info = self.info
-        if info is None or info.repeated_by != "jax.lax.fori_loop" or not isinstance(expr, ast.Name):
-            return False
-        names = info.positional_names()
-        if len(names) != 2 or expr.id != names[0]:
-            return False
-        body = info.node.body
-        statements = body if isinstance(body, list) else []
-        return not any(
-            isinstance(n, ast.Name) and n.id == expr.id and not isinstance(n.ctx, ast.Load)
-            for statement in statements
-            for n in ast.walk(statement)
+        return (
+            info is not None
+            and info.repeated_by == "jax.lax.fori_loop"
+            and isinstance(expr, ast.Name)
+            and expr.id == step_counter(info)
         )
 
     def fresh_key(self, key: KeyId) -> KeyId:
@@ -1509,16 +1504,6 @@ LOOP_CARRIES = {"jax.lax.fori_loop": 1, "jax.lax.while_loop": 0, "jax.lax.scan":
 
 # methods that copy a record with some fields replaced (a NamedTuple's, a flax struct's)
 RECORD_REPLACES = frozenset({"_replace", "replace"})
-
-# lax loops whose body runs once per step: which parameter is the carry, and which element of
-# the body's result is the new carry (None: the whole result; carry None: the body has no carry)
-LOOPING_BODIES: dict[str, tuple[int | None, int | None]] = {
-    "jax.lax.fori_loop": (1, None),
-    "jax.lax.while_loop": (0, None),
-    "jax.lax.scan": (0, 0),
-    "flax.nnx.scan": (0, 0),
-    "jax.lax.map": (None, None),
-}
 
 
 def _split_count(node: ast.Call) -> int | None:

@@ -30,6 +30,7 @@ from jaxlint.semantic.keys import KeyEvent, KeyId, origin
 from jaxlint.semantic.records import (
     Fields,
     PytreeClass,
+    class_declaring,
     field_by_name,
     find_pytree_classes,
     record_kind_of_field,
@@ -927,13 +928,9 @@ class SemanticModel:
         return self.pytree_fields.classes.get(node)
 
     def class_declaring(self, names: frozenset[str], named_tuple: bool) -> PytreeClass | None:
-        """The one pytree class of this module (a NamedTuple, or another record) declaring every
-        field of ``names``; None when none or several do, or a custom pytree class has one."""
-        fields = self.pytree_fields
-        if names & fields.custom_attributes:
-            return None
-        found = [p for p in fields.classes.values() if p.is_tuple == named_tuple and names <= set(p.fields)]
-        return found[0] if len(found) == 1 else None
+        """The pytree class of this module declaring every field of ``names`` (see
+        :func:`records.class_declaring`)."""
+        return class_declaring(self, names, named_tuple)
 
     def record_kind_of_field(self, name: str) -> str | None:
         """How a record of unknown class holding field ``name`` is rebuilt (see

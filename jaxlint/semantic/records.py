@@ -268,6 +268,16 @@ def traced_instance(model: SemanticModel, pytree: PytreeClass, depth: int = 0) -
     return record(InstanceRef(pytree.node), fields, pytree.is_tuple)
 
 
+def class_declaring(model: SemanticModel, names: frozenset[str], named_tuple: bool) -> PytreeClass | None:
+    """The one pytree class of the module (a NamedTuple, or another record) declaring every
+    field of ``names``; None when none or several do, or a custom pytree class has one."""
+    fields = model.pytree_fields
+    if names & fields.custom_attributes:
+        return None
+    found = [p for p in fields.classes.values() if p.is_tuple == named_tuple and names <= set(p.fields)]
+    return found[0] if len(found) == 1 else None
+
+
 def record_kind_of_field(model: SemanticModel, name: str) -> str | None:
     """How a record of unknown class with a field ``name`` is rebuilt with a new value there:
     ``"tuple"`` (``_replace``) when every pytree class of the module declaring the field is a

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
-from jaxlint.semantic.dataflow import LOOPING_BODIES
+from jaxlint.semantic.bodies import LOOPING_BODIES, carry_parameter, carry_unpacking, stores
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.transforms import TRANSFORMS, body_operand, function_arguments
 from jaxlint.semantic.values import record_kind
@@ -97,7 +97,7 @@ def carried_leaf(ctx: Context, argument: ast.expr, draws: int) -> CarriedLeaf | 
     if not isinstance(argument, (ast.Attribute, ast.Subscript)) or not isinstance(argument.value, ast.Name):
         return None
     owner = argument.value.id
-    carry = _carry_parameter(info)
+    carry = carry_parameter(info)
     body = info.node.body
     if carry is None or owner in ("self", "cls") or _read_by_nested(body, owner):
         return None
@@ -120,7 +120,7 @@ def _sequence_kind(ctx: Context, owner: str) -> str | None:
     the carry); None when a loop starts it from a name, or the body is named anywhere else."""
     info = ctx.function
     assert info is not None and isinstance(info.node, ast.FunctionDef)
-    carry = _carry_parameter(info)
+    carry = carry_parameter(info)
     position = None if owner == carry else _unpacked_at(info.node.body, carry or "", owner)
     inits = _initial_carries(ctx).get(info.node.name)
     if not inits or len(inits) != name_counts(ctx)[info.node.name]:
@@ -155,31 +155,13 @@ def _initial_carries(ctx: Context) -> dict[str, list[ast.expr]]:
     return found
 
 
-def _carry_parameter(info: FunctionInfo) -> str | None:
-    position = LOOPING_BODIES.get(info.repeated_by or "", (None, None))[0]
-    names = info.positional_names()
-    return names[position] if position is not None and position < len(names) else None
-
-
 def _unpacked_at(body: list[ast.stmt], carry: str, owner: str) -> int | None:
-    """Where ``owner`` sits in the one binding of it, ``a, owner, c = carry``, a top-level
-    statement of the body; None for any other binding, or where ``carry`` is bound again."""
-    if any(stores_name(n, carry) for n in own_nodes(body)):
+    """Where ``owner`` sits in ``a, owner, c = carry`` (a top-level statement of the body, every
+    target a name), when that is the one binding of ``owner``."""
+    targets = carry_unpacking(body, carry)
+    if targets is None or not all(isinstance(t, ast.Name) for t in targets) or stores(body, owner) != 1:
         return None
-    stores = [n for n in own_nodes(body) if stores_name(n, owner)]
-    for statement in body:
-        if (
-            isinstance(statement, ast.Assign)
-            and len(statement.targets) == 1
-            and isinstance(statement.targets[0], ast.Tuple)
-            and isinstance(statement.value, ast.Name)
-            and statement.value.id == carry
-        ):
-            targets = statement.targets[0].elts
-            positions = [i for i, t in enumerate(targets) if t is stores[0]] if len(stores) == 1 else []
-            if all(isinstance(t, ast.Name) for t in targets) and positions:
-                return positions[0]
-    return None
+    return next((i for i, t in enumerate(targets) if t.id == owner), None)  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def _hands_back(info: FunctionInfo, body: list[ast.stmt], owner: str, position: int | None) -> bool:

@@ -9,8 +9,9 @@ from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.semantic.bodies import step_counter
 
-from ..support.blocks import is_local_name, own_nodes, stored_names
+from ..support.blocks import is_local_name, own_nodes
 from ..support.explain import snippet, split_advice
 from ..support.paths import path_root, plain_path
 from .carry import ThreadCarriedKey, thread_carried_key
@@ -212,13 +213,13 @@ def _fori_step_index(ctx: Context, root: str) -> str | None:
     info = ctx.function
     if info is None or info.repeated_by != "jax.lax.fori_loop" or not isinstance(info.node, ast.FunctionDef):
         return None
-    positions = info.positional_names()
-    if len(positions) != 2 or root == positions[0] or positions[0] in stored_names(info.node.body):
+    index = step_counter(info)
+    if index is None or root == index:
         return None
     if root in info.scope.bound:
-        return positions[0]  # from the step's carry: a new value each step
+        return index  # from the step's carry: a new value each step
     if local_of_a_single_run(info.parent, root) and handed_over_once(info):
-        return positions[0]
+        return index
     return None
 
 

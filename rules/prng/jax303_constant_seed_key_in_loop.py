@@ -9,10 +9,10 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic import api
-from jaxlint.semantic.dataflow import LOOPING_BODIES
+from jaxlint.semantic.bodies import LOOPING_BODIES, step_counter
 from jaxlint.semantic.values import is_traced
 
-from ..support.blocks import own_nodes, stored_names, stores_name
+from ..support.blocks import own_nodes
 from ..support.explain import names_assigned_in, snippet
 
 CONSTRUCTOR_NAMES = frozenset(name.rsplit(".", 1)[1] for name in api.KEY_CONSTRUCTORS)
@@ -187,63 +187,11 @@ def _folded_with(ctx: Context, node: ast.Call) -> set[str]:
 
 
 def _step_index(ctx: Context) -> str | None:
-    """The step index of the ``fori_loop`` body ``def`` this code is in, or the step counter of a
-    ``while_loop`` body, when the body never rebinds it: folded into a key made once per step,
-    it gives each step keys of its own."""
+    """The name that differs on every step of the lax loop ``def`` body this code is in (a ``fori_loop``
+    index, a ``while_loop`` counter): folded into a key made once per step, it gives each step
+    keys of its own."""
     info = ctx.function
-    if info is None or not isinstance(info.node, ast.FunctionDef):
-        return None
-    positions = info.positional_names()
-    if info.repeated_by == "jax.lax.while_loop" and len(positions) == 1:
-        return _while_counter(info.node.body, positions[0])
-    if info.repeated_by != "jax.lax.fori_loop" or len(positions) != 2:
-        return None
-    return positions[0] if positions[0] not in stored_names(info.node.body) else None
-
-
-def _while_counter(body: list[ast.stmt], carry: str) -> str | None:
-    """``count`` of a ``while_loop`` body that unpacks ``count, ... = carry`` and hands back
-    ``count + k`` (``k`` a nonzero integer) in its place from every ``return``: it differs on
-    every step."""
-    unpacked = next(
-        (
-            s.targets[0].elts
-            for s in body
-            if isinstance(s, ast.Assign)
-            and len(s.targets) == 1
-            and isinstance(s.targets[0], ast.Tuple)
-            and isinstance(s.value, ast.Name)
-            and s.value.id == carry
-        ),
-        None,
-    )
-    returns = [n for n in own_nodes(body) if isinstance(n, ast.Return)]
-    if unpacked is None or not returns or carry in stored_names(body):
-        return None
-    for position, target in enumerate(unpacked):
-        if (
-            isinstance(target, ast.Name)
-            and all(_steps(r.value, position, target.id, len(unpacked)) for r in returns)
-            and sum(stores_name(n, target.id) for n in own_nodes(body)) == 1  # the unpacking only
-        ):
-            return target.id
-    return None
-
-
-def _steps(value: ast.expr | None, position: int, name: str, length: int) -> bool:
-    """Whether ``value`` is a tuple of ``length`` whose item ``position`` is ``name ± k``."""
-    if not isinstance(value, ast.Tuple) or len(value.elts) != length:
-        return False
-    item = value.elts[position]
-    return (
-        isinstance(item, ast.BinOp)
-        and isinstance(item.op, (ast.Add, ast.Sub))
-        and isinstance(item.left, ast.Name)
-        and item.left.id == name
-        and isinstance(item.right, ast.Constant)
-        and type(item.right.value) is int
-        and item.right.value != 0
-    )
+    return step_counter(info) if info is not None and isinstance(info.node, ast.FunctionDef) else None
 
 
 def _iterations_differ(loop: ast.AST) -> bool:

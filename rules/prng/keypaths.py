@@ -8,7 +8,7 @@ import ast
 from collections.abc import Iterable
 
 from jaxlint.engine.astutil import encloses
-from jaxlint.semantic.dataflow import LOOPING_BODIES
+from jaxlint.semantic.bodies import LOOPING_BODIES
 from jaxlint.semantic.functions import FunctionInfo
 
 from ..support.blocks import own_nodes

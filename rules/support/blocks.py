@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import ast
 from collections import Counter
-from collections.abc import Iterator
 
 from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.semantic import api
 from jaxlint.semantic.api import MUTATING_METHODS
+from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.scopes import FUNCTION_NODES
 
 GENERATORS = (ast.Yield, ast.YieldFrom, ast.Await)
@@ -28,17 +28,6 @@ SIMPLE_BINDERS = (
     ast.ClassDef,
 )
 PURE_BUILTINS = frozenset({"builtins.abs", "builtins.len", "builtins.range", "builtins.round"})
-
-
-def own_nodes(statements: list[ast.stmt]) -> Iterator[ast.AST]:
-    """Every node of ``statements``, not descending into nested functions or classes."""
-    stack: list[ast.AST] = list(reversed(statements))
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, (*FUNCTION_NODES, ast.ClassDef)):
-            continue
-        stack.extend(reversed(list(ast.iter_child_nodes(node))))
 
 
 def stored_names(statements: list[ast.stmt]) -> list[str]:
