@@ -53,6 +53,22 @@ TRACED_FORMS = {
     "while body": "def run(v):\n    def f(x):\n{body_in_class}\n    return lax.while_loop(lambda c: c < 3, f, v)\n",
     "cond branch": "def run(p, v):\n    def f(x):\n{body_in_class}\n    return lax.cond(p, f, lambda x: x, v)\n",
     "checkpoint": "@jax.checkpoint\ndef f(x):\n{body}\n",
+    "callable instance": "class M:\n    def __call__(self, x):\n{body_in_class}\n\n\ng = jax.jit(M())\n",
+    "callable instance by name": (
+        "class M:\n    def __call__(self, x):\n{body_in_class}\n\n\nobj = M()\ng = jax.jit(obj)\n"
+    ),
+    "inherited __call__ under vmap": (
+        "class Base:\n    def __call__(self, x):\n{body_in_class}\n\n\nclass M(Base):\n    pass\n\n\n"
+        "batched = jax.vmap(M())\n"
+    ),
+    "callable instance as scan body": (
+        "class M:\n    def __call__(self, carry, x):\n{body_in_class}\n\n\n"
+        "def run(xs):\n    return lax.scan(M(), 0.0, xs)\n"
+    ),
+    "callable instance as fori body": (
+        "class M:\n    def __call__(self, i, x):\n{body_in_class}\n\n\n"
+        "def run(n):\n    step = M()\n    return lax.fori_loop(0, n, step, 0.0)\n"
+    ),
 }
 
 UNTRACED_FORMS = {
@@ -60,6 +76,9 @@ UNTRACED_FORMS = {
     "bare grad": "def f(x):\n{body}\n\n\ndf = jax.grad(f)\n",
     "called eagerly": "def f(x):\n{body}\n\n\ndef main():\n    return f(1.0)\n",
     "static argument": '@functools.partial(jax.jit, static_argnames=("x",))\ndef f(x):\n{body}\n',
+    "callable instance under bare grad": (
+        "class M:\n    def __call__(self, x):\n{body_in_class}\n\n\ndf = jax.grad(M())\n"
+    ),
 }
 
 HAZARDS = {

@@ -1220,6 +1220,8 @@ class Interpreter:
             return UNKNOWN
         if qualname.startswith("jax.debug."):
             return STATIC
+        if _constructs_object(qualname):
+            return CONTAINER  # truth and length are the object's own, never a tracer's
         return UNKNOWN
 
     def transform_values(self, transform: Transform, node: ast.Call) -> Value:
@@ -1232,6 +1234,8 @@ class Interpreter:
             if library is not None and transform.kind != "wrapper":
                 made.append(LibraryRef(library, (LayerRef(transform.name, node, node),)))
             for ref in refs(self.values.get(argument, UNKNOWN)):
+                if isinstance(ref, InstanceRef) and transform.kind != "wrapper":
+                    ref = self.call_method_of(ref)  # `jax.jit(model)` traces `model.__call__`
                 if transform.kind == "wrapper":
                     made.append(ref)
                 elif isinstance(ref, FunctionRef):
@@ -1242,6 +1246,12 @@ class Interpreter:
                 elif isinstance(ref, LibraryRef):
                     made.append(LibraryRef(ref.qualname, (*ref.layers, LayerRef(transform.name, node, node))))
         return referring(made) if made else STATIC
+
+    def call_method_of(self, ref: InstanceRef) -> Ref:
+        """The bound ``__call__`` of an instance of a class of this module (not a flax module,
+        which runs only through ``apply``), else the instance."""
+        method = None if self.model.is_flax_module(ref.node) else self.model.bound_method(ref, "__call__")
+        return ref if method is None else method
 
     def plain_library_function(self, expr: ast.expr) -> str | None:
         """``float``, ``math.sqrt``, ``np.asarray``: a function of Python or NumPy that a transform
@@ -1268,6 +1278,8 @@ class Interpreter:
         """``lax.fori_loop(0, n, body, init)``: ``body``'s carry is ``init``'s pytree, traced."""
         for argument in function_arguments(node, transform):
             for ref in refs(self.values.get(argument, UNKNOWN)):
+                if isinstance(ref, InstanceRef):
+                    ref = self.call_method_of(ref)
                 if not isinstance(ref, FunctionRef) or ref.layers:
                     continue
                 target = self.model.infos.get(ref.node)
@@ -1671,3 +1683,13 @@ _EXPRESSIONS: dict[type, Callable[[Interpreter, Any], Value]] = {
     ast.Yield: Interpreter.e_await,
     ast.YieldFrom: Interpreter.e_await,
 }
+
+
+def _constructs_object(qualname: str) -> bool:
+    """``PytreeDeque()``, ``TrainState(...)``: a class of another module or library (CapWords,
+    PEP 8) constructs an object, not an array; handed to a ``lax`` loop, it comes back a pytree
+    of the same class, not a tracer. JAX's and NumPy's own names are known by name."""
+    if qualname.startswith(("jax.", "jaxlib.", "numpy.", "builtins.")):
+        return False
+    name = qualname.rpartition(".")[2]
+    return name[:1].isupper() and not name.isupper() and "_" not in name

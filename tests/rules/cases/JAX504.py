@@ -1,5 +1,7 @@
 import jax
 import jax.numpy as jnp
+from flax.typing import PytreeDeque
+from jax import lax
 
 
 @jax.jit
@@ -28,3 +30,16 @@ def shapes_only(x):
 def eager(x):
     assert jnp.all(x > 0)
     return jnp.log(x)
+
+
+def scan_with_queue(xs):
+    """The carry holds an object of an imported class (a pytree of its own, here a deque): in the
+    body it is that object again, whose truth is its length."""
+
+    def body(carry, x):
+        total, pending = carry
+        assert not pending
+        assert total < 10  # error: JAX504
+        return (total + x, pending), x
+
+    return lax.scan(body, (0.0, PytreeDeque()), xs)
