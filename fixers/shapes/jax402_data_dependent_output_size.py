@@ -1,4 +1,5 @@
-"""JAX402 fix: pass ``size=`` with a static upper bound derived from the inputs' sizes."""
+"""JAX402 fix: pass ``size=`` with a static upper bound derived from the inputs' sizes; on a
+constant, compute with NumPy while tracing."""
 
 from __future__ import annotations
 
@@ -7,17 +8,22 @@ import ast
 from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import Fixer
+from jaxlint.fixing.plans import NumpyAtTraceTime
+from jaxlint.fixing.rewrites import numpy_at_trace_time
 
 from ...rules.shapes.jax402_data_dependent_output_size import StaticSize
 
 
-class PassStaticSize(Fixer[StaticSize]):
+class PassStaticSize(Fixer[StaticSize | NumpyAtTraceTime]):
     """Unsafe: with `size=` the result is padded (with `fill_value`, or the default) up to the
-    bound, so code that used its length or its last elements sees the padding."""
+    bound, so code that used its length or its last elements sees the padding. NumPy gives the
+    exact result of a constant, but as a NumPy array of 64-bit indices."""
 
     code = "JAX402"
 
-    def fix(self, request: StaticSize, site: Site, doc: Document) -> Fix | None:
+    def fix(self, request: StaticSize | NumpyAtTraceTime, site: Site, doc: Document) -> Fix | None:
+        if isinstance(request, NumpyAtTraceTime):
+            return numpy_at_trace_time(request, site, doc)
         call = site.node
         if not isinstance(call, ast.Call):
             return None

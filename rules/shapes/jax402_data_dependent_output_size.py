@@ -9,7 +9,9 @@ from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.semantic.values import is_traced
+from jaxlint.fixing.plans import NumpyAtTraceTime
+from jaxlint.semantic.transforms import STAGED
+from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced
 
 from ..support.explain import snippet, why_traced
 from ..support.library import jitted_library_call
@@ -54,7 +56,8 @@ class DataDependentOutputSize(Rule):
     (`union1d`, `intersect1d`, `setdiff1d`, `setxor1d`) without `size=`, `jnp.bincount` without
     `length=`, and `jnp.repeat` with traced repeats without `total_repeat_length=`; also these
     functions compiled with `jax.jit` and called (`jax.jit(jnp.unique)(x)`), whose arguments
-    `jit` traces.
+    `jit` traces. Under `jit` (not a bare `vmap`) they raise on constants too, a NumPy array or
+    a `jnp` constant: `jit` stages every `jax.numpy` call.
 
     ## Why is this bad?
     Under `jit` every shape must be known while tracing. These functions cannot know how many
@@ -93,7 +96,8 @@ class DataDependentOutputSize(Rule):
     `jnp.prod(u)`, a name read only so), and the fix passes `fill_value=0` (or `1`); or only a
     `max`/`min` of `unique`/`union1d`, which pad with their smallest value. Its length, mean or
     elements would see the padding: no fix. `bincount` and `repeat` get no fix: their bound
-    depends on the values.
+    depends on the values. On a constant, the fix computes with NumPy (`np.nonzero`) while
+    tracing: the exact result, as a NumPy array of 64-bit indices (unsafe).
 
     The fix rewrites the Example to:
     ```python
@@ -133,11 +137,20 @@ class DataDependentOutputSize(Rule):
         if qualname == "jax.numpy.where" and (len(node.args) != 1 or node.keywords):
             return
         data = [node.args[p] for p in positions if p < len(node.args)]
-        if not any(is_traced(ctx.value(arg)) for arg in data):
-            return
         if qualname == "jax.numpy.repeat" and all(isinstance(arg, ast.Constant) for arg in data):
             return
         short = qualname.replace("jax.numpy.", "jnp.")
+        if not any(is_traced(ctx.value(arg)) for arg in data):
+            if qualname != "jax.numpy.repeat" and data and all(_staged_constant(ctx, arg) for arg in data):
+                ctx.report(
+                    node,
+                    f"`{short}` on a constant still returns a data-dependent number of elements "
+                    f"under a trace ({ctx.trace_reason()}): JAX stages every `jax.numpy` call, "
+                    f"constants included, and raises `ConcretizationTypeError`; compute it with "
+                    f"NumPy (`np.{short.removeprefix('jnp.')}`), which runs while tracing",
+                    fix=NumpyAtTraceTime((node.func,)),
+                )
+            return
         ctx.report(
             node,
             f"`{short}` on a traced value returns a data-dependent number of elements: JAX raises "
@@ -167,6 +180,17 @@ class DataDependentOutputSize(Rule):
             f"`ConcretizationTypeError`; jit `functools.partial({library.short}, {keyword}=...)` "
             f"(and `fill_value=`) to make the size static",
         )
+
+
+def _staged_constant(ctx: Context, argument: ast.expr) -> bool:
+    """Whether ``argument`` holds no tracer but, under ``jit`` (not a bare ``vmap``), still
+    meets a staged computation: a concrete JAX array or a static array-like value (a NumPy
+    array), not a container or a literal. Measured with JAX 0.10.2: each of these functions
+    raises under ``jit`` on a NumPy array, a NumPy mask or a ``jnp`` constant."""
+    if ctx.level < STAGED or isinstance(argument, ast.Constant):
+        return False
+    value = ctx.value(argument)
+    return is_jax_array(value) or (is_static(value) and not is_container(value))
 
 
 def _static_size(qualname: str, node: ast.Call, ctx: Context) -> StaticSize | None:
