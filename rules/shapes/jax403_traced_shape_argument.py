@@ -131,7 +131,7 @@ class TracedShapeArgument(Rule):
             f"`{snippet(ctx, node)}` needs a concrete `{parameter}` but `{snippet(ctx, culprit)}` is traced: "
             f"{parameter} must be known while tracing, so JAX raises `{error}` "
             f"({why_traced(ctx, culprit)}); {self.advice(ctx, name, culprit=culprit)}",
-            fix=self.mark_static(ctx, name) or computed_by_numpy(ctx, culprit),
+            fix=self.mark_static(ctx, name, culprit) or computed_by_numpy(ctx, culprit),
         )
 
     def check_transformed_library(self, node: ast.Call, ctx: Context) -> None:
@@ -176,8 +176,8 @@ class TracedShapeArgument(Rule):
                 node,
                 f"slice bound `{snippet(ctx, bound)}` in `{snippet(ctx, node)}` is traced: "
                 f"{_slicing_outcome(ctx, node)} ({why_traced(ctx, bound)}); "
-                f"{self.advice(ctx, name, slicing=True)}",
-                fix=_window(ctx, node) or self.mark_static(ctx, name) or computed_by_numpy(ctx, bound),
+                f"{self.advice(ctx, name, slicing=True, culprit=bound)}",
+                fix=_window(ctx, node) or self.mark_static(ctx, name, bound) or computed_by_numpy(ctx, bound),
             )
             return
 
@@ -211,12 +211,18 @@ class TracedShapeArgument(Rule):
                 return keyword.value, parameter.name, parameter.error  # pyright: ignore[reportOptionalMemberAccess]
         return None
 
-    def mark_static(self, ctx: Context, name: str | None) -> MarkStatic | None:
-        return static_request(ctx, name)
+    def mark_static(self, ctx: Context, name: str | None, culprit: ast.expr) -> MarkStatic | None:
+        return None if _array_held_by(ctx, culprit, name) else static_request(ctx, name)
 
     def advice(
         self, ctx: Context, name: str | None, slicing: bool = False, culprit: ast.expr | None = None
     ) -> str:
+        held = None if culprit is None else _array_held_by(ctx, culprit, name)
+        if held is not None:
+            return (
+                f"derive the size from static shapes (`x.shape`): `{held}` is an array, so `{name}` "
+                f"cannot be static"
+            )
         request = static_request(ctx, name)
         if request is not None:
             extra = " or use `jax.lax.dynamic_slice`" if slicing else ""
@@ -228,6 +234,21 @@ class TracedShapeArgument(Rule):
         if is_array_parameter(ctx, name):
             return f"derive the size from static shapes (`x.shape`): `{name}` is an array, which cannot be static"
         return "derive the size from static shapes (`x.shape`) or make it a static argument"
+
+
+def _array_held_by(ctx: Context, culprit: ast.expr, name: str | None) -> str | None:
+    """``batch.value`` in ``culprit``, a field or item of ``name`` known to be a JAX array (its
+    pytree class declares it so): ``name`` holds an array, and cannot be static ("Non-hashable
+    static arguments are not supported")."""
+    for node in ast.walk(culprit):
+        if not isinstance(node, (ast.Attribute, ast.Subscript)):
+            continue
+        root = node.value
+        while isinstance(root, (ast.Attribute, ast.Subscript)):
+            root = root.value
+        if isinstance(root, ast.Name) and root.id == name and is_jax_array(ctx.value(node)):
+            return snippet(ctx, node)
+    return None
 
 
 def _python_sequence(ctx: Context, node: ast.Subscript) -> bool:

@@ -1,4 +1,6 @@
 # fix: unsafe
+import dataclasses
+
 import jax
 import jax.numpy as jnp
 
@@ -30,3 +32,20 @@ def window(x, start):
 def from_data(x):
     n = x.sum().astype(int)
     return jnp.ones((n, 2))  # no fix
+
+
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass
+class Batch:
+    n_items: jax.Array
+    other: jax.Array
+
+
+@jax.jit
+def sized_by_field(batch):
+    return jnp.ones((batch.n_items,))  # no fix: `batch` holds arrays, which cannot be static
+
+
+@jax.jit
+def sliced_by_field(x, batch):
+    return x[: batch.n_items]  # no fix
