@@ -53,6 +53,13 @@ TRACED_FORMS = {
     "while body": "def run(v):\n    def f(x):\n{body_in_class}\n    return lax.while_loop(lambda c: c < 3, f, v)\n",
     "cond branch": "def run(p, v):\n    def f(x):\n{body_in_class}\n    return lax.cond(p, f, lambda x: x, v)\n",
     "checkpoint": "@jax.checkpoint\ndef f(x):\n{body}\n",
+    "function passed to a helper that calls it": (
+        "def f(x):\n{body}\n\n\ndef call(fn, x):\n    return fn(x)\n\n\n"
+        "@jax.jit\ndef step(x):\n    return call(f, x)\n"
+    ),
+    "function in a dict": (
+        'def f(x):\n{body}\n\n\nTABLE = {{"f": f}}\n\n\n@jax.jit\ndef step(x):\n    return TABLE["f"](x)\n'
+    ),
     "callable instance": "class M:\n    def __call__(self, x):\n{body_in_class}\n\n\ng = jax.jit(M())\n",
     "callable instance by name": (
         "class M:\n    def __call__(self, x):\n{body_in_class}\n\n\nobj = M()\ng = jax.jit(obj)\n"
@@ -76,6 +83,9 @@ UNTRACED_FORMS = {
     "bare grad": "def f(x):\n{body}\n\n\ndf = jax.grad(f)\n",
     "called eagerly": "def f(x):\n{body}\n\n\ndef main():\n    return f(1.0)\n",
     "static argument": '@functools.partial(jax.jit, static_argnames=("x",))\ndef f(x):\n{body}\n',
+    "function passed to a helper called eagerly": (
+        "def f(x):\n{body}\n\n\ndef call(fn, x):\n    return fn(x)\n\n\ndef main():\n    return call(f, 1.0)\n"
+    ),
     "callable instance under bare grad": (
         "class M:\n    def __call__(self, x):\n{body_in_class}\n\n\ndf = jax.grad(M())\n"
     ),

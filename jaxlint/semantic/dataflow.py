@@ -240,7 +240,7 @@ class Interpreter:
         elif isinstance(target, ast.Subscript):
             self.eval(target.value)
             self.eval(target.slice)
-            self.taint_container(target.value, value)
+            self.taint_container(target.value, value, target.slice)
         elif isinstance(target, ast.Attribute):
             self.eval(target.value)
 
@@ -261,10 +261,21 @@ class Interpreter:
             else:
                 self.bind(target, item)
 
-    def taint_container(self, base: ast.expr, stored: Value) -> None:
-        """A container that receives a traced value now holds a tracer."""
-        if isinstance(base, ast.Name) and is_traced(stored) and self.state is not None:
-            self.assign_name(base.id, holding_tracer(self.state.names.get(base.id, UNKNOWN)))
+    def taint_container(self, base: ast.expr, stored: Value, key: ast.expr | None = None) -> None:
+        """A container that receives a traced value now holds a tracer; a dict whose entries
+        are known gets the new entry under a constant key (``d["n"] = 3``), or is known only as a
+        whole after a store under another."""
+        if not isinstance(base, ast.Name) or self.state is None:
+            return
+        old = self.state.names.get(base.id, UNKNOWN)
+        known = entries(old)
+        if known is not None and isinstance(key, ast.Constant) and type(key.value) is str:
+            kept = [(k, v) for k, v in known if k != key.value]
+            self.assign_name(base.id, mapping([*kept, (key.value, stored)]))
+        elif is_traced(stored):
+            self.assign_name(base.id, holding_tracer(old))
+        elif known is not None:
+            self.assign_name(base.id, whole(old))
 
     # ------------------------------------------------------------------ statements
 
@@ -428,6 +439,8 @@ class Interpreter:
                     self.state.names.pop(target.id, None)
             else:
                 self.generic(target)
+                if isinstance(target, ast.Subscript):
+                    self.taint_container(target.value, STATIC)  # `del d[k]`
 
     def s_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         for expr in [*node.decorator_list, *node.args.defaults]:
@@ -766,8 +779,9 @@ class Interpreter:
         return value
 
     def subscript_value(self, node: ast.Subscript, base: Value, index: Value) -> Value:
-        if isinstance(node.slice, ast.Constant) and type(node.slice.value) is int:
-            known = subscript(base, node.slice.value)
+        constant = node.slice.value if isinstance(node.slice, ast.Constant) else None
+        if type(constant) is int or (type(constant) is str and entries(base) is not None):
+            known = subscript(base, constant)  # an item of a sequence, an entry of a dict
             if known is not None:
                 return known
         if is_jax_array(base):
@@ -1383,8 +1397,8 @@ class Interpreter:
                 return replaced
         every = [*args, *keywords.values()]
         method = func.attr
-        if method in api.MUTATING_METHODS and any(is_traced(v) for v in every):
-            self.taint_container(func.value, TRACED)
+        if method in api.MUTATING_METHODS:  # `d.update(...)`: what it holds is known only as a whole
+            self.taint_container(func.value, TRACED if any(is_traced(v) for v in every) else STATIC)
         base = whole(receiver)
         if is_traced(base) and method in api.ARRAY_ONLY_METHODS:
             base = as_array(base)  # lists and dicts have no `.sum()`: the receiver is an array
@@ -1430,7 +1444,9 @@ class Interpreter:
             relevant = {
                 name: value
                 for name, value in params.items()
-                if is_traced(value) or (self.level == CONCRETE and is_jax_array(value))
+                if is_traced(value)
+                or (self.level == CONCRETE and is_jax_array(value))
+                or _names_functions(value)  # `apply(fn, x)`: the helper calls `fn` traced
             }
             if relevant and self.info is not None:
                 reason = f"`{target.name}` is called from traced `{self.info.name}` at line {node.lineno}"
@@ -1693,3 +1709,8 @@ def _constructs_object(qualname: str) -> bool:
         return False
     name = qualname.rpartition(".")[2]
     return name[:1].isupper() and not name.isupper() and "_" not in name
+
+
+def _names_functions(value: Value) -> bool:
+    """Whether ``value`` is a function of this module (or holds one, transformed or not)."""
+    return any(isinstance(ref, FunctionRef) for ref in refs(value))

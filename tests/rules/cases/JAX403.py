@@ -65,7 +65,27 @@ def sum_over_traced_axis(x, axis):
     return jnp.sum(x, axis=axis)  # error: JAX403
 
 
+@jax.jit
+def size_stored_in_a_dict(x):
+    sizes = {"n": 3}
+    sizes["n"] = x.sum().astype(int)
+    return jnp.zeros(sizes["n"])  # error: JAX403
+
+
 # --- near misses ---
+
+
+@jax.jit
+def static_entry_of_a_dict_holding_tracers(x):
+    config = {"n": 3, "scale": x}
+    return jnp.zeros(config["n"]) * config["scale"]
+
+
+@jax.jit
+def entry_replaced_by_a_constant(x):
+    config = {"n": x}
+    config["n"] = 3
+    return jnp.zeros(config["n"])
 
 
 @jax.jit
