@@ -53,6 +53,12 @@ TRACED_FORMS = {
     "while body": "def run(v):\n    def f(x):\n{body_in_class}\n    return lax.while_loop(lambda c: c < 3, f, v)\n",
     "cond branch": "def run(p, v):\n    def f(x):\n{body_in_class}\n    return lax.cond(p, f, lambda x: x, v)\n",
     "checkpoint": "@jax.checkpoint\ndef f(x):\n{body}\n",
+    "decorator bound to a partial": (
+        'my_jit = functools.partial(jax.jit, static_argnames=("n",))\n\n\n@my_jit\ndef f(x, n=1):\n{body}\n'
+    ),
+    "vmap decorator bound to a partial": (
+        "batched = functools.partial(jax.vmap, in_axes=0)\n\n\n@batched\ndef f(x):\n{body}\n"
+    ),
     "function passed to a helper that calls it": (
         "def f(x):\n{body}\n\n\ndef call(fn, x):\n    return fn(x)\n\n\n"
         "@jax.jit\ndef step(x):\n    return call(f, x)\n"
@@ -83,6 +89,9 @@ UNTRACED_FORMS = {
     "bare grad": "def f(x):\n{body}\n\n\ndf = jax.grad(f)\n",
     "called eagerly": "def f(x):\n{body}\n\n\ndef main():\n    return f(1.0)\n",
     "static argument": '@functools.partial(jax.jit, static_argnames=("x",))\ndef f(x):\n{body}\n',
+    "static through a decorator bound to a partial": (
+        'my_jit = functools.partial(jax.jit, static_argnames=("x",))\n\n\n@my_jit\ndef f(x):\n{body}\n'
+    ),
     "function passed to a helper called eagerly": (
         "def f(x):\n{body}\n\n\ndef call(fn, x):\n    return fn(x)\n\n\ndef main():\n    return call(f, 1.0)\n"
     ),

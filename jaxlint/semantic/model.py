@@ -597,6 +597,15 @@ class SemanticModel:
         transform = self.transform_of(decorator, scope)
         if transform is not None:
             return Layer(transform, None, decorator)
+        if isinstance(decorator, ast.Name):  # `my_jit = partial(jax.jit, static_argnames=...)`
+            owner = scope.lookup(decorator.id)
+            bound_once = owner is not None and owner.bound.get(decorator.id) == 1
+            value = owner.assigned.get(decorator.id) if owner is not None and bound_once else None
+            layer = self._decorator_layer(value, owner) if isinstance(value, ast.Call) and owner else None
+            # the site is the decorator: a fix must not edit the alias, which others share
+            if layer is not None:
+                layer.site = decorator
+            return layer
         if not isinstance(decorator, ast.Call):
             return None
         qualname = self.resolver.qualname(decorator.func, scope)
@@ -664,6 +673,7 @@ class SemanticModel:
             and transform.name in JITS_WITH_STATIC_ARGNAMES
             and not chain.offset
             and not chain.bound
+            and outermost.call in (None, outermost.site)  # not an alias: `my_jit = partial(jax.jit, ...)`
             and outermost.site not in info.jit_sites
             and hasattr(outermost.site, "lineno")
             and outermost.site.lineno > 0

@@ -1,5 +1,6 @@
 # fix: unsafe
 import dataclasses
+import functools
 
 import jax
 import jax.numpy as jnp
@@ -49,3 +50,11 @@ def sized_by_field(batch):
 @jax.jit
 def sliced_by_field(x, batch):
     return x[: batch.n_items]  # no fix
+
+
+shared_jit = functools.partial(jax.jit, static_argnames=("n",))
+
+
+@shared_jit
+def through_an_alias(x, m, n=2):
+    return jnp.zeros(m) + x * n  # no fix: the alias is shared, and a second partial would drop `n`
