@@ -59,6 +59,14 @@ TRACED_FORMS = {
     "vmap decorator bound to a partial": (
         "batched = functools.partial(jax.vmap, in_axes=0)\n\n\n@batched\ndef f(x):\n{body}\n"
     ),
+    "decorator of the module that jits": "def compiled(fn):\n    return jax.jit(fn)\n\n\n@compiled\ndef f(x):\n{body}\n",
+    "decorator of the module with a wrapper": (
+        "def logged(fn):\n    jitted = jax.jit(fn)\n\n    @functools.wraps(fn)\n    def wrapper(*args):\n"
+        "        return jitted(*args)\n\n    return wrapper\n\n\n@logged\ndef f(x):\n{body}\n"
+    ),
+    "helper that jits what it is handed": (
+        "def compiled(fn):\n    return jax.jit(fn)\n\n\ndef f(x):\n{body}\n\n\ng = compiled(f)\n"
+    ),
     "function passed to a helper that calls it": (
         "def f(x):\n{body}\n\n\ndef call(fn, x):\n    return fn(x)\n\n\n"
         "@jax.jit\ndef step(x):\n    return call(f, x)\n"
@@ -91,6 +99,10 @@ UNTRACED_FORMS = {
     "static argument": '@functools.partial(jax.jit, static_argnames=("x",))\ndef f(x):\n{body}\n',
     "static through a decorator bound to a partial": (
         'my_jit = functools.partial(jax.jit, static_argnames=("x",))\n\n\n@my_jit\ndef f(x):\n{body}\n'
+    ),
+    "decorator that registers": (
+        "REGISTRY = {{}}\n\n\ndef register(fn):\n    REGISTRY[fn.__name__] = fn\n    return fn\n\n\n"
+        "@register\ndef f(x):\n{body}\n"
     ),
     "function passed to a helper called eagerly": (
         "def f(x):\n{body}\n\n\ndef call(fn, x):\n    return fn(x)\n\n\ndef main():\n    return call(f, 1.0)\n"

@@ -445,11 +445,23 @@ class Interpreter:
     def s_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         for expr in [*node.decorator_list, *node.args.defaults]:
             self.eval(expr)
+        if node.decorator_list and self.level == NONE:
+            self.decorate(node, node.decorator_list[-1])
         for default in node.args.kw_defaults:
             if default is not None:
                 self.eval(default)
         self.nested(node)
         self.assign_name(node.name, self.model.function_value(node, self.scope))
+
+    def decorate(self, node: ast.FunctionDef | ast.AsyncFunctionDef, decorator: ast.expr) -> None:
+        """``@compiled`` over ``def f``: a decorator of this module receives ``f``."""
+        plain = referring([FunctionRef(node)])
+        for ref in refs(self.values.get(decorator, UNKNOWN)):
+            target = (
+                self.model.infos.get(ref.node) if isinstance(ref, FunctionRef) and not ref.layers else None
+            )
+            if target is not None and target is not self.info:
+                self.hand_functions(target, bind_values(target, ref.offset, [plain], {}))
 
     def s_class(self, node: ast.ClassDef) -> None:
         for expr in [*node.decorator_list, *node.bases]:
@@ -1452,6 +1464,8 @@ class Interpreter:
                 reason = f"`{target.name}` is called from traced `{self.info.name}` at line {node.lineno}"
                 if target.apply(self.level, relevant, reason, self.runs):
                     self.model.enqueue(target)
+        elif self.level == NONE and target is not self.info:
+            self.hand_functions(target, bind_values(target, offset, _positional(node, args), keywords))
         if not target.analyzed and target.node in self.model.makes_functions:
             self.model.ensure(target)  # a factory: what it returns may be a function to trace
         self.consume_through(target, offset, node, args, keywords)
@@ -1459,6 +1473,14 @@ class Interpreter:
         if self.level < ABSTRACT and known_elements(result) is None:
             result = untraced(result)
         return result
+
+    def hand_functions(self, target: FunctionInfo, params: dict[str, Value]) -> None:
+        """Eager code handing functions of this module to ``target`` (``compiled(f)``, a
+        decorator of its own): ``target`` runs with them, so a transformation it applies to
+        them (``jax.jit(fn)``) traces them."""
+        functions = {name: value for name, value in params.items() if _names_functions(value)}
+        if functions and target.apply(NONE, functions, "", self.runs):
+            self.model.enqueue(target)
 
     def bind_arguments(
         self,
