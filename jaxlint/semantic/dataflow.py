@@ -457,9 +457,9 @@ class Interpreter:
         """``@compiled`` over ``def f``: a decorator of this module receives ``f``."""
         plain = referring([FunctionRef(node)])
         for ref in refs(self.values.get(decorator, UNKNOWN)):
-            target = (
-                self.model.infos.get(ref.node) if isinstance(ref, FunctionRef) and not ref.layers else None
-            )
+            if not isinstance(ref, FunctionRef) or ref.layers:
+                continue
+            target = self.model.infos.get(ref.node)
             if target is not None and target is not self.info:
                 self.hand_functions(target, bind_values(target, ref.offset, [plain], {}))
 
