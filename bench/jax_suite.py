@@ -68,7 +68,6 @@ import argparse
 import ast
 import collections
 import json
-import os
 import random
 import re
 import shutil
@@ -98,17 +97,39 @@ MESSAGES = [
     ("TracerBoolConversionError", r"Attempted boolean conversion"),
     ("TracerArrayConversionError", r"numpy\.ndarray conversion|__array__\\?\(\\?\) method"),
     ("NonConcreteBooleanIndexError", r"boolean indices must be concrete"),
-    ("ConcretizationTypeError", r"Abstract tracer value|concrete value|method was called on "
-                                r"traced array|Tracer with object id"),
+    # jax.checking_leaks()/check_tracer_leaks(): "Leaked trace ...", "... is referred to by".
+    ("LeakedTrace", r"Leaked|is referred to by"),
+    # core._invalid_shape_error: a TypeError for a traced *or* a non-integer shape.
+    ("InvalidShapeError", r"Shapes must be 1D sequences of concrete values"),
+    (
+        "ConcretizationTypeError",
+        r"Abstract tracer value|concrete value|method was called on "
+        r"traced array|Tracer with object id",
+    ),
     ("UnexpectedTracerError", r"unexpected tracer|escaped tracer"),
-    ("LeakedTrace", r"Leaked"),
     ("ImmutableArray", r"arrays are immutable|does not support item assignment"),
 ]
-ASSERT_RAISES = {"assertRaises", "assertRaisesRegex", "assertRaisesRegexp",
-                 "assertRaisesWithLiteralMatch"}
+# The rule families whose finding predicts each error (the "match" column).
+MATCHING = {
+    "UnexpectedTracerError": ("JAX1",),
+    "LeakedTrace": ("JAX1",),
+    "ImmutableArray": ("JAX2",),
+}
+MATCHING_DEFAULT = ("JAX4", "JAX5", "JAX602")  # concretization and conversion errors
+
+
+def matches(expected: str, code: str) -> bool:
+    return code.startswith(MATCHING.get(expected, MATCHING_DEFAULT))
+
+
+ASSERT_RAISES = {"assertRaises", "assertRaisesRegex", "assertRaisesRegexp", "assertRaisesWithLiteralMatch"}
 # Positional arguments taken by the assertion before the callable (call form).
-ASSERT_NARGS = {"assertRaises": 1, "assertRaisesRegex": 2, "assertRaisesRegexp": 2,
-                "assertRaisesWithLiteralMatch": 2}
+ASSERT_NARGS = {
+    "assertRaises": 1,
+    "assertRaisesRegex": 2,
+    "assertRaisesRegexp": 2,
+    "assertRaisesWithLiteralMatch": 2,
+}
 
 
 @dataclass
@@ -141,6 +162,7 @@ class Expectation:
     found_block: bool = False
     found_callees: bool = False
     found_method: bool = False
+    found_match: bool = False  # block+callees, with a code of the family predicting the error
     codes: set[str] = field(default_factory=set)
 
 
@@ -148,16 +170,23 @@ class Expectation:
 
 
 def git_files(repo: str, rev: str) -> list[str]:
-    out = subprocess.run(["git", "-C", repo, "ls-tree", "-r", "--name-only", rev, "tests/"],
-                         check=True, capture_output=True, text=True).stdout
+    out = subprocess.run(
+        ["git", "-C", repo, "ls-tree", "-r", "--name-only", rev, "tests/"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     return sorted(p for p in out.splitlines() if p.endswith("_test.py"))
 
 
 def git_read_all(repo: str, rev: str, paths: list[str]) -> dict[str, str]:
     """All files in one ``git cat-file --batch`` process."""
-    proc = subprocess.run(["git", "-C", repo, "cat-file", "--batch"],
-                          input="".join(f"{rev}:{p}\n" for p in paths).encode(),
-                          check=True, capture_output=True)
+    proc = subprocess.run(
+        ["git", "-C", repo, "cat-file", "--batch"],
+        input="".join(f"{rev}:{p}\n" for p in paths).encode(),
+        check=True,
+        capture_output=True,
+    )
     data, pos, result = proc.stdout, 0, {}
     for p in paths:
         nl = data.index(b"\n", pos)
@@ -166,7 +195,7 @@ def git_read_all(repo: str, rev: str, paths: list[str]) -> dict[str, str]:
         if len(header) < 3 or header[1] != b"blob":
             continue
         size = int(header[2])
-        result[p] = data[pos:pos + size].decode("utf-8", "replace")
+        result[p] = data[pos : pos + size].decode("utf-8", "replace")
         pos += size + 1
     return result
 
@@ -191,8 +220,7 @@ class StringResolver:
         self.module_consts = module_consts
         self.local: dict[str, list[tuple[int, ast.AST]]] = collections.defaultdict(list)
         for n in ast.walk(method):
-            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(
-                    n.targets[0], ast.Name):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
                 self.local[n.targets[0].id].append((n.lineno, n.value))
 
     def __call__(self, node: ast.AST, line: int, depth: int = 0) -> str:
@@ -201,8 +229,9 @@ class StringResolver:
         if isinstance(node, ast.Constant):
             return node.value if isinstance(node.value, str) else ""
         if isinstance(node, ast.JoinedStr):
-            return "".join(self(v, line, depth + 1) if isinstance(v, ast.Constant) else ".*"
-                           for v in node.values)
+            return "".join(
+                self(v, line, depth + 1) if isinstance(v, ast.Constant) else ".*" for v in node.values
+            )
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Mod)):
             return self(node.left, line, depth + 1) + self(node.right, line, depth + 1)
         if isinstance(node, ast.Name):
@@ -300,7 +329,32 @@ def callee_spans(block_nodes: list[ast.AST], defs) -> list[tuple[int, int]]:
     return sorted(set(spans))
 
 
+def segment(lines: list[str], node: ast.AST) -> str:
+    """Source text of an expression (rows and columns are those of ``ast``; columns are bytes)."""
+    rows = [ln.encode() for ln in lines[node.lineno - 1 : node.end_lineno]]
+    if not rows:
+        return ""
+    if len(rows) == 1:
+        return rows[0][node.col_offset : node.end_col_offset].decode(errors="replace")
+    rows[0], rows[-1] = rows[0][node.col_offset :], rows[-1][: node.end_col_offset]
+    return b"\n".join(rows).decode(errors="replace")
+
+
 def find_expectations(m: Method, module_consts) -> list[Expectation]:
+    withs, tries, calls = [], [], []
+    for node in ast.walk(m.node):
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            withs.append(node)
+        elif isinstance(node, ast.Try):
+            tries.append(node)
+        elif isinstance(node, ast.Call) and raises_call(node):
+            calls.append(node)
+    if not calls and not any(
+        h.type is not None and any(n in TRACER_ERRORS for n in exc_names(h.type))
+        for t in tries
+        for h in t.handlers
+    ):
+        return []
     resolve = StringResolver(module_consts, m.node)
     defs = local_defs(m.node)
     out = []
@@ -314,38 +368,57 @@ def find_expectations(m: Method, module_consts) -> list[Expectation]:
         spelling = ast.unparse(exc)
         if msg:
             spelling += f" /{msg[:50]}/"
-        out.append(Expectation(m, form, start, end, label, spelling, first_line,
-                               callee_spans(body_nodes, defs)))
+        out.append(
+            Expectation(m, form, start, end, label, spelling, first_line, callee_spans(body_nodes, defs))
+        )
 
-    for node in ast.walk(m.node):
-        if isinstance(node, (ast.With, ast.AsyncWith)):
-            for item in node.items:
-                rc = raises_call(item.context_expr)
-                if rc and rc[1].args:
-                    kind, call = rc
-                    handled_calls.add(id(call))
-                    first = src_line(m.lines, node.body[0].lineno) if node.body else ""
-                    add("with", node.lineno, node.end_lineno, call.args[0],
-                        message_arg(kind, call), node.body, first)
-        elif isinstance(node, ast.Try):
-            for h in node.handlers:
-                if h.type is not None and any(n in TRACER_ERRORS for n in exc_names(h.type)):
-                    add("try", node.body[0].lineno, node.body[-1].end_lineno, h.type, None,
-                        node.body, src_line(m.lines, node.body[0].lineno))
-                    break
-    for node in ast.walk(m.node):
-        rc = raises_call(node)
-        if not rc or id(node) in handled_calls:
+    for node in withs:
+        for item in node.items:
+            rc = raises_call(item.context_expr)
+            if rc and rc[1].args:
+                kind, call = rc
+                handled_calls.add(id(call))
+                first = src_line(m.lines, node.body[0].lineno) if node.body else ""
+                add(
+                    "with",
+                    node.lineno,
+                    node.end_lineno,
+                    call.args[0],
+                    message_arg(kind, call),
+                    node.body,
+                    first,
+                )
+    for node in tries:
+        for h in node.handlers:
+            if h.type is not None and any(n in TRACER_ERRORS for n in exc_names(h.type)):
+                add(
+                    "try",
+                    node.body[0].lineno,
+                    node.body[-1].end_lineno,
+                    h.type,
+                    None,
+                    node.body,
+                    src_line(m.lines, node.body[0].lineno),
+                )
+                break
+    for call in calls:
+        if id(call) in handled_calls:
             continue
-        kind, call = rc
+        kind, _ = raises_call(call)
         nargs = ASSERT_NARGS.get(kind, 1)
         if len(call.args) <= nargs:
             continue  # context-manager form not used in a `with` (e.g. cm = assertRaises(...))
         fn = call.args[nargs]
-        seg = ast.get_source_segment("\n".join(m.lines), fn) or ""
-        add("call", call.lineno, call.end_lineno, call.args[0], message_arg(kind, call),
-            call.args[nargs:] + [kw.value for kw in call.keywords], seg.splitlines()[0] if seg
-            else "")
+        seg = segment(m.lines, fn)
+        add(
+            "call",
+            call.lineno,
+            call.end_lineno,
+            call.args[0],
+            message_arg(kind, call),
+            call.args[nargs:] + [kw.value for kw in call.keywords],
+            seg.splitlines()[0] if seg else "",
+        )
     return out
 
 
@@ -363,7 +436,7 @@ def header_of(tree: ast.Module, lines: list[str], helpers: bool) -> list[str]:
 
     def seg(n):
         first = min([d.lineno for d in getattr(n, "decorator_list", [])] + [n.lineno])
-        return lines[first - 1:n.end_lineno]
+        return lines[first - 1 : n.end_lineno]
 
     for n in tree.body:
         if isinstance(n, (ast.Import, ast.ImportFrom)):
@@ -371,10 +444,8 @@ def header_of(tree: ast.Module, lines: list[str], helpers: bool) -> list[str]:
         elif isinstance(n, (ast.Try, ast.If)):
             for s in n.body:
                 if isinstance(s, (ast.Import, ast.ImportFrom)):
-                    out += [ln[s.col_offset:] if ln[:s.col_offset].strip() == "" else ln
-                            for ln in seg(s)]
-        elif helpers and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign,
-                                        ast.AnnAssign)):
+                    out += [ln[s.col_offset :] if ln[: s.col_offset].strip() == "" else ln for ln in seg(s)]
+        elif helpers and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.AnnAssign)):
             out += seg(n)
     return out
 
@@ -382,8 +453,8 @@ def header_of(tree: ast.Module, lines: list[str], helpers: bool) -> list[str]:
 def build_module(m: Method, header: list[str]) -> None:
     start, end = m.span
     col = m.node.col_offset
-    body = [ln[col:] if ln[:col].strip() == "" else ln for ln in m.lines[start - 1:end]]
-    pre = header + ["", f"# --- {m.key}  (line {start} of {m.file})"]
+    body = [ln[col:] if ln[:col].strip() == "" else ln for ln in m.lines[start - 1 : end]]
+    pre = [*header, "", f"# --- {m.key}  (line {start} of {m.file})"]
     m.offset = len(pre) - start + 1
     m.text = "\n".join(pre + body) + "\n"
 
@@ -442,8 +513,17 @@ def find_jaxlint(explicit: str | None) -> str:
 
 
 def run_jaxlint(jaxlint: str, directory: Path) -> list[dict]:
-    cmd = [jaxlint, "check", "--no-cache", "--isolated", "--no-respect-gitignore",
-           "--exit-zero", "--output-format", "json", str(directory)]
+    cmd = [
+        jaxlint,
+        "check",
+        "--no-cache",
+        "--isolated",
+        "--no-respect-gitignore",
+        "--exit-zero",
+        "--output-format",
+        "json",
+        str(directory),
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode not in (0, 1):
         sys.exit(f"jaxlint failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
@@ -459,21 +539,31 @@ def pct(a: int, b: int) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("repo", nargs="?", default=DEFAULT_REPO, help="a clone of jax-ml/jax")
     ap.add_argument("--rev", default="HEAD")
     ap.add_argument("--list", action="store_true", help="list the missed expectations")
     ap.add_argument("--list-found", action="store_true", help="list the found expectations")
-    ap.add_argument("--list-fa", action="store_true",
-                    help="list the findings on methods without expectations")
-    ap.add_argument("--show", metavar="NAME",
-                    help="print the generated module of a test (substring of file::Class::method)")
-    ap.add_argument("--fa-sample", default="400", help="methods without expectations to check "
-                    "(a number, or 'all')")
+    ap.add_argument(
+        "--list-fa", action="store_true", help="list the findings on methods without expectations"
+    )
+    ap.add_argument(
+        "--show",
+        metavar="NAME",
+        help="print the generated module of a test (substring of file::Class::method)",
+    )
+    ap.add_argument(
+        "--fa-sample", default="400", help="methods without expectations to check (a number, or 'all')"
+    )
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--helpers", choices=("all", "none"), default="all",
-                    help="include the test file's module-level functions and assignments")
+    ap.add_argument(
+        "--helpers",
+        choices=("all", "none"),
+        default="all",
+        help="include the test file's module-level functions and assignments",
+    )
     ap.add_argument("--jaxlint", help="the jaxlint executable")
     ap.add_argument("--keep", metavar="DIR", help="write the generated modules here and keep them")
     ap.add_argument("--json", metavar="FILE", help="write per-expectation results as JSON")
@@ -512,8 +602,10 @@ def main(argv=None) -> int:
         print(m.text, end="")
         for e in exps:
             if e.method is m:
-                print(f"# expectation: gen lines {e.start + m.offset}-{e.end + m.offset} "
-                      f"({e.expected}: {e.spelling})")
+                print(
+                    f"# expectation: gen lines {e.start + m.offset}-{e.end + m.offset} "
+                    f"({e.expected}: {e.spelling})"
+                )
         return 0
 
     tmp = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="jaxsuite_"))
@@ -552,66 +644,96 @@ def main(argv=None) -> int:
             if overlaps(r0, r1, e.start, e.end):
                 e.found_block = True
                 e.codes.add(f["code"])
-            if overlaps(r0, r1, e.start, e.end) or any(
-                    overlaps(r0, r1, a, b) for a, b in e.callee_spans):
+            if overlaps(r0, r1, e.start, e.end) or any(overlaps(r0, r1, a, b) for a, b in e.callee_spans):
                 e.found_callees = True
                 e.codes.add(f["code"])
+                e.found_match |= matches(e.expected, f["code"])
 
     # ---------------------------------------------------------------- report
     n = len(exps)
     nb = sum(e.found_block for e in exps)
     nc = sum(e.found_callees for e in exps)
     nm = sum(e.found_method for e in exps)
+    nmatch = sum(e.found_match for e in exps)
     print(f"JAX test suite: {args.repo} @ {args.rev}")
-    print(f"files: {len(all_paths)} *_test.py, {len(all_paths) - len(paths)} skipped "
-          f"({', '.join(SKIP_DIRS)}), {len(failed)} failed to parse"
-          + (f" ({', '.join(failed)})" if failed else ""))
-    print(f"modules: {len(exp_methods)} methods with expectations + {len(sample)} of "
-          f"{len(clean)} methods without (sample); {len(syntax_errors)} generated modules "
-          f"jaxlint could not parse; helpers={args.helpers}")
+    print(
+        f"files: {len(all_paths)} *_test.py, {len(all_paths) - len(paths)} skipped "
+        f"({', '.join(SKIP_DIRS)}), {len(failed)} failed to parse"
+        + (f" ({', '.join(failed)})" if failed else "")
+    )
+    print(
+        f"modules: {len(exp_methods)} methods with expectations + {len(sample)} of "
+        f"{len(clean)} methods without (sample); {len(syntax_errors)} generated modules "
+        f"jaxlint could not parse; helpers={args.helpers}"
+    )
     print(f"time: read+build {t1 - t0:.1f}s, jaxlint {t2 - t1:.1f}s")
     print()
-    print(f"tracer-error expectations: {n}  (with {sum(e.form == 'with' for e in exps)}, "
-          f"call {sum(e.form == 'call' for e in exps)}, try {sum(e.form == 'try' for e in exps)})")
+    print(
+        f"tracer-error expectations: {n}  (with {sum(e.form == 'with' for e in exps)}, "
+        f"call {sum(e.form == 'call' for e in exps)}, try {sum(e.form == 'try' for e in exps)})"
+    )
     print(f"  found in block:          {nb:4d}  recall {pct(nb, n)}")
     print(f"  found in block+callees:  {nc:4d}  recall {pct(nc, n)}   <- headline")
     print(f"  found in method:         {nm:4d}  recall {pct(nm, n)}")
+    print(
+        f"  block+callees, matching rule family: {nmatch:4d}  recall {pct(nmatch, n)}  "
+        f"(JAX1 for tracer leaks, JAX2 for mutation, JAX4/JAX5/JAX602 otherwise)"
+    )
 
     def table(title, keyf):
         groups = collections.defaultdict(list)
         for e in exps:
             groups[keyf(e)].append(e)
         print()
-        print(f"{title:<46} {'n':>4} {'block':>6} {'+callee':>8} {'method':>7}  recall(+callee)")
+        print(f"{title:<34} {'n':>4} {'block':>6} {'+callee':>8} {'method':>7} {'match':>6}  recall(+callee)")
         for k, es in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
             c = sum(x.found_callees for x in es)
-            print(f"{k:<46} {len(es):4d} {sum(x.found_block for x in es):6d} {c:8d} "
-                  f"{sum(x.found_method for x in es):7d}  {pct(c, len(es))}")
+            print(
+                f"{k:<34} {len(es):4d} {sum(x.found_block for x in es):6d} {c:8d} "
+                f"{sum(x.found_method for x in es):7d} {sum(x.found_match for x in es):6d}"
+                f"  {pct(c, len(es))}"
+            )
 
     table("expected error", lambda e: e.expected)
     table("test file", lambda e: e.method.file)
     codes = collections.Counter(c for e in exps for c in e.codes)
     if codes:
-        print("\ncodes on found expectations (block+callees):",
-              ", ".join(f"{c} {k}" for c, k in sorted(codes.items())))
+        print(
+            "\ncodes on found expectations (block+callees):",
+            ", ".join(f"{c} {k}" for c, k in sorted(codes.items())),
+        )
 
     # false-alarm indicator
     fa = [(m, r0, f) for m in sample for r0, _, f in method_findings(m)]
     fa_methods = {m.key for m, _, _ in fa}
-    print(f"\nmethods without expectations: {len(sample)} checked, {len(fa_methods)} with a "
-          f"JAX1xx-6xx finding, {len(fa)} findings"
-          + (": " + ", ".join(f"{c} {k}" for c, k in
-                              sorted(collections.Counter(f['code'] for _, _, f in fa).items()))
-             if fa else ""))
+    print(
+        f"\nmethods without expectations: {len(sample)} checked, {len(fa_methods)} with a "
+        f"JAX1xx-6xx finding, {len(fa)} findings"
+        + (
+            ": "
+            + ", ".join(
+                f"{c} {k}" for c, k in sorted(collections.Counter(f["code"] for _, _, f in fa).items())
+            )
+            if fa
+            else ""
+        )
+    )
 
     def show(es, what):
         print(f"\n{what}:")
         for e in sorted(es, key=lambda e: (e.method.file, e.start)):
-            print(f"  {e.method.file}::{e.method.name}  {e.start}  {e.expected}  "
-                  f"[{e.form}]  {e.first_line}")
+            codes = f"  ({', '.join(sorted(e.codes))})" if e.codes else ""
+            print(
+                f"  {e.method.file}::{e.method.name}  {e.start}  {e.expected}  "
+                f"[{e.form}]  {e.first_line}{codes}"
+            )
 
     if args.list:
         show([e for e in exps if not e.found_callees], "misses (block+callees)")
+        show(
+            [e for e in exps if e.found_callees and not e.found_match],
+            "found only by a rule of another family (coincidental)",
+        )
     if args.list_found:
         show([e for e in exps if e.found_callees], "found (block+callees)")
     if args.list_fa:
@@ -620,12 +742,30 @@ def main(argv=None) -> int:
             print(f"  {m.file}::{m.name}  {r0}  {f['code']}  {src_line(m.lines, r0)}")
             print(f"      {f['message'][:300]}")
     if args.json:
-        Path(args.json).write_text(json.dumps([{
-            "file": e.method.file, "class": e.method.cls, "method": e.method.name,
-            "form": e.form, "start": e.start, "end": e.end, "expected": e.expected,
-            "spelling": e.spelling, "first_line": e.first_line,
-            "found_block": e.found_block, "found_callees": e.found_callees,
-            "found_method": e.found_method, "codes": sorted(e.codes)} for e in exps], indent=1))
+        Path(args.json).write_text(
+            json.dumps(
+                [
+                    {
+                        "file": e.method.file,
+                        "class": e.method.cls,
+                        "method": e.method.name,
+                        "form": e.form,
+                        "start": e.start,
+                        "end": e.end,
+                        "expected": e.expected,
+                        "spelling": e.spelling,
+                        "first_line": e.first_line,
+                        "found_block": e.found_block,
+                        "found_callees": e.found_callees,
+                        "found_method": e.found_method,
+                        "found_match": e.found_match,
+                        "codes": sorted(e.codes),
+                    }
+                    for e in exps
+                ],
+                indent=1,
+            )
+        )
     return 0
 
 

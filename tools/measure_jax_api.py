@@ -21,7 +21,9 @@ and ``fft``), ``jax.lax``, ``jax.nn`` and ``jax.random``, the script
    ``ValueError`` or ``IndexError`` that names a tracer, a concrete value or a non-hashable static
    argument), or anything else (unknown, not recorded). A parameter found concrete is measured
    again with each optional parameter added: those that lift the requirement are its ``unless``
-   (``repeats`` of ``jnp.repeat`` unless ``total_repeat_length``);
+   (``repeats`` of ``jnp.repeat`` unless ``total_repeat_length``). A parameter found concrete
+   with an int is measured again with a float array there: one that then traces is
+   ``array_ok`` (``bins`` of ``jnp.histogram``: a count, or edges that may be traced);
 3. for ``jax.numpy``, passes each array or number argument as a Python list (a number as two of
    it), eagerly, and records the positions where the list raises ``TypeError`` ("requires ndarray
    or scalar arguments") while the same values as an array work;
@@ -689,6 +691,7 @@ class Parameter:
     value: str
     error: str
     unless: list[str] = field(default_factory=list)
+    array_ok: bool = False  # an array there may be traced (only an int must be concrete)
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -701,6 +704,8 @@ class Parameter:
             out["variadic"] = True
         if self.unless:
             out["unless"] = sorted(self.unless)
+        if self.array_ok:
+            out["array_ok"] = True
         return out
 
 
@@ -725,6 +730,13 @@ def position_of(signature: inspect.Signature, name: str) -> int | None:
         if p.name == name:
             return i if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.VAR_POSITIONAL) else None
     return None
+
+
+def accepts_traced_array(call: Call, name: str) -> bool:
+    """Whether a float array in place of the int ``name`` works eagerly and may then be traced
+    (``bins`` of ``jnp.histogram``: a count that must be concrete, or edges that need not be)."""
+    with_array = call.with_value(name, np.linspace(0.0, 1.0, 5, dtype=np.float32))
+    return eager(with_array) and classify(with_array, name)[0] == "traceable"
 
 
 def classify(call: Call, name: str) -> tuple[str, str]:
@@ -783,6 +795,7 @@ def measure(qualname: str, func: Any, signature: inspect.Signature) -> Measured 
                 for extra, with_extra in baseline.additions.items():
                     if classify(with_extra, name)[0] == "traceable":
                         found.unless.append(extra)
+            found.array_ok = kind == "int" and accepts_traced_array(call, name)
             result.concrete.append(found)
     positional = [
         p.name

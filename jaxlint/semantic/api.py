@@ -135,6 +135,20 @@ BOOL_RESULTS = frozenset(
     | {"jax.random.bernoulli"}
 )
 
+# Calls that make a mutable reference (`jax.Ref`): unlike an array, it takes item assignment
+# (`ref[0] += 1`, `ref[...] = x`), under `jit` too.
+REF_CONSTRUCTORS = frozenset(
+    {
+        "jax.new_ref",
+        "jax.empty_ref",
+        "jax.ref.new_ref",
+        "jax.ref.empty_ref",
+        "jax._src.core.new_ref",
+        "jax._src.core.mutable_array",
+        "jax.experimental.mutable_array",
+    }
+)
+
 # Calls that return their (first) argument's structure unchanged.
 PASSTHROUGH = frozenset(
     {
@@ -250,12 +264,12 @@ AT_UPDATE_METHODS = frozenset(
     {"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"}
 )
 # Methods that wait for an array's value on the device (or copy it to the host).
-SYNCING_METHODS = frozenset({"block_until_ready", "item", "tolist", "copy_to_host_async", "__array__"})
+SYNCING_METHODS = frozenset({"block_until_ready", "item", "tolist", "tobytes", "copy_to_host_async", "__array__"})
 # Array methods that no list, tuple or dict has: calling one proves the receiver is an array.
 ARRAY_ONLY_METHODS = ARRAY_METHODS - {"copy", "get", "add", "set", "apply", "sort", "__getitem__"}
-ARRAY_ONLY_METHODS |= {"item", "tolist"}
+ARRAY_ONLY_METHODS |= {"item", "tolist", "tobytes"}
 # Methods that turn an array into a Python value: they need a concrete array.
-CONVERSION_METHODS = frozenset({"item", "tolist", "__bool__", "__index__", "__int__", "__float__"})
+CONVERSION_METHODS = frozenset({"item", "tolist", "tobytes", "__bool__", "__index__", "__int__", "__float__"})
 
 # Python builtins whose result is static whatever they are given.
 STATIC_BUILTINS = frozenset(

@@ -1230,6 +1230,8 @@ class Interpreter:
             return self.replaced(args[0], keywords, named_tuple=False) or UNKNOWN
         if qualname in api.PASSTHROUGH:
             return args[0] if args else UNKNOWN
+        if qualname in api.REF_CONSTRUCTORS:
+            return UNKNOWN  # a mutable reference, not an array
         if qualname.startswith(api.JAX_ARRAY_NAMESPACES):
             return self.jax_call(qualname, node, every)
         if qualname.startswith("jax.tree"):

@@ -27,7 +27,8 @@ class ConcreteParameter:
     and every later one). ``value`` is the kind of value measured: ``"int"``, ``"ints"`` (a tuple
     of ints: a shape, axes), ``"bool"``, ``"float"``, ``"array"`` or ``"arrays"``. ``unless``
     names optional parameters whose presence lifts the requirement (``repeats`` of ``jnp.repeat``
-    unless ``total_repeat_length``).
+    unless ``total_repeat_length``). ``array_ok``: only an int there must be concrete; an array
+    may be traced (``bins`` of ``jnp.histogram``: a count, or the edges).
     """
 
     name: str
@@ -36,6 +37,7 @@ class ConcreteParameter:
     error: str
     variadic: bool = False
     unless: tuple[str, ...] = ()
+    array_ok: bool = False
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,7 @@ def concrete_parameters(qualname: str) -> ConcreteParams | None:
                 error=p["error"],
                 variadic=p.get("variadic", False),
                 unless=tuple(p.get("unless", ())),
+                array_ok=p.get("array_ok", False),
             )
             for p in entry["parameters"]
         ),

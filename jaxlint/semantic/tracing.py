@@ -212,6 +212,13 @@ def static_positions(call: ast.Call | None) -> set[int] | None:
     return None if found is UNRESOLVED else found  # pyright: ignore[reportReturnType]
 
 
+def static_names(call: ast.Call | None) -> set[str] | None:
+    """The parameter names ``jax.jit(f, static_argnames=...)`` as ``call`` marks static (None
+    when they are not literals)."""
+    found = _str_set(keyword_argument(call, "static_argnames"), default=set())
+    return None if found is UNRESOLVED else found  # pyright: ignore[reportReturnType]
+
+
 def _int_set(expr: ast.expr | None, default: set[int]) -> set[int] | object:
     if expr is None:
         return default

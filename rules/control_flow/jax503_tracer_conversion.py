@@ -34,7 +34,11 @@ NUMPY_CONVERSIONS = frozenset(
     {"numpy.asarray", "numpy.array", "numpy.asanyarray", "numpy.ascontiguousarray", "numpy.copy"}
     | {f"numpy.{name}" for name in NUMPY_SCALAR_TYPES.split()}
 )
-METHOD_CONVERSIONS = {"item": "ConcretizationTypeError", "tolist": "ConcretizationTypeError"}
+METHOD_CONVERSIONS = {
+    "item": "ConcretizationTypeError",
+    "tolist": "ConcretizationTypeError",
+    "tobytes": "ConcretizationTypeError",
+}
 
 
 # What a JVP tracer (under a bare `jax.grad`: its primal value is concrete) still rejects, measured

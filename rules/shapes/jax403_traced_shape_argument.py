@@ -141,12 +141,19 @@ class TracedShapeArgument(Rule):
         params = None if library is None else concrete_parameters(library.qualname)
         if library is None or params is None:
             return
+        static = library.static_names
         traced = [
             argument
             for position, argument in enumerate(node.args)
-            if position not in library.static and _needs_concrete(params.find(position=position))
+            if position not in library.static
+            and _needs_concrete(parameter := params.find(position=position))
+            and parameter.name not in static  # pyright: ignore[reportOptionalMemberAccess]
         ]
-        traced += [k.value for k in node.keywords if _needs_concrete(params.find(keyword=k.arg))]
+        traced += [
+            k.value
+            for k in node.keywords
+            if k.arg not in static and _needs_concrete(params.find(keyword=k.arg))
+        ]
         if not traced:
             return
         short = library.short
@@ -154,7 +161,7 @@ class TracedShapeArgument(Rule):
             node,
             f"`{snippet(ctx, node)}` calls `{short}` through `jax.jit`, which traces every argument, "
             f"but `{snippet(ctx, traced[0])}` is an argument JAX needs concrete (a shape, size or axis): "
-            f"JAX raises when tracing it; pass it with `static_argnums` on the `jax.jit`, or call "
+            f"JAX raises when tracing it; name it in `static_argnames` on the `jax.jit`, or call "
             f"`{short}` without jit",
         )
 
@@ -286,8 +293,9 @@ def _window(ctx: Context, node: ast.Subscript) -> DynamicSliceWindow | None:
 def _needs_concrete(parameter: ConcreteParameter | None) -> bool:
     """Whether ``parameter`` must be concrete in this call. A parameter another one can make
     optional (``repeats`` of ``jnp.repeat`` with ``total_repeat_length``) is JAX402's: the remedy
-    is to pass that size."""
-    return parameter is not None and not parameter.unless
+    is to pass that size. One that takes a traced array as well as a concrete int (``bins`` of
+    ``jnp.histogram``) is left alone: a tracer there may well be an array."""
+    return parameter is not None and not parameter.unless and not parameter.array_ok
 
 
 def _first_traced(ctx: Context, candidates: list[ast.expr]) -> ast.expr | None:

@@ -11,7 +11,7 @@ import ast
 from dataclasses import dataclass
 
 from jaxlint.engine.context import Context
-from jaxlint.semantic.tracing import static_positions
+from jaxlint.semantic.tracing import static_names, static_positions
 from jaxlint.semantic.transforms import COMPILING_TRANSFORMS
 
 
@@ -21,9 +21,13 @@ class JittedLibraryCall:
 
     qualname: str  # the library function: `jax.numpy.unique`, `builtins.float`, `math.sqrt`
     static: frozenset[int]  # the positions `static_argnums` keeps static
+    static_names: frozenset[str] = frozenset()  # the parameters `static_argnames` keeps static
 
     def traced(self, node: ast.Call) -> list[ast.expr]:
-        """The positional arguments of ``node`` that jit traces."""
+        """The positional arguments of ``node`` that jit traces (with no `static_argnames`,
+        which name parameters this module does not know the positions of)."""
+        if self.static_names:
+            return []
         return [argument for position, argument in enumerate(node.args) if position not in self.static]
 
     @property
@@ -42,5 +46,7 @@ def jitted_library_call(ctx: Context, node: ast.Call) -> JittedLibraryCall | Non
     jits = [layer for layer in library.layers if layer.transform in COMPILING_TRANSFORMS]
     if not jits or any(isinstance(a, ast.Starred) for a in node.args):
         return None
-    static = static_positions(jits[-1].call)
-    return None if static is None else JittedLibraryCall(library.qualname, frozenset(static))
+    static, names = static_positions(jits[-1].call), static_names(jits[-1].call)
+    if static is None or names is None:
+        return None
+    return JittedLibraryCall(library.qualname, frozenset(static), frozenset(names))

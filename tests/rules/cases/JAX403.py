@@ -50,6 +50,11 @@ def jitted_library_function_inline(n):
     return jax.jit(jnp.ones)((n, 2))  # error: JAX403
 
 
+def jitted_library_function_shape_by_keyword(key):
+    sample = jax.jit(jax.random.normal, static_argnames="dtype")
+    return sample(key, shape=(3,))  # error: JAX403
+
+
 @jax.jit
 def one_hot_with_traced_classes(labels, num_classes):
     return jax.nn.one_hot(labels, num_classes)  # error: JAX403
@@ -101,6 +106,19 @@ def one_hot_with_static_classes(labels):
 def jitted_library_function_with_static_shape():
     zeros = jax.jit(jnp.zeros, static_argnums=0)
     return zeros(2)
+
+
+def jitted_library_function_with_static_argnames(key):
+    sample = jax.jit(jax.random.normal, static_argnames=["shape", "dtype"])
+    by_keyword = sample(key, shape=(3,), dtype=jnp.float32)
+    by_position = jax.jit(jax.random.uniform, static_argnames="shape")(jax.random.key(1), (3,))
+    return by_keyword, by_position
+
+
+@jax.jit
+def histogram_with_traced_edges(x):
+    edges = jnp.linspace(0.0, 1.0, 5)
+    return jnp.histogram(x, bins=edges)  # an array of edges may be traced; only a count may not
 
 
 def jitted_library_function_on_arrays(x):

@@ -24,7 +24,8 @@ def conversions(x):
     c = math.sqrt(x.sum())  # error: JAX503
     d = max(x.sum(), 1.0)  # error: JAX503
     e = np.float32(x)  # error: JAX503
-    return a, b, c, d, e
+    f = x.tobytes()  # error: JAX503
+    return a, b, c, d, e, f
 
 
 TABLE = (1.0, 2.0, 3.0)
