@@ -264,7 +264,9 @@ AT_UPDATE_METHODS = frozenset(
     {"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"}
 )
 # Methods that wait for an array's value on the device (or copy it to the host).
-SYNCING_METHODS = frozenset({"block_until_ready", "item", "tolist", "tobytes", "copy_to_host_async", "__array__"})
+SYNCING_METHODS = frozenset(
+    {"block_until_ready", "item", "tolist", "tobytes", "copy_to_host_async", "__array__"}
+)
 # Array methods that no list, tuple or dict has: calling one proves the receiver is an array.
 ARRAY_ONLY_METHODS = ARRAY_METHODS - {"copy", "get", "add", "set", "apply", "sort", "__getitem__"}
 ARRAY_ONLY_METHODS |= {"item", "tolist", "tobytes"}
