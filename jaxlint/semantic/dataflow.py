@@ -1460,7 +1460,7 @@ class Interpreter:
                 for name, value in params.items()
                 if is_traced(value)
                 or (self.level == CONCRETE and is_jax_array(value))
-                or _names_functions(value)  # `apply(fn, x)`: the helper calls `fn` traced
+                or (_names_functions(value) and self.model.uses_function_param(target, name))
             }
             if relevant and self.info is not None:
                 reason = f"`{target.name}` is called from traced `{self.info.name}` at line {node.lineno}"
@@ -1480,7 +1480,11 @@ class Interpreter:
         """Eager code handing functions of this module to ``target`` (``compiled(f)``, a
         decorator of its own): ``target`` runs with them, so a transformation it applies to
         them (``jax.jit(fn)``) traces them."""
-        functions = {name: value for name, value in params.items() if _names_functions(value)}
+        functions = {
+            name: value
+            for name, value in params.items()
+            if _names_functions(value) and self.model.uses_function_param(target, name)
+        }
         if functions and target.apply(NONE, functions, "", self.runs):
             self.model.enqueue(target)
 

@@ -975,6 +975,12 @@ class SemanticModel:
             return FunctionRef(member, offset=1)
         return FunctionRef(member)
 
+    def uses_function_param(self, info: FunctionInfo, name: str) -> bool:
+        """Whether a function handed to ``info`` as parameter ``name`` can matter to the analysis:
+        ``info`` calls it (``fn(x)``, traced with ``info``'s values) or applies a transformation
+        to a function the syntax does not name (``jax.jit(fn)``)."""
+        return name in info.scope.called or info.node in self._unresolved
+
     def apply_function_ref(self, ref: FunctionRef, context: int) -> None:
         """Trace the function ``ref`` names as its transformations say (in code of level ``context``)."""
         info = self.infos.get(ref.node)
