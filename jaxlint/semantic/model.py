@@ -69,6 +69,10 @@ if TYPE_CHECKING:
     from jaxlint.semantic.dataflow import Interpreter
 
 MAX_RUNS = 6
+# Libraries whose `split`, `normal`, `choice`... take no JAX key.
+KEYLESS_LIBRARIES = frozenset(
+    {"builtins", "numpy", "random", "scipy", "torch", "tensorflow", "re", "os", "string"}
+)
 WHILE_LOOP = "jax.lax.while_loop"
 # lax primitives whose body JAX traces again on every eager call (it wraps the body in a new
 # function each time; measured with JAX 0.10.2: a global changed between calls is re-read);
@@ -287,7 +291,7 @@ class SemanticModel:
         return found
 
     def _scope_may_use_keys(self, scope: Scope, seen: set[int]) -> bool:
-        if scope.calls_random:
+        if self._calls_random(scope):
             return True
         if id(scope) in seen:
             return False
@@ -295,6 +299,18 @@ class SemanticModel:
         callees = [owner for name in scope.called for owner in self._scopes_defining(name)]
         nested = self._nested_scopes.get(scope.node, [])
         return any(self._scope_may_use_keys(other, seen) for other in [*callees, *nested])
+
+    def _calls_random(self, scope: Scope) -> bool:
+        """Whether ``scope`` may call a ``jax.random`` consumer: a call of a random-like name
+        (``split``, ``normal``) that is not a method of some object (``line.split(",")``,
+        ``rng.normal()`` of NumPy's generator) nor a function of a library without keys."""
+        return scope.calls_random or any(self._may_consume_key(call, scope) for call in scope.random_calls)
+
+    def _may_consume_key(self, call: ast.Call, scope: Scope) -> bool:
+        qualname = self.resolver.qualname(call.func, scope)
+        if qualname is None:
+            return isinstance(call.func, ast.Name)  # a local function or parameter of that name
+        return qualname.partition(".")[0] not in KEYLESS_LIBRARIES
 
     def _scopes_defining(self, name: str) -> list[Scope]:
         return self._definitions.get(name, [])
@@ -318,7 +334,7 @@ class SemanticModel:
     @cached_property
     def _tracks_keys(self) -> bool:
         scopes = [self.index.module, *self.index.functions]
-        return any(scope.calls_random for scope in scopes) or any(
+        return any(self._calls_random(scope) for scope in scopes) or any(
             qualname.startswith("jax.random") for scope in scopes for qualname in scope.imports.values()
         )
 

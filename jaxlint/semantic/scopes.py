@@ -42,7 +42,8 @@ class Scope:
     # callee names this scope calls (`f(...)`, `self.f(...)`) or passes on (`jax.jit(f)`); whether
     # one is a jax.random-like consumer (`*.normal`, `split`): what decides if keys are followed
     called: set[str] = field(default_factory=set)
-    calls_random: bool = False
+    calls_random: bool = False  # passes on a jax.random-like function (`jax.vmap(normal)`)
+    random_calls: list[ast.Call] = field(default_factory=list)  # calls of jax.random-like names
     # while set, every change below is also recorded here, to replay (see :class:`ScopeCache`)
     journal: list[tuple[Callable[..., None], tuple[Any, ...]]] | None = field(default=None, repr=False)
 
@@ -76,6 +77,12 @@ class Scope:
             self.journal.append((Scope.note_call, (callee, random)))
         self.called.add(callee)
         self.calls_random = self.calls_random or random
+
+    def note_random_call(self, call: ast.Call) -> None:
+        """Record a call of a jax.random-like name (``split``, ``normal``): the model resolves it."""
+        if self.journal is not None:
+            self.journal.append((Scope.note_random_call, (call,)))
+        self.random_calls.append(call)
 
     def declare(self, names: list[str], nonlocal_: bool) -> None:
         """A ``global`` (or ``nonlocal``) statement naming ``names``."""
@@ -428,7 +435,9 @@ class _ScopeBuilder:
         if tail in self.interesting_calls:
             self.index.calls.append((node, scope))
         if tail is not None:
-            scope.function.note_call(tail, tail in RANDOM_CONSUMERS)
+            scope.function.note_call(tail, False)
+            if tail in RANDOM_CONSUMERS:
+                scope.function.note_random_call(node)
         for argument in node.args:  # a function passed on (`jax.jit(draw)`) may be called later
             passed = argument.attr if isinstance(argument, ast.Attribute) else getattr(argument, "id", None)
             if passed is not None:
