@@ -61,7 +61,8 @@ class StateMutationInTracedFunction(Rule):
 
     code = "JAX104"
     traced_only = True
-    visits_anywhere = frozenset({ast.Call})  # `history.append(x)` under a bare grad leaks a JVP tracer
+    # `history.append(x)`, `last = x` under a bare grad leak a JVP tracer
+    visits_anywhere = frozenset({ast.Call, ast.Assign, ast.AugAssign, ast.AnnAssign})
     name = "state-mutation-in-traced-function"
     message = "A traced function writes state outside itself: it happens once, at trace time"
     outcome = "the write happens once per compilation; stored tracers leak (UnexpectedTracerError)"
@@ -101,10 +102,10 @@ class StateMutationInTracedFunction(Rule):
         )
 
     def check_store(self, target: ast.expr, value: ast.expr, ctx: Context) -> None:
-        if not ctx.traced_to_run:
+        if not ctx.traced_to_run and not (ctx.traced and not ctx.abstract):  # compiled, or under a bare grad
             return
         if isinstance(target, ast.Name):
-            self.check_name_store(target, ctx)
+            self.check_name_store(target, value, ctx)
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
             name = target.value.id
             owner = outlives_trace(ctx, name)
@@ -126,15 +127,24 @@ class StateMutationInTracedFunction(Rule):
             for element in target.elts:
                 self.check_store(element, value, ctx)
 
-    def check_name_store(self, target: ast.Name, ctx: Context) -> None:
-        if not ctx.trace_reused:
-            return  # traced afresh on every call (a bare vmap or checkpoint): it counts calls
+    def check_name_store(self, target: ast.Name, value: ast.expr, ctx: Context) -> None:
+        leaks = is_traced(ctx.value(value))
+        if not ctx.trace_reused and not leaks:
+            return  # traced afresh on every call (a bare vmap, grad or checkpoint): it counts calls
         scope = ctx.scope.function
         if target.id in scope.globals:
             kind = "global"
         elif target.id in scope.nonlocals and outlives_trace(ctx, target.id) is not None:
             kind = "nonlocal"
         else:
+            return
+        if not ctx.trace_reused:  # a tracer of this call's trace escapes into outer state
+            ctx.report(
+                target,
+                f"assigning a traced value to {kind} `{target.id}` in `{function_name(ctx)}` leaks a "
+                f"tracer: using it after the trace raises `UnexpectedTracerError` ({why_traced(ctx)}); "
+                f"return the value instead",
+            )
             return
         ctx.report(
             target,

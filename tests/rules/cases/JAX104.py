@@ -114,3 +114,29 @@ class Tracker:
 
 tracker = Tracker()
 jitted_update = jax.jit(tracker.update)
+
+
+last_input = None
+inputs_seen = []
+
+
+def loss_keeping_its_input(x):
+    global last_input
+    last_input = x  # error: JAX104
+    inputs_seen.append(x)  # error: JAX104
+    return x**2
+
+
+grad_of_loss = jax.grad(loss_keeping_its_input)  # a bare grad: x is a JVP tracer, which leaks
+
+
+calls = 0
+
+
+def loss_counting_calls(x):
+    global calls
+    calls = calls + 1  # not reported: a bare grad traces on every call, so this counts calls
+    return x**2
+
+
+grad_counting = jax.grad(loss_counting_calls)
