@@ -67,6 +67,10 @@ TRACED_FORMS = {
     "helper that jits what it is handed": (
         "def compiled(fn):\n    return jax.jit(fn)\n\n\ndef f(x):\n{body}\n\n\ng = compiled(f)\n"
     ),
+    "function stored on self, called in a jitted method": (
+        "class M:\n    def __init__(self, fn):\n        self.fn = fn\n\n    def step(self, x):\n"
+        "        return self.fn(x)\n\n\ndef f(x):\n{body}\n\n\nm = M(f)\ng = jax.jit(m.step)\n"
+    ),
     "function passed to a helper that calls it": (
         "def f(x):\n{body}\n\n\ndef call(fn, x):\n    return fn(x)\n\n\n"
         "@jax.jit\ndef step(x):\n    return call(f, x)\n"
@@ -103,6 +107,10 @@ UNTRACED_FORMS = {
     "decorator that registers": (
         "REGISTRY = {{}}\n\n\ndef register(fn):\n    REGISTRY[fn.__name__] = fn\n    return fn\n\n\n"
         "@register\ndef f(x):\n{body}\n"
+    ),
+    "function stored on self, called eagerly": (
+        "class M:\n    def __init__(self, fn):\n        self.fn = fn\n\n    def step(self, x):\n"
+        "        return self.fn(x)\n\n\ndef f(x):\n{body}\n\n\nm = M(f)\ny = m.step(1.0)\n"
     ),
     "function passed to a helper called eagerly": (
         "def f(x):\n{body}\n\n\ndef call(fn, x):\n    return fn(x)\n\n\ndef main():\n    return call(f, 1.0)\n"

@@ -243,6 +243,17 @@ class Interpreter:
             self.taint_container(target.value, value, target.slice)
         elif isinstance(target, ast.Attribute):
             self.eval(target.value)
+            if _names_functions(value) and isinstance(target.value, ast.Name):
+                cls = self.model.class_of_self(self.scope, target.value.id)
+                if cls is not None:  # `self.loss_fn = loss_fn`: read back in the class's methods
+                    self.model.store_self_function(cls, target.attr, value)
+
+    def self_function(self, node: ast.Attribute) -> Value | None:
+        """``self.loss_fn``: the functions this class's methods store there, if any."""
+        if not isinstance(node.value, ast.Name):
+            return None
+        cls = self.model.class_of_self(self.scope, node.value.id)
+        return None if cls is None else self.model.read_self_function(cls, node.attr, self.info)
 
     def bind_sequence(self, targets: list[ast.expr], value: Value) -> None:
         starred = any(isinstance(t, ast.Starred) for t in targets)
@@ -731,6 +742,9 @@ class Interpreter:
         if qualname is not None:
             return self.model.library_value(qualname)
         value = self.attribute(self.eval(node.value), node.attr)
+        stored = self.self_function(node)
+        if stored is not None:
+            return stored
         if self.tracker is not None and self.info is not None and not key_ids(value):
             held = self.model.held_key(self.info, node)
             if held is not None:
@@ -900,7 +914,7 @@ class Interpreter:
             return self.call_function(func, node, args, keywords)
         if isinstance(func, ast.Attribute):
             receiver = self.eval(func.value)
-            callee = self.values[func] = self.attribute(receiver, func.attr)
+            callee = self.values[func] = self.self_function(func) or self.attribute(receiver, func.attr)
             if refs(callee):
                 return self.call_refs(callee, node, args, keywords)
             return self.call_method(func, receiver, node, args, keywords)

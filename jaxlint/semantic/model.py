@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from jaxlint.engine.astutil import encloses, room_to_recurse
 from jaxlint.semantic import api
+from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.cross_module import LayerSpec, ProjectView, TraceRequest
 from jaxlint.semantic.functions import FunctionInfo, FunctionNode
 from jaxlint.semantic.imports import Resolver
@@ -157,6 +158,9 @@ class SemanticModel:
         self.partial_calls: set[ast.Call] = set()  # calls consuming only a key an argument holds
         self._library_values: dict[str, Value] = {}
         self._unresolved: set[ast.AST] = set()
+        # functions a class's methods store on `self` (`self.loss_fn = loss_fn`), and who reads them
+        self._self_functions: dict[tuple[ast.ClassDef, str], Value] = {}
+        self._self_function_readers: dict[tuple[ast.ClassDef, str], set[FunctionInfo]] = {}
         self._may_use_keys: dict[Scope, bool] = {}
         self._fields_by_name: dict[str, Value | None] = {}
         self._reuses_trace: dict[FunctionInfo, bool] = {}
@@ -993,9 +997,52 @@ class SemanticModel:
 
     def uses_function_param(self, info: FunctionInfo, name: str) -> bool:
         """Whether a function handed to ``info`` as parameter ``name`` can matter to the analysis:
-        ``info`` calls it (``fn(x)``, traced with ``info``'s values) or applies a transformation
-        to a function the syntax does not name (``jax.jit(fn)``)."""
-        return name in info.scope.called or info.node in self._unresolved
+        ``info`` calls it (``fn(x)``, traced with ``info``'s values), applies a transformation to
+        a function the syntax does not name (``jax.jit(fn)``), or stores it on ``self``."""
+        return (
+            name in info.scope.called or info.node in self._unresolved or name in self._stored_on_self(info)
+        )
+
+    def _stored_on_self(self, info: FunctionInfo) -> set[str]:
+        """Names a method stores as they are on an attribute (``self.loss_fn = loss_fn``)."""
+        if not info.is_method:
+            return set()
+        return {
+            node.value.id
+            for node in own_nodes(info.node.body if isinstance(info.node.body, list) else [])
+            if isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Name)
+            and any(isinstance(t, ast.Attribute) for t in node.targets)
+        }
+
+    def class_of_self(self, scope: Scope, name: str) -> ast.ClassDef | None:
+        """The class whose instance ``name`` is in ``scope``: the first parameter of the method
+        the scope is (or is nested in)."""
+        function = self.infos.get(scope.function.node)
+        while function is not None and not function.is_method:
+            function = function.parent
+        if function is None or function.positional_names()[:1] != [name]:
+            return None
+        cls = self.index.parents[function.node].node
+        return cls if isinstance(cls, ast.ClassDef) else None
+
+    def store_self_function(self, cls: ast.ClassDef, attr: str, value: Value) -> None:
+        """A method stores functions on ``self.attr``: the methods reading it run again."""
+        key = (cls, attr)
+        old = self._self_functions.get(key)
+        functions = referring(
+            ref for ref in [*refs(value), *refs(old or STATIC)] if isinstance(ref, FunctionRef)
+        )
+        if functions != old:
+            self._self_functions[key] = functions
+            for reader in self._self_function_readers.get(key, ()):
+                self.enqueue(reader)
+
+    def read_self_function(self, cls: ast.ClassDef, attr: str, reader: FunctionInfo | None) -> Value | None:
+        key = (cls, attr)
+        if reader is not None:
+            self._self_function_readers.setdefault(key, set()).add(reader)
+        return self._self_functions.get(key)
 
     def apply_function_ref(self, ref: FunctionRef, context: int) -> None:
         """Trace the function ``ref`` names as its transformations say (in code of level ``context``)."""
