@@ -134,6 +134,7 @@ class Interpreter:
         if model.tracks_keys(self.scope):
             self.tracker = KeyTracker(local_names=frozenset(self.scope.bound))
         self.step_folds: set[KeyId] = set()  # keys folded with this fori_loop body's step index
+        self.stores_attributes = False  # whether `obj.attr = ...` was met (names "obj.attr" in state)
 
     # ------------------------------------------------------------------ entry points
 
@@ -224,6 +225,8 @@ class Interpreter:
     def assign_name(self, name: str, value: Value) -> None:
         if self.state is not None:
             self.state.names[name] = value
+            if self.stores_attributes:
+                self.forget_attributes(name)
         old = self.summary.get(name)
         self.summary[name] = value if old is None else join(old, value)
 
@@ -243,10 +246,29 @@ class Interpreter:
             self.taint_container(target.value, value, target.slice)
         elif isinstance(target, ast.Attribute):
             self.eval(target.value)
+            if isinstance(target.value, ast.Name) and self.state is not None:
+                self.stores_attributes = True  # `self.value = ...`, read back below as stored
+                self.state.names[f"{target.value.id}.{target.attr}"] = value
             if _names_functions(value) and isinstance(target.value, ast.Name):
                 cls = self.model.class_of_self(self.scope, target.value.id)
                 if cls is not None:  # `self.loss_fn = loss_fn`: read back in the class's methods
                     self.model.store_self_function(cls, target.attr, value)
+
+    def forget_attributes(self, name: str) -> None:
+        """``name`` rebound, or handed to code that may change it: what was stored on its
+        attributes here is no longer known."""
+        state = self.state
+        if state is None:
+            return
+        prefix = f"{name}."
+        for stored in [n for n in state.names if n.startswith(prefix)]:
+            del state.names[stored]
+
+    def stored_attribute(self, node: ast.Attribute) -> Value | None:
+        """``obj.attr`` as this function last stored it (``self.value = ...; self.value.sum()``)."""
+        if not self.stores_attributes or not isinstance(node.value, ast.Name) or self.state is None:
+            return None
+        return self.state.names.get(f"{node.value.id}.{node.attr}")
 
     def self_function(self, node: ast.Attribute) -> Value | None:
         """``self.loss_fn``: the functions this class's methods store there, if any."""
@@ -742,7 +764,7 @@ class Interpreter:
         if qualname is not None:
             return self.model.library_value(qualname)
         value = self.attribute(self.eval(node.value), node.attr)
-        stored = self.self_function(node)
+        stored = self.stored_attribute(node) or self.self_function(node)
         if stored is not None:
             return stored
         if self.tracker is not None and self.info is not None and not key_ids(value):
@@ -902,6 +924,13 @@ class Interpreter:
         args = [self.eval(a) for a in node.args]
         keywords = {kw.arg or f"**{i}": self.eval(kw.value) for i, kw in enumerate(node.keywords)}
         func = node.func
+        if self.stores_attributes:  # `update(obj)`, `obj.reset()` may change what obj holds
+            handed = [*node.args, *(k.value for k in node.keywords)]
+            if isinstance(func, ast.Attribute):
+                handed.append(func.value)
+            for name in handed:
+                if isinstance(name, ast.Name):
+                    self.forget_attributes(name.id)
         qualname = None
         if isinstance(func, (ast.Name, ast.Attribute)):
             qualname = self.resolver.qualname(func, self.scope)

@@ -241,6 +241,9 @@ def join_states(a: State | None, b: State | None, site: ast.AST, tracker: KeyTra
     for name, value in b.names.items():
         old = names.get(name)
         names[name] = value if old is None else join(old, value)
+    for name in a.names.keys() ^ b.names.keys():
+        if "." in name:  # `obj.attr` stored on one path only: on the other it is what it was
+            del names[name]
     consumed = dict(b.consumed)
     consumed.update(a.consumed)
     if tracker is not None:

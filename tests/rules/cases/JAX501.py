@@ -280,3 +280,28 @@ def eager_path_when_static(x):
 
 
 jax.jit(eager_path_when_static)(1.0)
+
+
+class Normalizer:
+    """Built inside `normalize`, which jit traces: what `__init__` stores on `self` is read back."""
+
+    def __init__(self, x):
+        self.scale = jnp.abs(x).max()
+        if self.scale > 0:  # error: JAX501
+            x = x / self.scale
+        self.size = x.shape[0]
+        if self.size > 2:  # static: a shape
+            x = x[:2]
+        self.offset = x.sum()
+        self.reset()
+        if self.offset > 0:  # not known after `reset()`, which may change it
+            x = x - 1.0
+        self.out = x
+
+    def reset(self):
+        self.offset = 0.0
+
+
+@jax.jit
+def normalize(x):
+    return Normalizer(x).out
