@@ -112,6 +112,19 @@ UNTRACED_FORMS = {
         "class M:\n    def __init__(self, fn):\n        self.fn = fn\n\n    def step(self, x):\n"
         "        return self.fn(x)\n\n\ndef f(x):\n{body}\n\n\nm = M(f)\ny = m.step(1.0)\n"
     ),
+    "helper that jits only under a flag": (
+        "def maybe_jit(fn, enable=False):\n    return jax.jit(fn) if enable else fn\n\n\n"
+        "def f(x):\n{body}\n\n\ng = maybe_jit(f)\n"
+    ),
+    "function stored on self, another instance jitted": (
+        "class M:\n    def __init__(self, fn):\n        self.fn = fn\n\n    def step(self, x):\n"
+        "        return self.fn(x)\n\n\ndef f(x):\n{body}\n\n\ndef other(x):\n    return x\n\n\n"
+        "eager = M(f)\njitted = jax.jit(M(other).step)\n"
+    ),
+    "callable dataclass instance (unhashable: jit raises TypeError first)": (
+        "import dataclasses\n\n\n@dataclasses.dataclass\nclass M:\n    scale: float = 1.0\n\n"
+        "    def __call__(self, x):\n{body_in_class}\n\n\ng = jax.jit(M())\n"
+    ),
     "function passed to a helper called eagerly": (
         "def f(x):\n{body}\n\n\ndef call(fn, x):\n    return fn(x)\n\n\ndef main():\n    return call(f, 1.0)\n"
     ),

@@ -1,5 +1,5 @@
 """JAX402 fix: pass ``size=`` with a static upper bound derived from the inputs' sizes; on a
-constant, compute with NumPy while tracing."""
+constant, compute with NumPy while tracing (``jnp.asarray(np.unique(c))``)."""
 
 from __future__ import annotations
 
@@ -8,22 +8,21 @@ import ast
 from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import Fixer
-from jaxlint.fixing.plans import NumpyAtTraceTime
-from jaxlint.fixing.rewrites import numpy_at_trace_time
 
-from ...rules.shapes.jax402_data_dependent_output_size import StaticSize
+from ...rules.shapes.jax402_data_dependent_output_size import ComputeOnHost, StaticSize
 
 
-class PassStaticSize(Fixer[StaticSize | NumpyAtTraceTime]):
+class PassStaticSize(Fixer[StaticSize | ComputeOnHost]):
     """Unsafe: with `size=` the result is padded (with `fill_value`, or the default) up to the
-    bound, so code that used its length or its last elements sees the padding. NumPy gives the
-    exact result of a constant, but as a NumPy array of 64-bit indices."""
+    bound, so code that used its length or its last elements sees the padding. On a constant,
+    NumPy computes the exact result while tracing, made a JAX array again with `jnp.asarray`
+    (a NumPy value type where `jax.numpy` gives an array of 0-d inputs)."""
 
     code = "JAX402"
 
-    def fix(self, request: StaticSize | NumpyAtTraceTime, site: Site, doc: Document) -> Fix | None:
-        if isinstance(request, NumpyAtTraceTime):
-            return numpy_at_trace_time(request, site, doc)
+    def fix(self, request: StaticSize | ComputeOnHost, site: Site, doc: Document) -> Fix | None:
+        if isinstance(request, ComputeOnHost):
+            return _compute_on_host(request.call, site, doc)
         call = site.node
         if not isinstance(call, ast.Call):
             return None
@@ -32,3 +31,17 @@ class PassStaticSize(Fixer[StaticSize | NumpyAtTraceTime]):
         fill = f", fill_value={request.fill}" if request.fill else ""
         edit = doc.edit(offset, offset, f", size={request.bound}{fill}")
         return doc.fix(Applicability.UNSAFE, "Pass `size=` with a static upper bound", [edit])
+
+
+def _compute_on_host(call: ast.Call, site: Site, doc: Document) -> Fix | None:
+    """``jnp.unique(c)`` -> ``jnp.asarray(np.unique(c))``."""
+    func = call.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    if name is None:
+        return None
+    numpy, edits = doc.reference("numpy", site.scope)
+    jnp, more = doc.reference("jax.numpy", site.scope)
+    arguments = doc.text[doc.end(func) : doc.end(call)]
+    text = f"{jnp}.asarray({numpy}.{name}{arguments})"
+    edits = [doc.edit(doc.start(call), doc.end(call), text), *edits, *more]
+    return doc.fix(Applicability.UNSAFE, "Compute it with NumPy while tracing", edits)

@@ -305,6 +305,9 @@ class Interpreter:
         if known is not None and isinstance(key, ast.Constant) and type(key.value) is str:
             kept = [(k, v) for k, v in known if k != key.value]
             self.assign_name(base.id, mapping([*kept, (key.value, stored)]))
+            # code elsewhere (a closure, a function reading a global) may read it before the
+            # store or after it: there its entries are known only as a whole
+            self.summary[base.id] = whole(self.summary[base.id])
         elif is_traced(stored):
             self.assign_name(base.id, holding_tracer(old))
         elif known is not None:
@@ -1271,6 +1274,8 @@ class Interpreter:
             return self.partial_value(node)
         if qualname == "dataclasses.replace" and len(args) == 1:
             return self.replaced(args[0], keywords, named_tuple=False) or UNKNOWN
+        if qualname == "jax.lax.stop_gradient" and self.level == CONCRETE and args:
+            return untraced(args[0])  # under a bare grad: the primal value, not a JVP tracer
         if qualname in api.PASSTHROUGH:
             return args[0] if args else UNKNOWN
         if qualname in api.REF_CONSTRUCTORS:
@@ -1319,9 +1324,14 @@ class Interpreter:
         return referring(made) if made else STATIC
 
     def call_method_of(self, ref: InstanceRef) -> Ref:
-        """The bound ``__call__`` of an instance of a class of this module (not a flax module,
-        which runs only through ``apply``), else the instance."""
-        method = None if self.model.is_flax_module(ref.node) else self.model.bound_method(ref, "__call__")
+        """The bound ``__call__`` of an instance of a plain class of this module, else the
+        instance. Not a flax module, which runs only through ``apply``; not a dataclass or a
+        pytree class: ``jit`` and the ``lax`` loops hash the function they are given, and such an
+        instance is unhashable, or hashes its array fields (``TypeError``, before any tracing)."""
+        node = ref.node
+        if self.model.is_flax_module(node) or self.model.pytree_class(node) is not None or _dataclass(node):
+            return ref
+        method = self.model.bound_method(ref, "__call__")
         return ref if method is None else method
 
     def plain_library_function(self, expr: ast.expr) -> str | None:
@@ -1523,10 +1533,12 @@ class Interpreter:
         """Eager code handing functions of this module to ``target`` (``compiled(f)``, a
         decorator of its own): ``target`` runs with them, so a transformation it applies to
         them (``jax.jit(fn)``) traces them."""
+        model = self.model
         functions = {
             name: value
             for name, value in params.items()
-            if _names_functions(value) and self.model.uses_function_param(target, name)
+            if _names_functions(value)
+            and (model.transforms_param(target, name) or name in model.stored_on_self(target))
         }
         if functions and target.apply(NONE, functions, "", self.runs):
             self.model.enqueue(target)
@@ -1785,3 +1797,13 @@ def _constructs_object(qualname: str) -> bool:
 def _names_functions(value: Value) -> bool:
     """Whether ``value`` is a function of this module (or holds one, transformed or not)."""
     return any(isinstance(ref, FunctionRef) for ref in refs(value))
+
+
+def _dataclass(cls: ast.ClassDef) -> bool:
+    """Whether a decorator of ``cls`` makes it a dataclass (``@dataclass``, ``@struct.dataclass``)."""
+    for decorator in cls.decorator_list:
+        callee = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = callee.attr if isinstance(callee, ast.Attribute) else getattr(callee, "id", "")
+        if "dataclass" in name:
+            return True
+    return False

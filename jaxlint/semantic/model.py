@@ -999,11 +999,33 @@ class SemanticModel:
         """Whether a function handed to ``info`` as parameter ``name`` can matter to the analysis:
         ``info`` calls it (``fn(x)``, traced with ``info``'s values), applies a transformation to
         a function the syntax does not name (``jax.jit(fn)``), or stores it on ``self``."""
-        return (
-            name in info.scope.called or info.node in self._unresolved or name in self._stored_on_self(info)
-        )
+        return name in info.scope.called or info.node in self._unresolved or name in self.stored_on_self(info)
 
-    def _stored_on_self(self, info: FunctionInfo) -> set[str]:
+    def transforms_param(self, info: FunctionInfo, name: str) -> bool:
+        """Whether ``info`` applies a transformation to its parameter ``name`` whenever it runs:
+        in a statement of its body that no ``if``, loop, ``try`` or conditional expression
+        guards (``return jax.jit(fn)``, ``jitted = jax.jit(fn)``)."""
+        body = info.node.body
+        if not isinstance(body, list):
+            return False
+        for statement in body:
+            if not isinstance(statement, (ast.Assign, ast.AnnAssign, ast.Return, ast.Expr)):
+                continue
+            stack: list[ast.AST] = [statement]
+            while stack:
+                node = stack.pop()
+                if isinstance(node, (ast.IfExp, ast.BoolOp, ast.Lambda)):
+                    continue  # evaluated on some paths only
+                if (
+                    isinstance(node, ast.Call)
+                    and self.transform_of(node.func, info.scope) is not None
+                    and any(isinstance(a, ast.Name) and a.id == name for a in node.args)
+                ):
+                    return True
+                stack.extend(ast.iter_child_nodes(node))
+        return False
+
+    def stored_on_self(self, info: FunctionInfo) -> set[str]:
         """Names a method stores as they are on an attribute (``self.loss_fn = loss_fn``)."""
         if not info.is_method:
             return set()
@@ -1039,10 +1061,14 @@ class SemanticModel:
                 self.enqueue(reader)
 
     def read_self_function(self, cls: ast.ClassDef, attr: str, reader: FunctionInfo | None) -> Value | None:
+        """The one function stored on ``self.attr`` by the class's methods; None when none is, or
+        several are: the model follows classes, not instances, and cannot tell which instance
+        holds which (an eager one may hold the other)."""
         key = (cls, attr)
         if reader is not None:
             self._self_function_readers.setdefault(key, set()).add(reader)
-        return self._self_functions.get(key)
+        found = self._self_functions.get(key)
+        return found if found is not None and len(refs(found)) == 1 else None
 
     def apply_function_ref(self, ref: FunctionRef, context: int) -> None:
         """Trace the function ``ref`` names as its transformations say (in code of level ``context``)."""

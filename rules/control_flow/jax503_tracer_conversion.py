@@ -44,7 +44,7 @@ METHOD_CONVERSIONS = {
 # What a JVP tracer (under a bare `jax.grad`: its primal value is concrete) still rejects, measured
 # with JAX 0.10.2: `float()`, `complex()`, `math.*`, `.tolist()` (ConcretizationTypeError) and NumPy
 # conversions (TracerArrayConversionError); `bool()`, `int()`, `.item()`, `max`, `if` all work.
-RAISES_ON_JVP_TRACERS = ("float(", "complex(", "math.", "np.", ".tolist(")
+RAISES_ON_JVP_TRACERS = ("float(", "complex(", "math.", "np.", ".tolist(", ".tobytes(")
 
 
 @dataclass(frozen=True)

@@ -93,10 +93,13 @@ class TracerInNondiffArgument(Rule):
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         if ctx.level < ABSTRACT or any(isinstance(a, ast.Starred) for a in node.args):
             return
-        for position in _nondiff_positions(ctx, node.func):
-            if position >= len(node.args) or not is_traced(ctx.value(node.args[position])):
+        for position, name in _nondiff_parameters(ctx, node.func):
+            if position < len(node.args):
+                argument = node.args[position]
+            else:  # passed by name: `clip(x, threshold=t)`
+                argument = next((k.value for k in node.keywords if k.arg == name), None)
+            if argument is None or not is_traced(ctx.value(argument)):
                 continue
-            argument = node.args[position]
             ctx.report(
                 argument,
                 f"`{snippet(ctx, argument)}` is traced ({why_traced(ctx, argument)}) but is passed "
@@ -108,20 +111,22 @@ class TracerInNondiffArgument(Rule):
             return
 
 
-def _nondiff_positions(ctx: Context, func: ast.expr) -> tuple[int, ...]:
-    """The literal ``nondiff_argnums`` of the ``custom_vjp`` function ``func`` names (a ``def``
-    of this module decorated with ``@partial(jax.custom_vjp, nondiff_argnums=...)``)."""
+def _nondiff_parameters(ctx: Context, func: ast.expr) -> list[tuple[int, str]]:
+    """The positions and names of the literal ``nondiff_argnums`` of the ``custom_vjp``
+    function ``func`` names (a ``def`` of this module decorated with
+    ``@partial(jax.custom_vjp, nondiff_argnums=...)``)."""
     for ref in refs(ctx.value(func)):
         if not isinstance(ref, FunctionRef) or ref.offset or ref.layers:
             continue
         node = ref.node
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
+        names = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
         for decorator in node.decorator_list:
             positions = _decorator_positions(ctx, decorator)
             if positions:
-                return positions
-    return ()
+                return [(p, names[p]) for p in positions if p < len(names)]
+    return []
 
 
 def _decorator_positions(ctx: Context, decorator: ast.expr) -> tuple[int, ...]:

@@ -9,7 +9,6 @@ from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.fixing.plans import NumpyAtTraceTime
 from jaxlint.semantic.transforms import STAGED
 from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced
 
@@ -56,8 +55,9 @@ class DataDependentOutputSize(Rule):
     (`union1d`, `intersect1d`, `setdiff1d`, `setxor1d`) without `size=`, `jnp.bincount` without
     `length=`, and `jnp.repeat` with traced repeats without `total_repeat_length=`; also these
     functions compiled with `jax.jit` and called (`jax.jit(jnp.unique)(x)`), whose arguments
-    `jit` traces. Under `jit` (not a bare `vmap`) they raise on constants too, a NumPy array or
-    a `jnp` constant: `jit` stages every `jax.numpy` call.
+    `jit` traces. Under `jit` (not a bare `vmap`, nor in `jax.ensure_compile_time_eval()`) they
+    raise on constants too, a NumPy array or a `jnp` constant: `jit` stages every `jax.numpy`
+    call.
 
     ## Why is this bad?
     Under `jit` every shape must be known while tracing. These functions cannot know how many
@@ -96,8 +96,10 @@ class DataDependentOutputSize(Rule):
     `jnp.prod(u)`, a name read only so), and the fix passes `fill_value=0` (or `1`); or only a
     `max`/`min` of `unique`/`union1d`, which pad with their smallest value. Its length, mean or
     elements would see the padding: no fix. `bincount` and `repeat` get no fix: their bound
-    depends on the values. On a constant, the fix computes with NumPy (`np.nonzero`) while
-    tracing: the exact result, as a NumPy array of 64-bit indices (unsafe).
+    depends on the values. On a constant, the fix computes with NumPy while tracing and makes
+    the result a JAX array again, `jnp.asarray(np.unique(c))`: the exact result (unsafe: a
+    0-d input gives a NumPy value type); not for `nonzero` and one-argument `where`, which
+    return a tuple, nor where another argument is traced.
 
     The fix rewrites the Example to:
     ```python
@@ -141,15 +143,7 @@ class DataDependentOutputSize(Rule):
             return
         short = qualname.replace("jax.numpy.", "jnp.")
         if not any(is_traced(ctx.value(arg)) for arg in data):
-            if qualname != "jax.numpy.repeat" and data and all(_staged_constant(ctx, arg) for arg in data):
-                ctx.report(
-                    node,
-                    f"`{short}` on a constant still returns a data-dependent number of elements "
-                    f"under a trace ({ctx.trace_reason()}): JAX stages every `jax.numpy` call, "
-                    f"constants included, and raises `ConcretizationTypeError`; compute it with "
-                    f"NumPy (`np.{short.removeprefix('jnp.')}`), which runs while tracing",
-                    fix=NumpyAtTraceTime((node.func,)),
-                )
+            self.check_constant(node, ctx, qualname, data)
             return
         ctx.report(
             node,
@@ -157,6 +151,27 @@ class DataDependentOutputSize(Rule):
             f"`ConcretizationTypeError` ({why_traced(ctx, data[0])}); pass `{keyword}=` "
             f"(and `fill_value=`) to make the size static",
             fix=_static_size(qualname, node, ctx),
+        )
+
+    def check_constant(self, node: ast.Call, ctx: Context, qualname: str, data: list[ast.expr]) -> None:
+        """Under ``jit`` the call is staged even on constants: it cannot know its size either."""
+        name = qualname.rsplit(".", 1)[1]
+        if name not in ON_CONSTANTS or not data or not all(_staged_constant(ctx, arg) for arg in data):
+            return
+        if any(is_traced(ctx.value(a)) for a in [*node.args, *(k.value for k in node.keywords)]):
+            return  # another argument is traced (`weights=`): NumPy cannot take it
+        if _compile_time_eval(ctx):
+            return
+        single = name not in TUPLE_RESULTS and not any(
+            (k.arg or "").startswith("return_") for k in node.keywords
+        )
+        ctx.report(
+            node,
+            f"`jnp.{name}` on a constant still returns a data-dependent number of elements under a "
+            f"trace ({ctx.trace_reason()}): JAX stages every `jax.numpy` call, constants included, "
+            f"and raises `ConcretizationTypeError`; compute it with NumPy (`np.{name}`), which "
+            f"runs while tracing",
+            fix=ComputeOnHost(node) if single else None,
         )
 
     def check_jitted_library(self, node: ast.Call, ctx: Context) -> None:
@@ -180,6 +195,38 @@ class DataDependentOutputSize(Rule):
             f"`ConcretizationTypeError`; jit `functools.partial({library.short}, {keyword}=...)` "
             f"(and `fill_value=`) to make the size static",
         )
+
+
+# The functions measured raising `ConcretizationTypeError` under `jit` on a constant (JAX
+# 0.10.2; `compress` and `extract` raise `TracerBoolConversionError` instead, `repeat` with
+# constant repeats works), and those of them that return a tuple of arrays.
+ON_CONSTANTS = frozenset(
+    "nonzero argwhere flatnonzero unique unique_values unique_counts unique_inverse unique_all "
+    "union1d intersect1d setdiff1d setxor1d bincount where".split()
+)
+TUPLE_RESULTS = frozenset({"nonzero", "where", "unique_counts", "unique_inverse", "unique_all"})
+COMPILE_TIME_EVAL = frozenset({"jax.ensure_compile_time_eval", "jax.core.eval_context"})
+
+
+@dataclass(frozen=True)
+class ComputeOnHost(FixRequest):
+    """``jnp.f(c)`` -> ``jnp.asarray(np.f(c))``: the exact result, computed while tracing and
+    made a JAX array again (so `.at`, traced indices and 32-bit dtypes work as before)."""
+
+    call: ast.Call
+
+
+def _compile_time_eval(ctx: Context) -> bool:
+    """Whether the call runs under ``with jax.ensure_compile_time_eval():``, where JAX
+    computes on constants eagerly."""
+    for ancestor in ctx.ancestors():
+        if isinstance(ancestor, (ast.With, ast.AsyncWith)) and any(
+            isinstance(item.context_expr, ast.Call)
+            and ctx.qualname(item.context_expr.func) in COMPILE_TIME_EVAL
+            for item in ancestor.items
+        ):
+            return True
+    return False
 
 
 def _staged_constant(ctx: Context, argument: ast.expr) -> bool:

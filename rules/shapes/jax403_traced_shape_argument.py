@@ -10,6 +10,7 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import MarkStatic
 from jaxlint.semantic.measured import ConcreteParameter, concrete_parameters
+from jaxlint.semantic.tracing import annotation_kind_in
 from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced
 
 from ..support.explain import (
@@ -152,7 +153,9 @@ class TracedShapeArgument(Rule):
         traced += [
             k.value
             for k in node.keywords
-            if k.arg not in static and _needs_concrete(params.find(keyword=k.arg))
+            if k.arg not in static
+            and _needs_concrete(parameter := params.find(keyword=k.arg))
+            and parameter.position not in library.static  # pyright: ignore[reportOptionalMemberAccess]
         ]
         if not traced:
             return
@@ -253,8 +256,30 @@ def _array_held_by(ctx: Context, culprit: ast.expr, name: str | None) -> str | N
         root = node.value
         while isinstance(root, (ast.Attribute, ast.Subscript)):
             root = root.value
-        if isinstance(root, ast.Name) and root.id == name and is_jax_array(ctx.value(node)):
+        if not isinstance(root, ast.Name) or root.id != name:
+            continue
+        if is_jax_array(ctx.value(node)):
             return snippet(ctx, node)
+        if isinstance(node, ast.Attribute) and node.value is root:
+            sibling = _array_field_beside(ctx, node.attr)
+            if sibling is not None:
+                return f"{name}.{sibling}"
+    return None
+
+
+def _array_field_beside(ctx: Context, attr: str) -> str | None:
+    """A field declared a JAX array in a pytree class of the module that declares ``attr``
+    (``tokens: jax.Array`` beside ``n_pad: int``): an instance holds an array, so it is not
+    hashable, and cannot be static."""
+    for pytree in ctx.model.pytree_fields.classes.values():
+        if attr not in pytree.fields:
+            continue
+        for field, annotation in pytree.annotations:
+            if (
+                field not in pytree.static
+                and annotation_kind_in(ctx.model, annotation, pytree.scope) == "array"
+            ):
+                return field
     return None
 
 

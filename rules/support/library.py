@@ -24,10 +24,8 @@ class JittedLibraryCall:
     static_names: frozenset[str] = frozenset()  # the parameters `static_argnames` keeps static
 
     def traced(self, node: ast.Call) -> list[ast.expr]:
-        """The positional arguments of ``node`` that jit traces (with no `static_argnames`,
-        which name parameters this module does not know the positions of)."""
-        if self.static_names:
-            return []
+        """The positional arguments of ``node`` that jit traces. `static_argnames` is not
+        consulted: the data arguments the rules ask about are arrays, which cannot be static."""
         return [argument for position, argument in enumerate(node.args) if position not in self.static]
 
     @property

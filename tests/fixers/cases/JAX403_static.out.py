@@ -58,3 +58,15 @@ shared_jit = functools.partial(jax.jit, static_argnames=("n",))
 @shared_jit
 def through_an_alias(x, m, n=2):
     return jnp.zeros(m) + x * n  # no fix: the alias is shared, and a second partial would drop `n`
+
+
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass
+class Padded:
+    tokens: jax.Array
+    n_pad: int
+
+
+@jax.jit
+def pad(batch):
+    return jnp.concatenate([batch.tokens, jnp.zeros(batch.n_pad)])  # no fix: `batch` holds an array

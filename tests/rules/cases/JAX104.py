@@ -133,6 +133,18 @@ grad_of_loss = jax.grad(loss_keeping_its_input)  # a bare grad: x is a JVP trace
 calls = 0
 
 
+last_detached = None
+
+
+def loss_keeping_a_detached_copy(x):
+    global last_detached
+    last_detached = jax.lax.stop_gradient(x)  # under a bare grad: the concrete primal value
+    return x**2
+
+
+grad_detached = jax.grad(loss_keeping_a_detached_copy)
+
+
 def loss_counting_calls(x):
     global calls
     calls = calls + 1  # not reported: a bare grad traces on every call, so this counts calls

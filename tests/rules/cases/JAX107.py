@@ -25,6 +25,11 @@ def step(s, x):
     return scale(s, x)  # error: JAX107
 
 
+@jax.jit
+def step_by_name(s, x):
+    return scale(x=x, s=s)  # error: JAX107
+
+
 def per_row(s, x):
     return scale(s, x)  # error: JAX107
 

@@ -78,3 +78,10 @@ def three_argument_where(x):
 @jax.jit
 def literal(x):
     return jnp.repeat(x, 2)
+
+
+@jax.jit
+def at_compile_time(x):
+    with jax.ensure_compile_time_eval():
+        idx = jnp.nonzero(GRID > 0)[0]  # computed eagerly, while tracing
+    return x[idx]
