@@ -115,6 +115,7 @@ def _nondiff_parameters(ctx: Context, func: ast.expr) -> list[tuple[int, str]]:
     """The positions and names of the literal ``nondiff_argnums`` of the ``custom_vjp``
     function ``func`` names (a ``def`` of this module decorated with
     ``@partial(jax.custom_vjp, nondiff_argnums=...)``)."""
+    wrapped = _wrapping_call(ctx, func)
     for ref in refs(ctx.value(func)):
         if not isinstance(ref, FunctionRef) or ref.offset or ref.layers:
             continue
@@ -122,11 +123,23 @@ def _nondiff_parameters(ctx: Context, func: ast.expr) -> list[tuple[int, str]]:
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         names = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
-        for decorator in node.decorator_list:
+        for decorator in [*node.decorator_list, *([wrapped] if wrapped is not None else [])]:
             positions = _decorator_positions(ctx, decorator)
             if positions:
                 return [(p, names[p]) for p in positions if p < len(names)]
     return []
+
+
+def _wrapping_call(ctx: Context, func: ast.expr) -> ast.Call | None:
+    """``jax.custom_vjp(f, nondiff_argnums=...)`` bound once to the name ``func`` calls, as the
+    decorator it amounts to: ``jax.custom_vjp(nondiff_argnums=...)``."""
+    if not isinstance(func, ast.Name):
+        return None
+    owner = ctx.scope.lookup(func.id)
+    value = owner.assigned.get(func.id) if owner is not None and owner.bound.get(func.id) == 1 else None
+    if not isinstance(value, ast.Call) or len(value.args) != 1 or ctx.qualname(value.func) != CUSTOM_VJP:
+        return None
+    return ast.Call(func=value.func, args=[], keywords=value.keywords)
 
 
 def _decorator_positions(ctx: Context, decorator: ast.expr) -> tuple[int, ...]:
