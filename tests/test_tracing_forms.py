@@ -71,6 +71,14 @@ TRACED_FORMS = {
         "class M:\n    def __init__(self, fn):\n        self.fn = fn\n\n    def step(self, x):\n"
         "        return self.fn(x)\n\n\ndef f(x):\n{body}\n\n\nm = M(f)\ng = jax.jit(m.step)\n"
     ),
+    "method inherited from a base": (
+        "class Base:\n    def f(self, x):\n{body_in_class}\n\n\nclass M(Base):\n    def step(self, x):\n"
+        "        return self.f(x)\n\n\ng = jax.jit(M().step)\n"
+    ),
+    "subclass method called by a base's __call__": (
+        "class Base:\n    def __call__(self, x):\n        return self.f(x)\n\n\nclass M(Base):\n"
+        "    def f(self, x):\n{body_in_class}\n\n\ng = jax.jit(M())\n"
+    ),
     "function passed to a helper that calls it": (
         "def f(x):\n{body}\n\n\ndef call(fn, x):\n    return fn(x)\n\n\n"
         "@jax.jit\ndef step(x):\n    return call(f, x)\n"
@@ -124,6 +132,11 @@ UNTRACED_FORMS = {
     "callable dataclass instance (unhashable: jit raises TypeError first)": (
         "import dataclasses\n\n\n@dataclasses.dataclass\nclass M:\n    scale: float = 1.0\n\n"
         "    def __call__(self, x):\n{body_in_class}\n\n\ng = jax.jit(M())\n"
+    ),
+    "one of two subclass methods, the other one jitted": (
+        "class Base:\n    def __call__(self, x):\n        return self.f(x)\n\n\nclass A(Base):\n"
+        "    def f(self, x):\n{body_in_class}\n\n\nclass B(Base):\n    def f(self, x):\n        return x\n\n\n"
+        "g = jax.jit(B())\n"
     ),
     "function passed to a helper called eagerly": (
         "def f(x):\n{body}\n\n\ndef call(fn, x):\n    return fn(x)\n\n\ndef main():\n    return call(f, 1.0)\n"

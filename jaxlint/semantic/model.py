@@ -857,9 +857,35 @@ class SemanticModel:
             return None
         class_scope = self.index.parents[function.node]
         node = class_scope.single_def(expr.attr)
+        cls = class_scope.node
+        if node is None and isinstance(cls, ast.ClassDef) and expr.attr not in class_scope.bound:
+            # inherited from a base of this module, else defined by the one subclass that has it
+            node = self.class_member(cls, expr.attr) or self._only_subclass_member(cls, expr.attr)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not _is_staticmethod(node):
             return self.infos[node]
         return None
+
+    def _only_subclass_member(self, cls: ast.ClassDef, name: str) -> ast.AST | None:
+        """The def ``name`` of the one class of this module that derives from ``cls`` and has it
+        (``self.forward`` in a base's ``__call__``); None when none or several do."""
+        found = [
+            member
+            for other, _ in self.index.classes
+            if other is not cls and self._derives_from(other, cls)
+            for member in [self.index.scopes[other].single_def(name)]
+            if member is not None
+        ]
+        return found[0] if len(found) == 1 else None
+
+    def _derives_from(self, cls: ast.ClassDef, base: ast.ClassDef, depth: int = 0) -> bool:
+        owner = self._class_scope(cls)
+        for expr in cls.bases:
+            parent = self.class_named(expr, owner)
+            if parent is base or (
+                parent is not None and depth < 8 and self._derives_from(parent, base, depth + 1)
+            ):
+                return True
+        return False
 
     def resolve_chain(self, expr: ast.AST, scope: Scope, depth: int = 0) -> Chain | None:
         """Follow ``partial`` and nested transforms down to the function they wrap."""
