@@ -766,10 +766,11 @@ class Interpreter:
         qualname = self.resolver.qualname(node, self.scope)
         if qualname is not None:
             return self.model.library_value(qualname)
-        value = self.attribute(self.eval(node.value), node.attr)
+        receiver = self.eval(node.value)
         stored = self.stored_attribute(node) or self.self_function(node)
         if stored is not None:
             return stored
+        value = self.attribute(receiver, node.attr)
         if self.tracker is not None and self.info is not None and not key_ids(value):
             held = self.model.held_key(self.info, node)
             if held is not None:
@@ -1329,9 +1330,10 @@ class Interpreter:
         pytree class: ``jit`` and the ``lax`` loops hash the function they are given, and such an
         instance is unhashable, or hashes its array fields (``TypeError``, before any tracing)."""
         node = ref.node
-        if self.model.is_flax_module(node) or self.model.pytree_class(node) is not None or _dataclass(node):
+        model = self.model
+        if model.is_flax_module(node) or model.pytree_class(node) is not None or model.is_dataclass(node):
             return ref
-        method = self.model.bound_method(ref, "__call__")
+        method = model.bound_method(ref, "__call__")
         return ref if method is None else method
 
     def plain_library_function(self, expr: ast.expr) -> str | None:
@@ -1797,13 +1799,3 @@ def _constructs_object(qualname: str) -> bool:
 def _names_functions(value: Value) -> bool:
     """Whether ``value`` is a function of this module (or holds one, transformed or not)."""
     return any(isinstance(ref, FunctionRef) for ref in refs(value))
-
-
-def _dataclass(cls: ast.ClassDef) -> bool:
-    """Whether a decorator of ``cls`` makes it a dataclass (``@dataclass``, ``@struct.dataclass``)."""
-    for decorator in cls.decorator_list:
-        callee = decorator.func if isinstance(decorator, ast.Call) else decorator
-        name = callee.attr if isinstance(callee, ast.Attribute) else getattr(callee, "id", "")
-        if "dataclass" in name:
-            return True
-    return False

@@ -34,6 +34,7 @@ from jaxlint.semantic.records import (
     class_declaring,
     field_by_name,
     find_pytree_classes,
+    is_dataclass,
     record_kind_of_field,
 )
 from jaxlint.semantic.scopes import AMBIGUOUS, FUNCTION_NODES, ModuleIndex, Scope, ScopeCache, build_index
@@ -161,6 +162,8 @@ class SemanticModel:
         # functions a class's methods store on `self` (`self.loss_fn = loss_fn`), and who reads them
         self._self_functions: dict[tuple[ast.ClassDef, str], Value] = {}
         self._self_function_readers: dict[tuple[ast.ClassDef, str], set[FunctionInfo]] = {}
+        self._transformed_names: dict[ast.AST, frozenset[str]] = {}  # see transforms_param
+        self._stored_names: dict[ast.AST, frozenset[str]] = {}  # see stored_on_self
         self._may_use_keys: dict[Scope, bool] = {}
         self._fields_by_name: dict[str, Value | None] = {}
         self._reuses_trace: dict[FunctionInfo, bool] = {}
@@ -848,17 +851,12 @@ class SemanticModel:
         return found
 
     def _method_of_self(self, expr: ast.Attribute, scope: Scope) -> FunctionInfo | None:
-        function = self.infos.get(scope.function.node)
-        while function is not None and not function.is_method:
-            function = function.parent
-        if function is None or not function.positional_names():
+        cls = self.class_of_self(scope, expr.value.id)  # pyright: ignore[reportAttributeAccessIssue]
+        if cls is None:
             return None
-        if function.positional_names()[0] != expr.value.id:  # pyright: ignore[reportAttributeAccessIssue]
-            return None
-        class_scope = self.index.parents[function.node]
+        class_scope = self.index.scopes[cls]
         node = class_scope.single_def(expr.attr)
-        cls = class_scope.node
-        if node is None and isinstance(cls, ast.ClassDef) and expr.attr not in class_scope.bound:
+        if node is None and expr.attr not in class_scope.bound:
             # inherited from a base of this module, else defined by the one subclass that has it
             node = self.class_member(cls, expr.attr) or self._only_subclass_member(cls, expr.attr)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not _is_staticmethod(node):
@@ -870,22 +868,33 @@ class SemanticModel:
         (``self.forward`` in a base's ``__call__``); None when none or several do."""
         found = [
             member
-            for other, _ in self.index.classes
-            if other is not cls and self._derives_from(other, cls)
+            for other in self._descendants(cls)
             for member in [self.index.scopes[other].single_def(name)]
             if member is not None
         ]
         return found[0] if len(found) == 1 else None
 
-    def _derives_from(self, cls: ast.ClassDef, base: ast.ClassDef, depth: int = 0) -> bool:
-        owner = self._class_scope(cls)
-        for expr in cls.bases:
-            parent = self.class_named(expr, owner)
-            if parent is base or (
-                parent is not None and depth < 8 and self._derives_from(parent, base, depth + 1)
-            ):
-                return True
-        return False
+    def _descendants(self, cls: ast.ClassDef) -> list[ast.ClassDef]:
+        """The classes of this module that derive from ``cls``, directly or not."""
+        found: list[ast.ClassDef] = []
+        stack = list(self._subclasses.get(cls, ()))
+        while stack:
+            other = stack.pop()
+            if other not in found and other is not cls:
+                found.append(other)
+                stack.extend(self._subclasses.get(other, ()))
+        return found
+
+    @cached_property
+    def _subclasses(self) -> dict[ast.ClassDef, list[ast.ClassDef]]:
+        """Each class of this module, and the classes of this module naming it as a base."""
+        found: dict[ast.ClassDef, list[ast.ClassDef]] = {}
+        for cls, scope in self.index.classes:
+            for base in cls.bases:
+                parent = self.class_named(base, scope)
+                if parent is not None:
+                    found.setdefault(parent, []).append(cls)
+        return found
 
     def resolve_chain(self, expr: ast.AST, scope: Scope, depth: int = 0) -> Chain | None:
         """Follow ``partial`` and nested transforms down to the function they wrap."""
@@ -1028,13 +1037,20 @@ class SemanticModel:
         return name in info.scope.called or info.node in self._unresolved or name in self.stored_on_self(info)
 
     def transforms_param(self, info: FunctionInfo, name: str) -> bool:
-        """Whether ``info`` applies a transformation to its parameter ``name`` whenever it runs:
-        in a statement of its body that no ``if``, loop, ``try`` or conditional expression
-        guards (``return jax.jit(fn)``, ``jitted = jax.jit(fn)``)."""
+        """Whether ``info`` applies a transformation to its parameter ``name`` whenever it runs
+        (see :meth:`_always_transformed`)."""
+        found = self._transformed_names.get(info.node)
+        if found is None:
+            found = self._transformed_names[info.node] = self._always_transformed(info)
+        return name in found
+
+    def _always_transformed(self, info: FunctionInfo) -> frozenset[str]:
+        """The names ``info`` passes to a transformation in a statement of its body that no
+        ``if``, loop, ``try`` or conditional expression guards (``return jax.jit(fn)``,
+        ``jitted = jax.jit(fn)``)."""
         body = info.node.body
-        if not isinstance(body, list):
-            return False
-        for statement in body:
+        found: set[str] = set()
+        for statement in body if isinstance(body, list) else []:
             if not isinstance(statement, (ast.Assign, ast.AnnAssign, ast.Return, ast.Expr)):
                 continue
             stack: list[ast.AST] = [statement]
@@ -1042,26 +1058,27 @@ class SemanticModel:
                 node = stack.pop()
                 if isinstance(node, (ast.IfExp, ast.BoolOp, ast.Lambda)):
                     continue  # evaluated on some paths only
-                if (
-                    isinstance(node, ast.Call)
-                    and self.transform_of(node.func, info.scope) is not None
-                    and any(isinstance(a, ast.Name) and a.id == name for a in node.args)
-                ):
-                    return True
+                if isinstance(node, ast.Call) and self.transform_of(node.func, info.scope) is not None:
+                    found |= {a.id for a in node.args if isinstance(a, ast.Name)}
                 stack.extend(ast.iter_child_nodes(node))
-        return False
+        return frozenset(found)
 
-    def stored_on_self(self, info: FunctionInfo) -> set[str]:
+    def stored_on_self(self, info: FunctionInfo) -> frozenset[str]:
         """Names a method stores as they are on an attribute (``self.loss_fn = loss_fn``)."""
-        if not info.is_method:
-            return set()
-        return {
-            node.value.id
-            for node in own_nodes(info.node.body if isinstance(info.node.body, list) else [])
-            if isinstance(node, ast.Assign)
-            and isinstance(node.value, ast.Name)
-            and any(isinstance(t, ast.Attribute) for t in node.targets)
-        }
+        found = self._stored_names.get(info.node)
+        if found is None:
+            body = info.node.body if info.is_method and isinstance(info.node.body, list) else []
+            found = self._stored_names[info.node] = frozenset(
+                node.value.id
+                for node in own_nodes(body)
+                if isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Name)
+                and any(isinstance(t, ast.Attribute) for t in node.targets)
+            )
+        return found
+
+    def is_dataclass(self, cls: ast.ClassDef) -> bool:
+        return is_dataclass(self, cls, self._class_scope(cls))
 
     def class_of_self(self, scope: Scope, name: str) -> ast.ClassDef | None:
         """The class whose instance ``name`` is in ``scope``: the first parameter of the method

@@ -74,6 +74,12 @@ class Fields:
     custom_attributes: frozenset[str]  # attributes of classes with their own flatten function
 
 
+def is_dataclass(model: SemanticModel, cls: ast.ClassDef, scope: Scope) -> bool:
+    """Whether a decorator of ``cls`` makes it a dataclass (``@dataclass``, a flax or chex one)."""
+    names = {model.resolver.qualname(_callee(d), scope) for d in cls.decorator_list}
+    return bool(names & (DATACLASSES | PYTREE_DATACLASSES))
+
+
 def find_pytree_classes(model: SemanticModel) -> Fields:
     """The pytree classes defined in the module, and the attributes of custom pytree classes."""
     registered = _registered_by_call(model)

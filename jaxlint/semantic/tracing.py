@@ -219,6 +219,12 @@ def static_names(call: ast.Call | None) -> set[str] | None:
     return None if found is UNRESOLVED else found  # pyright: ignore[reportReturnType]
 
 
+def int_literals(expr: ast.expr | None) -> set[int] | None:
+    """``(0, 2)``, ``[1]`` or ``1`` as the set of ints it spells (None when it is not literal)."""
+    found = _int_set(expr, default=set())
+    return None if found is UNRESOLVED or expr is None else found  # pyright: ignore[reportReturnType]
+
+
 def _int_set(expr: ast.expr | None, default: set[int]) -> set[int] | object:
     if expr is None:
         return default

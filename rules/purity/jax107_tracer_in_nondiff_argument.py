@@ -6,6 +6,7 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
+from jaxlint.semantic.tracing import int_literals
 from jaxlint.semantic.transforms import ABSTRACT
 from jaxlint.semantic.values import FunctionRef, is_traced, refs
 
@@ -113,9 +114,10 @@ class TracerInNondiffArgument(Rule):
 
 def _nondiff_parameters(ctx: Context, func: ast.expr) -> list[tuple[int, str]]:
     """The positions and names of the literal ``nondiff_argnums`` of the ``custom_vjp``
-    function ``func`` names (a ``def`` of this module decorated with
-    ``@partial(jax.custom_vjp, nondiff_argnums=...)``)."""
-    wrapped = _wrapping_call(ctx, func)
+    function ``func`` names: a ``def`` of this module decorated with
+    ``@partial(jax.custom_vjp, nondiff_argnums=...)``, or wrapped once by a name
+    (``clip = jax.custom_vjp(_clip, nondiff_argnums=...)``)."""
+    wrapping = _wrapping_call(ctx, func)
     for ref in refs(ctx.value(func)):
         if not isinstance(ref, FunctionRef) or ref.offset or ref.layers:
             continue
@@ -123,35 +125,31 @@ def _nondiff_parameters(ctx: Context, func: ast.expr) -> list[tuple[int, str]]:
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
         names = [a.arg for a in [*node.args.posonlyargs, *node.args.args]]
-        for decorator in [*node.decorator_list, *([wrapped] if wrapped is not None else [])]:
-            positions = _decorator_positions(ctx, decorator)
+        for call in [*node.decorator_list, *([wrapping] if wrapping is not None else [])]:
+            positions = _nondiff_argnums(ctx, call)
             if positions:
-                return [(p, names[p]) for p in positions if p < len(names)]
+                return [(p, names[p]) for p in sorted(positions) if p < len(names)]
     return []
 
 
 def _wrapping_call(ctx: Context, func: ast.expr) -> ast.Call | None:
-    """``jax.custom_vjp(f, nondiff_argnums=...)`` bound once to the name ``func`` calls, as the
-    decorator it amounts to: ``jax.custom_vjp(nondiff_argnums=...)``."""
+    """The ``jax.custom_vjp(f, ...)`` call bound once to the name ``func`` calls."""
     if not isinstance(func, ast.Name):
         return None
     owner = ctx.scope.lookup(func.id)
     value = owner.assigned.get(func.id) if owner is not None and owner.bound.get(func.id) == 1 else None
-    if not isinstance(value, ast.Call) or len(value.args) != 1 or ctx.qualname(value.func) != CUSTOM_VJP:
-        return None
-    return ast.Call(func=value.func, args=[], keywords=value.keywords)
+    return value if isinstance(value, ast.Call) and len(value.args) == 1 else None
 
 
-def _decorator_positions(ctx: Context, decorator: ast.expr) -> tuple[int, ...]:
-    """``(0,)`` for ``@partial(jax.custom_vjp, nondiff_argnums=(0,))`` (or ``jax.custom_vjp(
-    nondiff_argnums=...)``); empty for anything else or positions that are not literals."""
-    if not isinstance(decorator, ast.Call):
-        return ()
-    callee = ctx.qualname(decorator.func)
-    partial_vjp = callee == PARTIAL and decorator.args and ctx.qualname(decorator.args[0]) == CUSTOM_VJP
-    if not partial_vjp and not (callee == CUSTOM_VJP and not decorator.args):
-        return ()
-    value = next((k.value for k in decorator.keywords if k.arg == "nondiff_argnums"), None)
-    elements = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]
-    positions = [e.value for e in elements if isinstance(e, ast.Constant) and type(e.value) is int]
-    return tuple(positions) if len(positions) == len(elements) and value is not None else ()
+def _nondiff_argnums(ctx: Context, call: ast.expr) -> set[int]:
+    """The literal ``nondiff_argnums`` of a ``custom_vjp`` made by ``call``:
+    ``partial(jax.custom_vjp, nondiff_argnums=...)``, ``jax.custom_vjp(nondiff_argnums=...)``
+    or ``jax.custom_vjp(f, nondiff_argnums=...)``; empty for anything else."""
+    if not isinstance(call, ast.Call):
+        return set()
+    callee = ctx.qualname(call.func)
+    through_partial = callee == PARTIAL and call.args and ctx.qualname(call.args[0]) == CUSTOM_VJP
+    if not through_partial and not (callee == CUSTOM_VJP and len(call.args) <= 1):
+        return set()
+    value = next((k.value for k in call.keywords if k.arg == "nondiff_argnums"), None)
+    return int_literals(value) or set()

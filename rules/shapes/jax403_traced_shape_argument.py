@@ -10,7 +10,7 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import MarkStatic
 from jaxlint.semantic.measured import ConcreteParameter, concrete_parameters
-from jaxlint.semantic.tracing import annotation_kind_in
+from jaxlint.semantic.records import traced_field
 from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced
 
 from ..support.explain import (
@@ -272,14 +272,11 @@ def _array_field_beside(ctx: Context, attr: str) -> str | None:
     (``tokens: jax.Array`` beside ``n_pad: int``): an instance holds an array, so it is not
     hashable, and cannot be static."""
     for pytree in ctx.model.pytree_fields.classes.values():
-        if attr not in pytree.fields:
-            continue
-        for field, annotation in pytree.annotations:
-            if (
-                field not in pytree.static
-                and annotation_kind_in(ctx.model, annotation, pytree.scope) == "array"
-            ):
-                return field
+        if attr in pytree.fields:
+            arrays = (f for f in pytree.fields if is_jax_array(traced_field(ctx.model, pytree, f)))
+            found = next(arrays, None)
+            if found is not None:
+                return found
     return None
 
 
