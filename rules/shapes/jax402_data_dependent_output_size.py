@@ -9,6 +9,7 @@ from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.semantic import measured
 from jaxlint.semantic.transforms import STAGED
 from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced
 
@@ -143,7 +144,7 @@ class DataDependentOutputSize(Rule):
             return
         short = qualname.replace("jax.numpy.", "jnp.")
         if not any(is_traced(ctx.value(arg)) for arg in data):
-            self.check_constant(node, ctx, qualname, data)
+            self.check_constant(node, ctx, qualname, keyword, data)
             return
         ctx.report(
             node,
@@ -153,10 +154,15 @@ class DataDependentOutputSize(Rule):
             fix=_static_size(qualname, node, ctx),
         )
 
-    def check_constant(self, node: ast.Call, ctx: Context, qualname: str, data: list[ast.expr]) -> None:
+    def check_constant(
+        self, node: ast.Call, ctx: Context, qualname: str, keyword: str, data: list[ast.expr]
+    ) -> None:
         """Under ``jit`` the call is staged even on constants: it cannot know its size either."""
         name = qualname.rsplit(".", 1)[1]
-        if name not in ON_CONSTANTS or not data or not all(_staged_constant(ctx, arg) for arg in data):
+        required = measured.required_under_jit(qualname)
+        if required is None or keyword not in required.requires or name in OTHER_ERROR_ON_CONSTANTS:
+            return  # it works on constants under jit (measured)
+        if not data or not all(_staged_constant(ctx, arg) for arg in data):
             return
         if any(is_traced(ctx.value(a)) for a in [*node.args, *(k.value for k in node.keywords)]):
             return  # another argument is traced (`weights=`): NumPy cannot take it
@@ -197,13 +203,11 @@ class DataDependentOutputSize(Rule):
         )
 
 
-# The functions measured raising `ConcretizationTypeError` under `jit` on a constant (JAX
-# 0.10.2; `compress` and `extract` raise `TracerBoolConversionError` instead, `repeat` with
-# constant repeats works), and those of them that return a tuple of arrays.
-ON_CONSTANTS = frozenset(
-    "nonzero argwhere flatnonzero unique unique_values unique_counts unique_inverse unique_all "
-    "union1d intersect1d setdiff1d setxor1d bincount where".split()
-)
+# Of the functions measured failing under `jit` on constants without their size keyword
+# (`measured.required_under_jit`), those that raise another error than
+# `ConcretizationTypeError` there (`TracerBoolConversionError`, JAX 0.10.2).
+OTHER_ERROR_ON_CONSTANTS = frozenset({"compress", "extract"})
+# Those of them that return a tuple of arrays.
 TUPLE_RESULTS = frozenset({"nonzero", "where", "unique_counts", "unique_inverse", "unique_all"})
 COMPILE_TIME_EVAL = frozenset({"jax.ensure_compile_time_eval", "jax.core.eval_context"})
 
