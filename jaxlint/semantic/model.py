@@ -164,7 +164,6 @@ class SemanticModel:
         self._self_function_readers: dict[tuple[ast.ClassDef, str], set[FunctionInfo]] = {}
         self._transformed_names: dict[ast.AST, frozenset[str]] = {}  # see transforms_param
         self._stored_names: dict[ast.AST, frozenset[str]] = {}  # see stored_on_self
-        self._may_use_keys: dict[Scope, bool] = {}
         self._fields_by_name: dict[str, Value | None] = {}
         self._reuses_trace: dict[FunctionInfo, bool] = {}
         self._requested_reuse: set[FunctionInfo] = set()  # traced by cached callers in other modules
@@ -292,20 +291,28 @@ class SemanticModel:
         """Whether a function may consume a key: it calls a ``jax.random`` consumer, or a function
         of this module (by name) or a nested function that may (a cheap syntactic bound: the
         interpreter runs on a callee for its keys only when this holds)."""
-        found = self._may_use_keys.get(info.scope)
-        if found is None:
-            found = self._may_use_keys[info.scope] = self._scope_may_use_keys(info.scope, set())
-        return found
+        return info.scope in self._key_using_scopes
 
-    def _scope_may_use_keys(self, scope: Scope, seen: set[int]) -> bool:
-        if self._calls_random(scope):
-            return True
-        if id(scope) in seen:
-            return False
-        seen.add(id(scope))
-        callees = [owner for name in scope.called for owner in self._scopes_defining(name)]
-        nested = self._nested_scopes.get(scope.node, [])
-        return any(self._scope_may_use_keys(other, seen) for other in [*callees, *nested])
+    @cached_property
+    def _key_using_scopes(self) -> set[Scope]:
+        """The scopes that may consume a key: those that call a consumer, and every scope that
+        calls one of them by name or encloses one (one walk of the call graph, backwards)."""
+        scopes = [self.index.module, *self.index.functions]
+        users: dict[Scope, list[Scope]] = {}
+        for scope in scopes:
+            for name in scope.called:
+                for callee in self._scopes_defining(name):
+                    users.setdefault(callee, []).append(scope)
+            for inner in self._nested_scopes.get(scope.node, ()):
+                users.setdefault(inner, []).append(scope)
+        found = {scope for scope in scopes if self._calls_random(scope)}
+        pending = list(found)
+        while pending:
+            for user in users.get(pending.pop(), ()):
+                if user not in found:
+                    found.add(user)
+                    pending.append(user)
+        return found
 
     def _calls_random(self, scope: Scope) -> bool:
         """Whether ``scope`` may call a ``jax.random`` consumer: a call of a random-like name
