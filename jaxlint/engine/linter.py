@@ -12,8 +12,8 @@ import os
 import re
 import traceback
 import warnings
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from jaxlint.engine.astutil import run_deeply
@@ -62,6 +62,7 @@ _MENTIONS_JAX = re.compile(r"\b(?:jax|flax|equinox|optax|chex|jaxtyping)\b")
 _NOQA_NAMING_JAX = re.compile(r"noqa[^\n]*jax", re.IGNORECASE)
 
 Callback = Callable[[Any, Context], None]
+CallbackTable = dict[type, tuple[tuple[Rule, Callback], ...]]
 
 
 @dataclass
@@ -72,6 +73,7 @@ class RuleSet:
     rules: list[Rule]
     dispatch: dict[type, list[tuple[Rule, Callback]]]
     traced_dispatch: dict[type, list[tuple[Rule, Callback]]]
+    _tables: tuple[CallbackTable, CallbackTable] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_codes(cls, codes: Iterable[str]) -> RuleSet:
@@ -85,6 +87,25 @@ class RuleSet:
                 table = traced if only_traced else anywhere
                 table.setdefault(node_type, []).append((rule, callback))
         return cls(rules, anywhere, traced)
+
+    def callback_tables(self, disabled: Collection[Rule] = ()) -> tuple[CallbackTable, CallbackTable]:
+        """The callbacks for each node type outside traced code, and inside it (where the rules
+        about traced code run as well), without the ``disabled`` rules."""
+        if not disabled and self._tables is not None:
+            return self._tables
+
+        def kept(callbacks: Iterable[tuple[Rule, Callback]]) -> tuple[tuple[Rule, Callback], ...]:
+            return tuple((rule, callback) for rule, callback in callbacks if rule not in disabled)
+
+        kinds = {*self.dispatch, *self.traced_dispatch}
+        eager = {kind: kept(self.dispatch.get(kind, ())) for kind in kinds}
+        abstract = {
+            kind: kept([*self.dispatch.get(kind, ()), *self.traced_dispatch.get(kind, ())]) for kind in kinds
+        }
+        tables = {k: v for k, v in eager.items() if v}, {k: v for k, v in abstract.items() if v}
+        if not disabled:
+            self._tables = tables
+        return tables
 
     @property
     def node_types(self) -> frozenset[type]:
@@ -237,9 +258,10 @@ def _may_hold_findings(source: str, traced_decorators: frozenset[str]) -> bool:
 
 
 def _dispatch(context: Context, ruleset: RuleSet) -> list[Diagnostic]:
-    anywhere = {kind: list(callbacks) for kind, callbacks in ruleset.dispatch.items()}
-    traced = {kind: list(callbacks) for kind, callbacks in ruleset.traced_dispatch.items()}
+    eager, abstract = ruleset.callback_tables()
+    table = eager
     errors: list[Diagnostic] = []
+    disabled: set[Rule] = set()
     current_scope = None
     dead = context.model.dead_nodes  # code under `if TYPE_CHECKING:` or `if DEBUG:` never runs
     for node, scope, loops, frame in context.model.index.events:
@@ -248,16 +270,12 @@ def _dispatch(context: Context, ruleset: RuleSet) -> list[Diagnostic]:
         if scope is not current_scope:
             context.enter(scope)
             current_scope = scope
-        kind = type(node)
-        callbacks = anywhere.get(kind)
-        if context.abstract:
-            extra = traced.get(kind)
-            if extra:
-                callbacks = [*callbacks, *extra] if callbacks else extra
-        if not callbacks:
+            table = abstract if context.abstract else eager
+        callbacks = table.get(type(node))
+        if callbacks is None:
             continue
         context.loops, context.frame = loops, frame
-        for rule, callback in list(callbacks):
+        for rule, callback in callbacks:
             context.rule = rule
             try:
                 callback(node, context)
@@ -265,9 +283,9 @@ def _dispatch(context: Context, ruleset: RuleSet) -> list[Diagnostic]:
                 continue
             except Exception as error:  # contain the crash to this rule and file
                 errors.append(internal_error(context.path, f"rule {rule.code}", error, node))
-                for table in (anywhere, traced):
-                    for callbacks_of_kind in table.values():
-                        callbacks_of_kind[:] = [(r, c) for r, c in callbacks_of_kind if r is not rule]
+                disabled.add(rule)
+                eager, abstract = ruleset.callback_tables(disabled)
+                table = abstract if context.abstract else eager
     return errors
 
 
