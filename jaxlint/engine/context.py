@@ -55,6 +55,15 @@ class Context:
         self._key_events: dict[ast.Call, KeyEvent] | None = None
 
     @property
+    def unreached_when_traced(self) -> frozenset[ast.AST]:
+        """Nodes of the current function that no trace of it runs (rules about traced code skip
+        them): a branch on a parameter that every traced call fixes (``check=False``)."""
+        function = self.function
+        if function is None or not self.abstract:
+            return frozenset()
+        return self.model.unreached_when_traced(function)
+
+    @property
     def key_events(self) -> dict[ast.Call, KeyEvent]:
         """PRNG key reuse in the current function (computed once per function)."""
         if self._key_events is None:

@@ -263,6 +263,7 @@ def _dispatch(context: Context, ruleset: RuleSet) -> list[Diagnostic]:
     errors: list[Diagnostic] = []
     disabled: set[Rule] = set()
     current_scope = None
+    unreached: frozenset[ast.AST] = frozenset()
     dead = context.model.dead_nodes  # code under `if TYPE_CHECKING:` or `if DEBUG:` never runs
     for node, scope, loops, frame in context.model.index.events:
         if dead and node in dead:
@@ -271,7 +272,8 @@ def _dispatch(context: Context, ruleset: RuleSet) -> list[Diagnostic]:
             context.enter(scope)
             current_scope = scope
             table = abstract if context.abstract else eager
-        callbacks = table.get(type(node))
+            unreached = context.unreached_when_traced
+        callbacks = (eager if unreached and node in unreached else table).get(type(node))
         if callbacks is None:
             continue
         context.loops, context.frame = loops, frame

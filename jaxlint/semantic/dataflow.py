@@ -31,7 +31,7 @@ from jaxlint.semantic.keys import (
     lineage,
     made_inside,
 )
-from jaxlint.semantic.scopes import Scope
+from jaxlint.semantic.scopes import Scope, parameter_defaults
 from jaxlint.semantic.tracing import annotation_kind_in, bind_values, initial_param_value
 from jaxlint.semantic.transforms import (
     ABSTRACT,
@@ -668,6 +668,10 @@ class Interpreter:
         negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
         call = test.operand if isinstance(test, ast.UnaryOp) and negated else test
         truth = self.model.constant_tests.get(test)
+        if truth is None and self.info is not None and isinstance(call, ast.Name):
+            truth = self.model.fixed_flag(self.info, call.id)
+            if truth is not None and negated:
+                truth = not truth
         if truth is not None:
             return truth, not truth
         if (
@@ -988,7 +992,7 @@ class Interpreter:
         if target is None:
             return UNKNOWN
         if not ref.layers:
-            return self.call_helper(target, ref.offset, node, args, keywords)
+            return self.call_helper(target, ref.offset, node, args, keywords, ref.bound)
         self.consume_through(target, ref.offset, node, args, keywords)
         every = [*args, *keywords.values()]
         traced = any(is_traced(v) for v in every)
@@ -1504,8 +1508,10 @@ class Interpreter:
         node: ast.Call,
         args: list[Value],
         keywords: dict[str, Value],
+        bound: frozenset[str] = frozenset(),
     ) -> Value:
-        """A call into a function of this module: traced arguments make it a traced helper."""
+        """A call into a function of this module: traced arguments make it a traced helper
+        (``bound``: the keywords a ``partial`` gave it)."""
         if self.info is not None:
             target.callers.add(self.info)
         if self.level > NONE and target is not self.info:
@@ -1517,10 +1523,13 @@ class Interpreter:
                 or (self.level == CONCRETE and is_jax_array(value))
                 or (_names_functions(value) and self.model.uses_function_param(target, name))
             }
+            flags = self.call_flags(target, offset, node, bound)
             if relevant and self.info is not None:
                 reason = f"`{target.name}` is called from traced `{self.info.name}` at line {node.lineno}"
-                if target.apply(self.level, relevant, reason, self.runs):
+                if target.apply(self.level, relevant, reason, self.runs, flags):
                     self.model.enqueue(target)
+            elif target.merge_flags(flags) and target.effective_level > NONE:
+                self.model.enqueue(target)
         elif self.level == NONE and target is not self.info:
             self.hand_functions(target, bind_values(target, offset, _positional(node, args), keywords))
         if not target.analyzed and target.node in self.model.makes_functions:
@@ -1530,6 +1539,36 @@ class Interpreter:
         if self.level < ABSTRACT and known_elements(result) is None:
             result = untraced(result)
         return result
+
+    def call_flags(
+        self, target: FunctionInfo, offset: int, node: ast.Call, bound: frozenset[str]
+    ) -> dict[str, bool | None]:
+        """The truth of each parameter of ``target`` that this call fixes with a constant: a
+        literal, a module flag (``DEBUG``), or the constant default of a parameter it leaves
+        out; None for the others: those bound before the call (``self``, by ``partial``), and
+        all of them where ``*args``/``**kwargs`` are passed."""
+        params = target.param_nodes()
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return dict.fromkeys((p.arg for p in params), None)
+        positional = target.positional_names()
+        given: dict[str, ast.expr | None] = dict.fromkeys([*positional[:offset], *bound], None)
+        given |= dict(zip(positional[offset:], node.args))
+        given |= {k.arg: k.value for k in node.keywords if k.arg is not None}
+        defaults = parameter_defaults(target.node.args)
+        return {p.arg: self.truth_of(given[p.arg] if p.arg in given else defaults.get(p.arg)) for p in params}
+
+    def truth_of(self, expr: ast.expr | None) -> bool | None:
+        """The truth of a constant expression: a literal or a module flag; None otherwise."""
+        if isinstance(expr, ast.Constant):
+            return bool(expr.value)
+        flags = self.model.module_flags
+        if (
+            isinstance(expr, ast.Name)
+            and expr.id in flags
+            and self.scope.lookup(expr.id) is self.model.index.module
+        ):
+            return flags[expr.id]
+        return None
 
     def hand_functions(self, target: FunctionInfo, params: dict[str, Value]) -> None:
         """Eager code handing functions of this module to ``target`` (``compiled(f)``, a

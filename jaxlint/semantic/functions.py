@@ -33,6 +33,10 @@ class FunctionInfo:
     jit_sites: list[ast.expr] = field(default_factory=list)  # `@jax.jit`/`jax.jit(f)` applied to it
     traced_for_shapes: bool = False  # traced by `jax.eval_shape` / `jax.make_jaxpr`, never run
     traced_to_run: bool = False  # traced some other way: the compiled code runs
+    # the truth of each parameter that every traced call fixes with a constant (None: it varies);
+    # None until a traced call says, and for good once it is traced a way that does not say
+    flags: dict[str, bool | None] | None = None
+    flags_open: bool = False
     # results of the last analysis
     analyzed: bool = False
     running: bool = False
@@ -83,14 +87,24 @@ class FunctionInfo:
             return False
         return self.traced_for_shapes or self.inherited >= ABSTRACT
 
-    def apply(self, level: int, params: dict[str, Value], reason: str, runs: bool = True) -> bool:
+    def apply(
+        self,
+        level: int,
+        params: dict[str, Value],
+        reason: str,
+        runs: bool = True,
+        flags: dict[str, bool | None] | None = None,
+    ) -> bool:
         """Merge one way this function is traced; True when that changed anything. ``runs``:
-        whether the traced code is then run (not so under ``jax.eval_shape``)."""
+        whether the traced code is then run (not so under ``jax.eval_shape``); ``flags``: the
+        parameters that call fixes with a constant (see :meth:`merge_flags`)."""
         changed = False
         if level == HOST:
             changed = not self.host
             self.host = True
             return changed
+        if level > NONE:
+            changed = self.merge_flags(flags)
         if level >= ABSTRACT:
             if runs and not self.traced_to_run:
                 self.traced_to_run = changed = True  # what it calls runs too: analyse it again
@@ -110,10 +124,37 @@ class FunctionInfo:
                 changed = True
         return changed
 
+    def merge_flags(self, flags: dict[str, bool | None] | None) -> bool:
+        """Join the truth of the parameters one traced call fixes (``helper(x, check=False)``:
+        ``check`` is false while that call traces ``helper``); None: a way of tracing it that
+        does not say (a transformation, a ``lax`` body), after which no parameter is fixed.
+        True when a parameter's truth changed (the branches it decides change with it)."""
+        if self.flags_open:
+            return False
+        if flags is None:
+            self.flags_open = True
+            return self.flags is not None and any(truth is not None for truth in self.flags.values())
+        if self.flags is None:
+            self.flags = dict(flags)
+            return any(truth is not None for truth in flags.values())
+        changed = False
+        for name in {*self.flags, *flags}:
+            old, new = self.flags.get(name), flags.get(name)
+            if old is not None and old != new:
+                self.flags[name] = None
+                changed = True
+        return changed
+
+    def flag(self, name: str) -> bool | None:
+        """The truth of parameter ``name`` in every trace of this function (None: not fixed)."""
+        if self.flags_open or self.flags is None or self.effective_level <= NONE:
+            return None
+        return self.flags.get(name)
+
     def feed(self, params: dict[str, Value]) -> bool:
         """The values a ``lax`` primitive passes this body at one call the interpreter reached:
         they replace the bare tracer that discovery assumed, and join what other calls passed."""
-        changed = False
+        changed = self.merge_flags(None)
         for name, value in params.items():
             old = self.params.get(name)
             new = value if old is None or old == TRACED else join(old, value)
@@ -125,6 +166,7 @@ class FunctionInfo:
     def inherit(self, level: int, reason: str) -> bool:
         if self.host or level <= self.inherited:
             return False
+        self.merge_flags(None)  # traced with its parent: called from anywhere in it
         self.inherited = level
         self.inherited_reason = reason
         return True

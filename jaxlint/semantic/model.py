@@ -170,6 +170,7 @@ class SemanticModel:
         self._flax_modules: dict[ast.ClassDef, bool] = {}
         # the interpreters running now, by the function (or module) they run: a function called
         # from its enclosing one reads the enclosing names as they are at the call
+        self._unreached: dict[ast.AST, tuple[tuple[tuple[str, bool | None], ...], frozenset[ast.AST]]] = {}
         self._live: dict[
             ast.AST, Interpreter
         ] = {}  # functions holding `jax.jit(<a name bound to a lambda>)`...
@@ -488,6 +489,37 @@ class SemanticModel:
         bound once at the top of the module) or ``TYPE_CHECKING``, read where no local name
         shadows it, and ``not`` of one."""
         return self._constant_branches[0]
+
+    def fixed_flag(self, info: FunctionInfo, name: str) -> bool | None:
+        """The truth of parameter ``name`` wherever ``info`` is traced, when every traced call
+        fixes it with a constant (``helper(x, check=False)``) and the function never rebinds
+        it; None otherwise."""
+        if info.scope.bound.get(name) != 1:
+            return None
+        return info.flag(name)
+
+    def unreached_when_traced(self, info: FunctionInfo) -> frozenset[ast.AST]:
+        """Every node of a branch of ``info`` that no trace of it runs: ``if check:`` where each
+        traced call passes ``check=False`` (eager calls may still run it)."""
+        if info.flags is None or info.flags_open:
+            return frozenset()
+        key = tuple(sorted(info.flags.items()))
+        cached = self._unreached.get(info.node)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        dead: set[ast.AST] = set()
+        body = info.node.body
+        for node in own_nodes(body) if isinstance(body, list) else ():
+            if isinstance(node, ast.If):
+                negated = isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not)
+                test = node.test.operand if isinstance(node.test, ast.UnaryOp) and negated else node.test
+                truth = self.fixed_flag(info, test.id) if isinstance(test, ast.Name) else None
+                if truth is not None:
+                    for never in node.orelse if truth != negated else node.body:
+                        dead.update(ast.walk(never))
+        found = frozenset(dead)
+        self._unreached[info.node] = (key, found)
+        return found
 
     @property
     def dead_nodes(self) -> frozenset[ast.AST]:

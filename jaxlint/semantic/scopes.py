@@ -608,3 +608,11 @@ def all_params(args: ast.arguments) -> list[ast.arg]:
     if args.kwarg is not None:
         params.append(args.kwarg)
     return params
+
+
+def parameter_defaults(args: ast.arguments) -> dict[str, ast.expr]:
+    """The default of each parameter that has one."""
+    positional = [*args.posonlyargs, *args.args]
+    found = {p.arg: d for p, d in zip(positional[len(positional) - len(args.defaults) :], args.defaults)}
+    found |= {p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
+    return found
