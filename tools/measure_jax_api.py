@@ -745,8 +745,19 @@ def classify(call: Call, name: str) -> tuple[str, str]:
     if error is None:
         return "traceable", ""
     if must_be_concrete(error):
-        return "concrete", type(error).__name__
+        return "concrete", error_under_jit(call, name) or type(error).__name__
     return "unknown", f"{type(error).__name__}: {str(error).splitlines()[0][:160] if str(error) else ''}"
+
+
+def error_under_jit(call: Call, name: str) -> str | None:
+    """The error class for a traced ``name`` where the array arguments are traced too, as they
+    are in jitted code (a concrete NumPy array can take another path: ``jnp.reshape`` of one
+    raises ``TracerIntegerConversionError``, of a tracer the ``TypeError`` users see)."""
+    arrays = {k: v for k, v in call.values.items() if k != name and value_kind(v) == "array"}
+    if not arrays:
+        return None
+    error, _ = trace(call, {name: call.values[name], **arrays})
+    return type(error).__name__ if error is not None and must_be_concrete(error) else None
 
 
 def describe(call: Call) -> str:

@@ -10,7 +10,7 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import JaxNumpyFunction
 from jaxlint.semantic.transforms import STAGED
-from jaxlint.semantic.values import Value, is_jax_array, is_static, is_traced
+from jaxlint.semantic.values import Value, is_container, is_jax_array, is_mapping, is_static, is_traced
 
 from ..support.blocks import parents
 from ..support.explain import in_test_position, runs_only_traced, snippet, why_traced
@@ -242,11 +242,16 @@ class TracerConversion(Rule):
         base = ctx.value(node.value)
         if not is_static(base) or not is_traced(ctx.value(node.slice)):
             return
+        container, error = _indexed(ctx, node.value, base)
+        advice = (
+            "make the key static"
+            if container == "a dict"
+            else "make the container an array (`jnp.asarray`) or the index static"
+        )
         ctx.report(
             node,
-            f"`{snippet(ctx, node)}` indexes a Python container with traced `{snippet(ctx, node.slice)}`: "
-            f"JAX raises `TracerIntegerConversionError` ({why_traced(ctx, node.slice)}); "
-            f"make the container an array (`jnp.asarray`) or the index static",
+            f"`{snippet(ctx, node)}` indexes {container} with traced `{snippet(ctx, node.slice)}`: "
+            f"JAX raises {error} ({why_traced(ctx, node.slice)}); {advice}",
         )
 
     def visit_BoolOp(self, node: ast.BoolOp, ctx: Context) -> None:
@@ -410,3 +415,29 @@ SHAPE_TAKING = frozenset(
 def _gives_bool(node: ast.expr) -> bool:
     """A comparison (not chained: that is its own finding), whose array is boolean already."""
     return isinstance(node, ast.Compare) and len(node.ops) == 1
+
+
+def _indexed(ctx: Context, node: ast.expr, value: Value) -> tuple[str, str]:
+    """What a traced index fails on, and how (measured with JAX 0.10.2): a dict hashes the key,
+    a NumPy array converts it with ``__array__``, a Python sequence with ``__index__``."""
+    if is_mapping(value):
+        return "a dict", "`TypeError: unhashable type`"
+    if _made_by_numpy(ctx, node):
+        return "a NumPy array", "`TracerArrayConversionError`"
+    if is_container(value):
+        return "a Python sequence", "`TracerIntegerConversionError`"
+    sequence = "`TracerIntegerConversionError` (`TracerArrayConversionError` if it is a NumPy array)"
+    return "a Python sequence or NumPy array", sequence
+
+
+def _made_by_numpy(ctx: Context, node: ast.expr) -> bool:
+    """``np.arange(3)``, or a name bound once to such a call."""
+    if isinstance(node, ast.Name):
+        owner = ctx.scope.lookup(node.id)
+        if owner is None or owner.bound.get(node.id) != 1:
+            return False
+        node = owner.assigned.get(node.id, node)
+    if not isinstance(node, ast.Call):
+        return False
+    qualname = ctx.qualname(node.func)
+    return qualname is not None and qualname.startswith("numpy.")

@@ -123,3 +123,13 @@ def clipped(x):
 
 def clipped_eagerly(x):
     return x * min(FLOOR, 1.0)  # ok: eager, the comparison is concrete
+
+
+@jax.jit
+def indexed_by_tracer(x, i):
+    table = np.arange(3)
+    a = table[i]  # error: JAX503 (a NumPy array: TracerArrayConversionError)
+    b = [1, 2, 3][i]  # error: JAX503 (TracerIntegerConversionError)
+    c = {0: 1}[i]  # error: JAX503 (a dict: TypeError, unhashable)
+    d = jnp.arange(3)[i]  # ok: a JAX array takes a traced index
+    return x + a + b + c + d
