@@ -1128,6 +1128,7 @@ def to_json(report: Report) -> dict[str, Any]:
             if r.rejects_sequence
         },
         "static_results": sorted(q for q, r in report.measured.items() if r.static_result),
+        "array_methods": array_methods(),
         "keys": {
             "consumes": sorted(report.consumes),
             "does_not_consume": sorted(report.keeps),
@@ -1141,6 +1142,31 @@ def to_json(report: Report) -> dict[str, Any]:
         },
         "summary": summary,
     }
+
+
+def array_methods() -> dict[str, int]:
+    """The methods of ``jax.Array`` that are the ``jax.numpy`` function of that name applied to
+    the array (``x.min(axis)`` is ``jnp.min(x, axis)``): for each, how many of its leading
+    parameters (after the array) match the function's, by name and kind."""
+    found: dict[str, int] = {}
+    array_type = type(jnp.zeros(1))
+    for name in sorted(dir(array_type)):
+        method, function = getattr(array_type, name, None), getattr(jnp, name, None)
+        if name.startswith("_") or not callable(method) or not callable(function):
+            continue
+        try:
+            own = list(inspect.signature(method).parameters.values())[1:]
+            theirs = list(inspect.signature(function).parameters.values())[1:]
+        except (TypeError, ValueError):
+            continue
+        agree = 0
+        for mine, other in zip(own, theirs):
+            if (mine.name, mine.kind) != (other.name, other.kind):
+                break
+            agree += 1
+        if agree:
+            found[name] = agree
+    return found
 
 
 def dumps(data: Any, depth: int = 0) -> str:

@@ -125,6 +125,14 @@ def concrete_parameters(qualname: str) -> ConcreteParams | None:
     )
 
 
+def array_method(name: str) -> tuple[str, int] | None:
+    """``x.<name>(...)`` on a JAX array as the ``jax.numpy`` function it applies (``x.min(axis)``
+    is ``jnp.min(x, axis)``), with how many of its leading parameters line up with the
+    function's after the array; None for the other methods."""
+    agree = _data().get("array_methods", {}).get(name)
+    return None if agree is None else (f"jax.numpy.{name}", agree)
+
+
 def required_under_jit(qualname: str) -> RequiredUnderJit | None:
     """What ``qualname`` needs to work under ``jit`` at all, if anything."""
     entry = _data()["jit_requires"].get(qualname)

@@ -990,6 +990,19 @@ class SemanticModel:
             found = self._library_values[qualname] = referring([LibraryRef(qualname)])
         return found
 
+    def defines_method(self, name: str) -> bool:
+        """Whether a class of this module defines a method ``name``."""
+        return name in self._method_names
+
+    @cached_property
+    def _method_names(self) -> frozenset[str]:
+        return frozenset(
+            statement.name
+            for cls, _ in self.index.classes
+            for statement in cls.body
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
+        )
+
     def class_member(self, cls: ast.ClassDef, name: str, depth: int = 0) -> ast.AST | None:
         """The def named ``name`` in ``cls`` or the first of its bases (of this module) that has one."""
         scope = self.index.scopes.get(cls)

@@ -14,7 +14,7 @@ from jaxlint.semantic.transforms import STAGED
 from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced
 
 from ..support.explain import snippet, why_traced
-from ..support.library import jitted_library_call
+from ..support.library import array_method_receiver, jitted_library_call
 from .reductions import IDENTITIES, only_reduction, reduction_called, reduction_of
 
 # function -> (keyword that fixes the output size, positions of the data arguments)
@@ -37,6 +37,7 @@ SIZED_FUNCTIONS: dict[str, tuple[str, tuple[int, ...]]] = {
     "jax.numpy.repeat": ("total_repeat_length", (1,)),
     "jax.numpy.where": ("size", (0,)),
 }
+ARRAY_METHODS = frozenset({"nonzero", "repeat"})  # methods of an array that are functions above
 
 
 @dataclass(frozen=True)
@@ -130,28 +131,30 @@ class DataDependentOutputSize(Rule):
         self.check_jitted_library(node, ctx)
         if not ctx.abstract:
             return
-        qualname = ctx.qualname(node.func)
+        qualname, args = _sized_call(ctx, node)
         spec = SIZED_FUNCTIONS.get(qualname or "")
         if spec is None or qualname is None:
             return
         keyword, positions = spec
         if any(kw.arg == keyword or kw.arg is None for kw in node.keywords):
             return
-        if qualname == "jax.numpy.where" and (len(node.args) != 1 or node.keywords):
+        if qualname == "jax.numpy.where" and (len(args) != 1 or node.keywords):
             return
-        data = [node.args[p] for p in positions if p < len(node.args)]
+        data = [args[p] for p in positions if p < len(args)]
         if qualname == "jax.numpy.repeat" and all(isinstance(arg, ast.Constant) for arg in data):
             return
         short = qualname.replace("jax.numpy.", "jnp.")
+        method = ctx.qualname(node.func) != qualname  # `x.nonzero()`
         if not any(is_traced(ctx.value(arg)) for arg in data):
-            self.check_constant(node, ctx, qualname, keyword, data)
+            if not method:
+                self.check_constant(node, ctx, qualname, keyword, data)
             return
         ctx.report(
             node,
             f"`{short}` on a traced value returns a data-dependent number of elements: JAX raises "
             f"`ConcretizationTypeError` ({why_traced(ctx, data[0])}); pass `{keyword}=` "
             f"(and `fill_value=`) to make the size static",
-            fix=_static_size(qualname, node, ctx),
+            fix=None if method else _static_size(qualname, node, ctx),
         )
 
     def check_constant(
@@ -299,3 +302,15 @@ def _size_bound(qualname: str, node: ast.Call) -> str | None:
 def _operand(node: ast.expr) -> str:
     text = ast.unparse(node)
     return text if isinstance(node, (ast.Name, ast.Attribute, ast.Subscript, ast.Call)) else f"({text})"
+
+
+def _sized_call(ctx: Context, node: ast.Call) -> tuple[str | None, list[ast.expr]]:
+    """The function a call runs and its positional arguments: ``x.repeat(n)`` and
+    ``x.nonzero()`` on an array are ``jnp.repeat(x, n)`` and ``jnp.nonzero(x)``."""
+    qualname = ctx.qualname(node.func)
+    func = node.func
+    if qualname is None and isinstance(func, ast.Attribute) and func.attr in ARRAY_METHODS:
+        receiver = array_method_receiver(ctx, node)
+        if receiver is not None:
+            return f"jax.numpy.{func.attr}", [receiver, *node.args]
+    return qualname, list(node.args)

@@ -9,9 +9,14 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import MarkStatic
-from jaxlint.semantic.measured import ConcreteParameter, concrete_parameters
+from jaxlint.semantic.measured import ConcreteParameter, array_method, concrete_parameters
 from jaxlint.semantic.records import traced_field
-from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced
+from jaxlint.semantic.values import (
+    is_container,
+    is_jax_array,
+    is_static,
+    is_traced,
+)
 
 from ..support.explain import (
     is_array_parameter,
@@ -21,7 +26,7 @@ from ..support.explain import (
     traced_name,
     why_traced,
 )
-from ..support.library import jitted_library_call
+from ..support.library import array_method_receiver, jitted_library_call
 from ..support.staging import computed_by_numpy, numpy_advice
 
 
@@ -195,28 +200,33 @@ class TracedShapeArgument(Rule):
         """The first traced argument of ``node`` that JAX needs concrete, the parameter it binds
         to and the error JAX raises (measured); None when there is none."""
         qualname = ctx.qualname(node.func)
+        first = agree = 0
         if qualname is None:
             func = node.func
-            if (
-                isinstance(func, ast.Attribute)
-                and func.attr in ARRAY_SHAPE_METHODS
-                and (is_jax_array(ctx.value(func.value)) or is_traced(ctx.value(func.value)))
-            ):
+            if not isinstance(func, ast.Attribute) or array_method_receiver(ctx, node) is None:
+                return None
+            if func.attr in ARRAY_SHAPE_METHODS:
                 culprit = _first_traced(ctx, [*node.args, *(k.value for k in node.keywords)])
                 # checked with JAX 0.10.2: `x.reshape(n, -1)`, `x.broadcast_to((n, 4))` raise TypeError
                 return None if culprit is None else (culprit, "shape", "TypeError")
-            return None
+            method = array_method(func.attr)  # `x.min(axis)`: `jnp.min(x, axis)`
+            if method is None:
+                return None
+            qualname, agree = method
+            first = 1
         params = concrete_parameters(qualname)
         if params is None:
             return None
-        for position, argument in enumerate(node.args):
-            if isinstance(argument, ast.Starred):
+        for position, argument in enumerate(node.args, start=first):
+            if isinstance(argument, ast.Starred) or (first and position > agree):
                 break
             parameter = params.find(position=position)
             if _needs_concrete(parameter) and is_traced(ctx.value(argument)):
                 return argument, parameter.name, parameter.error  # pyright: ignore[reportOptionalMemberAccess]
         for keyword in node.keywords:
             parameter = params.find(keyword=keyword.arg)
+            if first and (parameter is None or parameter.position is None or parameter.position > agree):
+                continue  # a method's keyword that may not be the function's
             if _needs_concrete(parameter) and is_traced(ctx.value(keyword.value)):
                 return keyword.value, parameter.name, parameter.error  # pyright: ignore[reportOptionalMemberAccess]
         return None

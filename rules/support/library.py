@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from jaxlint.engine.context import Context
 from jaxlint.semantic.tracing import static_names, static_positions
 from jaxlint.semantic.transforms import COMPILING_TRANSFORMS
+from jaxlint.semantic.values import InstanceRef, is_jax_array, is_traced_leaf, record_kind, refs
 
 
 @dataclass(frozen=True)
@@ -48,3 +49,27 @@ def jitted_library_call(ctx: Context, node: ast.Call) -> JittedLibraryCall | Non
     if static is None or names is None:
         return None
     return JittedLibraryCall(library.qualname, frozenset(static), frozenset(names))
+
+
+def array_method_receiver(ctx: Context, node: ast.Call) -> ast.expr | None:
+    """The array in ``x.min(axis)``, a method call on a JAX array or a tracer (a traced leaf is
+    an array), which runs the ``jax.numpy`` function of that name; None where the receiver may
+    be something else: a list, a record, an object of this module's classes, or any value
+    where a class of this module defines a method of that name."""
+    func = node.func
+    if not isinstance(func, ast.Attribute) or _index_update(func.value):
+        return None
+    value = ctx.value(func.value)
+    if not is_jax_array(value):
+        if not is_traced_leaf(value) or record_kind(value) is not None:
+            return None
+        if any(isinstance(ref, InstanceRef) for ref in refs(value)) or ctx.model.defines_method(func.attr):
+            return None
+    return func.value
+
+
+def _index_update(node: ast.expr) -> bool:
+    """``x.at[i]``: its ``min``/``max``/``set`` are functional updates, not reductions."""
+    return (
+        isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) and node.value.attr == "at"
+    )

@@ -69,3 +69,12 @@ def jitted_library_functions(x):
     c = jax.jit(jnp.argwhere)(x)  # error: JAX402
     d = jax.jit(jnp.argwhere, static_argnums=0)  # ok: not called (and a static array is another error)
     return a, b, c, d
+
+
+@jax.jit
+def method_forms(x, n):
+    a = x.repeat(n)  # error: JAX402 (`jnp.repeat(x, n)`)
+    b = (x > 0).nonzero()  # error: JAX402 (`jnp.nonzero(x > 0)`)
+    c = x.nonzero(size=3)  # ok: a static size
+    d = x.repeat(2)  # ok: constant repeats
+    return a, b, c, d

@@ -175,3 +175,15 @@ def pad_by_array(x, n: jax.Array):
 def pad_by_shaped(x, n):
     width = n.shape[0]
     return jnp.concatenate([x, jnp.zeros(n + width)])  # error: JAX403 (n is read as an array)
+
+
+@jax.jit
+def array_methods(x, axis, n, lo, i):
+    a = x.min(axis)  # error: JAX403 (`x.min(axis)` is `jnp.min(x, axis)`)
+    b = x.sum(axis=axis)  # error: JAX403
+    c = x.repeat(n)  # error: JAX402 (`jnp.repeat(x, n)`: its size depends on `n`)
+    d = x.clip(lo, lo + 1)  # ok: bounds may be traced
+    e = x.take(i)  # ok: indices may be traced
+    f = x.cumsum(0)  # ok: a constant axis
+    return a, b, c, d, e, f
+
