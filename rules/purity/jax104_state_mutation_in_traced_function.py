@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import ast
 
+from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.api import MUTATING_METHODS
 from jaxlint.semantic.scopes import Scope
+from jaxlint.semantic.tracing import static_names, static_positions
 from jaxlint.semantic.transforms import NONE
 from jaxlint.semantic.values import is_traced
 
@@ -74,6 +76,21 @@ class StateMutationInTracedFunction(Rule):
 
     def visit_AugAssign(self, node: ast.AugAssign, ctx: Context) -> None:
         self.check_store(node.target, node.value, ctx)
+        if isinstance(node.target, ast.Attribute) and not is_traced(ctx.value(node.value)):
+            self.check_self_counter(node.target, ctx)
+
+    def check_self_counter(self, target: ast.Attribute, ctx: Context) -> None:
+        """``self.n += 1`` in a compiled method: it counts traces, not calls (the ``Counter`` of
+        JAX's stateful-computations guide)."""
+        if not (ctx.traced_to_run and ctx.trace_reused and self.is_self(target.value, ctx)):
+            return
+        if not self.self_outlives_trace(ctx) or not _self_kept(ctx):
+            return
+        ctx.report(
+            target,
+            f"updating `self.{target.attr}` in `{function_name(ctx)}` happens once, while JAX traces "
+            f"it, not on each call ({why_traced(ctx)}); return the new value instead",
+        )
 
     def visit_AnnAssign(self, node: ast.AnnAssign, ctx: Context) -> None:
         if node.value is not None:
@@ -193,3 +210,22 @@ def outlives_trace(ctx: Context, name: str) -> Scope | None:
     if function is not None and function.transformed_by:
         return owner
     return None
+
+
+def _self_kept(ctx: Context) -> bool:
+    """Whether every ``jit`` of the current method keeps its ``self`` as it is: a bound method
+    (``jax.jit(counter.count)``) or a static ``self``. A jitted method whose ``self`` is an
+    argument traces a copy of it (a pytree), or raises (any other object)."""
+    function = ctx.function
+    if function is None or not function.positional_names():
+        return False
+    decorators = getattr(function.node, "decorator_list", [])
+    for site in function.jit_sites:
+        decorator = next((d for d in decorators if encloses(d, site)), None)
+        if decorator is None:
+            continue  # `jax.jit(obj.method)`
+        call = decorator if isinstance(decorator, ast.Call) else None
+        positions, names = static_positions(call) or set(), static_names(call) or set()
+        if 0 not in positions and function.positional_names()[0] not in names:
+            return False
+    return True

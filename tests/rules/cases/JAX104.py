@@ -1,3 +1,5 @@
+import functools
+
 import jax
 import jax.numpy as jnp
 
@@ -152,3 +154,35 @@ def loss_counting_calls(x):
 
 
 grad_counting = jax.grad(loss_counting_calls)
+
+
+class Counter:
+    """The counter of JAX's stateful-computations guide."""
+
+    def __init__(self):
+        self.n = 0
+
+    def count(self):
+        self.n += 1  # error: JAX104 (jax.jit(counter.count) counts traces, not calls)
+        return self.n
+
+    def reset(self):
+        self.n = 0
+
+
+counter = Counter()
+fast_count = jax.jit(counter.count)
+
+
+class StaticSelf:
+    def __init__(self):
+        self.calls = 0
+
+    @functools.partial(jax.jit, static_argnums=0)
+    def step(self, x):
+        self.calls += 1  # error: JAX104 (a static self: once per trace)
+        return x * 2
+
+    def eager_step(self, x):
+        self.calls += 1  # ok: not traced
+        return x * 2
