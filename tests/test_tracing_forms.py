@@ -22,6 +22,7 @@ TRACED_FORMS = {
     "decorator": "@jax.jit\ndef f(x):\n{body}\n",
     "call": "def f(x):\n{body}\n\n\ng = jax.jit(f)\n",
     "same name": "def f(x):\n{body}\n\n\nf = jax.jit(f)\n",
+    "same name under global": "def f(x):\n{body}\n\n\ndef setup():\n    global f\n    f = jax.jit(f)\n",
     "partial decorator": '@functools.partial(jax.jit, static_argnames=("n",))\ndef f(x, n=1):\n{body}\n',
     "lambda bound to a name": "f = lambda x: {expression}\ng = jax.jit(f)\n",
     "inline lambda": "g = jax.jit(\n    lambda x: {expression}\n)\n",
@@ -106,6 +107,10 @@ TRACED_FORMS = {
 
 UNTRACED_FORMS = {
     "plain function": "def f(x):\n{body}\n",
+    "rebound under global to something else": (
+        "def f(x):\n{body}\n\n\ndef other(x):\n    return x\n\n\ndef setup():\n    global f\n"
+        "    f = jax.jit(f)\n    f = other\n"
+    ),
     "bare grad": "def f(x):\n{body}\n\n\ndf = jax.grad(f)\n",
     "called eagerly": "def f(x):\n{body}\n\n\ndef main():\n    return f(1.0)\n",
     "static argument": '@functools.partial(jax.jit, static_argnames=("x",))\ndef f(x):\n{body}\n',

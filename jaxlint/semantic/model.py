@@ -474,7 +474,7 @@ class SemanticModel:
         if live is not None and not (owner.kind == "module" and name in self.runtime_rebound):
             return live.current(name)  # read while the owner runs: its value at this point
         if owner.kind == "module":
-            if name in self.runtime_rebound:
+            if name in self.runtime_rebound and name not in self.rewrapped_at_run_time:
                 return UNKNOWN
             return self.module_summary.get(name, UNKNOWN)
         info = self.infos.get(owner.function.node)
@@ -601,6 +601,36 @@ class SemanticModel:
                     if isinstance(target, ast.Name):
                         sites.setdefault(target.id, []).append(stmt)
         return sites
+
+    @cached_property
+    def rewrapped_at_run_time(self) -> frozenset[str]:
+        """Module names that functions only ever rebind to a transformation of themselves
+        (``global init; init = jax.jit(init)``): whatever the name holds, it runs the function
+        the module bound to it (so a read of it sees that function, not an unknown value)."""
+        wrapped: set[str] = set()
+        rebound = self.runtime_rebound
+        for scope in self.index.functions:
+            for name in scope.globals & rebound.keys():
+                stores = _stores_of(scope, name)
+                wraps = [s for s in own_nodes(getattr(scope.node, "body", [])) if self._wraps(s, name, scope)]
+                if stores and len(wraps) == len(stores):
+                    wrapped.add(name)
+        return frozenset(n for n in wrapped if all(not isinstance(s, ast.For) for s in rebound[n]))
+
+    def _wraps(self, statement: ast.AST, name: str, scope: Scope) -> bool:
+        """``name = <transformation>(name, ...)``."""
+        if not isinstance(statement, ast.Assign) or len(statement.targets) != 1:
+            return False
+        target, value = statement.targets[0], statement.value
+        return (
+            isinstance(target, ast.Name)
+            and target.id == name
+            and isinstance(value, ast.Call)
+            and bool(value.args)
+            and isinstance(value.args[0], ast.Name)
+            and value.args[0].id == name
+            and self.transform_of(value.func, scope) is not None
+        )
 
     def closure_rebinding(self, owner: Scope, name: str, function: ast.AST) -> int | None:
         """The line where closure variable ``name`` of ``owner`` is rebound after ``function``
