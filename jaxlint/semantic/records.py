@@ -72,6 +72,7 @@ class Fields:
 
     classes: dict[ast.ClassDef, PytreeClass]
     custom_attributes: frozenset[str]  # attributes of classes with their own flatten function
+    custom_classes: frozenset[ast.ClassDef] = frozenset()  # the classes with their own flatten function
 
 
 def is_dataclass(model: SemanticModel, cls: ast.ClassDef, scope: Scope) -> bool:
@@ -85,15 +86,17 @@ def find_pytree_classes(model: SemanticModel) -> Fields:
     registered = _registered_by_call(model)
     found: dict[ast.ClassDef, PytreeClass] = {}
     custom: set[str] = set()
+    custom_classes: set[ast.ClassDef] = set()
     for cls, scope in model.index.classes:
         names = {model.resolver.qualname(_callee(d), scope) for d in cls.decorator_list}
         if names & CUSTOM_REGISTRATION or registered.get(cls.name) == "custom":
             custom |= _self_attributes(cls)
+            custom_classes.add(cls)
             continue
         pytree = _pytree_class(model, cls, scope, names, registered.get(cls.name), found)
         if pytree is not None:
             found[cls] = pytree
-    return Fields(found, frozenset(custom))
+    return Fields(found, frozenset(custom), frozenset(custom_classes))
 
 
 def _callee(decorator: ast.expr) -> ast.expr:

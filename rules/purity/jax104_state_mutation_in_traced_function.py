@@ -134,7 +134,15 @@ class StateMutationInTracedFunction(Rule):
                     f"return the values instead",
                 )
         elif isinstance(target, ast.Attribute) and self.is_self(target.value, ctx):
-            if is_traced(ctx.value(value)) and self.self_outlives_trace(ctx):
+            cls = _traced_custom_pytree(ctx)
+            if cls is not None:
+                ctx.report(
+                    target,
+                    f"assigning `self.{target.attr}` in `{function_name(ctx)}` changes the copy of "
+                    f"`{cls}` that JAX rebuilt from its leaves for the trace: the object it was called "
+                    f"on keeps its old `{target.attr}` ({why_traced(ctx)}); return the updated object",
+                )
+            elif is_traced(ctx.value(value)) and self.self_outlives_trace(ctx):
                 ctx.report(
                     target,
                     f"storing a traced value on `self.{target.attr}` in `{function_name(ctx)}` leaks a "
@@ -229,3 +237,16 @@ def _self_kept(ctx: Context) -> bool:
         if 0 not in positions and function.positional_names()[0] not in names:
             return False
     return True
+
+
+def _traced_custom_pytree(ctx: Context) -> str | None:
+    """The class of the current method when it is compiled with ``self`` traced and the class
+    is a pytree with its own flatten function (a plain, mutable object): JAX unflattens a new
+    instance for the trace. None otherwise (other pytrees are frozen: assigning raises)."""
+    function = ctx.function
+    if function is None or not function.is_method or not ctx.traced_to_run or _self_kept(ctx):
+        return None
+    cls = ctx.model.index.parents[function.node].node
+    if not isinstance(cls, ast.ClassDef) or cls not in ctx.model.pytree_fields.custom_classes:
+        return None
+    return cls.name

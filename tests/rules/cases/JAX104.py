@@ -186,3 +186,41 @@ class StaticSelf:
     def eager_step(self, x):
         self.calls += 1  # ok: not traced
         return x * 2
+
+
+@jax.tree_util.register_pytree_node_class
+class Particles:
+    def __init__(self, x):
+        self.x = x
+
+    def tree_flatten(self):
+        return (self.x,), None
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+
+    @jax.jit
+    def move(self, dx):
+        self.x = self.x + dx  # error: JAX104 (the trace's copy: the caller's object keeps its x)
+        return self
+
+    @jax.jit
+    def moved(self, dx):
+        return Particles(self.x + dx)  # ok: returns the updated object
+
+
+class Registered:
+    def __init__(self, x):
+        self.x = x
+
+    @functools.partial(jax.jit, static_argnums=0)
+    def static_self(self, v):
+        return self.x + v
+
+    @jax.jit
+    def reset(self, i):
+        self.x = self.x.at[i].set(0.0)  # error: JAX104 (jax#15817)
+
+
+jax.tree_util.register_pytree_node(Registered, lambda r: ((r.x,), None), lambda _, c: Registered(*c))
