@@ -22,6 +22,11 @@ TRACED_FORMS = {
     "decorator": "@jax.jit\ndef f(x):\n{body}\n",
     "call": "def f(x):\n{body}\n\n\ng = jax.jit(f)\n",
     "same name": "def f(x):\n{body}\n\n\nf = jax.jit(f)\n",
+    "object stored by __init__": (
+        "class Inner:\n    def __call__(self, x):\n{body_in_class}\n\n\nclass Outer:\n"
+        "    def __init__(self):\n        self.inner = Inner()\n\n    def __call__(self, x):\n"
+        "        return self.inner(x)\n\n\ng = jax.jit(Outer())\n"
+    ),
     "same name under global": "def f(x):\n{body}\n\n\ndef setup():\n    global f\n    f = jax.jit(f)\n",
     "partial decorator": '@functools.partial(jax.jit, static_argnames=("n",))\ndef f(x, n=1):\n{body}\n',
     "lambda bound to a name": "f = lambda x: {expression}\ng = jax.jit(f)\n",
@@ -107,6 +112,11 @@ TRACED_FORMS = {
 
 UNTRACED_FORMS = {
     "plain function": "def f(x):\n{body}\n",
+    "object stored by __init__, called eagerly": (
+        "class Inner:\n    def __call__(self, x):\n{body_in_class}\n\n\nclass Outer:\n"
+        "    def __init__(self):\n        self.inner = Inner()\n\n    def run(self, x):\n"
+        "        return self.inner(x)\n\n\nOuter().run(1.0)\n"
+    ),
     "rebound under global to something else": (
         "def f(x):\n{body}\n\n\ndef other(x):\n    return x\n\n\ndef setup():\n    global f\n"
         "    f = jax.jit(f)\n    f = other\n"

@@ -271,11 +271,19 @@ class Interpreter:
         return self.state.names.get(f"{node.value.id}.{node.attr}")
 
     def self_function(self, node: ast.Attribute) -> Value | None:
-        """``self.loss_fn``: the functions this class's methods store there, if any."""
+        """``self.loss_fn``: the functions this class's methods store there, if any; or the
+        object of this module's class that ``setup``/``__init__`` alone stores there (a flax
+        submodule, ``self.encoder = Encoder(...)``)."""
         if not isinstance(node.value, ast.Name):
             return None
         cls = self.model.class_of_self(self.scope, node.value.id)
-        return None if cls is None else self.model.read_self_function(cls, node.attr, self.info)
+        if cls is None:
+            return None
+        found = self.model.read_self_function(cls, node.attr, self.info)
+        if found is None:
+            held = self.model.held_instance(cls, node.attr)
+            found = None if held is None else referring([InstanceRef(held)])
+        return found
 
     def bind_sequence(self, targets: list[ast.expr], value: Value) -> None:
         starred = any(isinstance(t, ast.Starred) for t in targets)

@@ -161,6 +161,7 @@ class SemanticModel:
         self._unresolved: set[ast.AST] = set()
         # functions a class's methods store on `self` (`self.loss_fn = loss_fn`), and who reads them
         self._self_functions: dict[tuple[ast.ClassDef, str], Value] = {}
+        self._held_instances: dict[tuple[ast.ClassDef, str], ast.ClassDef | None] = {}
         self._self_function_readers: dict[tuple[ast.ClassDef, str], set[FunctionInfo]] = {}
         self._transformed_names: dict[ast.AST, frozenset[str]] = {}  # see transforms_param
         self._stored_names: dict[ast.AST, frozenset[str]] = {}  # see stored_on_self
@@ -1184,6 +1185,40 @@ class SemanticModel:
             self._self_functions[key] = functions
             for reader in self._self_function_readers.get(key, ()):
                 self.enqueue(reader)
+
+    def held_instance(self, cls: ast.ClassDef, attr: str) -> ast.ClassDef | None:
+        """The class of this module whose object ``self.attr`` holds: stored once in the class,
+        by ``setup`` or ``__init__``, as ``self.attr = Cls(...)``; None otherwise."""
+        key = (cls, attr)
+        if key not in self._held_instances:
+            self._held_instances[key] = self._find_held_instance(cls, attr)
+        return self._held_instances[key]
+
+    def _find_held_instance(self, cls: ast.ClassDef, attr: str) -> ast.ClassDef | None:
+        stores: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.Attribute]] = []
+        values: dict[ast.AST, ast.expr] = {}
+        for method in cls.body:
+            if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or not method.args.args:
+                continue
+            this = method.args.args[0].arg
+            for node in own_nodes(method.body):
+                if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                    values[node.targets[0]] = node.value
+                if (
+                    isinstance(node, ast.Attribute)
+                    and isinstance(node.ctx, ast.Store)
+                    and node.attr == attr
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id == this
+                ):
+                    stores.append((method, node))
+        if len(stores) != 1 or stores[0][0].name not in ("setup", "__init__"):
+            return None
+        method, target = stores[0]
+        value = values.get(target)
+        if not isinstance(value, ast.Call):
+            return None
+        return self.class_named(value.func, self.index.scopes.get(method, self.index.module))
 
     def read_self_function(self, cls: ast.ClassDef, attr: str, reader: FunctionInfo | None) -> Value | None:
         """The one function stored on ``self.attr`` by the class's methods; None when none is, or
