@@ -6,10 +6,12 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
+from jaxlint.semantic.bodies import own_nodes
+from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.values import is_jax_array, is_static
 
 from ..support.explain import snippet
-from .jitted import declares_static, jitted_callee
+from .jitted import declares_static, jitted_callee, jitted_callee_in
 
 DISPLAYS = {
     ast.List: "a list",
@@ -84,23 +86,29 @@ class UnhashableStaticArgument(Rule):
         if not declares_static(ctx):
             return
         callee = jitted_callee(ctx, node)
-        if callee is None or not callee.static:
+        if callee is not None:
+            for parameter, argument in callee.static_arguments(node):
+                self.check(argument, f"static argument `{parameter}` of jitted `{callee.info.name}`", ctx)
             return
-        for parameter, argument in callee.static_arguments(node):
-            kind = _unhashable(ctx, argument)
-            if kind is None:
-                continue
-            cure = (
-                "pass it as an ordinary (traced) argument"
-                if "array" in kind
-                else "pass a tuple (or another hashable value)"
-            )
-            ctx.report(
-                argument,
-                f"`{snippet(ctx, argument)}` is {kind}, passed as static argument `{parameter}` of jitted "
-                f"`{callee.info.name}`: static arguments must be hashable, so JAX raises `ValueError: "
-                f"Non-hashable static arguments are not supported`; {cure}",
-            )
+        for argument, relay in _relayed_static_arguments(ctx, node):
+            self.check(argument, relay, ctx)
+
+    def check(self, argument: ast.expr, where: str, ctx: Context) -> None:
+        kind = _unhashable(ctx, argument)
+        if kind is None:
+            return
+        if "dataclass" in kind:
+            cure = "declare the dataclass `frozen=True`, which makes it hashable"
+        elif "array" in kind:
+            cure = "pass it as an ordinary (traced) argument"
+        else:
+            cure = "pass a tuple (or another hashable value)"
+        ctx.report(
+            argument,
+            f"`{snippet(ctx, argument)}` is {kind}, passed as {where}: static arguments must be "
+            f"hashable, so JAX raises `ValueError: Non-hashable static arguments are not supported`; "
+            f"{cure}",
+        )
 
 
 def _unhashable(ctx: Context, node: ast.expr, depth: int = 0) -> str | None:
@@ -119,6 +127,9 @@ def _unhashable(ctx: Context, node: ast.expr, depth: int = 0) -> str | None:
             return "a NumPy array"
         if qualname in CONTAINER_BUILTINS:
             return CONTAINER_BUILTINS[qualname]
+        cls = ctx.model.class_named(node.func, ctx.scope)
+        if cls is not None and _unhashable_dataclass(ctx, cls):
+            return f"an instance of `{cls.name}`, a dataclass that is not frozen (its `__hash__` is None)"
     if isinstance(node, ast.Name):
         owner = ctx.scope.lookup(node.id)
         if owner is not None and owner.bound.get(node.id) == 1:
@@ -131,3 +142,94 @@ def _unhashable(ctx: Context, node: ast.expr, depth: int = 0) -> str | None:
     if is_jax_array(value) and not is_static(value):
         return "a JAX array"
     return None
+
+
+def _unhashable_dataclass(ctx: Context, cls: ast.ClassDef) -> bool:
+    """``@dataclasses.dataclass`` with ``eq`` and neither ``frozen`` nor ``unsafe_hash`` (nor a
+    ``__hash__`` of its own): the decorator sets ``__hash__`` to None."""
+    scope = ctx.model.index.parents.get(cls, ctx.model.index.module)
+    for decorator in cls.decorator_list:
+        call = decorator if isinstance(decorator, ast.Call) else None
+        if ctx.model.qualname(call.func if call else decorator, scope) != "dataclasses.dataclass":
+            continue
+        options = {k.arg: k.value for k in call.keywords} if call else {}
+        if any(not isinstance(v, ast.Constant) for v in options.values()):
+            return False
+        flags = {
+            name: bool(value.value) for name, value in options.items() if isinstance(value, ast.Constant)
+        }  # pyright: ignore[reportArgumentType]
+        own_hash = any(
+            isinstance(s, (ast.FunctionDef, ast.Assign)) and "__hash__" in _names_defined(s) for s in cls.body
+        )
+        return (
+            flags.get("eq", True)
+            and not flags.get("frozen")
+            and not flags.get("unsafe_hash")
+            and not own_hash
+        )
+    return False
+
+
+def _names_defined(statement: ast.stmt) -> set[str]:
+    if isinstance(statement, ast.FunctionDef):
+        return {statement.name}
+    if isinstance(statement, ast.Assign):
+        return {t.id for t in statement.targets if isinstance(t, ast.Name)}
+    return set()
+
+
+def _relayed_static_arguments(ctx: Context, call: ast.Call) -> list[tuple[ast.expr, str]]:
+    """Arguments of a call to a plain function of this module that hands a parameter on, as it
+    is, to a static parameter of a jitted function (``mesh_eval(f, [-2, 2])`` where
+    ``mesh_eval`` calls ``_mesh_eval(f, x_limits)`` with ``x_limits`` static), with where they
+    land."""
+    found = ctx.model.resolve_function(call.func, ctx.scope)
+    if found is None:
+        return []
+    relay, offset = found
+    relayed = _static_relays(ctx, relay)
+    if not relayed:
+        return []
+    positional = relay.positional_names()
+    pairs: list[tuple[str, ast.expr]] = []
+    for index, argument in enumerate(call.args):
+        if isinstance(argument, ast.Starred):
+            break
+        if index + offset < len(positional):
+            pairs.append((positional[index + offset], argument))
+    pairs += [(k.arg, k.value) for k in call.keywords if k.arg is not None]
+    return [(argument, relayed[name]) for name, argument in pairs if name in relayed]
+
+
+def _static_relays(ctx: Context, relay: FunctionInfo) -> dict[str, str]:
+    """The parameters of ``relay`` that it passes, never rebound, as static arguments of a
+    jitted function, each with where it lands."""
+    memo = ctx.memo.setdefault("static-relays", {})
+    if relay.node not in memo:
+        memo[relay.node] = _find_static_relays(ctx, relay)
+    return memo[relay.node]
+
+
+def _find_static_relays(ctx: Context, relay: FunctionInfo) -> dict[str, str]:
+    body = relay.node.body
+    inner = ctx.model.index.scopes.get(relay.node)
+    if not isinstance(body, list) or inner is None or relay.jit_sites:
+        return {}
+    params = {*relay.positional_names(), *_keyword_names(relay)}
+    found: dict[str, str] = {}
+    for node in own_nodes(body):
+        callee = jitted_callee_in(ctx, node, inner) if isinstance(node, ast.Call) else None
+        if callee is None or not isinstance(node, ast.Call):
+            continue
+        for parameter, argument in callee.static_arguments(node):
+            name = argument.id if isinstance(argument, ast.Name) else None
+            if name in params and inner.bound.get(name) == 1:
+                found[name] = (
+                    f"`{name}` of `{relay.name}`, which hands it to jitted `{callee.info.name}` as "
+                    f"static argument `{parameter}` at line {node.lineno}"
+                )
+    return found
+
+
+def _keyword_names(info: FunctionInfo) -> set[str]:
+    return {a.arg for a in info.node.args.kwonlyargs}

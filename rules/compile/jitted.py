@@ -60,15 +60,20 @@ class JitCall:
 
 def jitted_callee(ctx: Context, call: ast.Call) -> JitCall | None:
     """The jitted function ``call`` runs, or None when the call is not certainly jitted."""
+    return jitted_callee_in(ctx, call, ctx.scope)
+
+
+def jitted_callee_in(ctx: Context, call: ast.Call, scope: Scope) -> JitCall | None:
+    """:func:`jitted_callee` for a call in ``scope``."""
     model = ctx.model
     func = call.func
     if isinstance(func, ast.Call):
-        chain = model.resolve_chain(func, ctx.scope)
+        chain = model.resolve_chain(func, scope)
         target = None if chain is None else chain.target
         if target is not None and func in target.jit_sites:
             return _jit_call(target, func, 0)
         return None
-    found = model.resolve_function(func, ctx.scope)
+    found = model.resolve_function(func, scope)
     if found is not None:
         info, offset = found
         node = info.node
@@ -76,8 +81,8 @@ def jitted_callee(ctx: Context, call: ast.Call) -> JitCall | None:
         site = next((d for d in decorators if d in info.jit_sites), None)
         return None if site is None else _jit_call(info, site, offset)
     if isinstance(func, ast.Name):
-        value = _single_assignment(ctx.scope, func.id)
-        owner = ctx.scope.lookup(func.id)
+        value = _single_assignment(scope, func.id)
+        owner = scope.lookup(func.id)
         if isinstance(value, ast.Call) and owner is not None:
             chain = model.resolve_chain(value, owner)
             target = None if chain is None or chain.offset else chain.target

@@ -1,3 +1,5 @@
+import dataclasses
+import functools
 from functools import partial
 
 import jax
@@ -64,3 +66,51 @@ def plain_call(x):
 
 def unknown_static(x, sizes, **kwargs):
     return split_sum(x, sizes), split_sum(x, *kwargs.values())
+
+
+@dataclasses.dataclass
+class Config:
+    scale: int
+
+
+@dataclasses.dataclass(frozen=True)
+class FrozenConfig:
+    scale: int
+
+
+@dataclasses.dataclass(eq=False)
+class IdentityConfig:
+    scale: int
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def configured(x, config):
+    return x * config.scale
+
+
+def configurations(x):
+    a = configured(x, Config(3))  # error: JAX606 (a dataclass that is not frozen has no hash)
+    b = configured(x, FrozenConfig(3))  # ok: frozen, hashable
+    c = configured(x, IdentityConfig(3))  # ok: eq=False keeps the identity hash
+    return a, b, c
+
+
+@functools.partial(jax.jit, static_argnums=(1,))
+def mesh(x, limits):
+    return x * limits[0]
+
+
+def mesh_eval(x, limits):
+    return mesh(x, limits)
+
+
+def mesh_eval_tuple(x, limits):
+    limits = tuple(limits)
+    return mesh(x, limits)
+
+
+def plots(x):
+    a = mesh_eval(x, [-2, 2])  # error: JAX606 (mesh_eval hands it to a static parameter)
+    b = mesh_eval(x, (-2, 2))  # ok: a tuple
+    c = mesh_eval_tuple(x, [-2, 2])  # ok: made a tuple before it is passed on
+    return a, b, c
