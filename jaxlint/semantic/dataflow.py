@@ -1532,7 +1532,9 @@ class Interpreter:
                 or (_names_functions(value) and self.model.uses_function_param(target, name))
             }
             flags = self.call_flags(target, offset, node, bound)
-            if relevant and self.info is not None:
+            # staged code runs its callees in the trace even on static arguments: every `jnp`
+            # result there is a tracer (omnistaging)
+            if self.info is not None and (relevant or self.level == STAGED):
                 reason = f"`{target.name}` is called from traced `{self.info.name}` at line {node.lineno}"
                 if target.apply(self.level, relevant, reason, self.runs, flags):
                     self.model.enqueue(target)
