@@ -478,3 +478,22 @@ def test_a_released_model_leaves_no_cycles_for_the_collector(cached: bool) -> No
     finally:
         if enabled:
             gc.enable()
+
+
+def test_a_default_left_out_by_every_call_of_a_jitted_function_is_not_traced() -> None:
+    source = """
+    import jax
+    def loss(x, axis=None, mask=None, scale=None):
+        return x
+    def run(x, m):
+        f = jax.jit(loss)
+        return f(x) + f(x, mask=m) + jax.jit(loss)(x, None, None, 2.0)
+    def handed_on(x):
+        f = jax.jit(loss)
+        return apply(f, x)
+    """
+    info = function(model_of(source), "loss")
+    assert {p for p, v in info.params.items() if is_traced(v)} == {"x", "mask", "scale", "axis"}
+    only_run = source.replace("return apply(f, x)", "return x")
+    only_run = only_run.replace(", None, None, 2.0)", ")")
+    assert traced_params(only_run, "loss") == {"x", "mask"}

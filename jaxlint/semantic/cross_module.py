@@ -30,6 +30,7 @@ class LayerSpec:
     arguments: tuple[str, ...] = ()  # positional arguments after the function, as source text
     offset: int = 0
     bound: tuple[str, ...] = ()
+    passed: tuple[int, tuple[str, ...]] | None = None  # see Layer.passed
 
     def call(self) -> ast.Call:
         """A stand-in ``transform(f, *arguments, **keywords)`` call for the tracing logic."""

@@ -107,6 +107,9 @@ class Layer:
     site: ast.expr
     offset: int = 0
     bound: frozenset[str] = frozenset()
+    # what the calls of the transformed function pass, where every call is in sight: how many
+    # positional arguments at most, and which keywords
+    passed: tuple[int, frozenset[str]] | None = None
 
 
 @dataclass
@@ -723,6 +726,8 @@ class SemanticModel:
                     self._unresolved.add(scope.function.node)
                 continue
             layer = Layer(transform, call, call, chain.offset, chain.bound)
+            if transform.kind == "jit" and not chain.layers:
+                layer.passed = self.passed_by_calls(call, scope)
             chain.layers.append(layer)
             self.apply_chain(chain, context)
             if chain.target is not None and transform.name == WHILE_LOOP and target is _loop_condition(call):
@@ -730,6 +735,79 @@ class SemanticModel:
             caller = self.infos.get(scope.function.node)
             if chain.target is not None and caller is not None and transform.name in RETRACED_WHEN_EAGER:
                 chain.target.callers.add(caller)  # runs the body: its trace is cached if the caller's is
+
+    def passed_by_calls(self, site: ast.Call, scope: Scope) -> tuple[int, frozenset[str]] | None:
+        """What the calls of ``jax.jit(f)`` made at ``site`` pass (at most how many positional
+        arguments, and which keywords): called on the spot, or bound once to a name whose every
+        use is a call. None when some use is not a call in sight (it is handed on, returned)."""
+        calls = self._calls_of_site(site, scope)
+        if calls is None:
+            return None
+        positional, keywords = 0, set()
+        for call in calls:
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                k.arg is None for k in call.keywords
+            ):
+                return None
+            positional = max(positional, len(call.args))
+            keywords |= {k.arg for k in call.keywords if k.arg is not None}
+        return positional, frozenset(keywords)
+
+    def _calls_of_site(self, site: ast.Call, scope: Scope) -> list[ast.Call] | None:
+        parents = self._name_parents
+        parent = parents.get(site)
+        if isinstance(parent, ast.Call) and parent.func is site:
+            return [parent]
+        if scope is self.index.module:
+            return None  # other modules may import the jitted function and call it
+        name = next((n for n, v in scope.assigned.items() if v is site), None)
+        if name is None or scope.bound.get(name) != 1:
+            return None
+        calls: list[ast.Call] = []
+        for use in self._loads.get(name, []):
+            if not self._resolves_to(use, scope):
+                continue  # another variable of that name
+            holder = parents.get(use)
+            if not isinstance(holder, ast.Call) or holder.func is not use:
+                return None  # handed on, returned, stored: its calls are out of sight
+            calls.append(holder)
+        return calls
+
+    def _resolves_to(self, use: ast.Name, scope: Scope) -> bool:
+        """Whether ``use`` reads the name ``scope`` binds (not a homonym elsewhere)."""
+        inner = self._scope_of_node.get(use, self.index.module)
+        return inner.lookup(use.id) is scope
+
+    @cached_property
+    def _site_index(self) -> tuple[dict[ast.AST, ast.AST], dict[str, list[ast.Name]], dict[ast.AST, Scope]]:
+        """One walk of the module: each node's parent, the loads of each name, and each name
+        load's innermost scope."""
+        parents: dict[ast.AST, ast.AST] = {}
+        loads: dict[str, list[ast.Name]] = {}
+        scopes: dict[ast.AST, Scope] = {}
+        stack: list[tuple[ast.AST, Scope]] = [(self.tree, self.index.module)]
+        while stack:
+            node, scope = stack.pop()
+            inner = self.index.scopes.get(node, scope)
+            for child in ast.iter_child_nodes(node):
+                parents[child] = node
+                if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
+                    loads.setdefault(child.id, []).append(child)
+                    scopes[child] = inner
+                stack.append((child, inner))
+        return parents, loads, scopes
+
+    @property
+    def _name_parents(self) -> dict[ast.AST, ast.AST]:
+        return self._site_index[0]
+
+    @property
+    def _loads(self) -> dict[str, list[ast.Name]]:
+        return self._site_index[1]
+
+    @property
+    def _scope_of_node(self) -> dict[ast.AST, Scope]:
+        return self._site_index[2]
 
     @staticmethod
     def _feeds_names(call: ast.Call, transform: Transform) -> bool:
@@ -831,7 +909,14 @@ class SemanticModel:
                 continue
             if seed.layers:
                 layers = [
-                    Layer(self.transforms[s.transform], s.call(), s.call(), s.offset, frozenset(s.bound))
+                    Layer(
+                        self.transforms[s.transform],
+                        s.call(),
+                        s.call(),
+                        s.offset,
+                        frozenset(s.bound),
+                        None if s.passed is None else (s.passed[0], frozenset(s.passed[1])),
+                    )
                     for s in seed.layers
                     if s.transform in self.transforms
                 ]
@@ -1235,13 +1320,17 @@ class SemanticModel:
         info = self.infos.get(ref.node)
         if info is None or not ref.layers:
             return
-        layers = [
+        layers = self.layers_of(ref)
+        if layers:
+            self.apply_chain(Chain(info, layers, ref.offset, ref.bound), context)
+
+    def layers_of(self, ref: FunctionRef) -> list[Layer]:
+        """The transformations a function value carries, innermost first."""
+        return [
             Layer(self.transforms[layer.transform], layer.call, layer.site, layer.offset, layer.bound)
             for layer in ref.layers
             if layer.transform in self.transforms
         ]
-        if layers:
-            self.apply_chain(Chain(info, layers, ref.offset, ref.bound), context)
 
     # ----------------------------------------------------------------- flax
 
@@ -1291,7 +1380,10 @@ def _layer_spec(layer: Layer) -> LayerSpec:
     if call is not None:
         keywords = tuple((k.arg, ast.unparse(k.value)) for k in call.keywords if k.arg is not None)
         arguments = tuple(ast.unparse(a) for a in call.args[1:])
-    return LayerSpec(layer.transform.name, keywords, arguments, layer.offset, tuple(sorted(layer.bound)))
+    passed = None if layer.passed is None else (layer.passed[0], tuple(sorted(layer.passed[1])))
+    return LayerSpec(
+        layer.transform.name, keywords, arguments, layer.offset, tuple(sorted(layer.bound)), passed
+    )
 
 
 def _tails(names: frozenset[str]) -> frozenset[str]:

@@ -148,6 +148,10 @@ def _jit_value(info: FunctionInfo, layer: Layer, position: int | None, name: str
         return STATIC
     if _has_non_none_default(info, name):
         return None
+    if layer.passed is not None and not _passed(layer.passed, position, name) and has_default(info, name):
+        # `f = jax.jit(loss); f(p, t)`: where every call of the jitted function is in sight,
+        # a parameter none of them passes keeps its Python default (`axis=None`)
+        return None
     return TRACED
 
 
@@ -261,6 +265,19 @@ def _str_set(expr: ast.expr | None, default: set[str]) -> set[str] | object:
             return UNRESOLVED
         found.add(element.value)
     return found
+
+
+def _passed(passed: tuple[int, frozenset[str]], position: int | None, name: str) -> bool:
+    count, keywords = passed
+    return name in keywords or (position is not None and position < count)
+
+
+def has_default(info: FunctionInfo, name: str) -> bool:
+    args = info.node.args
+    positional = [*args.posonlyargs, *args.args]
+    with_defaults = {p.arg for p in positional[len(positional) - len(args.defaults) :]}
+    with_defaults |= {p.arg for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
+    return name in with_defaults
 
 
 def _has_non_none_default(info: FunctionInfo, name: str) -> bool:

@@ -187,3 +187,20 @@ def array_methods(x, axis, n, lo, i):
     f = x.cumsum(0)  # ok: a constant axis
     return a, b, c, d, e, f
 
+
+
+def mean_loss(x, axis=None):
+    return jnp.sum(x, axis=axis)  # ok: no call of the jitted function passes `axis`
+
+
+def evaluate_mean(x):
+    return jax.jit(mean_loss)(x)
+
+
+def sum_along(x, axis=None):
+    return jnp.sum(x, axis=axis)  # error: JAX403 (the call below passes `axis`: jit traces it)
+
+
+def evaluate_sum(x):
+    along = jax.jit(sum_along)
+    return along(x, axis=1)
