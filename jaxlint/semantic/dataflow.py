@@ -1198,7 +1198,8 @@ class Interpreter:
             if is_fold(key) and not made_inside(key[1], info.node)  # pyright: ignore[reportIndexIssue]
         }
         for key, call in outside.items():
-            if _is_held(key):
+            # said where the class reads its own key: a caller may build a new object per call
+            if _held_by_class_of(key, info, self.model):
                 tracker.event(call, KeyEvent("held", tracker.texts[call], None, info.name))
         if info.repeated_by in LOOPING_BODIES:
             repeated = [*outside.values(), *(c for k, c in folds.items() if k not in self.step_folds)]
@@ -1694,6 +1695,13 @@ def _key_text(argument: ast.expr) -> str:
     """How a consumed key is written, for messages."""
     text = ast.unparse(argument)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _held_by_class_of(key: object, info: FunctionInfo, model: SemanticModel) -> bool:
+    """A key held by an object of the class ``info`` is a method of (see ``_is_held``)."""
+    if not isinstance(key, tuple) or not _is_held(key):
+        return False
+    return model.index.parents.get(info.node) is model.index.scopes.get(key[1])
 
 
 def _is_held(key: object) -> bool:

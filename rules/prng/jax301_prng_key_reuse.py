@@ -131,17 +131,31 @@ class PrngKeyReuse(Rule):
             else "reusing it draws the same random bits"
         )
         partial = node in ctx.model.partial_calls or first in ctx.model.partial_calls
+        elsewhere = _held_elsewhere(ctx, event.key)
         if partial:  # the calls consume a key that `event.key` holds (a field, an item)
             what = f"a key held by `{event.key}`"
             advice = "split that key and pass each call a record holding a key of its own"
+        elif elsewhere:  # `m.sample_a(); m.sample_b()`, both drawing from `self.key`
+            what = f"the key `{event.key}` that both methods draw from"
+            advice = (
+                f"split it in the class before each draw and store the new key, "
+                f"`{event.key}, subkey = jax.random.split({event.key})`"
+            )
         else:
             what = f"key `{event.key}`"
             advice = _advice(event.key, event.key.isidentifier() and is_local_name(ctx, event.key))
         ctx.report(
             node,
             f"{what} was already consumed by `{consumer}` at line {first.lineno}: {effect}; {advice}",  # pyright: ignore[reportAttributeAccessIssue]
-            fix=None if partial else _split_fix(node, ctx, event.key, first),
+            fix=None if partial or elsewhere else _split_fix(node, ctx, event.key, first),
         )
+
+
+def _held_elsewhere(ctx: Context, key: str) -> bool:
+    """``self.key`` named from a function with no ``self``: the key an object's methods draw
+    from, consumed here through calls of those methods (no fix can split it here)."""
+    root = key.split(".", 1)[0]
+    return root == "self" and "." in key and not is_local_name(ctx, root)
 
 
 def _is_split(ctx: Context, call: ast.AST) -> bool:

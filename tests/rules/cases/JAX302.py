@@ -294,3 +294,23 @@ def constant_fold_of_a_closed_over_key(key, xs):
 def run_inner_folds(key, xs):
     a = jax.lax.scan(inner_folds_unsplit, key, xs)
     return a, jax.lax.scan(inner_folds_split, key, xs)  # ok: folding does not consume the key
+
+
+class Sampler:
+    """numpyro#1036: a key made in `__init__` that every method draws from."""
+
+    def __init__(self, seed):
+        self.rng_key = jax.random.key(seed)
+
+    def sample_alpha(self):
+        return jax.random.normal(self.rng_key, (3,))  # error: JAX302 (every call, the same key)
+
+    def sample_beta(self):
+        return jax.random.normal(self.rng_key, (3,))  # error: JAX302
+
+
+def draw_both():
+    sampler = Sampler(0)  # a new object (and key) on each call of draw_both
+    a = sampler.sample_alpha()  # ok: not "every call of draw_both"; the methods are reported
+    b = sampler.sample_beta()  # error: JAX301 (both methods draw from the one key)
+    return a, b
