@@ -672,12 +672,32 @@ def find_baseline(func: Any, signature: inspect.Signature) -> Baseline | None:
     for extra in extras:
         if extra.name in baseline.call.values:
             continue
-        for cand in optional_candidates(extra):
-            with_extra = baseline.call.with_value(extra.name, cand.make())
-            if trace(with_extra)[0] is None:
-                baseline.additions[extra.name] = with_extra
+        addition = _first_traceable(baseline.call, extra)
+        for variant in singleton_variants(baseline.call) if addition is None else []:
+            addition = _first_traceable(variant, extra, checked_eagerly=True)
+            if addition is not None:
                 break
+        if addition is not None:
+            baseline.additions[extra.name] = addition
     return baseline
+
+
+def _first_traceable(call: Call, extra: inspect.Parameter, checked_eagerly: bool = False) -> Call | None:
+    for cand in optional_candidates(extra):
+        with_extra = call.with_value(extra.name, cand.make())
+        if trace(with_extra)[0] is None and (not checked_eagerly or eager(with_extra)):
+            return with_extra
+    return None
+
+
+def singleton_variants(call: Call) -> list[Call]:
+    """The call with one array argument given a leading axis of size 1: the only arrays an
+    ``axis`` of ``jnp.squeeze`` may name."""
+    return [
+        call.with_value(name, np.expand_dims(value, 0))
+        for name, value in call.values.items()
+        if value_kind(value) == "array"
+    ]
 
 
 # ---------------------------------------------------------------------------- measurement

@@ -204,3 +204,11 @@ def sum_along(x, axis=None):
 def evaluate_sum(x):
     along = jax.jit(sum_along)
     return along(x, axis=1)
+
+
+@jax.jit
+def squeezed(x, axis):
+    a = jnp.squeeze(x, axis)  # error: JAX403 (jax#12331)
+    b = x.squeeze(axis)  # error: JAX403
+    c = jnp.squeeze(x, 1)  # ok
+    return a, b, c
