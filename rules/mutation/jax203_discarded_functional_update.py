@@ -10,6 +10,7 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import LocalLeaf, RecordField
 from jaxlint.semantic import api
+from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.values import is_traced, record_kind
 
 from ..support.arrays import local_leaf, pytree_update, rebinding_advice, record_field
@@ -98,6 +99,101 @@ class DiscardedFunctionalUpdate(Rule):
             f"unchanged: `.at[]` returns a new array; assign it, {_advice(ctx, array, updated)}",
             fix=_request(ctx, node, array),
         )
+
+    def visit_Assign(self, node: ast.Assign, ctx: Context) -> None:
+        """``a = a.at[i].set(v)`` on a parameter of a function that returns nothing and never
+        reads ``a`` again: the update is made on a new array that dies with the function, and
+        the caller's array is unchanged (jax#7116, porting NumPy's in-place updates)."""
+        name = _updated_name(node)
+        function = ctx.function
+        if name is None or function is None or name not in function.positional_names():
+            return
+        if _first_update(function.node, name) is not node or not _update_is_lost(function.node, name):
+            return
+        ctx.report(
+            node,
+            f"`{name}` is a parameter of `{function.name}`, which returns nothing and never reads "
+            f"`{name}` after updating it: the updated array is lost, and the caller's array is "
+            f"unchanged (JAX arrays are immutable); return `{name}` and use the result",
+        )
+
+
+def _updated_name(node: ast.AST) -> str | None:
+    """``a`` in ``a = a.at[...].<update>(...)``."""
+    if (
+        not isinstance(node, ast.Assign)
+        or len(node.targets) != 1
+        or not isinstance(node.targets[0], ast.Name)
+    ):
+        return None
+    call = node.value
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+        return None
+    indexer = call.func.value
+    if call.func.attr not in api.AT_UPDATE_METHODS or not isinstance(indexer, ast.Subscript):
+        return None
+    at = indexer.value
+    name = node.targets[0].id
+    if (
+        isinstance(at, ast.Attribute)
+        and at.attr == "at"
+        and isinstance(at.value, ast.Name)
+        and at.value.id == name
+    ):
+        return name
+    return None
+
+
+def _first_update(function: ast.AST, name: str) -> ast.AST | None:
+    body = getattr(function, "body", [])
+    return (
+        next((n for n in own_nodes(body) if _updated_name(n) == name), None)
+        if isinstance(body, list)
+        else None
+    )
+
+
+def _update_is_lost(function: ast.AST, name: str) -> bool:
+    """Whether every store to ``name`` is an ``.at`` update of itself, no ``return``, ``yield``
+    or nested function could hand it on, and every other read of it is a static attribute
+    (``a.size``) or comes before the first update outside any loop holding one."""
+    body = getattr(function, "body", [])
+    if not isinstance(body, list):
+        return False
+    updates = [n for n in own_nodes(body) if _updated_name(n) == name]
+    inside = {id(n) for u in updates for n in ast.walk(u)}
+    first = updates[0].lineno  # pyright: ignore[reportAttributeAccessIssue]
+    loops = [n for n in own_nodes(body) if isinstance(n, (ast.For, ast.While)) and _holds_any(n, inside)]
+    static = {
+        id(n.value)
+        for n in ast.walk(function)
+        if isinstance(n, ast.Attribute) and n.attr in api.STATIC_ATTRIBUTES
+    }  # `a.shape`, `a.size`: what an update does not change
+    for node in ast.walk(function):
+        if node is not function and isinstance(
+            node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+        ):
+            return False  # a closure may read it
+        if (
+            isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom))
+            and getattr(node, "value", None) is not None
+        ):
+            return False
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            return False
+        if not isinstance(node, ast.Name) or node.id != name or id(node) in inside:
+            continue
+        if not isinstance(node.ctx, ast.Load):
+            return False  # stored some other way
+        if id(node) not in static and (
+            node.lineno >= first or any(_holds_any(loop, {id(node)}) for loop in loops)
+        ):
+            return False
+    return True
+
+
+def _holds_any(tree: ast.AST, ids: set[int]) -> bool:
+    return any(id(n) in ids for n in ast.walk(tree))
 
 
 def _advice(ctx: Context, array: ast.expr, updated: str) -> str:

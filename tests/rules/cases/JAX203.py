@@ -57,3 +57,28 @@ def updates_a_field(pair: Pair):
 def bump(state):
     state.count.at[0].add(1)  # error: JAX203 (no fix: a field of a traced pytree, maybe a NamedTuple)
     return state
+
+
+@jax.jit
+def inplace_func_jax(a):
+    for i in range(a.size):
+        a = a.at[i].set(2 * (2 * (a[i] + 1) + 1))  # error: JAX203 (jax#7116: the update is lost)
+
+
+def zero_first(a):
+    a = a.at[0].set(0.0)  # error: JAX203 (eagerly too: nothing returns it)
+
+
+def zero_and_return(a):
+    a = a.at[0].set(0.0)  # ok: returned
+    return a
+
+
+def zero_and_use(a, log):
+    a = a.at[0].set(0.0)  # ok: read after the update
+    log.append(a)
+
+
+def zero_local(n):
+    b = jnp.ones(n)
+    b = b.at[0].set(0.0)  # ok: not a parameter (a dead local is a plain lint's business)
