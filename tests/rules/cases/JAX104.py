@@ -30,7 +30,7 @@ def counter():
 
 
 class Model:
-    @jax.jit
+    @jax.jit  # error: JAX610 (and a TypeError on the call: self is no JAX type)
     def __call__(self, x):
         self.last = x * 2  # error: JAX104
         return x
@@ -84,7 +84,7 @@ class Config:
     def __init__(self, n):
         self.n = n
 
-    @jax.jit
+    @jax.jit  # error: JAX610
     def scaled(self, x):
         self.cached_n = 3
         return x * 2
