@@ -83,7 +83,7 @@ class JittedMethodTracesSelf(Rule):
             return
         ctx.report(
             site,
-            f"`jax.jit` on `{cls.name}.{node.name}` traces `{this}` as an argument, but a `{cls.name}` "
+            f"`jax.jit` on `{cls.name}.{node.name}` traces `{this}` as an argument, but an instance of `{cls.name}` "
             f"is not a JAX type: calling it raises `TypeError`; jit a function of the arrays instead "
             f"(called from the method), register `{cls.name}` as a pytree, or mark `{this}` static "
             f"(`static_argnums=0`: its attributes are then frozen into the compiled function)",
