@@ -165,6 +165,9 @@ class SemanticModel:
         # functions a class's methods store on `self` (`self.loss_fn = loss_fn`), and who reads them
         self._self_functions: dict[tuple[ast.ClassDef, str], Value] = {}
         self._held_instances: dict[tuple[ast.ClassDef, str], ast.ClassDef | None] = {}
+        self._stores_by_class: dict[
+            ast.ClassDef, dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.expr | None]]]
+        ] = {}
         self._self_function_readers: dict[tuple[ast.ClassDef, str], set[FunctionInfo]] = {}
         self._transformed_names: dict[ast.AST, frozenset[str]] = {}  # see transforms_param
         self._stored_names: dict[ast.AST, frozenset[str]] = {}  # see stored_on_self
@@ -726,7 +729,7 @@ class SemanticModel:
                     self._unresolved.add(scope.function.node)
                 continue
             layer = Layer(transform, call, call, chain.offset, chain.bound)
-            if transform.kind == "jit" and not chain.layers:
+            if transform.kind == "jit" and not chain.layers and _may_take_defaults(chain.target):
                 layer.passed = self.passed_by_calls(call, scope)
             chain.layers.append(layer)
             self.apply_chain(chain, context)
@@ -1280,30 +1283,40 @@ class SemanticModel:
         return self._held_instances[key]
 
     def _find_held_instance(self, cls: ast.ClassDef, attr: str) -> ast.ClassDef | None:
-        stores: list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.Attribute]] = []
-        values: dict[ast.AST, ast.expr] = {}
+        stores = self._self_stores(cls).get(attr, [])
+        if len(stores) != 1:
+            return None
+        method, value = stores[0]
+        if method.name not in ("setup", "__init__") or not isinstance(value, ast.Call):
+            return None
+        return self.class_named(value.func, self.index.scopes.get(method, self.index.module))
+
+    def _self_stores(
+        self, cls: ast.ClassDef
+    ) -> dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.expr | None]]]:
+        """Every store to ``self.<attr>`` in the class's methods, by attribute: the method and the
+        value stored (None where it is not a plain ``self.attr = value``). One walk per class."""
+        found = self._stores_by_class.get(cls)
+        if found is not None:
+            return found
+        found = {}
         for method in cls.body:
             if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or not method.args.args:
                 continue
             this = method.args.args[0].arg
+            values: dict[ast.AST, ast.expr] = {}
             for node in own_nodes(method.body):
                 if isinstance(node, ast.Assign) and len(node.targets) == 1:
                     values[node.targets[0]] = node.value
-                if (
+                elif (
                     isinstance(node, ast.Attribute)
                     and isinstance(node.ctx, ast.Store)
-                    and node.attr == attr
                     and isinstance(node.value, ast.Name)
                     and node.value.id == this
                 ):
-                    stores.append((method, node))
-        if len(stores) != 1 or stores[0][0].name not in ("setup", "__init__"):
-            return None
-        method, target = stores[0]
-        value = values.get(target)
-        if not isinstance(value, ast.Call):
-            return None
-        return self.class_named(value.func, self.index.scopes.get(method, self.index.module))
+                    found.setdefault(node.attr, []).append((method, values.get(node)))
+        self._stores_by_class[cls] = found
+        return found
 
     def read_self_function(self, cls: ast.ClassDef, attr: str, reader: FunctionInfo | None) -> Value | None:
         """The one function stored on ``self.attr`` by the class's methods; None when none is, or
@@ -1371,6 +1384,14 @@ class SemanticModel:
                 info.transformed_by.add("flax")
                 if info.apply(ABSTRACT, flax_params(self, info), reason):
                     self.enqueue(info)
+
+
+def _may_take_defaults(target: FunctionInfo | None) -> bool:
+    """Whether a function has parameters with defaults (unknown: one of another module)."""
+    if target is None:
+        return True
+    args = target.node.args
+    return bool(args.defaults) or any(d is not None for d in args.kw_defaults)
 
 
 def _layer_spec(layer: Layer) -> LayerSpec:
