@@ -37,7 +37,15 @@ from jaxlint.semantic.records import (
     is_dataclass,
     record_kind_of_field,
 )
-from jaxlint.semantic.scopes import AMBIGUOUS, FUNCTION_NODES, ModuleIndex, Scope, ScopeCache, build_index
+from jaxlint.semantic.scopes import (
+    AMBIGUOUS,
+    FUNCTION_NODES,
+    ModuleIndex,
+    Scope,
+    ScopeCache,
+    build_index,
+    parameter_defaults,
+)
 from jaxlint.semantic.transforms import (
     ABSTRACT,
     CALL_TAILS,
@@ -1388,10 +1396,7 @@ class SemanticModel:
 
 def _may_take_defaults(target: FunctionInfo | None) -> bool:
     """Whether a function has parameters with defaults (unknown: one of another module)."""
-    if target is None:
-        return True
-    args = target.node.args
-    return bool(args.defaults) or any(d is not None for d in args.kw_defaults)
+    return target is None or bool(parameter_defaults(target.node.args))
 
 
 def _layer_spec(layer: Layer) -> LayerSpec:

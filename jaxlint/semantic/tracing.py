@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from jaxlint.engine.astutil import keyword_argument
 from jaxlint.semantic import api
 from jaxlint.semantic.functions import FunctionInfo
-from jaxlint.semantic.scopes import Scope
+from jaxlint.semantic.scopes import Scope, parameter_defaults
 from jaxlint.semantic.transforms import ABSTRACT, CONCRETE, HOST, NONE, body_operand
 from jaxlint.semantic.values import (
     CONCRETE_ARRAY,
@@ -273,22 +273,11 @@ def _passed(passed: tuple[int, frozenset[str]], position: int | None, name: str)
 
 
 def has_default(info: FunctionInfo, name: str) -> bool:
-    args = info.node.args
-    positional = [*args.posonlyargs, *args.args]
-    with_defaults = {p.arg for p in positional[len(positional) - len(args.defaults) :]}
-    with_defaults |= {p.arg for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
-    return name in with_defaults
+    return name in parameter_defaults(info.node.args)
 
 
 def _has_non_none_default(info: FunctionInfo, name: str) -> bool:
-    args = info.node.args
-    positional = [*args.posonlyargs, *args.args]
-    defaults: dict[str, ast.expr | None] = {}
-    for param, default in zip(positional[len(positional) - len(args.defaults) :], args.defaults):
-        defaults[param.arg] = default
-    for param, default in zip(args.kwonlyargs, args.kw_defaults):
-        defaults[param.arg] = default
-    default = defaults.get(name)
+    default = parameter_defaults(info.node.args).get(name)
     return default is not None and not (isinstance(default, ast.Constant) and default.value is None)
 
 
