@@ -35,6 +35,19 @@ def callee_leaf(call: ast.Call) -> str | None:
     return func.id if isinstance(func, ast.Name) else None
 
 
+def without_not(test: ast.expr) -> tuple[ast.expr, bool]:
+    """``test`` with one leading ``not`` taken off, and whether there was one."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand, True
+    return test, False
+
+
+def never_run(statement: ast.If, truth: bool) -> list[ast.stmt]:
+    """The branch of ``if test:`` that never runs when ``test`` (after a ``not``) is ``truth``."""
+    negated = without_not(statement.test)[1]
+    return statement.orelse if truth != negated else statement.body
+
+
 def keyword_argument(call: ast.Call | None, name: str | None) -> ast.expr | None:
     """The value passed as ``name=`` to ``call``, if any."""
     if call is None or name is None:

@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from jaxlint.engine.astutil import keyword_argument
+from jaxlint.engine.astutil import keyword_argument, without_not
 from jaxlint.semantic import api, measured
 from jaxlint.semantic.bodies import LOOPING_BODIES, step_counter
 from jaxlint.semantic.functions import FunctionInfo
@@ -673,8 +673,7 @@ class Interpreter:
         """Whether the true and the false branch of ``test`` can run here: ``if DEBUG:`` with
         ``DEBUG = False`` never runs its body; where ``x`` is a
         tracer, ``isinstance(x, jax.core.Tracer)`` is always true (the other path is eager code)."""
-        negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
-        call = test.operand if isinstance(test, ast.UnaryOp) and negated else test
+        call, negated = without_not(test)
         truth = self.model.constant_tests.get(test)
         if truth is None and self.info is not None and isinstance(call, ast.Name):
             truth = self.model.fixed_flag(self.info, call.id)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from jaxlint.engine.astutil import encloses, room_to_recurse
+from jaxlint.engine.astutil import encloses, never_run, room_to_recurse, without_not
 from jaxlint.semantic import api
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.cross_module import LayerSpec, ProjectView, TraceRequest
@@ -526,11 +526,10 @@ class SemanticModel:
         body = info.node.body
         for node in own_nodes(body) if isinstance(body, list) else ():
             if isinstance(node, ast.If):
-                negated = isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not)
-                test = node.test.operand if isinstance(node.test, ast.UnaryOp) and negated else node.test
+                test = without_not(node.test)[0]
                 truth = self.fixed_flag(info, test.id) if isinstance(test, ast.Name) else None
                 if truth is not None:
-                    for never in node.orelse if truth != negated else node.body:
+                    for never in never_run(node, truth):
                         dead.update(ast.walk(never))
         found = frozenset(dead)
         self._unreached[info.node] = (key, found)
@@ -554,13 +553,12 @@ class SemanticModel:
             for stmt in body:
                 inner = self.index.scopes.get(stmt, scope)
                 if isinstance(stmt, ast.If):
-                    negated = isinstance(stmt.test, ast.UnaryOp) and isinstance(stmt.test.op, ast.Not)
-                    test = stmt.test.operand if isinstance(stmt.test, ast.UnaryOp) and negated else stmt.test
+                    test, negated = without_not(stmt.test)
                     truth = self._flag(test, scope, flags)
                     if truth is not None:
                         tests[test] = truth
                         tests[stmt.test] = truth != negated
-                        for never in stmt.orelse if truth != negated else stmt.body:
+                        for never in never_run(stmt, truth):
                             dead.update(ast.walk(never))
                 for field in ("body", "orelse", "finalbody", "handlers", "cases"):
                     block = getattr(stmt, field, None)
