@@ -173,9 +173,7 @@ class SemanticModel:
         # functions a class's methods store on `self` (`self.loss_fn = loss_fn`), and who reads them
         self._self_functions: dict[tuple[ast.ClassDef, str], Value] = {}
         self._held_instances: dict[tuple[ast.ClassDef, str], ast.ClassDef | None] = {}
-        self._stores_by_class: dict[
-            ast.ClassDef, dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.expr | None]]]
-        ] = {}
+        self._stores_by_class: dict[ast.ClassDef, dict[str, list[SelfStore]]] = {}
         self._self_function_readers: dict[tuple[ast.ClassDef, str], set[FunctionInfo]] = {}
         self._transformed_names: dict[ast.AST, frozenset[str]] = {}  # see transforms_param
         self._stored_names: dict[ast.AST, frozenset[str]] = {}  # see stored_on_self
@@ -1289,19 +1287,18 @@ class SemanticModel:
         return self._held_instances[key]
 
     def _find_held_instance(self, cls: ast.ClassDef, attr: str) -> ast.ClassDef | None:
-        stores = self._self_stores(cls).get(attr, [])
+        stores = self.self_stores(cls).get(attr, [])
         if len(stores) != 1:
             return None
-        method, value = stores[0]
+        method, value = stores[0].method, stores[0].value
         if method.name not in ("setup", "__init__") or not isinstance(value, ast.Call):
             return None
         return self.class_named(value.func, self.index.scopes.get(method, self.index.module))
 
-    def _self_stores(
-        self, cls: ast.ClassDef
-    ) -> dict[str, list[tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.expr | None]]]:
-        """Every store to ``self.<attr>`` in the class's methods, by attribute: the method and the
-        value stored (None where it is not a plain ``self.attr = value``). One walk per class."""
+    def self_stores(self, cls: ast.ClassDef) -> dict[str, list[SelfStore]]:
+        """Every store to ``self.<attr>`` in the class's methods, by attribute: the method, the
+        target and the value stored (None where it is not a plain ``self.attr = value``). One
+        walk per class."""
         found = self._stores_by_class.get(cls)
         if found is not None:
             return found
@@ -1320,7 +1317,7 @@ class SemanticModel:
                     and isinstance(node.value, ast.Name)
                     and node.value.id == this
                 ):
-                    found.setdefault(node.attr, []).append((method, values.get(node)))
+                    found.setdefault(node.attr, []).append(SelfStore(method, node, values.get(node)))
         self._stores_by_class[cls] = found
         return found
 
@@ -1412,6 +1409,16 @@ def _layer_spec(layer: Layer) -> LayerSpec:
 
 def _tails(names: frozenset[str]) -> frozenset[str]:
     return frozenset(name.rsplit(".", 1)[-1] for name in names)
+
+
+@dataclass(frozen=True)
+class SelfStore:
+    """A store to ``self.<attr>`` in a method: ``self.attr = value`` (value None for an
+    augmented or unpacking store)."""
+
+    method: ast.FunctionDef | ast.AsyncFunctionDef
+    target: ast.Attribute
+    value: ast.expr | None
 
 
 def _is_staticmethod(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -7,6 +7,7 @@ import ast
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 
+from ..support.classes import plain_class
 from .jitted import static_parameters
 
 
@@ -79,7 +80,7 @@ class JittedMethodTracesSelf(Rule):
             return
         static = static_parameters(info, site)
         this = info.positional_names()[0]
-        if static is None or this in static or not _plain_class(ctx, cls):
+        if static is None or this in static or not plain_class(ctx, cls):
             return
         ctx.report(
             site,
@@ -94,29 +95,3 @@ def _not_plain_method(node: ast.FunctionDef) -> bool:
     return any(
         isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in node.decorator_list
     )
-
-
-def _plain_class(ctx: Context, cls: ast.ClassDef, depth: int = 0) -> bool:
-    """A class of this module whose instances are not pytrees: no class decorator, no pytree
-    registration, and bases that are ``object`` or plain classes of this module (a plain
-    ``dataclasses.dataclass`` is no pytree unless registered)."""
-    model = ctx.model
-    own = model.index.scopes.get(cls)
-    scope = own.parent if own is not None and own.parent is not None else model.index.module
-    decorators = {model.qualname(d.func if isinstance(d, ast.Call) else d, scope) for d in cls.decorator_list}
-    if (
-        depth > 8
-        or decorators - {"dataclasses.dataclass"}
-        or cls.keywords
-        or model.pytree_class(cls) is not None
-    ):
-        return False
-    if cls in model.pytree_fields.custom_classes or model.is_flax_module(cls):
-        return False
-    for base in cls.bases:
-        if isinstance(base, ast.Name) and base.id == "object":
-            continue
-        parent = model.class_named(base, scope)
-        if parent is None or not _plain_class(ctx, parent, depth + 1):
-            return False
-    return True

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import ast
 
-from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.api import MUTATING_METHODS
 from jaxlint.semantic.scopes import Scope
-from jaxlint.semantic.tracing import static_names, static_positions
 from jaxlint.semantic.transforms import NONE
 from jaxlint.semantic.values import is_traced
 
+from ..support.classes import self_static_at
 from ..support.explain import function_name, holds_container, outer_owner, why_traced
 
 # Methods that only lists and deques have: the receiver is a container whatever it was bound to.
@@ -227,16 +226,7 @@ def _self_kept(ctx: Context) -> bool:
     function = ctx.function
     if function is None or not function.positional_names():
         return False
-    decorators = getattr(function.node, "decorator_list", [])
-    for site in function.jit_sites:
-        decorator = next((d for d in decorators if encloses(d, site)), None)
-        if decorator is None:
-            continue  # `jax.jit(obj.method)`
-        call = decorator if isinstance(decorator, ast.Call) else None
-        positions, names = static_positions(call) or set(), static_names(call) or set()
-        if 0 not in positions and function.positional_names()[0] not in names:
-            return False
-    return True
+    return all(self_static_at(function, site) is not False for site in function.jit_sites)
 
 
 def _traced_custom_pytree(ctx: Context) -> str | None:

@@ -1,0 +1,83 @@
+"""What the rules ask about the classes of a module: plain classes, their hashing, and methods
+compiled with a static ``self``."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.astutil import encloses
+from jaxlint.engine.context import Context
+from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.tracing import static_names, static_positions
+
+
+def plain_class(ctx: Context, cls: ast.ClassDef, depth: int = 0) -> bool:
+    """A class of this module whose instances are not pytrees: no class decorator, no pytree
+    registration, and bases that are ``object`` or plain classes of this module (a plain
+    ``dataclasses.dataclass`` is no pytree unless registered)."""
+    model = ctx.model
+    own = model.index.scopes.get(cls)
+    scope = own.parent if own is not None and own.parent is not None else model.index.module
+    decorators = {model.qualname(d.func if isinstance(d, ast.Call) else d, scope) for d in cls.decorator_list}
+    if (
+        depth > 8
+        or decorators - {"dataclasses.dataclass"}
+        or cls.keywords
+        or model.pytree_class(cls) is not None
+    ):
+        return False
+    if cls in model.pytree_fields.custom_classes or model.is_flax_module(cls):
+        return False
+    for base in cls.bases:
+        if isinstance(base, ast.Name) and base.id == "object":
+            continue
+        parent = model.class_named(base, scope)
+        if parent is None or not plain_class(ctx, parent, depth + 1):
+            return False
+    return True
+
+
+def self_static_at(function: FunctionInfo, site: ast.AST) -> bool | None:
+    """Whether the jit decorator holding ``site`` marks the method's ``self`` static; None where
+    the site is no decorator of the method (``jax.jit(obj.method)`` keeps the bound ``self``)."""
+    decorators = getattr(function.node, "decorator_list", [])
+    decorator = next((d for d in decorators if encloses(d, site)), None)
+    if decorator is None:
+        return None
+    call = decorator if isinstance(decorator, ast.Call) else None
+    positions, names = static_positions(call) or set(), static_names(call) or set()
+    return 0 in positions or function.positional_names()[0] in names
+
+
+def static_self_class(ctx: Context, function: FunctionInfo) -> ast.ClassDef | None:
+    """The class of a method that every jit site compiles with ``self`` static (a decorator
+    with ``static_argnums=0``), when the class is plain and hashes by identity (no ``__hash__``
+    or ``__eq__``, no decorator): JAX then finds the compiled program by the object itself,
+    whatever its attributes hold now. None otherwise."""
+    node = function.node
+    if not function.is_method or not function.positional_names() or not function.jit_sites:
+        return None
+    decorators = getattr(node, "decorator_list", [])
+    if any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in decorators):
+        return None
+    if not all(self_static_at(function, site) for site in function.jit_sites):
+        return None
+    cls = ctx.model.index.parents[node].node
+    if not isinstance(cls, ast.ClassDef) or not plain_class(ctx, cls) or _hashes_by_value(ctx, cls):
+        return None
+    return cls
+
+
+def _hashes_by_value(ctx: Context, cls: ast.ClassDef, depth: int = 0) -> bool:
+    """Whether the class or a base of this module decides its own hashing or equality."""
+    if cls.decorator_list or depth > 8:
+        return True
+    if any(
+        isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name in ("__hash__", "__eq__")
+        for item in cls.body
+    ):
+        return True
+    scope = ctx.model.index.scopes.get(cls)
+    outer = scope.parent if scope is not None and scope.parent is not None else ctx.model.index.module
+    parents = (ctx.model.class_named(base, outer) for base in cls.bases)
+    return any(parent is not None and _hashes_by_value(ctx, parent, depth + 1) for parent in parents)

@@ -1,0 +1,81 @@
+"""JAX103 on a static `self`: JAX finds the program compiled for a method by the hash of its
+static arguments; a plain object hashes by identity, so a changed attribute is not seen.
+
+Near misses: an object changed before its first call, a class that defines its own hashing, a
+helper that only builds the object, a method that traces `self`, an attribute the method does
+not read.
+"""
+
+from functools import partial
+
+import jax
+
+
+class Scaler:
+    def __init__(self, factor):
+        self.factor = factor
+        self.bias = 0.0
+        self._build()
+
+    def _build(self):
+        self.offset = 1.0  # ok: only called by the constructor
+
+    def set_factor(self, factor):
+        self.factor = factor
+
+    @partial(jax.jit, static_argnums=0)
+    def apply(self, x):
+        y = x * self.factor  # error: JAX103
+        return y + self.offset
+
+
+class Counter:
+    def __init__(self):
+        self.step = 1
+
+    @partial(jax.jit, static_argnames="self")
+    def advance(self, x):
+        return x + self.step  # error: JAX103
+
+    @partial(jax.jit, static_argnums=0)
+    def unchanged(self, x):
+        return x  # ok: reads nothing that changes
+
+
+class Hashed:
+    def __init__(self, factor):
+        self.factor = factor
+
+    def __hash__(self):
+        return hash(self.factor)
+
+    def __eq__(self, other):
+        return isinstance(other, Hashed) and other.factor == self.factor
+
+    def set_factor(self, factor):
+        self.factor = factor
+
+    @partial(jax.jit, static_argnums=0)
+    def apply(self, x):
+        return x * self.factor  # ok: not claimed, the class decides its own hashing
+
+
+def run_counter(x):
+    counter = Counter()
+    first = counter.advance(x)
+    counter.step = 2
+    return first, counter.advance(x)
+
+
+def fresh_objects(x):
+    counter = Counter()
+    counter.step = 3  # set before the first call: traced with 3
+    return counter.advance(x)
+
+
+def schedule(x, steps):
+    counter = Counter()
+    for step in steps:
+        x = counter.advance(x)
+        counter.step = step
+    return x
