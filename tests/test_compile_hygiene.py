@@ -7,7 +7,7 @@ import ast
 import re
 
 import pytest
-from jaxlint.rules.compile.jitted import jitted_callee
+from jaxlint.rules.support.jitted import jitted_callee
 from jaxlint.rules.compile.migrations import MIGRATIONS
 from jaxlint.rules.compile.numpy_api import JNP_REJECTS_SEQUENCE, NUMPY_CONVERTS_TRACER
 

@@ -509,9 +509,9 @@ def is_traced_mask(value: Value) -> bool:
     return value._flags & (_TRACED | _ARRAY | _BOOL) == _TRACED | _ARRAY | _BOOL
 
 
-def is_instance_of(value: Value, cls: ast.ClassDef) -> bool:
-    """Whether ``value`` may be an instance of ``cls`` (a class of this module)."""
-    return any(isinstance(ref, InstanceRef) and ref.node is cls for ref in value._refs)
+def instance_classes(value: Value) -> list[ast.ClassDef]:
+    """The classes of this module ``value`` may be an instance of."""
+    return [ref.node for ref in value._refs if isinstance(ref, InstanceRef)]
 
 
 def is_unknown(value: Value) -> bool:

@@ -11,7 +11,7 @@ from jaxlint.semantic.transforms import COMPILING_TRANSFORMS, PARTIAL
 
 from ..support.blocks import own_nodes
 from ..support.explain import snippet
-from .jitted import assigned_name, called_once_per_call, used_per_iteration
+from ..support.jitted import assigned_name, called_once_per_call, used_per_iteration
 from .loops import bounded_sweep
 
 JIT_LEAVES = frozenset({"jit", "pmap", "pjit"})

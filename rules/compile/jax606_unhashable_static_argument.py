@@ -11,7 +11,7 @@ from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.values import is_jax_array, is_static
 
 from ..support.explain import snippet
-from .jitted import declares_static, jitted_callee, jitted_callee_in
+from ..support.jitted import declares_static, jitted_callee, jitted_callee_in
 
 DISPLAYS = {
     ast.List: "a list",

@@ -9,7 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 
 from ..support.explain import snippet
-from .jitted import jitted_callee
+from ..support.jitted import jitted_callee
 from .loops import range_trips
 
 SMALL = 10  # a literal range this short compiles a handful of times, on purpose

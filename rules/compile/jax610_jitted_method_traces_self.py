@@ -8,7 +8,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 
 from ..support.classes import plain_class
-from .jitted import static_parameters
+from ..support.jitted import static_parameters
 
 
 class JittedMethodTracesSelf(Rule):

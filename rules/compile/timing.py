@@ -17,7 +17,7 @@ from jaxlint.engine.context import Context
 from jaxlint.semantic import api
 
 from ..support.blocks import own_nodes
-from .jitted import transformed_callee
+from ..support.jitted import transformed_callee
 
 TIMEIT = frozenset({"timeit.timeit", "timeit.repeat"})
 

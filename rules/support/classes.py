@@ -49,6 +49,30 @@ def self_static_at(function: FunctionInfo, site: ast.AST) -> bool | None:
     return 0 in positions or function.positional_names()[0] in names
 
 
+def static_everywhere(function: FunctionInfo) -> frozenset[str]:
+    """The parameters every jit site of ``function`` declares static (none for a method jitted
+    bound, ``jax.jit(obj.method)``, whose positions shift by one)."""
+    positional = function.positional_names()
+    decorators = getattr(function.node, "decorator_list", [])
+    found: set[str] | None = None
+    for site in function.jit_sites:
+        decorator = next((d for d in decorators if encloses(d, site)), None)
+        if decorator is None and function.is_method:
+            return frozenset()
+        call = decorator if decorator is not None else site
+        call = call if isinstance(call, ast.Call) else None
+        positions, names = static_positions(call) or set(), static_names(call) or set()
+        here = {positional[i] for i in positions if 0 <= i < len(positional)} | names
+        found = here if found is None else found & here
+    return frozenset(found or ())
+
+
+def hashes_by_identity(ctx: Context, cls: ast.ClassDef) -> bool:
+    """Whether objects of ``cls`` hash by identity: a plain class of this module that defines no
+    hashing or equality of its own (JAX then finds a static object's program by the object)."""
+    return plain_class(ctx, cls) and not _hashes_by_value(ctx, cls)
+
+
 def static_self_class(ctx: Context, function: FunctionInfo) -> ast.ClassDef | None:
     """The class of a method that every jit site compiles with ``self`` static (a decorator
     with ``static_argnums=0``), when the class is plain and hashes by identity (no ``__hash__``
@@ -63,9 +87,7 @@ def static_self_class(ctx: Context, function: FunctionInfo) -> ast.ClassDef | No
     if not all(self_static_at(function, site) for site in function.jit_sites):
         return None
     cls = ctx.model.index.parents[node].node
-    if not isinstance(cls, ast.ClassDef) or not plain_class(ctx, cls) or _hashes_by_value(ctx, cls):
-        return None
-    return cls
+    return cls if isinstance(cls, ast.ClassDef) and hashes_by_identity(ctx, cls) else None
 
 
 def _hashes_by_value(ctx: Context, cls: ast.ClassDef, depth: int = 0) -> bool:

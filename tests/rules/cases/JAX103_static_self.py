@@ -79,3 +79,48 @@ def schedule(x, steps):
         x = counter.advance(x)
         counter.step = step
     return x
+
+
+class Config:
+    def __init__(self, scale):
+        self.scale = scale
+
+
+@partial(jax.jit, static_argnames="config")
+def scaled(x, config):
+    return x * config.scale  # error: JAX103
+
+
+def shifted(x, config):
+    return x + config.scale
+
+
+shift = jax.jit(shifted, static_argnums=1)
+
+
+def tune(x):
+    config = Config(1.0)
+    first = scaled(x, config)
+    config.scale = 2.0
+    return first, scaled(x, config)
+
+
+def tune_fresh(x):
+    config = Config(1.0)
+    config.scale = 2.0  # before any call: traced with 2.0
+    return shift(x, config)
+
+
+def shifted_back(x, config):
+    return x - config.scale  # error: JAX103
+
+
+shift_back = jax.jit(shifted_back, static_argnums=1)
+
+
+def tune_in_loop(x):
+    config = Config(1.0)
+    for scale in (2.0, 3.0):
+        x = shift_back(x, config)
+        config.scale = scale
+    return x
