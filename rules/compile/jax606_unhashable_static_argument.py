@@ -8,6 +8,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.values import is_jax_array, is_static
 
 from ..support.explain import snippet
@@ -25,6 +26,9 @@ NUMPY_ARRAYS = frozenset(
     f"numpy.{name}"
     for name in ["array", "asarray", "zeros", "ones", "empty", "full", "arange", "linspace", "eye"]
 )
+# `eqx.field(static=True)`, `flax.struct.field(pytree_node=False)`: a field kept in the treedef
+STATIC_FIELDS = {"equinox.field": ("static", True), "flax.struct.field": ("pytree_node", False)}
+ARRAY_TYPES = frozenset({"jax.Array", "jax.numpy.ndarray", "numpy.ndarray", "jaxtyping.Array", "chex.Array"})
 CONTAINER_BUILTINS = {"builtins.list": "a list", "builtins.dict": "a dict", "builtins.set": "a set"}
 
 
@@ -33,12 +37,15 @@ class UnhashableStaticArgument(Rule):
     Finds a call of a jitted function that passes a list, dict or set (a literal, a comprehension,
     `list(...)`, or a name bound once to one), a tuple holding one, or an array (a JAX array, or a
     NumPy array made on the spot) in a position that `static_argnums` / `static_argnames` declares
-    static.
+    static; and an array in a static field of an equinox module (`eqx.field(static=True)`) or a
+    flax struct (`flax.struct.field(pytree_node=False)`), stored there or annotated as one.
 
     ## Why is this bad?
     JAX looks static arguments up in its compilation cache by hash, so they must be hashable:
     lists, dicts, sets and arrays are not, and the call raises `ValueError: Non-hashable static
-    arguments are not supported`. Pass a tuple (or a frozen dataclass) instead, or make the
+    arguments are not supported`. A static field is part of the pytree's structure, which JAX
+    compares with `==`: for arrays that raises `ValueError` once a second object reaches a
+    jitted function (equinox warns "A JAX array is being set as static!"). Pass a tuple (or a frozen dataclass) instead, or make the
     parameter an ordinary traced argument (arrays belong there).
 
     ## Example
@@ -93,6 +100,30 @@ class UnhashableStaticArgument(Rule):
         for argument, relay in _relayed_static_arguments(ctx, node):
             self.check(argument, relay, ctx)
 
+    def visit_ClassDef(self, node: ast.ClassDef, ctx: Context) -> None:
+        """An array in a static field of an equinox module or a flax struct: the field is part of
+        the treedef, which JAX compares with ``==`` when it looks up a compiled program."""
+        scope = ctx.model.index.scopes.get(node)
+        if scope is None:
+            return
+        for statement in node.body:
+            if not (
+                isinstance(statement, ast.AnnAssign)
+                and isinstance(statement.target, ast.Name)
+                and _static_field(ctx, statement.value, scope)
+            ):
+                continue
+            field = statement.target.id
+            where, kind = _array_in_field(ctx, node, field, statement, scope)
+            if where is None:
+                continue
+            ctx.report(
+                where,
+                f"static field `{field}` of `{node.name}` holds {kind}: JAX compares static fields with "
+                f"`==` when it looks up a compiled program, and for arrays that raises `ValueError` as "
+                f"soon as a second `{node.name}` is passed; make `{field}` an ordinary field",
+            )
+
     def check(self, argument: ast.expr, where: str, ctx: Context) -> None:
         kind = _unhashable(ctx, argument)
         if kind is None:
@@ -142,6 +173,51 @@ def _unhashable(ctx: Context, node: ast.expr, depth: int = 0) -> str | None:
     if is_jax_array(value) and not is_static(value):
         return "a JAX array"
     return None
+
+
+def _static_field(ctx: Context, value: ast.expr | None, scope: Scope) -> bool:
+    """``eqx.field(static=True)``, ``eqx.static_field()`` or ``flax.struct.field(pytree_node=False)``."""
+    if not isinstance(value, ast.Call):
+        return False
+    qualname = ctx.model.qualname(value.func, scope)
+    if qualname == "equinox.static_field":
+        return True
+    option = STATIC_FIELDS.get(qualname or "")
+    return option is not None and any(
+        k.arg == option[0] and isinstance(k.value, ast.Constant) and k.value.value is option[1]
+        for k in value.keywords
+    )
+
+
+def _array_in_field(
+    ctx: Context, cls: ast.ClassDef, field: str, declaration: ast.AnnAssign, scope: Scope
+) -> tuple[ast.AST | None, str]:
+    """Where an array goes into the field, and what it is: a store of one on ``self`` (in
+    ``__init__``, say), or else the declaration when its annotation is an array type."""
+    for store in ctx.model.self_stores(cls).get(field, []):
+        if store.value is None:
+            continue
+        method_scope = ctx.model.index.scopes.get(store.method, scope)
+        if (
+            isinstance(store.value, ast.Call)
+            and ctx.model.qualname(store.value.func, method_scope) in NUMPY_ARRAYS
+        ):
+            return store.target, "a NumPy array"
+        value = ctx.model.value(store.value, method_scope)
+        if is_jax_array(value):
+            return store.target, "a JAX array"
+    if _array_annotation(ctx, declaration.annotation, scope):
+        return declaration, "an array (its annotation says so)"
+    return None, ""
+
+
+def _array_annotation(ctx: Context, annotation: ast.expr, scope: Scope) -> bool:
+    """``jax.Array``, ``np.ndarray``..., or a jaxtyping ``Float[Array, "n"]``."""
+    if isinstance(annotation, ast.Subscript):
+        qualname = ctx.model.qualname(annotation.value, scope) or ""
+        inner = annotation.slice.elts[0] if isinstance(annotation.slice, ast.Tuple) else annotation.slice
+        return qualname.startswith("jaxtyping.") and _array_annotation(ctx, inner, scope)
+    return ctx.model.qualname(annotation, scope) in ARRAY_TYPES
 
 
 def _unhashable_dataclass(ctx: Context, cls: ast.ClassDef) -> bool:
