@@ -104,6 +104,12 @@ TRACED_FORMS = {
         "class M:\n    def __call__(self, carry, x):\n{body_in_class}\n\n\n"
         "def run(xs):\n    return lax.scan(M(), 0.0, xs)\n"
     ),
+    "jit imported under another name, applied in a function": (
+        "from jax import jit as jjit\n\n\ndef f(x):\n{body}\n\n\ndef main(x):\n    return jjit(f)(x)\n"
+    ),
+    "vmap imported under another name inside the function": (
+        "def f(x):\n{body}\n\n\ndef main(xs):\n    from jax import vmap as batch\n\n    return batch(f)(xs)\n"
+    ),
     "callable instance as fori body": (
         "class M:\n    def __call__(self, i, x):\n{body_in_class}\n\n\n"
         "def run(n):\n    step = M()\n    return lax.fori_loop(0, n, step, 0.0)\n"

@@ -432,11 +432,12 @@ class _ScopeBuilder:
     def visit_call(self, node: ast.Call, scope: Scope) -> Children:
         func = node.func
         tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-        if tail in self.interesting_calls:
+        own = self.own_name(tail, scope) if isinstance(func, ast.Name) else tail
+        if own in self.interesting_calls:
             self.index.calls.append((node, scope))
         if tail is not None:
             scope.function.note_call(tail, False)
-            if tail in RANDOM_CONSUMERS:
+            if own in RANDOM_CONSUMERS:
                 scope.function.note_random_call(node)
         for argument in node.args:  # a function passed on (`jax.jit(draw)`) may be called later
             passed = argument.attr if isinstance(argument, ast.Attribute) else getattr(argument, "id", None)
@@ -449,6 +450,12 @@ class _ScopeBuilder:
         ):
             self.index.mutations.append((node, scope, func.value.id))
         return None
+
+    def own_name(self, name: str, scope: Scope) -> str:
+        """The name a function imported under ``name`` has in its module (``jit`` for ``from jax
+        import jit as jjit``, in the module or the calling function); else ``name``."""
+        qualname = scope.function.imports.get(name) or self.module.imports.get(name)
+        return name if qualname is None else qualname.rsplit(".", 1)[-1]
 
     def visit_store_targets(self, node: ast.AST, scope: Scope) -> Children:
         if isinstance(node, ast.Assign) and len(node.targets) == 1:

@@ -2,6 +2,7 @@ import jax
 import jax.numpy as jnp
 import jax.random as jr
 from jax import random
+from jax.random import normal as randn
 
 
 def init_linear(key):
@@ -197,3 +198,9 @@ def split_in_a_closure(key):
         return a + b
 
     return inner()
+
+
+def drawn_by_an_imported_alias(key):
+    a = randn(key, (4,))
+    b = randn(key, (4,))  # error: JAX301
+    return a + b
