@@ -7,9 +7,9 @@ import ast
 import re
 
 import pytest
-from jaxlint.rules.support.jitted import jitted_callee
 from jaxlint.rules.compile.migrations import MIGRATIONS
 from jaxlint.rules.compile.numpy_api import JNP_REJECTS_SEQUENCE, NUMPY_CONVERTS_TRACER
+from jaxlint.rules.support.jitted import jitted_callee
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.registry import all_rules

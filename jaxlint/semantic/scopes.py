@@ -432,7 +432,7 @@ class _ScopeBuilder:
     def visit_call(self, node: ast.Call, scope: Scope) -> Children:
         func = node.func
         tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-        own = self.own_name(tail, scope) if isinstance(func, ast.Name) else tail
+        own = self.own_name(func.id, scope) if isinstance(func, ast.Name) else tail
         if own in self.interesting_calls:
             self.index.calls.append((node, scope))
         if tail is not None:
