@@ -104,6 +104,14 @@ TRACED_FORMS = {
         "class M:\n    def __call__(self, carry, x):\n{body_in_class}\n\n\n"
         "def run(xs):\n    return lax.scan(M(), 0.0, xs)\n"
     ),
+    "flax module class lifted by nn.remat": (
+        "import flax.linen as nn\n\n\nclass M(nn.Module):\n    def __call__(self, x):\n{body_in_class}\n\n\n"
+        "M = nn.remat(M)\n"
+    ),
+    "flax module class lifted by nn.jit": (
+        "import flax.linen as nn\n\n\nclass M(nn.Module):\n    def __call__(self, x):\n{body_in_class}\n\n\n"
+        "Fast = nn.jit(M)\n"
+    ),
     "jit imported under another name, applied in a function": (
         "from jax import jit as jjit\n\n\ndef f(x):\n{body}\n\n\ndef main(x):\n    return jjit(f)(x)\n"
     ),
@@ -161,6 +169,10 @@ UNTRACED_FORMS = {
     ),
     "function passed to a helper called eagerly": (
         "def f(x):\n{body}\n\n\ndef call(fn, x):\n    return fn(x)\n\n\ndef main():\n    return call(f, 1.0)\n"
+    ),
+    "flax module class lifted by nn.remat, the argument static": (
+        "import flax.linen as nn\n\n\nclass M(nn.Module):\n    def __call__(self, x):\n{body_in_class}\n\n\n"
+        "M = nn.remat(M, static_argnums=(1,))\n"
     ),
     "callable instance under bare grad": (
         "class M:\n    def __call__(self, x):\n{body_in_class}\n\n\ndf = jax.grad(M())\n"

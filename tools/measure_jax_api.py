@@ -73,7 +73,20 @@ from jax.experimental.key_reuse import _core as key_reuse_core  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "jaxlint" / "semantic" / "data" / "jax_api.json"
 
-MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft", "jax.lax", "jax.nn", "jax.random")
+MODULES = (
+    "jax.numpy",
+    "jax.numpy.linalg",
+    "jax.numpy.fft",
+    "jax.lax",
+    "jax.nn",
+    "jax.random",
+    "jax.scipy.special",
+    "jax.scipy.linalg",
+    "jax.scipy.signal",
+    "jax.scipy.fft",
+    "jax.scipy.ndimage",
+    "jax.scipy.integrate",
+)
 JNP_MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft")
 
 # Never called: they read or write files or change global state.

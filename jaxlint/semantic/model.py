@@ -49,11 +49,13 @@ from jaxlint.semantic.scopes import (
 from jaxlint.semantic.transforms import (
     ABSTRACT,
     CALL_TAILS,
+    FLAX_LIFTED,
     HOST,
     JITS_WITH_STATIC_ARGNAMES,
     NONE,
     PARTIAL,
     REPEATING,
+    STAGED,
     TRACE_REUSING_KINDS,
     TRACED_FOR_SHAPES,
     TRANSFORMS,
@@ -64,6 +66,7 @@ from jaxlint.semantic.transforms import (
 )
 from jaxlint.semantic.values import (
     STATIC,
+    TRACED,
     UNKNOWN,
     ClassRef,
     FunctionRef,
@@ -676,6 +679,8 @@ class SemanticModel:
             transform = self.transform_of(call.func, scope)
             if transform is not None and transform.kind != "wrapper":
                 self.apply_call(call, scope, transform, NONE)
+            elif self.resolver.qualname(call.func, scope) in FLAX_LIFTED:
+                self._discover_lifted_module(call, scope)
         for cls, scope in self.index.classes:
             if self._is_flax_module(cls, scope):
                 self._discover_flax_methods(cls)
@@ -1370,6 +1375,45 @@ class SemanticModel:
             ):
                 return True
         return False
+
+    def _discover_lifted_module(self, call: ast.Call, scope: Scope) -> None:
+        """``nn.remat(Block, static_argnums=(2,))``: the lifted class's ``__call__`` is traced at
+        once (``remat`` stages it, ``jit`` compiles it), every parameter but the module, the
+        static positions (counted with the module as 0) and those left to their defaults."""
+        from jaxlint.semantic.tracing import static_names, static_positions
+
+        cls = self._class_before(call.args[0], scope, call) if call.args else None
+        if cls is None or not self.is_flax_module(cls):
+            return
+        method = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__call__"), None)
+        positions, names = static_positions(call), static_names(call)
+        if method is None or positions is None or names is None:
+            return
+        info = self.infos[method]
+        defaults = parameter_defaults(method.args)
+        params = {
+            name: TRACED
+            for index, name in enumerate(info.positional_names())
+            if index > 0 and index not in positions and name not in names and name not in defaults
+        }
+        kind = FLAX_LIFTED[self.resolver.qualname(call.func, scope) or ""]
+        reason = f"`{cls.name}.__call__` is traced by `{ast.unparse(call.func)}` at line {call.lineno}"
+        info.transformed_by.add(kind)
+        if info.apply(STAGED, params, reason):
+            self.enqueue(info)
+
+    def _class_before(self, expr: ast.expr, scope: Scope, call: ast.Call) -> ast.ClassDef | None:
+        """The class ``expr`` names at ``call``: the one class of that name, or, for ``Block =
+        nn.remat(Block)``, the last class of that name defined before the call."""
+        found = self.class_named(expr, scope)
+        if found is not None or not isinstance(expr, ast.Name):
+            return found
+        owner = scope.lookup(expr.id)
+        body = getattr(owner.node, "body", []) if owner is not None else []
+        before = [
+            s for s in body if isinstance(s, ast.ClassDef) and s.name == expr.id and s.lineno < call.lineno
+        ]
+        return before[-1] if before else None
 
     def _discover_flax_methods(self, cls: ast.ClassDef) -> None:
         from jaxlint.semantic.tracing import flax_params

@@ -200,11 +200,22 @@ REPEATING = frozenset(
     }
 )
 
+# flax linen's lifted transformations applied to a module class (`nn.remat(Block,
+# static_argnums=(2,))`): the new class's `__call__` is traced like this kind, its `static_argnums`
+# counting the module as 0 (checked with flax 0.12.8: `(1,)` leaves a `train` flag at 2 traced)
+FLAX_LIFTED: dict[str, Kind] = {
+    "flax.linen.remat": "remat",
+    "flax.linen.checkpoint": "remat",
+    "flax.linen.jit": "jit",
+}
+
 # jax.tree.map and friends call their function on the leaves: traced leaves make it traced.
 TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map_with_path", "jax.tree.map_with_path"})
 
 # Last components of callee names worth collecting during the scope walk.
-CALL_TAILS = frozenset({name.rsplit(".", 1)[1] for name in TRANSFORMS} | {"partial", "map", "map_with_path"})
+CALL_TAILS = frozenset(
+    {name.rsplit(".", 1)[1] for name in [*TRANSFORMS, *FLAX_LIFTED]} | {"partial", "map", "map_with_path"}
+)
 
 PARTIAL = "functools.partial"
 

@@ -266,7 +266,9 @@ class TracerConversion(Rule):
             f"`{operator}` calls `bool()` on traced `{snippet(ctx, culprit)}`: JAX raises "
             f"`TracerBoolConversionError` ({why_traced(ctx, culprit)}); "
             f"use `jnp.logical_{operator}` or `&`/`|` on boolean arrays",
-            fix=ElementwiseFunction(f"logical_{operator}", tuple(node.values)),
+            fix=None
+            if _argument_of_python_call(ctx)
+            else ElementwiseFunction(f"logical_{operator}", tuple(node.values)),
         )
 
     def visit_UnaryOp(self, node: ast.UnaryOp, ctx: Context) -> None:
@@ -278,7 +280,9 @@ class TracerConversion(Rule):
             node,
             f"`not` calls `bool()` on traced `{snippet(ctx, node.operand)}`: JAX raises "
             f"`TracerBoolConversionError` ({why_traced(ctx, node.operand)}); use `jnp.logical_not` or `~`",
-            fix=ElementwiseFunction("logical_not", (node.operand,)),
+            fix=None
+            if _argument_of_python_call(ctx)
+            else ElementwiseFunction("logical_not", (node.operand,)),
         )
 
     def visit_Compare(self, node: ast.Compare, ctx: Context) -> None:
@@ -292,6 +296,20 @@ class TracerConversion(Rule):
             f"JAX raises `TracerBoolConversionError` ({why_traced(ctx, node)}); "
             f"combine the comparisons with `&`",
         )
+
+
+def _argument_of_python_call(ctx: Context) -> bool:
+    """Whether the current node is an argument of a call to something other than JAX (a flax
+    module's ``use_running_average=not train``): it wants a Python bool, which an array is not."""
+    if ctx.frame is None:
+        return False
+    parent, outer = ctx.frame
+    if isinstance(parent, ast.keyword) and outer is not None:
+        parent = outer[0]
+    if not isinstance(parent, ast.Call):
+        return False
+    qualname = ctx.qualname(parent.func) or ""
+    return not qualname.startswith("jax.")
 
 
 def _container_default(node: ast.expr) -> bool:

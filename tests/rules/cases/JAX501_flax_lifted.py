@@ -1,0 +1,59 @@
+"""Flax linen's lifted transformations on a module class: `nn.remat(Block)` stages the new
+class's `__call__`, `nn.jit(Block)` compiles it. Their `static_argnums` count the module as 0, so
+`static_argnums=(1,)` makes `x` static, not the flag after it (flax#3946).
+
+Near misses: the module's own fields, shapes, a flag marked static at the right position, a
+flag left to its default.
+"""
+
+import flax.linen as nn
+import jax.numpy as jnp
+
+
+class Block(nn.Module):
+    features: int = 4
+    use_bias: bool = True
+
+    @nn.compact
+    def __call__(self, x, train):
+        if self.use_bias:  # ok: a field of the module, static
+            x = x + 1.0
+        if x.ndim == 3:  # ok: a shape
+            x = x.reshape(x.shape[0], -1)
+        if train:  # error: JAX501
+            x = x * 0.5
+        return nn.Dense(self.features)(x)
+
+
+Block = nn.remat(Block, static_argnums=(1,))
+
+
+class Static(nn.Module):
+    @nn.compact
+    def __call__(self, x, train):
+        if train:  # ok: static at position 2 (the module is 0)
+            x = x * 0.5
+        return nn.Dense(4)(x)
+
+
+RematStatic = nn.checkpoint(Static, static_argnums=(2,))
+
+
+class Defaulted(nn.Module):
+    @nn.compact
+    def __call__(self, x, deterministic=True):
+        if deterministic:  # ok: not reported while callers may leave it to its default
+            return x
+        return nn.Dropout(0.1)(x, deterministic=False)
+
+
+RematDefaulted = nn.remat(Defaulted)
+
+
+class Compiled(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return jnp.zeros(int(x.sum()))  # error: JAX503
+
+
+FastCompiled = nn.jit(Compiled)
