@@ -121,6 +121,8 @@ SAMPLE = (
     "jax.random.split",
     "jax.random.fold_in",
     "jax.random.key_data",
+    "jax.scipy.special.multigammaln",
+    "jax.scipy.linalg.expm",
 )
 
 

@@ -212,3 +212,18 @@ def squeezed(x, axis):
     b = x.squeeze(axis)  # error: JAX403
     c = jnp.squeeze(x, 1)  # ok
     return a, b, c
+
+
+@jax.jit
+def scipy_order(x, d):
+    return jax.scipy.special.multigammaln(x, d)  # error: JAX403
+
+
+@jax.jit
+def scipy_axis(x, axis):
+    return jax.scipy.special.logsumexp(x, axis=axis)  # error: JAX403
+
+
+@jax.jit
+def scipy_constant_flag(x):
+    return jax.scipy.linalg.expm(x, upper_triangular=True)  # ok: a constant flag
