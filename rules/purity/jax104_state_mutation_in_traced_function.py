@@ -18,6 +18,13 @@ from ..support.explain import function_name, holds_container, outer_owner, why_t
 SEQUENCE_METHODS = frozenset({"append", "appendleft", "extend", "extendleft", "popleft"})
 
 
+# what a leaked tracer does once the trace is over
+LEAKED = (
+    "after the trace it holds a tracer, not a value (JAX operations on it raise "
+    "`UnexpectedTracerError`, NumPy raises `TracerArrayConversionError`)"
+)
+
+
 class StateMutationInTracedFunction(Rule):
     """## What it does
     Finds a traced function changing state that outlives the call: assigning a `global` or
@@ -145,7 +152,7 @@ class StateMutationInTracedFunction(Rule):
                 ctx.report(
                     target,
                     f"storing a traced value on `self.{target.attr}` in `{function_name(ctx)}` leaks a "
-                    f"tracer: reading it after the trace raises `UnexpectedTracerError`; return it instead",
+                    f"tracer: {LEAKED}; return it instead",
                 )
         elif isinstance(target, (ast.Tuple, ast.List)):
             for element in target.elts:
@@ -166,8 +173,7 @@ class StateMutationInTracedFunction(Rule):
             ctx.report(
                 target,
                 f"assigning a traced value to {kind} `{target.id}` in `{function_name(ctx)}` leaks a "
-                f"tracer: using it after the trace raises `UnexpectedTracerError` ({why_traced(ctx)}); "
-                f"return the value instead",
+                f"tracer: {LEAKED} ({why_traced(ctx)}); return the value instead",
             )
             return
         ctx.report(
@@ -197,7 +203,7 @@ def _effect(ctx: Context, stored: list[ast.expr]) -> str | None:
     """What mutating outer state with ``stored`` does in traced code: leak a tracer (any
     trace), or happen once per trace (a compiled function); None when neither."""
     if any(is_traced(ctx.value(value)) for value in stored):
-        return "with tracers, which leak: using them after the trace raises `UnexpectedTracerError`"
+        return f"with tracers, which leak: {LEAKED}"
     if ctx.trace_reused:
         return "once, while JAX traces it, not on each call"
     return None
