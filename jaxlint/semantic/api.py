@@ -17,6 +17,10 @@ JAX_ARRAY_NAMESPACES = (
     "jax.image.",
 )
 
+# Parameters a call with one argument fills under another meaning, as JAX's errors name them:
+# `jnp.arange(n)` gives `n` to `start`, which JAX treats (and names) as `stop`.
+LONE_ARGUMENT_NAMES = {("jax.numpy.arange", "start"): "stop"}
+
 # Calls that answer from shapes and dtypes alone: static even on tracers.
 STATIC_QUERIES = frozenset(
     {

@@ -9,6 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import MarkStatic
+from jaxlint.semantic.api import LONE_ARGUMENT_NAMES
 from jaxlint.semantic.measured import ConcreteParameter, array_method, concrete_parameters
 from jaxlint.semantic.records import traced_field
 from jaxlint.semantic.values import (
@@ -131,6 +132,8 @@ class TracedShapeArgument(Rule):
         if found is None:
             return
         culprit, parameter, error = found
+        if len(node.args) == 1 and not node.keywords:
+            parameter = LONE_ARGUMENT_NAMES.get((ctx.qualname(node.func) or "", parameter), parameter)
         name = traced_name(ctx, culprit)
         ctx.report(
             node,
