@@ -387,6 +387,25 @@ class SemanticModel:
         functions, so calling one runs the interpreter on it to know what it returns."""
         return frozenset(self.index.parents[scope.node].function.node for scope in self.index.functions)
 
+    @cached_property
+    def makes_objects(self) -> frozenset[ast.AST]:
+        """Functions that return a new object of a class of this module (``return Var(name)``):
+        calling one runs the interpreter on it, so the caller knows whose methods it may call."""
+        found: set[ast.AST] = set()
+        for scope in self.index.functions:
+            body = getattr(scope.node, "body", None)
+            if not isinstance(body, list):
+                continue
+            for node in own_nodes(body):
+                if (
+                    isinstance(node, ast.Return)
+                    and isinstance(node.value, ast.Call)
+                    and self.class_named(node.value.func, scope) is not None
+                ):
+                    found.add(scope.node)
+                    break
+        return frozenset(found)
+
     # ----------------------------------------------------------------- lazy analysis
 
     def ensure(self, info: FunctionInfo) -> None:

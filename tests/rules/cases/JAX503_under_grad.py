@@ -40,3 +40,36 @@ def train(x, w):
 @jax.jit
 def compiled(x):
     return jax.grad(loss_in_place)(x)
+
+
+class Parameter:
+    """A stand-in for an external object whose setter takes plain floats (jax#9085)."""
+
+    def __init__(self, name):
+        self.name = name
+        self.value = 0.0
+
+    def set_value(self, v):
+        self.value = float(v)  # error: JAX503
+
+    def set_label(self, label):
+        self.name = str(label)  # ok: a static string
+
+
+class Workspace:
+    def parameter(self, name):
+        return Parameter(name)
+
+
+workspace = Workspace()
+
+
+def likelihood(mu):
+    alpha = workspace.parameter("alpha")
+    alpha.set_value(mu[1])
+    alpha.set_label("alpha")
+    return mu[0] + alpha.value
+
+
+def fit(mu):
+    return jax.grad(likelihood)(mu)
