@@ -13,7 +13,7 @@ from jaxlint.semantic.bodies import LOOPING_BODIES, step_counter
 from jaxlint.semantic.values import is_traced
 
 from ..support.blocks import own_nodes
-from ..support.explain import names_assigned_in, snippet
+from ..support.explain import function_name, names_assigned_in, snippet
 
 CONSTRUCTOR_NAMES = frozenset(name.rsplit(".", 1)[1] for name in api.KEY_CONSTRUCTORS)
 
@@ -44,11 +44,14 @@ class ConstantSeedKeyInLoop(Rule):
     the same work (its loop variable is unused, as in `for _ in range(n)`), or inside a function
     that a `lax` loop or `vmap` runs repeatedly (`lax.scan`, `fori_loop`, `while_loop`,
     `lax.map`, `vmap`). In a `lax` loop body, a Python loop whose iterations differ
-    (`fold_in(key(0), i)`) still makes the same keys on every step.
+    (`fold_in(key(0), i)`) still makes the same keys on every step. Also a function that was
+    given a key (a parameter named `key`, `rng`, `*_key`..., or stax's `kwargs.get('rng')`)
+    and replaces it, unread, with a key of a fixed seed.
 
     ## Why is this bad?
     The same seed makes the same key, so every iteration (or every batch element under `vmap`)
-    draws identical "random" numbers. Create the key once, outside, and split it per iteration,
+    draws identical "random" numbers; a function that replaces the key it was given draws the
+    same numbers on every call, whatever key its caller passes. Create the key once, outside, and split it per iteration,
     or fold the iteration index into it with `jax.random.fold_in(key, i)`.
 
     ## Example
@@ -113,6 +116,15 @@ class ConstantSeedKeyInLoop(Rule):
             return
         names = {n.id for n in ast.walk(seed) if isinstance(n, ast.Name)}
         names |= _folded_with(ctx, node)
+        replaced = _replaced_key(ctx, names)
+        if replaced is not None:
+            ctx.report(
+                node,
+                f"`{replaced} = {snippet(ctx, node)}` replaces the key `{replaced}` that "
+                f"`{function_name(ctx)}` was given with one made from a fixed seed: every call draws "
+                f"the same random numbers, whatever key the caller passes; draw from `{replaced}`",
+            )
+            return
         where = self.repetition(ctx, ctx.loops, names)
         if where is None:
             return
@@ -173,6 +185,53 @@ class ConstantSeedKeyInLoop(Rule):
         if function is not None and repeated_by and not seed_names & {*function.params, step}:
             return f"on every iteration of `{repeated_by}`"
         return None
+
+
+KEY_PARAMETER_NAMES = frozenset({"key", "rng", "prng", "prng_key", "rng_key", "prngkey"})
+
+
+def _replaced_key(ctx: Context, seed_names: set[str]) -> str | None:
+    """The key a function was given that ``name = PRNGKey(seed)`` throws away: ``name`` is a
+    parameter named as a key (or read from ``**kwargs`` under its name, stax's
+    ``rng = kwargs.get('rng')``), never read before, and the seed is none of the parameters."""
+    function, assign = ctx.function, ctx.parent
+    if function is None or not isinstance(assign, ast.Assign) or len(assign.targets) != 1:
+        return None
+    target = assign.targets[0]
+    if not isinstance(target, ast.Name) or not _key_name(target.id):
+        return None
+    params = {p.arg for p in function.param_nodes()}
+    if seed_names & params:
+        return None
+    body = getattr(function.node, "body", [])
+    earlier = [n for n in own_nodes(body) if getattr(n, "lineno", assign.lineno) < assign.lineno]
+    if any(isinstance(n, ast.Name) and n.id == target.id and isinstance(n.ctx, ast.Load) for n in earlier):
+        return None
+    kwargs = function.node.args.kwarg
+    given = target.id in params or (
+        kwargs is not None and any(_reads_keyword(n, kwargs.arg, target.id) for n in earlier)
+    )
+    return target.id if given else None
+
+
+def _key_name(name: str) -> bool:
+    return name in KEY_PARAMETER_NAMES or name.endswith(("_key", "_rng"))
+
+
+def _reads_keyword(node: ast.AST, kwargs: str, name: str) -> bool:
+    """``kwargs.get("rng")`` or ``kwargs["rng"]``."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get":
+        base, first = node.func.value, node.args[0] if node.args else None
+    elif isinstance(node, ast.Subscript):
+        base, first = node.value, node.slice
+    else:
+        return False
+    return (
+        isinstance(base, ast.Name)
+        and base.id == kwargs
+        and isinstance(first, ast.Constant)
+        and first.value == name
+    )
 
 
 def _folded_with(ctx: Context, node: ast.Call) -> set[str]:

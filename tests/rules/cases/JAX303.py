@@ -87,3 +87,35 @@ def seeded_by_the_step_index(key):
         return total
 
     return jax.lax.fori_loop(0, 3, body, 0.0)
+
+
+SEED = 0
+
+
+def dropout_apply(params, inputs, **kwargs):
+    """stax's layer protocol: the key comes in `kwargs` (jax#170)."""
+    rng = kwargs.get("rng", None)
+    rng = jax.random.PRNGKey(SEED)  # error: JAX303
+    keep = jax.random.bernoulli(rng, 0.5, inputs.shape)
+    return jnp.where(keep, inputs * 2.0, 0.0)
+
+
+def noisy(x, key):
+    key = jax.random.key(0)  # error: JAX303
+    return x + jax.random.normal(key, x.shape)
+
+
+def noisy_with_a_default(x, key=None):
+    if key is None:
+        key = jax.random.key(0)  # ok: only where no key was given
+    return x + jax.random.normal(key, x.shape)
+
+
+def reseeded(x, key, seed):
+    key = jax.random.key(seed)  # ok: the caller's seed
+    return x + jax.random.normal(key, x.shape)
+
+
+def fresh_name(x, key):
+    base = jax.random.key(0)  # ok: not the key it was given
+    return x + jax.random.normal(base, x.shape) + jax.random.normal(key, x.shape)
