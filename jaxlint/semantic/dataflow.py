@@ -1543,7 +1543,7 @@ class Interpreter:
         elif self.level == NONE and target is not self.info:
             self.hand_functions(target, bind_values(target, offset, _positional(node, args), keywords))
         if not target.analyzed and (
-            target.node in self.model.makes_functions or target.node in self.model.makes_objects
+            target.node in self.model.makes_functions or self.model.makes_objects(target)
         ):
             self.model.ensure(target)  # a factory: what it returns may be a function to trace
         self.consume_through(target, offset, node, args, keywords)

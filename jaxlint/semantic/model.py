@@ -176,6 +176,7 @@ class SemanticModel:
         # functions a class's methods store on `self` (`self.loss_fn = loss_fn`), and who reads them
         self._self_functions: dict[tuple[ast.ClassDef, str], Value] = {}
         self._held_instances: dict[tuple[ast.ClassDef, str], ast.ClassDef | None] = {}
+        self._makes_objects: dict[ast.AST, bool] = {}
         self._stores_by_class: dict[ast.ClassDef, dict[str, list[SelfStore]]] = {}
         self._self_function_readers: dict[tuple[ast.ClassDef, str], set[FunctionInfo]] = {}
         self._transformed_names: dict[ast.AST, frozenset[str]] = {}  # see transforms_param
@@ -387,24 +388,25 @@ class SemanticModel:
         functions, so calling one runs the interpreter on it to know what it returns."""
         return frozenset(self.index.parents[scope.node].function.node for scope in self.index.functions)
 
-    @cached_property
-    def makes_objects(self) -> frozenset[ast.AST]:
-        """Functions that return a new object of a class of this module (``return Var(name)``):
-        calling one runs the interpreter on it, so the caller knows whose methods it may call."""
-        found: set[ast.AST] = set()
-        for scope in self.index.functions:
-            body = getattr(scope.node, "body", None)
-            if not isinstance(body, list):
-                continue
-            for node in own_nodes(body):
-                if (
+    def makes_objects(self, info: FunctionInfo) -> bool:
+        """Whether ``info`` returns a new object of a class of this module (``return
+        Var(name)``): calling it runs the interpreter on it, so the caller knows whose methods it
+        may call. One walk of the function, on its first call."""
+        found = self._makes_objects.get(info.node)
+        if found is None:
+            body = getattr(info.node, "body", None)
+            found = (
+                bool(self.index.classes)
+                and isinstance(body, list)
+                and any(
                     isinstance(node, ast.Return)
                     and isinstance(node.value, ast.Call)
-                    and self.class_named(node.value.func, scope) is not None
-                ):
-                    found.add(scope.node)
-                    break
-        return frozenset(found)
+                    and self.class_named(node.value.func, info.scope) is not None
+                    for node in own_nodes(body)
+                )
+            )
+            self._makes_objects[info.node] = found
+        return found
 
     # ----------------------------------------------------------------- lazy analysis
 
