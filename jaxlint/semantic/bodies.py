@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from typing import Any
 
 from jaxlint.semantic.functions import FunctionInfo
 
@@ -119,7 +120,7 @@ def own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
         if fields is None:
             fields = fields_of[kind] = tuple(reversed(kind._fields))
         for name in fields:
-            value = getattr(node, name, None)
+            value: Any = getattr(node, name, None)
             if value.__class__ is list:
                 for item in reversed(value):
                     if isinstance(item, node_class):
