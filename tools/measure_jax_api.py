@@ -1162,6 +1162,7 @@ def to_json(report: Report) -> dict[str, Any]:
         },
         "static_results": sorted(q for q, r in report.measured.items() if r.static_result),
         "array_methods": array_methods(),
+        "schedules": optax_schedules(),
         "keys": {
             "consumes": sorted(report.consumes),
             "does_not_consume": sorted(report.keeps),
@@ -1200,6 +1201,49 @@ def array_methods() -> dict[str, int]:
         if agree:
             found[name] = agree
     return found
+
+
+def optax_schedules() -> dict[str, Any]:
+    """The optax functions that call a callable they are given with the step count, inside the
+    ``update`` of the transformation they build (learning-rate schedules): for each, the
+    parameters (name and position) that take one. Measured: the function is built with a probe callable for that
+    parameter alone, its ``update`` runs under ``jit``, and the probe must get a tracer. Empty
+    (with no version) where optax is not installed."""
+    try:
+        import optax
+    except ImportError:
+        return {"optax_version": None, "parameters": {}}
+    found: dict[str, list[Any]] = {}
+    params, grads = {"w": jnp.ones(2)}, {"w": jnp.ones(2)}
+    for name in sorted(dir(optax)):
+        function = getattr(optax, name)
+        if name.startswith("_") or inspect.isclass(function) or not callable(function):
+            continue
+        try:
+            parameters = list(inspect.signature(function).parameters.values())
+        except (TypeError, ValueError):
+            continue
+        for position, parameter in enumerate(parameters):
+            if "Callable" not in str(parameter.annotation):
+                continue
+            seen: list[bool] = []
+
+            def probe(count: Any, seen: list[bool] = seen) -> Any:
+                seen.append(isinstance(count, Tracer))
+                return 0.1
+
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    transformation = function(**{parameter.name: probe})
+                    state = transformation.init(params)
+                    jax.jit(transformation.update)(grads, state, params)
+            except Exception:  # needs other arguments, or is no transformation
+                continue
+            if seen and all(seen):
+                index = position if parameter.kind is parameter.POSITIONAL_OR_KEYWORD else None
+                found.setdefault(f"optax.{name}", []).append([parameter.name, index])
+    return {"optax_version": optax.__version__, "parameters": found}
 
 
 def dumps(data: Any, depth: int = 0) -> str:

@@ -133,6 +133,19 @@ def array_method(name: str) -> tuple[str, int] | None:
     return None if agree is None else (f"jax.numpy.{name}", agree)
 
 
+def schedule_parameters(qualname: str) -> list[tuple[str, int | None]]:
+    """The parameters of optax function ``qualname`` whose callable optax calls with the step
+    count inside ``update`` (``optax.adam(learning_rate=schedule)``): name and position."""
+    entries = _data().get("schedules", {}).get("parameters", {}).get(qualname, [])
+    return [(name, position) for name, position in entries]
+
+
+@cache
+def schedule_functions() -> frozenset[str]:
+    """The optax functions that take a schedule (see :func:`schedule_parameters`)."""
+    return frozenset(_data().get("schedules", {}).get("parameters", {}))
+
+
 def required_under_jit(qualname: str) -> RequiredUnderJit | None:
     """What ``qualname`` needs to work under ``jit`` at all, if anything."""
     entry = _data()["jit_requires"].get(qualname)

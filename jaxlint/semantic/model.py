@@ -21,13 +21,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from jaxlint.engine.astutil import encloses, never_run, room_to_recurse, without_not
+from jaxlint.engine.astutil import encloses, keyword_argument, never_run, room_to_recurse, without_not
 from jaxlint.semantic import api
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.cross_module import LayerSpec, ProjectView, TraceRequest
 from jaxlint.semantic.functions import FunctionInfo, FunctionNode
 from jaxlint.semantic.imports import Resolver
 from jaxlint.semantic.keys import KeyEvent, KeyId, origin
+from jaxlint.semantic.measured import schedule_functions, schedule_parameters
 from jaxlint.semantic.records import (
     Fields,
     PytreeClass,
@@ -150,7 +151,7 @@ class SemanticModel:
         self.project = project if project is not None else ProjectView()
         self.outgoing: list[TraceRequest] = []  # functions of other modules this one traces
         self.index: ModuleIndex = build_index(
-            tree, CALL_TAILS | _tails(traced_decorators), wanted, scope_cache
+            tree, CALL_TAILS | _tails(traced_decorators) | _tails(schedule_functions()), wanted, scope_cache
         )
         self.resolver = Resolver(self.index.module, self.project.package)
         self.resolver.learn_aliases(tree)
@@ -694,6 +695,7 @@ class SemanticModel:
         return False
 
     def _discover(self) -> None:
+        schedules: list[tuple[ast.Call, Scope]] = []
         for node, scope in self.index.decorated:
             self._discover_decorators(node, scope)  # pyright: ignore[reportArgumentType]
         for call, scope in self.index.calls:
@@ -702,6 +704,9 @@ class SemanticModel:
                 self.apply_call(call, scope, transform, NONE)
             elif self.resolver.qualname(call.func, scope) in FLAX_LIFTED:
                 self._discover_lifted_module(call, scope)
+            elif self.resolver.qualname(call.func, scope) in schedule_functions():
+                schedules.append((call, scope))
+        self._discover_schedules(schedules)
         for cls, scope in self.index.classes:
             if self._is_flax_module(cls, scope):
                 self._discover_flax_methods(cls)
@@ -1422,6 +1427,37 @@ class SemanticModel:
         info.transformed_by.add(kind)
         if info.apply(STAGED, params, reason):
             self.enqueue(info)
+
+    def _discover_schedules(self, calls: list[tuple[ast.Call, Scope]]) -> None:
+        """``optax.sgd(schedule)``: optax calls the schedule with the step count inside the
+        ``update`` of the optimizer it builds, a tracer where that runs in traced code. Traced
+        (staged) when a compiled or staged function of this module applies updates (calls an
+        ``update`` or ``apply_gradients`` method)."""
+        if not calls:
+            return
+        steps = [
+            info
+            for info in self.infos.values()
+            if info.level >= STAGED and {"update", "apply_gradients"} & info.scope.called
+        ]
+        if not steps:
+            return
+        for call, scope in calls:
+            qualname = self.resolver.qualname(call.func, scope) or ""
+            for name, position in schedule_parameters(qualname):
+                argument = keyword_argument(call, name)
+                if argument is None and position is not None and position < len(call.args):
+                    argument = call.args[position]
+                found = None if argument is None else self.resolve_function(argument, scope)
+                if found is None or found[1] or not found[0].positional_names():
+                    continue
+                schedule = found[0]
+                reason = (
+                    f"`{schedule.name}` is the `{name}` schedule of `{ast.unparse(call.func)}` at line "
+                    f"{call.lineno}: optax calls it with the step count, a tracer in `{steps[0].name}`"
+                )
+                if schedule.apply(STAGED, {schedule.positional_names()[0]: TRACED}, reason):
+                    self.enqueue(schedule)
 
     def _class_before(self, expr: ast.expr, scope: Scope, call: ast.Call) -> ast.ClassDef | None:
         """The class ``expr`` names at ``call``: the one class of that name, or, for ``Block =
