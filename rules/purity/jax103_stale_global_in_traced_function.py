@@ -179,11 +179,13 @@ def attribute_change(
 def _builds(ctx: Context, cls: ast.ClassDef, method: str) -> bool:
     """Whether the method named ``method`` only helps construct objects: every use of the name
     in the module is in a constructor of ``cls`` (``self._build()`` in ``__init__``)."""
-    uses = [
-        node
-        for node in ast.walk(ctx.model.tree)
-        if isinstance(node, ast.Attribute) and node.attr == method and isinstance(node.ctx, ast.Load)
-    ]
+    loads: dict[str, list[ast.Attribute]] | None = ctx.memo.get("attribute-loads")
+    if loads is None:  # one walk of the module for every question
+        loads = ctx.memo["attribute-loads"] = {}
+        for node in ast.walk(ctx.model.tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+                loads.setdefault(node.attr, []).append(node)
+    uses = loads.get(method, [])
     constructors = [m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name in CONSTRUCTORS]
     return bool(uses) and all(any(encloses(c, use) for c in constructors) for use in uses)
 
