@@ -9,9 +9,7 @@ from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.semantic import api
 from jaxlint.semantic.functions import FunctionInfo
-from jaxlint.semantic.scopes import parameter_defaults
 
 from ..support.blocks import is_local_name, own_nodes, stored_names, stores_name
 from ..support.explain import snippet, split_advice
@@ -61,8 +59,7 @@ class PrngKeyReuseInLoop(Rule):
     step's carry and cannot return a new key); in a method that draws from `self.key` when only
     `__init__` ever sets it (every call draws the same numbers); or in a jitted function that reads it from
     outside (a module-level key, a key made before the function), where it is a constant of the
-    compiled program; and a key made as a parameter's default (`key=jax.random.key(0)`), made
-    once when `def` runs and consumed by every call that leaves the argument out.
+    compiled program.
 
     ## Why is this bad?
     Every iteration, every step of the `lax` loop, or every call of the jitted function draws
@@ -117,30 +114,6 @@ class PrngKeyReuseInLoop(Rule):
     fix_title = "Split the key at the top of the loop body"
     fix_availability = FixAvailability.SOMETIMES
     severity = "warning"
-
-    def visit_FunctionDef(self, node: ast.FunctionDef, ctx: Context) -> None:
-        self.check_key_defaults(node, ctx)
-
-    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef, ctx: Context) -> None:
-        self.check_key_defaults(node, ctx)
-
-    def check_key_defaults(self, node: ast.FunctionDef | ast.AsyncFunctionDef, ctx: Context) -> None:
-        """``def f(x, key=jax.random.key(0))``: the default is made once, when ``def`` runs, and
-        every call that leaves the argument out consumes that same key."""
-        info = ctx.model.info(node)
-        if info is None:
-            return
-        for name, default in parameter_defaults(node.args).items():
-            if not isinstance(default, ast.Call) or ctx.qualname(default.func) not in api.KEY_CONSTRUCTORS:
-                continue
-            if name not in ctx.model.consumed_params(info):
-                continue
-            ctx.report(
-                default,
-                f"the default of `{name}` is made once, when `{node.name}` is defined: every call that "
-                f"leaves `{name}` out draws from that same key, so its random numbers repeat; make "
-                f"`{name}` a required argument and split a new key for each call",
-            )
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         event = ctx.key_events.get(node)

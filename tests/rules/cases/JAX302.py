@@ -314,21 +314,3 @@ def draw_both():
     a = sampler.sample_alpha()  # ok: not "every call of draw_both"; the methods are reported
     b = sampler.sample_beta()  # error: JAX301 (both methods draw from the one key)
     return a, b
-
-
-def sample_noise(shape, key=jax.random.key(0)):  # error: JAX302
-    return jax.random.normal(key, shape)
-
-
-@jax.jit
-def jitted_noise(x, rng=jax.random.PRNGKey(7)):  # error: JAX302
-    return x + jax.random.uniform(rng, x.shape)
-
-
-def sample_or_default(shape, key=None):
-    key = jax.random.key(0) if key is None else key  # ok: not a default made once (JAX303 territory)
-    return jax.random.normal(key, shape)
-
-
-def keeps_the_key(x, key=jax.random.key(1)):  # ok: never drawn from here
-    return x, key
