@@ -4,7 +4,6 @@ object that changes later."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
 
 from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
@@ -143,37 +142,123 @@ class StaleGlobalInTracedFunction(Rule):
 def attribute_change(
     ctx: Context, function: FunctionInfo, param: str, attr: str
 ) -> tuple[int, str, ast.ClassDef] | None:
-    """Where the program changes ``attr`` of an object that may already have run ``function`` as
-    its static ``param``: a store on ``self`` in another method than a constructor, or a store
-    on the object after a call that passed it. The line, who changes it and the object's class."""
+    """Where the program changes ``attr`` of an object between two runs of ``function`` with
+    it as its static ``param``: a store on the object, or a call of a method that stores on
+    ``self`` (not a constructor), after a call that passed the object and before another one, or
+    in a loop that does both, the object never rebound in between. The line, how it changes
+    and the object's class; None where no such sequence is in sight."""
     is_self = function.is_method and function.positional_names()[0] == param
     cls = static_self_class(ctx, function) if is_self else None
     if is_self and cls is None:
         return None
+    setters: dict[str, int] = {}
     if cls is not None:
         for store in ctx.model.self_stores(cls).get(attr, []):
             method = store.method
-            if method.name in CONSTRUCTORS or method is function.node or _builds(ctx, cls, method.name):
-                continue
-            return store.target.lineno, f"in `{cls.name}.{method.name}`", cls
-    for target, scope, base in ctx.model.index.mutations:
-        if not (
-            isinstance(target, ast.Attribute) and target.attr == attr and isinstance(target.value, ast.Name)
-        ):
-            continue
-        classes = instance_classes(ctx.model.value(target.value, scope))
-        owner = next((c for c in classes if c is cls or (cls is None and hashes_by_identity(ctx, c))), None)
-        if owner is None or len(classes) != 1:
-            continue
-
-        def runs(call: ast.AST, base: str = base, scope: Scope = scope) -> bool:
-            if is_self:
-                return _is_method_call(call, base, function.name)
-            return _passes(ctx, call, scope, function, param, base)
-
-        if _runs_before(scope, runs, target):
-            return target.lineno, f"`{base}.{attr} = ...`", owner
+            if (
+                method.name not in CONSTRUCTORS
+                and method is not function.node
+                and not _builds(ctx, cls, method.name)
+            ):
+                setters.setdefault(method.name, store.target.lineno)
+    stored_in = {
+        id(scope): scope for target, scope, _ in ctx.model.index.mutations if _stores_attribute(target, attr)
+    }
+    for scope in [ctx.model.index.module, *ctx.model.index.functions]:
+        if id(scope) in stored_in or setters.keys() & scope.called:
+            found = _stale_sequence(ctx, scope, function, param, attr, cls, setters)
+            if found is not None:
+                return found
     return None
+
+
+def _stores_attribute(target: ast.AST, attr: str) -> bool:
+    return isinstance(target, ast.Attribute) and target.attr == attr and isinstance(target.value, ast.Name)
+
+
+def _stale_sequence(
+    ctx: Context,
+    scope: Scope,
+    function: FunctionInfo,
+    param: str,
+    attr: str,
+    cls: ast.ClassDef | None,
+    setters: dict[str, int],
+) -> tuple[int, str, ast.ClassDef] | None:
+    """In ``scope``: an object run by ``function``, changed, then run again (see
+    :func:`attribute_change`)."""
+    body = getattr(scope.node, "body", [])
+    nodes = list(own_nodes(body if isinstance(body, list) else [body]))
+    uses: dict[str, list[int]] = {}
+    binds: dict[str, list[int]] = {}
+    changes: list[tuple[str, int, str, ast.ClassDef]] = []  # the object, line, how, its class
+    for node in nodes:
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            binds.setdefault(node.id, []).append(line)
+        elif isinstance(node, ast.Call):
+            for base in _runs_on(ctx, node, scope, function, param, cls is not None):
+                uses.setdefault(base, []).append(line)
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in setters and isinstance(func.value, ast.Name):
+                owner = _owner_class(ctx, func.value, scope, cls)
+                if owner is not None:
+                    where = f"`{func.value.id}.{func.attr}(...)`, which stores `self.{attr}` at line {setters[func.attr]}"
+                    changes.append((func.value.id, line, where, owner))
+        elif _stores_attribute(node, attr) and isinstance(node.ctx, ast.Store):  # pyright: ignore[reportAttributeAccessIssue]
+            value = node.value  # pyright: ignore[reportAttributeAccessIssue]
+            owner = _owner_class(ctx, value, scope, cls)
+            if owner is not None:
+                changes.append((value.id, line, f"`{value.id}.{attr}` is assigned", owner))
+    loops = [n for n in nodes if isinstance(n, (ast.For, ast.While, ast.AsyncFor))]
+    for base, line, where, owner in changes:
+        runs = uses.get(base, [])
+        rebound = binds.get(base, [])
+        if any(
+            before < line < after and not any(before < b < after for b in rebound)
+            for before in runs
+            for after in runs
+        ):
+            return line, where, owner
+        for loop in loops:
+            start, end = loop.lineno, getattr(loop, "end_lineno", loop.lineno) or loop.lineno
+            if (
+                start <= line <= end
+                and any(start <= r <= end for r in runs)
+                and not any(start <= b <= end for b in rebound)
+            ):
+                return line, where, owner
+    return None
+
+
+def _owner_class(ctx: Context, base: ast.expr, scope: Scope, cls: ast.ClassDef | None) -> ast.ClassDef | None:
+    """The class of the object ``base`` names: ``cls`` for a static ``self``; else its one class,
+    when that class hashes by identity."""
+    if not isinstance(base, ast.Name):
+        return None
+    classes = instance_classes(ctx.model.value(base, scope))
+    if len(classes) != 1:
+        return None
+    if cls is not None:
+        return cls if classes[0] is cls else None
+    return classes[0] if hashes_by_identity(ctx, classes[0]) else None
+
+
+def _runs_on(
+    ctx: Context, node: ast.Call, scope: Scope, function: FunctionInfo, param: str, is_self: bool
+) -> list[str]:
+    """The names of the objects ``node`` runs ``function`` with as ``param``: ``obj.method(...)``
+    for a static ``self``, ``f(x, cfg)`` for another static parameter."""
+    func = node.func
+    if is_self:
+        method = getattr(function.node, "name", "")
+        if isinstance(func, ast.Attribute) and func.attr == method and isinstance(func.value, ast.Name):
+            return [func.value.id]
+        return []
+    jit = jitted_callee_in(ctx, node, scope)
+    if jit is None or jit.info is not function:
+        return []
+    return [a.id for name, a in jit.static_arguments(node) if name == param and isinstance(a, ast.Name)]
 
 
 def _builds(ctx: Context, cls: ast.ClassDef, method: str) -> bool:
@@ -188,44 +273,6 @@ def _builds(ctx: Context, cls: ast.ClassDef, method: str) -> bool:
     uses = loads.get(method, [])
     constructors = [m for m in cls.body if isinstance(m, ast.FunctionDef) and m.name in CONSTRUCTORS]
     return bool(uses) and all(any(encloses(c, use) for c in constructors) for use in uses)
-
-
-def _runs_before(scope: Scope, runs: Callable[[ast.AST], bool], store: ast.Attribute) -> bool:
-    """Whether a call that ``runs`` picks out runs before ``store`` in ``scope``: on an earlier
-    line, or in a loop that also holds the store."""
-    body = getattr(scope.function.node, "body", [])
-    for node in own_nodes(body if isinstance(body, list) else [body]):
-        if isinstance(node, (ast.For, ast.While, ast.AsyncFor)):
-            inner = list(ast.walk(node))
-            if any(n is store for n in inner) and any(runs(n) for n in inner):
-                return True
-        elif isinstance(node, ast.Call) and node.lineno < store.lineno and runs(node):
-            return True
-    return False
-
-
-def _is_method_call(node: ast.AST, base: str, method: str) -> bool:
-    """``base.method(...)``."""
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and node.func.attr == method
-        and isinstance(node.func.value, ast.Name)
-        and node.func.value.id == base
-    )
-
-
-def _passes(ctx: Context, node: ast.AST, scope: Scope, function: FunctionInfo, param: str, base: str) -> bool:
-    """Whether ``node`` calls jitted ``function`` with the object named ``base`` as ``param``."""
-    if not isinstance(node, ast.Call):
-        return False
-    jit = jitted_callee_in(ctx, node, scope)
-    if jit is None or jit.info is not function:
-        return False
-    return any(
-        name == param and isinstance(argument, ast.Name) and argument.id == base
-        for name, argument in jit.static_arguments(node)
-    )
 
 
 def _attribute_reads(function: FunctionInfo, param: str) -> list[ast.Attribute]:

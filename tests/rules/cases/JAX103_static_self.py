@@ -1,9 +1,10 @@
 """JAX103 on a static `self`: JAX finds the program compiled for a method by the hash of its
-static arguments; a plain object hashes by identity, so a changed attribute is not seen.
+static arguments; a plain object hashes by identity, so a changed attribute is not seen. Claimed
+where the object is run, changed, and run again (or changed in a loop that runs it).
 
-Near misses: an object changed before its first call, a class that defines its own hashing, a
-helper that only builds the object, a method that traces `self`, an attribute the method does
-not read.
+Near misses: an object changed before its first call or after its last, a new object in each
+iteration, a class that defines its own hashing, a helper that only builds the object, a method
+that traces `self`, an attribute the method does not read.
 """
 
 from functools import partial
@@ -123,4 +124,32 @@ def tune_in_loop(x):
     for scale in (2.0, 3.0):
         x = shift_back(x, config)
         config.scale = scale
+    return x
+
+
+def rescale(x):
+    scaler = Scaler(2.0)
+    first = scaler.apply(x)
+    scaler.set_factor(3.0)
+    return first, scaler.apply(x)
+
+
+def configure_first(x):
+    scaler = Scaler(2.0)
+    scaler.set_factor(3.0)  # before the first call: traced with 3.0
+    return scaler.apply(x)
+
+
+def changed_after_the_last_call(x):
+    counter = Counter()
+    out = counter.advance(x)
+    counter.step = 5  # no call follows
+    return out
+
+
+def a_new_object_each_time(x, steps):
+    for step in steps:
+        counter = Counter()
+        counter.step = step
+        x = counter.advance(x)
     return x
