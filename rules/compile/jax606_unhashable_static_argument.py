@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.bodies import own_nodes
@@ -28,7 +29,6 @@ NUMPY_ARRAYS = frozenset(
 )
 # `eqx.field(static=True)`, `flax.struct.field(pytree_node=False)`: a field kept in the treedef
 STATIC_FIELDS = {"equinox.field": ("static", True), "flax.struct.field": ("pytree_node", False)}
-ARRAY_TYPES = frozenset({"jax.Array", "jax.numpy.ndarray", "numpy.ndarray", "jaxtyping.Array", "chex.Array"})
 CONTAINER_BUILTINS = {"builtins.list": "a list", "builtins.dict": "a dict", "builtins.set": "a set"}
 
 
@@ -37,8 +37,9 @@ class UnhashableStaticArgument(Rule):
     Finds a call of a jitted function that passes a list, dict or set (a literal, a comprehension,
     `list(...)`, or a name bound once to one), a tuple holding one, or an array (a JAX array, or a
     NumPy array made on the spot) in a position that `static_argnums` / `static_argnames` declares
-    static; and an array in a static field of an equinox module (`eqx.field(static=True)`) or a
-    flax struct (`flax.struct.field(pytree_node=False)`), stored there or annotated as one.
+    static; and an array of several elements (its shape or items written out) stored in a static
+    field of an equinox module (`eqx.field(static=True)`) or a flax struct
+    (`flax.struct.field(pytree_node=False)`).
 
     ## Why is this bad?
     JAX looks static arguments up in its compilation cache by hash, so they must be hashable:
@@ -114,7 +115,7 @@ class UnhashableStaticArgument(Rule):
             ):
                 continue
             field = statement.target.id
-            where, kind = _array_in_field(ctx, node, field, statement, scope)
+            where, kind = _array_in_field(ctx, node, field, scope)
             if where is None:
                 continue
             ctx.report(
@@ -181,43 +182,69 @@ def _static_field(ctx: Context, value: ast.expr | None, scope: Scope) -> bool:
         return False
     qualname = ctx.model.qualname(value.func, scope)
     if qualname == "equinox.static_field":
-        return True
+        return keyword_argument(value, "converter") is None
     option = STATIC_FIELDS.get(qualname or "")
+    if keyword_argument(value, "converter") is not None:
+        return False  # equinox stores what the converter makes of the value
     return option is not None and any(
         k.arg == option[0] and isinstance(k.value, ast.Constant) and k.value.value is option[1]
         for k in value.keywords
     )
 
 
-def _array_in_field(
-    ctx: Context, cls: ast.ClassDef, field: str, declaration: ast.AnnAssign, scope: Scope
-) -> tuple[ast.AST | None, str]:
-    """Where an array goes into the field, and what it is: a store of one on ``self`` (in
-    ``__init__``, say), or else the declaration when its annotation is an array type."""
+def _array_in_field(ctx: Context, cls: ast.ClassDef, field: str, scope: Scope) -> tuple[ast.AST | None, str]:
+    """Where an array of several elements goes into the field (a store on ``self``, in
+    ``__init__`` say), and what it is. A 0-d array compares to a bool and works (equinox only
+    warns), so the array must show its size: a shape or a list of several elements."""
     for store in ctx.model.self_stores(cls).get(field, []):
-        if store.value is None:
+        value = store.value
+        if not isinstance(value, ast.Call):
             continue
         method_scope = ctx.model.index.scopes.get(store.method, scope)
-        if (
-            isinstance(store.value, ast.Call)
-            and ctx.model.qualname(store.value.func, method_scope) in NUMPY_ARRAYS
-        ):
+        qualname = ctx.model.qualname(value.func, method_scope) or ""
+        if not _several_elements(qualname, value):
+            continue
+        if qualname.startswith("numpy."):
             return store.target, "a NumPy array"
-        value = ctx.model.value(store.value, method_scope)
-        if is_jax_array(value):
+        if is_jax_array(ctx.model.value(value, method_scope)):
             return store.target, "a JAX array"
-    if _array_annotation(ctx, declaration.annotation, scope):
-        return declaration, "an array (its annotation says so)"
     return None, ""
 
 
-def _array_annotation(ctx: Context, annotation: ast.expr, scope: Scope) -> bool:
-    """``jax.Array``, ``np.ndarray``..., or a jaxtyping ``Float[Array, "n"]``."""
-    if isinstance(annotation, ast.Subscript):
-        qualname = ctx.model.qualname(annotation.value, scope) or ""
-        inner = annotation.slice.elts[0] if isinstance(annotation.slice, ast.Tuple) else annotation.slice
-        return qualname.startswith("jaxtyping.") and _array_annotation(ctx, inner, scope)
-    return ctx.model.qualname(annotation, scope) in ARRAY_TYPES
+SHAPED = frozenset({"zeros", "ones", "empty", "full", "arange", "eye", "identity"})
+LISTED = frozenset({"array", "asarray"})
+
+
+def _several_elements(qualname: str, call: ast.Call) -> bool:
+    """Whether the array ``call`` makes certainly holds more than one element: a literal shape
+    (``jnp.zeros((3, 3))``, ``jax.random.uniform(key, (10,))``, ``np.arange(5)``) or a literal
+    list of several items (``jnp.array([1.0, 2.0])``)."""
+    module, _, name = qualname.rpartition(".")
+    shape = keyword_argument(call, "shape")
+    if module in ("jax.numpy", "numpy") and name in SHAPED:
+        first = shape if shape is not None else (call.args[0] if call.args else None)
+        return (
+            len(call.args) <= 1 and _literal_size(first) > 1 if name == "arange" else _literal_size(first) > 1
+        )
+    if module == "jax.random":
+        shape = shape if shape is not None else (call.args[1] if len(call.args) > 1 else None)
+        return isinstance(shape, ast.Tuple) and _literal_size(shape) > 1
+    if module in ("jax.numpy", "numpy") and name in LISTED and call.args:
+        items = call.args[0]
+        return isinstance(items, (ast.List, ast.Tuple)) and len(items.elts) > 1
+    return False
+
+
+def _literal_size(shape: ast.expr | None) -> int:
+    """The number of elements a literal shape gives (0 where it is no literal)."""
+    if isinstance(shape, ast.Constant) and type(shape.value) is int:
+        return shape.value
+    if isinstance(shape, ast.Tuple):
+        size = 1
+        for item in shape.elts:
+            size *= _literal_size(item)
+        return size
+    return 0
 
 
 def _unhashable_dataclass(ctx: Context, cls: ast.ClassDef) -> bool:

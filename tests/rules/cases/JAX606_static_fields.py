@@ -3,7 +3,8 @@ compared with `==` when JAX looks up a compiled program, and `==` on arrays does
 bool.
 
 Near misses: a static field holding a tuple or an int, an ordinary field holding an array, a
-static field the class fills with a Python value.
+0-d array (it compares to a bool: equinox only warns), an array whose size is not written out,
+a field with a converter (equinox stores what it returns), an annotation alone.
 """
 
 from typing import Any
@@ -31,14 +32,29 @@ class Table(eqx.Module):
     size: int = eqx.field(static=True)
 
     def __init__(self, n):
-        self.table = np.zeros(n)  # error: JAX606
+        self.table = np.zeros(4)  # error: JAX606
         self.size = n  # ok: an int
+
+
+def _as_tuple(values):
+    return tuple(float(v) for v in values)
+
+
+class Scalars(eqx.Module):
+    eps: Any = eqx.field(static=True)
+    sizes: Any = eqx.field(static=True)
+    grid: Any = eqx.field(static=True, converter=_as_tuple)
+
+    def __init__(self, eps, n):
+        self.eps = jnp.float32(eps)  # ok: 0-d, compares to a bool
+        self.sizes = np.zeros(n)  # ok: not claimed, its size is not written out
+        self.grid = jnp.linspace(0.0, 1.0, 5)  # ok: the converter makes a tuple
 
 
 @flax.struct.dataclass
 class State:
     step: jax.Array
-    mask: jax.Array = flax.struct.field(pytree_node=False)  # error: JAX606
+    mask: jax.Array = flax.struct.field(pytree_node=False)  # ok: not claimed, a 0-d array works
     name: str = flax.struct.field(pytree_node=False)  # ok: a string
     weights: jax.Array = flax.struct.field(pytree_node=True)  # ok: a leaf
 
