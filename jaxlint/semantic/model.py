@@ -105,6 +105,8 @@ LIBRARY_ROOTS = frozenset(sys.stdlib_module_names) | {
     "ml_dtypes",
 }
 FLAX_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+# methods that run an optax optimizer's update (and so its schedules)
+UPDATING = frozenset({"update", "apply_gradients"})
 JAX_ROOTS = ("jax", "flax", "equinox", "optax", "chex", "jaxtyping")
 OTHER_ARRAY_LIBRARIES = ("numpy", "torch", "tensorflow", "cupy", "pandas", "scipy", "dask", "mlx")
 
@@ -1431,18 +1433,16 @@ class SemanticModel:
     def _discover_schedules(self, calls: list[tuple[ast.Call, Scope]]) -> None:
         """``optax.sgd(schedule)``: optax calls the schedule with the step count inside the
         ``update`` of the optimizer it builds, a tracer where that runs in traced code. Traced
-        (staged) when a compiled or staged function of this module applies updates (calls an
-        ``update`` or ``apply_gradients`` method)."""
-        if not calls:
-            return
-        steps = [
-            info
-            for info in self.infos.values()
-            if info.level >= STAGED and {"update", "apply_gradients"} & info.scope.called
+        (staged) where a compiled or staged function of this module updates that optimizer: it
+        calls ``N.update(...)`` on the name the optimizer was assigned to, or, for an optimizer
+        handed over as ``tx=`` (flax's ``TrainState``), ``apply_gradients``."""
+        staged = [
+            info for info in self.infos.values() if info.level >= STAGED and info.scope.called & UPDATING
         ]
-        if not steps:
-            return
-        for call, scope in calls:
+        for call, scope in calls if staged else []:
+            step = self._updated_in(call, scope, staged)
+            if step is None:
+                continue
             qualname = self.resolver.qualname(call.func, scope) or ""
             for name, position in schedule_parameters(qualname):
                 argument = keyword_argument(call, name)
@@ -1454,10 +1454,35 @@ class SemanticModel:
                 schedule = found[0]
                 reason = (
                     f"`{schedule.name}` is the `{name}` schedule of `{ast.unparse(call.func)}` at line "
-                    f"{call.lineno}: optax calls it with the step count, a tracer in `{steps[0].name}`"
+                    f"{call.lineno}: optax calls it with the step count, a tracer in `{step.name}`"
                 )
                 if schedule.apply(STAGED, {schedule.positional_names()[0]: TRACED}, reason):
                     self.enqueue(schedule)
+
+    def _updated_in(self, call: ast.Call, scope: Scope, staged: list[FunctionInfo]) -> FunctionInfo | None:
+        """The staged function that updates the optimizer ``call`` builds (see
+        :meth:`_discover_schedules`), or None."""
+        body = getattr(scope.node, "body", [])
+        handle: str | None = None
+        method = "update"
+        for node in own_nodes(body if isinstance(body, list) else [body]):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and encloses(node.value, call):
+                target = node.targets[0]
+                handle = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
+            elif isinstance(node, ast.keyword) and node.arg == "tx" and encloses(node.value, call):
+                handle, method = "", "apply_gradients"
+        if handle is None:
+            return None
+        for info in staged:
+            body = getattr(info.node, "body", [])
+            for node in own_nodes(body if isinstance(body, list) else [body]):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+                    continue
+                receiver = node.func.value
+                named = receiver.id if isinstance(receiver, ast.Name) else getattr(receiver, "attr", None)
+                if node.func.attr == method and (not handle or named == handle):
+                    return info
+        return None
 
     def _class_before(self, expr: ast.expr, scope: Scope, call: ast.Call) -> ast.ClassDef | None:
         """The class ``expr`` names at ``call``: the one class of that name, or, for ``Block =

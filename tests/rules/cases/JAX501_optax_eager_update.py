@@ -1,7 +1,9 @@
-"""Near miss of the optax schedules: an optimizer whose `update` only ever runs eagerly calls
-its schedule with a concrete step count, so Python control flow there works.
+"""Near misses of the optax schedules: an optimizer whose `update` only ever runs eagerly calls
+its schedule with a concrete step count, so Python control flow there works, even where a
+jitted function updates another optimizer, or calls `update` on a dict.
 """
 
+import jax
 import jax.numpy as jnp
 import optax
 
@@ -23,5 +25,18 @@ def train(params, grads):
     return params
 
 
+critic_opt = optax.adam(1e-3)
+
+
+@jax.jit
+def critic_step(params, grads, state):
+    metrics = {}
+    metrics.update(loss=jnp.sum(grads["w"]))
+    updates, state = critic_opt.update(grads, state, params)
+    return optax.apply_updates(params, updates), state, metrics
+
+
 def main():
-    return train({"w": jnp.ones(2)}, {"w": jnp.ones(2)})
+    params = {"w": jnp.ones(2)}
+    critic_step(params, params, critic_opt.init(params))
+    return train(params, {"w": jnp.ones(2)})

@@ -28,17 +28,19 @@ def smooth(step):
     return 1e-3 * jnp.minimum(1.0, step / WARMUP)  # ok: traced arithmetic
 
 
-optimizers = {
-    "warmup": optax.adam(warmup_then_decay),
-    "cosine": optax.sgd(learning_rate=cosine),
-    "smooth": optax.adamw(smooth, weight_decay=1e-4),
-    "library": optax.adam(optax.exponential_decay(1e-3, 100, 0.9)),
-    "constant": optax.adam(1e-3),
-}
+warmup_opt = optax.adam(warmup_then_decay)
+cosine_opt = optax.sgd(learning_rate=cosine)
+smooth_opt = optax.adamw(smooth, weight_decay=1e-4)
+library_opt = optax.adam(optax.exponential_decay(1e-3, 100, 0.9))
+constant_opt = optax.adam(1e-3)
+optimizers = (warmup_opt, cosine_opt, smooth_opt, library_opt, constant_opt)
 
 
 @jax.jit
-def train_step(params, grads, opt_state, which=0):
-    optimizer = optimizers["warmup"]
-    updates, opt_state = optimizer.update(grads, opt_state, params)
-    return optax.apply_updates(params, updates), opt_state
+def train_step(params, grads, states):
+    _, warmup_state = warmup_opt.update(grads, states[0], params)
+    _, cosine_state = cosine_opt.update(grads, states[1], params)
+    _, smooth_state = smooth_opt.update(grads, states[2], params)
+    _, library_state = library_opt.update(grads, states[3], params)
+    _, constant_state = constant_opt.update(grads, states[4], params)
+    return warmup_state, cosine_state, smooth_state, library_state, constant_state
