@@ -261,14 +261,13 @@ class TracerConversion(Rule):
         if culprit is None:
             return
         operator = "and" if isinstance(node.op, ast.And) else "or"
+        python_call = _argument_of_python_call(ctx)
+        advice = PYTHON_VALUE if python_call else f"use `jnp.logical_{operator}` or `&`/`|` on boolean arrays"
         ctx.report(
             node,
             f"`{operator}` calls `bool()` on traced `{snippet(ctx, culprit)}`: JAX raises "
-            f"`TracerBoolConversionError` ({why_traced(ctx, culprit)}); "
-            f"use `jnp.logical_{operator}` or `&`/`|` on boolean arrays",
-            fix=None
-            if _argument_of_python_call(ctx)
-            else ElementwiseFunction(f"logical_{operator}", tuple(node.values)),
+            f"`TracerBoolConversionError` ({why_traced(ctx, culprit)}); {advice}",
+            fix=None if python_call else ElementwiseFunction(f"logical_{operator}", tuple(node.values)),
         )
 
     def visit_UnaryOp(self, node: ast.UnaryOp, ctx: Context) -> None:
@@ -276,13 +275,13 @@ class TracerConversion(Rule):
             return
         if converts_tracer(ctx, node.operand) is None:
             return
+        python_call = _argument_of_python_call(ctx)
+        advice = PYTHON_VALUE if python_call else "use `jnp.logical_not` or `~`"
         ctx.report(
             node,
             f"`not` calls `bool()` on traced `{snippet(ctx, node.operand)}`: JAX raises "
-            f"`TracerBoolConversionError` ({why_traced(ctx, node.operand)}); use `jnp.logical_not` or `~`",
-            fix=None
-            if _argument_of_python_call(ctx)
-            else ElementwiseFunction("logical_not", (node.operand,)),
+            f"`TracerBoolConversionError` ({why_traced(ctx, node.operand)}); {advice}",
+            fix=None if python_call else ElementwiseFunction("logical_not", (node.operand,)),
         )
 
     def visit_Compare(self, node: ast.Compare, ctx: Context) -> None:
@@ -296,6 +295,10 @@ class TracerConversion(Rule):
             f"JAX raises `TracerBoolConversionError` ({why_traced(ctx, node)}); "
             f"combine the comparisons with `&`",
         )
+
+
+# the advice where the result is handed to a call that wants a Python value, not an array
+PYTHON_VALUE = "the call it is passed to wants a Python value: make the operand static (`static_argnames`)"
 
 
 def _argument_of_python_call(ctx: Context) -> bool:

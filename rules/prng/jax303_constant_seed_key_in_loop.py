@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
@@ -207,11 +208,35 @@ def _replaced_key(ctx: Context, seed_names: set[str]) -> str | None:
     earlier = [n for n in own_nodes(body) if getattr(n, "lineno", assign.lineno) < assign.lineno]
     if any(isinstance(n, ast.Name) and n.id == target.id and isinstance(n.ctx, ast.Load) for n in earlier):
         return None
+    if any(
+        isinstance(n, ast.Name) and n.id in params
+        for test in _conditions_around(body, assign)
+        for n in ast.walk(test)
+    ):
+        return None  # only on some calls (`if deterministic:`): the others use the key given
     kwargs = function.node.args.kwarg
     given = target.id in params or (
         kwargs is not None and any(_reads_keyword(n, kwargs.arg, target.id) for n in earlier)
     )
     return target.id if given else None
+
+
+def _conditions_around(body: list[ast.stmt], statement: ast.stmt) -> list[ast.expr]:
+    """The tests of the ``if`` and ``while`` statements of ``body`` that hold ``statement``."""
+    for item in body:
+        if item is statement:
+            return []
+        if not encloses(item, statement):
+            continue
+        inner: list[ast.expr] = [item.test] if isinstance(item, (ast.If, ast.While)) else []
+        for block in ("body", "orelse", "finalbody", "handlers"):
+            statements = getattr(item, block, None)
+            if isinstance(statements, list) and any(
+                s is statement or encloses(s, statement) for s in statements
+            ):
+                return inner + _conditions_around(statements, statement)
+        return inner
+    return []
 
 
 def _key_name(name: str) -> bool:

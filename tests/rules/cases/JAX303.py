@@ -119,3 +119,9 @@ def reseeded(x, key, seed):
 def fresh_name(x, key):
     base = jax.random.key(0)  # ok: not the key it was given
     return x + jax.random.normal(base, x.shape) + jax.random.normal(key, x.shape)
+
+
+def noisy_unless_deterministic(x, key, deterministic=False):
+    if deterministic:
+        key = jax.random.key(0)  # ok: only on the deterministic calls
+    return x + jax.random.normal(key, x.shape)
