@@ -47,7 +47,8 @@ class ConstantSeedKeyInLoop(Rule):
     `lax.map`, `vmap`). In a `lax` loop body, a Python loop whose iterations differ
     (`fold_in(key(0), i)`) still makes the same keys on every step. Also a function that was
     given a key (a parameter named `key`, `rng`, `*_key`..., or stax's `kwargs.get('rng')`)
-    and replaces it, unread, with a key of a fixed seed.
+    and replaces it, unread and not under a test of its own parameters, with a key of a fixed
+    seed.
 
     ## Why is this bad?
     The same seed makes the same key, so every iteration (or every batch element under `vmap`)

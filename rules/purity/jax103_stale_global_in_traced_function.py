@@ -27,8 +27,8 @@ class StaleGlobalInTracedFunction(Rule):
     that the program rebinds at run time (a `global` assignment in some function, or a
     module-level `for` loop over it), of a closed-over variable that is rebound after a jitted
     nested function captured it, or of an attribute of a static object argument (a config
-    object, or the `self` of a method jitted with `static_argnums=0`) that another method, or
-    the caller after a call, changes.
+    object, or the `self` of a method jitted with `static_argnums=0`) that the program changes
+    between two calls on the same object (a store, or a method that stores on `self`).
 
     ## Why is this bad?
     JAX reads the variable once, while tracing, and bakes its value into the compiled program as
