@@ -14,6 +14,7 @@ from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.transforms import CACHING_KINDS
 from jaxlint.semantic.values import instance_classes
 
+from ..support.blocks import leaves_block
 from ..support.classes import hashes_by_identity, static_everywhere, static_self_class
 from ..support.jitted import jitted_callee_in
 
@@ -159,6 +160,7 @@ def attribute_change(
                 method.name not in CONSTRUCTORS
                 and method is not function.node
                 and not _builds(ctx, cls, method.name)
+                and _always_stores(method, store.target)
             ):
                 setters.setdefault(method.name, store.target.lineno)
     stored_in = {
@@ -211,16 +213,20 @@ def _stale_sequence(
             if owner is not None:
                 changes.append((value.id, line, f"`{value.id}.{attr}` is assigned", owner))
     loops = [n for n in nodes if isinstance(n, (ast.For, ast.While, ast.AsyncFor))]
+    statements = body if isinstance(body, list) else []
     for base, line, where, owner in changes:
         runs = uses.get(base, [])
         rebound = binds.get(base, [])
+        # a `return` or `break` after the change ends what can see it (the line it ends on)
+        horizon = _exit_after(statements, line)
+        later = [r for r in runs if line < r and (horizon is None or r <= horizon)]
         if any(
-            before < line < after and not any(before < b < after for b in rebound)
+            before < line and not any(before < b < after for b in rebound)
             for before in runs
-            for after in runs
+            for after in later
         ):
             return line, where, owner
-        for loop in loops:
+        for loop in loops if horizon is None else []:
             start, end = loop.lineno, getattr(loop, "end_lineno", loop.lineno) or loop.lineno
             if (
                 start <= line <= end
@@ -228,6 +234,46 @@ def _stale_sequence(
                 and not any(start <= b <= end for b in rebound)
             ):
                 return line, where, owner
+    return None
+
+
+def _always_stores(method: ast.FunctionDef | ast.AsyncFunctionDef, target: ast.Attribute) -> bool:
+    """Whether every call of ``method`` stores ``target`` on the object it was called on: the
+    store is a statement of the method's body itself (not under an ``if``, a loop or a ``try``),
+    and the method never rebinds ``self`` (``self = copy.copy(self)``)."""
+    this = method.args.args[0].arg if method.args.args else None
+    rebinds = any(
+        isinstance(n, ast.Name) and n.id == this and not isinstance(n.ctx, ast.Load)
+        for n in own_nodes(method.body)
+    )
+    return not rebinds and any(
+        isinstance(statement, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and encloses(statement, target)
+        for statement in method.body
+    )
+
+
+def _exit_after(statements: list[ast.stmt], line: int) -> int | None:
+    """The last line of the first statement after the one at ``line``, in the block holding it,
+    that leaves the block (``return``, ``break``, ``raise``); None where control falls through."""
+    for index, statement in enumerate(statements):
+        end = getattr(statement, "end_lineno", None) or statement.lineno
+        if not statement.lineno <= line <= end:
+            continue
+        blocks = [
+            block
+            for field in ("body", "orelse", "finalbody")
+            if isinstance(block := getattr(statement, field, None), list)
+        ] + [handler.body for handler in getattr(statement, "handlers", [])]
+        for block in blocks:
+            last = block[-1] if block else None
+            if last is not None and block[0].lineno <= line <= (
+                getattr(last, "end_lineno", None) or last.lineno
+            ):
+                return _exit_after(block, line)
+        for following in statements[index + 1 :]:
+            if leaves_block([following], in_loop=False):
+                return getattr(following, "end_lineno", None) or following.lineno
+        return None
     return None
 
 

@@ -153,3 +153,43 @@ def a_new_object_each_time(x, steps):
         counter.step = step
         x = counter.advance(x)
     return x
+
+
+class Sampler:
+    def __init__(self, temperature):
+        self.temperature = temperature
+        self._table = None
+
+    def warmer(self, inplace=False):
+        if inplace:
+            self.temperature = self.temperature * 2  # only when asked
+        return self
+
+    def table(self):
+        if self._table is None:
+            self._table = (1.0, 2.0)  # a lazy cache: stored once
+        return self._table
+
+    @partial(jax.jit, static_argnums=0)
+    def step(self, x):
+        return x / self.temperature + self._table[0]  # ok: see the near misses below
+
+
+def anneal(x, temperatures):
+    sampler = Sampler(1.0)
+    sampler.table()
+    for temperature in temperatures:
+        x = sampler.step(x)
+        sampler.temperature = temperature
+        break  # the changed sampler never runs again
+    sampler.warmer()
+    sampler.table()
+    return sampler.step(x)
+
+
+def early_exit(x, config, retune):
+    out = scaled(x, config)
+    if retune:
+        config.scale = 3.0
+        return out  # no run sees the change
+    return scaled(out, config)
