@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -1410,6 +1410,8 @@ class SemanticModel:
         static positions (counted with the module as 0) and those left to their defaults."""
         from jaxlint.semantic.tracing import static_names, static_positions
 
+        if keyword_argument(call, "methods") is not None:
+            return  # the methods it names are lifted, with options of their own
         cls = self._class_before(call.args[0], scope, call) if call.args else None
         if cls is None or not self.is_flax_module(cls):
             return
@@ -1459,6 +1461,21 @@ class SemanticModel:
                 if schedule.apply(STAGED, {schedule.positional_names()[0]: TRACED}, reason):
                     self.enqueue(schedule)
 
+    @cached_property
+    def _handles(self) -> Counter[str]:
+        """How many assignments in the module bind each name or attribute (``tx = ...``,
+        ``self.tx = ...``), and how many ``tx=`` keywords it passes (under ``"tx="``)."""
+        found: Counter[str] = Counter()
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
+                    if name is not None:
+                        found[name] += 1
+            elif isinstance(node, ast.keyword) and node.arg == "tx":
+                found["tx="] += 1
+        return found
+
     def _updated_in(self, call: ast.Call, scope: Scope, staged: list[FunctionInfo]) -> FunctionInfo | None:
         """The staged function that updates the optimizer ``call`` builds (see
         :meth:`_discover_schedules`), or None."""
@@ -1471,8 +1488,8 @@ class SemanticModel:
                 handle = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
             elif isinstance(node, ast.keyword) and node.arg == "tx" and encloses(node.value, call):
                 handle, method = "", "apply_gradients"
-        if handle is None:
-            return None
+        if handle is None or self._handles.get(handle or "tx=", 0) != 1:
+            return None  # another optimizer may go by that name: which one is updated is unknown
         for info in staged:
             body = getattr(info.node, "body", [])
             for node in own_nodes(body if isinstance(body, list) else [body]):

@@ -57,3 +57,17 @@ class Compiled(nn.Module):
 
 
 FastCompiled = nn.jit(Compiled)
+
+
+class Encoder(nn.Module):
+    @nn.compact
+    def __call__(self, x, train):
+        if train:  # ok: `methods=` lifts `encode` only
+            x = x * 0.5
+        return self.encode(x)
+
+    def encode(self, x):
+        return x + 1.0
+
+
+RematEncoder = nn.remat(Encoder, methods=["encode"])

@@ -3,6 +3,8 @@ its schedule with a concrete step count, so Python control flow there works, eve
 jitted function updates another optimizer, or calls `update` on a dict.
 """
 
+import functools
+
 import jax
 import jax.numpy as jnp
 import optax
@@ -40,3 +42,20 @@ def main():
     params = {"w": jnp.ones(2)}
     critic_step(params, params, critic_opt.init(params))
     return train(params, {"w": jnp.ones(2)})
+
+
+class Finetuner:
+    def __init__(self):
+        self.tx = optax.sgd(warmup)  # updated eagerly below
+
+    def update(self, params, grads, state):
+        return self.tx.update(grads, state, params)
+
+
+class Pretrainer:
+    def __init__(self):
+        self.tx = optax.adam(1e-3)
+
+    @functools.partial(jax.jit, static_argnums=0)
+    def _update(self, params, grads, state):
+        return self.tx.update(grads, state, params)  # another optimizer named `tx`
