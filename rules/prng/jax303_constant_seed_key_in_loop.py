@@ -11,6 +11,7 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic import api
 from jaxlint.semantic.bodies import LOOPING_BODIES, step_counter
+from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.values import is_traced
 
 from ..support.blocks import own_nodes
@@ -209,11 +210,8 @@ def _replaced_key(ctx: Context, seed_names: set[str]) -> str | None:
     earlier = [n for n in own_nodes(body) if getattr(n, "lineno", assign.lineno) < assign.lineno]
     if any(isinstance(n, ast.Name) and n.id == target.id and isinstance(n.ctx, ast.Load) for n in earlier):
         return None
-    if any(
-        isinstance(n, ast.Name) and n.id in params
-        for test in _conditions_around(body, assign)
-        for n in ast.walk(test)
-    ):
+    tests = _conditions_around(body, assign)
+    if tests is None or not all(_fixed_per_function(function, test) for test in tests):
         return None  # only on some calls (`if deterministic:`): the others use the key given
     kwargs = function.node.args.kwarg
     given = target.id in params or (
@@ -222,22 +220,31 @@ def _replaced_key(ctx: Context, seed_names: set[str]) -> str | None:
     return target.id if given else None
 
 
-def _conditions_around(body: list[ast.stmt], statement: ast.stmt) -> list[ast.expr]:
-    """The tests of the ``if`` and ``while`` statements of ``body`` that hold ``statement``."""
+def _conditions_around(body: list[ast.stmt], statement: ast.stmt) -> list[ast.expr] | None:
+    """The tests of the ``if`` statements of ``body`` that hold ``statement``; None where another
+    compound statement holds it (a loop, ``try``, ``match``, ``with``)."""
     for item in body:
         if item is statement:
             return []
         if not encloses(item, statement):
             continue
-        inner: list[ast.expr] = [item.test] if isinstance(item, (ast.If, ast.While)) else []
-        for block in ("body", "orelse", "finalbody", "handlers"):
-            statements = getattr(item, block, None)
-            if isinstance(statements, list) and any(
-                s is statement or encloses(s, statement) for s in statements
-            ):
-                return inner + _conditions_around(statements, statement)
-        return inner
+        if not isinstance(item, ast.If):
+            return None
+        block = item.body if any(s is statement or encloses(s, statement) for s in item.body) else item.orelse
+        inner = _conditions_around(block, statement)
+        return None if inner is None else [item.test, *inner]
     return []
+
+
+def _fixed_per_function(function: FunctionInfo, test: ast.expr) -> bool:
+    """Whether ``test`` reads only closure variables of an enclosing function (stax's ``mode``,
+    fixed when the layer is made), so every call of ``function`` takes the same branch."""
+    names = [n.id for n in ast.walk(test) if isinstance(n, ast.Name)]
+    for name in names:
+        owner = function.scope.lookup(name)
+        if owner is None or owner is function.scope or owner.kind != "function":
+            return False
+    return bool(names)
 
 
 def _key_name(name: str) -> bool:

@@ -125,3 +125,32 @@ def noisy_unless_deterministic(x, key, deterministic=False):
     if deterministic:
         key = jax.random.key(0)  # ok: only on the deterministic calls
     return x + jax.random.normal(key, x.shape)
+
+
+FIXED_SEED = False
+
+
+def noisy_under_a_global_flag(x, key):
+    if FIXED_SEED:
+        key = jax.random.key(0)  # ok: a flag of the module, not every call
+    return x + jax.random.normal(key, x.shape)
+
+
+def noisy_with_a_fallback(x, **kwargs):
+    try:
+        rng = kwargs["rng"]
+    except KeyError:
+        rng = jax.random.key(0)  # ok: only when no key is given
+    return x + jax.random.normal(rng, x.shape)
+
+
+def stax_dropout(rate, mode="train"):
+    def apply_fun(params, inputs, **kwargs):
+        rng = kwargs.get("rng", None)
+        if mode == "train":
+            rng = jax.random.PRNGKey(SEED)  # error: JAX303
+            keep = jax.random.bernoulli(rng, rate, inputs.shape)
+            return jnp.where(keep, inputs / rate, 0.0)
+        return inputs
+
+    return apply_fun
