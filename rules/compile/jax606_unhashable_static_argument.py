@@ -121,8 +121,9 @@ class UnhashableStaticArgument(Rule):
             ctx.report(
                 where,
                 f"static field `{field}` of `{node.name}` holds {kind}: JAX compares static fields with "
-                f"`==` when it looks up a compiled program, and for arrays that raises `ValueError` as "
-                f"soon as a second `{node.name}` is passed; make `{field}` an ordinary field",
+                f"`==` when it looks up a compiled program, and for two array objects of several "
+                f"elements that raises `ValueError` (a jitted function given a `{node.name}` built "
+                f"apart from the first); make `{field}` an ordinary field",
             )
 
     def check(self, argument: ast.expr, where: str, ctx: Context) -> None:

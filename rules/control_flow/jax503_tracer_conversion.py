@@ -9,6 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import JaxNumpyFunction
+from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.transforms import STAGED
 from jaxlint.semantic.values import Value, is_container, is_jax_array, is_mapping, is_static, is_traced
 
@@ -303,16 +304,35 @@ PYTHON_VALUE = "the call it is passed to wants a Python value: make the operand 
 
 def _argument_of_python_call(ctx: Context) -> bool:
     """Whether the current node is an argument of a call to something other than JAX (a flax
-    module's ``use_running_average=not train``): it wants a Python bool, which an array is not."""
+    module's ``use_running_average=not train``), directly or through a name it is assigned to
+    (``use_ra = not train``): it wants a Python bool, which an array is not."""
     if ctx.frame is None:
         return False
     parent, outer = ctx.frame
+    while isinstance(parent, ast.IfExp) and outer is not None:  # `a if flag else not train`
+        parent, outer = outer
+    if (
+        isinstance(parent, ast.Assign)
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Name)
+    ):
+        return _passed_to_python_call(ctx, parent.targets[0].id)
     if isinstance(parent, ast.keyword) and outer is not None:
         parent = outer[0]
-    if not isinstance(parent, ast.Call):
-        return False
-    qualname = ctx.qualname(parent.func) or ""
-    return not qualname.startswith("jax.")
+    return isinstance(parent, ast.Call) and not (ctx.qualname(parent.func) or "").startswith("jax.")
+
+
+def _passed_to_python_call(ctx: Context, name: str) -> bool:
+    """Whether the current function passes ``name`` to a call of something other than JAX."""
+    function = ctx.function
+    body = getattr(function.node, "body", []) if function is not None else []
+    for node in own_nodes(body if isinstance(body, list) else [body]):
+        if not isinstance(node, ast.Call) or (ctx.qualname(node.func) or "").startswith("jax."):
+            continue
+        arguments = [*node.args, *(k.value for k in node.keywords)]
+        if any(isinstance(a, ast.Name) and a.id == name for a in arguments):
+            return True
+    return False
 
 
 def _container_default(node: ast.expr) -> bool:

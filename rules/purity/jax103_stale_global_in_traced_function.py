@@ -127,7 +127,7 @@ class StaleGlobalInTracedFunction(Rule):
                     read,
                     f"`{function.name}` reads `{param}.{read.attr}`, which changes at line {line} ({changer}): "
                     f"`{param}` is a static argument, and JAX finds the compiled program by its hash (for "
-                    f"`{cls.name}`, the object's identity), so later calls keep the value traced first; "
+                    f"`{cls.name}`, the object's identity), so later calls with arguments of the same shapes keep the value traced first; "
                     f"pass `{read.attr}` as an argument",
                 )
 

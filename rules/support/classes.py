@@ -94,12 +94,20 @@ def _hashes_by_value(ctx: Context, cls: ast.ClassDef, depth: int = 0) -> bool:
     """Whether the class or a base of this module decides its own hashing or equality."""
     if cls.decorator_list or depth > 8:
         return True
-    if any(
-        isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name in ("__hash__", "__eq__")
-        for item in cls.body
-    ):
+    if any(_defines(item) & {"__hash__", "__eq__"} for item in cls.body):
         return True
     scope = ctx.model.index.scopes.get(cls)
     outer = scope.parent if scope is not None and scope.parent is not None else ctx.model.index.module
     parents = (ctx.model.class_named(base, outer) for base in cls.bases)
     return any(parent is not None and _hashes_by_value(ctx, parent, depth + 1) for parent in parents)
+
+
+def _defines(statement: ast.stmt) -> set[str]:
+    """The names a statement of a class body defines (``def``, or ``__hash__ = ...``)."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return {statement.name}
+    if isinstance(statement, ast.Assign):
+        return {t.id for t in statement.targets if isinstance(t, ast.Name)}
+    if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+        return {statement.target.id}
+    return set()

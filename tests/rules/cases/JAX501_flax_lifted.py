@@ -71,3 +71,13 @@ class Encoder(nn.Module):
 
 
 RematEncoder = nn.remat(Encoder, methods=["encode"])
+
+
+class Normed(nn.Module):
+    @nn.compact
+    def __call__(self, x, train):
+        use_running_average = not train  # error: JAX503 (no logical_not fix: BatchNorm wants a bool)
+        return nn.BatchNorm(use_running_average=use_running_average)(x)
+
+
+RematNormed = nn.remat(Normed)
