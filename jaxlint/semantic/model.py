@@ -60,6 +60,7 @@ from jaxlint.semantic.transforms import (
     TRACE_REUSING_KINDS,
     TRACED_FOR_SHAPES,
     TRANSFORMS,
+    Kind,
     Transform,
     body_operand,
     function_arguments,
@@ -701,12 +702,13 @@ class SemanticModel:
         for node, scope in self.index.decorated:
             self._discover_decorators(node, scope)  # pyright: ignore[reportArgumentType]
         for call, scope in self.index.calls:
-            transform = self.transform_of(call.func, scope)
+            qualname = self.resolver.qualname(call.func, scope)
+            transform = None if qualname is None else self.transforms.get(qualname)
             if transform is not None and transform.kind != "wrapper":
                 self.apply_call(call, scope, transform, NONE)
-            elif self.resolver.qualname(call.func, scope) in FLAX_LIFTED:
-                self._discover_lifted_module(call, scope)
-            elif self.resolver.qualname(call.func, scope) in schedule_functions():
+            elif qualname in FLAX_LIFTED:
+                self._discover_lifted_module(call, scope, FLAX_LIFTED[qualname])
+            elif qualname in schedule_functions():
                 schedules.append((call, scope))
         self._discover_schedules(schedules)
         for cls, scope in self.index.classes:
@@ -1404,7 +1406,7 @@ class SemanticModel:
                 return True
         return False
 
-    def _discover_lifted_module(self, call: ast.Call, scope: Scope) -> None:
+    def _discover_lifted_module(self, call: ast.Call, scope: Scope, kind: Kind) -> None:
         """``nn.remat(Block, static_argnums=(2,))``: the lifted class's ``__call__`` is traced at
         once (``remat`` stages it, ``jit`` compiles it), every parameter but the module, the
         static positions (counted with the module as 0) and those left to their defaults."""
@@ -1426,7 +1428,6 @@ class SemanticModel:
             for index, name in enumerate(info.positional_names())
             if index > 0 and index not in positions and name not in names and name not in defaults
         }
-        kind = FLAX_LIFTED[self.resolver.qualname(call.func, scope) or ""]
         reason = f"`{cls.name}.__call__` is traced by `{ast.unparse(call.func)}` at line {call.lineno}"
         info.transformed_by.add(kind)
         if info.apply(STAGED, params, reason):

@@ -40,31 +40,36 @@ def plain_class(ctx: Context, cls: ast.ClassDef, depth: int = 0) -> bool:
 def self_static_at(function: FunctionInfo, site: ast.AST) -> bool | None:
     """Whether the jit decorator holding ``site`` marks the method's ``self`` static; None where
     the site is no decorator of the method (``jax.jit(obj.method)`` keeps the bound ``self``)."""
-    decorators = getattr(function.node, "decorator_list", [])
-    decorator = next((d for d in decorators if encloses(d, site)), None)
+    decorator = _decorator_holding(function, site)
     if decorator is None:
         return None
-    call = decorator if isinstance(decorator, ast.Call) else None
-    positions, names = static_positions(call) or set(), static_names(call) or set()
-    return 0 in positions or function.positional_names()[0] in names
+    return function.positional_names()[0] in _declared_static(function, decorator)
 
 
 def static_everywhere(function: FunctionInfo) -> frozenset[str]:
     """The parameters every jit site of ``function`` declares static (none for a method jitted
     bound, ``jax.jit(obj.method)``, whose positions shift by one)."""
-    positional = function.positional_names()
-    decorators = getattr(function.node, "decorator_list", [])
     found: set[str] | None = None
     for site in function.jit_sites:
-        decorator = next((d for d in decorators if encloses(d, site)), None)
+        decorator = _decorator_holding(function, site)
         if decorator is None and function.is_method:
             return frozenset()
-        call = decorator if decorator is not None else site
-        call = call if isinstance(call, ast.Call) else None
-        positions, names = static_positions(call) or set(), static_names(call) or set()
-        here = {positional[i] for i in positions if 0 <= i < len(positional)} | names
+        here = _declared_static(function, decorator if decorator is not None else site)
         found = here if found is None else found & here
     return frozenset(found or ())
+
+
+def _decorator_holding(function: FunctionInfo, site: ast.AST) -> ast.expr | None:
+    return next((d for d in getattr(function.node, "decorator_list", []) if encloses(d, site)), None)
+
+
+def _declared_static(function: FunctionInfo, jit: ast.AST) -> set[str]:
+    """The parameters a jit (a decorator, or a ``jax.jit(f, ...)`` call) declares static, by
+    ``static_argnums`` or ``static_argnames``."""
+    call = jit if isinstance(jit, ast.Call) else None
+    positions, names = static_positions(call) or set(), static_names(call) or set()
+    positional = function.positional_names()
+    return {positional[i] for i in positions if 0 <= i < len(positional)} | names
 
 
 def hashes_by_identity(ctx: Context, cls: ast.ClassDef) -> bool:
