@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
@@ -14,7 +13,7 @@ from jaxlint.semantic.bodies import LOOPING_BODIES, step_counter
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.values import is_traced
 
-from ..support.blocks import own_nodes
+from ..support.blocks import own_nodes, statement_path
 from ..support.explain import function_name, names_assigned_in, snippet
 
 CONSTRUCTOR_NAMES = frozenset(name.rsplit(".", 1)[1] for name in api.KEY_CONSTRUCTORS)
@@ -223,17 +222,13 @@ def _replaced_key(ctx: Context, seed_names: set[str]) -> str | None:
 def _conditions_around(body: list[ast.stmt], statement: ast.stmt) -> list[ast.expr] | None:
     """The tests of the ``if`` statements of ``body`` that hold ``statement``; None where another
     compound statement holds it (a loop, ``try``, ``match``, ``with``)."""
-    for item in body:
-        if item is statement:
-            return []
-        if not encloses(item, statement):
-            continue
-        if not isinstance(item, ast.If):
-            return None
-        block = item.body if any(s is statement or encloses(s, statement) for s in item.body) else item.orelse
-        inner = _conditions_around(block, statement)
-        return None if inner is None else [item.test, *inner]
-    return []
+    path = statement_path(body, statement)
+    if not path:
+        return []
+    holders = [block[index] for block, index in path]
+    if holders[-1] is not statement or not all(isinstance(h, ast.If) for h in holders[:-1]):
+        return None
+    return [h.test for h in holders[:-1]]  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def _fixed_per_function(function: FunctionInfo, test: ast.expr) -> bool:

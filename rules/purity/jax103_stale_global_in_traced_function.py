@@ -14,7 +14,7 @@ from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.transforms import CACHING_KINDS
 from jaxlint.semantic.values import instance_classes
 
-from ..support.blocks import leaves_block
+from ..support.blocks import leaves_block, statement_path
 from ..support.classes import hashes_by_identity, static_everywhere, static_self_class
 from ..support.jitted import jitted_callee_in
 
@@ -193,7 +193,7 @@ def _stale_sequence(
     nodes = list(own_nodes(body if isinstance(body, list) else [body]))
     uses: dict[str, list[int]] = {}
     binds: dict[str, list[int]] = {}
-    changes: list[tuple[str, int, str, ast.ClassDef]] = []  # the object, line, how, its class
+    changes: list[tuple[str, ast.AST, str, ast.ClassDef]] = []  # the object, where, how, its class
     for node in nodes:
         line = getattr(node, "lineno", 0)
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
@@ -206,19 +206,20 @@ def _stale_sequence(
                 owner = _owner_class(ctx, func.value, scope, cls)
                 if owner is not None:
                     where = f"`{func.value.id}.{func.attr}(...)`, which stores `self.{attr}` at line {setters[func.attr]}"
-                    changes.append((func.value.id, line, where, owner))
+                    changes.append((func.value.id, node, where, owner))
         elif _stores_attribute(node, attr) and isinstance(node.ctx, ast.Store):  # pyright: ignore[reportAttributeAccessIssue]
             value = node.value  # pyright: ignore[reportAttributeAccessIssue]
             owner = _owner_class(ctx, value, scope, cls)
             if owner is not None:
-                changes.append((value.id, line, f"`{value.id}.{attr}` is assigned", owner))
+                changes.append((value.id, node, f"`{value.id}.{attr}` is assigned", owner))
     loops = [n for n in nodes if isinstance(n, (ast.For, ast.While, ast.AsyncFor))]
     statements = body if isinstance(body, list) else []
-    for base, line, where, owner in changes:
+    for base, change, where, owner in changes:
+        line = getattr(change, "lineno", 0)
         runs = uses.get(base, [])
         rebound = binds.get(base, [])
         # a `return` or `break` after the change ends what can see it (the line it ends on)
-        horizon = _exit_after(statements, line)
+        horizon = _exit_after(statements, change)
         later = [r for r in runs if line < r and (horizon is None or r <= horizon)]
         if any(
             before < line and not any(before < b < after for b in rebound)
@@ -252,28 +253,16 @@ def _always_stores(method: ast.FunctionDef | ast.AsyncFunctionDef, target: ast.A
     )
 
 
-def _exit_after(statements: list[ast.stmt], line: int) -> int | None:
-    """The last line of the first statement after the one at ``line``, in the block holding it,
-    that leaves the block (``return``, ``break``, ``raise``); None where control falls through."""
-    for index, statement in enumerate(statements):
-        end = getattr(statement, "end_lineno", None) or statement.lineno
-        if not statement.lineno <= line <= end:
-            continue
-        blocks = [
-            block
-            for field in ("body", "orelse", "finalbody")
-            if isinstance(block := getattr(statement, field, None), list)
-        ] + [handler.body for handler in getattr(statement, "handlers", [])]
-        for block in blocks:
-            last = block[-1] if block else None
-            if last is not None and block[0].lineno <= line <= (
-                getattr(last, "end_lineno", None) or last.lineno
-            ):
-                return _exit_after(block, line)
-        for following in statements[index + 1 :]:
-            if leaves_block([following], in_loop=False):
-                return getattr(following, "end_lineno", None) or following.lineno
+def _exit_after(statements: list[ast.stmt], node: ast.AST) -> int | None:
+    """The last line of the first statement after the one holding ``node``, in its block, that
+    leaves the block (``return``, ``break``, ``raise``); None where control falls through."""
+    path = statement_path(statements, node)
+    if not path:
         return None
+    block, index = path[-1]
+    for following in block[index + 1 :]:
+        if leaves_block([following], in_loop=False):
+            return getattr(following, "end_lineno", None) or following.lineno
     return None
 
 

@@ -131,11 +131,26 @@ def definitely_bound_before(ctx: Context, statement: ast.stmt) -> set[str]:
             return bound
 
 
+def statement_path(body: list[ast.stmt], node: ast.AST) -> list[tuple[list[ast.stmt], int]]:
+    """The blocks from ``body`` down to the statement that holds ``node``, each with the index
+    of its statement on the way (the last is ``node`` itself, or the innermost statement whose
+    header or block holds it); empty where ``body`` does not hold ``node``."""
+    path: list[tuple[list[ast.stmt], int]] = []
+    block: list[ast.stmt] | None = body
+    while block is not None:
+        index = next((i for i, s in enumerate(block) if s is node or encloses(s, node)), None)
+        if index is None:
+            break
+        path.append((block, index))
+        block = None if block[index] is node else _block_holding(block[index], node)
+    return path
+
+
 def _contains(outer: ast.AST, inner: ast.AST) -> bool:
     return outer is not inner and encloses(outer, inner)
 
 
-def _block_holding(item: ast.stmt, statement: ast.stmt) -> list[ast.stmt] | None:
+def _block_holding(item: ast.stmt, statement: ast.AST) -> list[ast.stmt] | None:
     for field in ("body", "orelse", "finalbody"):
         block = getattr(item, field, None)
         if isinstance(block, list) and any(s is statement or _contains(s, statement) for s in block):
