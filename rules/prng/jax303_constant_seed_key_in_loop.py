@@ -128,7 +128,7 @@ class ConstantSeedKeyInLoop(Rule):
             )
             return
         where = self.repetition(ctx, ctx.loops, names)
-        if where is None:
+        if where is None or not _read_where_repeated(ctx):
             return
         # hoisted out of its loop, the key must not land in another repetition, unless that is
         # the step of a fori_loop, whose index then goes into it
@@ -187,6 +187,25 @@ class ConstantSeedKeyInLoop(Rule):
         if function is not None and repeated_by and not seed_names & {*function.params, step}:
             return f"on every iteration of `{repeated_by}`"
         return None
+
+
+def _read_where_repeated(ctx: Context) -> bool:
+    """Whether the key made is used inside what repeats it: a key assigned to a name that the
+    loop (or the repeated function) never reads draws nothing there (``while tries: key = ...``)."""
+    assign = ctx.parent
+    if (
+        not isinstance(assign, ast.Assign)
+        or len(assign.targets) != 1
+        or not isinstance(assign.targets[0], ast.Name)
+    ):
+        return True
+    region = ctx.loops[-1] if ctx.loops else ctx.function.node if ctx.function is not None else None
+    if region is None:
+        return True
+    key = assign.targets[0].id
+    return any(
+        isinstance(n, ast.Name) and n.id == key and isinstance(n.ctx, ast.Load) for n in ast.walk(region)
+    )
 
 
 KEY_PARAMETER_NAMES = frozenset({"key", "rng", "prng", "prng_key", "rng_key", "prngkey"})

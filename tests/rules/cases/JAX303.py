@@ -154,3 +154,21 @@ def stax_dropout(rate, mode="train"):
         return inputs
 
     return apply_fun
+
+
+def retry_until_done(retries):
+    # the loop makes the same key each time, but nothing in it draws from the key
+    while retries > 0:
+        key = jax.random.PRNGKey(0)
+        retries -= 1
+    return key
+
+
+def scan_body_unused_key(carry, x):
+    key = jax.random.key(42)
+    return carry + x, x
+
+
+def run_unused(xs):
+    return lax.scan(scan_body_unused_key, 0.0, xs)
+
