@@ -11,7 +11,7 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic import measured
 from jaxlint.semantic.transforms import STAGED
-from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced
+from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced, is_unknown, without_keys
 
 from ..support.explain import snippet, why_traced
 from ..support.library import array_method_receiver, jitted_library_call
@@ -152,8 +152,8 @@ class DataDependentOutputSize(Rule):
         ctx.report(
             node,
             f"`{short}` on a traced value returns a data-dependent number of elements: JAX raises "
-            f"`ConcretizationTypeError` ({why_traced(ctx, data[0])}); pass `{keyword}=` "
-            f"(and `fill_value=`) to make the size static",
+            f"`ConcretizationTypeError` ({why_traced(ctx, data[0])}); pass `{keyword}=`"
+            f"{_and_fill(keyword)} to make the size static",
             fix=None if method else _static_size(qualname, node, ctx),
         )
 
@@ -165,11 +165,22 @@ class DataDependentOutputSize(Rule):
         required = measured.required_under_jit(qualname)
         if required is None or keyword not in required.requires or name in OTHER_ERROR_ON_CONSTANTS:
             return  # it works on constants under jit (measured)
-        if not data or not all(_staged_constant(ctx, arg) for arg in data):
+        if not data or not all(_staged_constant(ctx, arg) or _staged_unknown(ctx, arg) for arg in data):
             return
         if any(is_traced(ctx.value(a)) for a in [*node.args, *(k.value for k in node.keywords)]):
             return  # another argument is traced (`weights=`): NumPy cannot take it
         if _compile_time_eval(ctx):
+            return
+        if not all(_staged_constant(ctx, arg) for arg in data):
+            ctx.report(
+                node,
+                f"`jnp.{name}` returns a data-dependent number of elements, and under a trace "
+                f"({ctx.trace_reason()}) JAX stages every `jax.numpy` call, whatever its argument "
+                f"(a traced value, a NumPy array, a constant): it raises (`ConcretizationTypeError` for a "
+                f"traced value or a NumPy array); "
+                f"pass `{keyword}=`{_and_fill(keyword)}, or compute a constant with NumPy "
+                f"(`np.{name}`)",
+            )
             return
         single = name not in TUPLE_RESULTS and not any(
             (k.arg or "").startswith("return_") for k in node.keywords
@@ -201,8 +212,8 @@ class DataDependentOutputSize(Rule):
             node,
             f"`{snippet(ctx, node)}` calls `{library.short}` through `jax.jit`, which traces every "
             f"argument: the number of elements it returns depends on the data, so JAX raises "
-            f"`ConcretizationTypeError`; jit `functools.partial({library.short}, {keyword}=...)` "
-            f"(and `fill_value=`) to make the size static",
+            f"`ConcretizationTypeError`; jit `functools.partial({library.short}, {keyword}=...)`"
+            f"{_and_fill(keyword)} to make the size static",
         )
 
 
@@ -245,6 +256,19 @@ def _staged_constant(ctx: Context, argument: ast.expr) -> bool:
         return False
     value = ctx.value(argument)
     return is_jax_array(value) or (is_static(value) and not is_container(value))
+
+
+def _and_fill(keyword: str) -> str:
+    """The padding keyword that goes with ``keyword``: the ``size=`` functions take ``fill_value=``
+    (``bincount``'s ``length=`` and ``repeat``'s ``total_repeat_length=`` have none)."""
+    return " (and `fill_value=`)" if keyword == "size" else ""
+
+
+def _staged_unknown(ctx: Context, argument: ast.expr) -> bool:
+    """Whether ``argument`` is a value the model does not know (a closure variable of a factory,
+    a value bound by ``partial``) met under ``jit``: traced or not, it raises there (measured
+    with JAX 0.10.2 on tracers, NumPy arrays, JAX arrays and scalars)."""
+    return ctx.level >= STAGED and is_unknown(without_keys(ctx.value(argument)))
 
 
 def _static_size(qualname: str, node: ast.Call, ctx: Context) -> StaticSize | None:

@@ -78,3 +78,29 @@ def method_forms(x, n):
     c = x.nonzero(size=3)  # ok: a static size
     d = x.repeat(2)  # ok: constant repeats
     return a, b, c, d
+
+
+def make_counter(labels):
+    # `labels` is a closure variable the model knows nothing of; under `jit` any argument raises
+    @jax.jit
+    def count(x):
+        return x * jnp.unique(labels).shape[0]  # error: JAX402
+
+    return count
+
+
+def bound_labels(labels, x):
+    return x * jnp.bincount(labels).shape[0]  # error: JAX402 (a value bound by `partial`)
+
+
+def use_bound(labels):
+    return jax.jit(functools.partial(bound_labels, labels))
+
+
+def make_vmapped(labels):
+    # near miss: `vmap` alone does not stage constants, so a concrete `labels` works
+    @jax.vmap
+    def count(x):
+        return x * jnp.unique(labels).shape[0]
+
+    return count
