@@ -99,7 +99,7 @@ class Context:
     @property
     def trace_reused(self) -> bool:
         """Whether the current function's Python code runs once per trace, not on every call
-        (compiled by ``jit``, a ``lax`` body...; not under a bare ``vmap`` or ``checkpoint``)."""
+        (compiled by ``jit``, cached by ``checkpoint``, a ``lax`` body...; not under a bare ``vmap``)."""
         function = self.function
         return self.traced_to_run and function is not None and self.model.reuses_trace(function)
 

@@ -27,7 +27,7 @@ _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}  # each node type's fields, last
 def carry_parameter(info: FunctionInfo) -> str | None:
     """The parameter of a lax loop body that receives the carry."""
     position = LOOPING_BODIES.get(info.repeated_by or "", (None, None))[0]
-    names = info.positional_names()
+    names = info.body_params()
     return names[position] if position is not None and position < len(names) else None
 
 
@@ -53,7 +53,7 @@ def step_counter(info: FunctionInfo) -> str | None:
     rebinds: a ``fori_loop`` body's index, or the counter a ``while_loop`` body unpacks from its
     carry and hands back as ``count + k`` (``k`` a nonzero integer) from every ``return``."""
     node = info.node
-    positions = info.positional_names()
+    positions = info.body_params()
     if isinstance(node, ast.Lambda):  # its parameters cannot be rebound
         return positions[0] if info.repeated_by == "jax.lax.fori_loop" and len(positions) == 2 else None
     if not isinstance(node, ast.FunctionDef):

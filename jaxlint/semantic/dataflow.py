@@ -1205,7 +1205,7 @@ class Interpreter:
             for call in repeated:
                 tracker.event(call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by, "closure"))
             carried = self.carried_keys(info, returns)
-            condition_carry = info.positional_names()[:1] if info.loop_condition else []
+            condition_carry = info.body_params()[:1] if info.loop_condition else []
             for key, call in tracker.all_consumed.items():
                 if any(name in tracker.params_behind(key) for name in condition_carry):
                     tracker.event(call, KeyEvent("condition", tracker.texts[call], None, info.repeated_by))
@@ -1231,7 +1231,7 @@ class Interpreter:
         carry_position, returned_position = LOOPING_BODIES[info.repeated_by or ""]
         if carry_position is None:
             return frozenset()
-        names = info.positional_names()
+        names = info.body_params()
         if carry_position >= len(names):
             return frozenset()
         carry = ("param", info.node, names[carry_position])
@@ -1524,6 +1524,8 @@ class Interpreter:
             target.callers.add(self.info)
         if self.level > NONE and target is not self.info:
             params = self.bind_arguments(target, offset, node, args, keywords)
+            if self.level == STAGED and target in self.model.custom_derivatives:
+                params = _custom_derivative_params(self.model.custom_derivatives[target], params)
             relevant = {
                 name: value
                 for name, value in params.items()
@@ -1536,6 +1538,11 @@ class Interpreter:
             # result there is a tracer (omnistaging)
             if self.info is not None and (relevant or self.level == STAGED):
                 reason = f"`{target.name}` is called from traced `{self.info.name}` at line {node.lineno}"
+                if self.level == STAGED and target in self.model.custom_derivatives:
+                    reason += (
+                        ", and as a custom-derivative function it gets every argument not in its "
+                        "`nondiff_argnums` as a tracer"
+                    )
                 if target.apply(self.level, relevant, reason, self.runs, flags):
                     self.model.enqueue(target)
             elif target.merge_flags(flags) and target.effective_level > NONE:
@@ -1857,3 +1864,9 @@ def _constructs_object(qualname: str) -> bool:
 def _names_functions(value: Value) -> bool:
     """Whether ``value`` is a function of this module (or holds one, transformed or not)."""
     return any(isinstance(ref, FunctionRef) for ref in refs(value))
+
+
+def _custom_derivative_params(nondiff: frozenset[str], params: dict[str, Value]) -> dict[str, Value]:
+    """A ``jax.custom_jvp``/``custom_vjp`` function called in staged code: every argument but its
+    ``nondiff_argnums``/``nondiff_argnames`` reaches it as a tracer, a static Python value included."""
+    return {name: value if name in nondiff else traced_leaves(value) for name, value in params.items()}

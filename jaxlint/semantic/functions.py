@@ -28,6 +28,7 @@ class FunctionInfo:
     host: bool = False
     is_method: bool = False
     repeated_by: str | None = None  # a loop/batch transform that runs the body repeatedly
+    body_offset: int = 0  # leading parameters bound before that transform runs it (`partial`)
     loop_condition: bool = False  # the cond_fun of a while_loop: it sees every step's carry
     transformed_by: set[Kind] = field(default_factory=set)  # kinds of transforms applied to it
     jit_sites: list[ast.expr] = field(default_factory=list)  # `@jax.jit`/`jax.jit(f)` applied to it
@@ -177,3 +178,8 @@ class FunctionInfo:
     def positional_names(self) -> list[str]:
         args = self.node.args
         return [a.arg for a in (*args.posonlyargs, *args.args)]
+
+    def body_params(self) -> list[str]:
+        """The positional parameters the transform that repeats the function passes (a lax
+        loop body's carry, index...): those after the ones ``partial`` bound."""
+        return self.positional_names()[self.body_offset :]

@@ -125,6 +125,9 @@ class Layer:
     # what the calls of the transformed function pass, where every call is in sight: how many
     # positional arguments at most, and which keywords
     passed: tuple[int, frozenset[str]] | None = None
+    # what calls in sight pass, where others may be out of sight (`@jax.jit def f(x, n=3)`
+    # called `f(x, n=5)` here): enough to say that a parameter with a default is traced
+    seen: tuple[int, frozenset[str]] | None = None
 
 
 @dataclass
@@ -137,6 +140,28 @@ class Chain:
     offset: int = 0
     bound: frozenset[str] = frozenset()
     external: str | None = None
+
+
+# `jax.custom_jvp`/`jax.custom_vjp`: called in staged code, the function gets every argument but
+# its `nondiff_argnums` as a tracer, static Python values included (measured with JAX 0.10.2:
+# `int(x)` in it raises under `jit` with `x` static in the caller, not under a bare `vmap`)
+CUSTOM_DERIVATIVES = frozenset({"jax.custom_jvp", "jax.custom_vjp"})
+
+
+def _nondiff_params(info: FunctionInfo, call: ast.Call | None) -> frozenset[str]:
+    """The parameters ``jax.custom_vjp(f, nondiff_argnums=(1,), nondiff_argnames=(...))`` (or
+    its ``partial``) leaves Python values; all of them when these are not literals (nothing is
+    then claimed)."""
+    from jaxlint.semantic.tracing import int_literals, str_literals
+
+    positional = info.positional_names()
+    numbers_expr = keyword_argument(call, "nondiff_argnums")
+    names_expr = keyword_argument(call, "nondiff_argnames")
+    numbers = set() if numbers_expr is None else int_literals(numbers_expr)
+    names = set() if names_expr is None else str_literals(names_expr)
+    if numbers is None or names is None:
+        return frozenset(p.arg for p in info.param_nodes())
+    return frozenset(names) | {positional[n] for n in numbers if -len(positional) <= n < len(positional)}
 
 
 class SemanticModel:
@@ -189,6 +214,8 @@ class SemanticModel:
         self._reuses_trace: dict[FunctionInfo, bool] = {}
         self._requested_reuse: set[FunctionInfo] = set()  # traced by cached callers in other modules
         self._flax_modules: dict[ast.ClassDef, bool] = {}
+        # functions made `jax.custom_jvp`/`jax.custom_vjp`, with their `nondiff_argnums`
+        self.custom_derivatives: dict[FunctionInfo, frozenset[str]] = {}
         # the interpreters running now, by the function (or module) they run: a function called
         # from its enclosing one reads the enclosing names as they are at the call
         self._unreached: dict[ast.AST, tuple[tuple[tuple[str, bool | None], ...], frozenset[ast.AST]]] = {}
@@ -256,9 +283,9 @@ class SemanticModel:
 
     def reuses_trace(self, info: FunctionInfo) -> bool:
         """Whether the Python code of ``info`` runs once per trace rather than on every call:
-        it is compiled and cached (``jit``, ``pmap``, ``filter_jit``), a ``lax`` body, a flax
-        module method, or nested in or called from such a function. Under a bare ``vmap``,
-        ``checkpoint`` or ``grad`` it runs again on every call, and so do its side effects."""
+        it is compiled or cached (``jit``, ``pmap``, ``filter_jit``, ``checkpoint``), a ``lax``
+        body, a flax module method, or nested in or called from such a function. Under a bare
+        ``vmap`` or ``grad`` it runs again on every call, and so do its side effects."""
         found = self._reuses_trace.get(info)
         if found is None:
             self._reuses_trace[info] = False  # a cycle of callers proves nothing
@@ -706,6 +733,8 @@ class SemanticModel:
             transform = None if qualname is None else self.transforms.get(qualname)
             if transform is not None and transform.kind != "wrapper":
                 self.apply_call(call, scope, transform, NONE)
+            elif qualname in CUSTOM_DERIVATIVES and call.args:  # `f = jax.custom_jvp(g, ...)`
+                self._note_custom_derivative(call.args[0], scope, call)
             elif qualname in FLAX_LIFTED:
                 self._discover_lifted_module(call, scope, FLAX_LIFTED[qualname])
             elif qualname in schedule_functions():
@@ -714,6 +743,13 @@ class SemanticModel:
         for cls, scope in self.index.classes:
             if self._is_flax_module(cls, scope):
                 self._discover_flax_methods(cls)
+
+    def _note_custom_derivative(self, expr: ast.expr, scope: Scope, call: ast.Call) -> None:
+        owner = scope.lookup(expr.id) if isinstance(expr, ast.Name) else None
+        node = owner.single_def(expr.id) if owner is not None else None  # pyright: ignore[reportAttributeAccessIssue]
+        info = self.infos.get(node) if isinstance(node, ast.FunctionDef) else None
+        if info is not None:
+            self.custom_derivatives[info] = _nondiff_params(info, call)
 
     def transform_of(self, expr: ast.AST, scope: Scope) -> Transform | None:
         qualname = self.resolver.qualname(expr, scope)
@@ -726,9 +762,13 @@ class SemanticModel:
             layer = self._decorator_layer(decorator, scope)
             if layer is None:
                 break
+            if layer.transform.name in CUSTOM_DERIVATIVES:
+                self.custom_derivatives[info] = _nondiff_params(info, layer.call)
             if layer.transform.kind != "wrapper":
                 layers.append(layer)
         if layers:
+            if layers[-1].transform.kind == "jit" and _has_knobs(info):
+                layers[-1].seen = self._passed_by_calls_of(node.name, scope)
             self.apply_chain(Chain(info, layers), NONE)
 
     def _decorator_layer(self, decorator: ast.expr, scope: Scope) -> Layer | None:
@@ -762,7 +802,7 @@ class SemanticModel:
         if transform.kind == "body" and context == NONE and self._feeds_names(call, transform):
             self._unresolved.add(scope.function.node)  # the interpreter says what the carry holds
         for target in function_arguments(call, transform):
-            chain = self.resolve_chain(target, scope)
+            chain = self.resolve_chain(target, scope) or self._rejitted_def(target, scope, call)
             if chain is None:
                 if not isinstance(target, (ast.Constant, ast.Lambda)):
                     self._unresolved.add(scope.function.node)
@@ -777,6 +817,40 @@ class SemanticModel:
             caller = self.infos.get(scope.function.node)
             if chain.target is not None and caller is not None and transform.name in RETRACED_WHEN_EAGER:
                 chain.target.callers.add(caller)  # runs the body: its trace is cached if the caller's is
+
+    def _passed_by_calls_of(self, name: str, scope: Scope) -> tuple[int, frozenset[str]] | None:
+        """What the calls of ``name`` (bound in ``scope``) made in this module pass: at most how
+        many positional arguments, and which keywords."""
+        calls: list[ast.Call] = []
+        for caller in [self.index.module, *self.index.functions]:
+            body = getattr(caller.node, "body", None)
+            if name not in caller.called or not isinstance(body, list) or caller.lookup(name) is not scope:
+                continue
+            calls += [
+                node
+                for node in own_nodes(body)
+                if isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == name
+                and not any(isinstance(a, ast.Starred) for a in node.args)
+                and all(k.arg is not None for k in node.keywords)
+            ]
+        if not calls:
+            return None
+        keywords = frozenset(k.arg for call in calls for k in call.keywords if k.arg is not None)
+        return max(len(call.args) for call in calls), keywords
+
+    def _rejitted_def(self, target: ast.expr, scope: Scope, call: ast.Call) -> Chain | None:
+        """``f = jax.jit(f)``: the ``def`` that the name held before the call rebinds it."""
+        if not isinstance(target, ast.Name) or scope.assigned.get(target.id) is not call:
+            return None
+        nodes = scope.defs.get(target.id)
+        if not nodes or len(nodes) != 1 or scope.bound.get(target.id) != 2:
+            return None
+        node = nodes[0]
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.lineno > call.lineno:
+            return None
+        return Chain(self.infos[node], [])
 
     def passed_by_calls(self, site: ast.Call, scope: Scope) -> tuple[int, frozenset[str]] | None:
         """What the calls of ``jax.jit(f)`` made at ``site`` pass (at most how many positional
@@ -800,19 +874,21 @@ class SemanticModel:
         parent = parents.get(site)
         if isinstance(parent, ast.Call) and parent.func is site:
             return [parent]
-        if scope is self.index.module:
-            return None  # other modules may import the jitted function and call it
         name = next((n for n, v in scope.assigned.items() if v is site), None)
-        if name is None or scope.bound.get(name) != 1:
+        # `f = jax.jit(f)`: the name is bound by its `def` and again by the jitted function
+        rebound = any(isinstance(a, ast.Name) and a.id == name for a in site.args)
+        if name is None or scope.bound.get(name) != (2 if rebound else 1):
             return None
         calls: list[ast.Call] = []
         for use in self._loads.get(name, []):
-            if not self._resolves_to(use, scope):
-                continue  # another variable of that name
+            if not self._resolves_to(use, scope) or (rebound and parents.get(use) is site):
+                continue  # another variable of that name, or the function jitted
             holder = parents.get(use)
             if not isinstance(holder, ast.Call) or holder.func is not use:
                 return None  # handed on, returned, stored: its calls are out of sight
             calls.append(holder)
+        if scope is self.index.module and not calls:
+            return None  # other modules may import the jitted function and call it
         return calls
 
     def _resolves_to(self, use: ast.Name, scope: Scope) -> bool:
@@ -879,6 +955,7 @@ class SemanticModel:
                 reason = f"`{info.name}` is traced as a body of `{transform.name}` at {where}"
         if transform.name in REPEATING and level > NONE:
             info.repeated_by = transform.name
+            info.body_offset = outermost.offset
         if level != HOST:
             info.transformed_by.update(layer.transform.kind for layer in chain.layers)
         if (
@@ -1531,6 +1608,14 @@ class SemanticModel:
                 info.transformed_by.add("flax")
                 if info.apply(ABSTRACT, flax_params(self, info), reason):
                     self.enqueue(info)
+
+
+def _has_knobs(info: FunctionInfo) -> bool:
+    """Whether a function has a parameter with a default other than ``None`` (``n=15``)."""
+    return any(
+        not (isinstance(default, ast.Constant) and default.value is None)
+        for default in parameter_defaults(info.node.args).values()
+    )
 
 
 def _may_take_defaults(target: FunctionInfo | None) -> bool:

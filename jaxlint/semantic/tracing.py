@@ -146,11 +146,14 @@ def _jit_value(info: FunctionInfo, layer: Layer, position: int | None, name: str
     numbers = {n + positional_count if n < 0 else n for n in numbers}  # pyright: ignore[reportGeneralTypeIssues]
     if (position is not None and position in numbers) or name in names:  # pyright: ignore[reportOperatorIssue]
         return STATIC
+    passed = layer.passed is not None and _passed(layer.passed, position, name)
     if _has_non_none_default(info, name):
-        return None
-    if layer.passed is not None and not _passed(layer.passed, position, name) and has_default(info, name):
-        # `f = jax.jit(loss); f(p, t)`: where every call of the jitted function is in sight,
-        # a parameter none of them passes keeps its Python default (`axis=None`)
+        # a knob with a default (`num_iterations=15`) is traced where a call in sight passes it
+        seen = passed or (layer.seen is not None and _passed(layer.seen, position, name))
+        return TRACED if seen else None
+    if layer.passed is not None and not passed and has_default(info, name):
+        # `f = jax.jit(loss); f(p, t)`: where the calls of the jitted function are in sight, a
+        # parameter none of them passes keeps its Python default (`axis=None`)
         return None
     return TRACED
 
@@ -226,6 +229,12 @@ def static_names(call: ast.Call | None) -> set[str] | None:
 def int_literals(expr: ast.expr | None) -> set[int] | None:
     """``(0, 2)``, ``[1]`` or ``1`` as the set of ints it spells (None when it is not literal)."""
     found = _int_set(expr, default=set())
+    return None if found is UNRESOLVED or expr is None else found  # pyright: ignore[reportReturnType]
+
+
+def str_literals(expr: ast.expr | None) -> set[str] | None:
+    """``("a", "b")`` or ``"a"`` as the set of names it spells (None when it is not literal)."""
+    found = _str_set(expr, default=set())
     return None if found is UNRESOLVED or expr is None else found  # pyright: ignore[reportReturnType]
 
 

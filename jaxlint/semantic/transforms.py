@@ -37,8 +37,9 @@ traced (:mod:`jaxlint.semantic.tracing`) and what rules conclude:
 
 - ``jit``: traces every parameter but the static ones, compiles, and caches the program on the
   function (so a global read is frozen until the next compilation: JAX103);
-- ``remat``: ``jax.checkpoint``: traces like ``jit`` but compiles nothing: called eagerly, it
-  traces its function again on every call;
+- ``remat``: ``jax.checkpoint``: traces like ``jit`` and caches the traced program on the function
+  (even called eagerly, and even wrapped anew: measured with JAX 0.10.2, a side effect runs once
+  and a global read is frozen across eager calls of the same shapes), but compiles nothing;
 - ``pmap``: like ``jit``, per device; ``filter``: equinox's ``filter_jit``, arrays traced by annotation;
 - ``vmap``: traces the parameters whose ``in_axes`` is not ``None``; traced again on every call;
   ``filter_vmap``: equinox's, arrays traced by annotation;
@@ -52,10 +53,10 @@ traced (:mod:`jaxlint.semantic.tracing`) and what rules conclude:
 
 # Kinds that compile the function and cache the program on it: what it reads at trace time stays
 # frozen until it is traced again.
-CACHING_KINDS: frozenset[Kind] = frozenset({"jit", "pmap", "filter"})
+CACHING_KINDS: frozenset[Kind] = frozenset({"jit", "remat", "pmap", "filter"})
 # Kinds under which the Python code of a function runs once per trace, not once per call (or per
 # step): compiled and cached, a lax body (run as a traced loop or branch), a flax module method
-# (applied under `jit` in training code). A bare vmap, checkpoint or grad runs it on every call.
+# (applied under `jit` in training code). A bare vmap or grad runs it on every call.
 TRACE_REUSING_KINDS: frozenset[Kind] = CACHING_KINDS | frozenset[Kind]({"body", "flax"})
 
 
@@ -202,10 +203,12 @@ REPEATING = frozenset(
 
 # flax linen's lifted transformations applied to a module class (`nn.remat(Block,
 # static_argnums=(2,))`): the new class's `__call__` is traced like this kind, its `static_argnums`
-# counting the module as 0 (checked with flax 0.12.8: `(1,)` leaves a `train` flag at 2 traced)
+# counting the module as 0 (checked with flax 0.12.8: `(1,)` leaves a `train` flag at 2 traced).
+# Linen's lifted `remat` traces `__call__` again on every `apply` (measured), unlike `jax.checkpoint`,
+# which caches: it is a module method traced under `apply`.
 FLAX_LIFTED: dict[str, Kind] = {
-    "flax.linen.remat": "remat",
-    "flax.linen.checkpoint": "remat",
+    "flax.linen.remat": "flax",
+    "flax.linen.checkpoint": "flax",
     "flax.linen.jit": "jit",
 }
 

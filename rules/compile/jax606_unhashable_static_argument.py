@@ -107,15 +107,15 @@ class UnhashableStaticArgument(Rule):
         scope = ctx.model.index.scopes.get(node)
         if scope is None:
             return
-        for statement in node.body:
-            if not (
-                isinstance(statement, ast.AnnAssign)
-                and isinstance(statement.target, ast.Name)
-                and _static_field(ctx, statement.value, scope)
-            ):
+        fields = [s for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
+        for position, statement in enumerate(fields):
+            if not _static_field(ctx, statement.value, scope):
                 continue
-            field = statement.target.id
+            field = statement.target.id  # pyright: ignore[reportAttributeAccessIssue]
             where, kind = _array_in_field(ctx, node, field, scope)
+            if where is None:
+                where, kind = _array_in_construction(ctx, node, field, position)
+                where = None if where is None else statement
             if where is None:
                 continue
             ctx.report(
@@ -210,6 +210,43 @@ def _array_in_field(ctx: Context, cls: ast.ClassDef, field: str, scope: Scope) -
         if is_jax_array(ctx.model.value(value, method_scope)):
             return store.target, "a JAX array"
     return None, ""
+
+
+def _array_in_construction(
+    ctx: Context, cls: ast.ClassDef, field: str, position: int
+) -> tuple[ast.AST | None, str]:
+    """An array of several elements given for the field where this module builds the class (a
+    dataclass-like class: its fields are its parameters, in order): ``Model(np.ones(10))``."""
+    if any(isinstance(s, ast.FunctionDef) and s.name == "__init__" for s in cls.body):
+        return None, ""  # its own `__init__` decides what goes where (`_array_in_field`)
+    module = ctx.model.index.module
+    # a base class of this module may have fields of its own before these: keywords only
+    positional = not any(ctx.model.class_named(base, module) for base in cls.bases)
+    for call in _constructions(ctx, cls):
+        given = keyword_argument(call, field)
+        starred = any(isinstance(a, ast.Starred) for a in call.args[: position + 1])
+        if given is None and positional and position < len(call.args) and not starred:
+            given = call.args[position]
+        if not isinstance(given, ast.Call):
+            continue
+        qualname = ctx.model.qualname(given.func, module) or ""
+        if _several_elements(qualname, given):
+            kind = "a NumPy array" if qualname.startswith("numpy.") else "a JAX array"
+            return given, f"{kind} (`{snippet(ctx, call)}` at line {call.lineno})"
+    return None, ""
+
+
+def _constructions(ctx: Context, cls: ast.ClassDef) -> list[ast.Call]:
+    """The calls of ``cls`` by its name in this module."""
+    found = ctx.memo.get(("JAX606 constructions", cls))
+    if found is None:
+        found = [
+            node
+            for node in ast.walk(ctx.model.tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == cls.name
+        ]
+        ctx.memo[("JAX606 constructions", cls)] = found
+    return found
 
 
 SHAPED = frozenset({"zeros", "ones", "empty", "full", "arange", "eye", "identity"})

@@ -53,7 +53,7 @@ def local_of_a_single_run(info: FunctionInfo | None, name: str) -> bool:
     if not info.repeated_by or info.repeated_by not in LOOPING_BODIES:
         return True  # a batch transform (vmap, pmap) traces the function once, for all elements
     carry_position = LOOPING_BODIES.get(info.repeated_by, (0, None))[0]
-    positions = info.positional_names()
+    positions = info.body_params()
     return name in positions and positions.index(name) != carry_position
 
 

@@ -30,7 +30,7 @@ class StaleGlobalInTracedFunction(Rule):
     keeps computing with the old value: no error, just stale results. A static object is no
     different: JAX finds the compiled program by the object's hash, which for a plain class is
     its identity, so changing an attribute does not compile the method again. Constants that never change
-    (an `EPS = 1e-6`, a module, a function) are fine and are not reported. A bare `jax.vmap` or `jax.checkpoint` traces the function again on every
+    (an `EPS = 1e-6`, a module, a function) are fine and are not reported. A bare `jax.vmap` traces the function again on every
     call, so a global read there is not reported there.
 
     ## Example
@@ -85,7 +85,7 @@ class StaleGlobalInTracedFunction(Rule):
         if function is None or not function.abstract or function.only_traced_for_shapes:
             return
         if not ctx.model.caches_trace(function):
-            return  # traced afresh on every call (a bare vmap or checkpoint): it reads the new value
+            return  # traced afresh on every call (a bare vmap): it reads the new value
         reported: set[str] = set()
         for read in function.outer_reads:
             name = read.id

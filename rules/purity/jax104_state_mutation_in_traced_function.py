@@ -35,7 +35,7 @@ class StateMutationInTracedFunction(Rule):
     JAX runs the Python body once, while tracing; the compiled program has no Python side
     effects. A counter incremented inside `jax.jit` counts compilations, not calls. Anything
     stored is a tracer, not a value: using it after the trace has ended raises
-    `jax.errors.UnexpectedTracerError` (a leaked tracer). A bare `jax.vmap` or `jax.checkpoint`
+    `jax.errors.UnexpectedTracerError` (a leaked tracer). A bare `jax.vmap`
     traces the function again on every call: there only storing a tracer is reported.
 
     ## Example
@@ -161,7 +161,7 @@ class StateMutationInTracedFunction(Rule):
     def check_name_store(self, target: ast.Name, value: ast.expr, ctx: Context) -> None:
         leaks = is_traced(ctx.value(value))
         if not ctx.trace_reused and not leaks:
-            return  # traced afresh on every call (a bare vmap, grad or checkpoint): it counts calls
+            return  # traced afresh on every call (a bare vmap or grad): it counts calls
         scope = ctx.scope.function
         if target.id in scope.globals:
             kind = "global"

@@ -74,7 +74,7 @@ class PythonRandomnessInTracedFunction(Rule):
     These run in Python, once, while JAX traces the function; the number they return is
     compiled into the program as a constant. Every later call reuses it: the "random" noise is
     the same on every step and the "timestamp" never moves. Nothing fails, the results are
-    just wrong. A bare `jax.vmap` or `jax.checkpoint` traces the function again on every
+    just wrong. A bare `jax.vmap` traces the function again on every
     call, so a draw there is not reported there.
 
     ## Example

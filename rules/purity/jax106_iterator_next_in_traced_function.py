@@ -19,7 +19,7 @@ class IteratorNextInTracedFunction(Rule):
     `next` runs once, while JAX traces the function, and its result is compiled in as a
     constant. A jitted step that pulls its batch with `next(batches)` trains on the first batch
     forever; a `fori_loop` body that calls `next` sees one element for every iteration.
-    A bare `jax.vmap` or `jax.checkpoint` traces the function again on every
+    A bare `jax.vmap` traces the function again on every
     call, so `next` there is not reported there.
 
     ## Example

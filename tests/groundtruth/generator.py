@@ -1786,6 +1786,248 @@ def ctx_linen_apply(fn: Fn) -> Parts | None:
     )
 
 
+# Contexts added after the universe's first draw: they draw their flows with a generator of their
+# own (``universe``), so the programs of the contexts above, and their stored verdicts, stay.
+
+
+def ctx_jit_user_decorator(fn: Fn) -> Parts:
+    """A project's own decorator that returns ``jax.jit(fn)``."""
+    return Parts(
+        defs=[
+            *define("compiled", ["fn"], [], ret=f"jax.jit(fn{_jit_kw(fn)})"),
+            "",
+            "",
+            *define("step", fn.params, _fn_body(fn), ["@compiled"]),
+        ],
+        main=[f"return step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
+
+
+def ctx_jit_staticmethod(fn: Fn) -> Parts:
+    deco = "@jax.jit" if not fn.static else f"@partial(jax.jit, static_argnames=({_statics(fn)},))"
+    method = define("step", fn.params, _fn_body(fn), ["@staticmethod", deco])
+    return Parts(
+        defs=["class Trainer:", *indent(method)],
+        main=[f"return Trainer.step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
+
+
+def ctx_nested_jit(fn: Fn) -> Parts:
+    """A jitted function called from another jitted function."""
+    deco = "@jax.jit" if not fn.static else f"@partial(jax.jit, static_argnames=({_statics(fn)},))"
+    return Parts(
+        defs=[
+            *define("inner_step", fn.params, _fn_body(fn)),
+            "",
+            "",
+            f"fast_inner = jax.jit(inner_step{_jit_kw(fn)})",
+            "",
+            "",
+            *define("step", fn.params, [], [deco], ret=f"fast_inner({_p(fn)})"),
+        ],
+        main=[f"return step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
+
+
+def ctx_tree_map_in_jit(fn: Fn) -> Parts | None:
+    """``jax.tree_util.tree_map(f, params)`` inside ``jit``: ``f`` gets every traced leaf."""
+    if not _single(fn) or fn.flow.name not in LEAF_FLOWS:
+        return None
+    p = fn.params[0]
+    return Parts(
+        defs=[
+            *define("per_leaf", [p], _fn_body(fn)),
+            "",
+            "",
+            *define("step", ["tree"], [], ["@jax.jit"], ret='jax.tree_util.tree_map(per_leaf, tree)["w"]'),
+        ],
+        main=[f'return step({{"w": {p}}})'],
+        main_params=[p],
+        args=fn.args(""),
+    )
+
+
+def ctx_vmap_lambda(fn: Fn) -> Parts | None:
+    if fn.expr is None or fn.static:
+        return None
+    return Parts(
+        defs=define("run", fn.params, [], ret=f"jax.vmap(lambda {_p(fn)}: {fn.expr})({_p(fn)})"),
+        main=[f"return run({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args("B"),
+    )
+
+
+def ctx_scan_partial(fn: Fn) -> Parts | None:
+    """A scan body given its first argument by ``functools.partial``."""
+    if not _single(fn):
+        return None
+    p = fn.params[0]
+    defs = [
+        *define("body", ["scale", p, "_"], _fn_body(fn), ret=f"{p}, y * scale"),
+        "",
+        "",
+        *define(
+            "run", [p], [f"_, ys = lax.scan(partial(body, 2.0), {p}, None, length=3)"], ["@jax.jit"], ret="ys"
+        ),
+    ]
+    return Parts(defs=defs, main=[f"return run({p})"], main_params=[p], args=fn.args(""))
+
+
+def ctx_jvp(fn: Fn) -> Parts | None:
+    if not _differentiable(fn) or not _single(fn):
+        return None
+    p = fn.params[0]
+    return Parts(
+        defs=define("f", [p], _fn_body(fn)),
+        main=[
+            f"primals = ({p},)",
+            "tangents = jax.tree.map(jnp.ones_like, primals)",
+            "return jax.jvp(f, primals, tangents)[0]",
+        ],
+        main_params=[p],
+        args=fn.args(""),
+    )
+
+
+def ctx_vjp(fn: Fn) -> Parts | None:
+    if not _differentiable(fn):
+        return None
+    return Parts(
+        defs=define("f", fn.params, _fn_body(fn)),
+        main=[f"y, pullback = jax.vjp(f, {_p(fn)})", "return y"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
+
+
+def ctx_linearize(fn: Fn) -> Parts | None:
+    if not _differentiable(fn) or not _single(fn):
+        return None
+    p = fn.params[0]
+    return Parts(
+        defs=define("f", [p], _fn_body(fn)),
+        main=[f"y, f_jvp = jax.linearize(f, {p})", "return y"],
+        main_params=[p],
+        args=fn.args(""),
+    )
+
+
+def ctx_jacrev(fn: Fn) -> Parts | None:
+    if not _differentiable(fn):
+        return None
+    return Parts(
+        defs=define("loss", fn.params, _fn_body(fn), ret="jnp.sum(y)"),
+        main=[f"return jax.jacrev(loss)({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
+
+
+def ctx_hessian(fn: Fn) -> Parts | None:
+    if not _differentiable(fn) or not _single(fn):
+        return None
+    p = fn.params[0]
+    return Parts(
+        defs=define("loss", [p], _fn_body(fn), ret="jnp.sum(y)"),
+        main=[f"return jax.hessian(loss)({p})"],
+        main_params=[p],
+        args=fn.args(""),
+    )
+
+
+def ctx_grad_checkpoint(fn: Fn) -> Parts | None:
+    if not _differentiable(fn):
+        return None
+    return Parts(
+        defs=[
+            *define("loss", fn.params, _fn_body(fn), ret="jnp.sum(y)"),
+            "",
+            "",
+            "grad_step = jax.jit(jax.grad(jax.checkpoint(loss)))",
+        ],
+        main=[f"return grad_step({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+    )
+
+
+def ctx_eqx_filter_vmap(fn: Fn) -> Parts | None:
+    if fn.static:
+        return None
+    return Parts(
+        imports={"import equinox as eqx"},
+        defs=define("per_example", fn.params, _fn_body(fn)),
+        main=[f"return eqx.filter_vmap(per_example)({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args("B"),
+        requires=("equinox",),
+    )
+
+
+def ctx_eqx_filter_grad(fn: Fn) -> Parts | None:
+    if not _differentiable(fn):
+        return None
+    return Parts(
+        imports={"import equinox as eqx"},
+        defs=define("loss", fn.params, _fn_body(fn), ret="jnp.sum(y)"),
+        main=[f"return eqx.filter_grad(loss)({_p(fn)})"],
+        main_params=fn.params,
+        args=fn.args(""),
+        requires=("equinox",),
+    )
+
+
+def ctx_pure_callback(fn: Fn) -> Parts | None:
+    """A host function run by ``jax.pure_callback`` inside ``jit``: it gets NumPy arrays, not
+    tracers, and runs on every call (a context where every form should be clean)."""
+    if fn.static or fn.out != "X" or fn.kind not in ("scalar", "array") or not _single(fn):
+        return None
+    p = fn.params[0]
+    call = (
+        f"jax.pure_callback(on_host, jax.ShapeDtypeStruct(jnp.shape({fn.X}), jnp.result_type({fn.X})), {p})"
+    )
+    return Parts(
+        defs=[
+            *define("on_host", [p], _fn_body(fn)),
+            "",
+            "",
+            *define("step", [p], [], ["@jax.jit"], ret=call),
+        ],
+        main=[f"return step({p})"],
+        main_params=[p],
+        args=fn.args(""),
+    )
+
+
+# Flows whose parameter is one array (not a container, a record or a key).
+LEAF_FLOWS = frozenset({"arg", "arith", "closure", "global", "jnp_const", "shape"})
+
+MORE_CONTEXTS: dict[str, Context] = {
+    "jit_user_decorator": ctx_jit_user_decorator,
+    "jit_staticmethod": ctx_jit_staticmethod,
+    "nested_jit": ctx_nested_jit,
+    "tree_map_in_jit": ctx_tree_map_in_jit,
+    "vmap_lambda": ctx_vmap_lambda,
+    "scan_partial": ctx_scan_partial,
+    "jvp": ctx_jvp,
+    "vjp": ctx_vjp,
+    "linearize": ctx_linearize,
+    "jacrev": ctx_jacrev,
+    "hessian": ctx_hessian,
+    "grad_checkpoint": ctx_grad_checkpoint,
+    "eqx_filter_vmap": ctx_eqx_filter_vmap,
+    "eqx_filter_grad": ctx_eqx_filter_grad,
+    "pure_callback": ctx_pure_callback,
+}
+
+
 CONTEXTS: dict[str, Context] = {
     "jit_decorator": ctx_jit_decorator,
     "jit_assign": ctx_jit_assign,
@@ -1958,7 +2200,7 @@ def build(h: Hazard, flow: Flow, context: str, near: bool) -> Program | None:
     fn = make_fn(h, flow, near)
     if fn is None:
         return None
-    parts = CONTEXTS[context](fn)
+    parts = {**CONTEXTS, **MORE_CONTEXTS}[context](fn)
     if parts is None:
         return None
     _lambda_marked(parts)
@@ -2454,31 +2696,41 @@ def universe(seed: int = UNIVERSE_SEED, flows_per_cell: int = 2) -> list[Program
     flows drawn with ``seed``, each as the hazard and its near miss; plus the whole programs.
     Forms of one group (``shape_*``, ``np_*``, ...) share the contexts: each form gets a share
     of them, drawn with ``seed``."""
-    rng = random.Random(seed)
     programs: list[Program] = []
-    for h in HAZARDS:
-        group = _group(h.name)
-        for context in CONTEXTS:
-            if group is not None and rng.random() > GROUPS[group]:
-                continue
-            flows = [f for f in FLOWS.values() if compatible(h, f, context)]
-            if not flows:
-                continue
-            chosen = [f for f in flows if f.name in ("arg", "self_attr")][:1]
-            others = [f for f in flows if f not in chosen]
-            rng.shuffle(others)
-            chosen += others[: flows_per_cell - len(chosen)]
-            for flow in chosen:
-                hazard = build(h, flow, context, near=False)
-                if hazard is None:
-                    continue
-                programs.append(hazard)
-                near = build(h, flow, context, near=True)
-                if near is not None:
-                    programs.append(near)
+    # the contexts added later draw with a generator of their own: the first draw stays as it was
+    for contexts, rng in ((CONTEXTS, random.Random(seed)), (MORE_CONTEXTS, random.Random(seed + 1))):
+        for h in HAZARDS:
+            group = _group(h.name)
+            for context in contexts:
+                programs += _cell(h, context, group, rng, flows_per_cell)
     programs += whole_programs()
     ids = [p.id for p in programs]
     assert len(ids) == len(set(ids)), "program ids must be unique"
+    return programs
+
+
+def _cell(
+    h: Hazard, context: str, group: str | None, rng: random.Random, flows_per_cell: int
+) -> list[Program]:
+    """The programs of one (hazard form, context) cell: the hazard and its near miss per flow."""
+    if group is not None and rng.random() > GROUPS[group]:
+        return []
+    flows = [f for f in FLOWS.values() if compatible(h, f, context)]
+    if not flows:
+        return []
+    chosen = [f for f in flows if f.name in ("arg", "self_attr")][:1]
+    others = [f for f in flows if f not in chosen]
+    rng.shuffle(others)
+    chosen += others[: flows_per_cell - len(chosen)]
+    programs: list[Program] = []
+    for flow in chosen:
+        hazard = build(h, flow, context, near=False)
+        if hazard is None:
+            continue
+        programs.append(hazard)
+        near = build(h, flow, context, near=True)
+        if near is not None:
+            programs.append(near)
     return programs
 
 

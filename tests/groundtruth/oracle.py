@@ -407,11 +407,15 @@ def _program_names(program: Program) -> set[str]:
     return names
 
 
+_REMAT = re.compile(r"\b(checkpoint|remat)\(|@(jax\.)?(checkpoint|remat)\b")
+
+
 def run_mode(
     program: Program, loader: Loader, cwd: Path, eager: bool, check_keys: bool = False, calls: int = 3
 ) -> Mode:
     mode = Mode("eager" if eager else "jit")
     files = {name for name, _ in program.files}
+    remat = any(_REMAT.search(source) for _, source in program.files)
     names = _program_names(program)
     os.chdir(cwd)
     try:
@@ -447,6 +451,10 @@ def run_mode(
                 warnings.simplefilter("always")
                 compiled = stack.enter_context(counting_compilations())
                 if eager:
+                    if remat:
+                        # `jax.checkpoint` caches its traced program on the function even under
+                        # `disable_jit`: cleared, every eager call runs the Python code again
+                        jax.clear_caches()
                     stack.enter_context(jax.disable_jit())
                 stack.enter_context(timers.active())
                 if index == 0:
@@ -590,9 +598,12 @@ def _stale(program: Program, eager: Mode, jit: Mode, cwd: Path) -> Evidence | bo
             setattr(e_mod, name, changed)
             try:
                 with contextlib.redirect_stdout(io.StringIO()):
+                    # the compiled call first: clearing the caches for the eager one (see
+                    # `run_mode`) would make it trace again
+                    again = _block(jit.modules[0].main(*jit.modules[0].inputs(0)))
+                    jax.clear_caches()  # for `jax.checkpoint` (see `run_mode`)
                     with jax.disable_jit():
                         fresh = _block(eager.modules[0].main(*eager.modules[0].inputs(0)))
-                    again = _block(jit.modules[0].main(*jit.modules[0].inputs(0)))
             except Exception:
                 continue
             finally:

@@ -1,7 +1,8 @@
-"""Side effects under transformations that trace on every call: a bare `vmap` or `checkpoint`
-runs the Python body each time (with concrete unbatched values), so a counter counts calls and
-a print of a static value prints every time; only printing or storing a tracer goes wrong.
-Under `jit` and in `lax` bodies the body runs once per trace."""
+"""Side effects under transformations that trace on every call: a bare `vmap` runs the Python
+body each time (with concrete unbatched values), so a counter counts calls and a print of a
+static value prints every time; only printing or storing a tracer goes wrong. Under `jit`, in
+`lax` bodies and under `jax.checkpoint` (which caches its trace on the function, even called
+eagerly: measured with JAX 0.10.2) the body runs once per trace."""
 
 import itertools
 import random
@@ -46,10 +47,10 @@ def unbatched(x, y):
 @jax.checkpoint
 def rematerialized(x):
     global calls
-    calls += 1  # fine: traced again on every call
-    offset = next(batches)  # fine
+    calls += 1  # error: JAX104 (the trace is cached: it counts once)
+    offset = next(batches)  # error: JAX106
     print(x)  # error: JAX101
-    return x * scale + offset
+    return x * scale + offset  # error: JAX103
 
 
 @jax.jit

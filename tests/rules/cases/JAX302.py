@@ -1,3 +1,5 @@
+import functools
+
 import jax
 import jax.numpy as jnp
 from jax import random
@@ -314,3 +316,33 @@ def draw_both():
     a = sampler.sample_alpha()  # ok: not "every call of draw_both"; the methods are reported
     b = sampler.sample_beta()  # error: JAX301 (both methods draw from the one key)
     return a, b
+
+
+# Bodies given leading arguments by `functools.partial`: the carry and the step index are the
+# parameters after the bound ones.
+
+
+def scan_step(scale, key, _):
+    k1, k2 = random.split(key)  # error: JAX302 (the carry hands `key` back unsplit)
+    return key, scale * (random.normal(k1, ()) + random.uniform(k2, ()))
+
+
+def carried_unsplit_in_partial_scan(key):
+    return jax.lax.scan(functools.partial(scan_step, 2.0), key, None, length=3)
+
+
+def fori_step(key, i, acc):
+    return acc + random.normal(random.fold_in(key, i), ())  # ok: folds the step index in
+
+
+def folded_in_partial_fori(key, x):
+    return jax.lax.fori_loop(0, 3, functools.partial(fori_step, key), x)
+
+
+def scan_step_split(scale, key, _):
+    key, sub = random.split(key)  # ok: a new key handed back on each step
+    return key, scale * random.normal(sub, ())
+
+
+def split_in_partial_scan(key):
+    return jax.lax.scan(functools.partial(scan_step_split, 2.0), key, None, length=3)

@@ -43,3 +43,44 @@ def over_rows(x):
     for i in range(len(x)):
         total = total + x[i]
     return total
+
+
+# A parameter with a default keeps it where no call passes it; a call that passes it (keyword
+# or position) hands `jit` a value to trace like any other.
+
+
+@jax.jit
+def power_knob(m, v, num_iters=15):
+    for _ in range(num_iters):  # error: JAX502 (`power_knob(..., num_iters=30)` passes it)
+        v = m @ v
+    return v
+
+
+@jax.jit
+def power_default(m, v, num_iters=15):
+    for _ in range(num_iters):  # ok: no call passes it, it stays the Python int 15
+        v = m @ v
+    return v
+
+
+def power_rebound(m, v, num_iters=15):
+    for _ in range(num_iters):  # error: JAX502 (passed by position below)
+        v = m @ v
+    return v
+
+
+power_rebound = jax.jit(power_rebound)
+
+
+def power_in_function(m, v):
+    def iterate(m, v, steps=4):
+        for _ in range(steps):  # error: JAX502
+            v = m @ v
+        return v
+
+    iterate = jax.jit(iterate)
+    return iterate(m, v, steps=8)
+
+
+def run_knobs(m, v):
+    return power_knob(m, v, num_iters=30), power_default(m, v), power_rebound(m, v, 5)

@@ -1,3 +1,4 @@
+import functools
 import math
 
 import jax
@@ -133,3 +134,56 @@ def indexed_by_tracer(x, i):
     c = {0: 1}[i]  # error: JAX503 (a dict: TypeError, unhashable)
     d = jnp.arange(3)[i]  # ok: a JAX array takes a traced index
     return x + a + b + c + d
+
+
+# A custom-derivative function called in staged code gets every argument not in its
+# `nondiff_argnums` as a tracer, even one the jitted caller holds static.
+
+
+@jax.custom_vjp
+def power(z, n):
+    return z ** int(n)  # error: JAX503
+
+
+power.defvjp(lambda z, n: (power(z, n), (z, n)), lambda res, g: (g * res[1], None))
+
+
+def scaled_power(z, n):
+    return z * int(n)  # error: JAX503 (made a custom_jvp by a call)
+
+
+scaled = jax.custom_jvp(scaled_power)
+scaled.defjvp(lambda primals, tangents: (scaled(*primals), tangents[0]))
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnums=(1,))
+def power_nondiff(z, n):
+    return z ** int(n)  # ok: `n` is declared nondiff, it stays a Python value
+
+
+power_nondiff.defvjp(lambda z, n: (power_nondiff(z, n), z), lambda n, res, g: (g * n,))
+
+
+@functools.partial(jax.custom_vjp, nondiff_argnames=("n",))
+def power_named(z, n):
+    return z ** int(n)  # ok: `n` is declared nondiff by name
+
+
+power_named.defvjp(lambda z, n: (power_named(z, n), z), lambda n, res, g: (g * n,))
+
+
+@functools.partial(jax.jit, static_argnums=1)
+def powers(z, n):
+    return power(z, n) + scaled(z, n) + power_nondiff(z, n) + power_named(z, n)
+
+
+@jax.custom_vjp
+def power_batched(z, n):
+    return z ** int(n)  # ok: under a bare `vmap` nothing is staged, `n` stays a Python value
+
+
+power_batched.defvjp(lambda z, n: (power_batched(z, n), (z, n)), lambda res, g: (g, None))
+
+
+def batched_powers(zs):
+    return jax.vmap(lambda z: power_batched(z, 2))(zs)

@@ -67,3 +67,28 @@ def total(data, table):
 @jax.jit
 def advance(state):
     return state.step + 1
+
+
+@flax.struct.dataclass
+class Model:
+    c: np.ndarray = flax.struct.field(pytree_node=False)  # error: JAX606 (built with `np.ones(10)` below)
+    scale: np.ndarray = flax.struct.field(pytree_node=False)  # ok: built with a 0-d array only
+
+
+@flax.struct.dataclass
+class Holder:
+    kept: np.ndarray = flax.struct.field(pytree_node=False)  # ok: built with a tuple
+
+    def __init__(self, kept):  # its own `__init__`: what goes into the field is its business
+        object.__setattr__(self, "kept", tuple(kept))
+
+
+@jax.jit
+def apply_model(model):
+    return 1.0
+
+
+def build_models():
+    first = apply_model(Model(np.ones(10), scale=np.float32(2.0)))
+    second = apply_model(Model(c=np.ones(10), scale=np.float32(2.0)))
+    return first, second, Holder((1, 2))
