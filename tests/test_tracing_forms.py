@@ -118,6 +118,20 @@ TRACED_FORMS = {
     "vmap imported under another name inside the function": (
         "def f(x):\n{body}\n\n\ndef main(xs):\n    from jax import vmap as batch\n\n    return batch(f)(xs)\n"
     ),
+    "switch branches in a list bound to a name": (
+        "def f(x):\n{body}\n\n\ndef g(x):\n    return x\n\n\nBRANCHES = [f, g]\n\n\n"
+        "def run(i, v):\n    return lax.switch(i, BRANCHES, v)\n"
+    ),
+    "scan body given an argument by partial": (
+        "def f(scale, carry, x):\n{body}\n\n\ndef run(xs):\n    return lax.scan(functools.partial(f, 2.0), 0.0, xs)\n"
+    ),
+    "custom_vjp function called under jit with a static argument": (
+        "@jax.custom_vjp\ndef f(x):\n{body}\n\n\nf.defvjp(lambda x: (f(x), None), lambda r, g: (g,))\n\n\n"
+        '@functools.partial(jax.jit, static_argnames=("n",))\ndef step(n):\n    return f(n)\n'
+    ),
+    "jitted parameter with a default, passed by a call": (
+        "@jax.jit\ndef f(y, x=1.0):\n{body}\n\n\ndef main(y):\n    return f(y, x=2.0)\n"
+    ),
     "callable instance as fori body": (
         "class M:\n    def __call__(self, i, x):\n{body_in_class}\n\n\n"
         "def run(n):\n    step = M()\n    return lax.fori_loop(0, n, step, 0.0)\n"
@@ -138,6 +152,13 @@ UNTRACED_FORMS = {
     "bare grad": "def f(x):\n{body}\n\n\ndf = jax.grad(f)\n",
     "called eagerly": "def f(x):\n{body}\n\n\ndef main():\n    return f(1.0)\n",
     "static argument": '@functools.partial(jax.jit, static_argnames=("x",))\ndef f(x):\n{body}\n',
+    "jitted parameter with a default no call passes": (
+        "@jax.jit\ndef f(y, x=1.0):\n{body}\n\n\ndef main(y):\n    return f(y)\n"
+    ),
+    "custom_vjp function under a bare vmap": (
+        "@jax.custom_vjp\ndef f(x):\n{body}\n\n\nf.defvjp(lambda x: (f(x), None), lambda r, g: (g,))\n\n\n"
+        "def run(ys):\n    return jax.vmap(lambda y: f(2.0) + y)(ys)\n"
+    ),
     "static through a decorator bound to a partial": (
         'my_jit = functools.partial(jax.jit, static_argnames=("x",))\n\n\n@my_jit\ndef f(x):\n{body}\n'
     ),

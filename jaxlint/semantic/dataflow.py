@@ -1371,7 +1371,7 @@ class Interpreter:
 
     def feed_bodies(self, transform: Transform, node: ast.Call) -> None:
         """``lax.fori_loop(0, n, body, init)``: ``body``'s carry is ``init``'s pytree, traced."""
-        for argument in function_arguments(node, transform):
+        for argument in self.model.branch_tables(function_arguments(node, transform), self.scope, transform):
             for ref in refs(self.values.get(argument, UNKNOWN)):
                 if isinstance(ref, InstanceRef):
                     ref = self.call_method_of(ref)

@@ -801,7 +801,7 @@ class SemanticModel:
         found by the interpreter, which runs on the function holding the call before any rule."""
         if transform.kind == "body" and context == NONE and self._feeds_names(call, transform):
             self._unresolved.add(scope.function.node)  # the interpreter says what the carry holds
-        for target in function_arguments(call, transform):
+        for target in self.branch_tables(function_arguments(call, transform), scope, transform):
             chain = self.resolve_chain(target, scope) or self._rejitted_def(target, scope, call)
             if chain is None:
                 if not isinstance(target, (ast.Constant, ast.Lambda)):
@@ -839,6 +839,21 @@ class SemanticModel:
             return None
         keywords = frozenset(k.arg for call in calls for k in call.keywords if k.arg is not None)
         return max(len(call.args) for call in calls), keywords
+
+    @staticmethod
+    def branch_tables(targets: list[ast.expr], scope: Scope, transform: Transform) -> list[ast.expr]:
+        """``lax.switch(i, branches)`` with ``branches = [f, g]`` bound once: its functions."""
+        if transform.kind != "body":
+            return targets
+        found: list[ast.expr] = []
+        for target in targets:
+            table = None
+            if isinstance(target, ast.Name):
+                owner = scope.lookup(target.id)
+                if owner is not None and owner.bound.get(target.id) == 1:
+                    table = owner.assigned.get(target.id)
+            found.extend(table.elts if isinstance(table, (ast.List, ast.Tuple)) else [target])
+        return found
 
     def _rejitted_def(self, target: ast.expr, scope: Scope, call: ast.Call) -> Chain | None:
         """``f = jax.jit(f)``: the ``def`` that the name held before the call rebinds it."""

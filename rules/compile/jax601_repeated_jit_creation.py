@@ -8,9 +8,10 @@ from jaxlint.engine.astutil import callee_leaf, encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.transforms import COMPILING_TRANSFORMS, PARTIAL
+from jaxlint.semantic.values import FunctionRef, refs
 
 from ..support.blocks import own_nodes
-from ..support.explain import snippet
+from ..support.explain import names_assigned_in, snippet
 from ..support.jitted import assigned_name, called_once_per_call, used_per_iteration
 from .loops import bounded_sweep
 
@@ -89,7 +90,7 @@ class RepeatedJitCreation(Rule):
             return
         if any(isinstance(a, ast.Starred) for a in node.args[:1]):
             return
-        where = self.repetition(node, ctx)
+        where = self.repetition(node, ctx, node.args[0])
         if where is None:
             return
         fresh = self.fresh(node.args[0], ctx, where[1])
@@ -154,14 +155,14 @@ class RepeatedJitCreation(Rule):
             ctx.memo[("JAX601 loops", function.node)] = loops
         return None if loops else function.node
 
-    def repetition(self, node: ast.Call, ctx: Context) -> tuple[str, ast.AST] | None:
+    def repetition(self, node: ast.Call, ctx: Context, target: ast.expr) -> tuple[str, ast.AST] | None:
         """Where the jit is repeated (for the message) and the node that repeats it."""
         parent = ctx.parent
         called = isinstance(parent, ast.Call) and parent.func is node
         if ctx.loops:
             loop = ctx.loops[-1]
-            if bounded_sweep(ctx, loop):
-                return None
+            if bounded_sweep(ctx, loop) and _reads_loop_names(ctx, target, loop):
+                return None  # a sweep over configurations: each compilation is a different one
             if called or used_per_iteration(ctx, assigned_name(parent, node), loop):
                 kind = "loop" if isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) else "comprehension"
                 return f"on every iteration of the {kind} at line {loop.lineno}", loop  # pyright: ignore[reportAttributeAccessIssue]
@@ -187,7 +188,11 @@ class RepeatedJitCreation(Rule):
             return None
         if isinstance(target, ast.Attribute):
             found = ctx.model.resolve_function(target, ctx.scope)
-            return "a bound method" if found is not None and found[1] == 1 else None
+            if found is not None and found[1] == 1:
+                return "a bound method"
+            bound = [r for r in refs(ctx.value(target)) if isinstance(r, FunctionRef) and r.offset == 1]
+            methods = [r for r in bound if isinstance(ctx.model.index.parents[r.node].node, ast.ClassDef)]
+            return "a bound method" if methods and len(methods) == len(refs(ctx.value(target))) else None
         if isinstance(target, ast.Name):
             owner = ctx.scope.lookup(target.id)
             if owner is None or owner.bound.get(target.id) != 1:
@@ -201,6 +206,23 @@ class RepeatedJitCreation(Rule):
                 inner = self.fresh(binding, ctx, repeated)
                 return None if inner is None else f"`{target.id}` ({inner})"
         return None
+
+
+def _reads_loop_names(ctx: Context, target: ast.expr, loop: ast.AST) -> bool:
+    """Whether the function jitted depends on what the loop changes: ``target`` (or the
+    definition a name in it has inside the loop) reads a name the loop binds."""
+    changed = names_assigned_in(ctx, loop)
+    nodes: list[ast.AST] = [target]
+    if isinstance(target, ast.Name):
+        owner = ctx.scope.lookup(target.id)
+        binding = owner.single_def(target.id) or owner.assigned.get(target.id) if owner is not None else None
+        if binding is not None and encloses(loop, binding):
+            nodes.append(binding)
+    return any(
+        isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in changed
+        for node in nodes
+        for n in ast.walk(node)
+    )
 
 
 def _jit_decorator(ctx: Context, decorator: ast.expr) -> bool:

@@ -165,16 +165,31 @@ def _unhashable(ctx: Context, node: ast.expr, depth: int = 0) -> str | None:
             return f"an instance of `{cls.name}`, a dataclass that is not frozen (its `__hash__` is None)"
     if isinstance(node, ast.Name):
         owner = ctx.scope.lookup(node.id)
-        if owner is not None and owner.bound.get(node.id) == 1:
-            value = owner.assigned.get(node.id)
-            if value is not None and not isinstance(value, ast.Name):
-                found = _unhashable(ctx, value, depth + 1)
-                if found is not None:
-                    return found
+        values = _bindings(owner, node.id) if owner is not None else []
+        if values and all(v is not None and not isinstance(v, ast.Name) for v in values):
+            found = {_unhashable(ctx, v, depth + 1) for v in values}  # pyright: ignore[reportArgumentType]
+            if len(found) == 1 and None not in found:
+                return found.pop()
     value = ctx.value(node)
     if is_jax_array(value) and not is_static(value):
         return "a JAX array"
     return None
+
+
+def _bindings(owner: Scope, name: str) -> list[ast.expr | None]:
+    """What each binding of ``name`` in ``owner`` assigns (None for a binding that is not a plain
+    ``name = value``: a loop target, a parameter, an import...)."""
+    if owner.bound.get(name) == 1:
+        return [owner.assigned.get(name)]
+    body = getattr(owner.node, "body", None)
+    if not isinstance(body, list):
+        return [None]
+    values: list[ast.expr | None] = [
+        n.value
+        for n in own_nodes(body)
+        if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)
+    ]
+    return values if len(values) == owner.bound.get(name) else [None]
 
 
 def _static_field(ctx: Context, value: ast.expr | None, scope: Scope) -> bool:

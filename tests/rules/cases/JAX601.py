@@ -181,3 +181,22 @@ def main_once(x):
         return v + 1.0
 
     return [step(x)]
+
+
+class Scorer:
+    def score(self):
+        return 1.0
+
+
+def repeated_bound_method():
+    scorer = Scorer()
+    # a short literal loop is a sweep only where the jitted function depends on the loop: here
+    # each iteration compiles the same method of the same object again
+    return [jax.jit(scorer.score)() for _ in range(3)]  # error: JAX601
+
+
+def sweep_of_bound_methods(scorers):
+    total = 0.0
+    for scorer in (Scorer(), Scorer()):
+        total += jax.jit(scorer.score)()  # ok: a sweep, each iteration a different object
+    return total

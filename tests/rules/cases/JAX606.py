@@ -114,3 +114,21 @@ def plots(x):
     b = mesh_eval(x, (-2, 2))  # ok: a tuple
     c = mesh_eval_tuple(x, [-2, 2])  # ok: made a tuple before it is passed on
     return a, b, c
+
+
+@functools.partial(jax.jit, static_argnums=(0,))
+def add_one(dummy, x):
+    return x + 1
+
+
+def rebuilt_lists(x):
+    dummy = [0]
+    out = add_one(dummy, x)  # error: JAX606 (every binding of `dummy` is a list)
+    dummy = [0]
+    return add_one(dummy, out)  # error: JAX606
+
+
+def list_then_tuple(x):
+    dummy = [0]
+    dummy = tuple(dummy)
+    return add_one(dummy, x)  # ok: not every binding is a list (this one is a tuple)
