@@ -132,6 +132,10 @@ TRACED_FORMS = {
     "jitted parameter with a default, passed by a call": (
         "@jax.jit\ndef f(y, x=1.0):\n{body}\n\n\ndef main(y):\n    return f(y, x=2.0)\n"
     ),
+    "function handed as a static argument to a jitted function that calls it": (
+        "def f(x):\n{body}\n\n\ndef step(y, fn):\n    return fn(y)\n\n\n"
+        "step = jax.jit(step, static_argnums=1)\n\n\ndef main(y):\n    return step(y, f)\n"
+    ),
     "callable instance as fori body": (
         "class M:\n    def __call__(self, i, x):\n{body_in_class}\n\n\n"
         "def run(n):\n    step = M()\n    return lax.fori_loop(0, n, step, 0.0)\n"

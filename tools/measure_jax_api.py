@@ -86,6 +86,7 @@ MODULES = (
     "jax.scipy.fft",
     "jax.scipy.ndimage",
     "jax.scipy.integrate",
+    "jax.ops",
 )
 JNP_MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft")
 

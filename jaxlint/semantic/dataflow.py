@@ -1009,6 +1009,8 @@ class Interpreter:
             reason = f"`{target.name}` is called from traced `{self.info.name}` at line {node.lineno}"
             if params and target.apply(self.level, params, reason, self.runs):
                 self.model.enqueue(target)
+        if self.level == NONE:  # `step(state, lr_fn)`: a function handed to a jitted one it calls
+            self.hand_functions(target, bind_values(target, ref.offset, _positional(node, args), keywords))
         if self.info is not None:
             target.callers.add(self.info)
         # inside staged code, a transformed function's outputs are tracers of the outer trace
@@ -1330,7 +1332,8 @@ class Interpreter:
                 elif isinstance(ref, FunctionRef):
                     layer = LayerRef(transform.name, node, node, ref.offset, ref.bound)
                     transformed = dataclasses.replace(ref, layers=(*ref.layers, layer)[-MAX_LAYERS:])
-                    self.model.apply_function_ref(transformed, self.level)
+                    passed = self.model.passed_by_calls(node, self.scope) if transform.kind == "jit" else None
+                    self.model.apply_function_ref(transformed, self.level, passed)
                     made.append(transformed)
                 elif isinstance(ref, LibraryRef):
                     made.append(LibraryRef(ref.qualname, (*ref.layers, LayerRef(transform.name, node, node))))
@@ -1598,7 +1601,11 @@ class Interpreter:
             name: value
             for name, value in params.items()
             if _names_functions(value)
-            and (model.transforms_param(target, name) or name in model.stored_on_self(target))
+            and (
+                model.transforms_param(target, name)
+                or name in model.stored_on_self(target)
+                or (target.effective_level > NONE and name in target.scope.called)
+            )
         }
         if functions and target.apply(NONE, functions, "", self.runs):
             self.model.enqueue(target)

@@ -505,10 +505,25 @@ class SemanticModel:
             if transformed_library
             else []
         )
-        for node in [*self._unresolved, *callers]:
+        for node in [*self._unresolved, *callers, *self._function_handers()]:
             info = self.infos.get(node)
             if info is not None:
                 self.ensure(info)
+
+    def _function_handers(self) -> list[ast.AST]:
+        """Functions of this module calling, by its name, a traced function that calls one of its
+        own parameters (``train_step(state, batch, lr_fn)`` with ``lr_fn`` static and called
+        inside): the functions they hand it are traced with its values."""
+        names = {
+            info.name
+            for info in self.infos.values()
+            if info.level > NONE
+            and isinstance(info.node, ast.FunctionDef)
+            and info.scope.called & {p.arg for p in info.param_nodes()}
+        }
+        if not names:
+            return []
+        return [scope.node for scope in self.index.functions if scope.called & names]
 
     def _analyze_module(self) -> None:
         from jaxlint.semantic.dataflow import Interpreter
@@ -1458,13 +1473,17 @@ class SemanticModel:
         found = self._self_functions.get(key)
         return found if found is not None and len(refs(found)) == 1 else None
 
-    def apply_function_ref(self, ref: FunctionRef, context: int) -> None:
-        """Trace the function ``ref`` names as its transformations say (in code of level ``context``)."""
+    def apply_function_ref(
+        self, ref: FunctionRef, context: int, passed: tuple[int, frozenset[str]] | None = None
+    ) -> None:
+        """Trace the function ``ref`` names as its transformations say (in code of level
+        ``context``); ``passed``: what the calls of the outermost one pass, where all are in sight."""
         info = self.infos.get(ref.node)
         if info is None or not ref.layers:
             return
         layers = self.layers_of(ref)
         if layers:
+            layers[-1].passed = passed
             self.apply_chain(Chain(info, layers, ref.offset, ref.bound), context)
 
     def layers_of(self, ref: FunctionRef) -> list[Layer]:

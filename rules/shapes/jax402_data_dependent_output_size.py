@@ -36,7 +36,15 @@ SIZED_FUNCTIONS: dict[str, tuple[str, tuple[int, ...]]] = {
     "jax.numpy.bincount": ("length", (0,)),
     "jax.numpy.repeat": ("total_repeat_length", (1,)),
     "jax.numpy.where": ("size", (0,)),
+    # the number of segments is one more than the largest id, unless given (measured: under jit
+    # they raise without `num_segments`, whatever the arguments, as `jnp.unique` does)
+    "jax.ops.segment_sum": ("num_segments", (1,)),
+    "jax.ops.segment_max": ("num_segments", (1,)),
+    "jax.ops.segment_min": ("num_segments", (1,)),
+    "jax.ops.segment_prod": ("num_segments", (1,)),
 }
+# Where the size keyword may be given by position instead (the others take it by keyword only).
+SIZE_POSITIONS = {name: 2 for name in SIZED_FUNCTIONS if name.startswith("jax.ops.")}
 ARRAY_METHODS = frozenset({"nonzero", "repeat"})  # methods of an array that are functions above
 
 
@@ -136,7 +144,7 @@ class DataDependentOutputSize(Rule):
         if spec is None or qualname is None:
             return
         keyword, positions = spec
-        if any(kw.arg == keyword or kw.arg is None for kw in node.keywords):
+        if _size_given(qualname, keyword, args, node):
             return
         if qualname == "jax.numpy.where" and (len(args) != 1 or node.keywords):
             return
@@ -162,6 +170,8 @@ class DataDependentOutputSize(Rule):
     ) -> None:
         """Under ``jit`` the call is staged even on constants: it cannot know its size either."""
         name = qualname.rsplit(".", 1)[1]
+        if not qualname.startswith("jax.numpy."):
+            return  # no NumPy function to compute it with while tracing
         required = measured.required_under_jit(qualname)
         if required is None or keyword not in required.requires or name in OTHER_ERROR_ON_CONSTANTS:
             return  # it works on constants under jit (measured)
@@ -201,7 +211,7 @@ class DataDependentOutputSize(Rule):
         if library is None or spec is None:
             return
         keyword, positions = spec
-        if any(kw.arg == keyword or kw.arg is None for kw in node.keywords):
+        if _size_given(library.qualname, keyword, node.args, node):
             return
         if library.qualname == "jax.numpy.where" and (len(node.args) != 1 or node.keywords):
             return  # the three-argument form has the shape of its operands
@@ -256,6 +266,15 @@ def _staged_constant(ctx: Context, argument: ast.expr) -> bool:
         return False
     value = ctx.value(argument)
     return is_jax_array(value) or (is_static(value) and not is_container(value))
+
+
+def _size_given(qualname: str, keyword: str, args: list[ast.expr], node: ast.Call) -> bool:
+    """Whether the call gives the size: by keyword, by position, or possibly through ``*args``
+    or ``**kwargs``."""
+    position = SIZE_POSITIONS.get(qualname)
+    if position is not None and (len(args) > position or any(isinstance(a, ast.Starred) for a in args)):
+        return True
+    return any(kw.arg == keyword or kw.arg is None for kw in node.keywords)
 
 
 def _and_fill(keyword: str) -> str:

@@ -104,3 +104,22 @@ def make_vmapped(labels):
         return x * jnp.unique(labels).shape[0]
 
     return count
+
+
+@jax.jit
+def pooled(data, ids):
+    return jax.ops.segment_sum(data, ids)  # error: JAX402 (the segment count is the largest id + 1)
+
+
+@jax.jit
+def pooled_sized(data, ids):
+    return jax.ops.segment_max(data, ids, num_segments=4)  # ok: the count is given
+
+
+def pooled_through_jit(data, ids):
+    return jax.jit(jax.ops.segment_sum)(data, ids)  # error: JAX402
+
+
+@jax.jit
+def pooled_by_position(data, ids):
+    return jax.ops.segment_sum(data, ids, 4)  # ok: `num_segments` given by position
