@@ -11,7 +11,7 @@ from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.transforms import CACHING_KINDS
 
-from ..support.classes import static_everywhere
+from ..support.classes import jitted_once_bound, static_everywhere
 from .static_objects import attribute_change, attribute_reads
 
 
@@ -108,7 +108,11 @@ class StaleGlobalInTracedFunction(Rule):
         """Attributes of a static object argument (``self`` included) that the program changes:
         JAX finds the compiled program by the object's hash, its identity for a plain class, so
         a changed attribute does not compile the function again."""
-        for param in static_everywhere(function):
+        params = set(static_everywhere(function))
+        bound = jitted_once_bound(ctx, function) is not None
+        if bound:
+            params.add(function.positional_names()[0])  # the bound `self`, a constant of its trace
+        for param in sorted(params):
             reported: set[str] = set()
             for read in attribute_reads(function, param):
                 change = None if read.attr in reported else attribute_change(ctx, function, param, read.attr)
@@ -116,11 +120,16 @@ class StaleGlobalInTracedFunction(Rule):
                     continue
                 reported.add(read.attr)
                 line, changer, cls = change
+                why = (
+                    f"`__init__` jits the bound method once, with `{param}` a constant of its trace"
+                    if bound and param == function.positional_names()[0]
+                    else f"`{param}` is a static argument, and JAX finds the compiled program by its hash "
+                    f"(for `{cls.name}`, the object's identity)"
+                )
                 ctx.report(
                     read,
                     f"`{function.name}` reads `{param}.{read.attr}`, which changes at line {line} ({changer}): "
-                    f"`{param}` is a static argument, and JAX finds the compiled program by its hash (for "
-                    f"`{cls.name}`, the object's identity), so later calls with arguments of the same shapes keep the value traced first; "
+                    f"{why}, so later calls with arguments of the same shapes keep the value traced first; "
                     f"pass `{read.attr}` as an argument",
                 )
 

@@ -9,6 +9,7 @@ from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.tracing import static_names, static_positions
+from jaxlint.semantic.transforms import COMPILING_TRANSFORMS
 
 
 def plain_class(ctx: Context, cls: ast.ClassDef, depth: int = 0) -> bool:
@@ -84,15 +85,55 @@ def static_self_class(ctx: Context, function: FunctionInfo) -> ast.ClassDef | No
     or ``__eq__``, no decorator): JAX then finds the compiled program by the object itself,
     whatever its attributes hold now. None otherwise."""
     node = function.node
+    bound = jitted_once_bound(ctx, function)
+    if bound is not None:
+        return bound
     if not function.is_method or not function.positional_names() or not function.jit_sites:
         return None
     decorators = getattr(node, "decorator_list", [])
     if any(isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod") for d in decorators):
         return None
+    cls = ctx.model.index.parents[node].node
+    if not isinstance(cls, ast.ClassDef):
+        return None
     if not all(self_static_at(function, site) for site in function.jit_sites):
         return None
-    cls = ctx.model.index.parents[node].node
-    return cls if isinstance(cls, ast.ClassDef) and hashes_by_identity(ctx, cls) else None
+    return cls if hashes_by_identity(ctx, cls) else None
+
+
+def jitted_once_bound(ctx: Context, function: FunctionInfo) -> ast.ClassDef | None:
+    """The class of a method its ``__init__`` jits bound and keeps, ``self.compute =
+    jax.jit(self.compute)``: each object holds one jitted function, traced once with that
+    ``self`` as a constant, whatever the class's hashing. None otherwise."""
+    name = getattr(function.node, "name", "")
+    owner = function.scope.parent
+    cls = owner.node if owner is not None else None
+    if not function.is_method or not isinstance(cls, ast.ClassDef):
+        return None
+    init = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+    this = init.args.args[0].arg if init is not None and init.args.args else None
+    for statement in init.body if init is not None else []:
+        value = statement.value if isinstance(statement, ast.Assign) and len(statement.targets) == 1 else None
+        target = statement.targets[0] if isinstance(statement, ast.Assign) else None
+        if (
+            isinstance(value, ast.Call)
+            and len(value.args) == 1
+            and _names(value.args[0], this, name)
+            and isinstance(target, ast.Attribute)
+            and _names(target, this, name)
+            and ctx.qualname(value.func) in COMPILING_TRANSFORMS
+        ):
+            return cls
+    return None
+
+
+def _names(expr: ast.expr, this: str | None, attr: str) -> bool:
+    return (
+        isinstance(expr, ast.Attribute)
+        and expr.attr == attr
+        and isinstance(expr.value, ast.Name)
+        and expr.value.id == this
+    )
 
 
 def _hashes_by_value(ctx: Context, cls: ast.ClassDef, depth: int = 0) -> bool:

@@ -193,3 +193,33 @@ def early_exit(x, config, retune):
         config.scale = 3.0
         return out  # no run sees the change
     return scaled(out, config)
+
+
+class Objective:
+    def __init__(self, c):
+        self.c = c
+        self.compute = jax.jit(self.compute)
+
+    def compute(self, x):
+        return self.c * x  # error: JAX103 (the jitted bound method keeps the first `self.c`)
+
+
+class Rebuilt:
+    def __init__(self, c):
+        self.c = c
+        self.compute = jax.jit(self.compute)
+
+    def compute(self, x):
+        return self.c * x  # ok: each change makes a new object, with its own jitted function
+
+
+def objective_changes(x):
+    objective = Objective(2.0)
+    first = objective.compute(x)
+    objective.c = 3.0
+    return first, objective.compute(x)
+
+
+def rebuilt_objects(x):
+    first = Rebuilt(2.0).compute(x)
+    return first, Rebuilt(3.0).compute(x)
