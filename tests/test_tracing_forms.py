@@ -156,6 +156,13 @@ UNTRACED_FORMS = {
     "bare grad": "def f(x):\n{body}\n\n\ndf = jax.grad(f)\n",
     "called eagerly": "def f(x):\n{body}\n\n\ndef main():\n    return f(1.0)\n",
     "static argument": '@functools.partial(jax.jit, static_argnames=("x",))\ndef f(x):\n{body}\n',
+    "switch branches in a list changed in place": (
+        "def f(x):\n{body}\n\n\ndef g(x):\n    return x\n\n\nBRANCHES = [f, g]\nBRANCHES[0] = g\n\n\n"
+        "def run(i, v):\n    return lax.switch(i, BRANCHES, v)\n"
+    ),
+    "jitted parameter with a default only ever passed None": (
+        "@jax.jit\ndef f(y, x=None):\n{body}\n\n\ndef main(y):\n    return f(y, x=None)\n"
+    ),
     "jitted parameter with a default no call passes": (
         "@jax.jit\ndef f(y, x=1.0):\n{body}\n\n\ndef main(y):\n    return f(y)\n"
     ),

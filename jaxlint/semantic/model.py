@@ -125,9 +125,6 @@ class Layer:
     # what the calls of the transformed function pass, where every call is in sight: how many
     # positional arguments at most, and which keywords
     passed: tuple[int, frozenset[str]] | None = None
-    # what calls in sight pass, where others may be out of sight (`@jax.jit def f(x, n=3)`
-    # called `f(x, n=5)` here): enough to say that a parameter with a default is traced
-    seen: tuple[int, frozenset[str]] | None = None
 
 
 @dataclass
@@ -782,8 +779,11 @@ class SemanticModel:
             if layer.transform.kind != "wrapper":
                 layers.append(layer)
         if layers:
-            if layers[-1].transform.kind == "jit" and _has_knobs(info):
-                layers[-1].seen = self._passed_by_calls_of(node.name, scope)
+            if layers[-1].transform.kind == "jit" and parameter_defaults(info.node.args):
+                # `@jax.jit def f(x, n=15)` called `f(x, n=30)` here: what these calls pass
+                # (calls from other modules stay out of sight: a parameter they alone pass is
+                # missed, never claimed)
+                layers[-1].passed = self._passed_by_calls_of(node.name, scope)
             self.apply_chain(Chain(info, layers), NONE)
 
     def _decorator_layer(self, decorator: ast.expr, scope: Scope) -> Layer | None:
@@ -850,14 +850,11 @@ class SemanticModel:
                 and not any(isinstance(a, ast.Starred) for a in node.args)
                 and all(k.arg is not None for k in node.keywords)
             ]
-        if not calls:
-            return None
-        keywords = frozenset(k.arg for call in calls for k in call.keywords if k.arg is not None)
-        return max(len(call.args) for call in calls), keywords
+        return _passing(calls) if calls else None
 
-    @staticmethod
-    def branch_tables(targets: list[ast.expr], scope: Scope, transform: Transform) -> list[ast.expr]:
-        """``lax.switch(i, branches)`` with ``branches = [f, g]`` bound once: its functions."""
+    def branch_tables(self, targets: list[ast.expr], scope: Scope, transform: Transform) -> list[ast.expr]:
+        """``lax.switch(i, branches)`` with ``branches = [f, g]`` bound once and never changed in
+        place (no item stored, no ``append``): its functions."""
         if transform.kind != "body":
             return targets
         found: list[ast.expr] = []
@@ -865,10 +862,26 @@ class SemanticModel:
             table = None
             if isinstance(target, ast.Name):
                 owner = scope.lookup(target.id)
-                if owner is not None and owner.bound.get(target.id) == 1:
+                if (
+                    owner is not None
+                    and owner.bound.get(target.id) == 1
+                    and not self._changed_in_place(target.id)
+                ):
                     table = owner.assigned.get(target.id)
             found.extend(table.elts if isinstance(table, (ast.List, ast.Tuple)) else [target])
         return found
+
+    def _changed_in_place(self, name: str) -> bool:
+        """Whether the module stores an item of ``name`` or calls a mutating method on it."""
+        for node in ast.walk(self.tree):
+            if isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):
+                if isinstance(node.value, ast.Name) and node.value.id == name:
+                    return True
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                owner = node.func.value
+                if isinstance(owner, ast.Name) and owner.id == name and node.func.attr in MUTATORS:
+                    return True
+        return False
 
     def _rejitted_def(self, target: ast.expr, scope: Scope, call: ast.Call) -> Chain | None:
         """``f = jax.jit(f)``: the ``def`` that the name held before the call rebinds it."""
@@ -889,15 +902,12 @@ class SemanticModel:
         calls = self._calls_of_site(site, scope)
         if calls is None:
             return None
-        positional, keywords = 0, set()
-        for call in calls:
-            if any(isinstance(a, ast.Starred) for a in call.args) or any(
-                k.arg is None for k in call.keywords
-            ):
-                return None
-            positional = max(positional, len(call.args))
-            keywords |= {k.arg for k in call.keywords if k.arg is not None}
-        return positional, frozenset(keywords)
+        if any(
+            any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords)
+            for call in calls
+        ):
+            return None
+        return _passing(calls)
 
     def _calls_of_site(self, site: ast.Call, scope: Scope) -> list[ast.Call] | None:
         parents = self._name_parents
@@ -987,7 +997,11 @@ class SemanticModel:
             info.repeated_by = transform.name
             info.body_offset = outermost.offset
         if level != HOST:
-            info.transformed_by.update(layer.transform.kind for layer in chain.layers)
+            kinds: set[Kind] = {layer.transform.kind for layer in chain.layers}
+            if "remat" in kinds and not _lives_across_calls(info, chain):
+                kinds.discard("remat")
+                kinds.add("fresh_remat")
+            info.transformed_by.update(kinds)
         if (
             len(chain.layers) == 1
             and transform.name in JITS_WITH_STATIC_ARGNAMES
@@ -1644,11 +1658,36 @@ class SemanticModel:
                     self.enqueue(info)
 
 
-def _has_knobs(info: FunctionInfo) -> bool:
-    """Whether a function has a parameter with a default other than ``None`` (``n=15``)."""
-    return any(
-        not (isinstance(default, ast.Constant) and default.value is None)
-        for default in parameter_defaults(info.node.args).values()
+MUTATORS = frozenset(
+    {"append", "extend", "insert", "remove", "pop", "clear", "reverse", "sort", "__setitem__"}
+)
+
+
+def _passing(calls: list[ast.Call]) -> tuple[int, frozenset[str]]:
+    """What ``calls`` pass that ``jit`` traces: at most how many positional arguments, and which
+    keywords. ``None`` (an empty pytree) and a string (not a JAX type: ``TypeError``, never a
+    tracer) do not count; positions end at the first of them."""
+    positional, keywords = 0, set()
+    for call in calls:
+        count = next((i for i, a in enumerate(call.args) if _untraceable_literal(a)), len(call.args))
+        positional = max(positional, count)
+        keywords |= {k.arg for k in call.keywords if k.arg is not None and not _untraceable_literal(k.value)}
+    return positional, frozenset(keywords)
+
+
+def _untraceable_literal(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Constant) and (expr.value is None or isinstance(expr.value, (str, bytes)))
+
+
+def _lives_across_calls(info: FunctionInfo, chain: Chain) -> bool:
+    """Whether the function object a transform receives is the same on every call: a ``def`` of
+    the module or of a class, not a lambda, a ``partial``, a bound method or a nested ``def``
+    (``jax.checkpoint`` caches its trace on that object)."""
+    return (
+        isinstance(info.node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and info.parent is None
+        and not chain.offset
+        and not chain.bound
     )
 
 

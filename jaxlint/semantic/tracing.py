@@ -149,8 +149,7 @@ def _jit_value(info: FunctionInfo, layer: Layer, position: int | None, name: str
     passed = layer.passed is not None and _passed(layer.passed, position, name)
     if _has_non_none_default(info, name):
         # a knob with a default (`num_iterations=15`) is traced where a call in sight passes it
-        seen = passed or (layer.seen is not None and _passed(layer.seen, position, name))
-        return TRACED if seen else None
+        return TRACED if passed else None
     if layer.passed is not None and not passed and has_default(info, name):
         # `f = jax.jit(loss); f(p, t)`: where the calls of the jitted function are in sight, a
         # parameter none of them passes keeps its Python default (`axis=None`)

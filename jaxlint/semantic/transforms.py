@@ -30,7 +30,18 @@ HOST = -1
 
 
 Kind = Literal[
-    "jit", "remat", "pmap", "vmap", "grad", "body", "filter", "filter_vmap", "callback", "wrapper", "flax"
+    "jit",
+    "remat",
+    "fresh_remat",
+    "pmap",
+    "vmap",
+    "grad",
+    "body",
+    "filter",
+    "filter_vmap",
+    "callback",
+    "wrapper",
+    "flax",
 ]
 """What a transformation does with the function it gets, which decides how its parameters are
 traced (:mod:`jaxlint.semantic.tracing`) and what rules conclude:
@@ -40,6 +51,8 @@ traced (:mod:`jaxlint.semantic.tracing`) and what rules conclude:
 - ``remat``: ``jax.checkpoint``: traces like ``jit`` and caches the traced program on the function
   (even called eagerly, and even wrapped anew: measured with JAX 0.10.2, a side effect runs once
   and a global read is frozen across eager calls of the same shapes), but compiles nothing;
+  ``fresh_remat``: the same applied to a function object made anew on each call (a lambda, a
+  ``partial``, a bound method, a ``def`` nested in the caller), which misses that cache;
 - ``pmap``: like ``jit``, per device; ``filter``: equinox's ``filter_jit``, arrays traced by annotation;
 - ``vmap``: traces the parameters whose ``in_axes`` is not ``None``; traced again on every call;
   ``filter_vmap``: equinox's, arrays traced by annotation;

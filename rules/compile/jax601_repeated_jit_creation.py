@@ -212,6 +212,11 @@ def _reads_loop_names(ctx: Context, target: ast.expr, loop: ast.AST) -> bool:
     """Whether the function jitted depends on what the loop changes: ``target`` (or the
     definition a name in it has inside the loop) reads a name the loop binds."""
     changed = names_assigned_in(ctx, loop)
+    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+        # a bound method: the loop may change the object (`trainer.lr = lr`) wherever it names it
+        this = target.value
+        if any(isinstance(n, ast.Name) and n.id == this.id and n is not this for n in ast.walk(loop)):
+            return True
     nodes: list[ast.AST] = [target]
     if isinstance(target, ast.Name):
         owner = ctx.scope.lookup(target.id)

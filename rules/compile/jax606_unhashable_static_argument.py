@@ -10,7 +10,8 @@ from jaxlint.engine.rule import Rule
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
-from jaxlint.semantic.values import is_jax_array, is_static
+from jaxlint.semantic.transforms import NONE
+from jaxlint.semantic.values import is_jax_array, is_static, refs
 
 from ..support.explain import snippet
 from ..support.jitted import declares_static, jitted_callee, jitted_callee_in
@@ -237,7 +238,10 @@ def _array_in_construction(
     module = ctx.model.index.module
     # a base class of this module may have fields of its own before these: keywords only
     positional = not any(ctx.model.class_named(base, module) for base in cls.bases)
-    for call in _constructions(ctx, cls):
+    calls = _constructions(ctx, cls)
+    if len(calls) < 2 or not _reaches_traced_call(ctx, calls):
+        return None, ""  # one object holds one array (compared with itself, it works), or none is traced
+    for call in calls:
         given = keyword_argument(call, field)
         starred = any(isinstance(a, ast.Starred) for a in call.args[: position + 1])
         if given is None and positional and position < len(call.args) and not starred:
@@ -249,6 +253,32 @@ def _array_in_construction(
             kind = "a NumPy array" if qualname.startswith("numpy.") else "a JAX array"
             return given, f"{kind} (`{snippet(ctx, call)}` at line {call.lineno})"
     return None, ""
+
+
+def _reaches_traced_call(ctx: Context, constructions: list[ast.Call]) -> bool:
+    """Whether an object built by one of ``constructions`` (directly, or through the name it is
+    assigned to) is passed to a function JAX traces, called by its name."""
+    model = ctx.model
+    traced = {info.name for info in model.infos.values() if info.level > NONE}
+    traced |= {
+        name
+        for name, value in model.module_summary.items()
+        if any(getattr(r, "layers", ()) for r in refs(value))
+    }
+    built = set(map(id, constructions))
+    holders = {
+        target.id
+        for node in ast.walk(model.tree)
+        if isinstance(node, ast.Assign) and id(node.value) in built
+        for target in node.targets
+        if isinstance(target, ast.Name)
+    }
+    for node in ast.walk(model.tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in traced:
+            for argument in [*node.args, *(k.value for k in node.keywords)]:
+                if id(argument) in built or (isinstance(argument, ast.Name) and argument.id in holders):
+                    return True
+    return False
 
 
 def _constructions(ctx: Context, cls: ast.ClassDef) -> list[ast.Call]:

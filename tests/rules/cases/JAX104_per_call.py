@@ -72,3 +72,17 @@ def body(carry, x):
 
 def run(xs):
     return lax.scan(body, 0.0, xs)
+
+
+def attention(cfg, x):
+    global calls
+    calls += 1  # fine: `jax.checkpoint` gets a new `partial` on every call, which misses its cache
+    return x * cfg
+
+
+def attend(x):
+    return jax.checkpoint(partial(attention, 2.0))(x)
+
+
+def jittered(x):
+    return jax.checkpoint(lambda h: h * random.random())(x)  # fine: a new lambda on every call

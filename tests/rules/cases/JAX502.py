@@ -84,3 +84,22 @@ def power_in_function(m, v):
 
 def run_knobs(m, v):
     return power_knob(m, v, num_iters=30), power_default(m, v), power_rebound(m, v, 5)
+
+
+@jax.jit
+def power_none(m, v, num_iters=None):
+    steps = 4 if num_iters is None else num_iters
+    for _ in range(steps):  # ok: the only call passes `None`, an empty pytree jit does not trace
+        v = m @ v
+    return v
+
+
+@jax.jit
+def power_mode(m, v, mode="fast"):
+    for _ in range(2 if mode == "fast" else 4):  # ok: a string is never a tracer (jit rejects it)
+        v = m @ v
+    return v
+
+
+def run_untraced_knobs(m, v):
+    return power_none(m, v, num_iters=None), power_mode(m, v)

@@ -200,3 +200,20 @@ def sweep_of_bound_methods(scorers):
     for scorer in (Scorer(), Scorer()):
         total += jax.jit(scorer.score)()  # ok: a sweep, each iteration a different object
     return total
+
+
+class Trainer:
+    def __init__(self):
+        self.lr = 0.1
+
+    def step(self, w):
+        return w - self.lr
+
+
+def learning_rate_sweep(w):
+    trainer = Trainer()
+    results = []
+    for lr in (0.3, 0.1, 0.01):
+        trainer.lr = lr
+        results.append(jax.jit(trainer.step)(w))  # ok: a sweep, the loop changes the object
+    return results
