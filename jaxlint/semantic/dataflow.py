@@ -1208,11 +1208,18 @@ class Interpreter:
                 tracker.event(call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by, "closure"))
             carried = self.carried_keys(info, returns)
             condition_carry = info.body_params()[:1] if info.loop_condition else []
+            # parameters `partial` bound before the loop runs the body: the same on every step
+            bound = set(info.positional_names()[: info.body_offset])
             for key, call in tracker.all_consumed.items():
                 if any(name in tracker.params_behind(key) for name in condition_carry):
                     tracker.event(call, KeyEvent("condition", tracker.texts[call], None, info.repeated_by))
                 if key in self.step_folds:
                     continue  # a different index each step
+                if bound & set(tracker.params_behind(key)):
+                    tracker.event(
+                        call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by, "closure")
+                    )
+                    continue
                 if key in carried or any(part in carried for part in lineage(key)):
                     tracker.event(
                         call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by, "carry")
@@ -1528,7 +1535,7 @@ class Interpreter:
         if self.level > NONE and target is not self.info:
             params = self.bind_arguments(target, offset, node, args, keywords)
             if self.level == STAGED and target in self.model.custom_derivatives:
-                params = _custom_derivative_params(self.model.custom_derivatives[target], params)
+                params = _custom_derivative_params(target, self.model.custom_derivatives[target], params)
             relevant = {
                 name: value
                 for name, value in params.items()
@@ -1873,7 +1880,14 @@ def _names_functions(value: Value) -> bool:
     return any(isinstance(ref, FunctionRef) for ref in refs(value))
 
 
-def _custom_derivative_params(nondiff: frozenset[str], params: dict[str, Value]) -> dict[str, Value]:
+def _custom_derivative_params(
+    target: FunctionInfo, nondiff: frozenset[str], params: dict[str, Value]
+) -> dict[str, Value]:
     """A ``jax.custom_jvp``/``custom_vjp`` function called in staged code: every argument but its
-    ``nondiff_argnums``/``nondiff_argnames`` reaches it as a tracer, a static Python value included."""
-    return {name: value if name in nondiff else traced_leaves(value) for name, value in params.items()}
+    ``nondiff_argnums``/``nondiff_argnames`` reaches it as a tracer, a static Python value included,
+    and so does a default the call leaves out (JAX binds the defaults before it traces)."""
+    found = {name: value if name in nondiff else traced_leaves(value) for name, value in params.items()}
+    for name in parameter_defaults(target.node.args):
+        if name not in found and name not in nondiff:
+            found[name] = TRACED
+    return found

@@ -346,3 +346,11 @@ def scan_step_split(scale, key, _):
 
 def split_in_partial_scan(key):
     return jax.lax.scan(functools.partial(scan_step_split, 2.0), key, None, length=3)
+
+
+def noisy_step(key, i, x):
+    return x + random.normal(key, x.shape)  # error: JAX302 (bound by `partial`: the same every step)
+
+
+def same_noise_each_step(key, x):
+    return jax.lax.fori_loop(0, 3, functools.partial(noisy_step, key), x)

@@ -187,3 +187,16 @@ power_batched.defvjp(lambda z, n: (power_batched(z, n), (z, n)), lambda res, g: 
 
 def batched_powers(zs):
     return jax.vmap(lambda z: power_batched(z, 2))(zs)
+
+
+@jax.custom_jvp
+def safe_pow(x, p=2):
+    return x ** int(p)  # error: JAX503 (JAX binds the default, then traces it with the rest)
+
+
+safe_pow.defjvp(lambda primals, tangents: (safe_pow(*primals), tangents[0]))
+
+
+@jax.jit
+def squared(x):
+    return safe_pow(x)
