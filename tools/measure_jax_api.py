@@ -726,6 +726,9 @@ class Parameter:
     error: str
     unless: list[str] = field(default_factory=list)
     array_ok: bool = False  # an array there may be traced (only an int must be concrete)
+    # the error a JAX array constant there raises under jit (none eagerly): the function stages
+    # it (omnistaging); "" where it works
+    array_constant_error: str = ""
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -740,6 +743,8 @@ class Parameter:
             out["unless"] = sorted(self.unless)
         if self.array_ok:
             out["array_ok"] = True
+        if self.array_constant_error:
+            out["array_constant_error"] = self.array_constant_error
         return out
 
 
@@ -771,6 +776,21 @@ def accepts_traced_array(call: Call, name: str) -> bool:
     (``bins`` of ``jnp.histogram``: a count that must be concrete, or edges that need not be)."""
     with_array = call.with_value(name, np.linspace(0.0, 1.0, 5, dtype=np.float32))
     return eager(with_array) and classify(with_array, name)[0] == "traceable"
+
+
+def array_constant_error(call: Call, name: str) -> str:
+    """The error class a concrete JAX array (``jnp.int32(3)``, closed over, nothing traced) in
+    place of the int ``name`` raises under jit, where it works eagerly: the function stages it
+    first, as it would a tracer. "" where it works under jit too, or fails eagerly as well."""
+    try:
+        constant = jnp.asarray(call.values[name])
+    except Exception:
+        return ""
+    with_constant = call.with_value(name, constant)
+    if not eager(with_constant):
+        return ""
+    error, _ = trace(with_constant, {})
+    return type(error).__name__ if error is not None and must_be_concrete(error) else ""
 
 
 def classify(call: Call, name: str) -> tuple[str, str]:
@@ -841,6 +861,7 @@ def measure(qualname: str, func: Any, signature: inspect.Signature) -> Measured 
                     if classify(with_extra, name)[0] == "traceable":
                         found.unless.append(extra)
             found.array_ok = kind == "int" and accepts_traced_array(call, name)
+            found.array_constant_error = array_constant_error(call, name) if kind == "int" else ""
             result.concrete.append(found)
     positional = [
         p.name

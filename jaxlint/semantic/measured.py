@@ -29,6 +29,9 @@ class ConcreteParameter:
     names optional parameters whose presence lifts the requirement (``repeats`` of ``jnp.repeat``
     unless ``total_repeat_length``). ``array_ok``: only an int there must be concrete; an array
     may be traced (``bins`` of ``jnp.histogram``: a count, or the edges).
+    ``array_constant_error``: what a concrete JAX array there raises under ``jit`` (it works
+    eagerly), since the function stages it (``repeats`` of ``jnp.repeat``: ``TypeError``;
+    ``shape`` of ``jnp.zeros`` takes one); "" where it works.
     """
 
     name: str
@@ -38,6 +41,7 @@ class ConcreteParameter:
     variadic: bool = False
     unless: tuple[str, ...] = ()
     array_ok: bool = False
+    array_constant_error: str = ""
 
 
 @dataclass(frozen=True)
@@ -118,6 +122,7 @@ def concrete_parameters(qualname: str) -> ConcreteParams | None:
                 variadic=p.get("variadic", False),
                 unless=tuple(p.get("unless", ())),
                 array_ok=p.get("array_ok", False),
+                array_constant_error=p.get("array_constant_error", ""),
             )
             for p in entry["parameters"]
         ),

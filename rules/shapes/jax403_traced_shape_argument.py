@@ -12,6 +12,7 @@ from jaxlint.fixing.plans import MarkStatic
 from jaxlint.semantic.api import LONE_ARGUMENT_NAMES
 from jaxlint.semantic.measured import ConcreteParameter, array_method, concrete_parameters
 from jaxlint.semantic.records import traced_field
+from jaxlint.semantic.transforms import STAGED
 from jaxlint.semantic.values import (
     is_container,
     is_jax_array,
@@ -130,6 +131,7 @@ class TracedShapeArgument(Rule):
             return
         found = self.traced_concrete_argument(node, ctx)
         if found is None:
+            self.check_staged_constant(node, ctx)
             return
         culprit, parameter, error = found
         if len(node.args) == 1 and not node.keywords:
@@ -142,6 +144,34 @@ class TracedShapeArgument(Rule):
             f"({why_traced(ctx, culprit)}); {self.advice(ctx, name, culprit=culprit)}",
             fix=self.mark_static(ctx, name, culprit) or computed_by_numpy(ctx, culprit),
         )
+
+    def check_staged_constant(self, node: ast.Call, ctx: Context) -> None:
+        """``jnp.repeat(x, REPEATS)`` under ``jit`` with ``REPEATS = jnp.int32(3)`` a module
+        constant: the function stages the JAX array, which then fails as a tracer would (measured
+        per parameter: ``jnp.zeros`` takes one as a shape)."""
+        if ctx.level < STAGED:
+            return
+        qualname = ctx.qualname(node.func)
+        params = None if qualname is None else concrete_parameters(qualname)
+        if params is None or any(isinstance(a, ast.Starred) for a in node.args):
+            return
+        given = [(params.find(position=i), a) for i, a in enumerate(node.args)]
+        given += [(params.find(keyword=k.arg), k.value) for k in node.keywords if k.arg is not None]
+        keywords = {k.arg for k in node.keywords}
+        for parameter, argument in given:
+            if parameter is None or not parameter.array_constant_error or keywords & set(parameter.unless):
+                continue
+            value = ctx.value(argument)
+            if is_jax_array(value) and not is_traced(value):
+                short = snippet(ctx, node.func)
+                ctx.report(
+                    node,
+                    f"`{snippet(ctx, node)}` needs a concrete `{parameter.name}` but `{snippet(ctx, argument)}` "
+                    f"is a JAX array: under a trace ({ctx.trace_reason()}) `{short}` stages it like a "
+                    f"traced value, constant or not, so JAX raises `{parameter.array_constant_error}`; give it a "
+                    f"Python int or a NumPy value",
+                )
+                return
 
     def check_transformed_library(self, node: ast.Call, ctx: Context) -> None:
         """``jax.jit(jnp.zeros)(n)``: jit traces every argument of the library function, so a

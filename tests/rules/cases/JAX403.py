@@ -2,6 +2,7 @@ import functools
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import lax
 
 
@@ -227,3 +228,21 @@ def scipy_axis(x, axis):
 @jax.jit
 def scipy_constant_flag(x):
     return jax.scipy.linalg.expm(x, upper_triangular=True)  # ok: a constant flag
+
+
+# A JAX array constant where JAX needs a concrete int: some functions stage it under jit as they
+# would a tracer (measured per parameter by tools/measure_jax_api.py).
+REPEATS = jnp.int32(3)
+NUMPY_REPEATS = np.int32(3)
+
+
+@jax.jit
+def tiled(x):
+    a = jnp.repeat(x, REPEATS)  # error: JAX403 (`jnp.repeat` stages the constant: TypeError)
+    b = jnp.repeat(x, NUMPY_REPEATS)  # ok: a NumPy value stays concrete
+    c = jnp.repeat(x, REPEATS, total_repeat_length=6)  # ok: the length is given
+    return a, b, c
+
+
+def tiled_eagerly(x):
+    return jnp.repeat(x, REPEATS)  # ok: eager, the constant is concrete
