@@ -108,6 +108,8 @@ class UnhashableStaticArgument(Rule):
         scope = ctx.model.index.scopes.get(node)
         if scope is None:
             return
+        if node in ctx.model.pytree_fields.custom_classes:
+            self.check_aux_data(node, ctx)
         fields = [s for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
         for position, statement in enumerate(fields):
             if not _static_field(ctx, statement.value, scope):
@@ -125,6 +127,31 @@ class UnhashableStaticArgument(Rule):
                 f"`==` when it looks up a compiled program, and for two array objects of several "
                 f"elements that raises `ValueError` (a jitted function given a `{node.name}` built "
                 f"apart from the first); make `{field}` an ordinary field",
+            )
+
+    def check_aux_data(self, cls: ast.ClassDef, ctx: Context) -> None:
+        """A class with its own ``tree_flatten`` that puts ``self.x`` in the auxiliary data, where
+        the module builds it with an array of several elements for ``x``: the auxiliary data is
+        part of the treedef, compared with ``==`` like a static field."""
+        init = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+        if init is None or len(init.args.args) < 2:
+            return
+        this = init.args.args[0].arg
+        params = [a.arg for a in init.args.args[1:]]
+        for attr, where in _aux_attributes(cls):
+            param = _stored_parameter(init, this, attr, params)
+            if param is None:
+                continue
+            given, kind = _array_in_construction(ctx, cls, param, params.index(param), through_init=True)
+            if given is None:
+                continue
+            ctx.report(
+                where,
+                f"`{snippet(ctx, where)}` puts {kind} into the auxiliary data of `{cls.name}`'s "
+                f"`tree_flatten`: JAX compares the treedef, auxiliary data included, with `==` when "
+                f"it looks up a compiled program, and for two array objects of several elements that "
+                f"raises `ValueError` (a jitted function given a `{cls.name}` built apart from the "
+                f"first); return `self.{attr}` among the children",
             )
 
     def check(self, argument: ast.expr, where: str, ctx: Context) -> None:
@@ -228,12 +255,65 @@ def _array_in_field(ctx: Context, cls: ast.ClassDef, field: str, scope: Scope) -
     return None, ""
 
 
+def _aux_attributes(cls: ast.ClassDef) -> list[tuple[str, ast.Attribute]]:
+    """The ``self.x`` read in the auxiliary data a class's own ``tree_flatten`` returns
+    (``return children, (self.x,)``, or through one name assigned in the method)."""
+    method = next(
+        (
+            s
+            for s in cls.body
+            if isinstance(s, ast.FunctionDef) and s.name in ("tree_flatten", "_tree_flatten")
+        ),
+        None,
+    )
+    if method is None or not method.args.args:
+        return []
+    this = method.args.args[0].arg
+    assigned = {
+        s.targets[0].id: s.value
+        for s in method.body
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+    }
+    found: list[tuple[str, ast.Attribute]] = []
+    for statement in method.body:
+        value = statement.value if isinstance(statement, ast.Return) else None
+        if not isinstance(value, ast.Tuple) or len(value.elts) != 2:
+            continue
+        aux = value.elts[1]
+        aux = assigned.get(aux.id, aux) if isinstance(aux, ast.Name) else aux
+        for node in ast.walk(aux):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == this:
+                found.append((node.attr, node))
+    return found
+
+
+def _stored_parameter(init: ast.FunctionDef, this: str, attr: str, params: list[str]) -> str | None:
+    """The parameter of ``__init__`` stored unchanged as ``self.attr`` (``self.x = x``), when
+    that is the only store of the attribute there."""
+    stores = [
+        s
+        for s in init.body
+        if isinstance(s, ast.Assign)
+        and any(
+            isinstance(t, ast.Attribute)
+            and t.attr == attr
+            and isinstance(t.value, ast.Name)
+            and t.value.id == this
+            for t in s.targets
+        )
+    ]
+    if len(stores) != 1 or not isinstance(stores[0].value, ast.Name) or stores[0].value.id not in params:
+        return None
+    return stores[0].value.id
+
+
 def _array_in_construction(
-    ctx: Context, cls: ast.ClassDef, field: str, position: int
+    ctx: Context, cls: ast.ClassDef, field: str, position: int, through_init: bool = False
 ) -> tuple[ast.AST | None, str]:
     """An array of several elements given for the field where this module builds the class (a
-    dataclass-like class: its fields are its parameters, in order): ``Model(np.ones(10))``."""
-    if any(isinstance(s, ast.FunctionDef) and s.name == "__init__" for s in cls.body):
+    dataclass-like class: its fields are its parameters, in order; ``through_init``: the
+    parameter ``field`` of its own ``__init__``): ``Model(np.ones(10))``."""
+    if not through_init and any(isinstance(s, ast.FunctionDef) and s.name == "__init__" for s in cls.body):
         return None, ""  # its own `__init__` decides what goes where (`_array_in_field`)
     module = ctx.model.index.module
     # a base class of this module may have fields of its own before these: keywords only

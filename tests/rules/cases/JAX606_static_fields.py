@@ -92,3 +92,30 @@ def build_models():
     first = apply_model(Model(np.ones(10), scale=np.float32(2.0)))
     second = apply_model(Model(c=np.ones(10), scale=np.float32(2.0)))
     return first, second, Holder((1, 2))
+
+
+@jax.tree_util.register_pytree_node_class
+class Tagged:
+    def __init__(self, tags, values, name):
+        self.tags = tags
+        self.values = values
+        self.name = name
+
+    def tree_flatten(self):
+        aux = (self.tags, self.name)  # error: JAX606 (`tags` gets a JAX array of several elements)
+        return (self.values,), aux
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(aux[0], children[0], aux[1])
+
+
+@jax.jit
+def total_values(tagged):
+    return tagged.values.sum()
+
+
+def tagged_twice():
+    first = total_values(Tagged(jnp.array([1, 2]), jnp.ones(3), "a"))
+    second = total_values(Tagged(jnp.array([1, 2]), jnp.ones(3), "a"))  # `name` a string: fine
+    return first, second
