@@ -1209,7 +1209,7 @@ class Interpreter:
             carried = self.carried_keys(info, returns)
             condition_carry = info.body_params()[:1] if info.loop_condition else []
             # parameters `partial` bound before the loop runs the body: the same on every step
-            bound = set(info.positional_names()[: info.body_offset])
+            bound = set(info.positional_names()[: info.body_offset]) | info.body_bound
             for key, call in tracker.all_consumed.items():
                 if any(name in tracker.params_behind(key) for name in condition_carry):
                     tracker.event(call, KeyEvent("condition", tracker.texts[call], None, info.repeated_by))
@@ -1887,7 +1887,8 @@ def _custom_derivative_params(
     ``nondiff_argnums``/``nondiff_argnames`` reaches it as a tracer, a static Python value included,
     and so does a default the call leaves out (JAX binds the defaults before it traces)."""
     found = {name: value if name in nondiff else traced_leaves(value) for name, value in params.items()}
+    positional = set(target.positional_names())  # keyword-only defaults stay Python values
     for name in parameter_defaults(target.node.args):
-        if name not in found and name not in nondiff:
+        if name in positional and name not in found and name not in nondiff:
             found[name] = TRACED
     return found

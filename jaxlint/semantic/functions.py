@@ -29,6 +29,7 @@ class FunctionInfo:
     is_method: bool = False
     repeated_by: str | None = None  # a loop/batch transform that runs the body repeatedly
     body_offset: int = 0  # leading parameters bound before that transform runs it (`partial`)
+    body_bound: frozenset[str] = frozenset()  # parameters bound by keyword before it runs it
     loop_condition: bool = False  # the cond_fun of a while_loop: it sees every step's carry
     transformed_by: set[Kind] = field(default_factory=set)  # kinds of transforms applied to it
     jit_sites: list[ast.expr] = field(default_factory=list)  # `@jax.jit`/`jax.jit(f)` applied to it

@@ -996,6 +996,7 @@ class SemanticModel:
         if transform.name in REPEATING and level > NONE:
             info.repeated_by = transform.name
             info.body_offset = outermost.offset
+            info.body_bound = outermost.bound
         if level != HOST:
             kinds: set[Kind] = {layer.transform.kind for layer in chain.layers}
             if "remat" in kinds and not _lives_across_calls(info, chain):
@@ -1676,6 +1677,11 @@ def _passing(calls: list[ast.Call]) -> tuple[int, frozenset[str]]:
 
 
 def _untraceable_literal(expr: ast.expr) -> bool:
+    """``None`` and an empty display (empty pytrees: nothing to trace), a string (not a JAX type)."""
+    if isinstance(expr, (ast.Tuple, ast.List)):
+        return not expr.elts
+    if isinstance(expr, ast.Dict):
+        return not expr.keys
     return isinstance(expr, ast.Constant) and (expr.value is None or isinstance(expr.value, (str, bytes)))
 
 
@@ -1683,12 +1689,18 @@ def _lives_across_calls(info: FunctionInfo, chain: Chain) -> bool:
     """Whether the function object a transform receives is the same on every call: a ``def`` of
     the module or of a class, not a lambda, a ``partial``, a bound method or a nested ``def``
     (``jax.checkpoint`` caches its trace on that object)."""
-    return (
-        isinstance(info.node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        and info.parent is None
-        and not chain.offset
-        and not chain.bound
-    )
+    if not isinstance(info.node, (ast.FunctionDef, ast.AsyncFunctionDef)) or info.parent is not None:
+        return False
+    if chain.offset or chain.bound:
+        return False
+    remat = next(layer for layer in chain.layers if layer.transform.kind == "remat")
+    call = remat.call
+    if call is None or any(remat.site is d for d in info.node.decorator_list):
+        return True  # `@jax.checkpoint`, `@partial(jax.checkpoint, ...)`: applied once, to the def
+    # `jax.checkpoint(f)`: the function itself, not a wrapper made where the call runs
+    # (`jax.checkpoint(jax.named_call(f))`, `jax.checkpoint(jax.vmap(f))`)
+    first = call.args[0] if call.args else None
+    return remat is chain.layers[0] and (first is None or isinstance(first, (ast.Name, ast.Attribute)))
 
 
 def _may_take_defaults(target: FunctionInfo | None) -> bool:

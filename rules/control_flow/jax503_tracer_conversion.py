@@ -382,6 +382,8 @@ def _array_form(node: ast.Call, ctx: Context) -> ConversionFix | None:
         return None  # wanted as a Python index, a shape or a count: an array cannot serve
     if builtin and len(node.args) == 1:
         operand = node.args[0]
+        if ctx.function is not None and ctx.function in ctx.model.custom_derivatives:
+            return None  # traced only under a staging caller: eagerly its arguments stay Python values
         if qualname == "builtins.bool" and _gives_bool(operand):
             return UnwrapBool(operand, condition=False)
         return AsDtype(operand, qualname.removeprefix("builtins."))  # pyright: ignore[reportOptionalMemberAccess]

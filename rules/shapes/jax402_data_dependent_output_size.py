@@ -15,6 +15,7 @@ from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_tr
 
 from ..support.explain import snippet, why_traced
 from ..support.library import array_method_receiver, jitted_library_call
+from ..support.staging import compile_time_eval
 from .reductions import IDENTITIES, only_reduction, reduction_called, reduction_of
 
 # function -> (keyword that fixes the output size, positions of the data arguments)
@@ -179,7 +180,7 @@ class DataDependentOutputSize(Rule):
             return
         if any(is_traced(ctx.value(a)) for a in [*node.args, *(k.value for k in node.keywords)]):
             return  # another argument is traced (`weights=`): NumPy cannot take it
-        if _compile_time_eval(ctx):
+        if compile_time_eval(ctx):
             return
         if not all(_staged_constant(ctx, arg) for arg in data):
             ctx.report(
@@ -233,7 +234,6 @@ class DataDependentOutputSize(Rule):
 OTHER_ERROR_ON_CONSTANTS = frozenset({"compress", "extract"})
 # Those of them that return a tuple of arrays.
 TUPLE_RESULTS = frozenset({"nonzero", "where", "unique_counts", "unique_inverse", "unique_all"})
-COMPILE_TIME_EVAL = frozenset({"jax.ensure_compile_time_eval", "jax.core.eval_context"})
 
 
 @dataclass(frozen=True)
@@ -242,19 +242,6 @@ class ComputeOnHost(FixRequest):
     made a JAX array again (so `.at`, traced indices and 32-bit dtypes work as before)."""
 
     call: ast.Call
-
-
-def _compile_time_eval(ctx: Context) -> bool:
-    """Whether the call runs under ``with jax.ensure_compile_time_eval():``, where JAX
-    computes on constants eagerly."""
-    for ancestor in ctx.ancestors():
-        if isinstance(ancestor, (ast.With, ast.AsyncWith)) and any(
-            isinstance(item.context_expr, ast.Call)
-            and ctx.qualname(item.context_expr.func) in COMPILE_TIME_EVAL
-            for item in ancestor.items
-        ):
-            return True
-    return False
 
 
 def _staged_constant(ctx: Context, argument: ast.expr) -> bool:

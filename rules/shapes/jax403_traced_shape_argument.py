@@ -29,7 +29,7 @@ from ..support.explain import (
     why_traced,
 )
 from ..support.library import array_method_receiver, jitted_library_call
-from ..support.staging import computed_by_numpy, numpy_advice
+from ..support.staging import compile_time_eval, computed_by_numpy, numpy_advice
 
 
 @dataclass(frozen=True)
@@ -149,8 +149,8 @@ class TracedShapeArgument(Rule):
         """``jnp.repeat(x, REPEATS)`` under ``jit`` with ``REPEATS = jnp.int32(3)`` a module
         constant: the function stages the JAX array, which then fails as a tracer would (measured
         per parameter: ``jnp.zeros`` takes one as a shape)."""
-        if ctx.level < STAGED:
-            return
+        if ctx.level < STAGED or compile_time_eval(ctx):
+            return  # under `ensure_compile_time_eval` JAX computes on constants eagerly
         qualname = ctx.qualname(node.func)
         params = None if qualname is None else concrete_parameters(qualname)
         if params is None or any(isinstance(a, ast.Starred) for a in node.args):
@@ -162,7 +162,7 @@ class TracedShapeArgument(Rule):
             if parameter is None or not parameter.array_constant_error or keywords & set(parameter.unless):
                 continue
             value = ctx.value(argument)
-            if is_jax_array(value) and not is_traced(value):
+            if is_jax_array(value) and not is_traced(value) and _scalar_constant(ctx, argument):
                 short = snippet(ctx, node.func)
                 ctx.report(
                     node,
@@ -287,6 +287,26 @@ class TracedShapeArgument(Rule):
         if is_array_parameter(ctx, name):
             return f"derive the size from static shapes (`x.shape`): `{name}` is an array, which cannot be static"
         return "derive the size from static shapes (`x.shape`) or make it a static argument"
+
+
+SCALAR_MAKERS = frozenset({"array", "asarray", "int8", "int16", "int32", "int64", "uint8", "uint32"})
+
+
+def _scalar_constant(ctx: Context, argument: ast.expr) -> bool:
+    """Whether ``argument`` names a JAX scalar made from a number where it is bound once
+    (``REPEATS = jnp.int32(3)``): measured per parameter on 0-d constants only (``jnp.repeat``
+    takes a constant array of counts)."""
+    if not isinstance(argument, ast.Name):
+        return False
+    owner = ctx.scope.lookup(argument.id)
+    value = (
+        owner.assigned.get(argument.id) if owner is not None and owner.bound.get(argument.id) == 1 else None
+    )
+    if not isinstance(value, ast.Call) or len(value.args) != 1 or not isinstance(value.args[0], ast.Constant):
+        return False
+    qualname = ctx.model.qualname(value.func, owner) or ""  # pyright: ignore[reportArgumentType]
+    module, _, name = qualname.rpartition(".")
+    return module == "jax.numpy" and name in SCALAR_MAKERS and isinstance(value.args[0].value, int)
 
 
 def _array_held_by(ctx: Context, culprit: ast.expr, name: str | None) -> str | None:

@@ -94,3 +94,19 @@ def numpy_advice(name: str | None) -> str:
         f"compute `{name}` with NumPy (`np.` for `jnp.`): it is made from constants alone, and "
         f"under a trace every `jnp` result is a tracer, constants included"
     )
+
+
+COMPILE_TIME_EVAL = frozenset({"jax.ensure_compile_time_eval", "jax.core.eval_context"})
+
+
+def compile_time_eval(ctx: Context) -> bool:
+    """Whether the call runs under ``with jax.ensure_compile_time_eval():``, where JAX
+    computes on constants eagerly."""
+    for ancestor in ctx.ancestors():
+        if isinstance(ancestor, (ast.With, ast.AsyncWith)) and any(
+            isinstance(item.context_expr, ast.Call)
+            and ctx.qualname(item.context_expr.func) in COMPILE_TIME_EVAL
+            for item in ancestor.items
+        ):
+            return True
+    return False

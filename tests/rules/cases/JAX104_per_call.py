@@ -86,3 +86,13 @@ def attend(x):
 
 def jittered(x):
     return jax.checkpoint(lambda h: h * random.random())(x)  # fine: a new lambda on every call
+
+
+def residual(x):
+    global calls
+    calls += 1  # fine: `jax.named_call` makes a new function on each call of `named`
+    return x * 2.0
+
+
+def named(x):
+    return jax.checkpoint(jax.named_call(residual, name="residual"))(x)

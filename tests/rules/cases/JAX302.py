@@ -354,3 +354,11 @@ def noisy_step(key, i, x):
 
 def same_noise_each_step(key, x):
     return jax.lax.fori_loop(0, 3, functools.partial(noisy_step, key), x)
+
+
+def noisy_step_keyword(i, x, key):
+    return x + random.normal(key, x.shape)  # error: JAX302 (bound by keyword: the same every step)
+
+
+def same_noise_by_keyword(key, x):
+    return jax.lax.fori_loop(0, 3, functools.partial(noisy_step_keyword, key=key), x)

@@ -246,3 +246,14 @@ def tiled(x):
 
 def tiled_eagerly(x):
     return jnp.repeat(x, REPEATS)  # ok: eager, the constant is concrete
+
+
+COUNTS = jnp.array([1, 2, 1, 0])
+
+
+@jax.jit
+def tiled_by_counts(x):
+    a = jnp.repeat(x, COUNTS)  # ok: measured on 0-d constants only; an array of counts works
+    with jax.ensure_compile_time_eval():
+        b = jnp.repeat(x, REPEATS)  # ok: JAX computes on the constant eagerly here
+    return a, b

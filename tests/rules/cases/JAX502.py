@@ -103,3 +103,14 @@ def power_mode(m, v, mode="fast"):
 
 def run_untraced_knobs(m, v):
     return power_none(m, v, num_iters=None), power_mode(m, v)
+
+
+@jax.jit
+def summed(x, axes=(0,)):
+    for axis in range(len(axes)):  # ok: the only call passes `()`, an empty pytree
+        x = x.sum(axis=axes[axis])
+    return x
+
+
+def run_summed(x):
+    return summed(x, axes=())

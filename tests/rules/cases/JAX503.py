@@ -200,3 +200,16 @@ safe_pow.defjvp(lambda primals, tangents: (safe_pow(*primals), tangents[0]))
 @jax.jit
 def squared(x):
     return safe_pow(x)
+
+
+@jax.custom_jvp
+def safe_norm(x, *, order=2):
+    return jnp.sum(jnp.abs(x) ** int(order))  # ok: a keyword-only default stays a Python value
+
+
+safe_norm.defjvp(lambda primals, tangents: (safe_norm(*primals), tangents[0].sum()))
+
+
+@jax.jit
+def normed(x):
+    return safe_norm(x)
