@@ -152,9 +152,17 @@ class PrngKeyReuseInLoop(Rule):
                 else f"`{event.key}` folds the same Python value into the same key `{folded}` "
                 f"on every step of {where}"
             )
+            effect = (
+                "each step splits it again and picks another subkey, so the draws differ, but the key "
+                "is consumed on every step (`KeyReuseError` under `jax_debug_key_reuse`)"
+                if _split_indexed_by_data(node, ctx)
+                else "every step that takes this branch draws the same random numbers"
+                if _in_branch(node, ctx)
+                else "every step draws the same random numbers"
+            )
             ctx.report(
                 node,
-                f"{what}: every step draws the same random numbers; carry the key, split it each "
+                f"{what}: {effect}; carry the key, split it each "
                 f"step and hand the new key back in the carry, {_step_split(folded or event.key)}",
                 fix=_step_fix(node, ctx, folded or event.key, event.via, event.repeated_by),
             )
@@ -329,4 +337,30 @@ def _loop_advice(ctx: Context, key: str, loop: ast.AST | None) -> str:
     return (
         f"draw from a key of its own each iteration, `jax.random.fold_in({key}, {index or 'i'})`, "
         f"or pass a fresh key in"
+    )
+
+
+def _split_indexed_by_data(node: ast.Call, ctx: Context) -> bool:
+    """``jax.random.split(key, n)[i]`` with an index that is not a constant (a step index): each
+    step picks another subkey of the same split."""
+    parent = ctx.parent
+    return (
+        isinstance(parent, ast.Subscript)
+        and parent.value is node
+        and not isinstance(parent.slice, ast.Constant)
+        and ctx.qualname(node.func) == "jax.random.split"
+    )
+
+
+def _in_branch(node: ast.Call, ctx: Context) -> bool:
+    """Whether the draw is in a ``lax.cond``/``switch`` branch nested in the loop body (traced
+    on every step, taken on some), or is that ``cond``/``switch`` call."""
+    if ctx.qualname(node.func) in ("jax.lax.cond", "jax.lax.switch"):
+        return True
+    function = ctx.function
+    return (
+        function is not None
+        and function.parent is not None
+        and "body" in function.transformed_by
+        and function.repeated_by is None
     )

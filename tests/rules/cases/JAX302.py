@@ -362,3 +362,20 @@ def noisy_step_keyword(i, x, key):
 
 def same_noise_by_keyword(key, x):
     return jax.lax.fori_loop(0, 3, functools.partial(noisy_step_keyword, key=key), x)
+
+
+def record_subkey(key, i, xs):
+    # each step picks another subkey of the same split: the draws differ, the key is reused
+    k = random.split(key, 5)[i]  # error: JAX302 (KeyReuseError under jax_debug_key_reuse)
+    return xs.at[i].set(random.normal(k, (2,)))
+
+
+def record_first(key, i, xs):
+    draw = lambda: xs.at[i].set(random.normal(key, (2,)))  # noqa: E731
+    return jax.lax.cond(i == 0, draw, lambda: xs)  # error: JAX302 (a branch: only the steps that take it)
+
+
+def recorded(key):
+    a = jax.lax.fori_loop(0, 5, functools.partial(record_subkey, key), jnp.zeros((5, 2)))
+    b = jax.lax.fori_loop(0, 5, functools.partial(record_first, key), jnp.zeros((5, 2)))
+    return a, b
