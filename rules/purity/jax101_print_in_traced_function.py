@@ -25,7 +25,7 @@ class PrintInTracedFunction(Rule):
     abstractly (`jax.jit`, `jax.vmap`, `lax.scan` bodies, ...).
 
     ## Why is this bad?
-    A traced function's Python body runs once, while JAX traces it; the compiled program
+    A traced function's Python body runs only while JAX traces it (once per compilation); the compiled program
     that runs on later calls contains no Python. So `print` fires only on the first call
     (and on each re-trace), and it shows tracers such as
     `Traced<ShapedArray(float32[2])>` instead of values. `jax.debug.print` is staged into

@@ -72,7 +72,7 @@ class StateMutationInTracedFunction(Rule):
     # `history.append(x)`, `last = x` under a bare grad leak a JVP tracer
     visits_anywhere = frozenset({ast.Call, ast.Assign, ast.AugAssign, ast.AnnAssign})
     name = "state-mutation-in-traced-function"
-    message = "A traced function writes state outside itself: it happens once, at trace time"
+    message = "A traced function writes state outside itself: it happens only at trace time"
     outcome = "the write happens once per compilation; stored tracers leak (UnexpectedTracerError)"
     severity = "warning"
 
@@ -94,8 +94,8 @@ class StateMutationInTracedFunction(Rule):
             return
         ctx.report(
             target,
-            f"updating `self.{target.attr}` in `{function_name(ctx)}` happens once, while JAX traces "
-            f"it, not on each call ({why_traced(ctx)}); return the new value instead",
+            f"updating `self.{target.attr}` in `{function_name(ctx)}` happens only while JAX traces "
+            f"it (once per compilation), not on each call ({why_traced(ctx)}); return the new value instead",
         )
 
     def visit_AnnAssign(self, node: ast.AnnAssign, ctx: Context) -> None:
@@ -178,8 +178,8 @@ class StateMutationInTracedFunction(Rule):
             return
         ctx.report(
             target,
-            f"assigning {kind} `{target.id}` in `{function_name(ctx)}` happens once, while JAX traces "
-            f"it, not on each call ({why_traced(ctx)}); return the new value instead",
+            f"assigning {kind} `{target.id}` in `{function_name(ctx)}` happens only while JAX traces "
+            f"it (once per compilation), not on each call ({why_traced(ctx)}); return the new value instead",
         )
 
     @staticmethod
@@ -205,7 +205,7 @@ def _effect(ctx: Context, stored: list[ast.expr]) -> str | None:
     if any(is_traced(ctx.value(value)) for value in stored):
         return f"with tracers, which leak: {LEAKED}"
     if ctx.trace_reused:
-        return "once, while JAX traces it, not on each call"
+        return "only while JAX traces it (once per compilation), not on each call"
     return None
 
 

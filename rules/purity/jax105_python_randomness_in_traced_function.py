@@ -119,7 +119,7 @@ class PythonRandomnessInTracedFunction(Rule):
             return
         ctx.report(
             node,
-            f"`{what}(...)` in `{function_name(ctx)}` runs once, while JAX traces it: its result is "
+            f"`{what}(...)` in `{function_name(ctx)}` runs only while JAX traces it (once per compilation): its result is "
             f"compiled in as a constant and repeats on every call ({why_traced(ctx)}); "
             f"use `jax.random` with a key argument",
         )

@@ -16,7 +16,7 @@ class IteratorNextInTracedFunction(Rule):
     defined outside that function: a global data stream, or a closed-over iterator.
 
     ## Why is this bad?
-    `next` runs once, while JAX traces the function, and its result is compiled in as a
+    `next` runs only while JAX traces the function (once per compilation), and its result is compiled in as a
     constant. A jitted step that pulls its batch with `next(batches)` trains on the first batch
     forever; a `fori_loop` body that calls `next` sees one element for every iteration.
     A bare `jax.vmap` traces the function again on every
@@ -65,7 +65,7 @@ class IteratorNextInTracedFunction(Rule):
             return
         ctx.report(
             node,
-            f"`next({iterator.id})` in `{function_name(ctx)}` runs once, while JAX traces it: the "
+            f"`next({iterator.id})` in `{function_name(ctx)}` runs only while JAX traces it (once per compilation): the "
             f"element it returns is compiled in and reused every time ({why_traced(ctx)}); "
             f"pass the data in as an argument",
         )
