@@ -1534,8 +1534,9 @@ class Interpreter:
             target.callers.add(self.info)
         if self.level > NONE and target is not self.info:
             params = self.bind_arguments(target, offset, node, args, keywords)
-            if self.level == STAGED and target in self.model.custom_derivatives:
-                params = _custom_derivative_params(target, self.model.custom_derivatives[target], params)
+            nondiff = self.model.custom_derivatives.get(target) if self.level == STAGED else None
+            if nondiff is not None:
+                params = _custom_derivative_params(target, nondiff, params)
             relevant = {
                 name: value
                 for name, value in params.items()
@@ -1548,7 +1549,7 @@ class Interpreter:
             # result there is a tracer (omnistaging)
             if self.info is not None and (relevant or self.level == STAGED):
                 reason = f"`{target.name}` is called from traced `{self.info.name}` at line {node.lineno}"
-                if self.level == STAGED and target in self.model.custom_derivatives:
+                if nondiff is not None:
                     reason += (
                         ", and as a custom-derivative function it gets every argument not in its "
                         "`nondiff_argnums` as a tracer"

@@ -757,11 +757,9 @@ class SemanticModel:
                 self._discover_flax_methods(cls)
 
     def _note_custom_derivative(self, expr: ast.expr, scope: Scope, call: ast.Call) -> None:
-        owner = scope.lookup(expr.id) if isinstance(expr, ast.Name) else None
-        node = owner.single_def(expr.id) if owner is not None else None  # pyright: ignore[reportAttributeAccessIssue]
-        info = self.infos.get(node) if isinstance(node, ast.FunctionDef) else None
-        if info is not None:
-            self.custom_derivatives[info] = _nondiff_params(info, call)
+        found = self.resolve_function(expr, scope) if isinstance(expr, ast.Name) else None
+        if found is not None:
+            self.custom_derivatives[found[0]] = _nondiff_params(found[0], call)
 
     def transform_of(self, expr: ast.AST, scope: Scope) -> Transform | None:
         qualname = self.resolver.qualname(expr, scope)
@@ -859,29 +857,18 @@ class SemanticModel:
             return targets
         found: list[ast.expr] = []
         for target in targets:
+            name = target.id if isinstance(target, ast.Name) else None
+            owner = None if name is None else scope.lookup(name)
             table = None
-            if isinstance(target, ast.Name):
-                owner = scope.lookup(target.id)
-                if (
-                    owner is not None
-                    and owner.bound.get(target.id) == 1
-                    and not self._changed_in_place(target.id)
-                ):
-                    table = owner.assigned.get(target.id)
+            if name is not None and owner is not None and not self._changed_in_place(name):
+                table = owner.single_value(name)
             found.extend(table.elts if isinstance(table, (ast.List, ast.Tuple)) else [target])
         return found
 
     def _changed_in_place(self, name: str) -> bool:
-        """Whether the module stores an item of ``name`` or calls a mutating method on it."""
-        for node in ast.walk(self.tree):
-            if isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):
-                if isinstance(node.value, ast.Name) and node.value.id == name:
-                    return True
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-                owner = node.func.value
-                if isinstance(owner, ast.Name) and owner.id == name and node.func.attr in MUTATORS:
-                    return True
-        return False
+        """Whether the module changes ``name`` in place: an item stored, ``append``, ``+=`` (the
+        mutations the scope walk collected)."""
+        return any(base == name for _, _, base in self.index.mutations)
 
     def _rejitted_def(self, target: ast.expr, scope: Scope, call: ast.Call) -> Chain | None:
         """``f = jax.jit(f)``: the ``def`` that the name held before the call rebinds it."""
@@ -1657,11 +1644,6 @@ class SemanticModel:
                 info.transformed_by.add("flax")
                 if info.apply(ABSTRACT, flax_params(self, info), reason):
                     self.enqueue(info)
-
-
-MUTATORS = frozenset(
-    {"append", "extend", "insert", "remove", "pop", "clear", "reverse", "sort", "__setitem__"}
-)
 
 
 def _passing(calls: list[ast.Call]) -> tuple[int, frozenset[str]]:

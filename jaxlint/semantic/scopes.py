@@ -124,6 +124,10 @@ class Scope:
         imported = self.imports.get(name)
         return imported is not None and imported != AMBIGUOUS and self.import_count[name] == self.bound[name]
 
+    def single_value(self, name: str) -> ast.expr | None:
+        """What ``name = value`` binds here, when that is the name's only binding."""
+        return self.assigned.get(name) if self.bound.get(name) == 1 else None
+
     def single_def(self, name: str) -> ast.AST | None:
         """The def or class bound to ``name`` here, when that is the name's only binding."""
         nodes = self.defs.get(name)

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import ast
 
-from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
-from jaxlint.semantic.transforms import NONE
-from jaxlint.semantic.values import is_jax_array, is_static, refs
+from jaxlint.semantic.values import is_jax_array, is_static
 
 from ..support.explain import snippet
 from ..support.jitted import declares_static, jitted_callee, jitted_callee_in
+from .treedefs import aux_data_arrays, static_field_arrays
 
 DISPLAYS = {
     ast.List: "a list",
@@ -28,8 +27,6 @@ NUMPY_ARRAYS = frozenset(
     f"numpy.{name}"
     for name in ["array", "asarray", "zeros", "ones", "empty", "full", "arange", "linspace", "eye"]
 )
-# `eqx.field(static=True)`, `flax.struct.field(pytree_node=False)`: a field kept in the treedef
-STATIC_FIELDS = {"equinox.field": ("static", True), "flax.struct.field": ("pytree_node", False)}
 CONTAINER_BUILTINS = {"builtins.list": "a list", "builtins.dict": "a dict", "builtins.set": "a set"}
 
 
@@ -103,24 +100,10 @@ class UnhashableStaticArgument(Rule):
             self.check(argument, relay, ctx)
 
     def visit_ClassDef(self, node: ast.ClassDef, ctx: Context) -> None:
-        """An array in a static field of an equinox module or a flax struct: the field is part of
-        the treedef, which JAX compares with ``==`` when it looks up a compiled program."""
-        scope = ctx.model.index.scopes.get(node)
-        if scope is None:
-            return
-        if node in ctx.model.pytree_fields.custom_classes:
-            self.check_aux_data(node, ctx)
-        fields = [s for s in node.body if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)]
-        for position, statement in enumerate(fields):
-            if not _static_field(ctx, statement.value, scope):
-                continue
-            field = statement.target.id  # pyright: ignore[reportAttributeAccessIssue]
-            where, kind = _array_in_field(ctx, node, field, scope)
-            if where is None:
-                where, kind = _array_in_construction(ctx, node, field, position)
-                where = None if where is None else statement
-            if where is None:
-                continue
+        """An array in a static field of an equinox module or a flax struct, or in the auxiliary
+        data of a class's own ``tree_flatten``: both are part of the treedef, which JAX compares
+        with ``==`` when it looks up a compiled program."""
+        for field, where, kind in static_field_arrays(ctx, node):
             ctx.report(
                 where,
                 f"static field `{field}` of `{node.name}` holds {kind}: JAX compares static fields with "
@@ -128,29 +111,13 @@ class UnhashableStaticArgument(Rule):
                 f"elements that raises `ValueError` (a jitted function given a `{node.name}` built "
                 f"apart from the first); make `{field}` an ordinary field",
             )
-
-    def check_aux_data(self, cls: ast.ClassDef, ctx: Context) -> None:
-        """A class with its own ``tree_flatten`` that puts ``self.x`` in the auxiliary data, where
-        the module builds it with an array of several elements for ``x``: the auxiliary data is
-        part of the treedef, compared with ``==`` like a static field."""
-        init = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
-        if init is None or len(init.args.args) < 2:
-            return
-        this = init.args.args[0].arg
-        params = [a.arg for a in init.args.args[1:]]
-        for attr, where in _aux_attributes(cls):
-            param = _stored_parameter(init, this, attr, params)
-            if param is None:
-                continue
-            given, kind = _array_in_construction(ctx, cls, param, params.index(param), through_init=True)
-            if given is None:
-                continue
+        for attr, where, kind in aux_data_arrays(ctx, node):
             ctx.report(
                 where,
-                f"`{snippet(ctx, where)}` puts {kind} into the auxiliary data of `{cls.name}`'s "
+                f"`{snippet(ctx, where)}` puts {kind} into the auxiliary data of `{node.name}`'s "
                 f"`tree_flatten`: JAX compares the treedef, auxiliary data included, with `==` when "
                 f"it looks up a compiled program, and for two array objects of several elements that "
-                f"raises `ValueError` (a jitted function given a `{cls.name}` built apart from the "
+                f"raises `ValueError` (a jitted function given a `{node.name}` built apart from the "
                 f"first); return `self.{attr}` among the children",
             )
 
@@ -208,7 +175,7 @@ def _bindings(owner: Scope, name: str) -> list[ast.expr | None]:
     """What each binding of ``name`` in ``owner`` assigns (None for a binding that is not a plain
     ``name = value``: a loop target, a parameter, an import...)."""
     if owner.bound.get(name) == 1:
-        return [owner.assigned.get(name)]
+        return [owner.single_value(name)]
     body = getattr(owner.node, "body", None)
     if not isinstance(body, list):
         return [None]
@@ -218,196 +185,6 @@ def _bindings(owner: Scope, name: str) -> list[ast.expr | None]:
         if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)
     ]
     return values if len(values) == owner.bound.get(name) else [None]
-
-
-def _static_field(ctx: Context, value: ast.expr | None, scope: Scope) -> bool:
-    """``eqx.field(static=True)``, ``eqx.static_field()`` or ``flax.struct.field(pytree_node=False)``."""
-    if not isinstance(value, ast.Call):
-        return False
-    qualname = ctx.model.qualname(value.func, scope)
-    if qualname == "equinox.static_field":
-        return keyword_argument(value, "converter") is None
-    option = STATIC_FIELDS.get(qualname or "")
-    if keyword_argument(value, "converter") is not None:
-        return False  # equinox stores what the converter makes of the value
-    return option is not None and any(
-        k.arg == option[0] and isinstance(k.value, ast.Constant) and k.value.value is option[1]
-        for k in value.keywords
-    )
-
-
-def _array_in_field(ctx: Context, cls: ast.ClassDef, field: str, scope: Scope) -> tuple[ast.AST | None, str]:
-    """Where an array of several elements goes into the field (a store on ``self``, in
-    ``__init__`` say), and what it is. A 0-d array compares to a bool and works (equinox only
-    warns), so the array must show its size: a shape or a list of several elements."""
-    for store in ctx.model.self_stores(cls).get(field, []):
-        value = store.value
-        if not isinstance(value, ast.Call):
-            continue
-        method_scope = ctx.model.index.scopes.get(store.method, scope)
-        qualname = ctx.model.qualname(value.func, method_scope) or ""
-        if not _several_elements(qualname, value):
-            continue
-        if qualname.startswith("numpy."):
-            return store.target, "a NumPy array"
-        if is_jax_array(ctx.model.value(value, method_scope)):
-            return store.target, "a JAX array"
-    return None, ""
-
-
-def _aux_attributes(cls: ast.ClassDef) -> list[tuple[str, ast.Attribute]]:
-    """The ``self.x`` read in the auxiliary data a class's own ``tree_flatten`` returns
-    (``return children, (self.x,)``, or through one name assigned in the method)."""
-    method = next(
-        (
-            s
-            for s in cls.body
-            if isinstance(s, ast.FunctionDef) and s.name in ("tree_flatten", "_tree_flatten")
-        ),
-        None,
-    )
-    if method is None or not method.args.args:
-        return []
-    this = method.args.args[0].arg
-    assigned = {
-        s.targets[0].id: s.value
-        for s in method.body
-        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
-    }
-    found: list[tuple[str, ast.Attribute]] = []
-    for statement in method.body:
-        value = statement.value if isinstance(statement, ast.Return) else None
-        if not isinstance(value, ast.Tuple) or len(value.elts) != 2:
-            continue
-        aux = value.elts[1]
-        aux = assigned.get(aux.id, aux) if isinstance(aux, ast.Name) else aux
-        for node in ast.walk(aux):
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == this:
-                found.append((node.attr, node))
-    return found
-
-
-def _stored_parameter(init: ast.FunctionDef, this: str, attr: str, params: list[str]) -> str | None:
-    """The parameter of ``__init__`` stored unchanged as ``self.attr`` (``self.x = x``), when
-    that is the only store of the attribute there."""
-    stores = [
-        s
-        for s in init.body
-        if isinstance(s, ast.Assign)
-        and any(
-            isinstance(t, ast.Attribute)
-            and t.attr == attr
-            and isinstance(t.value, ast.Name)
-            and t.value.id == this
-            for t in s.targets
-        )
-    ]
-    if len(stores) != 1 or not isinstance(stores[0].value, ast.Name) or stores[0].value.id not in params:
-        return None
-    return stores[0].value.id
-
-
-def _array_in_construction(
-    ctx: Context, cls: ast.ClassDef, field: str, position: int, through_init: bool = False
-) -> tuple[ast.AST | None, str]:
-    """An array of several elements given for the field where this module builds the class (a
-    dataclass-like class: its fields are its parameters, in order; ``through_init``: the
-    parameter ``field`` of its own ``__init__``): ``Model(np.ones(10))``."""
-    if not through_init and any(isinstance(s, ast.FunctionDef) and s.name == "__init__" for s in cls.body):
-        return None, ""  # its own `__init__` decides what goes where (`_array_in_field`)
-    module = ctx.model.index.module
-    # a base class of this module may have fields of its own before these: keywords only
-    positional = not any(ctx.model.class_named(base, module) for base in cls.bases)
-    calls = _constructions(ctx, cls)
-    if len(calls) < 2 or not _reaches_traced_call(ctx, calls):
-        return None, ""  # one object holds one array (compared with itself, it works), or none is traced
-    for call in calls:
-        given = keyword_argument(call, field)
-        starred = any(isinstance(a, ast.Starred) for a in call.args[: position + 1])
-        if given is None and positional and position < len(call.args) and not starred:
-            given = call.args[position]
-        if not isinstance(given, ast.Call):
-            continue
-        qualname = ctx.model.qualname(given.func, module) or ""
-        if _several_elements(qualname, given):
-            kind = "a NumPy array" if qualname.startswith("numpy.") else "a JAX array"
-            return given, f"{kind} (`{snippet(ctx, call)}` at line {call.lineno})"
-    return None, ""
-
-
-def _reaches_traced_call(ctx: Context, constructions: list[ast.Call]) -> bool:
-    """Whether an object built by one of ``constructions`` (directly, or through the name it is
-    assigned to) is passed to a function JAX traces, called by its name."""
-    model = ctx.model
-    traced = {info.name for info in model.infos.values() if info.level > NONE}
-    traced |= {
-        name
-        for name, value in model.module_summary.items()
-        if any(getattr(r, "layers", ()) for r in refs(value))
-    }
-    built = set(map(id, constructions))
-    holders = {
-        target.id
-        for node in ast.walk(model.tree)
-        if isinstance(node, ast.Assign) and id(node.value) in built
-        for target in node.targets
-        if isinstance(target, ast.Name)
-    }
-    for node in ast.walk(model.tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in traced:
-            for argument in [*node.args, *(k.value for k in node.keywords)]:
-                if id(argument) in built or (isinstance(argument, ast.Name) and argument.id in holders):
-                    return True
-    return False
-
-
-def _constructions(ctx: Context, cls: ast.ClassDef) -> list[ast.Call]:
-    """The calls of ``cls`` by its name in this module."""
-    found = ctx.memo.get(("JAX606 constructions", cls))
-    if found is None:
-        found = [
-            node
-            for node in ast.walk(ctx.model.tree)
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == cls.name
-        ]
-        ctx.memo[("JAX606 constructions", cls)] = found
-    return found
-
-
-SHAPED = frozenset({"zeros", "ones", "empty", "full", "arange", "eye", "identity"})
-LISTED = frozenset({"array", "asarray"})
-
-
-def _several_elements(qualname: str, call: ast.Call) -> bool:
-    """Whether the array ``call`` makes certainly holds more than one element: a literal shape
-    (``jnp.zeros((3, 3))``, ``jax.random.uniform(key, (10,))``, ``np.arange(5)``) or a literal
-    list of several items (``jnp.array([1.0, 2.0])``)."""
-    module, _, name = qualname.rpartition(".")
-    shape = keyword_argument(call, "shape")
-    if module in ("jax.numpy", "numpy") and name in SHAPED:
-        first = shape if shape is not None else (call.args[0] if call.args else None)
-        return (
-            len(call.args) <= 1 and _literal_size(first) > 1 if name == "arange" else _literal_size(first) > 1
-        )
-    if module == "jax.random":
-        shape = shape if shape is not None else (call.args[1] if len(call.args) > 1 else None)
-        return isinstance(shape, ast.Tuple) and _literal_size(shape) > 1
-    if module in ("jax.numpy", "numpy") and name in LISTED and call.args:
-        items = call.args[0]
-        return isinstance(items, (ast.List, ast.Tuple)) and len(items.elts) > 1
-    return False
-
-
-def _literal_size(shape: ast.expr | None) -> int:
-    """The number of elements a literal shape gives (0 where it is no literal)."""
-    if isinstance(shape, ast.Constant) and type(shape.value) is int:
-        return shape.value
-    if isinstance(shape, ast.Tuple):
-        size = 1
-        for item in shape.elts:
-            size *= _literal_size(item)
-        return size
-    return 0
 
 
 def _unhashable_dataclass(ctx: Context, cls: ast.ClassDef) -> bool:

@@ -187,7 +187,7 @@ def bounded_sweep(ctx: Context, loop: ast.AST) -> bool:
 def literal_collection(ctx: Context, node: ast.expr, depth: int = 0) -> bool:
     if isinstance(node, ast.Name) and depth < 4:
         owner = ctx.scope.lookup(node.id)
-        value = owner.assigned.get(node.id) if owner is not None and owner.bound.get(node.id) == 1 else None
+        value = None if owner is None else owner.single_value(node.id)
         return value is not None and literal_collection(ctx, value, depth + 1)
     if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
         return not any(isinstance(e, ast.Starred) for e in node.elts)

@@ -137,7 +137,7 @@ def _wrapping_call(ctx: Context, func: ast.expr) -> ast.Call | None:
     if not isinstance(func, ast.Name):
         return None
     owner = ctx.scope.lookup(func.id)
-    value = owner.assigned.get(func.id) if owner is not None and owner.bound.get(func.id) == 1 else None
+    value = None if owner is None else owner.single_value(func.id)
     return value if isinstance(value, ast.Call) and len(value.args) == 1 else None
 
 

@@ -299,12 +299,15 @@ def _scalar_constant(ctx: Context, argument: ast.expr) -> bool:
     if not isinstance(argument, ast.Name):
         return False
     owner = ctx.scope.lookup(argument.id)
-    value = (
-        owner.assigned.get(argument.id) if owner is not None and owner.bound.get(argument.id) == 1 else None
-    )
-    if not isinstance(value, ast.Call) or len(value.args) != 1 or not isinstance(value.args[0], ast.Constant):
+    value = None if owner is None else owner.single_value(argument.id)
+    if (
+        owner is None
+        or not isinstance(value, ast.Call)
+        or len(value.args) != 1
+        or not isinstance(value.args[0], ast.Constant)
+    ):
         return False
-    qualname = ctx.model.qualname(value.func, owner) or ""  # pyright: ignore[reportArgumentType]
+    qualname = ctx.model.qualname(value.func, owner) or ""
     module, _, name = qualname.rpartition(".")
     return module == "jax.numpy" and name in SCALAR_MAKERS and isinstance(value.args[0].value, int)
 
