@@ -1442,29 +1442,20 @@ def _differentiable(fn: Fn) -> bool:
     return fn.kind in ("scalar", "array") and fn.out == "X" and not fn.static and fn.flow.name != "shape"
 
 
-def ctx_grad(fn: Fn) -> Parts | None:
+def _loss_under(fn: Fn, transform: str) -> Parts | None:
+    """``{transform}(loss)(...)`` called on the spot, ``loss`` summing the hazard's result."""
     if not _differentiable(fn):
         return None
     return Parts(
         defs=define("loss", fn.params, _fn_body(fn), ret="jnp.sum(y)"),
-        main=[f"return jax.grad(loss)({_p(fn)})"],
+        main=[f"return {transform}(loss)({_p(fn)})"],
         main_params=fn.params,
         args=fn.args(""),
     )
 
 
-def ctx_value_and_grad(fn: Fn) -> Parts | None:
-    if not _differentiable(fn):
-        return None
-    return Parts(
-        defs=define("loss", fn.params, _fn_body(fn), ret="jnp.sum(y)"),
-        main=[f"return jax.value_and_grad(loss)({_p(fn)})"],
-        main_params=fn.params,
-        args=fn.args(""),
-    )
-
-
-def ctx_jit_grad(fn: Fn) -> Parts | None:
+def _jitted_loss_under(fn: Fn, transformed: str) -> Parts | None:
+    """``grad_step = jax.jit(<transformed loss>)`` at module level, called by ``main``."""
     if not _differentiable(fn):
         return None
     return Parts(
@@ -1472,12 +1463,24 @@ def ctx_jit_grad(fn: Fn) -> Parts | None:
             *define("loss", fn.params, _fn_body(fn), ret="jnp.sum(y)"),
             "",
             "",
-            "grad_step = jax.jit(jax.grad(loss))",
+            f"grad_step = jax.jit({transformed})",
         ],
         main=[f"return grad_step({_p(fn)})"],
         main_params=fn.params,
         args=fn.args(""),
     )
+
+
+def ctx_grad(fn: Fn) -> Parts | None:
+    return _loss_under(fn, "jax.grad")
+
+
+def ctx_value_and_grad(fn: Fn) -> Parts | None:
+    return _loss_under(fn, "jax.value_and_grad")
+
+
+def ctx_jit_grad(fn: Fn) -> Parts | None:
+    return _jitted_loss_under(fn, "jax.grad(loss)")
 
 
 def _single(fn: Fn) -> bool:
@@ -1920,14 +1923,7 @@ def ctx_linearize(fn: Fn) -> Parts | None:
 
 
 def ctx_jacrev(fn: Fn) -> Parts | None:
-    if not _differentiable(fn):
-        return None
-    return Parts(
-        defs=define("loss", fn.params, _fn_body(fn), ret="jnp.sum(y)"),
-        main=[f"return jax.jacrev(loss)({_p(fn)})"],
-        main_params=fn.params,
-        args=fn.args(""),
-    )
+    return _loss_under(fn, "jax.jacrev")
 
 
 def ctx_hessian(fn: Fn) -> Parts | None:
@@ -1943,19 +1939,7 @@ def ctx_hessian(fn: Fn) -> Parts | None:
 
 
 def ctx_grad_checkpoint(fn: Fn) -> Parts | None:
-    if not _differentiable(fn):
-        return None
-    return Parts(
-        defs=[
-            *define("loss", fn.params, _fn_body(fn), ret="jnp.sum(y)"),
-            "",
-            "",
-            "grad_step = jax.jit(jax.grad(jax.checkpoint(loss)))",
-        ],
-        main=[f"return grad_step({_p(fn)})"],
-        main_params=fn.params,
-        args=fn.args(""),
-    )
+    return _jitted_loss_under(fn, "jax.grad(jax.checkpoint(loss))")
 
 
 def ctx_eqx_filter_vmap(fn: Fn) -> Parts | None:
@@ -1972,16 +1956,10 @@ def ctx_eqx_filter_vmap(fn: Fn) -> Parts | None:
 
 
 def ctx_eqx_filter_grad(fn: Fn) -> Parts | None:
-    if not _differentiable(fn):
-        return None
-    return Parts(
-        imports={"import equinox as eqx"},
-        defs=define("loss", fn.params, _fn_body(fn), ret="jnp.sum(y)"),
-        main=[f"return eqx.filter_grad(loss)({_p(fn)})"],
-        main_params=fn.params,
-        args=fn.args(""),
-        requires=("equinox",),
-    )
+    parts = _loss_under(fn, "eqx.filter_grad")
+    if parts is not None:
+        parts.imports, parts.requires = {"import equinox as eqx"}, ("equinox",)
+    return parts
 
 
 def ctx_pure_callback(fn: Fn) -> Parts | None:
