@@ -786,6 +786,8 @@ class Interpreter:
             held = self.model.held_key(self.info, node)
             if held is not None:
                 return with_keys(value, frozenset({held}))
+            if self.model.fixed_field(self.scope, node):
+                return with_keys(value, frozenset(derived(key, node.attr) for key in key_ids(receiver)))
         return value
 
     def attribute(self, receiver: Value, name: str) -> Value:

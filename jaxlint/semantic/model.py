@@ -30,6 +30,9 @@ from jaxlint.semantic.imports import Resolver
 from jaxlint.semantic.keys import KeyEvent, KeyId, origin
 from jaxlint.semantic.measured import schedule_functions, schedule_parameters
 from jaxlint.semantic.records import (
+    EQUINOX_BASES,
+    NAMED_TUPLES,
+    PYTREE_BASES,
     Fields,
     PytreeClass,
     class_declaring,
@@ -106,6 +109,11 @@ LIBRARY_ROOTS = frozenset(sys.stdlib_module_names) | {
     "ml_dtypes",
 }
 FLAX_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+
+# methods that fill in an object's attributes before it is used
+INITIALIZERS = frozenset({"__init__", "setup", "__post_init__"})
+# library bases that define no attribute which could shadow a field of a subclass
+FIELD_SAFE_BASES = FLAX_MODULES | EQUINOX_BASES | NAMED_TUPLES | PYTREE_BASES | {"object", "builtins.object"}
 # methods that run an optax optimizer's update (and so its schedules)
 UPDATING = frozenset({"update", "apply_gradients"})
 JAX_ROOTS = ("jax", "flax", "equinox", "optax", "chex", "jaxtyping")
@@ -1125,6 +1133,8 @@ class SemanticModel:
         cls = self.index.parents[info.node].node
         if not isinstance(cls, ast.ClassDef) or self.pytree_class(cls) or self.is_flax_module(cls):
             return None
+        if self.class_member(cls, expr.attr) is not None:
+            return None  # a method or property: it may hand out a new key on each read
         init = cls and self.index.scopes[cls].single_def("__init__")
         stores = self._attribute_stores.get(expr.attr, [])
         if not isinstance(init, ast.FunctionDef) or not stores or "*" in self._attribute_stores:
@@ -1132,6 +1142,64 @@ class SemanticModel:
         if any(not encloses(init, store) and not self._other_class_store(cls, store) for store in stores):
             return None  # replaced somewhere (a split stored back, another object's attribute)
         return ("held", cls, expr.attr)
+
+    def fixed_field(self, scope: Scope, expr: ast.Attribute) -> bool:
+        """``self.attr`` read in a method (or a function nested in one) of a class of this module
+        that declares ``attr`` (an annotated field, or an attribute only its initializers store)
+        and has no method or property of that name: one call reads the same value every time."""
+        if not isinstance(expr.value, ast.Name):
+            return False
+        cls = self.class_of_self(scope, expr.value.id)
+        if cls is None or "*" in self._attribute_stores or self.class_member(cls, expr.attr) is not None:
+            return False
+        inner = scope.function.node
+        method = next(
+            (s for s in cls.body if isinstance(s, ast.FunctionDef) and (s is inner or encloses(s, inner))),
+            None,
+        )
+        if method is None or method.name in INITIALIZERS:
+            return False
+        stores = self._attribute_stores.get(expr.attr, [])
+        if any(
+            not self._initializer_store(cls, store) and not self._other_class_store(cls, store)
+            for store in stores
+        ):
+            return False  # replaced after construction: a call between two reads may change it
+        declared = expr.attr in self._annotated_names(cls) or any(encloses(cls, store) for store in stores)
+        return declared and self._bases_known(cls)
+
+    def _initializer_store(self, cls: ast.ClassDef, store: ast.Attribute) -> bool:
+        return any(
+            isinstance(stmt, ast.FunctionDef) and stmt.name in INITIALIZERS and encloses(stmt, store)
+            for stmt in cls.body
+        )
+
+    def _annotated_names(self, cls: ast.ClassDef, depth: int = 0) -> set[str]:
+        """The names annotated in the body of ``cls`` and of its bases of this module."""
+        names = {
+            stmt.target.id
+            for stmt in cls.body
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+        }
+        owner = self._class_scope(cls)
+        for base in cls.bases:
+            base_class = self.class_named(base, owner)
+            if base_class is not None and depth < 8:
+                names |= self._annotated_names(base_class, depth + 1)
+        return names
+
+    def _bases_known(self, cls: ast.ClassDef, depth: int = 0) -> bool:
+        """Whether every base of ``cls`` is a class of this module (itself so) or a library base
+        known to define no attribute that could shadow a field (flax, equinox, NamedTuple)."""
+        owner = self._class_scope(cls)
+        for base in cls.bases:
+            base_class = self.class_named(base, owner)
+            if base_class is not None:
+                if depth >= 8 or not self._bases_known(base_class, depth + 1):
+                    return False
+            elif self.resolver.qualname(base, owner) not in FIELD_SAFE_BASES:
+                return False
+        return True
 
     def _other_class_store(self, cls: ast.ClassDef, store: ast.Attribute) -> bool:
         """``self.attr = ...`` in a class unrelated to ``cls`` (neither names the other as a base)."""
