@@ -132,6 +132,10 @@ TRACED_FORMS = {
     "jitted parameter with a default, passed by a call": (
         "@jax.jit\ndef f(y, x=1.0):\n{body}\n\n\ndef main(y):\n    return f(y, x=2.0)\n"
     ),
+    "method jitted onto self, its default passed by the calls through the attribute": (
+        "class M:\n    def __init__(self):\n        self.g = jax.jit(self.f)\n\n"
+        "    def f(self, y, x=1.0):\n{body_in_class}\n\n    def run(self, y):\n        return self.g(y, 2.0)\n"
+    ),
     "function handed as a static argument to a jitted function that calls it": (
         "def f(x):\n{body}\n\n\ndef step(y, fn):\n    return fn(y)\n\n\n"
         "step = jax.jit(step, static_argnums=1)\n\n\ndef main(y):\n    return step(y, f)\n"
@@ -165,6 +169,14 @@ UNTRACED_FORMS = {
     ),
     "jitted parameter with a default no call passes": (
         "@jax.jit\ndef f(y, x=1.0):\n{body}\n\n\ndef main(y):\n    return f(y)\n"
+    ),
+    "method jitted onto self, its default passed by no call through the attribute": (
+        "class M:\n    def __init__(self):\n        self.g = jax.jit(self.f)\n\n"
+        "    def f(self, y, x=1.0):\n{body_in_class}\n\n    def run(self, y):\n        return self.g(y)\n"
+    ),
+    "method jitted onto self, the jitted attribute handed on": (
+        "class M:\n    def __init__(self):\n        self.g = jax.jit(self.f)\n\n"
+        "    def f(self, y, x=1.0):\n{body_in_class}\n\n    def get(self):\n        return self.g\n"
     ),
     "custom_vjp function under a bare vmap": (
         "@jax.custom_vjp\ndef f(x):\n{body}\n\n\nf.defvjp(lambda x: (f(x), None), lambda r, g: (g,))\n\n\n"

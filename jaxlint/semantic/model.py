@@ -909,6 +909,10 @@ class SemanticModel:
         parent = parents.get(site)
         if isinstance(parent, ast.Call) and parent.func is site:
             return [parent]
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
+            target = parent.targets[0]
+            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+                return self._calls_of_self_attribute(target, scope)
         name = next((n for n, v in scope.assigned.items() if v is site), None)
         # `f = jax.jit(f)`: the name is bound by its `def` and again by the jitted function
         rebound = any(isinstance(a, ast.Name) and a.id == name for a in site.args)
@@ -926,18 +930,54 @@ class SemanticModel:
             return None  # other modules may import the jitted function and call it
         return calls
 
+    def _calls_of_self_attribute(self, target: ast.Attribute, scope: Scope) -> list[ast.Call] | None:
+        """``self.step = jax.jit(self._step)`` in a method: the calls ``self.step(...)`` made
+        by the class's methods. None when the attribute is stored elsewhere too, or read in
+        any other way (handed on, or called on another object: calls out of sight)."""
+        cls = self.class_of_self(scope, target.value.id)  # pyright: ignore[reportAttributeAccessIssue]
+        stores = self._attribute_stores.get(target.attr, [])
+        if cls is None or "*" in self._attribute_stores:
+            return None
+        if any(store is not target and not self._other_class_store(cls, store) for store in stores):
+            return None
+        calls: list[ast.Call] = []
+        for use in self._site_index[3].get(target.attr, []):
+            holder = self._name_parents.get(use)
+            receiver = use.value
+            if not isinstance(receiver, ast.Name):
+                return None
+            owner = self.class_of_self(self._scope_of_node.get(use, self.index.module), receiver.id)
+            if (
+                owner is not cls
+                and owner is not None
+                and any(self._other_class_store(cls, s) for s in stores)
+            ):
+                continue  # the attribute of another class of this module that stores its own
+            if owner is not cls or not isinstance(holder, ast.Call) or holder.func is not use:
+                return None
+            calls.append(holder)
+        return calls or None
+
     def _resolves_to(self, use: ast.Name, scope: Scope) -> bool:
         """Whether ``use`` reads the name ``scope`` binds (not a homonym elsewhere)."""
         inner = self._scope_of_node.get(use, self.index.module)
         return inner.lookup(use.id) is scope
 
     @cached_property
-    def _site_index(self) -> tuple[dict[ast.AST, ast.AST], dict[str, list[ast.Name]], dict[ast.AST, Scope]]:
-        """One walk of the module: each node's parent, the loads of each name, and each name
-        load's innermost scope."""
+    def _site_index(
+        self,
+    ) -> tuple[
+        dict[ast.AST, ast.AST],
+        dict[str, list[ast.Name]],
+        dict[ast.AST, Scope],
+        dict[str, list[ast.Attribute]],
+    ]:
+        """One walk of the module: each node's parent, the loads of each name, each name
+        load's innermost scope, and the loads of each attribute name."""
         parents: dict[ast.AST, ast.AST] = {}
         loads: dict[str, list[ast.Name]] = {}
         scopes: dict[ast.AST, Scope] = {}
+        attributes: dict[str, list[ast.Attribute]] = {}
         stack: list[tuple[ast.AST, Scope]] = [(self.tree, self.index.module)]
         while stack:
             node, scope = stack.pop()
@@ -947,8 +987,11 @@ class SemanticModel:
                 if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
                     loads.setdefault(child.id, []).append(child)
                     scopes[child] = inner
+                elif isinstance(child, ast.Attribute) and isinstance(child.ctx, ast.Load):
+                    attributes.setdefault(child.attr, []).append(child)
+                    scopes[child] = inner
                 stack.append((child, inner))
-        return parents, loads, scopes
+        return parents, loads, scopes, attributes
 
     @property
     def _name_parents(self) -> dict[ast.AST, ast.AST]:
