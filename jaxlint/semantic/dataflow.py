@@ -1203,7 +1203,7 @@ class Interpreter:
         for key, call in outside.items():
             # said where the class reads its own key: a caller may build a new object per call
             if _held_by_class_of(key, info, self.model):
-                tracker.event(call, KeyEvent("held", tracker.texts[call], None, info.name))
+                tracker.event(call, KeyEvent("held", tracker.text_of(call, key), None, info.name))
         if info.repeated_by in LOOPING_BODIES:
             repeated = [*outside.values(), *(c for k, c in folds.items() if k not in self.step_folds)]
             for call in repeated:
@@ -1229,7 +1229,7 @@ class Interpreter:
         if info.transformed_by & CACHING_KINDS and info.traced_to_run:
             for key, call in outside.items():
                 if self.model.made_eagerly(key):
-                    tracker.event(call, KeyEvent("call", tracker.texts[call], None, info.name))
+                    tracker.event(call, KeyEvent("call", tracker.text_of(call, key), None, info.name))
         info.key_events = tracker.events
         info.consumed_params = tracker.consumed_params
         info.consumed_in_part = tracker.consumed_params - tracker.whole_params

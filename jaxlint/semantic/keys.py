@@ -168,6 +168,7 @@ class KeyTracker:
     partial_calls: set[ast.Call] = field(default_factory=set)  # consume only a key an argument holds
     all_consumed: dict[KeyId, ast.Call] = field(default_factory=dict)  # every key consumed, on any path
     texts: dict[ast.Call, str] = field(default_factory=dict)  # how each consuming call writes its key
+    key_texts: dict[tuple[ast.Call, KeyId], str] = field(default_factory=dict)  # ... each key it consumes
     param_ids: dict[KeyId, str] = field(default_factory=dict)
     phi_parts: dict[KeyId, frozenset[KeyId]] = field(default_factory=dict)
     loops: list[LoopFrame] = field(default_factory=list)
@@ -182,6 +183,7 @@ class KeyTracker:
         if partial:
             self.partial_calls.add(call)
         for key in keys:
+            self.key_texts.setdefault((call, key), text)
             self.all_consumed.setdefault(key, call)
             first = first_consumer(state.consumed, key)
             if first is not None and first is not call:
@@ -192,6 +194,10 @@ class KeyTracker:
                 self.whole_params.update(self.params_behind(key, through_items=False))
             if self.loops and not made_inside(key, self.loops[-1].node):
                 self.loops[-1].candidates.append((call, text, root, key))
+
+    def text_of(self, call: ast.Call, key: KeyId) -> str:
+        """How ``call`` writes ``key`` (a call through a function may consume several keys)."""
+        return self.key_texts.get((call, key), self.texts[call])
 
     def event(self, call: ast.AST, event: KeyEvent) -> None:
         """Record ``event`` at ``call`` unless one is recorded there already."""

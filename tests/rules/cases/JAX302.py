@@ -63,6 +63,16 @@ def noisy(x):
     return x + jax.random.normal(GLOBAL_KEY, x.shape)  # error: JAX302
 
 
+def perturbed(x, noise_key):
+    per_row = jax.random.split(GLOBAL_KEY, x.shape[0])  # the module's key, not noise_key
+    return x + jax.random.normal(noise_key, x.shape) + jax.vmap(lambda k: jax.random.normal(k, ()))(per_row)
+
+
+@jax.jit
+def noisy_rows(x, noise_key):
+    return perturbed(x, noise_key)  # error: JAX302 (names GLOBAL_KEY's key, not the argument)
+
+
 # --- near misses ---
 
 
