@@ -1317,6 +1317,9 @@ class Interpreter:
         if qualname.startswith(("numpy.", "math.")):
             if all(is_static(v) for v in every):
                 return STATIC
+            if args and is_traced(args[0]) and measured.numpy_rejects_tracer(qualname) is False:
+                # measured: NumPy calls the tracer's own method (`np.all(x)` is `x.all()`)
+                return TRACED_CONTAINER if qualname in NUMPY_SPLITS else array(True)
             return UNKNOWN
         if qualname.startswith("jax.debug."):
             return STATIC
@@ -1686,6 +1689,11 @@ def _may_be_pytree_node(value: Value) -> bool:
     """A traced value that may be a pytree of a class with fields (not an array or a dict)."""
     return is_traced(value) and not is_jax_array(value) and not is_mapping(value)
 
+
+# NumPy functions that split their argument into a list (of tracers, for a tracer)
+NUMPY_SPLITS = frozenset(
+    f"numpy.{name}" for name in ("array_split", "split", "hsplit", "vsplit", "dsplit", "unstack")
+)
 
 # lax loops that return their final carry: which body parameter receives it
 LOOP_CARRIES = {"jax.lax.fori_loop": 1, "jax.lax.while_loop": 0, "jax.lax.scan": 0}

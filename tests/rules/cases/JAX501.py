@@ -3,6 +3,7 @@ from typing import Sequence
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from jax import jit, lax
 
 
@@ -305,3 +306,21 @@ class Normalizer:
 @jax.jit
 def normalize(x):
     return Normalizer(x).out
+
+
+Y_GRID = jnp.arange(10.0)
+
+
+@jax.jit
+def numpy_reduction_of_a_tracer(x):
+    # measured: NumPy's reductions call the tracer's own method (`np.all(a)` is `a.all()`) and
+    # hand back a tracer, so the branch raises, on an argument and on a constant alike
+    if np.all(x <= 0):  # error: JAX501
+        x = x + 1.0
+    if np.any(Y_GRID > 5):  # error: JAX501
+        x = x * 2.0
+    if np.all(np.ones(3) > 0):  # NumPy on NumPy: a Python bool
+        x = x - 1.0
+    if np.ndim(x) > 1:  # a static query
+        x = x.ravel()
+    return float(np.sum(x))  # error: JAX503
