@@ -136,6 +136,10 @@ TRACED_FORMS = {
         "class M:\n    def __init__(self):\n        self.g = jax.jit(self.f)\n\n"
         "    def f(self, y, x=1.0):\n{body_in_class}\n\n    def run(self, y):\n        return self.g(y, 2.0)\n"
     ),
+    "property read by a jitted function": (
+        "class M:\n    @property\n    def f(self):\n        x = jnp.ones(()).sum()  # a tracer where staged\n"
+        "{body_in_class}\n\n\n@jax.jit\ndef g(y):\n    return M().f + y\n"
+    ),
     "function handed as a static argument to a jitted function that calls it": (
         "def f(x):\n{body}\n\n\ndef step(y, fn):\n    return fn(y)\n\n\n"
         "step = jax.jit(step, static_argnums=1)\n\n\ndef main(y):\n    return step(y, f)\n"
@@ -177,6 +181,10 @@ UNTRACED_FORMS = {
     "method jitted onto self, the jitted attribute handed on": (
         "class M:\n    def __init__(self):\n        self.g = jax.jit(self.f)\n\n"
         "    def f(self, y, x=1.0):\n{body_in_class}\n\n    def get(self):\n        return self.g\n"
+    ),
+    "property read eagerly": (
+        "class M:\n    @property\n    def f(self):\n        x = jnp.ones(()).sum()  # a tracer where staged\n"
+        "{body_in_class}\n\n\ndef g(y):\n    return M().f + y\n"
     ),
     "custom_vjp function under a bare vmap": (
         "@jax.custom_vjp\ndef f(x):\n{body}\n\n\nf.defvjp(lambda x: (f(x), None), lambda r, g: (g,))\n\n\n"

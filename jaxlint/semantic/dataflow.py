@@ -781,6 +781,10 @@ class Interpreter:
         stored = self.stored_attribute(node) or self.self_function(node)
         if stored is not None:
             return stored
+        getter = self.model.property_getter(receiver, node)
+        if getter is not None:  # reading a property runs it
+            target, call = getter
+            return self.call_helper(target, 1, call, [], {})
         value = self.attribute(receiver, node.attr)
         if self.tracker is not None and self.info is not None and not key_ids(value):
             held = self.model.held_key(self.info, node)

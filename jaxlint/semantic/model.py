@@ -209,6 +209,7 @@ class SemanticModel:
         self._unresolved: set[ast.AST] = set()
         # functions a class's methods store on `self` (`self.loss_fn = loss_fn`), and who reads them
         self._self_functions: dict[tuple[ast.ClassDef, str], Value] = {}
+        self._property_reads: dict[ast.Attribute, ast.Call] = {}  # a call standing for each property read
         self._held_instances: dict[tuple[ast.ClassDef, str], ast.ClassDef | None] = {}
         self._makes_objects: dict[ast.AST, bool] = {}
         self._stores_by_class: dict[ast.ClassDef, dict[str, list[SelfStore]]] = {}
@@ -1441,6 +1442,23 @@ class SemanticModel:
             self._fields_by_name[name] = field_by_name(self, name)
         return self._fields_by_name[name]
 
+    def property_getter(self, receiver: Value, node: ast.Attribute) -> tuple[FunctionInfo, ast.Call] | None:
+        """``obj.name`` where ``name`` is a ``property`` of the class of this module ``obj`` is an
+        instance of: the getter, and a call of it standing for the read (one per read)."""
+        getters = [
+            member
+            for ref in refs(receiver)
+            if isinstance(ref, InstanceRef)
+            for member in [self.class_member(ref.node, node.attr)]
+            if isinstance(member, ast.FunctionDef) and _is_property(member)
+        ]
+        if len(getters) != 1 or len(refs(receiver)) != 1:
+            return None
+        call = self._property_reads.get(node)
+        if call is None:
+            call = self._property_reads[node] = ast.copy_location(ast.Call(node, [], []), node)
+        return self.infos[getters[0]], call
+
     def bound_method(self, ref: InstanceRef | ClassRef, name: str) -> FunctionRef | None:
         """``obj.name`` for an instance (``self`` bound) or ``Cls.name`` for a class; a flax
         module's ``apply``/``init`` run its ``__call__`` on the arguments after the first."""
@@ -1755,6 +1773,15 @@ class SemanticModel:
                 info.transformed_by.add("flax")
                 if info.apply(ABSTRACT, flax_params(self, info), reason):
                     self.enqueue(info)
+
+
+def _is_property(node: ast.FunctionDef) -> bool:
+    """Whether ``node`` is decorated ``@property`` or ``@functools.cached_property``."""
+    return any(
+        (isinstance(d, ast.Name) and d.id in ("property", "cached_property"))
+        or (isinstance(d, ast.Attribute) and d.attr == "cached_property")
+        for d in node.decorator_list
+    )
 
 
 def _passing(calls: list[ast.Call]) -> tuple[int, frozenset[str]]:
