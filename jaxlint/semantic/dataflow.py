@@ -1645,6 +1645,7 @@ class Interpreter:
         if found is None or self.info is None:
             return UNKNOWN
         target, offset = found
+        self.mapped_key_event(node, target)
         if self.level > NONE and any(is_traced(v) for v in args[1:]):
             positional = target.positional_names()[offset:]
             params = {name: element(value) for name, value in zip(positional, args[1:])}
@@ -1657,6 +1658,20 @@ class Interpreter:
         target.callers.add(self.info)
         returned = target.returns if target.analyzed else UNKNOWN
         return TRACED if is_traced(returned) and self.level >= ABSTRACT else UNKNOWN
+
+    def mapped_key_event(self, node: ast.Call, target: FunctionInfo) -> None:
+        """``jax.tree.map(f, tree)`` where ``f`` draws noise from a key it closes over: every
+        leaf consumes that one key. A permutation, a choice or a mask is often meant to be the
+        same for every leaf (a batch shuffled in step), and a fold with leaf data may differ."""
+        if self.tracker is None or self.state is None or target is self.info:
+            return
+        for key, call in self.model.consumed_outside(target).items():
+            drawn = self.resolver.qualname(call.func, target.scope)
+            if not is_fold(key) and drawn in NOISE_DRAWS:
+                text = _consumed_text(key, call)
+                self.tracker.event(node, KeyEvent("leaves", text, call, target.name))
+                self.tracker.consume(node, [key], text, "", self.state)
+                return
 
     def call_transformed(
         self, func: ast.Call, node: ast.Call, args: list[Value], keywords: dict[str, Value]
@@ -1693,6 +1708,45 @@ def _may_be_pytree_node(value: Value) -> bool:
     """A traced value that may be a pytree of a class with fields (not an array or a dict)."""
     return is_traced(value) and not is_jax_array(value) and not is_mapping(value)
 
+
+# draws of values of a distribution: the same key on two leaves of one shape gives them
+# identical noise (an index or a mask is often meant to be shared)
+NOISE_DRAWS = frozenset(
+    f"jax.random.{name}"
+    for name in (
+        "normal",
+        "uniform",
+        "truncated_normal",
+        "laplace",
+        "logistic",
+        "gumbel",
+        "cauchy",
+        "exponential",
+        "gamma",
+        "beta",
+        "dirichlet",
+        "multivariate_normal",
+        "t",
+        "rademacher",
+        "ball",
+        "orthogonal",
+        "poisson",
+        "chisquare",
+        "f",
+        "pareto",
+        "rayleigh",
+        "wald",
+        "weibull_min",
+        "loggamma",
+        "lognormal",
+        "triangular",
+        "double_sided_maxwell",
+        "maxwell",
+        "generalized_normal",
+        "binomial",
+        "geometric",
+    )
+)
 
 # NumPy functions that split their argument into a list (of tracers, for a tracer)
 NUMPY_SPLITS = frozenset(

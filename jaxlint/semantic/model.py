@@ -1160,6 +1160,9 @@ class SemanticModel:
             node = None if owner is None else owner.single_def(expr.id)
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 return self.infos[node], 0
+            value = None if owner is None else owner.single_value(expr.id)
+            if isinstance(value, ast.Lambda):  # `f = lambda x: ...`, bound once
+                return self.infos[value], 0
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
             method = self._method_of_self(expr, scope)

@@ -117,7 +117,16 @@ class PrngKeyReuseInLoop(Rule):
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         event = ctx.key_events.get(node)
-        if event is None or event.kind not in ("loop", "call", "condition", "held"):
+        if event is None or event.kind not in ("loop", "call", "condition", "held", "leaves"):
+            return
+        if event.kind == "leaves":
+            ctx.report(
+                node,
+                f"{_function_named(event.repeated_by)} draws from key `{event.key}`, which it closes over, and this "
+                f"call maps it over every leaf of the tree: each leaf consumes the same key, so "
+                f"leaves of the same shape get identical random numbers; split the key into one per "
+                f"leaf and map over the leaves and keys together",
+            )
             return
         if event.kind == "held":
             ctx.report(
@@ -183,6 +192,10 @@ class PrngKeyReuseInLoop(Rule):
             if fixable
             else _fold_in_loop_index(node, ctx, event.key, loop),
         )
+
+
+def _function_named(name: str) -> str:
+    return "the lambda" if name == "<lambda>" else f"`{name}`"
 
 
 def _folded_key(node: ast.Call, ctx: Context) -> str | None:

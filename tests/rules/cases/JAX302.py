@@ -73,7 +73,27 @@ def noisy_rows(x, noise_key):
     return perturbed(x, noise_key)  # error: JAX302 (names GLOBAL_KEY's key, not the argument)
 
 
+def noise_every_leaf(grads, rng):
+    noise = lambda g: g + jax.random.normal(rng, g.shape)
+    return jax.tree_util.tree_map(noise, grads)  # error: JAX302
+
+
+def noise_every_leaf_inline(grads, rng):
+    return jax.tree.map(lambda g: g + jax.random.normal(rng, g.shape), grads)  # error: JAX302
+
+
 # --- near misses ---
+
+
+def shuffle_in_step(batch, key):
+    # one permutation for every leaf keeps observations and labels aligned: meant to be shared
+    return jax.tree.map(lambda x: jax.random.permutation(key, x), batch)
+
+
+def noise_per_leaf_key(grads, rng):
+    leaves, treedef = jax.tree.flatten(grads)
+    keys = jax.tree.unflatten(treedef, list(jax.random.split(rng, len(leaves))))
+    return jax.tree.map(lambda g, k: g + jax.random.normal(k, g.shape), grads, keys)
 
 
 def carried_and_split_in_fori(key, x):
