@@ -137,12 +137,27 @@ class TracedShapeArgument(Rule):
         if len(node.args) == 1 and not node.keywords:
             parameter = LONE_ARGUMENT_NAMES.get((ctx.qualname(node.func) or "", parameter), parameter)
         name = traced_name(ctx, culprit)
+        several = _traced_parameters(ctx, culprit)
+        advice = self.advice(ctx, name, culprit=culprit)
+        fix = self.mark_static(ctx, name, culprit) or computed_by_numpy(ctx, culprit)
+        staged = _jax_computation(ctx, culprit)
+        if isinstance(fix, MarkStatic) and (len(several) > 1 or staged):
+            # one static argument would not do, nor would static ones that JAX then computes with
+            named = " and ".join(f"`{n}`" for n in several) or f"`{name}`"
+            advice, fix = f"mark {named} static with `static_argnames`", None
+            if staged:
+                advice += (
+                    f", and compute the {parameter} with Python or NumPy (`{staged}` gives a tracer "
+                    f"under jit even on static values)"
+                )
+        elif staged and name is None:  # JAX computation on static values only
+            advice = f"compute the {parameter} with Python or NumPy (`{staged}` gives a tracer under jit even on static values)"
         ctx.report(
             node,
             f"`{snippet(ctx, node)}` needs a concrete `{parameter}` but `{snippet(ctx, culprit)}` is traced: "
             f"{parameter} must be known while tracing, so JAX raises `{error}` "
-            f"({why_traced(ctx, culprit)}); {self.advice(ctx, name, culprit=culprit)}",
-            fix=self.mark_static(ctx, name, culprit) or computed_by_numpy(ctx, culprit),
+            f"({why_traced(ctx, culprit)}); {advice}",
+            fix=fix,
         )
 
     def check_staged_constant(self, node: ast.Call, ctx: Context) -> None:
@@ -287,6 +302,33 @@ class TracedShapeArgument(Rule):
         if is_array_parameter(ctx, name):
             return f"derive the size from static shapes (`x.shape`): `{name}` is an array, which cannot be static"
         return "derive the size from static shapes (`x.shape`) or make it a static argument"
+
+
+def _jax_computation(ctx: Context, culprit: ast.expr) -> str | None:
+    """The first JAX function ``culprit`` calls (``jnp.divide``), or a method of an array it calls."""
+    for node in ast.walk(culprit):
+        if isinstance(node, ast.Call):
+            qualname = ctx.qualname(node.func)
+            if qualname is not None and qualname.startswith(("jax.numpy.", "jax.lax.")):
+                return snippet(ctx, node.func)
+    return None
+
+
+def _traced_parameters(ctx: Context, culprit: ast.expr) -> list[str]:
+    """The jitted function's own parameters that ``culprit`` reads while they are traced, in order."""
+    function = ctx.function
+    if function is None or not function.jit_sites:
+        return []
+    found: list[str] = []
+    stack: list[ast.AST] = [culprit]
+    while stack:  # not into static parts: `x.shape[0]` of a traced `x` is a Python int
+        node = stack.pop()
+        if isinstance(node, ast.expr) and is_static(ctx.value(node)):
+            continue
+        if isinstance(node, ast.Name) and node.id in function.params and is_traced(ctx.value(node)):
+            found.append(node.id)
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return list(dict.fromkeys(found))
 
 
 SCALAR_MAKERS = frozenset({"array", "asarray", "int8", "int16", "int32", "int64", "uint8", "uint32"})
