@@ -127,6 +127,15 @@ class ConstantSeedKeyInLoop(Rule):
                 f"the same random numbers, whatever key the caller passes; draw from `{replaced}`",
             )
             return
+        ignored = _unread_key_parameter(ctx, names)
+        if ignored is not None:
+            ctx.report(
+                node,
+                f"`{snippet(ctx, node)}` makes a key of a fixed seed in `{function_name(ctx)}`, which "
+                f"never reads the key `{ignored}` it is given: every call draws the same random "
+                f"numbers, whatever key the caller passes; draw from `{ignored}`",
+            )
+            return
         where = self.repetition(ctx, ctx.loops, names)
         if where is None or not _read_where_repeated(ctx):
             return
@@ -208,6 +217,9 @@ def _read_where_repeated(ctx: Context) -> bool:
     )
 
 
+# annotations of parameters that hand a function its random streams
+RNG_STREAMS = frozenset({"flax.nnx.Rngs", "flax.nnx.rnglib.Rngs"})
+
 KEY_PARAMETER_NAMES = frozenset({"key", "rng", "prng", "prng_key", "rng_key", "prngkey"})
 
 
@@ -236,6 +248,25 @@ def _replaced_key(ctx: Context, seed_names: set[str]) -> str | None:
         kwargs is not None and any(_reads_keyword(n, kwargs.arg, target.id) for n in earlier)
     )
     return target.id if given else None
+
+
+def _unread_key_parameter(ctx: Context, seed_names: set[str]) -> str | None:
+    """A parameter annotated as a source of random streams (``nnx.Rngs``) that the function
+    making a key of a fixed seed never reads, in any branch: the seed is none of its parameters.
+    (A parameter merely named ``key`` and left unread is often plumbing of a fixed-seed draw
+    that is meant: the ground truth calls such programs correct.)"""
+    function = ctx.function
+    if function is None or isinstance(function.node, ast.Lambda):
+        return None
+    params = function.param_nodes()
+    if seed_names & {p.arg for p in params}:
+        return None
+    read = {n.id for n in ast.walk(function.node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    for param in params:
+        annotation = ctx.qualname(param.annotation) if param.annotation is not None else None
+        if annotation in RNG_STREAMS and param.arg not in read:
+            return param.arg
+    return None
 
 
 def _conditions_around(body: list[ast.stmt], statement: ast.stmt) -> list[ast.expr] | None:
