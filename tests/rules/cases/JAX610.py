@@ -72,3 +72,39 @@ class Model(eqx.Module):
     @jax.jit
     def __call__(self, x):  # ok: an equinox Module is a pytree
         return x * self.w
+
+
+class Replicated:
+    """Transformations other than jit take `self` as an array too (each measured: TypeError)."""
+
+    @jax.pmap  # error: JAX610
+    def per_device(self, x):
+        return x * 2
+
+    @jax.vmap  # error: JAX610
+    def per_example(self, x):
+        return x * 2
+
+    @jax.grad  # error: JAX610
+    def slope(self, x):
+        return (x**2).sum()
+
+    @jax.checkpoint  # error: JAX610
+    def block(self, x):
+        return x * 2
+
+    @partial(jax.vmap, in_axes=(None, 0))
+    def per_example_unmapped(self, x):  # ok: `self` is not mapped
+        return x * 2
+
+    @partial(jax.grad, argnums=1)
+    def slope_of_x(self, x):  # ok: differentiated with respect to x only
+        return (x**2).sum()
+
+    @partial(jax.pmap, static_broadcasted_argnums=0)
+    def per_device_static(self, x):  # ok: `self` is static
+        return x * 2
+
+    @partial(jax.checkpoint, static_argnums=(0,))
+    def block_static(self, x):  # ok: `self` is static
+        return x * 2
