@@ -26,3 +26,32 @@ def fixed_projection(x, key):
     # a fixed seed with a key parameter left unread: often meant (a fixed random projection)
     proj = jax.random.normal(jax.random.key(42), (x.shape[-1], 2))
     return x @ proj
+
+
+def seeded(x, rngs: nnx.Rngs, seed: int):
+    key = jax.random.key(seed)  # the caller's seed: each call may pass another
+    return x + jax.random.normal(key, x.shape), rngs
+
+
+def streams_read_in_a_helper(x, rngs: nnx.Rngs):
+    def noise():
+        return jax.random.normal(rngs.noise(), x.shape)
+
+    key = jax.random.key(0)  # the streams are read too: a fixed draw beside them is a choice
+    return x + noise() + jax.random.normal(key, x.shape)
+
+
+def no_streams(x):
+    key = jax.random.key(0)  # nothing handed over to ignore
+    return x + jax.random.normal(key, x.shape)
+
+
+class Sampler(nnx.Module):
+    def __init__(self, rngs: nnx.Rngs):
+        self.rngs = rngs
+
+    def draw(self, shape):
+        return jax.random.normal(self.rngs.sample(), shape)
+
+    def fixed(self, shape):
+        return jax.random.normal(jax.random.key(1), shape)  # no streams parameter here

@@ -1,0 +1,156 @@
+"""JAX108: a traced value formatted into a string that the code then uses as data."""
+
+from __future__ import annotations
+
+import ast
+import re
+import string
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import Rule
+from jaxlint.semantic.transforms import ABSTRACT
+from jaxlint.semantic.values import is_traced
+
+from ..support.explain import function_name, snippet, why_traced
+
+
+class TracerFormattedIntoString(Rule):
+    """## What it does
+    Finds a traced value formatted into a string (an f-string, `str.format`, `%`, `str()` or
+    `repr()`) in traced code, where the string is then used as data: passed to a function (not
+    to `print`, logging, a warning or an exception), used as a key or an index.
+
+    ## Why is this bad?
+    While JAX traces a function, its arguments and what is computed from them are tracers: a
+    tracer has no value yet, and formats as a description of itself (`JitTracer(~int32[])` in
+    JAX 0.10). The string is made once, while tracing, and the compiled function
+    never makes it again: a name built from a loop counter in a `lax.scan` body is the same
+    string on every step, and a cache keyed by it holds one entry.
+
+    ## Example
+    ```python
+    import jax
+    from jax import lax
+
+    SITES = {}
+
+    def record(name, value):
+        SITES[name] = value
+        return value
+
+    def body(carry, x):
+        i, total = carry
+        total = record("step_{}".format(i), total + x)
+        return (i + 1, total), total
+
+    def run(xs):
+        return lax.scan(body, (0, 0.0), xs)
+    ```
+
+    ## Use instead
+    Keep the value an array and pass it on (`record_step(i, total)`), or build the string from
+    static values (a Python loop counter, a shape). To see run-time values, use
+    `jax.debug.print` or `jax.debug.callback`.
+
+    ## Fix safety
+    No fix: what the string is for decides the remedy.
+
+    ## References
+    - [JAX: Key concepts, tracing](https://docs.jax.dev/en/latest/key-concepts.html#tracing)
+    - [JAX FAQ: printing inside jit](https://docs.jax.dev/en/latest/faq.html)
+    """
+
+    code = "JAX108"
+    traced_only = True
+    name = "tracer-formatted-into-string"
+    message = "A traced value is formatted into a string used as data"
+    outcome = "the string holds the tracer's description, made once while tracing"
+    severity = "warning"
+
+    def visit_JoinedStr(self, node: ast.JoinedStr, ctx: Context) -> None:
+        # a format spec (`{x:.2f}`) makes the tracer raise TypeError instead
+        parts = [v.value for v in node.values if isinstance(v, ast.FormattedValue) and v.format_spec is None]
+        self.check(node, parts, ctx)
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in ("str", "repr") and ctx.qualname(func) in STRINGIFIERS:
+            self.check(node, node.args[:1], ctx)
+        elif (
+            isinstance(func, ast.Attribute)
+            and func.attr == "format"
+            and isinstance(func.value, ast.Constant)
+            and isinstance(func.value.value, str)
+            and _plain_fields(func.value.value)
+        ):
+            self.check(node, [*node.args, *(k.value for k in node.keywords)], ctx)
+
+    def visit_BinOp(self, node: ast.BinOp, ctx: Context) -> None:
+        left = node.left
+        if (
+            isinstance(node.op, ast.Mod)
+            and isinstance(left, ast.Constant)
+            and isinstance(left.value, str)
+            and PERCENT_CONVERSION.sub("", left.value.replace("%%", "")).count("%") == 0
+        ):
+            right = node.right
+            self.check(node, list(right.elts) if isinstance(right, ast.Tuple) else [right], ctx)
+
+    def check(self, node: ast.expr, parts: list[ast.expr], ctx: Context) -> None:
+        if ctx.level < ABSTRACT:  # under a bare grad a tracer formats with its primal value
+            return
+        traced = next((p for p in parts if not isinstance(p, ast.Starred) and is_traced(ctx.value(p))), None)
+        if traced is None or not _used_as_data(ctx, node):
+            return
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` formats traced `{snippet(ctx, traced)}` into a string while JAX "
+            f"traces `{function_name(ctx)}` ({why_traced(ctx, traced)}): the string holds a description of "
+            f"the tracer, not its value, and is made once per trace, not on every call "
+            f"or step; pass the value itself, or build the string from static values",
+        )
+
+
+# `%s` and `%r` format a tracer as its description; `%d`, `%f`... raise TypeError instead
+PERCENT_CONVERSION = re.compile(r"%(\([^)]*\))?[-#0 +]*(\d+|\*)?(\.(\d+|\*))?[sr]")
+
+
+def _plain_fields(template: str) -> bool:
+    """Whether every field of a ``str.format`` template has no format spec (``{:d}`` raises)."""
+    try:
+        return all(not spec for _, field, spec, _ in string.Formatter().parse(template) if field is not None)
+    except ValueError:
+        return False
+
+
+STRINGIFIERS = frozenset({"builtins.str", "builtins.repr", None})
+
+# callees for whom a formatted tracer is a message, not data (JAX101/JAX102 speak of them)
+MESSAGE_CALLEES = frozenset({"builtins.print", "warnings.warn", "builtins.ValueError", "builtins.TypeError"})
+
+
+def _used_as_data(ctx: Context, node: ast.expr) -> bool:
+    """Whether the string ``node`` is an argument of a call that is not a message (print,
+    logging, a warning, an exception), or a key or an index."""
+    parent = ctx.parent
+    if isinstance(parent, ast.Subscript):
+        return parent.slice is node
+    if isinstance(parent, ast.Dict):
+        return any(key is node for key in parent.keys)
+    if not isinstance(parent, ast.Call) or parent.func is node:
+        return False
+    if any(isinstance(a, (ast.Raise, ast.Assert)) for a in ctx.ancestors()):
+        return False
+    qualname = ctx.qualname(parent.func) or ""
+    leaf = qualname.rsplit(".", 1)[-1]
+    if qualname in MESSAGE_CALLEES or qualname.startswith(("logging.", "jax.debug.", "absl.logging.")):
+        return False
+    if leaf.endswith(("Error", "Exception", "Warning")) or leaf in LOGGING_METHODS:
+        return False
+    # `logger.info(...)`, `f.write(...)` (JAX102), `"".join(...)`
+    return not (
+        isinstance(parent.func, ast.Attribute) and parent.func.attr in (*LOGGING_METHODS, "write", "join")
+    )
+
+
+LOGGING_METHODS = ("debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print")

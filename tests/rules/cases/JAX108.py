@@ -1,0 +1,64 @@
+"""Traced values formatted into strings that the code uses as data."""
+
+import logging
+import warnings
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+SITES = {}
+
+
+def record(name, value):
+    return value
+
+
+def body(carry, x):
+    i, total = carry
+    total = record("x_{}".format(i), total + x)  # error: JAX108
+    total = record(f"y_{i}", total)  # error: JAX108
+    total = record("z_%s" % i, total)  # error: JAX108
+    total = record(str(total), total)  # error: JAX108
+    cache = {f"step_{i}": total}  # error: JAX108
+    return (i + 1, total), cache[next(iter(cache))]
+
+
+# --- near misses ---
+
+
+def numeric_conversion(carry, x):
+    i, total = carry
+    return (i + 1, record("w_%d" % i, total + x)), total  # %d raises TypeError on a tracer: another claim
+
+
+def scan_numeric(xs):
+    return lax.scan(numeric_conversion, (0, 0.0), xs)
+
+
+def scan_all(xs):
+    return lax.scan(body, (0, 0.0), xs)
+
+
+@jax.jit
+def messages(x, n):
+    # a message, not data: print is JAX101, logging JAX102; an exception or warning text
+    logging.getLogger(__name__).info(f"x is {x}")
+    warnings.warn(f"x is {x}")
+    if x.shape[0] > 4:
+        raise ValueError(f"too long: {x}")
+    label = f"shape_{x.shape}"  # static: a shape
+    record(label, x)
+    record(f"rows_{x.shape[0]}", x)  # static
+    return record(f"n={jnp.ndim(x)}", x)  # static: ndim of a tracer is an int
+
+
+def eager(i, total):
+    return record(f"x_{i}", total)  # not traced: the value is formatted
+
+
+def under_grad(x):
+    return record(f"x_{x}", x) * 2.0  # a bare grad formats the primal value
+
+
+slope = jax.grad(under_grad)
