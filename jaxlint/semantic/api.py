@@ -520,3 +520,7 @@ TIMERS = CLOCKS | {"timeit.default_timer"}
 # keywords they keep for themselves.
 FLAX_ENTRY_POINTS = frozenset({"apply", "init", "init_with_output"})
 FLAX_APPLY_KEYWORDS = frozenset({"method", "rngs", "mutable", "capture_intermediates"})
+
+
+# context managers under which JAX computes on constants eagerly, even inside a trace
+COMPILE_TIME_EVAL = frozenset({"jax.ensure_compile_time_eval", "jax.core.eval_context"})

@@ -123,6 +123,7 @@ class Interpreter:
         self.level = info.effective_level if info is not None else NONE
         # what this function calls runs compiled unless it is itself only traced for shapes
         self.runs = info is None or not info.only_traced_for_shapes
+        self.compile_time_eval = 0  # depth of `with jax.ensure_compile_time_eval():` blocks
         self.resolver = model.resolver
         self.values = model.values
         self.state: State | None = State()
@@ -169,13 +170,19 @@ class Interpreter:
         return returns, self.summary
 
     def staged(self, value: Value) -> Value:
-        """``value``, the result of an operation on JAX arrays: a tracer in staged code."""
-        return traced(value) if self.level == STAGED and is_jax_array(value) else value
+        """``value``, the result of an operation on JAX arrays: a tracer in staged code (not
+        under ``jax.ensure_compile_time_eval``, where constants are computed eagerly)."""
+        if self.level == STAGED and not self.compile_time_eval and is_jax_array(value):
+            return traced(value)
+        return value
 
     def staging(self, operands: list[Value]) -> bool:
         """Whether a JAX operation here on ``operands`` gives a tracer: always in staged code
-        (``jit``, ``lax`` bodies: omnistaging), on traced operands under a bare ``vmap``."""
-        return self.level == STAGED or (self.level >= ABSTRACT and any(is_traced(v) for v in operands))
+        (``jit``, ``lax`` bodies: omnistaging), on traced operands under a bare ``vmap`` or
+        under ``jax.ensure_compile_time_eval``."""
+        if self.level == STAGED and not self.compile_time_eval:
+            return True
+        return self.level >= ABSTRACT and any(is_traced(v) for v in operands)
 
     # ------------------------------------------------------------------ paths
 
@@ -465,11 +472,21 @@ class Interpreter:
             self.state = merged
 
     def s_with(self, node: ast.With | ast.AsyncWith) -> None:
+        eager = False
         for item in node.items:
             self.eval(item.context_expr)
+            expr = item.context_expr
+            eager |= (
+                isinstance(expr, ast.Call)
+                and self.resolver.qualname(expr.func, self.scope) in api.COMPILE_TIME_EVAL
+            )
             if item.optional_vars is not None:
                 self.bind(item.optional_vars, UNKNOWN)
-        self.block(node.body)
+        self.compile_time_eval += eager
+        try:
+            self.block(node.body)
+        finally:
+            self.compile_time_eval -= eager
 
     def s_assert(self, node: ast.Assert) -> None:
         self.eval(node.test)
@@ -1645,7 +1662,8 @@ class Interpreter:
         if found is None or self.info is None:
             return UNKNOWN
         target, offset = found
-        self.mapped_key_event(node, target)
+        if not (len(args) == 2 and is_jax_array(args[1])):  # a lone array is a tree of one leaf
+            self.mapped_key_event(node, target)
         if self.level > NONE and any(is_traced(v) for v in args[1:]):
             positional = target.positional_names()[offset:]
             params = {name: element(value) for name, value in zip(positional, args[1:])}

@@ -947,7 +947,8 @@ class SemanticModel:
             receiver = use.value
             if not isinstance(receiver, ast.Name):
                 return None
-            owner = self.class_of_self(self._scope_of_node.get(use, self.index.module), receiver.id)
+            where = self._scope_of_node.get(use, self.index.module)
+            owner = self.class_of_self(where, receiver.id) or self._instance_class(receiver, where)
             if (
                 owner is not cls
                 and owner is not None
@@ -958,6 +959,14 @@ class SemanticModel:
                 return None
             calls.append(holder)
         return calls or None
+
+    def _instance_class(self, name: ast.Name, scope: Scope) -> ast.ClassDef | None:
+        """The class of this module whose instance ``name`` holds: bound once to ``Cls(...)``."""
+        owner = scope.lookup(name.id)
+        value = None if owner is None else owner.single_value(name.id)
+        if not isinstance(value, ast.Call) or owner is None:
+            return None
+        return self.class_named(value.func, owner)
 
     def _resolves_to(self, use: ast.Name, scope: Scope) -> bool:
         """Whether ``use`` reads the name ``scope`` binds (not a homonym elsewhere)."""
@@ -1779,12 +1788,9 @@ class SemanticModel:
 
 
 def _is_property(node: ast.FunctionDef) -> bool:
-    """Whether ``node`` is decorated ``@property`` or ``@functools.cached_property``."""
-    return any(
-        (isinstance(d, ast.Name) and d.id in ("property", "cached_property"))
-        or (isinstance(d, ast.Attribute) and d.attr == "cached_property")
-        for d in node.decorator_list
-    )
+    """Whether ``node`` is decorated ``@property``. (A ``cached_property`` runs on the first read
+    only, which may be an eager one.)"""
+    return any(isinstance(d, ast.Name) and d.id == "property" for d in node.decorator_list)
 
 
 def _passing(calls: list[ast.Call]) -> tuple[int, frozenset[str]]:

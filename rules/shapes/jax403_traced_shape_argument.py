@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.fixing.plans import MarkStatic
+from jaxlint.fixing.plans import MarkStatic, NumpyAtTraceTime
 from jaxlint.semantic.api import LONE_ARGUMENT_NAMES
 from jaxlint.semantic.measured import ConcreteParameter, array_method, concrete_parameters
 from jaxlint.semantic.records import traced_field
@@ -136,8 +136,8 @@ class TracedShapeArgument(Rule):
         culprit, parameter, error = found
         if len(node.args) == 1 and not node.keywords:
             parameter = LONE_ARGUMENT_NAMES.get((ctx.qualname(node.func) or "", parameter), parameter)
-        name = traced_name(ctx, culprit)
         several = _traced_parameters(ctx, culprit)
+        name = several[0] if several else traced_name(ctx, culprit)  # not `x` of `x.shape[0] * n`
         advice = self.advice(ctx, name, culprit=culprit)
         fix = self.mark_static(ctx, name, culprit) or computed_by_numpy(ctx, culprit)
         staged = _jax_computation(ctx, culprit)
@@ -150,8 +150,11 @@ class TracedShapeArgument(Rule):
                     f", and compute the {parameter} with Python or NumPy (`{staged}` gives a tracer "
                     f"under jit even on static values)"
                 )
-        elif staged and name is None:  # JAX computation on static values only
-            advice = f"compute the {parameter} with Python or NumPy (`{staged}` gives a tracer under jit even on static values)"
+        elif staged and not isinstance(fix, NumpyAtTraceTime):  # JAX computes it: a tracer under jit
+            advice = (
+                f"compute the {parameter} with Python or NumPy from static values (`{staged}` gives a "
+                f"tracer under jit even on static values)"
+            )
         ctx.report(
             node,
             f"`{snippet(ctx, node)}` needs a concrete `{parameter}` but `{snippet(ctx, culprit)}` is traced: "
@@ -305,7 +308,12 @@ class TracedShapeArgument(Rule):
 
 
 def _jax_computation(ctx: Context, culprit: ast.expr) -> str | None:
-    """The first JAX function ``culprit`` calls (``jnp.divide``), or a method of an array it calls."""
+    """The first JAX function ``culprit`` calls (``jnp.divide``), also through a local name bound
+    once to such a computation (``n = jnp.divide(t, dt).astype(int)``)."""
+    function = ctx.function
+    if isinstance(culprit, ast.Name) and function is not None:
+        bound = function.scope.single_value(culprit.id)
+        culprit = bound if bound is not None else culprit
     for node in ast.walk(culprit):
         if isinstance(node, ast.Call):
             qualname = ctx.qualname(node.func)

@@ -8,6 +8,7 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.fixing.plans import NumpyAtTraceTime
+from jaxlint.semantic import api
 from jaxlint.semantic.values import is_static
 
 from .blocks import own_nodes
@@ -96,16 +97,13 @@ def numpy_advice(name: str | None) -> str:
     )
 
 
-COMPILE_TIME_EVAL = frozenset({"jax.ensure_compile_time_eval", "jax.core.eval_context"})
-
-
 def compile_time_eval(ctx: Context) -> bool:
     """Whether the call runs under ``with jax.ensure_compile_time_eval():``, where JAX
     computes on constants eagerly."""
     for ancestor in ctx.ancestors():
         if isinstance(ancestor, (ast.With, ast.AsyncWith)) and any(
             isinstance(item.context_expr, ast.Call)
-            and ctx.qualname(item.context_expr.func) in COMPILE_TIME_EVAL
+            and ctx.qualname(item.context_expr.func) in api.COMPILE_TIME_EVAL
             for item in ancestor.items
         ):
             return True

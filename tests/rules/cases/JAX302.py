@@ -90,6 +90,11 @@ def shuffle_in_step(batch, key):
     return jax.tree.map(lambda x: jax.random.permutation(key, x), batch)
 
 
+def noise_one_leaf(x, rng):
+    # a lone array is a tree of one leaf: the key is consumed once
+    return jax.tree.map(lambda g: g + jax.random.normal(rng, g.shape), jnp.asarray(x))
+
+
 def noise_per_leaf_key(grads, rng):
     leaves, treedef = jax.tree.flatten(grads)
     keys = jax.tree.unflatten(treedef, list(jax.random.split(rng, len(leaves))))

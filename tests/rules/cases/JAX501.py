@@ -324,3 +324,34 @@ def numpy_reduction_of_a_tracer(x):
     if np.ndim(x) > 1:  # a static query
         x = x.ravel()
     return float(np.sum(x))  # error: JAX503
+
+
+@jax.jit
+def computed_at_compile_time(x):
+    with jax.ensure_compile_time_eval():
+        if np.all(jnp.diff(Y_GRID) > 0):  # constants are computed eagerly here
+            x = x + 1.0
+        if jnp.sum(Y_GRID > 5) > 2:  # likewise
+            x = x * 2.0
+        if x.sum() > 0:  # error: JAX501 (an argument is still a tracer)
+            x = x - 1.0
+    return x
+
+
+class Grid:
+    def __init__(self, n):
+        self.x = jnp.linspace(0.0, 1.0, n)
+
+    @functools.cached_property
+    def spacing(self):
+        step = jnp.diff(self.x).mean()
+        return 1.0 if step > 0 else -1.0  # the first read may be eager: it is cached afterwards
+
+
+GRID = Grid(5)
+WARM = GRID.spacing
+
+
+@jax.jit
+def scaled(x):
+    return x * GRID.spacing
