@@ -1041,10 +1041,27 @@ def measure_numpy(qualname: str, func: Any) -> tuple[bool | None, bool | None, s
     else:
         return None, None, f"no array argument ({describe(found)})"
     if error is None:
-        return False, not holds_tracer(outputs), ""
+        static = not holds_tracer(outputs)
+        if static and outputs and _answers_otherwise(found, outputs[0]):
+            return False, True, "misanswers"  # it caught the conversion error and answered anyway
+        return False, static, ""
     if isinstance(error, CONCRETIZATION_ERRORS) or (isinstance(error, TypeError) and "Tracer" in str(error)):
         return True, None, type(error).__name__
     return None, None, f"{type(error).__name__}: {str(error).splitlines()[0][:160] if str(error) else ''}"
+
+
+def _answers_otherwise(found: Call, traced_answer: Any) -> bool:
+    """Whether a static answer given on a tracer differs from the answer on the same values
+    (``np.array_equal`` catches the conversion error and says ``False``)."""
+    try:
+        eager = found.run()
+        return (
+            type(eager) is type(traced_answer)
+            and isinstance(eager, (bool, np.bool_))
+            and eager != traced_answer
+        )
+    except Exception:
+        return False
 
 
 # ---------------------------------------------------------------------------- the run
@@ -1061,6 +1078,7 @@ class Report:
     numpy_rejects: dict[str, str] = field(default_factory=dict)  # function -> error
     numpy_accepts: list[str] = field(default_factory=list)
     numpy_static: list[str] = field(default_factory=list)
+    numpy_misanswers: list[str] = field(default_factory=list)  # a static answer unlike the eager one
     numpy_unknown: dict[str, str] = field(default_factory=dict)
     no_key: list[str] = field(default_factory=list)
 
@@ -1135,6 +1153,8 @@ def run(only: Sequence[str] = (), verbose: bool = False) -> Report:
             report.numpy_accepts.append(qualname)
             if static:
                 report.numpy_static.append(qualname)
+            if detail == "misanswers":
+                report.numpy_misanswers.append(qualname)
         else:
             report.numpy_unknown[qualname] = detail
     return report
@@ -1194,6 +1214,7 @@ def to_json(report: Report) -> dict[str, Any]:
             "rejects_tracer": dict(sorted(report.numpy_rejects.items())),
             "accepts_tracer": sorted(report.numpy_accepts),
             "static_results": sorted(report.numpy_static),
+            "misanswers_tracer": sorted(report.numpy_misanswers),
             "unmeasured": sorted(report.numpy_unknown),
         },
         "summary": summary,

@@ -190,6 +190,12 @@ def numpy_rejects_tracer(qualname: str) -> bool | None:
     return None
 
 
+def numpy_misanswers_tracer(qualname: str) -> bool:
+    """Whether a NumPy function given a tracer catches the conversion error and answers anyway,
+    unlike on the same values (``np.array_equal`` says ``False``)."""
+    return qualname in _data()["numpy"].get("misanswers_tracer", ())
+
+
 def numpy_tracer_error(qualname: str) -> str | None:
     """The error a NumPy function raises on a tracer (``TracerArrayConversionError`` mostly);
     None when it accepts one or was not measured."""

@@ -8,6 +8,7 @@ from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import JaxNumpyFunction
+from jaxlint.semantic.measured import numpy_misanswers_tracer
 from jaxlint.semantic.values import is_traced
 
 from ..support.explain import runs_only_traced, snippet, why_traced
@@ -24,7 +25,8 @@ class NumpyFunctionOnTracer(Rule):
     traced value inside code JAX traces abstractly, when the function converts its argument to a
     NumPy array. (`np.asarray(x)` and other conversions are JAX503; NumPy functions that call a
     method of their argument, such as `np.sum(x)` or `np.reshape(x, s)`, work on tracers and are
-    not reported.)
+    not reported.) Also the NumPy functions measured to catch the conversion error and answer
+    anyway: `np.array_equal(x, y)` on a tracer is `False`, whatever the values.
 
     ## Why is this bad?
     NumPy computes on concrete host arrays: it calls `__array__` on its argument, and a tracer has
@@ -85,6 +87,8 @@ class NumpyFunctionOnTracer(Rule):
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         if not ctx.traced:  # JVP tracers under a bare grad reject NumPy conversion too
             return
+        if self.check_misanswer(node, ctx):
+            return
         culprit = _traced_operand(ctx, node)
         if culprit is None:
             return
@@ -97,6 +101,27 @@ class NumpyFunctionOnTracer(Rule):
             f"`TracerArrayConversionError` ({why_traced(ctx, culprit)}); use `jnp.{name}`",
             fix=JaxNumpyFunction(name, safe=runs_only_traced(ctx)) if fixable else None,
         )
+
+    def check_misanswer(self, node: ast.Call, ctx: Context) -> bool:
+        """``np.array_equal(x, y)`` on a tracer: measured to catch the conversion error and say
+        ``False`` whatever the values."""
+        qualname = ctx.qualname(node.func)
+        if qualname is None or not numpy_misanswers_tracer(qualname):
+            return False
+        culprit = next(
+            (a for a in node.args if not isinstance(a, ast.Starred) and is_traced(ctx.value(a))), None
+        )
+        if culprit is None:
+            return False
+        name = qualname.removeprefix("numpy.")
+        ctx.report(
+            node,
+            f"`np.{name}` cannot convert traced `{snippet(ctx, culprit)}` to a NumPy array: it catches "
+            f"the error and answers `False` whatever the values ({why_traced(ctx, culprit)}); use "
+            f"`jnp.{name}`",
+            fix=JaxNumpyFunction(name, safe=False),  # a traced answer: a Python `if` on it then raises
+        )
+        return True
 
 
 def _traced_operand(ctx: Context, node: ast.Call) -> ast.expr | None:

@@ -93,3 +93,16 @@ import jax.numpy as np2
 @jax.jit
 def numpy_alias_is_jax(x):
     return np2.exp(x)
+
+
+@jax.jit
+def same_as_reference(x, reference):
+    # measured: np.array_equal catches the conversion error and answers False on tracers
+    if np.array_equal(x, reference):  # error: JAX602
+        return x
+    return reference
+
+
+@jax.jit
+def same_shape(x):
+    return np.array_equal(x.shape, (3,))  # shapes are Python values: a true answer
