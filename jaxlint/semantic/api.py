@@ -524,3 +524,19 @@ FLAX_APPLY_KEYWORDS = frozenset({"method", "rngs", "mutable", "capture_intermedi
 
 # context managers under which JAX computes on constants eagerly, even inside a trace
 COMPILE_TIME_EVAL = frozenset({"jax.ensure_compile_time_eval", "jax.core.eval_context"})
+
+# transformations that differentiate in reverse mode (through a `while_loop` they raise); not
+# `jax.vjp`, which raises only when its pullback is called (measured)
+REVERSE_MODE = frozenset(
+    {
+        "jax.grad",
+        "jax.value_and_grad",
+        "jax.jacrev",
+        "jax.jacobian",
+        "jax.hessian",
+        "flax.nnx.grad",
+        "flax.nnx.value_and_grad",
+        "equinox.filter_grad",
+        "equinox.filter_value_and_grad",
+    }
+)

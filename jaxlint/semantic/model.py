@@ -1062,6 +1062,12 @@ class SemanticModel:
             and outermost.site.lineno > 0
         ):
             info.jit_sites.append(outermost.site)
+        for layer in chain.layers:
+            name = layer.transform.name
+            if name in api.REVERSE_MODE and all(
+                site is not layer.site for _, site, _, _ in info.reverse_sites
+            ):
+                info.reverse_sites.append((name, layer.site, layer.call, layer.offset))
         if info.apply(level, params, reason, runs=transform.name not in TRACED_FOR_SHAPES):
             self.enqueue(info)
 

@@ -1,0 +1,196 @@
+"""JAX505: a ``while_loop`` (or a ``fori_loop`` with traced bounds) differentiated in reverse mode."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import Rule
+from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.values import is_traced
+
+WHILE_LOOP = "jax.lax.while_loop"
+FORI_LOOP = "jax.lax.fori_loop"
+
+
+class LoopUnderReverseGrad(Rule):
+    """## What it does
+    Finds a `lax.while_loop`, or a `lax.fori_loop` whose bounds are traced, inside a function
+    that `jax.grad` (or `value_and_grad`, `jacrev`, `hessian`, equinox's and flax's
+    `grad`) differentiates, when the loop computes with the differentiated arguments: its
+    initial value or its functions read them. The loop may sit in a function nested in the
+    differentiated one (a `lax` body).
+
+    ## Why is this bad?
+    A `while_loop` runs an unknown number of steps, so JAX cannot keep what reverse mode needs
+    to run it backwards: it raises `ValueError` ("Reverse-mode differentiation does not work for
+    lax.while_loop or lax.fori_loop with dynamic start/stop values"). A `fori_loop` with static
+    Python bounds is a `scan` and differentiates; with traced bounds it is a `while_loop`.
+    Forward mode (`jax.jvp`, `jax.jacfwd`) works; `jax.vjp` raises only when its pullback is
+    called, and is left out.
+
+    ## Example
+    ```python
+    import jax
+    import jax.numpy as jnp
+    from jax import lax
+
+    def newton_sqrt(a):
+        return lax.while_loop(lambda x: jnp.abs(x * x - a) > 1e-6, lambda x: 0.5 * (x + a / x), a)
+
+    slope = jax.grad(newton_sqrt)
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    from jax import lax
+
+    def newton_sqrt(a):
+        return lax.fori_loop(0, 20, lambda i, x: 0.5 * (x + a / x), a)
+
+    slope = jax.grad(newton_sqrt)
+    ```
+    Give `fori_loop` static bounds, or use `lax.scan` over a fixed number of steps (masking the
+    steps past the end), or differentiate in forward mode.
+
+    ## Fix safety
+    No fix: the number of steps must become static, which only the author can choose.
+
+    ## References
+    - [jax.lax.while_loop](https://docs.jax.dev/en/latest/_autosummary/jax.lax.while_loop.html)
+    - [jax.lax.fori_loop](https://docs.jax.dev/en/latest/_autosummary/jax.lax.fori_loop.html)
+    """
+
+    code = "JAX505"
+    name = "loop-under-reverse-grad"
+    message = "A `while_loop` (or a `fori_loop` with traced bounds) is differentiated in reverse mode"
+    outcome = "ValueError: reverse-mode differentiation does not work for while_loop"
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        qualname = ctx.qualname(node.func)
+        if qualname not in (WHILE_LOOP, FORI_LOOP) or ctx.function is None:
+            return
+        if qualname == FORI_LOOP and not _traced_bounds(ctx, node):
+            return
+        found = _differentiated_around(ctx, ctx.function)
+        if found is None:
+            return
+        target, transform, line, differentiated = found
+        read = _reads_any(ctx, node, qualname, target, differentiated)
+        if read is None:
+            return
+        loop = "`lax.while_loop`" if qualname == WHILE_LOOP else "`lax.fori_loop` with traced bounds"
+        ctx.report(
+            node,
+            f"{loop} computes with `{read}`, which `{_short(transform)}` at line {line} differentiates "
+            f"in reverse mode through `{target.name}`: JAX raises `ValueError` (reverse-mode "
+            f"differentiation does not work for a while_loop, nor a fori_loop with traced bounds); give "
+            f"the loop static bounds (a fori_loop with Python ints is a scan), use `lax.scan` over a "
+            f"fixed number of steps, or differentiate in forward mode (`jax.jacfwd`)",
+        )
+
+
+def _short(qualname: str) -> str:
+    return qualname.replace("equinox.", "eqx.").replace("flax.nnx.", "nnx.")
+
+
+def _traced_bounds(ctx: Context, node: ast.Call) -> bool:
+    bounds = [*node.args[:2], *(k.value for k in node.keywords if k.arg in ("lower", "upper"))]
+    return any(is_traced(ctx.value(b)) for b in bounds)
+
+
+def _differentiated_around(
+    ctx: Context, function: FunctionInfo
+) -> tuple[FunctionInfo, str, int, set[str]] | None:
+    """The function holding ``function`` (itself or one it is nested in) that a reverse-mode
+    transformation differentiates, that transformation, its line, and the differentiated
+    parameters; None where a custom derivative rule sits between, or ``argnums`` is not a literal."""
+    current: FunctionInfo | None = function
+    while current is not None:
+        if current in ctx.model.custom_derivatives:
+            return None  # JAX differentiates with the rule, not through the loop
+        for transform, site, call, offset in current.reverse_sites:
+            params = _differentiated(current, call, offset)
+            if params:
+                return current, transform, getattr(site, "lineno", 0), params
+        current = current.parent
+    return None
+
+
+def _differentiated(function: FunctionInfo, call: ast.Call | None, offset: int) -> set[str]:
+    """The parameters ``argnums`` (default 0) names, after ``offset`` bound ones."""
+    argnums: object = 0
+    for keyword in call.keywords if call is not None else []:
+        if keyword.arg == "argnums":
+            try:
+                argnums = ast.literal_eval(keyword.value)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                return set()
+    positions = argnums if isinstance(argnums, tuple) else (argnums,)
+    names = function.positional_names()[offset:]
+    return {names[p] for p in positions if type(p) is int and 0 <= p < len(names)}
+
+
+def _reads_any(
+    ctx: Context, node: ast.Call, qualname: str, target: FunctionInfo, differentiated: set[str]
+) -> str | None:
+    """A name the loop reads that holds what depends on the differentiated parameters of
+    ``target``: in its initial value, or free in its functions (body, condition)."""
+    dependent = _dependent_names(target, differentiated)
+    init = node.args[3] if qualname == FORI_LOOP and len(node.args) > 3 else None
+    if qualname == WHILE_LOOP and len(node.args) > 2:
+        init = node.args[2]
+    init = next((k.value for k in node.keywords if k.arg == "init_val"), init)
+    reads: list[ast.Name] = []
+    if init is not None:
+        reads += [n for n in ast.walk(init) if isinstance(n, ast.Name)]
+    for function in node.args[:3] if qualname == WHILE_LOOP else node.args[2:3]:
+        reads += _free_reads(ctx, function)
+    scope = target.scope
+    for name in reads:
+        owner = ctx.model.index.scopes.get(ctx.function.node) if ctx.function is not None else None
+        resolved = owner.lookup(name.id) if owner is not None else None
+        if name.id in dependent and resolved is scope:
+            return name.id
+    return None
+
+
+def _free_reads(ctx: Context, function: ast.expr) -> list[ast.Name]:
+    """The names a loop function (a lambda, or a ``def`` of the code around) reads and does not
+    bind itself."""
+    node: ast.AST | None = function if isinstance(function, ast.Lambda) else None
+    if isinstance(function, ast.Name):
+        owner = ctx.scope.lookup(function.id)
+        node = None if owner is None else owner.single_def(function.id) or owner.single_value(function.id)
+    if node is None or node not in ctx.model.index.scopes:
+        return []
+    bound = ctx.model.index.scopes[node].bound
+    return [
+        n
+        for n in ast.walk(node)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in bound
+    ]
+
+
+def _dependent_names(function: FunctionInfo, seeds: set[str]) -> set[str]:
+    """The names of ``function``'s own scope whose value may depend on ``seeds``: bound by an
+    assignment whose value reads one of them (to a fixed point, flow-insensitive)."""
+    assignments: list[tuple[list[str], set[str]]] = []
+    for node in ast.walk(function.node):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            stored = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+            read = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
+            if isinstance(node, ast.AugAssign):
+                read |= set(stored)
+            assignments.append((stored, read))
+    dependent = set(seeds)
+    changed = True
+    while changed:
+        changed = False
+        for stored, read in assignments:
+            if read & dependent and not set(stored) <= dependent:
+                dependent |= set(stored)
+                changed = True
+    return dependent

@@ -1,0 +1,74 @@
+"""Loops of an unknown number of steps differentiated in reverse mode."""
+
+import functools
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def newton_sqrt(a):
+    cond = lambda x: jnp.abs(x * x - a) > 1e-3
+    return lax.while_loop(cond, lambda x: 0.5 * (x + a / x), a)  # error: JAX505
+
+
+slope = jax.grad(newton_sqrt)
+
+
+def triangular_sum(rho):
+    n = rho.shape[-1]
+
+    def outer(i, total):
+        def inner(j, y):
+            return y * 0.5 + rho[i, j % n]
+
+        return total + lax.fori_loop(0, n - i, inner, 0.0)  # error: JAX505
+
+    return lax.fori_loop(0, n, outer, 0.0)
+
+
+value_and_slope = jax.value_and_grad(triangular_sum)
+
+
+def scaled_steps(steps, scale):
+    return lax.while_loop(lambda c: c[0] < steps, lambda c: (c[0] + 1, c[1] * scale), (0, scale))[1]  # error: JAX505
+
+
+slope_in_scale = jax.grad(scaled_steps, argnums=1)
+
+
+# --- near misses ---
+
+
+def fixed_newton_sqrt(a):
+    return lax.fori_loop(0, 20, lambda i, x: 0.5 * (x + a / x), a)  # static bounds: a scan
+
+
+fixed_slope = jax.grad(fixed_newton_sqrt)
+
+
+def counted_steps(steps, scale):
+    count = lax.while_loop(lambda c: c < steps, lambda c: c + 1, 0)  # nothing differentiated flows in
+    return scale * count
+
+
+slope_of_count = jax.grad(counted_steps, argnums=1)
+
+forward_slope = jax.jacfwd(newton_sqrt)  # forward mode differentiates a while_loop
+
+
+@jax.custom_vjp
+def solved(a):
+    return lax.while_loop(lambda x: jnp.abs(x * x - a) > 1e-3, lambda x: 0.5 * (x + a / x), a)
+
+
+solved.defvjp(lambda a: (solved(a), a), lambda a, g: (g * 0.5 / jnp.sqrt(a),))
+
+custom_slope = jax.grad(solved)  # the custom rule is differentiated, not the loop
+
+
+def not_differentiated(x, n):
+    return lax.fori_loop(0, n, lambda i, acc: acc + x, 0.0)
+
+
+run_only = jax.jit(not_differentiated)
