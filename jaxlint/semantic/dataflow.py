@@ -86,6 +86,7 @@ from jaxlint.semantic.values import (
     mask_of,
     not_mask,
     record,
+    record_kind,
     referring,
     refs,
     sequence,
@@ -801,7 +802,7 @@ class Interpreter:
         getter = self.model.property_getter(receiver, node)
         if getter is not None:  # reading a property runs it
             target, call = getter
-            return self.call_helper(target, 1, call, [], {})
+            return self.call_helper(target, 1, call, [], {}, receiver=receiver)
         value = self.attribute(receiver, node.attr)
         if self.tracker is not None and self.info is not None and not key_ids(value):
             held = self.model.held_key(self.info, node)
@@ -983,7 +984,7 @@ class Interpreter:
             receiver = self.eval(func.value)
             callee = self.values[func] = self.self_function(func) or self.attribute(receiver, func.attr)
             if refs(callee):
-                return self.call_refs(callee, node, args, keywords)
+                return self.call_refs(callee, node, args, keywords, receiver)
             return self.call_method(func, receiver, node, args, keywords)
         callee = self.eval(func)
         if refs(callee):
@@ -993,13 +994,18 @@ class Interpreter:
         return UNKNOWN
 
     def call_refs(
-        self, callee: Value, node: ast.Call, args: list[Value], keywords: dict[str, Value]
+        self,
+        callee: Value,
+        node: ast.Call,
+        args: list[Value],
+        keywords: dict[str, Value],
+        receiver: Value | None = None,
     ) -> Value:
         """A call of a function, class or instance the callee value names (joined over all of them)."""
         results: list[Value] = []
         for ref in refs(callee):
             if isinstance(ref, FunctionRef):
-                results.append(self.call_function_ref(ref, node, args, keywords))
+                results.append(self.call_function_ref(ref, node, args, keywords, receiver))
             elif isinstance(ref, ClassRef):
                 results.append(self.construct(ref, node, args, keywords))
             elif isinstance(ref, InstanceRef):
@@ -1014,7 +1020,12 @@ class Interpreter:
         return join_all(results, UNKNOWN)
 
     def call_function_ref(
-        self, ref: FunctionRef, node: ast.Call, args: list[Value], keywords: dict[str, Value]
+        self,
+        ref: FunctionRef,
+        node: ast.Call,
+        args: list[Value],
+        keywords: dict[str, Value],
+        receiver: Value | None = None,
     ) -> Value:
         if ref.skip:
             ref, node, args, keywords = self.module_entry(ref, node, args, keywords)
@@ -1022,7 +1033,8 @@ class Interpreter:
         if target is None:
             return UNKNOWN
         if not ref.layers:
-            return self.call_helper(target, ref.offset, node, args, keywords, ref.bound)
+            receiver = receiver if ref.offset == 1 and target.is_method and not ref.skip else None
+            return self.call_helper(target, ref.offset, node, args, keywords, ref.bound, receiver)
         self.consume_through(target, ref.offset, node, args, keywords)
         every = [*args, *keywords.values()]
         traced = any(is_traced(v) for v in every)
@@ -1553,9 +1565,11 @@ class Interpreter:
         args: list[Value],
         keywords: dict[str, Value],
         bound: frozenset[str] = frozenset(),
+        receiver: Value | None = None,
     ) -> Value:
         """A call into a function of this module: traced arguments make it a traced helper
-        (``bound``: the keywords a ``partial`` gave it)."""
+        (``bound``: the keywords a ``partial`` gave it; ``receiver``: the record a method is
+        called on, whose known fields ``self`` then holds)."""
         if self.info is not None:
             target.callers.add(self.info)
         if self.level > NONE and target is not self.info:
@@ -1570,6 +1584,8 @@ class Interpreter:
                 or (self.level == CONCRETE and is_jax_array(value))
                 or (_names_functions(value) and self.model.uses_function_param(target, name))
             }
+            if receiver is not None and record_kind(receiver) is not None and target.positional_names():
+                relevant[target.positional_names()[0]] = receiver  # its known fields
             flags = self.call_flags(target, offset, node, bound)
             # staged code runs its callees in the trace even on static arguments: every `jnp`
             # result there is a tracer (omnistaging)

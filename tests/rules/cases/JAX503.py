@@ -1,6 +1,8 @@
 import functools
 import math
 
+import typing
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -213,3 +215,21 @@ safe_norm.defjvp(lambda primals, tangents: (safe_norm(*primals), tangents[0].sum
 @jax.jit
 def normed(x):
     return safe_norm(x)
+
+
+class SolverState(typing.NamedTuple):
+    err: jax.Array
+    steps: int
+
+    @property
+    def worst(self):
+        return float(self.err.max())  # error: JAX503 (the state is built from a tracer in `summarize`)
+
+    def finished(self):
+        return bool(self.steps > 10)  # a Python int field: a Python bool
+
+
+@jax.jit
+def summarize(err):
+    state = SolverState(err, 12)
+    return state.worst if state.finished() else err.sum()
