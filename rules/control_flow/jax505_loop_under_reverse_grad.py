@@ -73,7 +73,7 @@ class LoopUnderReverseGrad(Rule):
             return
         if qualname == FORI_LOOP and not _traced_bounds(ctx, node):
             return
-        found = _differentiated_around(ctx, ctx.function)
+        found = _differentiated_around(ctx, ctx.function) or _differentiated_caller(ctx, ctx.function)
         if found is None:
             return
         target, transform, line, differentiated = found
@@ -84,7 +84,7 @@ class LoopUnderReverseGrad(Rule):
         ctx.report(
             node,
             f"{loop} computes with `{read}`, which `{_short(transform)}` at line {line} differentiates "
-            f"in reverse mode through `{target.name}`: JAX raises `ValueError` (reverse-mode "
+            f"in reverse mode (in `{target.name}`): JAX raises `ValueError` (reverse-mode "
             f"differentiation does not work for a while_loop, nor a fori_loop with traced bounds); give "
             f"the loop static bounds (a fori_loop with Python ints is a scan), use `lax.scan` over a "
             f"fixed number of steps, or differentiate in forward mode (`jax.jacfwd`)",
@@ -115,6 +115,35 @@ def _differentiated_around(
             if params:
                 return current, transform, getattr(site, "lineno", 0), params
         current = current.parent
+    return None
+
+
+def _differentiated_caller(
+    ctx: Context, function: FunctionInfo
+) -> tuple[FunctionInfo, str, int, set[str]] | None:
+    """A helper called by a differentiated function: the parameters of the helper that its
+    calls there pass what depends on the differentiated arguments (one call level)."""
+    if function.parent is not None or not isinstance(function.node, ast.FunctionDef):
+        return None
+    for caller in sorted(function.callers, key=lambda c: getattr(c.node, "lineno", 0)):
+        found = _differentiated_around(ctx, caller)
+        if found is None:
+            continue
+        target, transform, line, differentiated = found
+        dependent = _dependent_names(target, differentiated)
+        params = function.positional_names()
+        seeds: set[str] = set()
+        for call in ast.walk(caller.node):
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
+                continue
+            if call.func.id != function.node.name or any(isinstance(a, ast.Starred) for a in call.args):
+                continue
+            passed = [*zip(params, call.args), *((k.arg, k.value) for k in call.keywords if k.arg)]
+            for name, argument in passed:
+                if any(isinstance(n, ast.Name) and n.id in dependent for n in ast.walk(argument)):
+                    seeds.add(name)
+        if seeds:
+            return function, transform, line, seeds
     return None
 
 

@@ -37,7 +37,29 @@ def scaled_steps(steps, scale):
 slope_in_scale = jax.grad(scaled_steps, argnums=1)
 
 
+def solve(a, tol):
+    return lax.while_loop(lambda x: jnp.abs(x * x - a) > tol, lambda x: 0.5 * (x + a / x), a)  # error: JAX505
+
+
+def solved_loss(a):
+    return solve(a, 1e-3) ** 2  # a helper handed the differentiated argument
+
+
+solved_slope = jax.grad(solved_loss)
+
+
 # --- near misses ---
+
+
+def count(n, scale):
+    return lax.while_loop(lambda c: c < n, lambda c: c + 1, 0)  # handed `scale`, but never reads it
+
+
+def counted_loss(scale):
+    return scale * count(5, scale)
+
+
+counted_slope = jax.grad(counted_loss)
 
 
 def fixed_newton_sqrt(a):
