@@ -130,7 +130,7 @@ def _differentiated_caller(
         if found is None:
             continue
         target, transform, line, differentiated = found
-        dependent = _dependent_names(target, differentiated)
+        dependent = _dependent_names(ctx, target, differentiated)
         params = function.positional_names()
         seeds: set[str] = set()
         for call in ast.walk(caller.node):
@@ -140,7 +140,7 @@ def _differentiated_caller(
                 continue
             passed = [*zip(params, call.args), *((k.arg, k.value) for k in call.keywords if k.arg)]
             for name, argument in passed:
-                if any(isinstance(n, ast.Name) and n.id in dependent for n in ast.walk(argument)):
+                if _dependent_read(ctx, argument, dependent) is not None:
                     seeds.add(name)
         if seeds:
             return function, transform, line, seeds
@@ -164,24 +164,73 @@ def _differentiated(function: FunctionInfo, call: ast.Call | None, offset: int) 
 def _reads_any(
     ctx: Context, node: ast.Call, qualname: str, target: FunctionInfo, differentiated: set[str]
 ) -> str | None:
-    """A name the loop reads that holds what depends on the differentiated parameters of
-    ``target``: in its initial value, or free in its functions (body, condition)."""
-    dependent = _dependent_names(target, differentiated)
+    """A name holding what depends on the differentiated parameters of ``target`` that the loop
+    carries: read by its initial value or free in its body (a condition that reads it carries
+    no tangent). None inside ``stop_gradient`` or an implicitly differentiated solver."""
+    if any(
+        isinstance(a, ast.Call) and ctx.qualname(a.func) in NOT_DIFFERENTIATED for a in ctx.ancestors()
+    ) or any(
+        isinstance(c, ast.Call) and ctx.qualname(c.func) in IMPLICIT_DIFFERENTIATION
+        for c in ast.walk(target.node)
+    ):
+        return None
+    dependent = _dependent_names(ctx, target, differentiated)
     init = node.args[3] if qualname == FORI_LOOP and len(node.args) > 3 else None
     if qualname == WHILE_LOOP and len(node.args) > 2:
         init = node.args[2]
     init = next((k.value for k in node.keywords if k.arg == "init_val"), init)
-    reads: list[ast.Name] = []
-    if init is not None:
-        reads += [n for n in ast.walk(init) if isinstance(n, ast.Name)]
-    for function in node.args[:3] if qualname == WHILE_LOOP else node.args[2:3]:
-        reads += _free_reads(ctx, function)
-    scope = target.scope
-    for name in reads:
-        owner = ctx.model.index.scopes.get(ctx.function.node) if ctx.function is not None else None
-        resolved = owner.lookup(name.id) if owner is not None else None
-        if name.id in dependent and resolved is scope:
-            return name.id
+    body = node.args[1] if qualname == WHILE_LOOP and len(node.args) > 1 else None
+    if qualname == FORI_LOOP and len(node.args) > 2:
+        body = node.args[2]
+    body = next((k.value for k in node.keywords if k.arg in ("body_fun", "body")), body)
+    found = _dependent_read(ctx, init, dependent) if init is not None else None
+    if found is None and body is not None:
+        found = next((n for n in _free_reads(ctx, body) if n.id in dependent), None)
+    if found is None:
+        return None
+    owner = ctx.model.index.scopes.get(ctx.function.node) if ctx.function is not None else None
+    resolved = owner.lookup(found.id) if owner is not None else None
+    return found.id if resolved is target.scope else None
+
+
+# calls whose value carries no derivative, and solvers JAX differentiates implicitly
+NOT_DIFFERENTIATED = frozenset({"jax.lax.stop_gradient"})
+IMPLICIT_DIFFERENTIATION = frozenset({"jax.lax.custom_root", "jax.lax.custom_linear_solve"})
+# attributes of an array that keep its derivative (others are static, or a module's fields)
+DIFFERENTIABLE_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
+# calls whose result carries no derivative of their arguments
+UNDIFFERENTIATED_CALLS = frozenset({"builtins.len", "builtins.int", "builtins.bool", "jax.lax.stop_gradient"})
+
+
+def _dependent_read(ctx: Context, expr: ast.AST, dependent: set[str]) -> ast.Name | None:
+    """The name of ``dependent`` whose derivative ``expr`` carries: not through a static
+    attribute (``x.shape``, ``model.n_steps``), a comparison, ``.astype``, ``len`` or
+    ``stop_gradient``."""
+    if isinstance(expr, ast.Name):
+        return expr if expr.id in dependent else None
+    if isinstance(expr, ast.Attribute):
+        return _dependent_read(ctx, expr.value, dependent) if expr.attr in DIFFERENTIABLE_ATTRIBUTES else None
+    if isinstance(expr, ast.Compare):
+        return None
+    if isinstance(expr, ast.Call):
+        func = expr.func
+        if ctx.qualname(func) in UNDIFFERENTIATED_CALLS:
+            return None
+        if isinstance(func, ast.Attribute):
+            if func.attr == "astype":
+                return None
+            receiver = _dependent_read(ctx, func.value, dependent)
+            if receiver is not None:
+                return receiver
+        for argument in [*expr.args, *(k.value for k in expr.keywords)]:
+            found = _dependent_read(ctx, argument, dependent)
+            if found is not None:
+                return found
+        return None
+    for child in ast.iter_child_nodes(expr):
+        found = _dependent_read(ctx, child, dependent)
+        if found is not None:
+            return found
     return None
 
 
@@ -202,24 +251,26 @@ def _free_reads(ctx: Context, function: ast.expr) -> list[ast.Name]:
     ]
 
 
-def _dependent_names(function: FunctionInfo, seeds: set[str]) -> set[str]:
-    """The names of ``function``'s own scope whose value may depend on ``seeds``: bound by an
-    assignment whose value reads one of them (to a fixed point, flow-insensitive)."""
-    assignments: list[tuple[list[str], set[str]]] = []
+def _dependent_names(ctx: Context, function: FunctionInfo, seeds: set[str]) -> set[str]:
+    """The names of ``function``'s own scope whose value may carry the derivative of ``seeds``:
+    bound by an assignment whose value does (to a fixed point, flow-insensitive)."""
+    assignments: list[tuple[list[str], ast.AST]] = []
     for node in ast.walk(function.node):
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             stored = [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
-            read = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)}
-            if isinstance(node, ast.AugAssign):
-                read |= set(stored)
-            assignments.append((stored, read))
+            value = (
+                ast.BinOp(node.target, ast.Add(), node.value)
+                if isinstance(node, ast.AugAssign)
+                else node.value
+            )
+            assignments.append((stored, value))
     dependent = set(seeds)
     changed = True
     while changed:
         changed = False
-        for stored, read in assignments:
-            if read & dependent and not set(stored) <= dependent:
+        for stored, value in assignments:
+            if not set(stored) <= dependent and _dependent_read(ctx, value, dependent) is not None:
                 dependent |= set(stored)
                 changed = True
     return dependent

@@ -94,3 +94,28 @@ def not_differentiated(x, n):
 
 
 run_only = jax.jit(not_differentiated)
+
+
+def segment_of(x):
+    edges = jnp.linspace(0.0, 1.0, 5)
+    index = lax.while_loop(lambda k: (k < 4) & (edges[k] < x), lambda k: k + 1, 0)  # x only stops it
+    return x * index
+
+
+lookup_slope = jax.grad(segment_of)
+
+
+def warm_start(a):
+    guess = lax.stop_gradient(lax.while_loop(lambda x: jnp.abs(x * x - a) > 1e-3, lambda x: 0.5 * (x + a / x), a))
+    return 0.5 * (guess + a / guess)  # one differentiable Newton step after a stopped solve
+
+
+warm_slope = jax.grad(warm_start)
+
+
+def padded_steps(theta):
+    start = jnp.zeros(theta.shape[0])  # only the shape of theta
+    return lax.while_loop(lambda z: z.sum() < 3.0, lambda z: z + 1.0, start).sum() * theta.sum()
+
+
+padded_slope = jax.grad(padded_steps)
