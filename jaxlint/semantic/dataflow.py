@@ -1326,7 +1326,7 @@ class Interpreter:
         if qualname in api.STATIC_QUERIES or measured.is_static_query(qualname):
             return STATIC
         if qualname in TREE_MAPS:
-            return self.call_tree_map(node, args)
+            return self.call_tree_map(node, args, qualname.endswith("with_path"))
         if qualname == PARTIAL:
             return self.partial_value(node)
         if qualname == "dataclasses.replace" and len(args) == 1:
@@ -1671,7 +1671,7 @@ class Interpreter:
         """Map a call's argument values onto ``target``'s parameters."""
         return bind_values(target, offset, _positional(node, args), keywords)
 
-    def call_tree_map(self, node: ast.Call, args: list[Value]) -> Value:
+    def call_tree_map(self, node: ast.Call, args: list[Value], with_path: bool = False) -> Value:
         """``jax.tree.map(f, tree)``: ``f`` runs on the traced leaves; the result is the tree of
         what ``f`` returns (unknown when ``f`` is not a function of this module)."""
         found = self.model.resolve_function(node.args[0], self.scope) if node.args else None
@@ -1682,6 +1682,8 @@ class Interpreter:
             self.mapped_key_event(node, target)
         if self.level > NONE and any(is_traced(v) for v in args[1:]):
             positional = target.positional_names()[offset:]
+            if with_path:  # the first parameter gets each leaf's key path: static
+                positional = positional[1:]
             params = {name: element(value) for name, value in zip(positional, args[1:])}
             params = {name: value for name, value in params.items() if is_traced(value)}
             reason = (

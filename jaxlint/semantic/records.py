@@ -46,6 +46,7 @@ CUSTOM_REGISTRATION = frozenset(
         "jax.tree_util.register_pytree_node",
         "jax.tree_util.register_pytree_with_keys",
         "jax.tree_util.register_pytree_with_keys_class",
+        "jax.tree_util.register_static",
     }
 )
 STATIC_FIELD_CALLS = frozenset({"equinox.static_field"})

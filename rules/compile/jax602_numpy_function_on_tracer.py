@@ -9,6 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import JaxNumpyFunction
 from jaxlint.semantic.measured import numpy_misanswers_tracer
+from jaxlint.semantic.transforms import STAGED
 from jaxlint.semantic.values import is_traced
 
 from ..support.explain import runs_only_traced, snippet, why_traced
@@ -107,6 +108,8 @@ class NumpyFunctionOnTracer(Rule):
         ``False`` whatever the values."""
         qualname = ctx.qualname(node.func)
         if qualname is None or not numpy_misanswers_tracer(qualname):
+            return False
+        if ctx.level != STAGED:  # under a bare vmap, an unmapped leaf (`in_axes` of a dict) stays NumPy
             return False
         culprit = next(
             (a for a in node.args if not isinstance(a, ast.Starred) and is_traced(ctx.value(a))), None

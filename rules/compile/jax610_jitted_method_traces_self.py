@@ -81,7 +81,7 @@ class JittedMethodTracesSelf(Rule):
         if info is None or not info.is_method or not info.positional_names():
             return
         cls = ctx.model.index.parents[node].node
-        if not isinstance(cls, ast.ClassDef) or _not_plain_method(node):
+        if not isinstance(cls, ast.ClassDef) or _not_plain_method(node) or _converts_itself(cls):
             return
         this = info.positional_names()[0]
         site = next((d for d in node.decorator_list if d in info.jit_sites), None)
@@ -97,6 +97,8 @@ class JittedMethodTracesSelf(Rule):
                 f"(`static_argnums=0`: its attributes are then frozen into the compiled function)",
             )
             return
+        if this != "self":
+            return  # a function kept in a class as in a namespace (`Ops.dot(x, y)`): no instance
         for decorator in node.decorator_list:
             found = _array_transform(ctx, decorator)
             if found is not None and plain_class(ctx, cls):
@@ -167,6 +169,11 @@ def _first_axis_mapped(axes: ast.expr) -> bool:
         return False
     first = value[0] if isinstance(value, (tuple, list)) and value else value
     return type(first) is int
+
+
+def _converts_itself(cls: ast.ClassDef) -> bool:
+    """A class with ``__jax_array__``: JAX raises another error for it (``ValueError``)."""
+    return any(isinstance(s, ast.FunctionDef) and s.name == "__jax_array__" for s in cls.body)
 
 
 def _not_plain_method(node: ast.FunctionDef) -> bool:

@@ -128,7 +128,7 @@ class ConstantSeedKeyInLoop(Rule):
             )
             return
         ignored = _unread_key_parameter(ctx, names)
-        if ignored is not None:
+        if ignored is not None and not _varied(ctx, node):
             ctx.report(
                 node,
                 f"`{snippet(ctx, node)}` makes a key of a fixed seed in `{function_name(ctx)}`, which "
@@ -250,6 +250,40 @@ def _replaced_key(ctx: Context, seed_names: set[str]) -> str | None:
     return target.id if given else None
 
 
+VARYING_USES = frozenset({"jax.random.fold_in", "jax.eval_shape"})
+
+
+def _varied(ctx: Context, node: ast.Call) -> bool:
+    """Whether the fixed key is folded with data (``fold_in(base, step)``), picked by a varying
+    index (``split(key, n)[head]``) or never drawn from (``jax.eval_shape``): directly, or
+    through the name it is bound to."""
+    uses: list[list[ast.AST]] = [list(ctx.ancestors())]
+    parent = next((a for a in ctx.ancestors() if isinstance(a, ast.stmt)), None)  # `keys = split(key(0), n)`
+    function = ctx.function
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and function is not None:
+        target = parent.targets[0]
+        if isinstance(target, ast.Name):
+            parents = {
+                child: outer for outer in ast.walk(function.node) for child in ast.iter_child_nodes(outer)
+            }
+            for use in ast.walk(function.node):
+                if isinstance(use, ast.Name) and use.id == target.id and isinstance(use.ctx, ast.Load):
+                    chain, current = [], parents.get(use)
+                    while current is not None:
+                        chain.append(current)
+                        current = parents.get(current)
+                    uses.append(chain)
+    for chain in uses:
+        for holder in chain:
+            if isinstance(holder, ast.Call) and ctx.qualname(holder.func) in VARYING_USES:
+                return True
+            if isinstance(holder, ast.Subscript) and not isinstance(holder.slice, ast.Constant):
+                return True
+            if isinstance(holder, ast.stmt):
+                break
+    return False
+
+
 def _unread_key_parameter(ctx: Context, seed_names: set[str]) -> str | None:
     """A parameter annotated as a source of random streams (``nnx.Rngs``) that the function
     making a key of a fixed seed never reads, in any branch: the seed is none of its parameters.
@@ -263,10 +297,25 @@ def _unread_key_parameter(ctx: Context, seed_names: set[str]) -> str | None:
         return None
     read = {n.id for n in ast.walk(function.node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     for param in params:
-        annotation = ctx.qualname(param.annotation) if param.annotation is not None else None
-        if annotation in RNG_STREAMS and param.arg not in read:
+        if param.arg not in read and _annotated_streams(ctx, param.annotation):
             return param.arg
     return None
+
+
+def _annotated_streams(ctx: Context, annotation: ast.expr | None) -> bool:
+    """Whether an annotation names ``nnx.Rngs`` (also ``nnx.Rngs | None``, ``Optional[...]``,
+    or quoted)."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        try:
+            annotation = ast.parse(annotation.value, mode="eval").body
+        except SyntaxError:
+            return False
+    if annotation is None:
+        return False
+    return any(
+        isinstance(n, (ast.Name, ast.Attribute)) and ctx.qualname(n) in RNG_STREAMS
+        for n in ast.walk(annotation)
+    )
 
 
 def _conditions_around(body: list[ast.stmt], statement: ast.stmt) -> list[ast.expr] | None:

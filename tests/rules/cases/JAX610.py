@@ -108,3 +108,20 @@ class Replicated:
     @partial(jax.checkpoint, static_argnums=(0,))
     def block_static(self, x):  # ok: `self` is static
         return x * 2
+
+
+class StaticConfig:
+    @jax.vmap
+    def scale(self, x):  # ok: registered static below, an empty pytree
+        return x * 2
+
+
+jax.tree_util.register_static(StaticConfig)
+
+
+class Kernels:
+    """A namespace of batched kernels, called through the class: no instance is passed."""
+
+    @jax.vmap
+    def dot(a, b):
+        return a @ b
