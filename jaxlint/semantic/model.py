@@ -947,7 +947,7 @@ class SemanticModel:
             receiver = use.value
             if not isinstance(receiver, ast.Name):
                 return None
-            where = self._scope_of_node.get(use, self.index.module)
+            where = self._scope_of_node.get(receiver, self.index.module)  # the receiver's name load
             owner = self.class_of_self(where, receiver.id) or self._instance_class(receiver, where)
             if (
                 owner is not cls
@@ -999,7 +999,6 @@ class SemanticModel:
                     scopes[child] = inner
                 elif isinstance(child, ast.Attribute) and isinstance(child.ctx, ast.Load):
                     attributes.setdefault(child.attr, []).append(child)
-                    scopes[child] = inner
                 stack.append((child, inner))
         return parents, loads, scopes, attributes
 

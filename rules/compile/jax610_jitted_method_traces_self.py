@@ -77,6 +77,8 @@ class JittedMethodTracesSelf(Rule):
     outcome = "TypeError on the first call: the instance is not a valid JAX type"
 
     def visit_FunctionDef(self, node: ast.FunctionDef, ctx: Context) -> None:
+        if not node.decorator_list:
+            return
         info = ctx.model.infos.get(node)
         if info is None or not info.is_method or not info.positional_names():
             return

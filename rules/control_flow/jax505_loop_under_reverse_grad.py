@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.functions import FunctionInfo
@@ -68,6 +69,8 @@ class LoopUnderReverseGrad(Rule):
     outcome = "ValueError: reverse-mode differentiation does not work for while_loop"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if callee_leaf(node) not in ("while_loop", "fori_loop"):
+            return
         qualname = ctx.qualname(node.func)
         if qualname not in (WHILE_LOOP, FORI_LOOP) or ctx.function is None:
             return
