@@ -148,3 +148,62 @@ def test_fix_uses_the_whole_project(project: Path, capsys: pytest.CaptureFixture
     text = (project / "shop" / "kernels.py").read_text()
     assert '    """Squared error."""\n    jax.debug.print("loss {}", w)\n' in text
     assert "unused" in text and "if x > 0:" in text  # untraced code is left alone
+
+
+RECORDS_STATE = """from typing import NamedTuple
+
+import jax.numpy as jnp
+
+
+class State(NamedTuple):
+    x: jnp.ndarray
+    n: int
+
+
+def make(x):
+    return State(x * 2.0, 3)
+
+
+def advance(state):
+    return state._replace(x=state.x + 1.0)
+"""
+RECORDS_TRAIN = """import jax
+
+from pkg.state import advance, make
+
+
+@jax.jit
+def step(x):
+    state = advance(make(x))
+    if state.n > 2:  # a static field: fine
+        x = x + 1
+    if state.x > 0:
+        x = x - 1
+    return x
+"""
+
+
+def test_records_passed_between_modules_settle_and_keep_their_fields(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record one module returns to another, and gets back as an argument, is the same value
+    at every round: the project fixed point settles (it used to run to its round limit, every
+    analysis of the file making new syntax-tree nodes the value referred to), and its fields
+    stay known, through the cache too."""
+    root = tmp_path / "records"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "state.py").write_text(RECORDS_STATE)
+    (root / "pkg" / "train.py").write_text(RECORDS_TRAIN)
+    from jaxlint.project.runner import MAX_ROUNDS, Mode, check_paths
+    from jaxlint.project.settings import SettingsCache
+
+    result = check_paths([str(root)], SettingsCache(), Mode(jobs=1))
+    assert result.rounds < MAX_ROUNDS
+    assert {(Path(d.filename).name, d.location.row, d.code) for d in result.diagnostics} == {
+        ("train.py", 11, "JAX501")
+    }
+    cache = tmp_path / "cache"
+    _, cold = run(capsys, "--cache-dir", str(cache), str(root))
+    _, warm = run(capsys, "--cache-dir", str(cache), str(root))
+    assert warm == cold and [(d["location"]["row"], d["code"]) for d in cold] == [(11, "JAX501")]

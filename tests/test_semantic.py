@@ -497,3 +497,31 @@ def test_a_default_left_out_by_every_call_of_a_jitted_function_is_not_traced() -
     only_run = source.replace("return apply(f, x)", "return x")
     only_run = only_run.replace(", None, None, 2.0)", ")")
     assert traced_params(only_run, "loss") == {"x", "mask"}
+
+
+def test_values_cross_modules_and_the_cache_as_the_same_portable_data() -> None:
+    """What a module tells another (and the cache keeps) is the value without this analysis's
+    syntax-tree references or key identities, and JSON gives back exactly that: a record's
+    fields, a tuple's items, a dict's entries."""
+    from jaxlint.semantic import values as v
+
+    module = ast.parse("class State: pass")
+    state = module.body[0]
+    assert isinstance(state, ast.ClassDef)
+    record = v.record(v.InstanceRef(state), [("x", v.TRACED_ARRAY), ("n", v.STATIC)], is_tuple=True)
+    keyed = v.with_keys(v.TRACED_ARRAY, frozenset({"key-of-this-analysis"}))
+    nested = v.mapping([("params", v.sequence([keyed, v.STATIC])), (1.5, record)])
+    for value in (record, keyed, nested, v.sequence([v.TRACED, v.CONTAINER])):
+        portable = v.portable(value)
+        assert v.from_json(json_round_trip(v.to_json(value))) == portable
+        assert not v.refs(portable) and not v.all_key_ids(portable)
+    moved = v.portable(record)
+    assert v.field_of(moved, "x") == v.TRACED_ARRAY and v.record_kind(moved) == "tuple"
+    replaced = v.with_fields(moved, {"x": v.STATIC})
+    assert replaced is not None and v.field_of(replaced, "x") == v.STATIC and v.is_static(replaced)
+
+
+def json_round_trip(data: object) -> object:
+    import json
+
+    return json.loads(json.dumps(data))

@@ -79,6 +79,7 @@ from jaxlint.semantic.values import (
     LayerRef,
     LibraryRef,
     Value,
+    portable,
     referring,
     refs,
 )
@@ -1109,8 +1110,8 @@ class SemanticModel:
                 target,
                 level,
                 reason,
-                positional=tuple(positional),
-                keywords=tuple(sorted(keywords.items())),
+                positional=tuple(portable(v) for v in positional),
+                keywords=tuple(sorted((name, portable(v)) for name, v in keywords.items())),
                 offset=offset,
                 reused=reused,
             )
@@ -1152,7 +1153,7 @@ class SemanticModel:
         for seed in self.project.seeds:
             info = self._function_named(seed.target)
             if info is not None and info.analyzed:
-                found[seed.target] = info.returns
+                found[seed.target] = portable(info.returns)
         return found
 
     def _function_named(self, path: str) -> FunctionInfo | None:

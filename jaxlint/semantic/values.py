@@ -240,10 +240,14 @@ def with_fields(value: Value, updates: dict[str, Value]) -> Value | None:
     if not members or not updates.keys() <= {k.name for k, _ in members if isinstance(k, Field)}:
         return None
     fields = [(k.name, updates.get(k.name, v)) for k, v in members if isinstance(k, Field)]
-    instances = [ref for ref in value._refs if isinstance(ref, InstanceRef)]
-    if len(fields) != len(members) or len(instances) != 1:
+    instances = frozenset(ref for ref in value._refs if isinstance(ref, InstanceRef))
+    if len(fields) != len(members) or len(instances) > 1:
         return None
-    return record(instances[0], fields, value._items is not None)
+    # no instance: a record another module built (its class is not this module's to know)
+    values = tuple(v for _, v in fields)
+    items = values if value._items is not None else None
+    new_members = tuple((Field(name), v) for name, v in fields)
+    return Value(_container_flags(values), items, new_members, frozenset(), instances)
 
 
 def traced_leaves(value: Value, traced: bool = True) -> Value:
@@ -588,14 +592,47 @@ def _describe_ref(ref: Ref) -> str:
     return f"<{name}>"
 
 
+def portable(value: Value) -> Value:
+    """``value`` as another module's analysis sees it: its facts, items, entries and fields,
+    without the key identities and references into this module's syntax tree (which another
+    analysis of the same file, or another module, would not share)."""
+    items, members = value._items, value._members
+    if items is None and members is None:
+        return _leaf(value._flags)
+    if items is not None:
+        items = tuple(portable(v) for v in items)
+    if members is not None:
+        members = tuple((_portable_key(k), portable(v)) for k, v in members)
+    return Value(value._flags, items, members)
+
+
+def _portable_key(key: object) -> object:
+    """A member's key as JSON can hold it: a field, a string, an int; another constant (a
+    float, a tuple) by its text."""
+    if isinstance(key, (Field, str)) or (isinstance(key, int) and not isinstance(key, bool)):
+        return key
+    return repr(key)
+
+
 def to_json(value: Value) -> Any:
-    """``value`` as plain JSON data (for the cache and other modules; key identities, which
-    belong to one module's analysis, are left out)."""
-    if value._items is not None:
-        return [to_json(v) for v in value._items]
-    if value._members is not None and all(isinstance(k, (str, int)) for k, _ in value._members):
-        return {"flags": value._flags, "members": [[k, to_json(v)] for k, v in value._members]}
-    return value._flags
+    """``value`` as plain JSON data (for the cache and other modules): what :func:`portable`
+    keeps of it, so that ``from_json(to_json(v)) == portable(v)``."""
+    items, members = value._items, value._members
+    if items is None and members is None:
+        return value._flags
+    if members is None and items is not None and value == sequence(items):
+        return [to_json(v) for v in items]
+    data: dict[str, Any] = {"flags": value._flags}
+    if items is not None:
+        data["items"] = [to_json(v) for v in items]
+    if members is not None:
+        data["members"] = [[_member_json(k), to_json(v)] for k, v in members]
+    return data
+
+
+def _member_json(key: object) -> Any:
+    key = _portable_key(key)
+    return {"field": key.name} if isinstance(key, Field) else key
 
 
 def from_json(data: Any) -> Value:
@@ -608,14 +645,30 @@ def from_json(data: Any) -> Value:
         return _leaf(data)
     if isinstance(data, list):
         return sequence(from_json(v) for v in data)
-    if isinstance(data, dict) and isinstance(data.get("members"), list):
-        flags = data.get("flags")
-        entries = []
-        for entry in data["members"]:
-            if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], (str, int))):
-                raise ValueError("not a value")
-            entries.append((entry[0], from_json(entry[1])))
-        if not isinstance(flags, int) or isinstance(flags, bool):
+    if not isinstance(data, dict):
+        raise ValueError("not a value")
+    flags = data.get("flags")
+    if not isinstance(flags, int) or isinstance(flags, bool) or not 0 <= flags < 2 * _MAPPING:
+        raise ValueError("not a value")
+    items = data.get("items")
+    members = data.get("members")
+    if not isinstance(items, (list, type(None))) or not isinstance(members, (list, type(None))):
+        raise ValueError("not a value")
+    if items is None and members is None:
+        raise ValueError("not a value")
+    entries = []
+    for entry in members or ():
+        if not (isinstance(entry, list) and len(entry) == 2):
             raise ValueError("not a value")
-        return Value(flags, members=tuple(entries))
+        entries.append((_member_key(entry[0]), from_json(entry[1])))
+    known = tuple(from_json(v) for v in items) if items is not None else None
+    return Value(flags, known, tuple(entries) if members is not None else None)
+
+
+def _member_key(data: Any) -> object:
+    """A dict key (a string or int) or a record's field, as :func:`to_json` wrote it."""
+    if isinstance(data, (str, int)) and not isinstance(data, bool):
+        return data
+    if isinstance(data, dict) and isinstance(data.get("field"), str) and len(data) == 1:
+        return Field(data["field"])
     raise ValueError("not a value")
