@@ -15,6 +15,8 @@ LOG_METHODS = frozenset(
 # Levels used for per-step progress; warnings about configuration belong at trace time.
 PROGRESS_LEVELS = frozenset({"debug", "info", "log"})
 LOGGER_FACTORIES = frozenset({"logging.getLogger", "absl.logging.get_absl_logger"})
+OPENERS = frozenset({"builtins.open", "io.open"})
+FILE_WRITES = frozenset({"write", "writelines"})
 IO_CALLS = frozenset(
     {
         "builtins.open",
@@ -37,7 +39,10 @@ class IoInTracedFunction(Rule):
     """## What it does
     Finds progress logging (`logger.info`/`debug`, or any log call that formats a traced value),
     `open(...)`, `sys.stdout.write(...)` and similar I/O inside functions that JAX traces
-    abstractly. A warning about configuration logged once at trace time is not reported.
+    abstractly, and writes of a traced value to a file object (`fh.write(f"{x}")`, where `fh`
+    came from `open`): under a bare `vmap`, which runs the function on every call, they write
+    `VmapTracer(...)` instead of the values. A warning about configuration logged once at trace
+    time is not reported.
 
     ## Why is this bad?
     The Python body of a jitted function runs only while JAX traces it. A log line or a file
@@ -92,6 +97,8 @@ class IoInTracedFunction(Rule):
         if what is None:
             return
         arguments = [*node.args, *(kw.value for kw in node.keywords)]
+        if what.endswith("write(...)`") and _opened_here(node, ctx) and ctx.trace_reused:
+            return  # the `open(...)` around it is reported: it runs only while tracing
         if any(shows_tracer(ctx, a) for a in arguments):
             effect = "runs only while JAX traces it, and writes" if ctx.trace_reused else "writes"
             effect += " tracers, not values"
@@ -110,7 +117,11 @@ class IoInTracedFunction(Rule):
         qualname = ctx.qualname(func)
         if qualname in IO_CALLS:
             return f"`{qualname.removeprefix('builtins.')}(...)`"
-        if not isinstance(func, ast.Attribute) or func.attr not in LOG_METHODS:
+        if not isinstance(func, ast.Attribute):
+            return None
+        if func.attr in FILE_WRITES and isinstance(func.value, ast.Name) and _file_object(func.value.id, ctx):
+            return f"`{func.value.id}.{func.attr}(...)`"
+        if func.attr not in LOG_METHODS:
             return None
         arguments = [*node.args, *(kw.value for kw in node.keywords)]
         if func.attr not in PROGRESS_LEVELS and not any(shows_tracer(ctx, a) for a in arguments):
@@ -127,3 +138,41 @@ class IoInTracedFunction(Rule):
         if owner is None or not isinstance(value, ast.Call) or owner.bound.get(name) != 1:
             return False
         return ctx.model.qualname(value.func, owner) in LOGGER_FACTORIES
+
+
+def _file_object(name: str, ctx: Context) -> bool:
+    """Whether ``name`` is a file ``open(...)`` gave: ``with open(...) as name`` around the
+    call, or ``name = open(...)`` bound once where the name is defined."""
+    if _opened_here_as(name, ctx) is not None:
+        return True
+    owner = ctx.scope.lookup(name)
+    value = None if owner is None else owner.single_value(name)
+    return isinstance(value, ast.Call) and ctx.model.qualname(value.func, owner) in OPENERS  # pyright: ignore[reportArgumentType]
+
+
+def _opened_here(node: ast.Call, ctx: Context) -> bool:
+    """Whether the file ``node`` writes to was opened in this function (by ``with`` or ``=``)."""
+    func = node.func
+    if not isinstance(func, ast.Attribute) or not isinstance(func.value, ast.Name):
+        return False
+    name = func.value.id
+    return _opened_here_as(name, ctx) is not None or (
+        name in ctx.scope.bound and ctx.scope.lookup(name) is ctx.scope
+    )
+
+
+def _opened_here_as(name: str, ctx: Context) -> ast.With | None:
+    """The ``with open(...) as name`` statement around the current node, if any."""
+    for ancestor in ctx.ancestors():
+        if not isinstance(ancestor, (ast.With, ast.AsyncWith)):
+            continue
+        for item in ancestor.items:
+            target = item.optional_vars
+            if (
+                isinstance(target, ast.Name)
+                and target.id == name
+                and isinstance(item.context_expr, ast.Call)
+                and ctx.qualname(item.context_expr.func) in OPENERS
+            ):
+                return ancestor  # pyright: ignore[reportReturnType]
+    return None

@@ -5,6 +5,7 @@ import jax
 from absl import logging as absl_logging
 
 logger = logging.getLogger(__name__)
+METRICS = open("metrics.log", "a")
 
 
 @jax.jit
@@ -18,7 +19,36 @@ def step(params, grads):
     return params - 0.1 * grads
 
 
+@jax.jit
+def write_to_a_module_file(x):
+    METRICS.write(f"{x}\n")  # error: JAX102
+    return x + 1.0
+
+
+def per_example(x):
+    with open("per_example.log", "a") as fh:
+        fh.write(f"{x}\n")  # error: JAX102
+        fh.write(f"shape {x.shape}\n")  # static: written on each call, as it reads
+        fh.write("tick\n")
+    return x + 1.0
+
+
+batched = jax.vmap(per_example)
+
+
 # --- near misses ---
+
+
+def eager_writer(x):
+    with open("eager.log", "a") as fh:
+        fh.write(f"{x}\n")
+    return x
+
+
+@jax.jit
+def not_a_file(x, sink):
+    sink.write(f"{x}")  # an object of unknown type: it may be a callback
+    return x
 
 
 @jax.jit
