@@ -804,6 +804,8 @@ class Interpreter:
             target, call = getter
             return self.call_helper(target, 1, call, [], {}, receiver=receiver)
         value = self.attribute(receiver, node.attr)
+        if value is UNKNOWN and not refs(receiver):
+            value = self.model.held_array(self.scope, node) or value
         if self.tracker is not None and self.info is not None and not key_ids(value):
             held = self.model.held_key(self.info, node)
             if held is not None:

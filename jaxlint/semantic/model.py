@@ -79,9 +79,12 @@ from jaxlint.semantic.values import (
     LayerRef,
     LibraryRef,
     Value,
+    is_jax_array,
     portable,
     referring,
     refs,
+    untraced,
+    whole,
 )
 
 if TYPE_CHECKING:
@@ -212,6 +215,7 @@ class SemanticModel:
         self._self_functions: dict[tuple[ast.ClassDef, str], Value] = {}
         self._property_reads: dict[ast.Attribute, ast.Call] = {}  # a call standing for each property read
         self._held_instances: dict[tuple[ast.ClassDef, str], ast.ClassDef | None] = {}
+        self._held_arrays: dict[tuple[ast.ClassDef, str], Value | None] = {}
         self._makes_objects: dict[ast.AST, bool] = {}
         self._stores_by_class: dict[ast.ClassDef, dict[str, list[SelfStore]]] = {}
         self._self_function_readers: dict[tuple[ast.ClassDef, str], set[FunctionInfo]] = {}
@@ -1576,6 +1580,42 @@ class SemanticModel:
         if key not in self._held_instances:
             self._held_instances[key] = self._find_held_instance(cls, attr)
         return self._held_instances[key]
+
+    def held_array(self, scope: Scope, expr: ast.Attribute) -> Value | None:
+        """``self.attr`` read in a method of a class of this module (or a function nested in one)
+        whose ``__init__`` (or ``setup``) alone stores a JAX array there, once, and that has no
+        method or property of that name: a JAX array. Known as a concrete one (an object built
+        in traced code holds a tracer, but either way an operation on it in staged code gives a
+        tracer, and a concrete array is what claims nothing more)."""
+        if not isinstance(expr.value, ast.Name):
+            return None
+        cls = self.class_of_self(scope, expr.value.id)
+        if cls is None:
+            return None
+        key = (cls, expr.attr)
+        if key in self._held_arrays:
+            return self._held_arrays[key]
+        stores = self.self_stores(cls).get(expr.attr, [])
+        if len(stores) != 1 or stores[0].method.name not in ("__init__", "setup") or stores[0].value is None:
+            return None
+        method, value_node = stores[0].method, stores[0].value
+        if (
+            "*" in self._attribute_stores
+            or self.class_member(cls, expr.attr) is not None
+            or any(
+                not encloses(method, store) and not self._other_class_store(cls, store)
+                for store in self._attribute_stores.get(expr.attr, [])
+            )
+        ):
+            self._held_arrays[key] = None
+            return None
+        initializer = self.infos.get(method)
+        if initializer is None or initializer.running:
+            return None  # asked while the initializer runs: not known yet
+        stored = self.value(value_node, self.index.scopes.get(method, self.index.module))
+        found = untraced(whole(stored)) if is_jax_array(stored) else None
+        self._held_arrays[key] = found
+        return found
 
     def _find_held_instance(self, cls: ast.ClassDef, attr: str) -> ast.ClassDef | None:
         stores = self.self_stores(cls).get(attr, [])
