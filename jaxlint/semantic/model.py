@@ -91,6 +91,16 @@ if TYPE_CHECKING:
     from jaxlint.semantic.dataflow import Interpreter
 
 MAX_RUNS = 6
+# the nodes whose body may run several times in one run of the function around them
+_REPEATING_NODES = (
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.ListComp,
+    ast.SetComp,
+    ast.DictComp,
+    ast.GeneratorExp,
+)
 # Libraries whose `split`, `normal`, `choice`... take no JAX key.
 KEYLESS_LIBRARIES = frozenset(
     {"builtins", "numpy", "random", "scipy", "torch", "tensorflow", "re", "os", "string"}
@@ -326,8 +336,61 @@ class SemanticModel:
             return self.module_key_events
         if not self._tracks_keys or not self.may_use_keys(info):
             return {}
+        if not info.analyzed and info.effective_level == NONE and self._draws_once(info):
+            return {}
         self.ensure(info)
         return info.key_events
+
+    def _draws_once(self, info: FunctionInfo) -> bool:
+        """Whether an eager function consumes keys at one call at most, and that call runs once:
+        not in a loop, a comprehension or a lambda, no function that may draw handed on or
+        nested in it, no key its object holds read. Such a function has no key event of its
+        own to find (what it consumes, its callers' analyses ask for and get)."""
+        node = info.node
+        if isinstance(node, ast.Lambda):
+            return False
+        users = self._key_using_scopes
+        names = self._key_using_names
+        direct = {id(call) for call in info.scope.random_calls}
+        this = info.positional_names()[:1] if info.is_method else []
+        sites = 0
+        stack: list[tuple[ast.AST, bool]] = [(statement, False) for statement in node.body]
+        while stack:
+            current, repeated = stack.pop()
+            if isinstance(current, (*FUNCTION_NODES, ast.ClassDef)):
+                scope = self.index.scopes.get(current)
+                if scope is None or scope in users or isinstance(current, ast.Lambda):
+                    return False
+                continue
+            if isinstance(current, ast.Call):
+                func = current.func
+                tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+                if id(current) in direct or tail in names:
+                    sites += 1
+                    if repeated or sites > 1:
+                        return False
+                for argument in current.args:
+                    handed = (
+                        argument.attr
+                        if isinstance(argument, ast.Attribute)
+                        else getattr(argument, "id", None)
+                    )
+                    if handed in names or handed in api.RANDOM_CONSUMERS:
+                        return False
+            elif _reads_held_key(self, info, current, this):
+                return False
+            inner = repeated or isinstance(current, _REPEATING_NODES)
+            stack.extend((child, inner) for child in ast.iter_child_nodes(current))
+        return True
+
+    @cached_property
+    def _key_using_names(self) -> frozenset[str]:
+        """The names of the defs that may consume a key (see ``_key_using_scopes``)."""
+        return frozenset(
+            scope.node.name
+            for scope in self._key_using_scopes
+            if isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        )
 
     def consumed_params(self, info: FunctionInfo) -> set[str]:
         """Parameters of ``info`` that it consumes as PRNG keys."""
@@ -1908,6 +1971,17 @@ class SelfStore:
     method: ast.FunctionDef | ast.AsyncFunctionDef
     target: ast.Attribute
     value: ast.expr | None
+
+
+def _reads_held_key(model: SemanticModel, info: FunctionInfo, node: ast.AST, this: list[str]) -> bool:
+    """Whether ``node`` reads ``self.attr`` holding a key the object keeps from ``__init__``."""
+    return (
+        bool(this)
+        and isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == this[0]
+        and model.held_key(info, node) is not None
+    )
 
 
 def _is_staticmethod(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
