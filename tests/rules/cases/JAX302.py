@@ -241,6 +241,10 @@ class Sampler:
     def sample(self):
         return jax.random.normal(self.key, (3,)) * self.scale  # error: JAX302
 
+    def sample_through_a_name(self):
+        key = self.key
+        return jax.random.uniform(key, (3,))  # error: JAX302
+
 
 class SplittingSampler:
     def __init__(self, key):
