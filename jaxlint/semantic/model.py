@@ -91,6 +91,12 @@ if TYPE_CHECKING:
     from jaxlint.semantic.dataflow import Interpreter
 
 MAX_RUNS = 6
+# builtins that take a function without calling it
+_NEVER_CALLING = frozenset(
+    {"isinstance", "issubclass", "type", "len", "id", "callable", "hasattr", "getattr", "repr", "str"}
+)
+# calls that hand a function on to run it several times, or to be called later
+_KEEPING_CALLS = frozenset({"map", "tree_map", "map_with_path", "tree_map_with_path", "partial"})
 # the nodes whose body may run several times in one run of the function around them
 _REPEATING_NODES = (
     ast.For,
@@ -343,9 +349,10 @@ class SemanticModel:
 
     def _draws_once(self, info: FunctionInfo) -> bool:
         """Whether an eager function consumes keys at one call at most, and that call runs once:
-        not in a loop, a comprehension or a lambda, no function that may draw handed on or
-        nested in it, no key its object holds read. Such a function has no key event of its
-        own to find (what it consumes, its callers' analyses ask for and get)."""
+        not in a loop, a comprehension or a lambda; no function that may draw nested in it,
+        mapped over a tree or handed to a call whose result it keeps (``g = jax.jit(draw)``
+        may be called twice); no key its object holds read. Such a function has no key event
+        of its own to find (what it consumes, its callers' analyses ask for and get)."""
         node = info.node
         if isinstance(node, ast.Lambda):
             return False
@@ -354,33 +361,28 @@ class SemanticModel:
         direct = {id(call) for call in info.scope.random_calls}
         this = info.positional_names()[:1] if info.is_method else []
         sites = 0
-        stack: list[tuple[ast.AST, bool]] = [(statement, False) for statement in node.body]
+        # (node, in a part that may run several times, called at once by the call around it)
+        stack: list[tuple[ast.AST, bool, bool]] = [(statement, False, False) for statement in node.body]
         while stack:
-            current, repeated = stack.pop()
+            current, repeated, called = stack.pop()
             if isinstance(current, (*FUNCTION_NODES, ast.ClassDef)):
                 scope = self.index.scopes.get(current)
                 if scope is None or scope in users or isinstance(current, ast.Lambda):
                     return False
                 continue
             if isinstance(current, ast.Call):
-                func = current.func
-                tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-                if id(current) in direct or tail in names:
+                draws = _draws_at(current, direct, names, info.scope)
+                if draws == "kept" or (draws == "handed" and not called):
+                    return False
+                if draws:
                     sites += 1
                     if repeated or sites > 1:
-                        return False
-                for argument in current.args:
-                    handed = (
-                        argument.attr
-                        if isinstance(argument, ast.Attribute)
-                        else getattr(argument, "id", None)
-                    )
-                    if handed in names or handed in api.RANDOM_CONSUMERS:
                         return False
             elif _reads_held_key(self, info, current, this):
                 return False
             inner = repeated or isinstance(current, _REPEATING_NODES)
-            stack.extend((child, inner) for child in ast.iter_child_nodes(current))
+            for child in ast.iter_child_nodes(current):
+                stack.append((child, inner, isinstance(current, ast.Call) and child is current.func))
         return True
 
     @cached_property
@@ -1971,6 +1973,31 @@ class SelfStore:
     method: ast.FunctionDef | ast.AsyncFunctionDef
     target: ast.Attribute
     value: ast.expr | None
+
+
+def _draws_at(call: ast.Call, direct: set[int], names: frozenset[str], scope: Scope) -> str:
+    """How ``call`` may consume a key: ``"draws"`` (a consumer, or a def that may draw, called by
+    name), ``"handed"`` (a function that may draw passed to it: it consumes where the result is
+    called), ``"kept"`` (that function mapped over a tree, or handed to ``partial``: it may
+    consume more than once), else ``""``."""
+    func = call.func
+    tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    if tail not in _NEVER_CALLING:
+        for argument in call.args:
+            if _may_be_drawing_function(argument, names, scope):
+                return "kept" if tail in _KEEPING_CALLS else "handed"
+    return "draws" if id(call) in direct or tail in names else ""
+
+
+def _may_be_drawing_function(expr: ast.expr, names: frozenset[str], scope: Scope) -> bool:
+    """Whether ``expr`` may be a function that consumes a key: a def that may draw, or a
+    consumer, named by an attribute or by a name not bound here to something else."""
+    if isinstance(expr, ast.Attribute):
+        return expr.attr in names or expr.attr in api.RANDOM_CONSUMERS
+    if not isinstance(expr, ast.Name) or (expr.id not in names and expr.id not in api.RANDOM_CONSUMERS):
+        return False
+    owner = scope.lookup(expr.id)
+    return owner is None or expr.id in owner.defs or expr.id in owner.imports
 
 
 def _reads_held_key(model: SemanticModel, info: FunctionInfo, node: ast.AST, this: list[str]) -> bool:
