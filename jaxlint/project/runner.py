@@ -170,17 +170,29 @@ def check_standard_input(raw: bytes, path: str, settings: Settings, mode: Mode) 
 def analyse_project(
     files: list[str], checker: Checker, result: RunResult
 ) -> tuple[dict[str, FileOutcome], FixedPoint]:
-    """Analyse every file, then again the files other modules trace into, to the fixed point."""
+    """Analyse every file, then again the files whose view of the project changed after their
+    analysis, to the fixed point. In one process, what each file tells the project is taken in
+    at once, so a file analysed later in the same round already sees it."""
     fixed_point = FixedPoint(project_index(files))
-    outcomes = checker.analyse_all({path: fixed_point.view(path) for path in files}, result)
+    seen: dict[str, ProjectView] = {}  # the view each file was last analysed with
+
+    def view_of(path: str) -> ProjectView:
+        view = seen[path] = fixed_point.view(path)
+        return view
+
+    def learn(outcome: FileOutcome) -> None:
+        fixed_point.update({outcome.path: outcome})
+
+    outcomes = checker.analyse_all(files, view_of, result, learn)
     checker.progress = None  # later rounds re-check a few files: the count is done
     result.rounds = 1
     for _ in range(MAX_ROUNDS):
-        changed = fixed_point.update(outcomes)
+        fixed_point.update(outcomes)  # what the worker processes found (in one process: known)
+        changed = [path for path in files if fixed_point.view(path) != seen[path]]
         if not changed:
             break
         result.rounds += 1
-        outcomes.update(checker.analyse_all({path: fixed_point.view(path) for path in changed}, result))
+        outcomes.update(checker.analyse_all(changed, view_of, result, learn))
     return outcomes, fixed_point
 
 
@@ -283,11 +295,22 @@ class Checker:
         if self.progress is not None:
             self.progress(self._done, self._total)
 
-    def analyse_all(self, views: dict[str, ProjectView], result: RunResult) -> dict[str, FileOutcome]:
+    def analyse_all(
+        self,
+        paths: list[str],
+        view_of: Callable[[str], ProjectView],
+        result: RunResult,
+        learn: Callable[[FileOutcome], None] | None = None,
+    ) -> dict[str, FileOutcome]:
+        """Analyse ``paths`` (or take them from the cache), each with the view ``view_of`` gives
+        just before; in one process, ``learn`` gets each outcome as soon as it is known."""
         outcomes: dict[str, FileOutcome] = {}
+        self._done, self._total = 0, len(paths)
+        parallel = self.mode.jobs > 1 and len(paths) >= PARALLEL_THRESHOLD
+        worker = None if parallel else Worker(self.mode)
         misses: dict[str, tuple[ProjectView, str | None, str | None]] = {}
-        self._done, self._total = 0, len(views)
-        for path, view in views.items():
+        for path in paths:
+            view = view_of(path)
             key, digest = self._key(path, view)
             entry = self.cache.get(key) if key is not None else None
             if entry is not None:  # reported under the path as this run spells it
@@ -295,18 +318,33 @@ class Checker:
                 outcomes[path] = FileOutcome(path, diagnostics, entry.requests, entry.returns)
                 result.cached += 1
                 self._finished()
-            else:
+            elif worker is None:
                 misses[path] = (view, key, digest)
-        ran = self._run({path: view for path, (view, _, _) in misses.items()}, fixing=False)
-        result.analysed += len(ran)
-        for path, outcome in ran.items():
-            _, key, digest = misses[path]
-            # cached under the bytes it was analysed from: a file changed between the key and the
-            # analysis must not be stored with the other version's findings
-            if key is not None and not outcome.problems and outcome.analysed == digest:
-                self.cache.put(key, Entry(outcome.diagnostics, outcome.requests, outcome.returns))
-            outcomes[path] = outcome
+                continue
+            else:
+                outcome = worker.run(path, view, False, self.resolver.settings_for(path))
+                outcomes[path] = self._store(outcome, key, digest, result)
+                self._finished()
+            if learn is not None:
+                learn(outcomes[path])
+        if misses:
+            jobs = [
+                (path, view, False, self.resolver.settings_for(path)) for path, (view, _, _) in misses.items()
+            ]
+            for path, outcome in self._run_parallel(jobs).items():
+                _, key, digest = misses[path]
+                outcomes[path] = self._store(outcome, key, digest, result)
         return outcomes
+
+    def _store(
+        self, outcome: FileOutcome, key: str | None, digest: str | None, result: RunResult
+    ) -> FileOutcome:
+        """Cache an analysis, under the bytes it was analysed from: a file changed between the
+        key and the analysis must not be stored with the other version's findings."""
+        result.analysed += 1
+        if key is not None and not outcome.problems and outcome.analysed == digest:
+            self.cache.put(key, Entry(outcome.diagnostics, outcome.requests, outcome.returns))
+        return outcome
 
     def fix_all(self, views: dict[str, ProjectView], result: RunResult) -> dict[str, FileOutcome]:
         ran = self._run(views, fixing=True)
