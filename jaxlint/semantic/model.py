@@ -98,15 +98,10 @@ _NEVER_CALLING = frozenset(
 # calls that hand a function on to run it several times, or to be called later
 _KEEPING_CALLS = frozenset({"map", "tree_map", "map_with_path", "tree_map_with_path", "partial"})
 # the nodes whose body may run several times in one run of the function around them
-_REPEATING_NODES = (
-    ast.For,
-    ast.AsyncFor,
-    ast.While,
-    ast.ListComp,
-    ast.SetComp,
-    ast.DictComp,
-    ast.GeneratorExp,
+_REPEATING_TYPES = frozenset(
+    {ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp}
 )
+_NESTED_TYPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
 # Libraries whose `split`, `normal`, `choice`... take no JAX key.
 KEYLESS_LIBRARIES = frozenset(
     {"builtins", "numpy", "random", "scipy", "torch", "tensorflow", "re", "os", "string"}
@@ -232,6 +227,7 @@ class SemanticModel:
         self._property_reads: dict[ast.Attribute, ast.Call] = {}  # a call standing for each property read
         self._held_instances: dict[tuple[ast.ClassDef, str], ast.ClassDef | None] = {}
         self._held_arrays: dict[tuple[ast.ClassDef, str], Value | None] = {}
+        self._drawing_once: dict[FunctionInfo, bool] = {}  # see _draws_once
         self._makes_objects: dict[ast.AST, bool] = {}
         self._stores_by_class: dict[ast.ClassDef, dict[str, list[SelfStore]]] = {}
         self._self_function_readers: dict[tuple[ast.ClassDef, str], set[FunctionInfo]] = {}
@@ -342,8 +338,12 @@ class SemanticModel:
             return self.module_key_events
         if not self._tracks_keys or not self.may_use_keys(info):
             return {}
-        if not info.analyzed and info.effective_level == NONE and self._draws_once(info):
-            return {}
+        if not info.analyzed and info.effective_level == NONE:
+            once = self._drawing_once.get(info)
+            if once is None:
+                once = self._drawing_once[info] = self._draws_once(info)
+            if once:
+                return {}
         self.ensure(info)
         return info.key_events
 
@@ -356,34 +356,33 @@ class SemanticModel:
         node = info.node
         if isinstance(node, ast.Lambda):
             return False
-        users = self._key_using_scopes
-        names = self._key_using_names
+        users, names = self._key_using_scopes, self._key_using_names
         direct = {id(call) for call in info.scope.random_calls}
         this = info.positional_names()[:1] if info.is_method else []
-        sites = 0
-        # (node, in a part that may run several times, called at once by the call around it)
-        stack: list[tuple[ast.AST, bool, bool]] = [(statement, False, False) for statement in node.body]
-        while stack:
-            current, repeated, called = stack.pop()
-            if isinstance(current, (*FUNCTION_NODES, ast.ClassDef)):
-                scope = self.index.scopes.get(current)
-                if scope is None or scope in users or isinstance(current, ast.Lambda):
-                    return False
-                continue
-            if isinstance(current, ast.Call):
-                draws = _draws_at(current, direct, names, info.scope)
-                if draws == "kept" or (draws == "handed" and not called):
+        site: ast.Call | None = None
+        repeating: list[ast.AST] = []
+        called_at_once: set[int] = set()  # `jax.jit(f)` in `jax.jit(f)(x)`
+        for current in own_nodes(node.body):
+            kind = type(current)
+            if kind is ast.Call:
+                call: ast.Call = current  # pyright: ignore[reportAssignmentType]
+                called_at_once.add(id(call.func))
+                draws = _draws_at(call, direct, names, info.scope)
+                if draws == "kept" or (draws == "handed" and id(call) not in called_at_once):
                     return False
                 if draws:
-                    sites += 1
-                    if repeated or sites > 1:
+                    if site is not None:
                         return False
-            elif _reads_held_key(self, info, current, this):
+                    site = call
+            elif kind in _NESTED_TYPES:
+                scope = self.index.scopes.get(current)
+                if scope is None or scope in users or kind is ast.Lambda:
+                    return False
+            elif kind in _REPEATING_TYPES:
+                repeating.append(current)
+            elif kind is ast.Attribute and _reads_held_key(self, info, current, this):
                 return False
-            inner = repeated or isinstance(current, _REPEATING_NODES)
-            for child in ast.iter_child_nodes(current):
-                stack.append((child, inner, isinstance(current, ast.Call) and child is current.func))
-        return True
+        return site is None or not any(encloses(loop, site) for loop in repeating)
 
     @cached_property
     def _key_using_names(self) -> frozenset[str]:
