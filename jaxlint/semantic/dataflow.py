@@ -67,6 +67,7 @@ from jaxlint.semantic.values import (
     container,
     element,
     entries,
+    entry_values,
     field_of,
     holding_tracer,
     is_container,
@@ -75,6 +76,7 @@ from jaxlint.semantic.values import (
     is_mask,
     is_static,
     is_traced,
+    iterated,
     join,
     join_all,
     key_ids,
@@ -944,14 +946,14 @@ class Interpreter:
                 receiver = self.values.get(iterator.func.value, UNKNOWN)
                 method = iterator.func.attr
                 if method == "items":
-                    return sequence([STATIC, without_keys(element(receiver))])
+                    return sequence([STATIC, without_keys(entry_values(receiver))])
                 if method == "keys":
                     return STATIC
                 if method == "values":
-                    return without_keys(element(receiver))
+                    return without_keys(entry_values(receiver))
         if isinstance(iterator, ast.Name) and self._is_kwargs(iterator.id):
             return STATIC  # iterating `**kwargs` gives its keys
-        return without_keys(element(iterable))  # each iteration binds another key of the batch
+        return without_keys(iterated(iterable))  # each iteration binds another key of the batch
 
     def _is_kwargs(self, name: str) -> bool:
         info = self.info

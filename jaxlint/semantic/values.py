@@ -365,6 +365,18 @@ def element(value: Value) -> Value:
     return _leaf(flags & (_TRACED | _ARRAY | _BOOL))  # an element of a container is not known to be one
 
 
+def iterated(value: Value) -> Value:
+    """The value a ``for`` loop binds iterating over ``value``: the keys of a dict, the rows of an
+    array, the elements of a sequence. A value of unknown kind (a traced argument, which may be
+    an array, a tuple or a dict) gives a value unknown too: a dict's keys are never tracers."""
+    flags = value._flags
+    if flags & (_MAPPING | _STATIC) or value._items is not None:
+        return element(value)
+    if not flags & (_ARRAY | _CONTAINER):
+        return UNKNOWN
+    return element(value)
+
+
 def entry_values(value: Value) -> Value:
     """The value of one entry of a dict (``d.values()``, ``d[k]`` with ``k`` unknown)."""
     if value._members is not None:

@@ -76,7 +76,7 @@ def calls_helper(x):
 
 
 @jax.jit
-def comprehension(xs):
+def comprehension(xs: jax.Array):
     return [x for x in xs if x > 0]  # error: JAX501
 
 
@@ -127,7 +127,48 @@ def scan_body_on_constants(carry, x):
 scanned = lax.scan(scan_body_on_constants, 0.0, jnp.ones(3))
 
 
+@jax.jit
+def branches_on_dict_values(params, x):
+    for value in params.values():
+        if value > 0:  # error: JAX501
+            x = x + value
+    for name, value in params.items():
+        if value < 0:  # error: JAX501
+            x = x - value
+    return x
+
+
+@jax.jit
+def branches_on_rows(xs: jax.Array, x):
+    for row in xs:
+        if row > 0:  # error: JAX501
+            x = x + row
+    return x
+
+
 # --- near misses ---
+
+
+@jax.jit
+def branches_on_dict_keys(params, x):
+    for name in params:  # a dict's keys are strings, whatever the values hold
+        if name == "b":
+            x = x + params[name]
+    return x
+
+
+@jax.jit
+def comprehension_over_an_argument_of_unknown_kind(xs):
+    return [x for x in xs if x > 0]  # a dict argument gives its keys: unknown, silent
+
+
+@jax.jit
+def defaults_to_a_dict(x, extras=None):
+    extras = extras or {}
+    for name in extras:
+        if name == "bias":
+            x = x + extras[name]
+    return x
 
 
 def vmapped_on_constants(x):
