@@ -120,7 +120,7 @@ def test_cache_entries_are_plain_json_never_pickle(
     run(capsys, "--cache-dir", str(cache), str(project))
     for entry in cache.rglob("*.json"):
         data = json.loads(entry.read_text(encoding="utf-8"))
-        assert set(data) == {"diagnostics", "requests", "returns"}
+        assert set(data) == {"diagnostics", "requests", "returns", "exports", "reads"}
     assert not [p for p in cache.rglob("*") if p.is_file() and p.suffix not in (".json", "")]
 
 
@@ -207,3 +207,55 @@ def test_records_passed_between_modules_settle_and_keep_their_fields(
     _, cold = run(capsys, "--cache-dir", str(cache), str(root))
     _, warm = run(capsys, "--cache-dir", str(cache), str(root))
     assert warm == cold and [(d["location"]["row"], d["code"]) for d in cold] == [(11, "JAX501")]
+
+
+GLOBALS_CONSTANTS = """import jax.numpy as jnp
+import numpy as np
+
+TABLE = jnp.arange(10.0)
+WEIGHTS = {"w": jnp.ones(3)}
+LIMIT = 3
+NP_TABLE = np.arange(10.0)
+"""
+GLOBALS_MODEL = """import jax
+import jax.numpy as jnp
+
+import pkg.constants as C
+from pkg.constants import LIMIT, NP_TABLE, TABLE, WEIGHTS
+
+
+@jax.jit
+def step(x):
+    i = jnp.argmax(x)
+    if TABLE[i] > 0:  # a JAX array indexed by a tracer: a tracer
+        x = x + 1
+    if C.TABLE[i] > 1:  # the same, through the module
+        x = x + 1
+    if WEIGHTS["w"].sum() > 0:  # an operation in staged code: a tracer
+        x = x - 1
+    if LIMIT > 2:  # a Python int
+        x = x * 2
+    if TABLE.shape[0] > 5:  # a shape
+        x = x / 2
+    return x
+"""
+
+
+def test_module_level_arrays_another_module_imports_are_arrays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A JAX array (or a dict of them) bound once at module level is a JAX array where another
+    module imports it: indexed by a tracer, or computed with in staged code, it gives a tracer
+    (measured: TracerBoolConversionError); a Python number or a shape stays static."""
+    root = tmp_path / "globals"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "constants.py").write_text(GLOBALS_CONSTANTS)
+    (root / "pkg" / "model.py").write_text(GLOBALS_MODEL)
+    for args in (["--no-cache", "--jobs", "1"], ["--cache-dir", str(tmp_path / "cache")]):
+        _, diagnostics = run(capsys, *args, str(root))
+        assert found(diagnostics, root) == {
+            ("pkg/model.py", 11, "JAX501"),
+            ("pkg/model.py", 13, "JAX501"),
+            ("pkg/model.py", 15, "JAX501"),
+        }

@@ -19,7 +19,7 @@ import json
 import os
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from jaxlint.engine.diagnostics import Applicability, Diagnostic, Edit, Fix, Loc
 from jaxlint.semantic.cross_module import TraceRequest
 from jaxlint.semantic.values import Value, from_json, to_json
 
-FORMAT = "2"
+FORMAT = "3"
 DEFAULT_DIRECTORY = ".jaxlint_cache"
 TEMPORARY = ".tmp-"  # then the writer's process number: `.tmp-<pid>-<random>`
 ORPHAN_AGE_S = 3600
@@ -39,6 +39,8 @@ class Entry:
     diagnostics: list[Diagnostic]
     requests: list[TraceRequest]
     returns: dict[str, Value]
+    exports: dict[str, Value] = field(default_factory=dict)
+    reads: list[str] = field(default_factory=list)
 
 
 @functools.cache
@@ -80,6 +82,8 @@ class Cache:
                 [decode_diagnostic(d) for d in data["diagnostics"]],
                 [TraceRequest.from_json(r) for r in data["requests"]],
                 {name: from_json(v) for name, v in data["returns"].items()},
+                {name: from_json(v) for name, v in data["exports"].items()},
+                [str(name) for name in data["reads"]],
             )
         except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError):
             return None  # an entry of the wrong shape, deeply nested, half written: a miss
@@ -91,6 +95,8 @@ class Cache:
             "diagnostics": [encode_diagnostic(d) for d in entry.diagnostics],
             "requests": [r.to_json() for r in entry.requests],
             "returns": {name: to_json(v) for name, v in entry.returns.items()},
+            "exports": {name: to_json(v) for name, v in entry.exports.items()},
+            "reads": list(entry.reads),
         }
         target = self._path(key)
         if not self._swept:

@@ -52,6 +52,7 @@ from jaxlint.semantic.values import UNKNOWN, Value
 
 if TYPE_CHECKING:
     from jaxlint.fixing.applier import FixResult
+    from jaxlint.semantic.model import SemanticModel
 
 MAX_ROUNDS = 8
 PARALLEL_THRESHOLD = 16  # fewer files than this are checked in-process
@@ -81,6 +82,8 @@ class FileOutcome:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     requests: list[TraceRequest] = field(default_factory=list)
     returns: dict[str, Value] = field(default_factory=dict)
+    exports: dict[str, Value] = field(default_factory=dict)  # module-level values, by name
+    reads: list[str] = field(default_factory=list)  # names of other modules it imports, qualified
     fixed: Counter[str] = field(default_factory=Counter)
     diff: str | None = None
     problems: list[str] = field(default_factory=list)
@@ -243,6 +246,9 @@ class FixedPoint:
         self.returns: dict[tuple[str, str], Value] = {}  # (path, function) -> returned value
         # caller path -> {(defining path, function): the qualified name the caller used}
         self.calls: dict[str, dict[tuple[str, str], str]] = defaultdict(dict)
+        self.exports: dict[tuple[str, str], Value] = {}  # (path, module-level name) -> its value
+        # reader path -> {(defining path, name): the qualified name the reader imported}
+        self.reads: dict[str, dict[tuple[str, str], str]] = defaultdict(dict)
 
     def view(self, path: str) -> ProjectView:
         name, is_package = module_name(path)
@@ -251,7 +257,11 @@ class FixedPoint:
         returns = tuple(
             sorted((qualname, self.returns[t]) for t, qualname in called.items() if t in self.returns)
         )
-        return ProjectView(name, is_package, seeds, returns)
+        read = self.reads.get(path, {})
+        values = tuple(
+            sorted((qualname, self.exports[t]) for t, qualname in read.items() if t in self.exports)
+        )
+        return ProjectView(name, is_package, seeds, returns, values)
 
     def update(self, outcomes: dict[str, FileOutcome]) -> set[str]:
         """Take in new outcomes; the files whose view changed."""
@@ -270,6 +280,14 @@ class FixedPoint:
                 if routed not in self.seeds[path]:
                     self.seeds[path].add(routed)
                     touched.add(path)
+            for qualname in outcome.reads:
+                found = self.project.locate(qualname)
+                if found is not None and self.project.modules[found[0]] != outcome.path:
+                    self.reads[outcome.path][(self.project.modules[found[0]], found[1])] = qualname
+            for name, value in outcome.exports.items():
+                if self.exports.get((outcome.path, name), UNKNOWN) != value:
+                    self.exports[(outcome.path, name)] = value
+                    touched |= {reader for reader, read in self.reads.items() if (outcome.path, name) in read}
             for function, value in outcome.returns.items():
                 # a return not known yet reads as UNKNOWN: learning that it is UNKNOWN changes nothing
                 if self.returns.get((outcome.path, function), UNKNOWN) != value:
@@ -315,7 +333,9 @@ class Checker:
             entry = self.cache.get(key) if key is not None else None
             if entry is not None:  # reported under the path as this run spells it
                 diagnostics = [replace(d, filename=path) for d in entry.diagnostics]
-                outcomes[path] = FileOutcome(path, diagnostics, entry.requests, entry.returns)
+                outcomes[path] = FileOutcome(
+                    path, diagnostics, entry.requests, entry.returns, entry.exports, entry.reads
+                )
                 result.cached += 1
                 self._finished()
             elif worker is None:
@@ -343,7 +363,10 @@ class Checker:
         key and the analysis must not be stored with the other version's findings."""
         result.analysed += 1
         if key is not None and not outcome.problems and outcome.analysed == digest:
-            self.cache.put(key, Entry(outcome.diagnostics, outcome.requests, outcome.returns))
+            entry = Entry(
+                outcome.diagnostics, outcome.requests, outcome.returns, outcome.exports, outcome.reads
+            )
+            self.cache.put(key, entry)
         return outcome
 
     def fix_all(self, views: dict[str, ProjectView], result: RunResult) -> dict[str, FileOutcome]:
@@ -448,13 +471,12 @@ class Worker:
                 from jaxlint.fixing.fixer import attach_fixes
 
                 diagnostics = diagnostics + attach_fixes(diagnostics, source.text, analysis.model)
+            outcome = FileOutcome(path, diagnostics)
             model = analysis.model
-            requests = list(model.outgoing) if model is not None else []
-            returns = model.seeded_returns() if model is not None else {}
-            outcome = FileOutcome(path, diagnostics, requests, returns)
-            outcome.analysed = content_digest(source.raw) if source.raw is not None else None
             if model is not None:
+                _tell_the_project(outcome, model)
                 model.release()
+            outcome.analysed = content_digest(source.raw) if source.raw is not None else None
         if ignored:
             outcome.diagnostics = [
                 d for d in outcome.diagnostics if d.code in META_CODES or not d.code.startswith(ignored)
@@ -480,10 +502,11 @@ class Worker:
             return self._fix_notebook(path, source, notebook, ruleset, view)
         analysis = analyze(notebook.source, path, ruleset, self.decorators, project=view)
         diagnostics = [notebook.to_cells(d.detached()) for d in analysis.diagnostics]
-        requests = list(analysis.model.outgoing) if analysis.model is not None else []
+        outcome = FileOutcome(path, diagnostics)
         if analysis.model is not None:
+            outcome.requests = list(analysis.model.outgoing)
+            outcome.reads = sorted(analysis.model.global_reads)
             analysis.model.release()
-        outcome = FileOutcome(path, diagnostics, requests)
         outcome.analysed = content_digest(source.raw)
         return outcome
 
@@ -622,6 +645,15 @@ Job = tuple[str, ProjectView, bool, Settings]  # path, what the project says of 
 def _run_job(job: Job) -> FileOutcome:
     assert _WORKER is not None
     return _WORKER.run(*job)
+
+
+def _tell_the_project(outcome: FileOutcome, model: SemanticModel) -> None:
+    """What a module's analysis tells the other modules: the functions it traces in them, what
+    its functions they trace return, its module-level values, and the names of theirs it reads."""
+    outcome.requests = list(model.outgoing)
+    outcome.returns = model.seeded_returns()
+    outcome.exports = model.exported_globals()
+    outcome.reads = sorted(model.global_reads)
 
 
 @contextmanager

@@ -110,6 +110,7 @@ class ProjectView:
     is_package: bool = False
     seeds: tuple[TraceRequest, ...] = ()
     returns: tuple[tuple[str, Value], ...] = ()
+    globals: tuple[tuple[str, Value], ...] = ()  # module-level values it imports, by qualified name
 
     def returned(self, qualname: str) -> Value | None:
         for name, value in self.returns:
@@ -117,9 +118,17 @@ class ProjectView:
                 return value
         return None
 
+    def global_value(self, qualname: str) -> Value | None:
+        """The value of another module's module-level name this module imports, when known."""
+        for name, value in self.globals:
+            if name == qualname:
+                return value
+        return None
+
     def fingerprint(self) -> str:
         """What in this view changes the module's results (for the cache)."""
-        return repr((self.module, self.is_package, seeds_fingerprint(self.seeds), sorted(self.returns)))
+        seeds = seeds_fingerprint(self.seeds)
+        return repr((self.module, self.is_package, seeds, sorted(self.returns), sorted(self.globals)))
 
     @property
     def package(self) -> str:
@@ -135,7 +144,8 @@ class ProjectIndex:
     exports: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def locate(self, qualname: str) -> tuple[str, str] | None:
-        """``(module, function path)`` when ``qualname`` names a function of a checked module."""
+        """``(module, function path)`` when ``qualname`` names a function (or another name) of a
+        checked module."""
         for _ in range(4):  # follow re-exports a few levels
             parts = qualname.split(".")
             for cut in range(len(parts) - 1, 0, -1):

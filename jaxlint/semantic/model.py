@@ -79,7 +79,10 @@ from jaxlint.semantic.values import (
     LayerRef,
     LibraryRef,
     Value,
+    is_container,
     is_jax_array,
+    is_static,
+    is_traced,
     portable,
     referring,
     refs,
@@ -228,6 +231,7 @@ class SemanticModel:
         self._held_instances: dict[tuple[ast.ClassDef, str], ast.ClassDef | None] = {}
         self._held_arrays: dict[tuple[ast.ClassDef, str], Value | None] = {}
         self._drawing_once: dict[FunctionInfo, bool] = {}  # see _draws_once
+        self.global_reads: set[str] = set()  # names imported from modules that may be the project's
         self._makes_objects: dict[ast.AST, bool] = {}
         self._stores_by_class: dict[ast.ClassDef, dict[str, list[SelfStore]]] = {}
         self._self_function_readers: dict[tuple[ast.ClassDef, str], set[FunctionInfo]] = {}
@@ -1215,6 +1219,18 @@ class SemanticModel:
             if params and info.apply(seed.level, params, seed.reason):
                 self.enqueue(info)
 
+    def exported_globals(self) -> dict[str, Value]:
+        """The module-level names bound once that hold JAX arrays (or containers of them), as
+        the modules importing them see them."""
+        module = self.index.module
+        found: dict[str, Value] = {}
+        for name, value in self.module_summary.items():
+            if module.bound.get(name) != 1 or name in self.runtime_rebound or is_traced(value):
+                continue
+            if is_jax_array(value) or (is_container(value) and not is_static(value)):
+                found[name] = portable(value)
+        return found
+
     def seeded_returns(self) -> dict[str, Value]:
         """What each function other modules trace returns (for their next round)."""
         found: dict[str, Value] = {}
@@ -1449,7 +1465,11 @@ class SemanticModel:
         value of another library (``math.pi``, ``numpy.float32``), or, from the project's own
         modules, anything (a table may be a list or an array)."""
         if not qualname.startswith(("jax.", "flax.", "equinox.")):
-            return STATIC if qualname.split(".")[0] in LIBRARY_ROOTS else UNKNOWN
+            if qualname.split(".")[0] in LIBRARY_ROOTS:
+                return STATIC
+            self.global_reads.add(qualname)  # perhaps a module of the project: ask it
+            found = self.project.global_value(qualname)
+            return UNKNOWN if found is None else found
         found = self._library_values.get(qualname)
         if found is None:
             found = self._library_values[qualname] = referring([LibraryRef(qualname)])
