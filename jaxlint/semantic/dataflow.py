@@ -988,6 +988,8 @@ class Interpreter:
             receiver = self.eval(func.value)
             callee = self.values[func] = self.self_function(func) or self.attribute(receiver, func.attr)
             if refs(callee):
+                if self.level > NONE and self.made_before_the_trace(func.value):
+                    self.mark_called_on_outer_object(callee)
                 return self.call_refs(callee, node, args, keywords, receiver)
             return self.call_method(func, receiver, node, args, keywords)
         callee = self.eval(func)
@@ -996,6 +998,26 @@ class Interpreter:
         if isinstance(func, ast.Call):
             return self.call_transformed(func, node, args, keywords)
         return UNKNOWN
+
+    def made_before_the_trace(self, receiver: ast.expr) -> bool:
+        """Whether ``receiver`` names an object that exists before this trace: a module-level
+        name, or one of an enclosing function that runs eagerly."""
+        if not isinstance(receiver, ast.Name):
+            return False
+        owner = self.scope.lookup(receiver.id)
+        if owner is None or owner.function is self.scope.function:
+            return False
+        if owner.kind == "module":
+            return True
+        enclosing = self.model.function_of(owner)
+        return enclosing is not None and enclosing.effective_level == NONE
+
+    def mark_called_on_outer_object(self, callee: Value) -> None:
+        for ref in refs(callee):
+            if isinstance(ref, FunctionRef) and ref.offset == 1:
+                target = self.model.infos.get(ref.node)
+                if target is not None and target.is_method:
+                    target.called_on_outer_object = True
 
     def call_refs(
         self,

@@ -37,6 +37,9 @@ class FunctionInfo:
     reverse_sites: list[tuple[str, ast.expr, ast.Call | None, int]] = field(default_factory=list)
     traced_for_shapes: bool = False  # traced by `jax.eval_shape` / `jax.make_jaxpr`, never run
     traced_to_run: bool = False  # traced some other way: the compiled code runs
+    # a method called from traced code on an object made before the trace (a module-level object,
+    # one an eager function holds): what it stores on `self` outlives the trace
+    called_on_outer_object: bool = False
     # the truth of each parameter that every traced call fixes with a constant (None: it varies);
     # None until a traced call says, and for good once it is traced a way that does not say
     flags: dict[str, bool | None] | None = None

@@ -184,11 +184,14 @@ class StateMutationInTracedFunction(Rule):
 
     @staticmethod
     def self_outlives_trace(ctx: Context) -> bool:
-        """Whether ``self`` existed before JAX traced the method: the method itself
-        is transformed (``jax.jit(obj.method)``, a jitted method). An object constructed or used
+        """Whether ``self`` existed before JAX traced the method: the method itself is
+        transformed (``jax.jit(obj.method)``, a jitted method), or traced code calls it on an
+        object made before the trace (a module-level ``model.apply(x)``). An object constructed
         inside traced code may hold tracers: its ``__init__`` and methods called there are not."""
         function = ctx.function
-        return function is not None and bool(function.transformed_by) and function.name != "__init__"
+        if function is None or function.name == "__init__":
+            return False
+        return bool(function.transformed_by) or function.called_on_outer_object
 
     @staticmethod
     def is_self(expr: ast.expr, ctx: Context) -> bool:

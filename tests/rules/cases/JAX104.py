@@ -46,6 +46,25 @@ def outer(xs):
     return jax.lax.scan(body, 0.0, xs), seen
 
 
+class Recorder:
+    def __init__(self):
+        self.last = None
+        self.calls = 0
+
+    def apply(self, x):
+        self.last = x  # error: JAX104
+        self.calls += 1  # error: JAX104
+        return x * 2.0
+
+
+recorder = Recorder()
+
+
+@jax.jit
+def records_on_a_module_object(x):
+    return recorder.apply(x)
+
+
 # --- near misses ---
 
 
@@ -224,3 +243,20 @@ class Registered:
 
 
 jax.tree_util.register_pytree_node(Registered, lambda r: ((r.x,), None), lambda _, c: Registered(*c))
+
+
+class Scratch:
+    def __init__(self):
+        self.last = None
+        self.calls = 0
+
+    def apply(self, x):
+        self.last = x  # an object made inside the trace: it dies with it
+        self.calls += 1
+        return x * 2.0
+
+
+@jax.jit
+def records_on_objects_made_in_the_trace(x):
+    local = Scratch()
+    return local.apply(x) + Scratch().apply(x)
