@@ -95,6 +95,7 @@ from jaxlint.semantic.values import (
     subscript,
     traced,
     traced_leaves,
+    tree_leaves,
     untraced,
     whole,
     with_fields,
@@ -1371,7 +1372,8 @@ class Interpreter:
             if qualname.endswith("flatten"):
                 return sequence([leaves, STATIC])
             if qualname.endswith("leaves"):
-                return leaves
+                known = tree_leaves(args[0]) if len(args) == 1 and not keywords else None
+                return leaves if known is None else sequence(known)
             return (TRACED if traced else UNKNOWN) if qualname in api.TREE_CONTAINER_RESULTS else UNKNOWN
         if qualname.startswith(("numpy.", "math.")):
             if all(is_static(v) for v in every):

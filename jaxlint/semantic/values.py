@@ -377,6 +377,34 @@ def iterated(value: Value) -> Value:
     return element(value)
 
 
+def tree_leaves(value: Value, depth: int = 0) -> tuple[Value, ...] | None:
+    """The leaves ``jax.tree.leaves`` gives of ``value``, in its order (a dict's by sorted key),
+    when every part of the tree is known down to its arrays; None otherwise."""
+    if value._flags & _ARRAY and not value._flags & _CONTAINER:
+        return (value,)
+    if depth > 8 or not value._flags & _CONTAINER:
+        return None
+    parts: list[Value] = []
+    if value._items is not None:
+        parts = list(value._items)
+    elif value._members is not None and value._flags & _MAPPING:
+        keys = [k for k, _ in value._members]
+        if not all(type(k) is str for k in keys) and not all(type(k) is int for k in keys):
+            return None
+        parts = [v for _, v in sorted(value._members, key=lambda entry: entry[0])]  # pyright: ignore[reportArgumentType, reportCallIssue]
+    elif value._members is not None and all(isinstance(k, Field) for k, _ in value._members):
+        parts = [v for _, v in value._members]  # a dataclass record: its fields in order
+    else:
+        return None
+    leaves: list[Value] = []
+    for part in parts:
+        found = tree_leaves(part, depth + 1)
+        if found is None:
+            return None
+        leaves.extend(found)
+    return tuple(leaves)
+
+
 def entry_values(value: Value) -> Value:
     """The value of one entry of a dict (``d.values()``, ``d[k]`` with ``k`` unknown)."""
     if value._members is not None:

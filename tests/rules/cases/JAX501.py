@@ -146,6 +146,17 @@ def branches_on_rows(xs: jax.Array, x):
     return x
 
 
+TABLE = jnp.linspace(-1.0, 1.0, 4)
+
+
+@jax.jit
+def branches_on_a_leaf_of_a_known_tree(x):
+    leaves = jax.tree.leaves({"table": TABLE, "offset": x})
+    if leaves[1].sum() > 0:  # error: JAX501
+        x = x * 2.0
+    return x
+
+
 # --- near misses ---
 
 
