@@ -60,6 +60,10 @@ BUG_REPORT = "please report it to jaxlint's maintainers, with the file or the pa
 _NEWLINES = re.compile(r"\r\n|\r|\n")
 _MENTIONS_JAX = re.compile(r"\b(?:jax|flax|equinox|optax|chex|jaxtyping)\b")
 _NOQA_NAMING_JAX = re.compile(r"noqa[^\n]*jax", re.IGNORECASE)
+# `config.SCALE = 3`, `C.TABLE[0] += 1`: a line that may assign a name of another module
+_ASSIGNS_AN_ATTRIBUTE = re.compile(
+    r"^[ \t]*[A-Za-z_][\w.]*\.\w+[ \t]*(?:\[[^\n]*\])?[ \t]*[-+*/%@&|^<>]*=(?!=)", re.M
+)
 
 Callback = Callable[[Any, Context], None]
 CallbackTable = dict[type, tuple[tuple[Rule, Callback], ...]]
@@ -206,6 +210,12 @@ def analyze(
     if not ruleset.rules or not (
         _may_hold_findings(source, traced_decorators) or (project and project.seeds)
     ):
+        if project is not None and _ASSIGNS_AN_ATTRIBUTE.search(source):
+            # no finding here, but what it assigns in other modules changes their values there
+            try:
+                return Analysis([], SemanticModel(tree, traced_decorators, frozenset(), project))
+            except (RecursionError, MemoryError):
+                pass  # too deep to index: the project learns nothing from it
         return Analysis([])
     lines = split_lines(source)
     scopes = incremental.scopes if incremental else None

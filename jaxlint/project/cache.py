@@ -41,6 +41,7 @@ class Entry:
     returns: dict[str, Value]
     exports: dict[str, Value] = field(default_factory=dict)
     reads: list[str] = field(default_factory=list)
+    writes: list[str] = field(default_factory=list)
 
 
 @functools.cache
@@ -84,6 +85,7 @@ class Cache:
                 {name: from_json(v) for name, v in data["returns"].items()},
                 {name: from_json(v) for name, v in data["exports"].items()},
                 [str(name) for name in data["reads"]],
+                [str(name) for name in data["writes"]],
             )
         except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError, RecursionError):
             return None  # an entry of the wrong shape, deeply nested, half written: a miss
@@ -97,6 +99,7 @@ class Cache:
             "returns": {name: to_json(v) for name, v in entry.returns.items()},
             "exports": {name: to_json(v) for name, v in entry.exports.items()},
             "reads": list(entry.reads),
+            "writes": list(entry.writes),
         }
         target = self._path(key)
         if not self._swept:

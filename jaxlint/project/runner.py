@@ -84,6 +84,7 @@ class FileOutcome:
     returns: dict[str, Value] = field(default_factory=dict)
     exports: dict[str, Value] = field(default_factory=dict)  # module-level values, by name
     reads: list[str] = field(default_factory=list)  # names of other modules it imports, qualified
+    writes: list[str] = field(default_factory=list)  # names of other modules it assigns, qualified
     fixed: Counter[str] = field(default_factory=Counter)
     diff: str | None = None
     problems: list[str] = field(default_factory=list)
@@ -249,6 +250,7 @@ class FixedPoint:
         self.exports: dict[tuple[str, str], Value] = {}  # (path, module-level name) -> its value
         # reader path -> {(defining path, name): the qualified name the reader imported}
         self.reads: dict[str, dict[tuple[str, str], str]] = defaultdict(dict)
+        self.written: set[tuple[str, str]] = set()  # (path, name) some other module assigns
 
     def view(self, path: str) -> ProjectView:
         name, is_package = module_name(path)
@@ -259,7 +261,11 @@ class FixedPoint:
         )
         read = self.reads.get(path, {})
         values = tuple(
-            sorted((qualname, self.exports[t]) for t, qualname in read.items() if t in self.exports)
+            sorted(
+                (qualname, self.exports[t])
+                for t, qualname in read.items()
+                if t in self.exports and t not in self.written
+            )
         )
         return ProjectView(name, is_package, seeds, returns, values)
 
@@ -284,6 +290,13 @@ class FixedPoint:
                 found = self.project.locate(qualname)
                 if found is not None and self.project.modules[found[0]] != outcome.path:
                     self.reads[outcome.path][(self.project.modules[found[0]], found[1])] = qualname
+            for qualname in outcome.writes:
+                found = self.project.locate(qualname)
+                if found is not None:
+                    written = (self.project.modules[found[0]], found[1])
+                    if written not in self.written:
+                        self.written.add(written)
+                        touched |= {reader for reader, read in self.reads.items() if written in read}
             for name, value in outcome.exports.items():
                 if self.exports.get((outcome.path, name), UNKNOWN) != value:
                     self.exports[(outcome.path, name)] = value
@@ -334,7 +347,7 @@ class Checker:
             if entry is not None:  # reported under the path as this run spells it
                 diagnostics = [replace(d, filename=path) for d in entry.diagnostics]
                 outcomes[path] = FileOutcome(
-                    path, diagnostics, entry.requests, entry.returns, entry.exports, entry.reads
+                    path, diagnostics, entry.requests, entry.returns, entry.exports, entry.reads, entry.writes
                 )
                 result.cached += 1
                 self._finished()
@@ -364,7 +377,12 @@ class Checker:
         result.analysed += 1
         if key is not None and not outcome.problems and outcome.analysed == digest:
             entry = Entry(
-                outcome.diagnostics, outcome.requests, outcome.returns, outcome.exports, outcome.reads
+                outcome.diagnostics,
+                outcome.requests,
+                outcome.returns,
+                outcome.exports,
+                outcome.reads,
+                outcome.writes,
             )
             self.cache.put(key, entry)
         return outcome
@@ -506,6 +524,7 @@ class Worker:
         if analysis.model is not None:
             outcome.requests = list(analysis.model.outgoing)
             outcome.reads = sorted(analysis.model.global_reads)
+            outcome.writes = sorted(analysis.model.global_writes)
             analysis.model.release()
         outcome.analysed = content_digest(source.raw)
         return outcome
@@ -654,6 +673,7 @@ def _tell_the_project(outcome: FileOutcome, model: SemanticModel) -> None:
     outcome.returns = model.seeded_returns()
     outcome.exports = model.exported_globals()
     outcome.reads = sorted(model.global_reads)
+    outcome.writes = sorted(model.global_writes)
 
 
 @contextmanager

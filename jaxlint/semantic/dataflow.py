@@ -1484,6 +1484,9 @@ class Interpreter:
         if qualname.startswith("jax.nn.initializers."):
             return UNKNOWN  # initializers return functions
         traced = self.staging(every)
+        first = every[0] if every and node.args else None
+        if first is not None and is_jax_array(first) and not is_traced(first) and _converts_as_is(qualname):
+            return array(False, mask=is_mask(first))  # measured: a concrete array of its dtype stays one
         if (
             qualname in api.CONTAINER_RESULTS
             or (qualname == "jax.numpy.where" and len(node.args) == 1 and not node.keywords)
@@ -1563,7 +1566,10 @@ class Interpreter:
             if method in api.CONVERSION_METHODS:
                 return UNKNOWN
             if method in api.ARRAY_METHODS:
-                traced = is_traced(base) or self.staging(every)
+                # measured: `.astype` of a concrete array to its own dtype gives it back, not a
+                # tracer; to another dtype, a tracer. The dtype is not known: taken as concrete
+                kept = method == "astype" and not is_traced(base)
+                traced = not kept and (is_traced(base) or self.staging(every))
                 mask = (method in api.BOOL_METHODS or (method == "astype" and _bool_dtype(node))) or (
                     method in api.BOOL_PRESERVING_METHODS and is_mask(base)
                 )
@@ -1919,6 +1925,22 @@ def attribute_value(value: Value, attr: str) -> Value:
     if is_static(value):
         return STATIC
     return UNKNOWN
+
+
+def _converts_as_is(qualname: str) -> bool:
+    """``jnp.asarray`` and the dtype constructors (``jnp.float32``): given a concrete JAX array of
+    their dtype, they hand it back rather than stage a conversion."""
+    if qualname == "jax.numpy.asarray":
+        return True
+    name = qualname.removeprefix("jax.numpy.")
+    return name != qualname and name.rstrip("0123456789_") in (
+        "float",
+        "int",
+        "uint",
+        "bool",
+        "complex",
+        "bfloat",
+    )
 
 
 def _bool_dtype(node: ast.Call) -> bool:

@@ -79,9 +79,7 @@ from jaxlint.semantic.values import (
     LayerRef,
     LibraryRef,
     Value,
-    is_container,
     is_jax_array,
-    is_static,
     is_traced,
     portable,
     referring,
@@ -631,7 +629,11 @@ class SemanticModel:
             return UNKNOWN  # local, but not bound on this path
         imported = owner.imports.get(name)
         if imported is not None:
-            return STATIC if imported == AMBIGUOUS else self.library_value(imported)
+            if imported == AMBIGUOUS:
+                return STATIC
+            value = self.library_value(imported)
+            # a project module's value, unless the name is bound here again (`X = float(X)`)
+            return value if refs(value) or owner.only_imported(name) else UNKNOWN
         live = self._live.get(owner.function.node)
         if live is not None and not (owner.kind == "module" and name in self.runtime_rebound):
             return live.current(name)  # read while the owner runs: its value at this point
@@ -1220,16 +1222,31 @@ class SemanticModel:
                 self.enqueue(info)
 
     def exported_globals(self) -> dict[str, Value]:
-        """The module-level names bound once that hold JAX arrays (or containers of them), as
-        the modules importing them see them."""
+        """The module-level names bound once, and never changed here, that hold concrete JAX
+        arrays, as the modules importing them see them."""
         module = self.index.module
+        mutated = {name for _, _, name in self.index.mutations}
         found: dict[str, Value] = {}
         for name, value in self.module_summary.items():
-            if module.bound.get(name) != 1 or name in self.runtime_rebound or is_traced(value):
+            if module.bound.get(name) != 1 or name in self.runtime_rebound or name in mutated:
                 continue
-            if is_jax_array(value) or (is_container(value) and not is_static(value)):
+            if is_jax_array(value) and not is_traced(value):  # immutable: what it is, it stays
                 found[name] = portable(value)
         return found
+
+    @cached_property
+    def global_writes(self) -> frozenset[str]:
+        """Names of other modules this module assigns (``C.SCALE = 3``, ``C.TABLE[0] = 1``):
+        their values are not the ones their module gave them."""
+        found: set[str] = set()
+        for target, scope, _ in self.index.mutations:
+            while isinstance(target, ast.Subscript):
+                target = target.value
+            if isinstance(target, ast.Attribute):
+                qualname = self.resolver.qualname(target, scope)
+                if qualname is not None and qualname.split(".")[0] not in LIBRARY_ROOTS:
+                    found.add(qualname)
+        return frozenset(found)
 
     def seeded_returns(self) -> dict[str, Value]:
         """What each function other modules trace returns (for their next round)."""

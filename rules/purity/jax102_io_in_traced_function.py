@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
@@ -17,6 +18,7 @@ PROGRESS_LEVELS = frozenset({"debug", "info", "log"})
 LOGGER_FACTORIES = frozenset({"logging.getLogger", "absl.logging.get_absl_logger"})
 OPENERS = frozenset({"builtins.open", "io.open"})
 FILE_WRITES = frozenset({"write", "writelines"})
+_NUMERIC_CONVERSIONS = re.compile(r"%[-+ #0-9.*]*[diouxXeEfFgGc]")
 IO_CALLS = frozenset(
     {
         "builtins.open",
@@ -97,9 +99,15 @@ class IoInTracedFunction(Rule):
         if what is None:
             return
         arguments = [*node.args, *(kw.value for kw in node.keywords)]
-        if what.endswith("write(...)`") and _opened_here(node, ctx) and ctx.trace_reused:
-            return  # the `open(...)` around it is reported: it runs only while tracing
-        if any(shows_tracer(ctx, a) for a in arguments):
+        shown = any(shows_tracer(ctx, a) for a in arguments)
+        if _writes_to_file(node):
+            if ctx.trace_reused and _opened_here(node, ctx):
+                return  # the `open(...)` around it is reported: it runs only while tracing
+            text = any(_tracer_text(ctx, a) for a in arguments)
+            if shown and not text:
+                return  # a tracer itself, or formatted with a spec: `TypeError`, not a write
+            shown = text
+        if shown:
             effect = "runs only while JAX traces it, and writes" if ctx.trace_reused else "writes"
             effect += " tracers, not values"
         elif ctx.trace_reused:
@@ -148,6 +156,48 @@ def _file_object(name: str, ctx: Context) -> bool:
     owner = ctx.scope.lookup(name)
     value = None if owner is None else owner.single_value(name)
     return isinstance(value, ast.Call) and ctx.model.qualname(value.func, owner) in OPENERS  # pyright: ignore[reportArgumentType]
+
+
+def _writes_to_file(node: ast.Call) -> bool:
+    func = node.func
+    return isinstance(func, ast.Attribute) and func.attr in FILE_WRITES and isinstance(func.value, ast.Name)
+
+
+def _tracer_text(ctx: Context, expr: ast.expr) -> bool:
+    """Whether ``expr`` is text that holds a tracer's description: an f-string field without a
+    format spec, ``str(x)``/``repr(x)``, ``"%s" % x``, joined or concatenated, a list of them
+    (``writelines``). A tracer itself, or one formatted with a spec (``f"{x:.3f}"``, ``"%d"``),
+    makes the write raise ``TypeError`` instead."""
+    if isinstance(expr, ast.JoinedStr):
+        fields = [part for part in expr.values if isinstance(part, ast.FormattedValue)]
+        traced = [part for part in fields if shows_tracer(ctx, part.value)]
+        return bool(traced) and all(part.format_spec is None for part in traced)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):
+        return _tracer_text(ctx, expr.left) or _tracer_text(ctx, expr.right)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mod):
+        template = expr.left
+        return (
+            isinstance(template, ast.Constant)
+            and isinstance(template.value, str)
+            and not _NUMERIC_CONVERSIONS.search(template.value)
+            and shows_tracer(ctx, expr)
+        )
+    if isinstance(expr, (ast.List, ast.Tuple)):
+        return any(_tracer_text(ctx, element) for element in expr.elts)
+    if isinstance(expr, ast.Call):
+        if ctx.qualname(expr.func) in ("builtins.str", "builtins.repr"):
+            return shows_tracer(ctx, expr)
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr == "join" and expr.args:
+            return _tracer_text(ctx, expr.args[0])
+        template = expr.func.value if isinstance(expr.func, ast.Attribute) else None
+        if (
+            isinstance(template, ast.Constant)
+            and isinstance(template.value, str)
+            and expr.func.attr == "format"  # pyright: ignore[reportAttributeAccessIssue]
+            and ":" not in template.value
+        ):
+            return shows_tracer(ctx, expr)
+    return False
 
 
 def _opened_here(node: ast.Call, ctx: Context) -> bool:

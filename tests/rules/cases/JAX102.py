@@ -28,8 +28,13 @@ def write_to_a_module_file(x):
 def per_example(x):
     with open("per_example.log", "a") as fh:
         fh.write(f"{x}\n")  # error: JAX102
+        fh.write(str(x) + "\n")  # error: JAX102
+        fh.write("{}\n".format(x))  # error: JAX102
+        fh.writelines([f"{x}\n"])  # error: JAX102
         fh.write(f"shape {x.shape}\n")  # static: written on each call, as it reads
         fh.write("tick\n")
+        fh.write(f"{x:.3f}")  # a tracer with a format spec: TypeError, not a write
+        fh.write(x)  # a tracer itself: TypeError (write() takes a str)
     return x + 1.0
 
 
