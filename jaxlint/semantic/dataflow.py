@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from jaxlint.engine.astutil import keyword_argument, without_not
 from jaxlint.semantic import api, measured
-from jaxlint.semantic.bodies import LOOPING_BODIES, step_counter
+from jaxlint.semantic.bodies import LOOPING_BODIES, own_nodes, step_counter
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.keys import (
     KeyEvent,
@@ -398,7 +398,7 @@ class Interpreter:
 
     def s_for(self, node: ast.For | ast.AsyncFor) -> None:
         iterable = self.eval(node.iter)
-        item = self.iteration_value(node.iter, iterable)
+        item = self.iteration_value(node.iter, iterable, (node.target, node.body))
         self.loop(node, lambda: self.bind(node.target, item))
 
     def s_while(self, node: ast.While) -> None:
@@ -622,11 +622,16 @@ class Interpreter:
     def e_tuple(self, node: ast.Tuple) -> Value:
         elements = [self.eval(e) for e in node.elts]
         if any(isinstance(e, ast.Starred) for e in node.elts):
-            return container(elements)
+            return container(self.unpacked(node.elts, elements))
         return sequence(elements)
 
     def e_list(self, node: ast.List | ast.Set) -> Value:
-        return container([self.eval(e) for e in node.elts])
+        return container(self.unpacked(node.elts, [self.eval(e) for e in node.elts]))
+
+    @staticmethod
+    def unpacked(elements: list[ast.expr], values: list[Value]) -> list[Value]:
+        """The items a display holds: what a ``*spread`` iterates (a dict's keys), the others."""
+        return [iterated(v) if isinstance(e, ast.Starred) else v for e, v in zip(elements, values)]
 
     def e_dict(self, node: ast.Dict) -> Value:
         """A dict display: its entries under constant keys, a ``**spread`` dict's entries where
@@ -914,7 +919,8 @@ class Interpreter:
         try:
             for position, generator in enumerate(generators):
                 iterable = first if position == 0 else self.eval(generator.iter)
-                self.bind(generator.target, self.iteration_value(generator.iter, iterable))
+                uses = (generator.target, [*results, *(c for g in generators[position:] for c in g.ifs)])
+                self.bind(generator.target, self.iteration_value(generator.iter, iterable, uses))
                 for condition in generator.ifs:
                     self.eval(condition)
             return join_all([self.eval(r) for r in results], UNKNOWN)
@@ -930,19 +936,24 @@ class Interpreter:
             self.eval(value)
         return UNKNOWN
 
-    def iteration_value(self, iterator: ast.expr, iterable: Value) -> Value:
-        """The value bound to a loop target iterating over ``iterator``."""
+    def iteration_value(
+        self, iterator: ast.expr, iterable: Value, uses: tuple[ast.expr, list[Any]] | None = None
+    ) -> Value:
+        """The value bound to a loop target iterating over ``iterator``; ``uses``: the target and
+        the code that reads it (a loop body), where it may show what the items are."""
         if isinstance(iterator, ast.Call):
             callee = self.resolver.qualname(iterator.func, self.scope)
             args = iterator.args
             if callee == "builtins.range":
                 return STATIC
             if callee == "builtins.enumerate" and args:
-                return sequence([STATIC, self.iteration_value(args[0], self.values.get(args[0], UNKNOWN))])
+                return sequence(
+                    [STATIC, self.iteration_value(args[0], self.values.get(args[0], UNKNOWN), uses)]
+                )
             if callee == "builtins.zip" and not iterator.keywords:
-                return sequence(self.iteration_value(a, self.values.get(a, UNKNOWN)) for a in args)
+                return sequence(self.iteration_value(a, self.values.get(a, UNKNOWN), uses) for a in args)
             if callee in ("builtins.reversed", "builtins.sorted") and args:
-                return self.iteration_value(args[0], self.values.get(args[0], UNKNOWN))
+                return self.iteration_value(args[0], self.values.get(args[0], UNKNOWN), uses)
             if isinstance(iterator.func, ast.Attribute) and not args:
                 receiver = self.values.get(iterator.func.value, UNKNOWN)
                 method = iterator.func.attr
@@ -954,7 +965,46 @@ class Interpreter:
                     return without_keys(entry_values(receiver))
         if isinstance(iterator, ast.Name) and self._is_kwargs(iterator.id):
             return STATIC  # iterating `**kwargs` gives its keys
-        return without_keys(iterated(iterable))  # each iteration binds another key of the batch
+        item = iterated(iterable)
+        if item is UNKNOWN and is_traced(iterable) and uses is not None and self.used_as_array(*uses):
+            item = element(iterable)  # not a dict's key: an array's row, an item of a sequence
+        return without_keys(item)  # each iteration binds another key of the batch
+
+    def used_as_array(self, target: ast.expr, code: list[Any]) -> bool:
+        """Whether ``code`` uses a name ``target`` binds as a number or an array, never as a
+        dict's key would be: an array method or attribute (``row.sum()``, ``row.shape``), an
+        order or arithmetic with a float (``t > 1.0``, ``t * 0.5``), arithmetic no string
+        has (``t - 1``), a boolean mask (``row[row > 0]``), a ``jax`` function."""
+        names = {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+        if not names:
+            return False
+
+        def named(expr: ast.AST) -> bool:
+            return isinstance(expr, ast.Name) and expr.id in names
+
+        for node in own_nodes(code):
+            if isinstance(node, ast.Attribute) and named(node.value):
+                if node.attr in api.ARRAY_ONLY_METHODS or node.attr in api.STATIC_ATTRIBUTES:
+                    return True
+            elif isinstance(node, ast.Compare):
+                operands = [node.left, *node.comparators]
+                ordered = any(isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) for op in node.ops)
+                if ordered and any(named(o) for o in operands) and any(_number(o) for o in operands):
+                    return True
+            elif isinstance(node, ast.BinOp) and (named(node.left) or named(node.right)):
+                if not isinstance(node.op, (ast.Add, ast.Mult, ast.Mod)):
+                    return True
+                if _float(node.left) or _float(node.right):
+                    return True
+            elif (
+                isinstance(node, ast.Subscript) and named(node.value) and isinstance(node.slice, ast.Compare)
+            ):
+                return True
+            elif isinstance(node, ast.Call) and any(named(a) for a in node.args):
+                qualname = self.resolver.qualname(node.func, self.scope)
+                if qualname is not None and qualname.startswith("jax."):
+                    return True
+        return False
 
     def _is_kwargs(self, name: str) -> bool:
         info = self.info
@@ -1529,7 +1579,8 @@ class Interpreter:
         ):
             if qualname == "builtins.tuple" and args and known_elements(args[0]) is not None:
                 return args[0]
-            return container([element(v) if i < len(args) else v for i, v in enumerate(every)])
+            # each iterates its arguments: a dict gives its keys
+            return container([iterated(v) if i < len(args) else v for i, v in enumerate(every)])
         return UNKNOWN
 
     def call_function(
@@ -1925,6 +1976,15 @@ def attribute_value(value: Value, attr: str) -> Value:
     if is_static(value):
         return STATIC
     return UNKNOWN
+
+
+def _number(expr: ast.AST) -> bool:
+    """An int or float constant (not a bool)."""
+    return isinstance(expr, ast.Constant) and type(expr.value) in (int, float)
+
+
+def _float(expr: ast.AST) -> bool:
+    return isinstance(expr, ast.Constant) and type(expr.value) is float
 
 
 def _converts_as_is(qualname: str) -> bool:

@@ -11,7 +11,15 @@ from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import JaxNumpyFunction
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.transforms import STAGED
-from jaxlint.semantic.values import Value, is_container, is_jax_array, is_mapping, is_static, is_traced
+from jaxlint.semantic.values import (
+    Value,
+    is_container,
+    is_jax_array,
+    is_mapping,
+    is_static,
+    is_traced,
+    iterated,
+)
 
 from ..support.blocks import parents
 from ..support.explain import in_test_position, runs_only_traced, snippet, why_traced
@@ -222,7 +230,9 @@ class TracerConversion(Rule):
             if traced is not None:
                 return f"{qualname}(...)", "ConcretizationTypeError", traced
         if qualname in ("builtins.max", "builtins.min") and args:
-            traced = next((a for a in args if _compares_traced(ctx, ctx.value(a))), None)
+            # one argument: its items are compared (a dict's keys, never tracers)
+            compared = (lambda a: iterated(ctx.value(a))) if len(args) == 1 else (lambda a: ctx.value(a))
+            traced = next((a for a in args if _compares_traced(ctx, compared(a))), None)
             if traced is not None:
                 name = qualname.rsplit(".", 1)[1]
                 return f"{name}(...)", "TracerBoolConversionError", traced

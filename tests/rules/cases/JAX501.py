@@ -139,6 +139,15 @@ def branches_on_dict_values(params, x):
 
 
 @jax.jit
+def compares_items_with_numbers(xs, total):
+    kept = [x for x in xs if x > 0]  # error: JAX501
+    for row in xs:
+        if row.sum() > 0:  # error: JAX501
+            total = total + 1
+    return kept, total
+
+
+@jax.jit
 def branches_on_rows(xs: jax.Array, x):
     for row in xs:
         if row > 0:  # error: JAX501
@@ -169,8 +178,8 @@ def branches_on_dict_keys(params, x):
 
 
 @jax.jit
-def comprehension_over_an_argument_of_unknown_kind(xs):
-    return [x for x in xs if x > 0]  # a dict argument gives its keys: unknown, silent
+def comprehension_over_an_argument_of_unknown_kind(params):
+    return sum(params[name] for name in params if name != "b")  # a dict's keys: unknown, silent
 
 
 @jax.jit
