@@ -85,3 +85,13 @@ def test_an_attribute_stored_again_after_construction_is_not_known() -> None:
         "    def __call__", "    def reset(self):\n        self.value = None\n\n    def __call__"
     )
     assert not [d for d in lint_source(source, "held.py", RULES) if d.code == "JAX503"]
+
+
+def test_an_object_whose_dict_is_changed_by_name_is_not_known() -> None:
+    form = STAGED["a bound method jitted"]
+    source = CLASS.replace("{body}", BODIES["an operation on the array, made an int"][0]) + form
+    source = source.replace(
+        "    def __call__",
+        "    def configure(self, overrides):\n        self.__dict__.update(overrides)\n\n    def __call__",
+    )
+    assert not [d for d in lint_source(source, "held.py", RULES) if d.code == "JAX503"]

@@ -228,6 +228,7 @@ class SemanticModel:
         self._property_reads: dict[ast.Attribute, ast.Call] = {}  # a call standing for each property read
         self._held_instances: dict[tuple[ast.ClassDef, str], ast.ClassDef | None] = {}
         self._held_arrays: dict[tuple[ast.ClassDef, str], Value | None] = {}
+        self._dict_touching: dict[ast.ClassDef, bool] = {}
         self._drawing_once: dict[FunctionInfo, bool] = {}  # see _draws_once
         self.global_reads: set[str] = set()  # names imported from modules that may be the project's
         self._makes_objects: dict[ast.AST, bool] = {}
@@ -1707,6 +1708,7 @@ class SemanticModel:
                 not encloses(method, store) and not self._other_class_store(cls, store)
                 for store in self._attribute_stores.get(expr.attr, [])
             )
+            or self._touches_dict_of_instances(cls)
         ):
             self._held_arrays[key] = None
             return None
@@ -1716,6 +1718,18 @@ class SemanticModel:
         stored = self.value(value_node, self.index.scopes.get(method, self.index.module))
         found = untraced(whole(stored)) if is_jax_array(stored) else None
         self._held_arrays[key] = found
+        return found
+
+    def _touches_dict_of_instances(self, cls: ast.ClassDef) -> bool:
+        """Whether the class reads ``obj.__dict__`` or calls ``vars``: its attributes may be set
+        by name (``self.__dict__.update(overrides)``). One walk per class."""
+        found = self._dict_touching.get(cls)
+        if found is None:
+            found = self._dict_touching[cls] = any(
+                (isinstance(node, ast.Attribute) and node.attr == "__dict__")
+                or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars")
+                for node in ast.walk(cls)
+            )
         return found
 
     def _find_held_instance(self, cls: ast.ClassDef, attr: str) -> ast.ClassDef | None:
