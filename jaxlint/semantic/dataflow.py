@@ -1929,9 +1929,11 @@ def _consumed_text(key: KeyId, call: ast.Call) -> str:
 
 
 def _key_name(key: object) -> str:
-    """The name a key identity was bound to, for messages about keys consumed elsewhere."""
-    while isinstance(key, tuple) and key and key[0] == "item":
-        key = key[1]
+    """The name a key identity was bound to, for messages about keys consumed elsewhere: an
+    item of a carry or of an array of keys as ``carry[0]``."""
+    if isinstance(key, tuple) and len(key) == 3 and key[0] == "item":
+        index = key[2]
+        return f"{_key_name(key[1])}[{index!r}]" if type(index) in (int, str) else _key_name(key[1])
     if is_fold(key):
         return f"fold_in({_key_name(key[1])}, ...)"  # pyright: ignore[reportIndexIssue]
     if _is_held(key):

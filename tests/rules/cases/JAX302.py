@@ -418,3 +418,13 @@ def recorded(key):
     a = jax.lax.fori_loop(0, 5, functools.partial(record_subkey, key), jnp.zeros((5, 2)))
     b = jax.lax.fori_loop(0, 5, functools.partial(record_first, key), jnp.zeros((5, 2)))
     return a, b
+
+
+def outer_body(step, state):
+    key, total = state
+    inner = jax.lax.fori_loop(0, 3, lambda i, acc: acc + jax.random.normal(key, (4,)), jnp.zeros(4))  # error: JAX302
+    return key, total + jnp.sum(inner)
+
+
+def carries_its_key_unsplit(key):
+    return jax.lax.fori_loop(0, 3, outer_body, (key, jnp.float32(0.0)))
