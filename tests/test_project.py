@@ -227,6 +227,7 @@ GLOBALS_MODEL = """import jax
 import jax.numpy as jnp
 
 import pkg.constants as C
+from pkg import TABLE as ALSO
 from pkg.constants import LIMIT, NP_TABLE, PATCHED, REBOUND, TABLE, WEIGHTS
 
 REBOUND = float(REBOUND)
@@ -249,6 +250,8 @@ def step(x):
         x = x + 2
     if int(REBOUND * 2) > 1:  # a Python float here
         x = x - 2
+    if ALSO[i] > 2:  # re-exported by the package: the same array
+        x = x * 3
     return x
 """
 
@@ -262,13 +265,14 @@ def test_module_level_arrays_another_module_imports_are_arrays(
     another module assigns (even one that never names JAX) or the reader binds again."""
     root = tmp_path / "globals"
     (root / "pkg").mkdir(parents=True)
-    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "__init__.py").write_text("from .constants import TABLE\n")
     (root / "pkg" / "constants.py").write_text(GLOBALS_CONSTANTS)
     (root / "pkg" / "model.py").write_text(GLOBALS_MODEL)
     (root / "pkg" / "patch.py").write_text(GLOBALS_PATCH)
     for args in (["--no-cache", "--jobs", "1"], ["--cache-dir", str(tmp_path / "cache")]):
         _, diagnostics = run(capsys, *args, str(root))
         assert found(diagnostics, root) == {
-            ("pkg/model.py", 13, "JAX501"),
-            ("pkg/model.py", 15, "JAX501"),
+            ("pkg/model.py", 14, "JAX501"),
+            ("pkg/model.py", 16, "JAX501"),
+            ("pkg/model.py", 28, "JAX501"),
         }

@@ -245,11 +245,11 @@ class FixedPoint:
         self.project = project
         self.seeds: dict[str, set[TraceRequest]] = defaultdict(set)
         self.returns: dict[tuple[str, str], Value] = {}  # (path, function) -> returned value
-        # caller path -> {(defining path, function): the qualified name the caller used}
-        self.calls: dict[str, dict[tuple[str, str], str]] = defaultdict(dict)
+        # caller path -> {(defining path, function): the qualified names the caller used}
+        self.calls: dict[str, dict[tuple[str, str], set[str]]] = defaultdict(lambda: defaultdict(set))
         self.exports: dict[tuple[str, str], Value] = {}  # (path, module-level name) -> its value
-        # reader path -> {(defining path, name): the qualified name the reader imported}
-        self.reads: dict[str, dict[tuple[str, str], str]] = defaultdict(dict)
+        # reader path -> {(defining path, name): the qualified names the reader imported}
+        self.reads: dict[str, dict[tuple[str, str], set[str]]] = defaultdict(lambda: defaultdict(set))
         self.written: set[tuple[str, str]] = set()  # (path, name) some other module assigns
 
     def view(self, path: str) -> ProjectView:
@@ -257,14 +257,20 @@ class FixedPoint:
         seeds = tuple(sorted(self.seeds.get(path, ()), key=repr))
         called = self.calls.get(path, {})
         returns = tuple(
-            sorted((qualname, self.returns[t]) for t, qualname in called.items() if t in self.returns)
+            sorted(
+                (qualname, self.returns[t])
+                for t, qualnames in called.items()
+                if t in self.returns
+                for qualname in qualnames
+            )
         )
         read = self.reads.get(path, {})
         values = tuple(
             sorted(
                 (qualname, self.exports[t])
-                for t, qualname in read.items()
+                for t, qualnames in read.items()
                 if t in self.exports and t not in self.written
+                for qualname in qualnames
             )
         )
         return ProjectView(name, is_package, seeds, returns, values)
@@ -281,7 +287,7 @@ class FixedPoint:
                 path = self.project.modules[module]
                 if path == outcome.path:
                     continue
-                self.calls[outcome.path][(path, function)] = request.target
+                self.calls[outcome.path][(path, function)].add(request.target)
                 routed = replace(request, target=function)
                 if routed not in self.seeds[path]:
                     self.seeds[path].add(routed)
@@ -289,7 +295,7 @@ class FixedPoint:
             for qualname in outcome.reads:
                 found = self.project.locate(qualname)
                 if found is not None and self.project.modules[found[0]] != outcome.path:
-                    self.reads[outcome.path][(self.project.modules[found[0]], found[1])] = qualname
+                    self.reads[outcome.path][(self.project.modules[found[0]], found[1])].add(qualname)
             for qualname in outcome.writes:
                 found = self.project.locate(qualname)
                 if found is not None:
