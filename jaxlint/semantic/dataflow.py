@@ -1323,7 +1323,9 @@ class Interpreter:
             # parameters `partial` bound before the loop runs the body: the same on every step
             bound = set(info.positional_names()[: info.body_offset]) | info.body_bound
             for key, call in tracker.all_consumed.items():
-                if any(name in tracker.params_behind(key) for name in condition_carry):
+                # folded with Python data, the carried key gives the same key on every check
+                behind = {name for part in (key, *lineage(key)) for name in tracker.params_behind(part)}
+                if any(name in behind for name in condition_carry):
                     tracker.event(call, KeyEvent("condition", tracker.texts[call], None, info.repeated_by))
                 if key in self.step_folds:
                     continue  # a different index each step

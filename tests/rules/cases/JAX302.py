@@ -428,3 +428,13 @@ def outer_body(step, state):
 
 def carries_its_key_unsplit(key):
     return jax.lax.fori_loop(0, 3, outer_body, (key, jnp.float32(0.0)))
+
+
+def noisy_check(state):
+    count, key, total = state
+    draws = [jax.random.normal(jax.random.fold_in(key, i), (2,)) for i in range(2)]  # error: JAX302
+    return (count < 3) & jnp.all(jnp.isfinite(draws[0] + draws[1]))
+
+
+def runs_a_noisy_check(key):
+    return jax.lax.while_loop(noisy_check, lambda s: (s[0] + 1, s[1], s[2] + 1.0), (0, key, 0.0))
