@@ -189,6 +189,8 @@ class StateMutationInTracedFunction(Rule):
         object made before the trace (a module-level ``model.apply(x)``). An object constructed
         inside traced code may hold tracers: its ``__init__`` and methods called there are not."""
         function = ctx.function
+        while function is not None and not function.is_method and not function.transformed_by:
+            function = function.parent  # a closure in the method stores on the method's `self`
         if function is None or function.name == "__init__":
             return False
         return bool(function.transformed_by) or function.called_on_outer_object

@@ -60,6 +60,21 @@ class Recorder:
 recorder = Recorder()
 
 
+class Closing:
+    def __init__(self):
+        self.last = None
+
+    def apply(self, x):
+        def inner():
+            self.last = x  # error: JAX104
+            return x * 2.0
+
+        return inner()
+
+
+closing_step = jax.jit(Closing().apply)
+
+
 @jax.jit
 def records_on_a_module_object(x):
     return recorder.apply(x)
