@@ -237,9 +237,10 @@ def _package_exports(path: str, package: str) -> dict[str, str]:
 
 
 class FixedPoint:
-    """Routes trace requests to the modules that define their functions (as seeds), and the
-    values those functions return back to the modules that called them; says which files must be
-    analysed again. Seeds and returns only grow or settle, and rounds are bounded."""
+    """Routes trace requests to the modules that define their functions (as seeds), the values
+    those functions return back to the modules that called them, and module-level values to the
+    modules that import them; gives each file its view of the project. Seeds only grow, and
+    rounds are bounded."""
 
     def __init__(self, project: ProjectIndex) -> None:
         self.project = project
@@ -275,46 +276,35 @@ class FixedPoint:
         )
         return ProjectView(name, is_package, seeds, returns, values)
 
-    def update(self, outcomes: dict[str, FileOutcome]) -> set[str]:
-        """Take in new outcomes; the files whose view changed."""
-        touched: set[str] = set()
+    def update(self, outcomes: dict[str, FileOutcome]) -> None:
+        """Take in new outcomes (the views they change are compared by ``analyse_project``)."""
         for outcome in outcomes.values():
             for request in outcome.requests:
-                found = self.project.locate(request.target)
-                if found is None:
+                found = self._defined(request.target)
+                if found is None or found[0] == outcome.path:
                     continue
-                module, function = found
-                path = self.project.modules[module]
-                if path == outcome.path:
-                    continue
-                self.calls[outcome.path][(path, function)].add(request.target)
-                routed = replace(request, target=function)
-                if routed not in self.seeds[path]:
-                    self.seeds[path].add(routed)
-                    touched.add(path)
+                path, function = found
+                self.calls[outcome.path][found].add(request.target)
+                self.seeds[path].add(replace(request, target=function))
             for qualname in outcome.reads:
-                found = self.project.locate(qualname)
-                if found is not None and self.project.modules[found[0]] != outcome.path:
-                    self.reads[outcome.path][(self.project.modules[found[0]], found[1])].add(qualname)
+                found = self._defined(qualname)
+                if found is not None and found[0] != outcome.path:
+                    self.reads[outcome.path][found].add(qualname)
             for qualname in outcome.writes:
-                found = self.project.locate(qualname)
+                found = self._defined(qualname)
                 if found is not None:
-                    written = (self.project.modules[found[0]], found[1])
-                    if written not in self.written:
-                        self.written.add(written)
-                        touched |= {reader for reader, read in self.reads.items() if written in read}
+                    self.written.add(found)
             for name, value in outcome.exports.items():
-                if self.exports.get((outcome.path, name), UNKNOWN) != value:
-                    self.exports[(outcome.path, name)] = value
-                    touched |= {reader for reader, read in self.reads.items() if (outcome.path, name) in read}
+                self.exports[(outcome.path, name)] = value
             for function, value in outcome.returns.items():
                 # a return not known yet reads as UNKNOWN: learning that it is UNKNOWN changes nothing
-                if self.returns.get((outcome.path, function), UNKNOWN) != value:
+                if value != UNKNOWN or (outcome.path, function) in self.returns:
                     self.returns[(outcome.path, function)] = value
-                    touched |= {
-                        caller for caller, called in self.calls.items() if (outcome.path, function) in called
-                    }
-        return touched
+
+    def _defined(self, qualname: str) -> tuple[str, str] | None:
+        """``(path, name in its module)`` of what ``qualname`` names in a checked module."""
+        found = self.project.locate(qualname)
+        return None if found is None else (self.project.modules[found[0]], found[1])
 
 
 class Checker:
@@ -528,9 +518,7 @@ class Worker:
         diagnostics = [notebook.to_cells(d.detached()) for d in analysis.diagnostics]
         outcome = FileOutcome(path, diagnostics)
         if analysis.model is not None:
-            outcome.requests = list(analysis.model.outgoing)
-            outcome.reads = sorted(analysis.model.global_reads)
-            outcome.writes = sorted(analysis.model.global_writes)
+            _tell_the_project(outcome, analysis.model)
             analysis.model.release()
         outcome.analysed = content_digest(source.raw)
         return outcome

@@ -435,6 +435,33 @@ PYTHON_SCALAR_TYPES = frozenset(
     }
 )
 
+# Given a concrete JAX array of their dtype, these hand it back rather than stage a conversion
+# (measured with JAX 0.10.2 under jit: `jnp.asarray(a)`, `jnp.float32(a)` stay concrete; to
+# another dtype they give a tracer).
+CONVERTING_AS_IS = frozenset(
+    {"jax.numpy.asarray"}
+    | {
+        f"jax.numpy.{name}"
+        for name in [
+            "bool_",
+            "bfloat16",
+            "float16",
+            "float32",
+            "float64",
+            "int8",
+            "int16",
+            "int32",
+            "int64",
+            "uint8",
+            "uint16",
+            "uint32",
+            "uint64",
+            "complex64",
+            "complex128",
+        ]
+    }
+)
+
 # isinstance() against these is true exactly when the value is a tracer: false proves it concrete.
 TRACER_TYPES = frozenset(
     {"jax.core.Tracer", "jax._src.core.Tracer", "jax.interpreters.partial_eval.DynamicJaxprTracer"}

@@ -1537,7 +1537,12 @@ class Interpreter:
             return UNKNOWN  # initializers return functions
         traced = self.staging(every)
         first = every[0] if every and node.args else None
-        if first is not None and is_jax_array(first) and not is_traced(first) and _converts_as_is(qualname):
+        if (
+            first is not None
+            and is_jax_array(first)
+            and not is_traced(first)
+            and qualname in api.CONVERTING_AS_IS
+        ):
             return array(False, mask=is_mask(first))  # measured: a concrete array of its dtype stays one
         if (
             qualname in api.CONTAINER_RESULTS
@@ -1989,22 +1994,6 @@ def _number(expr: ast.AST) -> bool:
 
 def _float(expr: ast.AST) -> bool:
     return isinstance(expr, ast.Constant) and type(expr.value) is float
-
-
-def _converts_as_is(qualname: str) -> bool:
-    """``jnp.asarray`` and the dtype constructors (``jnp.float32``): given a concrete JAX array of
-    their dtype, they hand it back rather than stage a conversion."""
-    if qualname == "jax.numpy.asarray":
-        return True
-    name = qualname.removeprefix("jax.numpy.")
-    return name != qualname and name.rstrip("0123456789_") in (
-        "float",
-        "int",
-        "uint",
-        "bool",
-        "complex",
-        "bfloat",
-    )
 
 
 def _bool_dtype(node: ast.Call) -> bool:

@@ -43,7 +43,9 @@ from jaxlint.semantic.records import (
 )
 from jaxlint.semantic.scopes import (
     AMBIGUOUS,
+    COMPREHENSION_NODES,
     FUNCTION_NODES,
+    LOOP_NODES,
     ModuleIndex,
     Scope,
     ScopeCache,
@@ -99,10 +101,8 @@ _NEVER_CALLING = frozenset(
 # calls that hand a function on to run it several times, or to be called later
 _KEEPING_CALLS = frozenset({"map", "tree_map", "map_with_path", "tree_map_with_path", "partial"})
 # the nodes whose body may run several times in one run of the function around them
-_REPEATING_TYPES = frozenset(
-    {ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp}
-)
-_NESTED_TYPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
+_REPEATING_TYPES = frozenset({*LOOP_NODES, *COMPREHENSION_NODES})
+_NESTED_TYPES = frozenset({*FUNCTION_NODES, ast.ClassDef})
 # Libraries whose `split`, `normal`, `choice`... take no JAX key.
 KEYLESS_LIBRARIES = frozenset(
     {"builtins", "numpy", "random", "scipy", "torch", "tensorflow", "re", "os", "string"}

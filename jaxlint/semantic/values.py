@@ -210,12 +210,13 @@ def record(ref: InstanceRef, fields: Iterable[tuple[str, Value]], is_tuple: bool
     """An instance of a pytree class of this module with the value of each field (in the order
     of its constructor; ``is_tuple``: a NamedTuple, whose elements are its fields). A pytree
     node, not a leaf: its truthiness is static, and it holds tracers when a field does."""
-    fields = tuple(fields)
+    return _record(tuple(fields), is_tuple, frozenset({ref}))
+
+
+def _record(fields: tuple[tuple[str, Value], ...], is_tuple: bool, instances: frozenset[Ref]) -> Value:
     values = tuple(value for _, value in fields)
     members = tuple((Field(name), value) for name, value in fields)
-    return Value(
-        _container_flags(values), values if is_tuple else None, members, frozenset(), frozenset({ref})
-    )
+    return Value(_container_flags(values), values if is_tuple else None, members, frozenset(), instances)
 
 
 def field_of(value: Value, name: str) -> Value | None:
@@ -244,10 +245,7 @@ def with_fields(value: Value, updates: dict[str, Value]) -> Value | None:
     if len(fields) != len(members) or len(instances) > 1:
         return None
     # no instance: a record another module built (its class is not this module's to know)
-    values = tuple(v for _, v in fields)
-    items = values if value._items is not None else None
-    new_members = tuple((Field(name), v) for name, v in fields)
-    return Value(_container_flags(values), items, new_members, frozenset(), instances)
+    return _record(tuple(fields), value._items is not None, instances)
 
 
 def traced_leaves(value: Value, traced: bool = True) -> Value:
@@ -369,10 +367,7 @@ def iterated(value: Value) -> Value:
     """The value a ``for`` loop binds iterating over ``value``: the keys of a dict, the rows of an
     array, the elements of a sequence. A value of unknown kind (a traced argument, which may be
     an array, a tuple or a dict) gives a value unknown too: a dict's keys are never tracers."""
-    flags = value._flags
-    if flags & (_MAPPING | _STATIC) or value._items is not None:
-        return element(value)
-    if not flags & (_ARRAY | _CONTAINER):
+    if value._items is None and not value._flags & (_MAPPING | _STATIC | _ARRAY | _CONTAINER):
         return UNKNOWN
     return element(value)
 
