@@ -95,3 +95,45 @@ def test_an_object_whose_dict_is_changed_by_name_is_not_known() -> None:
         "    def configure(self, overrides):\n        self.__dict__.update(overrides)\n\n    def __call__",
     )
     assert not [d for d in lint_source(source, "held.py", RULES) if d.code == "JAX503"]
+
+
+OBJECTS = """import jax
+import jax.numpy as jnp
+
+
+class Config:
+    def __init__(self):
+        self.scale = jnp.float32(1.5)
+        self.count = 3
+
+
+CFG = Config()
+
+
+@jax.jit
+def direct(x):
+    return jnp.tile(x, int(CFG.scale * 2))  # JAX503
+
+
+@jax.jit
+def python_number(x):
+    return jnp.tile(x, int(CFG.count * 2))
+
+
+def make():
+    cfg = Config()
+
+    @jax.jit
+    def closed(x):
+        return jnp.tile(x, int(cfg.scale * 2))  # JAX503
+
+    return closed
+"""
+
+
+def test_the_array_is_known_through_any_name_of_the_object() -> None:
+    """Not only through ``self``: a module-level object read in a jitted function, or one a
+    jitted closure holds (measured: ConcretizationTypeError on both, none for the int)."""
+    rows = {d.location.row for d in lint_source(OBJECTS, "objects.py", RULES) if d.code == "JAX503"}
+    expected = {i for i, line in enumerate(OBJECTS.split("\n"), start=1) if line.endswith("# JAX503")}
+    assert rows == expected and len(expected) == 2

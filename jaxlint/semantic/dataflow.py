@@ -812,8 +812,9 @@ class Interpreter:
             target, call = getter
             return self.call_helper(target, 1, call, [], {}, receiver=receiver)
         value = self.attribute(receiver, node.attr)
-        if value is UNKNOWN and not refs(receiver):
-            value = self.model.held_array(self.scope, node) or value
+        if value is UNKNOWN:
+            cls = self.class_of(receiver, node.value)
+            value = (cls and self.model.held_array(cls, node.attr)) or value
         if self.tracker is not None and self.info is not None and not key_ids(value):
             held = self.model.held_key(self.info, node)
             if held is not None:
@@ -838,6 +839,17 @@ class Interpreter:
         if field is not None:
             return field
         return self.staged(attribute_value(receiver, name))
+
+    def class_of(self, receiver: Value, expr: ast.expr) -> ast.ClassDef | None:
+        """The one class of this module whose object ``expr`` is: a known instance, or ``self``
+        in a method (or a function nested in one)."""
+        found = refs(receiver)
+        if not found:
+            return self.model.class_of_self(self.scope, expr.id) if isinstance(expr, ast.Name) else None
+        if len(found) == 1:
+            (ref,) = found
+            return ref.node if isinstance(ref, InstanceRef) else None
+        return None
 
     def replaced(self, receiver: Value, updates: dict[str, Value], named_tuple: bool) -> Value | None:
         """A copy of a record with some fields replaced (``_replace``, ``.replace``,

@@ -1683,30 +1683,26 @@ class SemanticModel:
             self._held_instances[key] = self._find_held_instance(cls, attr)
         return self._held_instances[key]
 
-    def held_array(self, scope: Scope, expr: ast.Attribute) -> Value | None:
-        """``self.attr`` read in a method of a class of this module (or a function nested in one)
-        whose ``__init__`` (or ``setup``) alone stores a JAX array there, once, and that has no
-        method or property of that name: a JAX array. Known as a concrete one (an object built
-        in traced code holds a tracer, but either way an operation on it in staged code gives a
-        tracer, and a concrete array is what claims nothing more)."""
-        if not isinstance(expr.value, ast.Name):
-            return None
-        cls = self.class_of_self(scope, expr.value.id)
-        if cls is None:
-            return None
-        key = (cls, expr.attr)
+    def held_array(self, cls: ast.ClassDef, attr: str) -> Value | None:
+        """``obj.attr`` of an object of a class of this module (``self`` in its methods, a
+        module-level object, one a closure holds) whose ``__init__`` (or ``setup``) alone
+        stores a JAX array there, once, and that has no method or property of that name: a JAX
+        array. Known as a concrete one (an object built in traced code holds a tracer, but either
+        way an operation on it in staged code gives a tracer, and a concrete array is what
+        claims nothing more)."""
+        key = (cls, attr)
         if key in self._held_arrays:
             return self._held_arrays[key]
-        stores = self.self_stores(cls).get(expr.attr, [])
+        stores = self.self_stores(cls).get(attr, [])
         if len(stores) != 1 or stores[0].method.name not in ("__init__", "setup") or stores[0].value is None:
             return None
         method, value_node = stores[0].method, stores[0].value
         if (
             "*" in self._attribute_stores
-            or self.class_member(cls, expr.attr) is not None
+            or self.class_member(cls, attr) is not None
             or any(
                 not encloses(method, store) and not self._other_class_store(cls, store)
-                for store in self._attribute_stores.get(expr.attr, [])
+                for store in self._attribute_stores.get(attr, [])
             )
             or self._touches_dict_of_instances(cls)
         ):
