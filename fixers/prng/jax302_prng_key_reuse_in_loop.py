@@ -6,17 +6,21 @@ from __future__ import annotations
 
 import ast
 
-from jaxlint.engine.astutil import encloses
 from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document, names_in
 from jaxlint.fixing.fixer import CannotFix, Fixer
-from jaxlint.semantic.scopes import Scope
 
 from ...rules.prng.carry import ThreadCarriedKey
-from ...rules.prng.jax302_prng_key_reuse_in_loop import FoldInIndex, SplitInBody, SplitInLoop
+from ...rules.prng.jax302_prng_key_reuse_in_loop import (
+    FoldInIndex,
+    SplitAroundInnerLoop,
+    SplitInBody,
+    SplitInLoop,
+)
 from .keysplit import (
     argument_written,
     line_before,
+    scope_holding,
     split_before,
     split_spelling,
     statement_holding,
@@ -25,13 +29,18 @@ from .keysplit import (
 )
 
 
-class SplitKeyInLoop(Fixer[SplitInLoop | SplitInBody | FoldInIndex | ThreadCarriedKey]):
+class SplitKeyInLoop(
+    Fixer[SplitInLoop | SplitInBody | FoldInIndex | ThreadCarriedKey | SplitAroundInnerLoop]
+):
     """Unsafe by nature: the numbers drawn change (each iteration now gets its own)."""
 
     code = "JAX302"
 
     def fix(
-        self, request: SplitInLoop | SplitInBody | FoldInIndex | ThreadCarriedKey, site: Site, doc: Document
+        self,
+        request: SplitInLoop | SplitInBody | FoldInIndex | ThreadCarriedKey | SplitAroundInnerLoop,
+        site: Site,
+        doc: Document,
     ) -> Fix | None:
         call = site.node
         if not isinstance(call, ast.Call):
@@ -48,6 +57,8 @@ class SplitKeyInLoop(Fixer[SplitInLoop | SplitInBody | FoldInIndex | ThreadCarri
                 return self._split(
                     doc, site, drawing, key, statement, f"Split the carried `{key}` on every step"
                 )
+            case SplitAroundInnerLoop():
+                return _split_around_inner_loop(doc, site, call, request)
             case FoldInIndex(key, index, hoist_from):
                 fold_in, imports = split_spelling(doc, site.scope, call, "fold_in")
                 name = argument_written(call, key)
@@ -60,7 +71,7 @@ class SplitKeyInLoop(Fixer[SplitInLoop | SplitInBody | FoldInIndex | ThreadCarri
                     return doc.fix(
                         Applicability.UNSAFE, f"Fold the step index into `{key}`", edits, site.scope
                     )
-                scope = _scope_holding(site.scope, hoist_from)
+                scope = scope_holding(site.scope, hoist_from)
                 statement = statement_holding(scope.function.node, hoist_from)
                 held = doc.fresh_name("key", scope, sorted(names_in(site.scope.function.node)))
                 edits = [
@@ -81,10 +92,16 @@ class SplitKeyInLoop(Fixer[SplitInLoop | SplitInBody | FoldInIndex | ThreadCarri
         return doc.fix(Applicability.UNSAFE, title, edits, site.scope)
 
 
-def _scope_holding(scope: Scope, node: ast.AST) -> Scope:
-    """The innermost function scope, from ``scope`` outwards, whose statements hold ``node``."""
-    while scope.parent is not None and (
-        scope.function.node is node or not encloses(scope.function.node, node)
-    ):
-        scope = scope.parent
-    return scope.function
+def _split_around_inner_loop(doc: Document, site: Site, call: ast.Call, request: SplitAroundInnerLoop) -> Fix:
+    """``key, subkey = split(key)`` in the carrying body, before the inner loop; the draw takes
+    ``fold_in(subkey, index)`` (or ``subkey``, where it folds the index in already)."""
+    scope = scope_holding(site.scope, request.statement)
+    subkey = doc.fresh_name("subkey", scope, sorted(names_in(scope.function.node)))
+    replacement = subkey
+    edits = split_before(doc, request.statement, request.key, subkey, scope, like=call)
+    if not request.folded:
+        fold_in, imports = split_spelling(doc, site.scope, call, "fold_in")
+        replacement = f"{fold_in}({subkey}, {request.index})"
+        edits += imports
+    edits.append(doc.edit(doc.start(request.argument), doc.end(request.argument), replacement))
+    return doc.fix(Applicability.UNSAFE, f"Split the carried `{request.key}` on every step", edits, scope)

@@ -74,7 +74,7 @@ def statement_holding(root: ast.AST, node: ast.AST) -> ast.stmt:
 def thread_carried_key(doc: Document, site: Site, request: ThreadCarriedKey) -> Fix:
     """``new, subkey... = split(<leaf>, n + 1)`` and the carry's record rebuilt around ``new``
     before the statement holding the first draw; each draw takes a subkey of its own."""
-    scope, carried, draws = site.scope, request.carried, request.draws
+    scope, carried, draws = scope_holding(site.scope, request.statement), request.carried, request.draws
     subkeys = doc.fresh_names("subkey", scope, len(draws))
     new_key = doc.fresh_name("key", scope, subkeys)
     split, imports = split_spelling(doc, scope, draws[0])
@@ -101,3 +101,12 @@ def thread_carried_key(doc: Document, site: Site, request: ThreadCarriedKey) -> 
             edits += more
         edits.append(use_subkey(doc, draw, request.key, replacement))
     return doc.fix(Applicability.UNSAFE, f"Split the carried `{request.key}` on every step", edits, scope)
+
+
+def scope_holding(scope: Scope, node: ast.AST) -> Scope:
+    """The innermost function scope, from ``scope`` outwards, whose statements hold ``node``."""
+    while scope.parent is not None and (
+        scope.function.node is node or not encloses(scope.function.node, node)
+    ):
+        scope = scope.parent
+    return scope.function

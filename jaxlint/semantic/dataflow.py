@@ -25,7 +25,9 @@ from jaxlint.semantic.keys import (
     State,
     ancestors,
     derived,
+    excepting,
     folded,
+    holds_carried,
     is_fold,
     join_states,
     lineage,
@@ -638,7 +640,7 @@ class Interpreter:
         known; an entry under a computed key (or an unknown spread) leaves it known as a whole."""
         known: dict[object, Value] = {}
         others: list[Value] = []
-        for key, value_node in zip(node.keys, node.values, strict=True):
+        for position, (key, value_node) in enumerate(zip(node.keys, node.values, strict=True)):
             if key is not None:
                 self.eval(key)
             value = self.eval(value_node)
@@ -647,6 +649,9 @@ class Interpreter:
                 known.update(spread)
             elif isinstance(key, ast.Constant) and type(key.value) in (str, int):
                 known[key.value] = value
+            elif key is None and (replaced := _replaced_after(node, position)):
+                # `{**carry, "rng": new}`: the spread's own "rng" is not in the dict
+                others.append(with_keys(value, frozenset(excepting(k, replaced) for k in key_ids(value))))
             else:
                 others.append(value)
         return mapping(known.items(), others)
@@ -1346,7 +1351,7 @@ class Interpreter:
                         call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by, "closure")
                     )
                     continue
-                if key in carried or any(part in carried for part in lineage(key)):
+                if holds_carried(key, carried):
                     tracker.event(
                         call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by, "carry")
                     )
@@ -1373,7 +1378,11 @@ class Interpreter:
         returned = (
             returns if returned_position is None else (subscript(returns, returned_position) or UNKNOWN)
         )
-        return frozenset(key for key in all_key_ids(returned) if key == carry or carry in ancestors(key))
+        return frozenset(
+            key
+            for key in all_key_ids(returned)
+            if (spread := _spread_base(key)) == carry or carry in ancestors(spread)
+        )
 
     def call_qualified(
         self, qualname: str, node: ast.Call, args: list[Value], keywords: dict[str, Value]
@@ -1974,6 +1983,20 @@ def _method_name(expr: ast.expr | None) -> str | None:
     if isinstance(expr, ast.Attribute):
         return expr.attr
     return None
+
+
+def _replaced_after(node: ast.Dict, position: int) -> frozenset[object]:
+    """The constant keys a dict display writes after its item at ``position``."""
+    return frozenset(
+        key.value
+        for key in node.keys[position + 1 :]
+        if isinstance(key, ast.Constant) and type(key.value) in (str, int)
+    )
+
+
+def _spread_base(key: object) -> object:
+    """The key a spread ``excepting`` some entries was taken from (any other key: itself)."""
+    return key[1] if isinstance(key, tuple) and len(key) == 3 and key[0] == "except" else key
 
 
 def _positional(node: ast.Call, args: list[Value]) -> list[Value]:

@@ -129,12 +129,36 @@ def lineage(key: KeyId) -> list[KeyId]:
     return found
 
 
+def excepting(key: KeyId, replaced: frozenset[object]) -> KeyId:
+    """The keys a dict ``key`` holds under every constant key but ``replaced``: the spread of
+    ``{**carry, "rng": new}``, whose ``"rng"`` entry is another value."""
+    return ("except", key, replaced)
+
+
+def holds_carried(key: KeyId, carried: frozenset[KeyId]) -> bool:
+    """Whether ``key`` is one of ``carried``, or was taken (by indexing, or folded with Python
+    data) from one of them, not through an entry a spread ``excepting`` it replaced."""
+    chain = [key, *lineage(key)]
+    spreads = [c for c in carried if isinstance(c, tuple) and len(c) == 3 and c[0] == "except"]
+    for depth, part in enumerate(chain):
+        if part in carried:
+            return True
+        child = chain[depth - 1] if depth else None
+        if (
+            isinstance(child, tuple)
+            and child[0] == "item"
+            and any(spread[1] == part and child[2] not in spread[2] for spread in spreads)
+        ):
+            return True
+    return False
+
+
 def origin(key: KeyId) -> ast.AST | None:
     """The syntax node where a key was made or bound (None for a parameter)."""
     while True:
         if isinstance(key, tuple) and len(key) == 3 and key[0] == "fold":
             return key[2]
-        if isinstance(key, tuple) and key and key[0] == "item":
+        if isinstance(key, tuple) and key and key[0] in ("item", "except"):
             key = key[1]
             continue
         if isinstance(key, tuple) and len(key) >= 2 and isinstance(key[1], ast.AST):

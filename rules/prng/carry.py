@@ -85,13 +85,29 @@ def thread_carried_key(
     return ThreadCarriedKey(key, carried, statement, draws, index)
 
 
-def carried_leaf(ctx: Context, argument: ast.expr, draws: int) -> CarriedLeaf | None:
+def hands_back_carried(info: FunctionInfo, name: str) -> bool:
+    """Whether ``name`` is the carry of the ``def`` body of a lax loop (the carry parameter, or a
+    name unpacked from it at the top of the body), bound nowhere else there, and every
+    ``return`` hands it back in the same place."""
+    carry = carry_parameter(info)
+    if carry is None or not isinstance(info.node, ast.FunctionDef) or info.loop_condition:
+        return False
+    body = info.node.body
+    position = None if name == carry else _unpacked_at(body, carry, name)
+    return (name == carry or position is not None) and _hands_back(info, body, name, position)
+
+
+def carried_leaf(
+    ctx: Context, argument: ast.expr, draws: int, info: FunctionInfo | None = None
+) -> CarriedLeaf | None:
     """``argument`` (a field or constant item of a name) when that name is the carry of the
     ``def`` body of a ``scan``/``fori_loop``/``while_loop`` (the carry parameter, or a name
     unpacked from it at the top of the body), every ``return`` hands it back in the same place,
     nothing else binds it or reads it from a nested function, and the body reads the leaf only in
-    its ``draws`` draws."""
-    info = ctx.function
+    its ``draws`` draws. ``info``: the body, when the draws are in a function nested in it (a
+    ``fori_loop`` lambda), not the function being checked."""
+    nested = info is not None and info is not ctx.function
+    info = info or ctx.function
     if info is None or not isinstance(info.node, ast.FunctionDef) or info.loop_condition:
         return None
     if not isinstance(argument, (ast.Attribute, ast.Subscript)) or not isinstance(argument.value, ast.Name):
@@ -99,27 +115,25 @@ def carried_leaf(ctx: Context, argument: ast.expr, draws: int) -> CarriedLeaf | 
     owner = argument.value.id
     carry = carry_parameter(info)
     body = info.node.body
-    if carry is None or owner in ("self", "cls") or _read_by_nested(body, owner):
+    if carry is None or owner in ("self", "cls") or (not nested and _read_by_nested(body, owner)):
         return None
     position = None if owner == carry else _unpacked_at(body, carry, owner)
     if owner != carry and position is None:
         return None
     written = ast.unparse(argument)
-    reads = sum(
-        isinstance(n, (ast.Attribute, ast.Subscript)) and ast.unparse(n) == written for n in own_nodes(body)
-    )
+    nodes = (n for statement in body for n in ast.walk(statement)) if nested else own_nodes(body)
+    reads = sum(isinstance(n, (ast.Attribute, ast.Subscript)) and ast.unparse(n) == written for n in nodes)
     if reads != draws or not _hands_back(info, body, owner, position):
         return None
-    kind = _kind(ctx, argument, owner)
+    kind = _kind(ctx, argument, owner, info)
     return CarriedLeaf(owner, argument, kind) if kind is not None else None
 
 
-def _sequence_kind(ctx: Context, owner: str) -> str | None:
+def _sequence_kind(ctx: Context, owner: str, info: FunctionInfo) -> str | None:
     """``"plain tuple"`` or ``"list"``: what every lax loop handed this body starts ``owner`` as,
     written as a display there (``(key, 0.0)``, or ``((k1, k2), 0.0)`` for a name unpacked from
     the carry); None when a loop starts it from a name, or the body is named anywhere else."""
-    info = ctx.function
-    assert info is not None and isinstance(info.node, ast.FunctionDef)
+    assert isinstance(info.node, ast.FunctionDef)
     carry = carry_parameter(info)
     position = None if owner == carry else _unpacked_at(info.node.body, carry or "", owner)
     inits = _initial_carries(ctx).get(info.node.name)
@@ -194,7 +208,7 @@ def _read_by_nested(body: list[ast.stmt], owner: str) -> bool:
     return any(isinstance(n, ast.Name) and n.id == owner for inner in nested for n in ast.walk(inner))
 
 
-def _kind(ctx: Context, leaf: ast.Attribute | ast.Subscript, owner: str) -> str | None:
+def _kind(ctx: Context, leaf: ast.Attribute | ast.Subscript, owner: str, info: FunctionInfo) -> str | None:
     """How the owner is rebuilt: an item by its kind (a string: a dict entry); a field by the
     module's pytree classes that declare it (all of one kind, none custom or equinox, whose
     ``__init__`` may not take the fields), agreeing with the record the model knows, if any."""
@@ -205,6 +219,6 @@ def _kind(ctx: Context, leaf: ast.Attribute | ast.Subscript, owner: str) -> str 
             return None
         if isinstance(item, str):
             return "dict"
-        return _sequence_kind(ctx, owner) if isinstance(item, int) and item >= 0 else None
+        return _sequence_kind(ctx, owner, info) if isinstance(item, int) and item >= 0 else None
     declared = ctx.model.record_kind_of_field(leaf.attr)
     return declared if known in (None, declared) else None

@@ -14,8 +14,16 @@ from jaxlint.semantic.functions import FunctionInfo
 from ..support.blocks import is_local_name, own_nodes, stored_names, stores_name
 from ..support.explain import snippet, split_advice
 from ..support.paths import path_root, plain_path
-from .carry import ThreadCarriedKey, thread_carried_key
-from .keypaths import calls_passing, drawn_only_at, handed_over_once, local_of_a_single_run, passed_as
+from .carry import ThreadCarriedKey, carried_leaf, hands_back_carried, thread_carried_key
+from .keypaths import (
+    calls_passing,
+    drawn_only_at,
+    handed_over_once,
+    local_of_a_single_run,
+    passed_as,
+    plain_path_text,
+    runs_once_per_parent_run,
+)
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,22 @@ class FoldInIndex(FixRequest):
     key: str
     index: str
     hoist_from: ast.AST | None = None
+
+
+@dataclass(frozen=True)
+class SplitAroundInnerLoop(FixRequest):
+    """A draw on every step of an inner loop (a ``fori_loop`` body, a Python loop over ``range``
+    in a helper called once) from ``key``, the carry of the lax loop body around it, handed back
+    unsplit: ``key, subkey = split(key)`` before ``statement`` (the statement of that body
+    holding the inner loop), and ``argument`` (the key as the draw is passed it) becomes
+    ``fold_in(subkey, index)``, or ``subkey`` where it already is the key of ``fold_in(key,
+    index)`` (``folded``)."""
+
+    key: str
+    statement: ast.stmt
+    argument: ast.expr
+    index: str
+    folded: bool
 
 
 class PrngKeyReuseInLoop(Rule):
@@ -173,7 +197,8 @@ class PrngKeyReuseInLoop(Rule):
                 node,
                 f"{what}: {effect}; carry the key, split it each "
                 f"step and hand the new key back in the carry, {_step_split(folded or event.key)}",
-                fix=_step_fix(node, ctx, folded or event.key, event.via, event.repeated_by),
+                fix=_step_fix(node, ctx, folded or event.key, event.via, event.repeated_by)
+                or _split_around_inner_loop(node, ctx, folded or event.key),
             )
             return
         loop = ctx.loops[-1] if ctx.loops else None
@@ -190,7 +215,8 @@ class PrngKeyReuseInLoop(Rule):
             f"shapes match) instead of being independent; {_loop_advice(ctx, event.key, loop)}",
             fix=SplitInLoop(event.key, loop)  # pyright: ignore[reportArgumentType]
             if fixable
-            else _fold_in_loop_index(node, ctx, event.key, loop),
+            else _fold_in_loop_index(node, ctx, event.key, loop)
+            or _split_around_inner_loop(node, ctx, event.key),
         )
 
 
@@ -271,6 +297,78 @@ def _fold_in_step_index(
         return None  # another loop folding the same indices into it would draw the same numbers
     item = any(isinstance(n, ast.Subscript) for n in ast.walk(argument))
     return FoldInIndex(key, index[0], info.node if item else None)
+
+
+def _split_around_inner_loop(
+    node: ast.Call, ctx: Context, key: str
+) -> SplitAroundInnerLoop | ThreadCarriedKey | None:
+    """A key the lax loop body around an inner loop carries and hands back unsplit (a name, or
+    a field or item of a record it carries), drawn from once, on every step of that inner loop:
+    split it on every step of the outer body, before the inner loop, and fold the inner step
+    index into the subkey. The inner loop is a ``fori_loop`` body handed over once there, or a
+    Python loop over ``range``/``enumerate`` in a helper the body calls once; nothing else in
+    the body reads the key."""
+    inner = _inner_loop(node, ctx, key)
+    owner = inner[0].parent if inner is not None else None
+    if inner is None or owner is None or not isinstance(owner.node, ast.FunctionDef):
+        return None
+    info, index, key = inner
+    drawing = [n for n in ast.walk(owner.node) if isinstance(n, ast.Call) and passed_as(n, key) is not None]
+    statement = next((s for s in owner.node.body if encloses(s, node)), None)
+    argument = passed_as(drawing[0], key) if len(drawing) == 1 and encloses(node, drawing[0]) else None
+    root = path_root(argument) if argument is not None else None
+    if (
+        statement is None
+        or argument is None
+        or root is None
+        or root in (*info.scope.bound, *info.scope.nonlocals)
+    ):
+        return None  # another draw from the key: one split before the inner loop would not serve it
+    call = drawing[0]
+    folded = ctx.qualname(call.func) == "jax.random.fold_in"
+    if folded and not (
+        len(call.args) == 2 and isinstance(call.args[1], ast.Name) and call.args[1].id == index
+    ):
+        return None  # folding something other than the inner step: the inner steps draw alike
+    if root != key:
+        carried = carried_leaf(ctx, argument, 1, owner) if not folded else None
+        return ThreadCarriedKey(key, carried, statement, (call,), index) if carried is not None else None
+    reads = [
+        n
+        for n in ast.walk(owner.node)
+        if isinstance(n, ast.Name) and n.id == key and isinstance(n.ctx, ast.Load)
+    ]
+    returns = [n for n in own_nodes(owner.node.body) if isinstance(n, ast.Return)]
+    if key not in owner.scope.bound or not hands_back_carried(owner, key) or len(reads) != len(returns) + 1:
+        return None  # another read of the key: one split before the inner loop would not serve it
+    return SplitAroundInnerLoop(key, statement, argument, index, folded)
+
+
+def _inner_loop(node: ast.Call, ctx: Context, key: str) -> tuple[FunctionInfo, str, str] | None:
+    """The function an inner loop runs in, its step index and the key it draws from, when the
+    loop runs once per run of the function around it: the draw is in a ``fori_loop`` body handed
+    over once, or in a Python loop over ``range`` in a helper called once; or ``node`` runs a
+    ``fori_loop`` lambda that draws from ``fold_in(key, index)``, written as ``key``."""
+    info = ctx.function
+    if info is None:
+        return None
+    lam = node.args[2] if ctx.qualname(node.func) == "jax.lax.fori_loop" and len(node.args) > 2 else None
+    if isinstance(lam, ast.Lambda):
+        inner = ctx.model.infos.get(lam)
+        fold = next((c for c in ast.walk(lam) if isinstance(c, ast.Call) and ast.unparse(c) == key), None)
+        root = fold.args[0] if fold is not None and fold.args else None
+        if inner is None or not isinstance(root, ast.Name) or not handed_over_once(inner):
+            return None
+        return inner, (inner.body_params() or [""])[0], root.id
+    if not plain_path_text(key):
+        return None
+    if ctx.loops:
+        loop = ctx.loops[-1]
+        index = _loop_index(loop) if len(ctx.loops) == 1 and isinstance(loop, ast.For) else None
+        return (info, index, key) if index is not None and runs_once_per_parent_run(info) else None
+    if info.repeated_by == "jax.lax.fori_loop" and info.body_params() and handed_over_once(info):
+        return info, info.body_params()[0], key
+    return None
 
 
 def _key_uses(where: ast.AST | list[ast.stmt], key: str) -> int:

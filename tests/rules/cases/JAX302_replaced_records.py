@@ -43,6 +43,21 @@ def replace_function(i, s):
     return dataclasses.replace(s, x=x)
 
 
+def dict_split_back(i, d):
+    rng, sub = jax.random.split(d["rng"])
+    return {**d, "x": d["x"] + jax.random.normal(sub, ()), "rng": rng}  # ok: the new key goes back
+
+
+def dict_other_key_back(i, d):
+    rng, sub = jax.random.split(d["noise"])  # error: JAX302 (the new key replaces "rng", not "noise")
+    return {**d, "x": d["x"] + jax.random.normal(sub, ()), "rng": rng}
+
+
+@jax.jit
+def run_dicts(d):
+    return lax.fori_loop(0, 3, dict_split_back, d), lax.fori_loop(0, 3, dict_other_key_back, d)  # error: JAX301
+
+
 @jax.jit
 def run(s, t):
     a = lax.fori_loop(0, 3, unsplit, s)
