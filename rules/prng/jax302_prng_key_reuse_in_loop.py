@@ -125,7 +125,9 @@ class PrngKeyReuseInLoop(Rule):
     that closes over the key, it draws from `jax.random.fold_in(key, i)` with the step index; a
     key in a field or item of the carry is split each step and the new key written back into the
     record the body hands back (a draw in a Python loop there folds the loop index into the
-    subkey). Unsafe by nature: the numbers drawn change.
+    subkey); a key carried by a body and drawn on every step of a loop nested in it (a
+    `fori_loop` inside a `scan`) is split in the outer body, before the inner loop, which
+    folds its step index into the subkey. Unsafe by nature: the numbers drawn change.
 
     ## References
     - [JAX: Pseudorandom numbers](https://docs.jax.dev/en/latest/random-numbers.html)
@@ -323,7 +325,7 @@ def _split_around_inner_loop(
         or root is None
         or root in (*info.scope.bound, *info.scope.nonlocals)
     ):
-        return None  # another draw from the key: one split before the inner loop would not serve it
+        return None  # another draw from the key (one split would serve both), or a key of its own
     call = drawing[0]
     folded = ctx.qualname(call.func) == "jax.random.fold_in"
     if folded and not (
@@ -357,9 +359,9 @@ def _inner_loop(node: ast.Call, ctx: Context, key: str) -> tuple[FunctionInfo, s
         inner = ctx.model.infos.get(lam)
         fold = next((c for c in ast.walk(lam) if isinstance(c, ast.Call) and ast.unparse(c) == key), None)
         root = fold.args[0] if fold is not None and fold.args else None
-        if inner is None or not isinstance(root, ast.Name) or not handed_over_once(inner):
+        if inner is None or not isinstance(root, ast.Name) or not inner.body_params():
             return None
-        return inner, (inner.body_params() or [""])[0], root.id
+        return (inner, inner.body_params()[0], root.id) if handed_over_once(inner) else None
     if not plain_path_text(key):
         return None
     if ctx.loops:
