@@ -43,10 +43,16 @@ class CarriedLeaf:
             return f"{replace}({owner}, {leaf.attr}={new_key})"
         item = leaf.slice.value  # pyright: ignore[reportAttributeAccessIssue]
         if self.kind == "dict":
-            return f"{{**{owner}, {item!r}: {new_key}}}"
+            return f"{{**{owner}, {_quoted(item)}: {new_key}}}"
         before = f"{owner}[:{item}] + " if item else ""
         middle = f"[{new_key}]" if self.kind == "list" else f"({new_key},)"
         return f"{before}{middle} + {owner}[{item + 1}:]"
+
+
+def _quoted(item: str) -> str:
+    """A dict key as a string literal, in double quotes where that needs no escape."""
+    plain = item.isprintable() and '"' not in item and "\\" not in item
+    return f'"{item}"' if plain else repr(item)
 
 
 @dataclass(frozen=True)
@@ -104,9 +110,9 @@ def carried_leaf(
     ``def`` body of a ``scan``/``fori_loop``/``while_loop`` (the carry parameter, or a name
     unpacked from it at the top of the body), every ``return`` hands it back in the same place,
     nothing else binds it or reads it from a nested function, and the body reads the leaf only in
-    its ``draws`` draws. ``info``: the body, when the draws are in a function nested in it (a
-    ``fori_loop`` lambda), not the function being checked."""
-    nested = info is not None and info is not ctx.function
+    its ``draws`` draws. ``info``: the body, when the draws may be in a function nested in it
+    (a ``fori_loop`` lambda); otherwise the function being checked, which draws itself."""
+    nested = info is not None
     info = info or ctx.function
     if info is None or not isinstance(info.node, ast.FunctionDef) or info.loop_condition:
         return None

@@ -333,8 +333,10 @@ def _split_around_inner_loop(
     ):
         return None  # folding something other than the inner step: the inner steps draw alike
     if root != key:
-        carried = carried_leaf(ctx, argument, 1, owner) if not folded else None
-        return ThreadCarriedKey(key, carried, statement, (call,), index) if carried is not None else None
+        carried = carried_leaf(ctx, argument, 1, owner)
+        if carried is None:
+            return None
+        return ThreadCarriedKey(key, carried, statement, (call,), None if folded else index)
     reads = [
         n
         for n in ast.walk(owner.node)
@@ -359,9 +361,9 @@ def _inner_loop(node: ast.Call, ctx: Context, key: str) -> tuple[FunctionInfo, s
         inner = ctx.model.infos.get(lam)
         fold = next((c for c in ast.walk(lam) if isinstance(c, ast.Call) and ast.unparse(c) == key), None)
         root = fold.args[0] if fold is not None and fold.args else None
-        if inner is None or not isinstance(root, ast.Name) or not inner.body_params():
+        if inner is None or root is None or not plain_path(root) or not inner.body_params():
             return None
-        return (inner, inner.body_params()[0], root.id) if handed_over_once(inner) else None
+        return (inner, inner.body_params()[0], ast.unparse(root)) if handed_over_once(inner) else None
     if not plain_path_text(key):
         return None
     if ctx.loops:

@@ -45,7 +45,7 @@ def scan_named_tuple(state, _):
 
 def scan_dict(carry, _):
     key, subkey, subkey_2 = jax.random.split(carry["key"], 3)
-    carry = {**carry, 'key': key}
+    carry = {**carry, "key": key}
     a = jax.random.normal(subkey, (2,))
     b = jax.random.uniform(subkey_2, (2,))
     return carry, a - b

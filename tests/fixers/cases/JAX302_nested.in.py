@@ -1,4 +1,6 @@
 # fix: unsafe
+import dataclasses
+
 import jax
 import jax.numpy as jnp
 from jax import lax
@@ -28,6 +30,24 @@ def python_loop_in_helper(carry):
     return count + 1, key, total + jnp.sum(y)
 
 
+@jax.tree_util.register_dataclass
+@dataclasses.dataclass
+class Batch:
+    rng: jax.Array
+    x: jax.Array
+
+
+def fori_in_fori_field(it, state):
+    batch, total = state
+    y = lax.fori_loop(0, 3, lambda i, acc: acc + jax.random.normal(batch.rng, (2,)), jnp.zeros(2))
+    return batch, total + jnp.sum(y)
+
+
+def folded_item_in_scan(carry, _):
+    y = lax.fori_loop(0, 3, lambda i, acc: acc + jax.random.normal(jax.random.fold_in(carry["key"], i), (2,)), jnp.zeros(2))
+    return carry, y
+
+
 def inner_loop_twice(it, state):
     key, total = state
     y = lax.fori_loop(0, 3, lambda i, acc: acc + jax.random.normal(key, (2,)), jnp.zeros(2))  # no fix
@@ -46,4 +66,6 @@ def run(key):
     _, _, c = lax.while_loop(lambda s: s[0] < 3, python_loop_in_helper, (0, key, jnp.float32(0.0)))
     _, d = lax.fori_loop(0, 3, inner_loop_twice, (key, jnp.float32(0.0)))
     _, e = lax.scan(folded_constant, key, None, length=3)
-    return a, b, c, d, e
+    _, f = lax.fori_loop(0, 3, fori_in_fori_field, (Batch(key, jnp.zeros(2)), jnp.float32(0.0)))
+    _, g = lax.scan(folded_item_in_scan, {"key": key}, None, length=3)
+    return a, b, c, d, e, f, g
