@@ -169,8 +169,29 @@ def _vmap_value(layer: Layer, position: int | None) -> Value | None:
         if position >= len(in_axes.elts):
             return None
         axis = in_axes.elts[position]
-        return None if isinstance(axis, ast.Constant) and axis.value is None else TRACED
+        if isinstance(axis, ast.Constant):
+            return None if axis.value is None else TRACED
+        return _mapped_value(axis)
     return None
+
+
+def _mapped_value(axes: ast.expr) -> Value:
+    """What a vmapped function receives for an argument whose ``in_axes`` entry is ``axes``, a
+    prefix of its pytree: a tracer where an axis maps it, the caller's value where ``None``
+    leaves it unmapped (``in_axes=({"x": 0, "scale": None},)``: ``batch["scale"]`` is the
+    concrete value passed). A tuple, list or dict of axes gives the argument that structure."""
+    if isinstance(axes, ast.Constant):
+        return UNKNOWN if axes.value is None else TRACED
+    if isinstance(axes, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in axes.elts):
+        return sequence(_mapped_value(e) for e in axes.elts)
+    keys = (
+        [k.value if isinstance(k, ast.Constant) and type(k.value) in (str, int) else None for k in axes.keys]
+        if isinstance(axes, ast.Dict)
+        else []
+    )
+    if isinstance(axes, ast.Dict) and None not in keys:
+        return mapping((k, _mapped_value(v)) for k, v in zip(keys, axes.values, strict=True))
+    return UNKNOWN  # an axis the syntax does not say: neither traced nor concrete for sure
 
 
 def fed_value(operand: ast.expr) -> Value | None:

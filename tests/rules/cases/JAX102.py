@@ -71,3 +71,13 @@ def train(params, grads):
 def not_a_logger(x, results):
     results.info("no logger here")
     return x
+
+
+def logs_unmapped_entry(batch):
+    logging.warning("scale %s", batch["scale"])  # ok: `scale` is not mapped (in_axes None): a value
+    logging.warning("x %s", batch["x"])  # error: JAX102
+    return batch["x"] * batch["scale"]
+
+
+def log_entries(x, scale):
+    return jax.vmap(logs_unmapped_entry, in_axes=({"x": 0, "scale": None},))({"x": x, "scale": scale})

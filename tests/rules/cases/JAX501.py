@@ -416,3 +416,31 @@ WARM = GRID.spacing
 @jax.jit
 def scaled(x):
     return x * GRID.spacing
+
+
+# `in_axes` entries that are pytrees of axes: `None` leaves an entry unmapped (its caller's value)
+def per_example(batch):
+    if batch["x"] > 0:  # error: JAX501
+        return batch["x"] * batch["scale"]
+    if batch["scale"] > 0:  # ok: `scale` is not mapped, its caller passed a concrete value
+        return batch["x"]
+    return -batch["x"]
+
+
+def per_pair(pair):
+    if pair[1] > 0:  # ok: the second item is not mapped
+        return pair[0] * pair[1]
+    return pair[0]
+
+
+def per_pair_mapped(pair):
+    if pair[0] > 0:  # error: JAX501
+        return pair[0]
+    return -pair[0]
+
+
+def mapped_entries(x, scale):
+    a = jax.vmap(per_example, in_axes=({"x": 0, "scale": None},))({"x": x, "scale": scale})
+    b = jax.vmap(per_pair, in_axes=((0, None),))((x, scale))
+    c = jax.vmap(per_pair_mapped, in_axes=[(0, None)])((x, scale))
+    return a, b, c
