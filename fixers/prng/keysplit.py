@@ -25,11 +25,7 @@ def split_before(
 
 def line_before(doc: Document, statement: ast.stmt, *lines: str) -> Edit:
     """``lines``, each on a line of its own, before ``statement``, at its indentation."""
-    line_start = doc.line_starts[statement.lineno - 1]
-    indent = doc.text[line_start : doc.start(statement)]
-    if indent.strip():
-        raise CannotFix("the statement shares its line with another statement")
-    return doc.edit(line_start, line_start, "".join(f"{indent}{line}{doc.newline}" for line in lines))
+    return doc.line_before(statement, *lines)
 
 
 def split_spelling(

@@ -162,6 +162,14 @@ class Document:
         row = last.end_lineno or last.lineno
         return self.line_starts[row] if row < len(self.line_starts) else len(self.text)
 
+    def line_before(self, statement: ast.stmt, *lines: str) -> Edit:
+        """``lines``, each on a line of its own, before ``statement``, at its indentation."""
+        line_start = self.line_starts[statement.lineno - 1]
+        indent = self.text[line_start : self.start(statement)]
+        if indent.strip():
+            raise CannotFix("the statement shares its line with another statement")
+        return self.edit(line_start, line_start, "".join(f"{indent}{line}{self.newline}" for line in lines))
+
     def fresh_name(self, base: str, scope: Scope, taken: Sequence[str] = ()) -> str:
         """``base``, or ``base_2``, ``base_3``... whichever no name in the function uses."""
         used = names_in(scope.function.node) | set(self.model.index.module.bound) | set(taken)

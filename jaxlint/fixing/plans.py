@@ -125,6 +125,18 @@ class LocalLeaf:
 
 
 @dataclass(frozen=True)
+class ClosedOver:
+    """The array is a name of the function around this one, which calls this one directly (not
+    through a transform, so both run in one trace): the name is declared ``nonlocal`` at the top
+    of ``function`` (unless ``declared``) and rebound, and the code around sees the updated
+    array where it would have seen an in-place update."""
+
+    name: str
+    function: ast.FunctionDef | ast.AsyncFunctionDef
+    declared: bool
+
+
+@dataclass(frozen=True)
 class NumpyAtTraceTime(FixRequest):
     """``jnp.<f>`` -> ``np.<f>`` for each of ``functions`` (the callee expressions): a value
     computed from constants alone is then a Python value while tracing, not a tracer."""

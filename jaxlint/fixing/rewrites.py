@@ -12,6 +12,7 @@ from jaxlint.engine.diagnostics import Applicability, Edit, Fix, Site
 from jaxlint.fixing.document import Document, Snippet, argument_code, parse_statements
 from jaxlint.fixing.fixer import CannotFix
 from jaxlint.fixing.plans import (
+    ClosedOver,
     ForiLoop,
     JaxNumpyFunction,
     LocalLeaf,
@@ -330,10 +331,13 @@ def assign_update(
     base: str,
     updated: str,
     record: RecordField | None,
-    leaf: LocalLeaf | None = None,
+    leaf: LocalLeaf | ClosedOver | None = None,
 ) -> tuple[str, list[Edit]]:
-    """``base = updated``; for a field of a record, the record rebuilt around it; for a leaf the
-    function cannot assign into, a new local name that the later reads of the leaf take."""
+    """``base = updated``; for a field of a record, the record rebuilt around it; for a name of
+    the function around, that name declared ``nonlocal``; for a leaf the function cannot assign
+    into, a new local name that the later reads of the leaf take."""
+    if isinstance(leaf, ClosedOver):
+        return f"{leaf.name} = {updated}", [] if leaf.declared else [_declare_nonlocal(doc, leaf)]
     if leaf is not None:
         name = doc.fresh_name(leaf.hint, scope)
         return f"{name} = {updated}", [doc.edit(doc.start(read), doc.end(read), name) for read in leaf.reads]
@@ -344,6 +348,14 @@ def assign_update(
         return f"{owner} = {owner}._replace({attr}={updated})", []
     replace, imports = doc.reference("dataclasses.replace", scope)
     return f"{owner} = {replace}({owner}, {attr}={updated})", imports
+
+
+def _declare_nonlocal(doc: Document, closed: ClosedOver) -> Edit:
+    """``nonlocal <name>`` as the first statement of the function (after its docstring)."""
+    body = closed.function.body
+    docstring = isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+    first = body[1] if docstring and len(body) > 1 else body[0]
+    return doc.line_before(first, f"nonlocal {closed.name}")
 
 
 def numpy_at_trace_time(request: NumpyAtTraceTime, site: Site, doc: Document) -> Fix:

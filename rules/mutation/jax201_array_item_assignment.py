@@ -8,12 +8,13 @@ from dataclasses import dataclass
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.fixing.plans import LocalLeaf, RecordField
+from jaxlint.fixing.plans import ClosedOver, LocalLeaf, RecordField
 from jaxlint.semantic.values import is_mask
 
 from ..support.arrays import (
     array_evidence,
     assignable,
+    closed_over,
     dict_entry,
     held_by_record_or_pytree,
     keeps_dtype,
@@ -37,7 +38,7 @@ class FunctionalSet(FixRequest):
     use_where: bool
     safe: bool
     record: RecordField | None = None  # the array is a field of a NamedTuple or dataclass
-    leaf: LocalLeaf | None = None  # a leaf it cannot assign into: a new local name
+    leaf: LocalLeaf | ClosedOver | None = None  # a leaf it cannot assign into: a new local name
 
 
 class ArrayItemAssignment(Rule):
@@ -89,7 +90,10 @@ class ArrayItemAssignment(Rule):
     into a new local name, `item = pair[1].at[0].set(v)`, and the function's later reads of the
     leaf take it (unsafe: other holders keep the old leaf), where the statement is one of the
     function's own top-level statements and those reads are the only later uses of the leaf's
-    owner (not returned or passed on whole, nor read by a nested function); else no fix.
+    owner (not returned or passed on whole, nor read by a nested function); else no fix. An
+    array of the function around, updated in a nested helper that function only calls directly
+    (the same trace), is declared `nonlocal` and rebound, so the code around sees the update
+    as it would have seen the in-place one (unsafe: other names holding it keep the old array).
 
     ## References
     - [JAX: Common gotchas, in-place updates](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#in-place-updates)
@@ -148,7 +152,8 @@ class ArrayItemAssignment(Rule):
             leaf = local_leaf(ctx, node, target.value)
             return FunctionalSet(use_where=mask, safe=False, leaf=leaf) if leaf else None
         if isinstance(target.value, ast.Name) and not is_local_name(ctx, target.value.id):
-            leaf = local_leaf(ctx, node, target.value)  # `x = ...` would make a global `x` local
+            # `x = ...` would make a global or closed-over `x` local
+            leaf = closed_over(ctx, target.value) or local_leaf(ctx, node, target.value)
             return FunctionalSet(use_where=mask, safe=False, leaf=leaf) if leaf else None
         safe = rewrite_is_safe(ctx, target.value) and (not mask or keeps_dtype(node.value))
         return FunctionalSet(use_where=mask, safe=safe)

@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.fixing.plans import LocalLeaf, RecordField
+from jaxlint.fixing.plans import ClosedOver, LocalLeaf, RecordField
 
 from ..support.arrays import (
     array_evidence,
     assignable,
+    closed_over,
     dict_entry,
     held_by_record_or_pytree,
     local_leaf,
@@ -44,7 +45,7 @@ class FunctionalUpdate(FixRequest):
     method: str
     safe: bool
     record: RecordField | None = None  # the array is a field of a NamedTuple or dataclass
-    leaf: LocalLeaf | None = None  # a leaf it cannot assign into: a new local name
+    leaf: LocalLeaf | ClosedOver | None = None  # a leaf it cannot assign into: a new local name
 
 
 class ArrayAugmentedAssignment(Rule):
@@ -88,7 +89,9 @@ class ArrayAugmentedAssignment(Rule):
     occurrence where NumPy's `x[idx] += v` applies one. An array that is a part of a traced
     pytree goes into a new one as in JAX201 (unsafe): `state = state._replace(x=state.x.at[i].add(v))`;
     a leaf the function cannot assign into (`pair[1][i] += v`, a global array) goes into a new
-    local name read by the rest of the function, under JAX201's conditions (unsafe).
+    local name read by the rest of the function, under JAX201's conditions (unsafe); an array
+    of the function around a helper it only calls directly is declared `nonlocal` and rebound,
+    as in JAX201 (unsafe).
 
     ## References
     - [JAX: Common gotchas, array updates with other operations](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#array-updates-with-other-operations)
@@ -128,7 +131,9 @@ class ArrayAugmentedAssignment(Rule):
         )
         unfixable = in_pytree and not dict_entry(ctx, target.value) and record is None
         if unfixable or (record is None and not _rebindable(ctx, target.value)):
-            leaf = local_leaf(ctx, node, target.value)
+            leaf = (None if unfixable else closed_over(ctx, target.value)) or local_leaf(
+                ctx, node, target.value
+            )
             fix = dataclasses.replace(fix, safe=False, leaf=leaf) if leaf else None
         ctx.report(
             node,

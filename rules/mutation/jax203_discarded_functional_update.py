@@ -8,12 +8,12 @@ from dataclasses import dataclass
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.fixing.plans import LocalLeaf, RecordField
+from jaxlint.fixing.plans import ClosedOver, LocalLeaf, RecordField
 from jaxlint.semantic import api
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.values import is_traced, record_kind
 
-from ..support.arrays import local_leaf, pytree_update, rebinding_advice, record_field
+from ..support.arrays import closed_over, local_leaf, pytree_update, rebinding_advice, record_field
 from ..support.blocks import is_local_name
 from ..support.explain import snippet
 
@@ -24,7 +24,7 @@ class AssignBack(FixRequest):
     with ``leaf`` (a leaf the function cannot assign into), a new local name the later reads take;
     with ``record`` (a field of a record), the record rebuilt around the update."""
 
-    leaf: LocalLeaf | None = None
+    leaf: LocalLeaf | ClosedOver | None = None
     record: RecordField | None = None
 
 
@@ -65,7 +65,9 @@ class DiscardedFunctionalUpdate(Rule):
     carry, from the module's pytree classes declaring that field (all of one kind). A global or
     closed-over name (the assignment would make it local to the function), another field or an
     item goes into a new local name that the function's later reads take, under JAX201's
-    conditions. Both are unsafe: holders outside the function keep the old array; else no fix.
+    conditions; an array of the function around a helper it only calls directly is declared
+    `nonlocal` and rebound, as in JAX201. These are unsafe: holders outside the function keep
+    the old array; else no fix.
 
     ## References
     - [jax.numpy.ndarray.at](https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html)
@@ -208,7 +210,7 @@ def _request(ctx: Context, statement: ast.Expr, array: ast.expr) -> AssignBack |
     record = record_field(ctx, array)
     if record is not None:
         return AssignBack(record=record)
-    leaf = local_leaf(ctx, statement, array)
+    leaf = closed_over(ctx, array) or local_leaf(ctx, statement, array)
     return AssignBack(leaf) if leaf is not None else None
 
 

@@ -18,13 +18,13 @@ import ast
 
 from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
-from jaxlint.fixing.plans import LocalLeaf, RecordField
+from jaxlint.fixing.plans import ClosedOver, LocalLeaf, RecordField
 from jaxlint.semantic import api
 from jaxlint.semantic.scopes import FUNCTION_NODES
 from jaxlint.semantic.tracing import annotation_kind
 from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced, record_kind
 
-from .blocks import is_local_name, names_by_function
+from .blocks import is_local_name, names_by_function, own_nodes
 from .explain import snippet, why_traced
 from .paths import path_root, plain_path
 
@@ -144,6 +144,42 @@ def local_leaf(ctx: Context, statement: ast.stmt, leaf: ast.expr) -> LocalLeaf |
     if mentions != len(reads):
         return None  # the owner is used whole (returned, passed on) or rebound
     return LocalLeaf(_leaf_name(leaf), tuple(reads))
+
+
+def closed_over(ctx: Context, base: ast.expr) -> ClosedOver | None:
+    """``x`` in ``x[i] = v`` (or ``x.at[i].set(v)``) when it is a name of the function around
+    this one (not of the module), and this function is a plain nested ``def`` that the one around
+    only calls, directly: both run in one trace, so ``nonlocal x`` lets the fix rebind it."""
+    info = ctx.function
+    parent = info.parent if info is not None else None
+    if not isinstance(base, ast.Name) or info is None or parent is None:
+        return None
+    name, node, outer = base.id, info.node, parent.node
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.decorator_list:
+        return None
+    if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)) or name not in parent.scope.bound:
+        return None
+    if (
+        name in info.scope.globals
+        or name in parent.scope.globals
+        or (name in info.scope.bound and name not in info.scope.nonlocals)
+    ):
+        return None
+    if info.transformed_by or info.repeated_by or info.jit_sites or not _only_called(outer, node.name):
+        return None  # run by a transform, or handed on: it may run in a trace of its own
+    return ClosedOver(name, node, name in info.scope.nonlocals)
+
+
+def _only_called(outer: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """Whether every mention of ``name`` in ``outer`` (outside the functions nested there) is
+    the callee of a call."""
+    mentions = calls = 0
+    for node in own_nodes(outer.body):
+        if isinstance(node, ast.Name) and node.id == name:
+            mentions += 1
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name:
+            calls += 1
+    return mentions == calls > 0
 
 
 def _aliased_before(statements: list[ast.stmt], owner: str, written: str) -> bool:
