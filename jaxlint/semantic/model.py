@@ -1693,6 +1693,26 @@ class SemanticModel:
         key = (cls, attr)
         if key in self._held_arrays:
             return self._held_arrays[key]
+        held = self.held_value(cls, attr)
+        if held is None:
+            self._held_arrays[key] = None
+            return None
+        method, value_node = held
+        initializer = self.infos.get(method)
+        if initializer is None or initializer.running:
+            return None  # asked while the initializer runs: not known yet
+        stored = self.value(value_node, self.index.scopes.get(method, self.index.module))
+        found = untraced(whole(stored)) if is_jax_array(stored) else None
+        self._held_arrays[key] = found
+        return found
+
+    def held_value(
+        self, cls: ast.ClassDef, attr: str
+    ) -> tuple[ast.FunctionDef | ast.AsyncFunctionDef, ast.expr] | None:
+        """The method (``__init__`` or ``setup``) and the expression it stores once in
+        ``self.attr``, when nothing else stores that attribute on an object of the class (no
+        other method, no code outside, no ``setattr`` or ``__dict__``) and the class has no
+        method or property of that name: what ``obj.attr`` holds for every object."""
         stores = self.self_stores(cls).get(attr, [])
         if len(stores) != 1 or stores[0].method.name not in ("__init__", "setup") or stores[0].value is None:
             return None
@@ -1706,15 +1726,8 @@ class SemanticModel:
             )
             or self._touches_dict_of_instances(cls)
         ):
-            self._held_arrays[key] = None
             return None
-        initializer = self.infos.get(method)
-        if initializer is None or initializer.running:
-            return None  # asked while the initializer runs: not known yet
-        stored = self.value(value_node, self.index.scopes.get(method, self.index.module))
-        found = untraced(whole(stored)) if is_jax_array(stored) else None
-        self._held_arrays[key] = found
-        return found
+        return method, value_node
 
     def _touches_dict_of_instances(self, cls: ast.ClassDef) -> bool:
         """Whether the class reads ``obj.__dict__`` or calls ``vars``: its attributes may be set

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import TYPE_CHECKING
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
+from jaxlint.semantic.values import instance_classes
 
-from ..support.explain import function_name, shows_tracer, why_traced
+from ..support.explain import function_name, shows_tracer, snippet, why_traced
+
+if TYPE_CHECKING:
+    from jaxlint.semantic.model import SemanticModel
+    from jaxlint.semantic.scopes import Scope
 
 LOG_METHODS = frozenset(
     {"debug", "info", "warning", "warn", "error", "exception", "critical", "fatal", "log"}
@@ -17,6 +23,7 @@ LOG_METHODS = frozenset(
 PROGRESS_LEVELS = frozenset({"debug", "info", "log"})
 LOGGER_FACTORIES = frozenset({"logging.getLogger", "absl.logging.get_absl_logger"})
 OPENERS = frozenset({"builtins.open", "io.open"})
+PATHS = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.WindowsPath"})
 FILE_WRITES = frozenset({"write", "writelines"})
 _NUMERIC_CONVERSIONS = re.compile(r"%[-+ #0-9.*]*[diouxXeEfFgGc]")
 IO_CALLS = frozenset(
@@ -127,8 +134,10 @@ class IoInTracedFunction(Rule):
             return f"`{qualname.removeprefix('builtins.')}(...)`"
         if not isinstance(func, ast.Attribute):
             return None
-        if func.attr in FILE_WRITES and isinstance(func.value, ast.Name) and _file_object(func.value.id, ctx):
-            return f"`{func.value.id}.{func.attr}(...)`"
+        if func.attr in FILE_WRITES and _file_object(func.value, ctx):
+            return f"`{snippet(ctx, func.value)}.{func.attr}(...)`"
+        if _opens_file(node, ctx.model, ctx.scope):
+            return f"`{snippet(ctx, func)}(...)`"
         if func.attr not in LOG_METHODS:
             return None
         arguments = [*node.args, *(kw.value for kw in node.keywords)]
@@ -148,19 +157,45 @@ class IoInTracedFunction(Rule):
         return ctx.model.qualname(value.func, owner) in LOGGER_FACTORIES
 
 
-def _file_object(name: str, ctx: Context) -> bool:
-    """Whether ``name`` is a file ``open(...)`` gave: ``with open(...) as name`` around the
-    call, or ``name = open(...)`` bound once where the name is defined."""
-    if _opened_here_as(name, ctx) is not None:
+def _file_object(receiver: ast.expr, ctx: Context) -> bool:
+    """Whether ``receiver`` is a file an opener gave (see :func:`_opens_file`): ``with open(...)
+    as fh`` around the call, ``fh = open(...)`` bound once where the name is defined, or
+    ``self.fh`` that ``__init__`` alone sets to ``open(...)``."""
+    if isinstance(receiver, ast.Attribute):
+        owner = receiver.value
+        classes = instance_classes(ctx.value(owner))
+        if not classes and isinstance(owner, ast.Name):
+            classes = [cls for cls in [ctx.model.class_of_self(ctx.scope, owner.id)] if cls is not None]
+        for cls in classes:
+            held = ctx.model.held_value(cls, receiver.attr)
+            scope = None if held is None else ctx.model.index.scopes.get(held[0])
+            if held is not None and scope is not None and _opens_file(held[1], ctx.model, scope):
+                return True
+        return False
+    if not isinstance(receiver, ast.Name):
+        return False
+    if _opened_here_as(receiver.id, ctx) is not None:
         return True
-    owner = ctx.scope.lookup(name)
-    value = None if owner is None else owner.single_value(name)
-    return isinstance(value, ast.Call) and ctx.model.qualname(value.func, owner) in OPENERS  # pyright: ignore[reportArgumentType]
+    owner = ctx.scope.lookup(receiver.id)
+    value = None if owner is None else owner.single_value(receiver.id)
+    return owner is not None and value is not None and _opens_file(value, ctx.model, owner)
+
+
+def _opens_file(node: ast.AST, model: SemanticModel, scope: Scope) -> bool:
+    """Whether ``node`` opens a file: ``open(...)``, ``io.open(...)``, or ``.open(...)`` of a
+    ``pathlib.Path(...)``."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    if model.qualname(func, scope) in OPENERS:
+        return True
+    path = func.value if isinstance(func, ast.Attribute) and func.attr == "open" else None
+    return isinstance(path, ast.Call) and model.qualname(path.func, scope) in PATHS
 
 
 def _writes_to_file(node: ast.Call) -> bool:
     func = node.func
-    return isinstance(func, ast.Attribute) and func.attr in FILE_WRITES and isinstance(func.value, ast.Name)
+    return isinstance(func, ast.Attribute) and func.attr in FILE_WRITES
 
 
 def _tracer_text(ctx: Context, expr: ast.expr) -> bool:
@@ -221,8 +256,7 @@ def _opened_here_as(name: str, ctx: Context) -> ast.With | None:
             if (
                 isinstance(target, ast.Name)
                 and target.id == name
-                and isinstance(item.context_expr, ast.Call)
-                and ctx.qualname(item.context_expr.func) in OPENERS
+                and _opens_file(item.context_expr, ctx.model, ctx.scope)
             ):
                 return ancestor  # pyright: ignore[reportReturnType]
     return None

@@ -1,4 +1,5 @@
 import logging
+import pathlib
 import sys
 
 import jax
@@ -81,3 +82,32 @@ def logs_unmapped_entry(batch):
 
 def log_entries(x, scale):
     return jax.vmap(logs_unmapped_entry, in_axes=({"x": 0, "scale": None},))({"x": x, "scale": scale})
+
+
+@jax.jit
+def appends_through_a_path(x):
+    with pathlib.Path("log.txt").open("a") as fh:  # error: JAX102
+        fh.write(f"{x}\n")
+    return x + 1
+
+
+class FileLogger:
+    def __init__(self, path):
+        self.fh = open(path, "w")
+        self.sink = None
+
+    def step(self, x):
+        self.fh.write(f"{x}\n")  # error: JAX102
+        return x * 2
+
+    def relay(self, x):
+        self.sink.write(f"{x}\n")  # ok: `sink` is not known to be a file
+        return x
+
+    def attach(self, sink):
+        self.sink = sink
+
+
+FILE_LOGGER = FileLogger("steps.txt")
+logged_step = jax.jit(FILE_LOGGER.step)
+relayed = jax.jit(FILE_LOGGER.relay)
