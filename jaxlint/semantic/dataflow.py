@@ -286,10 +286,12 @@ class Interpreter:
     def self_function(self, node: ast.Attribute) -> Value | None:
         """``self.loss_fn``: the functions this class's methods store there, if any; or the
         object of this module's class that ``setup``/``__init__`` alone stores there (a flax
-        submodule, ``self.encoder = Encoder(...)``)."""
-        if not isinstance(node.value, ast.Name):
-            return None
-        cls = self.model.class_of_self(self.scope, node.value.id)
+        submodule, ``self.encoder = Encoder(...)``). The same through any name of a known
+        object of the class (``NET.stats``, where ``NET = Network()``)."""
+        owner = node.value
+        cls = self.model.class_of_self(self.scope, owner.id) if isinstance(owner, ast.Name) else None
+        if cls is None and isinstance(owner, (ast.Name, ast.Attribute)):
+            cls = self.class_of(self.values.get(owner, UNKNOWN), owner)
         if cls is None:
             return None
         found = self.model.read_self_function(cls, node.attr, self.info)
@@ -1069,9 +1071,19 @@ class Interpreter:
 
     def made_before_the_trace(self, receiver: ast.expr) -> bool:
         """Whether ``receiver`` names an object that exists before this trace: a module-level
-        name, or one of an enclosing function that runs eagerly."""
+        name, one of an enclosing function that runs eagerly, ``self`` in a method called on
+        such an object, or what ``__init__`` alone stored in an attribute of one
+        (``MODEL.stats``, ``self.stats``)."""
+        if isinstance(receiver, ast.Attribute):
+            owner_value = self.values.get(receiver.value, UNKNOWN)
+            cls = self.class_of(owner_value, receiver.value)
+            held = cls is not None and self.model.held_value(cls, receiver.attr) is not None
+            return held and self.made_before_the_trace(receiver.value)
         if not isinstance(receiver, ast.Name):
             return False
+        info = self.info
+        if info is not None and info.called_on_outer_object and info.positional_names()[:1] == [receiver.id]:
+            return self.scope.lookup(receiver.id) is self.scope
         owner = self.scope.lookup(receiver.id)
         if owner is None or owner.function is self.scope.function:
             return False

@@ -275,3 +275,68 @@ class Scratch:
 def records_on_objects_made_in_the_trace(x):
     local = Scratch()
     return local.apply(x) + Scratch().apply(x)
+
+
+class Stats:
+    def __init__(self):
+        self.last = None
+
+    def record(self, value):
+        self.last = value  # error: JAX104 (through `MODEL.step`: `self.stats` is MODEL's, made before the trace)
+        return value
+
+
+class Scorer:
+    def __init__(self):
+        self.last = None
+
+    def record(self, value):
+        self.last = value  # ok: every object it is called on is made inside the trace
+        return value
+
+
+class Network:
+    def __init__(self):
+        self.stats = Stats()
+
+    def step(self, x):
+        y = x * 2.0
+        self.stats.record(y)
+        return y
+
+
+MODEL = Network()
+
+
+@jax.jit
+def trains_a_module_level_network(x):
+    return MODEL.step(x)
+
+
+@jax.jit
+def trains_a_network_made_in_the_trace(x):
+    net = Network()
+    return Scorer().record(net.step(x))
+
+
+class Meter:
+    def __init__(self):
+        self.seen = None
+
+    def update(self, value):
+        self.seen = value  # error: JAX104 (`HOLDER.meter`: what `__init__` stored in a module-level object)
+        return value
+
+
+class Holder:
+    def __init__(self):
+        self.meter = Meter()
+
+
+HOLDER = Holder()
+
+
+@jax.jit
+def updates_a_held_meter(x):
+    HOLDER.meter.update(x)
+    return x + 1.0
