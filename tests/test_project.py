@@ -276,3 +276,41 @@ def test_module_level_arrays_another_module_imports_are_arrays(
             ("pkg/model.py", 16, "JAX501"),
             ("pkg/model.py", 28, "JAX501"),
         }
+
+
+STAR_MODEL = """import jax
+import jax.numpy as jnp
+
+from pkg.constants import *
+
+
+@jax.jit
+def step(x):
+    i = jnp.argmax(x)
+    if TABLE[i] > 0:  # bound by the star import: the JAX array of pkg.constants
+        x = x + 1
+    if LIMIT > 2:  # a Python int
+        x = x * 2
+    return x
+"""
+TWO_STARS_MODEL = STAR_MODEL.replace(
+    "from pkg.constants import *\n", "from pkg.constants import *\nfrom pkg.other import *\n"
+)
+
+
+@pytest.mark.parametrize("model", [STAR_MODEL, TWO_STARS_MODEL], ids=["one star", "two stars"])
+def test_a_star_import_binds_what_the_module_exports(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], model: str
+) -> None:
+    """A name bound nowhere in a module whose one ``from m import *`` binds it is ``m.name``:
+    a JAX array there is one here (measured: TracerBoolConversionError). With two star imports,
+    which one binds it is not known: silent."""
+    root = tmp_path / "stars"
+    (root / "pkg").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "constants.py").write_text(GLOBALS_CONSTANTS)
+    (root / "pkg" / "other.py").write_text("LIMIT = 1\n")
+    (root / "pkg" / "model.py").write_text(model)
+    _, diagnostics = run(capsys, "--no-cache", str(root))
+    expected = {("pkg/model.py", 10, "JAX501")} if model == STAR_MODEL else set()
+    assert found(diagnostics, root) == expected

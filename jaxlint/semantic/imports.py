@@ -46,7 +46,10 @@ class Resolver:
         owner = scope.lookup(name)
         result: str | None
         if owner is None:
-            result = f"builtins.{name}" if name in BUILTIN_NAMES else None
+            star = self.star_imported(name)
+            result = (
+                f"builtins.{name}" if name in BUILTIN_NAMES else None if star is None else self.absolute(star)
+            )
         else:
             if owner.only_imported(name):
                 result = self.absolute(owner.imports[name])
@@ -56,6 +59,14 @@ class Resolver:
                 result = None
         self._cache[key] = result
         return result
+
+    def star_imported(self, name: str) -> str | None:
+        """``m.name`` for a name bound nowhere in a module whose one ``from m import *`` is
+        then what binds it (several: which one is not known)."""
+        stars = self.module.star_imports
+        if len(stars) != 1:
+            return None
+        return f"{stars[0]}.{name}" if not stars[0].endswith(".") else stars[0] + name
 
     def absolute(self, imported: str) -> str | None:
         """``imported`` with a relative import (``.utils.f``) made absolute, canonicalised."""
@@ -86,7 +97,7 @@ class Resolver:
         if isinstance(expr, ast.Name):
             owner = scope.lookup(expr.id)
             if owner is None:
-                return f"builtins.{expr.id}" if expr.id in BUILTIN_NAMES else None
+                return f"builtins.{expr.id}" if expr.id in BUILTIN_NAMES else self.star_imported(expr.id)
             if owner.only_imported(expr.id):
                 return owner.imports[expr.id]
             return self.aliases.get(expr.id) if owner is self.module else None

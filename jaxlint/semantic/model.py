@@ -625,7 +625,10 @@ class SemanticModel:
         """The value of a free variable ``name`` read in ``scope``."""
         owner = scope.lookup(name)
         if owner is None:
-            return STATIC if self.resolver.name(name, scope) else UNKNOWN
+            qualname = self.resolver.name(name, scope)
+            if qualname is None or qualname.startswith("builtins."):
+                return UNKNOWN if qualname is None else STATIC
+            return self.library_value(qualname)  # bound by the module's one `from m import *`
         if owner.function is scope.function:
             return UNKNOWN  # local, but not bound on this path
         imported = owner.imports.get(name)

@@ -44,6 +44,7 @@ class Scope:
     called: set[str] = field(default_factory=set)
     calls_random: bool = False  # passes on a jax.random-like function (`jax.vmap(normal)`)
     random_calls: list[ast.Call] = field(default_factory=list)  # calls of jax.random-like names
+    star_imports: list[str] = field(default_factory=list)  # `from m import *`: each module, as written
     # while set, every change below is also recorded here, to replay (see :class:`ScopeCache`)
     journal: list[tuple[Callable[..., None], tuple[Any, ...]]] | None = field(default=None, repr=False)
 
@@ -59,6 +60,11 @@ class Scope:
         self.import_count[name] = self.import_count.get(name, 0) + 1
         known = self.imports.get(name)
         self.imports[name] = qualname if known in (None, qualname) else AMBIGUOUS
+
+    def import_star(self, module: str) -> None:
+        if self.journal is not None:
+            self.journal.append((Scope.import_star, (module,)))
+        self.star_imports.append(module)
 
     def bind_def(self, name: str, node: ast.AST) -> None:
         if self.journal is not None:
@@ -428,6 +434,7 @@ class _ScopeBuilder:
         base = "." * node.level + (node.module or "")
         for alias in node.names:
             if alias.name == "*":
+                scope.import_star(base)
                 continue
             qualname = f"{base}.{alias.name}" if base and not base.endswith(".") else base + alias.name
             scope.bind_import(alias.asname or alias.name, qualname)
