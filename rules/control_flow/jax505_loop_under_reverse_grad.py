@@ -7,7 +7,9 @@ import ast
 from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
+from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.scopes import FUNCTION_NODES
 from jaxlint.semantic.values import is_traced
 
 WHILE_LOOP = "jax.lax.while_loop"
@@ -81,7 +83,7 @@ class LoopUnderReverseGrad(Rule):
             return
         target, transform, line, differentiated = found
         read = _reads_any(ctx, node, qualname, target, differentiated)
-        if read is None:
+        if read is None or not _result_differentiated(ctx, node, target):
             return
         loop = "`lax.while_loop`" if qualname == WHILE_LOOP else "`lax.fori_loop` with traced bounds"
         ctx.report(
@@ -128,6 +130,8 @@ def _differentiated_caller(
     calls there pass what depends on the differentiated arguments (one call level)."""
     if function.parent is not None or not isinstance(function.node, ast.FunctionDef):
         return None
+    if function in ctx.model.custom_derivatives:
+        return None  # JAX differentiates with the rule, not through the loop
     for caller in sorted(function.callers, key=lambda c: getattr(c.node, "lineno", 0)):
         found = _differentiated_around(ctx, caller)
         if found is None:
@@ -148,6 +152,63 @@ def _differentiated_caller(
         if seeds:
             return function, transform, line, seeds
     return None
+
+
+def _result_differentiated(ctx: Context, node: ast.Call, target: FunctionInfo) -> bool:
+    """Whether the loop's result may reach what is differentiated: not when the names it is
+    assigned to are read only inside ``stop_gradient`` or, in the differentiated function with
+    ``has_aux=True``, only in the auxiliary part of its returns (reverse mode then never runs
+    the loop backwards: measured, no error)."""
+    function = ctx.function
+    statement = ctx.statement_of(node)
+    if function is None or not isinstance(statement, ast.Assign) or statement.value is not node:
+        return True
+    names = {t.id for target_ in statement.targets for t in ast.walk(target_) if isinstance(t, ast.Name)}
+    body = function.node.body if isinstance(function.node, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+    if not body or any(function.scope.bound.get(name) != 1 for name in names):
+        return True  # bound again: which value a read sees is not followed
+    nodes = list(own_nodes(body))
+    if any(_closes_over(ctx, nested, names) for nested in nodes if isinstance(nested, FUNCTION_NODES)):
+        return True  # read by a function nested here: where it goes is not followed
+    reads = [n for n in nodes if isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load)]
+    blocked = _under_stop_gradient(ctx, function.node) | (
+        _aux_parts(function, target) if function is target else set()
+    )
+    return any(id(n) not in blocked for n in reads)
+
+
+def _closes_over(ctx: Context, nested: ast.AST, names: set[str]) -> bool:
+    scope = ctx.model.index.scopes.get(nested)
+    bound = scope.bound if scope is not None else {}
+    return any(isinstance(n, ast.Name) and n.id in names and n.id not in bound for n in ast.walk(nested))
+
+
+def _under_stop_gradient(ctx: Context, root: ast.AST) -> set[int]:
+    """The nodes inside ``stop_gradient(...)`` calls under ``root``."""
+    return {
+        id(inner)
+        for call in ast.walk(root)
+        if isinstance(call, ast.Call) and ctx.qualname(call.func) in NOT_DIFFERENTIATED
+        for inner in ast.walk(call)
+    }
+
+
+def _aux_parts(function: FunctionInfo, target: FunctionInfo) -> set[int]:
+    """The nodes of the auxiliary part of the function's ``return loss, aux`` statements, when
+    every reverse-mode transform of it passes ``has_aux=True``."""
+    sites = target.reverse_sites
+    if not sites or not all(_has_aux(call) for _, _, call, _ in sites):
+        return set()
+    found: set[int] = set()
+    for node in ast.walk(function.node):
+        if isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple) and len(node.value.elts) == 2:
+            found |= {id(inner) for inner in ast.walk(node.value.elts[1])}
+    return found
+
+
+def _has_aux(call: ast.Call | None) -> bool:
+    keyword = next((k for k in call.keywords if k.arg == "has_aux"), None) if call is not None else None
+    return keyword is not None and isinstance(keyword.value, ast.Constant) and keyword.value.value is True
 
 
 def _differentiated(function: FunctionInfo, call: ast.Call | None, offset: int) -> set[str]:

@@ -119,3 +119,48 @@ def padded_steps(theta):
 
 
 padded_slope = jax.grad(padded_steps)
+
+
+@jax.custom_jvp
+def newton_sqrt_rule(a):
+    return lax.while_loop(lambda c: jnp.abs(c * c - a) > 1e-6, lambda c: 0.5 * (c + a / c), a)  # ok: a custom rule
+
+
+@newton_sqrt_rule.defjvp
+def _newton_sqrt_rule_jvp(primals, tangents):
+    (a,), (da,) = primals, tangents
+    root = newton_sqrt_rule(a)
+    return root, da / (2 * root)
+
+
+def scaled_sqrt(a):
+    return 3.0 * newton_sqrt_rule(a)
+
+
+def normalizer(x):
+    lo, hi = lax.while_loop(lambda c: c[1] - c[0] > 1e-3, lambda c: ((c[0] + c[1]) / 2 * jnp.sum(x) * 0 + c[0], c[1] / 2), (1e-3, 1e3))  # ok: only its stop_gradient is used
+    return lax.stop_gradient(hi)
+
+
+def loss_with_aux(x):
+    _, grown = lax.while_loop(lambda c: c[0] < 10, lambda c: (c[0] + 1, c[1] * 1.1), (0, x))  # ok: only the aux output
+    return jnp.sum(x**2), grown
+
+
+def loss_from_the_loop(x):
+    _, grown = lax.while_loop(lambda c: c[0] < 10, lambda c: (c[0] + 1, c[1] * 1.1), (0, x))  # error: JAX505
+    return jnp.sum(grown), x
+
+
+def unused_loop(x):
+    steps = lax.while_loop(lambda c: c[0] < 10, lambda c: (c[0] + 1, c[1] * 1.1), (0, x))  # ok: its result is unused
+    return jnp.sum(x**2)
+
+
+slopes = (
+    jax.grad(scaled_sqrt),
+    jax.grad(lambda x: jnp.sum(x / normalizer(x))),
+    jax.grad(loss_with_aux, has_aux=True),
+    jax.grad(loss_from_the_loop, has_aux=True),
+    jax.grad(unused_loop),
+)
