@@ -719,7 +719,7 @@ class Interpreter:
             and len(call.args) == 2
             and isinstance(call.args[0], ast.Name)
             and self.resolver.qualname(call.func, self.scope) == "builtins.isinstance"
-            and self.resolver.qualname(call.args[1], self.scope) in api.TRACER_TYPES
+            and self.resolver.qualname(call.args[1], self.scope) in api.ARRAY_OR_TRACER_TYPES
             and is_traced(self.load(call.args[0].id))
         ):
             return (False, True) if negated else (True, False)
@@ -727,7 +727,9 @@ class Interpreter:
 
     def narrowing(self, test: ast.expr) -> tuple[Env, Env]:
         """Names a condition proves to be plain Python values, when true and when false:
-        after ``isinstance(x, int)`` (or ``float``, ``tuple``, ``np.ndarray``...) ``x`` is static."""
+        after ``isinstance(x, int)`` (or ``float``, ``tuple``, ``np.ndarray``...) or ``type(x) is
+        float``, ``x`` is static; where ``isinstance(x, jax.Array)`` (or ``Tracer``) is false,
+        ``x`` is no tracer."""
         if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
             when_true, when_false = self.narrowing(test.operand)
             return when_false, when_true
@@ -746,11 +748,32 @@ class Interpreter:
             names = [self.resolver.qualname(t, self.scope) for t in types]
             if names and all(name in api.PYTHON_SCALAR_TYPES for name in names):
                 return {test.args[0].id: STATIC}, {}
+            if names and all(name in api.ARRAY_OR_TRACER_TYPES for name in names):
+                return {}, {test.args[0].id: STATIC}
             if names and all(
                 name in api.PYTHON_SCALAR_TYPES or name in api.CONTAINER_ANNOTATIONS for name in names
             ):
                 return {test.args[0].id: known_container(self.load(test.args[0].id))}, {}
-        return {}, {}
+        return self.type_narrowing(test)
+
+    def type_narrowing(self, test: ast.expr) -> tuple[Env, Env]:
+        """``type(x) is float`` (``==``; ``is not``, ``!=`` the other way round): ``x`` is static
+        where the type is a Python scalar type."""
+        if not isinstance(test, ast.Compare) or len(test.ops) != 1:
+            return {}, {}
+        call, op, other = test.left, test.ops[0], test.comparators[0]
+        if (
+            not isinstance(call, ast.Call)
+            or len(call.args) != 1
+            or not isinstance(call.args[0], ast.Name)
+            or self.resolver.qualname(call.func, self.scope) != "builtins.type"
+            or self.resolver.qualname(other, self.scope) not in api.PYTHON_SCALAR_TYPES
+        ):
+            return {}, {}
+        proved = {call.args[0].id: STATIC}
+        if isinstance(op, (ast.Is, ast.Eq)):
+            return proved, {}
+        return ({}, proved) if isinstance(op, (ast.IsNot, ast.NotEq)) else ({}, {})
 
     def e_compare(self, node: ast.Compare) -> Value:
         operands = [self.eval(node.left), *(self.eval(c) for c in node.comparators)]

@@ -444,3 +444,37 @@ def mapped_entries(x, scale):
     b = jax.vmap(per_pair, in_axes=((0, None),))((x, scale))
     c = jax.vmap(per_pair_mapped, in_axes=[(0, None)])((x, scale))
     return a, b, c
+
+
+# type tests that short-circuit before a tracer is compared: a tracer is a `jax.Array`, no `float`
+def noise_unless_zero(x, std):
+    if not isinstance(std, jax.Array) and std == 0:  # ok: never compares a tracer
+        return x
+    if isinstance(std, jax.Array) and std == 0:  # error: JAX501
+        return x
+    return x + std
+
+
+def shift_unless_zero(x, s):
+    if isinstance(s, jax.core.Tracer) or s != 0:  # ok: a tracer never reaches `s != 0`
+        return x + s
+    return x
+
+
+def shift_unless_one(x, s):
+    if not isinstance(s, jax.core.Tracer) or s != 1:  # error: JAX501
+        return x - s
+    return x
+
+
+def scale_unless_one(x, s):
+    if type(s) is float and s == 1.0:  # ok: a tracer's type is not float
+        return x
+    if type(s) is not float and s == 2.0:  # error: JAX501
+        return x
+    return x * s
+
+
+@jax.jit
+def guarded(x, s):
+    return noise_unless_zero(x, s) + shift_unless_zero(x, s) + shift_unless_one(x, s) + scale_unless_one(x, s)

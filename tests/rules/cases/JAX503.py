@@ -233,3 +233,16 @@ class SolverState(typing.NamedTuple):
 def summarize(err):
     state = SolverState(err, 12)
     return state.worst if state.finished() else err.sum()
+
+
+def count_of(n):
+    return n if isinstance(n, jax.Array) else int(n)  # ok: `int` only sees what is no JAX array
+
+
+def count_of_array(n):
+    return int(n) if isinstance(n, jax.Array) else n  # error: JAX503
+
+
+@jax.jit
+def counted(x, n):
+    return x * count_of(n) * count_of_array(n)
