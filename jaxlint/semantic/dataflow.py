@@ -257,6 +257,7 @@ class Interpreter:
             self.eval(target.value)
             self.eval(target.slice)
             self.taint_container(target.value, value, target.slice)
+            self.store_key_item(target, value)
         elif isinstance(target, ast.Attribute):
             self.eval(target.value)
             if isinstance(target.value, ast.Name) and self.state is not None:
@@ -266,6 +267,28 @@ class Interpreter:
                 cls = self.model.class_of_self(self.scope, target.value.id)
                 if cls is not None:  # `self.loss_fn = loss_fn`: read back in the class's methods
                     self.model.store_self_function(cls, target.attr, value)
+
+    def store_key_item(self, target: ast.Subscript, value: Value) -> None:
+        """``state["key"] = new`` (``keys[0], sub = split(keys[0])``): a key stored under a
+        constant item of a name, read back below as stored, like an attribute."""
+        item = target.slice.value if isinstance(target.slice, ast.Constant) else None
+        if (
+            self.tracker is None
+            or self.state is None
+            or not key_ids(value)
+            or not isinstance(target.value, ast.Name)
+            or type(item) not in (int, str)
+        ):
+            return
+        self.stores_attributes = True
+        self.state.names[f"{target.value.id}.[{item!r}]"] = value
+
+    def stored_item(self, node: ast.Subscript) -> Value | None:
+        """``state["key"]`` as this function last stored a key there (see :meth:`store_key_item`)."""
+        item = node.slice.value if isinstance(node.slice, ast.Constant) else None
+        if not self.stores_attributes or not isinstance(node.value, ast.Name) or self.state is None:
+            return None
+        return self.state.names.get(f"{node.value.id}.[{item!r}]") if type(item) in (int, str) else None
 
     def forget_attributes(self, name: str) -> None:
         """``name`` rebound, or handed to code that may change it: what was stored on its
@@ -912,6 +935,9 @@ class Interpreter:
     def e_subscript(self, node: ast.Subscript) -> Value:
         base = self.eval(node.value)
         index = self.eval(node.slice)
+        stored = self.stored_item(node)
+        if stored is not None:
+            return stored
         value = self.subscript_value(node, base, index)
         if self.tracker is not None and key_ids(base):
             return with_keys(value, self.key_items(base, node.slice))
@@ -1962,7 +1988,15 @@ def _display_items(expr: ast.expr) -> list[ast.expr]:
 
 
 def _root_name(expr: ast.expr) -> str:
-    """The first name in ``expr``: the variable a key expression reads."""
+    """The first name in ``expr``: the variable a key expression reads; ``state.['key']`` for
+    ``state["key"]``, an item a loop may store a new key in (see ``store_key_item``)."""
+    if (
+        isinstance(expr, ast.Subscript)
+        and isinstance(expr.value, ast.Name)
+        and isinstance(expr.slice, ast.Constant)
+        and type(expr.slice.value) in (int, str)
+    ):
+        return f"{expr.value.id}.[{expr.slice.value!r}]"
     return next((n.id for n in ast.walk(expr) if isinstance(n, ast.Name)), "")
 
 

@@ -249,12 +249,14 @@ class KeyTracker:
         """After a loop's last pass: a consumed key made outside the loop that a path coming round
         again still holds, and consumed on that path, is consumed on every iteration."""
         for call, text, root, key in frame.candidates:
+            name = root.split(".[", 1)[0]  # `state` of an item `state.['key']`
             for edge in frame.back_edges:
-                if root in edge.names:
-                    held = key_ids(edge.names[root])
+                holder = root if root in edge.names else name  # an item the loop stored a key in
+                if holder in edge.names:
+                    held = key_ids(edge.names[holder])
                     holds = key in held or any(a in held for a in ancestors(key))
                 else:  # closed over (or global): the same key on every iteration
-                    holds = bool(root) and root not in self.local_names
+                    holds = bool(name) and name not in self.local_names
                 if holds and first_consumer(edge.consumed, key):
                     self.events.setdefault(call, KeyEvent("loop", text, None))
                     break

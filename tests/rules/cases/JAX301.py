@@ -204,3 +204,13 @@ def drawn_by_an_imported_alias(key):
     a = randn(key, (4,))
     b = randn(key, (4,))  # error: JAX301
     return a + b
+
+
+def item_written_back(keys):
+    keys[0], sub = jax.random.split(keys[0])
+    return jax.random.normal(sub), jax.random.normal(keys[0])  # ok: `keys[0]` is the new key
+
+
+def item_not_written_back(keys):
+    sub = jax.random.split(keys[0])[1]
+    return jax.random.normal(sub), jax.random.normal(keys[0])  # error: JAX301

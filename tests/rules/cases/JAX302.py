@@ -438,3 +438,19 @@ def noisy_check(state):
 
 def runs_a_noisy_check(key):
     return jax.lax.while_loop(noisy_check, lambda s: (s[0] + 1, s[1], s[2] + 1.0), (0, key, 0.0))
+
+
+def draws_through_a_dict_item(state, n):
+    out = []
+    for _ in range(n):
+        state["key"], sub = jax.random.split(state["key"])  # ok: the item takes the new key
+        out.append(jax.random.normal(sub))
+    return out
+
+
+def splits_an_item_into_another(state, n):
+    out = []
+    for _ in range(n):
+        state["other"], sub = jax.random.split(state["key"])  # error: JAX302
+        out.append(jax.random.normal(sub))
+    return out
