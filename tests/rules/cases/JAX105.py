@@ -40,3 +40,20 @@ from jax import random as jrandom  # noqa: E402
 @jax.jit
 def jax_random_alias(key, x):
     return x + jrandom.uniform(key, x.shape)
+
+
+@jax.jit
+def seeded_projection(x, seed=0):
+    gen = np.random.default_rng(seed)
+    return x @ gen.standard_normal((x.shape[-1], 4))  # ok: made here with a seed: the same on every call, eager too
+
+
+@jax.jit
+def unseeded_projection(x):
+    gen = np.random.default_rng()
+    return x @ gen.standard_normal((x.shape[-1], 4))  # error: JAX105
+
+
+@jax.jit
+def draws_from_a_module_generator(x):
+    return x + rng.standard_normal(x.shape)  # error: JAX105
