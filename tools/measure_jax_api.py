@@ -905,7 +905,9 @@ def as_sequence(value: Any) -> tuple[np.ndarray, list[Any]] | None:
 
 def sequence_rejections(call: Call, signature: inspect.Signature) -> list[tuple[int | None, str]]:
     """The arguments where a Python list raises ``TypeError`` eagerly while the same values as an
-    array work (``jnp.sum([1, 2])``); each element of ``*args`` on its own."""
+    array work (``jnp.sum([1, 2])``); each element of ``*args`` on its own. Not where a list of
+    arrays (the array's rows) works: the parameter takes a sequence of arrays (``choices`` of
+    ``jnp.choose``), and a list there is what it is written for."""
     found: list[tuple[int | None, str]] = []
     for name, value in call.values.items():
         param = signature.parameters[name]
@@ -929,12 +931,14 @@ def sequence_rejections(call: Call, signature: inspect.Signature) -> list[tuple[
                 lambda array=array, override=override: call.run(override(array))
             ):
                 continue
+            rows = [jnp.asarray(row) for row in array] if array.ndim > 1 else None
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     jax.block_until_ready(call.run(override(listed)))
             except TypeError:
-                found.append((at, name))
+                if rows is None or not succeeds(lambda rows=rows, override=override: call.run(override(rows))):
+                    found.append((at, name))
             except Timeout:
                 raise
             except Exception:

@@ -466,6 +466,23 @@ CONVERTING_AS_IS = frozenset(
 TRACER_TYPES = frozenset(
     {"jax.core.Tracer", "jax._src.core.Tracer", "jax.interpreters.partial_eval.DynamicJaxprTracer"}
 )
+# The classes a handler may name to catch each tracer error (measured with JAX 0.10.2: the
+# errors' `__mro__`; `jax.errors.X` and `jax._src.errors.X` are the same class).
+_JAX_TYPE_ERROR = (
+    "jax.errors.JAXTypeError",
+    "builtins.TypeError",
+    "builtins.Exception",
+    "builtins.BaseException",
+)
+ERROR_CATCHERS: dict[str, frozenset[str]] = {
+    "TracerBoolConversionError": frozenset(
+        {"jax.errors.TracerBoolConversionError", "jax.errors.ConcretizationTypeError", *_JAX_TYPE_ERROR}
+    ),
+    "ConcretizationTypeError": frozenset({"jax.errors.ConcretizationTypeError", *_JAX_TYPE_ERROR}),
+    "TracerIntegerConversionError": frozenset({"jax.errors.TracerIntegerConversionError", *_JAX_TYPE_ERROR}),
+    "TracerArrayConversionError": frozenset({"jax.errors.TracerArrayConversionError", *_JAX_TYPE_ERROR}),
+}
+
 # Types every tracer is an instance of, as every concrete JAX array is (measured with JAX 0.10.2:
 # `isinstance(x, jax.Array)` is true of a `jit` tracer): a value that is not one is no tracer.
 ARRAY_OR_TRACER_TYPES = TRACER_TYPES | {"jax.Array", "jax.numpy.ndarray"}

@@ -10,6 +10,7 @@ from jaxlint.fixing.plans import MarkStatic, WhereExpression
 
 from ..support.blocks import side_effect_free
 from ..support.explain import function_name, next_statement, snippet, static_advice, why_traced
+from ..support.handlers import caught_here
 from ..support.lifting import IfPlan, WhileLoop, if_plan, nan_guards, while_plan
 from .conditions import converts_tracer, static_flag_parameter
 
@@ -106,7 +107,7 @@ class PythonBranchOnTracer(Rule):
         if not ctx.abstract:
             return
         culprit = converts_tracer(ctx, test)
-        if culprit is None:
+        if culprit is None or caught_here(ctx, node, "TracerBoolConversionError"):
             return
         flag = static_flag_parameter(ctx, culprit)
         cure = static_advice(flag, ctx) if flag else f"use {CURES[kind]}"

@@ -23,6 +23,7 @@ from jaxlint.semantic.values import (
 
 from ..support.blocks import parents
 from ..support.explain import in_test_position, runs_only_traced, snippet, why_traced
+from ..support.handlers import caught_here
 from ..support.library import jitted_library_call
 from .conditions import converts_tracer
 
@@ -181,6 +182,8 @@ class TracerConversion(Rule):
         if found is None or (not ctx.abstract and not found[0].startswith(RAISES_ON_JVP_TRACERS)):
             return  # under a bare grad, `bool`/`int`/`.item()` read the value a JVP tracer carries
         what, error, culprit = found
+        if caught_here(ctx, node, error):
+            return  # a probe: the code asks whether the value is concrete
         if not is_traced(ctx.value(culprit)):  # a concrete JAX array, compared under jit
             name = what.split("(")[0]
             ctx.report(

@@ -478,3 +478,17 @@ def scale_unless_one(x, s):
 @jax.jit
 def guarded(x, s):
     return noise_unless_zero(x, s) + shift_unless_zero(x, s) + shift_unless_one(x, s) + scale_unless_one(x, s)
+
+
+def positive_or_unknown(x):
+    try:
+        if x > 0:  # ok: the probe's error is caught
+            return True
+    except TypeError:
+        return None
+    return False
+
+
+@jax.jit
+def probes_the_sign(x):
+    return x, positive_or_unknown(x)

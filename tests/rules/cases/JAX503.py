@@ -246,3 +246,23 @@ def count_of_array(n):
 @jax.jit
 def counted(x, n):
     return x * count_of(n) * count_of_array(n)
+
+
+def static_steps(n):
+    try:
+        return int(n)  # ok: a probe, the error is caught
+    except jax.errors.ConcretizationTypeError:
+        return None
+
+
+def static_index(n):
+    try:
+        return int(n)  # error: JAX503 (the handler catches another error)
+    except ValueError:
+        return None
+
+
+@jax.jit
+def probed(x, n):
+    steps, index = static_steps(n), static_index(n)
+    return x if steps is None or index is None else x * steps
