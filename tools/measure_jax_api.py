@@ -937,7 +937,9 @@ def sequence_rejections(call: Call, signature: inspect.Signature) -> list[tuple[
                     warnings.simplefilter("ignore")
                     jax.block_until_ready(call.run(override(listed)))
             except TypeError:
-                if rows is None or not succeeds(lambda rows=rows, override=override: call.run(override(rows))):
+                if rows is None or not succeeds(
+                    lambda rows=rows, override=override: call.run(override(rows))
+                ):
                     found.append((at, name))
             except Timeout:
                 raise

@@ -226,9 +226,10 @@ def rejects_sequence(qualname: str) -> frozenset[int] | None:
     )
 
 
-# Parameters that take a sequence of arrays (``multi_dot(arrays)``, ``atleast_1d(*arys)``): the
-# measurement passed a list of numbers, and a list of arrays is what they want.
-SEQUENCE_PARAMETERS = frozenset({"arrays", "args", "arys", "buffer"})
+# Parameters that take arrays one by one (``atleast_1d(*arys)``, ``broadcast_arrays(*args)``) or a
+# buffer: the measurement passed each one as a list of numbers. A parameter that takes a sequence
+# of arrays (``multi_dot(arrays)``, ``choose(a, choices)``) is measured as such and not recorded.
+SEQUENCE_PARAMETERS = frozenset({"args", "arys", "buffer"})
 
 
 def is_static_query(qualname: str) -> bool:
