@@ -340,3 +340,35 @@ HOLDER = Holder()
 def updates_a_held_meter(x):
     HOLDER.meter.update(x)
     return x + 1.0
+
+
+class Gauge:
+    def __init__(self):
+        self.last = None
+
+    def record(self, value):
+        self.last = value  # ok: the object made before the trace only gets a Python float
+        return value
+
+
+class Probe:
+    def __init__(self):
+        self.gauge = Gauge()
+
+    def step(self, x):
+        self.gauge.record(x * 2.0)
+        return x
+
+
+PROBE = Probe()
+
+
+@jax.jit
+def probes_a_fresh_object(x):
+    return Probe().step(x)
+
+
+@jax.jit
+def records_a_constant_on_the_module_object(x):
+    PROBE.gauge.record(3.0)
+    return x
