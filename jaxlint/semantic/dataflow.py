@@ -142,6 +142,7 @@ class Interpreter:
             self.tracker = KeyTracker(local_names=frozenset(self.scope.bound))
         self.step_folds: set[KeyId] = set()  # keys folded with this fori_loop body's step index
         self.stores_attributes = False  # whether `obj.attr = ...` was met (names "obj.attr" in state)
+        self.keys_written_back: set[str] = set()  # names a new key was stored in an item of
 
     # ------------------------------------------------------------------ entry points
 
@@ -282,6 +283,7 @@ class Interpreter:
             return
         self.stores_attributes = True
         self.state.names[f"{target.value.id}.[{item!r}]"] = value
+        self.keys_written_back.add(target.value.id)
 
     def stored_item(self, node: ast.Subscript) -> Value | None:
         """``state["key"]`` as this function last stored a key there (see :meth:`store_key_item`)."""
@@ -1428,7 +1430,11 @@ class Interpreter:
                 if self.model.made_eagerly(key):
                     tracker.event(call, KeyEvent("call", tracker.text_of(call, key), None, info.name))
         info.key_events = tracker.events
-        info.consumed_params = tracker.consumed_params
+        # a parameter the function stores a new key back into (`state["key"], sub = split(...)`)
+        # holds a fresh key for the caller's next use: the call does not use it up
+        info.consumed_params = tracker.consumed_params - (
+            self.keys_written_back & set(info.positional_names())
+        )
         info.consumed_in_part = tracker.consumed_params - tracker.whole_params
         self.model.partial_calls |= tracker.partial_calls
         info.consumed_outside = {**outside, **folds}

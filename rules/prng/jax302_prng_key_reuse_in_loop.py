@@ -205,7 +205,8 @@ class PrngKeyReuseInLoop(Rule):
             return
         loop = ctx.loops[-1] if ctx.loops else None
         fixable = (
-            event.key.isidentifier()
+            node not in ctx.model.partial_calls  # it uses a key the value holds: not the value
+            and event.key.isidentifier()
             and is_local_name(ctx, event.key)  # splitting a closed-over key would make it local
             and isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
             and event.key not in stored_names(loop.body)  # a key rebound in the loop is split there already

@@ -454,3 +454,22 @@ def splits_an_item_into_another(state, n):
         state["other"], sub = jax.random.split(state["key"])  # error: JAX302
         out.append(jax.random.normal(sub))
     return out
+
+
+def draw_and_store(state):
+    state["key"], sub = jax.random.split(state["key"])
+    return jax.random.normal(sub, ())
+
+
+def draw_only(state):
+    return jax.random.normal(state["key"], ())
+
+
+@jax.jit
+def samples_through_helpers(key):
+    state = {"key": key}
+    kept, repeated = [], []
+    for _ in range(3):
+        kept.append(draw_and_store(state))  # ok: the helper stores a new key back into the dict
+        repeated.append(draw_only(state))  # error: JAX302
+    return kept, repeated
