@@ -171,7 +171,7 @@ def _result_differentiated(ctx: Context, node: ast.Call, target: FunctionInfo) -
     if any(_closes_over(ctx, nested, names) for nested in nodes if isinstance(nested, FUNCTION_NODES)):
         return True  # read by a function nested here: where it goes is not followed
     reads = [n for n in nodes if isinstance(n, ast.Name) and n.id in names and isinstance(n.ctx, ast.Load)]
-    blocked = _under_stop_gradient(ctx, function.node) | (
+    blocked = _without_derivative(ctx, function.node) | (
         _aux_parts(function, target) if function is target else set()
     )
     return any(id(n) not in blocked for n in reads)
@@ -183,14 +183,28 @@ def _closes_over(ctx: Context, nested: ast.AST, names: set[str]) -> bool:
     return any(isinstance(n, ast.Name) and n.id in names and n.id not in bound for n in ast.walk(nested))
 
 
-def _under_stop_gradient(ctx: Context, root: ast.AST) -> set[int]:
-    """The nodes inside ``stop_gradient(...)`` calls under ``root``."""
-    return {
-        id(inner)
-        for call in ast.walk(root)
-        if isinstance(call, ast.Call) and ctx.qualname(call.func) in NOT_DIFFERENTIATED
-        for inner in ast.walk(call)
-    }
+def _without_derivative(ctx: Context, root: ast.AST) -> set[int]:
+    """The nodes under ``root`` whose value reaches nothing differentiable: inside
+    ``stop_gradient(...)``, a comparison, a step function (``jnp.floor``, ``jnp.sign``...) or a
+    cast to an integer or boolean dtype (measured: reverse mode then never transposes a
+    ``while_loop`` whose result only goes there)."""
+    blocked: set[int] = set()
+    for node in ast.walk(root):
+        if isinstance(node, ast.Compare) or (isinstance(node, ast.Call) and _zero_derivative(ctx, node)):
+            blocked |= {id(inner) for inner in ast.walk(node)}
+    return blocked
+
+
+def _zero_derivative(ctx: Context, call: ast.Call) -> bool:
+    qualname = ctx.qualname(call.func)
+    if qualname in NOT_DIFFERENTIATED or qualname in STEP_FUNCTIONS:
+        return True
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "astype" and call.args:
+        dtype = call.args[0]
+        name = ctx.qualname(dtype) or (dtype.value if isinstance(dtype, ast.Constant) else None)
+        return isinstance(name, str) and name.rsplit(".", 1)[-1].rstrip("_").startswith(INTEGER_DTYPES)
+    return False
 
 
 def _aux_parts(function: FunctionInfo, target: FunctionInfo) -> set[int]:
@@ -259,6 +273,11 @@ def _reads_any(
 
 # calls whose value carries no derivative, and solvers JAX differentiates implicitly
 NOT_DIFFERENTIATED = frozenset({"jax.lax.stop_gradient"})
+# functions whose derivative is zero everywhere it exists, and dtypes a cast to drops it
+STEP_FUNCTIONS = frozenset(
+    f"jax.numpy.{name}" for name in ("floor", "ceil", "round", "rint", "trunc", "sign", "argmax", "argmin")
+)
+INTEGER_DTYPES = ("int", "uint", "bool")
 IMPLICIT_DIFFERENTIATION = frozenset({"jax.lax.custom_root", "jax.lax.custom_linear_solve"})
 # attributes of an array that keep its derivative (others are static, or a module's fields)
 DIFFERENTIABLE_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})

@@ -164,3 +164,21 @@ slopes = (
     jax.grad(loss_from_the_loop, has_aux=True),
     jax.grad(unused_loop),
 )
+
+
+def as_index(x):
+    y = lax.while_loop(lambda c: c < 10.0, lambda c: c * 2.0, x)  # ok: an integer cast carries no derivative
+    return x * y.astype(jnp.int32)
+
+
+def floored(x):
+    y = lax.while_loop(lambda c: c < 10.0, lambda c: c * 2.0, x)  # ok: floor's derivative is zero
+    return x * jnp.floor(y) * (y > 5.0)
+
+
+def scaled_by_the_loop(x):
+    y = lax.while_loop(lambda c: c < 10.0, lambda c: c * 2.0, x)  # error: JAX505
+    return x * y.astype(jnp.float32)
+
+
+step_slopes = (jax.grad(as_index), jax.grad(floored), jax.grad(scaled_by_the_loop))
