@@ -272,25 +272,19 @@ class Interpreter:
     def store_key_item(self, target: ast.Subscript, value: Value) -> None:
         """``state["key"] = new`` (``keys[0], sub = split(keys[0])``): a key stored under a
         constant item of a name, read back below as stored, like an attribute."""
-        item = target.slice.value if isinstance(target.slice, ast.Constant) else None
-        if (
-            self.tracker is None
-            or self.state is None
-            or not key_ids(value)
-            or not isinstance(target.value, ast.Name)
-            or type(item) not in (int, str)
-        ):
+        slot = _item_slot(target)
+        if self.tracker is None or self.state is None or not key_ids(value) or slot is None:
             return
         self.stores_attributes = True
-        self.state.names[f"{target.value.id}.[{item!r}]"] = value
-        self.keys_written_back.add(target.value.id)
+        self.state.names[slot] = value
+        self.keys_written_back.add(slot.split(".[", 1)[0])
 
     def stored_item(self, node: ast.Subscript) -> Value | None:
         """``state["key"]`` as this function last stored a key there (see :meth:`store_key_item`)."""
-        item = node.slice.value if isinstance(node.slice, ast.Constant) else None
-        if not self.stores_attributes or not isinstance(node.value, ast.Name) or self.state is None:
+        slot = _item_slot(node)
+        if not self.stores_attributes or slot is None or self.state is None:
             return None
-        return self.state.names.get(f"{node.value.id}.[{item!r}]") if type(item) in (int, str) else None
+        return self.state.names.get(slot)
 
     def forget_attributes(self, name: str) -> None:
         """``name`` rebound, or handed to code that may change it: what was stored on its
@@ -2003,14 +1997,17 @@ def _display_items(expr: ast.expr) -> list[ast.expr]:
 def _root_name(expr: ast.expr) -> str:
     """The first name in ``expr``: the variable a key expression reads; ``state.['key']`` for
     ``state["key"]``, an item a loop may store a new key in (see ``store_key_item``)."""
-    if (
-        isinstance(expr, ast.Subscript)
-        and isinstance(expr.value, ast.Name)
-        and isinstance(expr.slice, ast.Constant)
-        and type(expr.slice.value) in (int, str)
-    ):
-        return f"{expr.value.id}.[{expr.slice.value!r}]"
-    return next((n.id for n in ast.walk(expr) if isinstance(n, ast.Name)), "")
+    slot = _item_slot(expr) if isinstance(expr, ast.Subscript) else None
+    return slot or next((n.id for n in ast.walk(expr) if isinstance(n, ast.Name)), "")
+
+
+def _item_slot(node: ast.Subscript) -> str | None:
+    """``state.['key']``: how the state names a constant item of a name (``state["key"]``,
+    ``keys[0]``), beside its attributes (``state.key``)."""
+    item = node.slice.value if isinstance(node.slice, ast.Constant) else None
+    if not isinstance(node.value, ast.Name) or type(item) not in (int, str):
+        return None
+    return f"{node.value.id}.[{item!r}]"
 
 
 def _key_text(argument: ast.expr) -> str:
