@@ -32,6 +32,7 @@ from jaxlint.semantic.keys import (
     join_states,
     lineage,
     made_inside,
+    spread_base,
 )
 from jaxlint.semantic.scopes import Scope, parameter_defaults
 from jaxlint.semantic.tracing import annotation_kind_in, bind_values, initial_param_value
@@ -892,13 +893,8 @@ class Interpreter:
     def class_of(self, receiver: Value, expr: ast.expr) -> ast.ClassDef | None:
         """The one class of this module whose object ``expr`` is: a known instance, or ``self``
         in a method (or a function nested in one)."""
-        found = refs(receiver)
-        if not found:
-            return self.model.class_of_self(self.scope, expr.id) if isinstance(expr, ast.Name) else None
-        if len(found) == 1:
-            (ref,) = found
-            return ref.node if isinstance(ref, InstanceRef) else None
-        return None
+        classes = self.model.object_classes(receiver, expr, self.scope)
+        return classes[0] if len(classes) == 1 and len(refs(receiver)) <= 1 else None
 
     def replaced(self, receiver: Value, updates: dict[str, Value], named_tuple: bool) -> Value | None:
         """A copy of a record with some fields replaced (``_replace``, ``.replace``,
@@ -1449,7 +1445,7 @@ class Interpreter:
         return frozenset(
             key
             for key in all_key_ids(returned)
-            if (spread := _spread_base(key)) == carry or carry in ancestors(spread)
+            if (spread := spread_base(key)) == carry or carry in ancestors(spread)
         )
 
     def call_qualified(
@@ -2071,11 +2067,6 @@ def _replaced_after(node: ast.Dict, position: int) -> frozenset[object]:
         for key in node.keys[position + 1 :]
         if isinstance(key, ast.Constant) and type(key.value) in (str, int)
     )
-
-
-def _spread_base(key: object) -> object:
-    """The key a spread ``excepting`` some entries was taken from (any other key: itself)."""
-    return key[1] if isinstance(key, tuple) and len(key) == 3 and key[0] == "except" else key
 
 
 def _positional(node: ast.Call, args: list[Value]) -> list[Value]:

@@ -135,6 +135,11 @@ def excepting(key: KeyId, replaced: frozenset[object]) -> KeyId:
     return ("except", key, replaced)
 
 
+def spread_base(key: object) -> object:
+    """The key a spread ``excepting`` some entries was taken from (any other key: itself)."""
+    return key[1] if isinstance(key, tuple) and len(key) == 3 and key[0] == "except" else key
+
+
 def holds_carried(key: KeyId, carried: frozenset[KeyId]) -> bool:
     """Whether ``key`` is one of ``carried``, or was taken (by indexing, or folded with Python
     data) from one of them, not through an entry a spread ``excepting`` it replaced."""

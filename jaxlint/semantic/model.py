@@ -81,6 +81,7 @@ from jaxlint.semantic.values import (
     LayerRef,
     LibraryRef,
     Value,
+    instance_classes,
     is_jax_array,
     is_traced,
     portable,
@@ -1654,6 +1655,14 @@ class SemanticModel:
 
     def is_dataclass(self, cls: ast.ClassDef) -> bool:
         return is_dataclass(self, cls, self._class_scope(cls))
+
+    def object_classes(self, value: Value, expr: ast.expr, scope: Scope) -> list[ast.ClassDef]:
+        """The classes of this module whose object ``expr`` (holding ``value``) may be: the
+        instances the value is known to be, else the class of ``self`` in a method."""
+        if refs(value):
+            return instance_classes(value)
+        cls = self.class_of_self(scope, expr.id) if isinstance(expr, ast.Name) else None
+        return [] if cls is None else [cls]
 
     def class_of_self(self, scope: Scope, name: str) -> ast.ClassDef | None:
         """The class whose instance ``name`` is in ``scope``: the first parameter of the method

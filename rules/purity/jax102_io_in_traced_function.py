@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic.values import instance_classes
 
 from ..support.explain import function_name, shows_tracer, snippet, why_traced
 
@@ -163,10 +162,7 @@ def _file_object(receiver: ast.expr, ctx: Context) -> bool:
     ``self.fh`` that ``__init__`` alone sets to ``open(...)``."""
     if isinstance(receiver, ast.Attribute):
         owner = receiver.value
-        classes = instance_classes(ctx.value(owner))
-        if not classes and isinstance(owner, ast.Name):
-            classes = [cls for cls in [ctx.model.class_of_self(ctx.scope, owner.id)] if cls is not None]
-        for cls in classes:
+        for cls in ctx.model.object_classes(ctx.value(owner), owner, ctx.scope):
             held = ctx.model.held_value(cls, receiver.attr)
             scope = None if held is None else ctx.model.index.scopes.get(held[0])
             if held is not None and scope is not None and _opens_file(held[1], ctx.model, scope):
