@@ -151,12 +151,49 @@ def test_json_carries_fix_edits(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert path.read_text(encoding="utf-8") == SOURCE
 
 
-def test_text_marks_safely_fixable_findings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_plain_text_check_computes_no_fix(tmp_path: Path) -> None:
+    """A fix can cost more than the check: text output only says which rules have fixes, and the
+    fix machinery (libcst) is never loaded; JSON, which carries the fixes, computes them."""
     path = write(tmp_path, SOURCE)
-    _, out, _ = run(capsys, "check", str(path))
-    assert "JAX101 [*] " in out and "JAX403 `" in out
-    assert "[*] 2 fixable with the `--fix` option." in out
-    assert "1 more fixable with `--fix --unsafe-fixes`." in out
+    probe = (
+        "import sys; from jaxlint.hosts.cli import main; code = main(sys.argv[1:]); "
+        "print('libcst loaded' if 'libcst' in sys.modules else 'libcst not loaded')"
+    )
+    text = subprocess.run(
+        [sys.executable, "-c", probe, "check", "--no-cache", str(path)], capture_output=True, text=True
+    )
+    assert "[*]" not in text.stdout and "JAX101 print" in text.stdout.replace("`", "")
+    assert "3 come from rules with fixes: `--diff` shows what `--fix` would change" in text.stdout
+    assert text.stdout.endswith("libcst not loaded\n")
+    fixes = subprocess.run(
+        [sys.executable, "-c", probe, "check", "--no-cache", "--output-format", "json", str(path)],
+        capture_output=True,
+        text=True,
+    )
+    assert fixes.stdout.endswith("libcst loaded\n") and '"applicability": "safe"' in fixes.stdout
+
+
+def test_text_marks_safely_fixable_findings_where_fixes_are_computed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from jaxlint.engine.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
+    from jaxlint.hosts.reporters.text import render_text, summary
+
+    at = Location(1, 1)
+    edits = (Edit("", at, at),)
+
+    def finding(code: str, applicability: Applicability) -> Diagnostic:
+        return Diagnostic(code, "name", "message", "m.py", at, at, fix=Fix(applicability, "fix", edits))
+
+    safe, unsafe = finding("JAX101", Applicability.SAFE), finding("JAX403", Applicability.UNSAFE)
+    assert "JAX101 [*] message" in render_text([safe, unsafe], {}) and "JAX403 message" in render_text(
+        [unsafe], {}
+    )
+    text = summary([safe, unsafe], 1)
+    assert (
+        "[*] 1 fixable with the `--fix` option." in text
+        and "1 more fixable with `--fix --unsafe-fixes`." in text
+    )
 
 
 @pytest.mark.slow

@@ -22,7 +22,7 @@ from jaxlint.engine.diagnostics import Diagnostic
 from jaxlint.engine.linter import META_CODES, split_lines
 from jaxlint.engine.registry import all_rules, rule_by_code, rule_codes
 from jaxlint.hosts.progress import Progress
-from jaxlint.hosts.reporters import FORMATS
+from jaxlint.hosts.reporters import FIX_CARRYING_FORMATS, FORMATS
 from jaxlint.hosts.reporters.text import render_statistics, render_text, statistics, summary
 from jaxlint.project.cache import DEFAULT_DIRECTORY
 from jaxlint.project.config import ConfigError, Selection, did_you_mean, is_known_selector
@@ -249,7 +249,7 @@ def run_check(args: argparse.Namespace) -> int:
         fix=args.fix and not args.add_noqa,
         unsafe=args.unsafe_fixes,
         diff=args.diff,
-        with_fixes=True,
+        with_fixes=args.output_format in FIX_CARRYING_FORMATS,
         jobs=_usable_jobs(args.jobs or default_jobs()),
         cache_dir=cache_dir,
     )

@@ -21,4 +21,8 @@ FORMATS: dict[str, Renderer] = {
     "github": render_github,
 }
 
-__all__ = ["FORMATS", "Renderer", "render_json", "render_text"]
+# The formats that carry each finding's fix; the others never compute one (a fix is computed only
+# where it is shown or applied: these formats, `--diff`, `--fix`, an editor's code action).
+FIX_CARRYING_FORMATS = frozenset({"json", "json-lines", "sarif"})
+
+__all__ = ["FIX_CARRYING_FORMATS", "FORMATS", "Renderer", "render_json", "render_text"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from jaxlint.engine.diagnostics import Applicability, Diagnostic
+from jaxlint.engine.registry import fixable_codes
 
 BOLD, RED, YELLOW, CYAN, RESET = "\033[1m", "\033[31m", "\033[33m", "\033[36m", "\033[0m"
 
@@ -66,6 +67,8 @@ def summary(diagnostics: list[Diagnostic], files: int, fixed: Counter[str] | Non
     if fixed is not None:
         return text + f" ({repaired} fixed, {len(diagnostics)} remaining).\n"
     text += "."
+    if not any(d.fix is not None for d in diagnostics):
+        return text + _fixes_not_computed(diagnostics)
     safe = sum(1 for d in diagnostics if d.fix is not None and d.fix.applicability is Applicability.SAFE)
     unsafe = sum(1 for d in diagnostics if d.fix is not None) - safe
     if safe:
@@ -73,6 +76,19 @@ def summary(diagnostics: list[Diagnostic], files: int, fixed: Counter[str] | Non
     if unsafe:
         text += f"\n{unsafe} more fixable with `--fix --unsafe-fixes`."
     return text + "\n"
+
+
+def _fixes_not_computed(diagnostics: list[Diagnostic]) -> str:
+    """Plain text output computes no fixes (one can cost more than the check): how many findings
+    come from rules with a fix, and how to see and apply them."""
+    candidates = sum(1 for d in diagnostics if d.code in fixable_codes())
+    if not candidates:
+        return "\n"
+    source = "comes from a rule with a fix" if candidates == 1 else "come from rules with fixes"
+    return (
+        f"\n{candidates} {source}: `--diff` shows what `--fix` would change "
+        "(safe fixes only; add `--unsafe-fixes` for all).\n"
+    )
 
 
 def _count(diagnostics: list[Diagnostic], repaired: int) -> str:
