@@ -38,7 +38,6 @@ from jaxlint.semantic.scopes import Scope, parameter_defaults
 from jaxlint.semantic.tracing import annotation_kind_in, bind_values, initial_param_value
 from jaxlint.semantic.transforms import (
     ABSTRACT,
-    CACHING_KINDS,
     CONCRETE,
     NONE,
     PARTIAL,
@@ -1339,6 +1338,7 @@ class Interpreter:
                     self.consume(node, keyword.value, keywords[keyword.arg], partial)
         for key, _ in self.model.consumed_outside(target).items():
             self.tracker.consume(node, [key], _key_name(key), "", self.state)
+            self.tracker.through_callees.add(node)
 
     def consume_closed_over(self, transform: Transform, node: ast.Call) -> None:
         """``lax.cond(p, f, g)``, ``lax.scan(f, init, xs)``: the call runs its functions here, so
@@ -1356,6 +1356,7 @@ class Interpreter:
                         target.callers.add(self.info)
                     for key, call in self.model.consumed_outside(target).items():
                         self.tracker.consume(node, [key], _consumed_text(key, call), "", self.state)
+                        self.tracker.through_callees.add(node)
                     self.consume_operands(transform, node, target, ref.offset)
 
     def consume_operands(self, transform: Transform, node: ast.Call, body: FunctionInfo, offset: int) -> None:
@@ -1415,10 +1416,12 @@ class Interpreter:
                     tracker.event(
                         call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by, "carry")
                     )
-        if info.transformed_by & CACHING_KINDS and info.traced_to_run:
+        root = self.model.compiled_root(info) if info.traced_to_run else None
+        if root is not None:
             for key, call in outside.items():
-                if self.model.made_eagerly(key):
-                    tracker.event(call, KeyEvent("call", tracker.text_of(call, key), None, info.name))
+                if self.model.made_eagerly(key) and call not in tracker.through_callees:
+                    text = tracker.text_of(call, key)
+                    tracker.event(call, KeyEvent("call", text, None, root.name, info.name))
         info.key_events = tracker.events
         # a parameter the function stores a new key back into (`state["key"], sub = split(...)`)
         # holds a fresh key for the caller's next use: the call does not use it up

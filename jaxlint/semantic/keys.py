@@ -42,14 +42,17 @@ class KeyEvent:
     """A consumption of a key that was consumed before (``reuse``), that happens on every
     iteration (``loop``), in the condition of a ``while_loop`` on every step's carry
     (``condition``) or on every call of a jitted function (``call``). ``first`` is the
-    earlier consumption, for ``reuse``; ``repeated_by`` says what repeats a ``loop`` or ``call``,
-    and ``via`` how a lax loop body reaches the key it consumes on every step."""
+    earlier consumption, for ``reuse``; ``repeated_by`` says what repeats a ``loop`` or ``call``
+    (for a ``call``, the compiled function), and ``via`` how a lax loop body reaches the key it
+    consumes on every step, or which function the compiled one runs consumes it."""
 
     kind: str
     key: str
     first: ast.AST | None
     repeated_by: str = ""
-    via: str = ""  # a `loop` of a lax body: "closure" (closed over) or "carry" (handed back unsplit)
+    # a `loop` of a lax body: "closure" (closed over) or "carry" (handed back unsplit); a `call`:
+    # the function consuming the key, where the compiled function runs it (a helper, a method)
+    via: str = ""
 
 
 class State:
@@ -198,6 +201,8 @@ class KeyTracker:
     all_consumed: dict[KeyId, ast.Call] = field(default_factory=dict)  # every key consumed, on any path
     texts: dict[ast.Call, str] = field(default_factory=dict)  # how each consuming call writes its key
     key_texts: dict[tuple[ast.Call, KeyId], str] = field(default_factory=dict)  # ... each key it consumes
+    # calls that consume outer keys because the function they run does (it reports its own)
+    through_callees: set[ast.Call] = field(default_factory=set)
     param_ids: dict[KeyId, str] = field(default_factory=dict)
     phi_parts: dict[KeyId, frozenset[KeyId]] = field(default_factory=dict)
     loops: list[LoopFrame] = field(default_factory=list)

@@ -54,6 +54,7 @@ from jaxlint.semantic.scopes import (
 )
 from jaxlint.semantic.transforms import (
     ABSTRACT,
+    CACHING_KINDS,
     CALL_TAILS,
     FLAX_LIFTED,
     HOST,
@@ -239,6 +240,7 @@ class SemanticModel:
         self._stored_names: dict[ast.AST, frozenset[str]] = {}  # see stored_on_self
         self._fields_by_name: dict[str, Value | None] = {}
         self._reuses_trace: dict[FunctionInfo, bool] = {}
+        self._compiled_roots: dict[FunctionInfo, FunctionInfo | None] = {}
         self._requested_reuse: set[FunctionInfo] = set()  # traced by cached callers in other modules
         self._flax_modules: dict[ast.ClassDef, bool] = {}
         # functions made `jax.custom_jvp`/`jax.custom_vjp`, with their `nondiff_argnums`
@@ -326,6 +328,27 @@ class SemanticModel:
         if info.transformed_by & TRACE_REUSING_KINDS == {"body"} and info.repeated_by in RETRACED_WHEN_EAGER:
             return any(caller.effective_level > NONE and self.caches_trace(caller) for caller in info.callers)
         return self.reuses_trace(info)
+
+    def compiled_root(self, info: FunctionInfo) -> FunctionInfo | None:
+        """The function whose compilation runs ``info`` as part of its program: ``info`` itself
+        when it is compiled (``jit``, ``pmap``, ``filter_jit``, ``checkpoint``), else a compiled
+        caller or enclosing function that traces it. What ``info`` reads while tracing is a
+        constant of that compiled program."""
+        if info not in self._compiled_roots:
+            self._compiled_roots[info] = None  # a cycle of callers proves nothing
+            self._compiled_roots[info] = self._find_compiled_root(info)
+        return self._compiled_roots[info]
+
+    def _find_compiled_root(self, info: FunctionInfo) -> FunctionInfo | None:
+        if info.transformed_by & CACHING_KINDS:
+            return info
+        parent = info.parent
+        if parent is not None and info.inherited > NONE and (root := self.compiled_root(parent)):
+            return root
+        for caller in info.callers:
+            if caller.effective_level > NONE and (root := self.compiled_root(caller)):
+                return root
+        return None
 
     def _find_trace_reuse(self, info: FunctionInfo) -> bool:
         if info.transformed_by & TRACE_REUSING_KINDS or info in self._requested_reuse:

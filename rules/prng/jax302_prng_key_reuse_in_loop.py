@@ -171,9 +171,14 @@ class PrngKeyReuseInLoop(Rule):
             )
             return
         if event.kind == "call":
+            inside = (
+                "inside it"
+                if event.via in ("", event.repeated_by)
+                else f"inside `{event.via}`, which it runs"
+            )
             ctx.report(
                 node,
-                f"key `{event.key}` is made outside jitted `{event.repeated_by}` and consumed inside it: "
+                f"key `{event.key}` is made outside jitted `{event.repeated_by}` and consumed {inside}: "
                 f"it is a constant of the compiled program, so every call draws the same random "
                 f"numbers; pass the key as an argument and split it for each call",
             )

@@ -64,13 +64,47 @@ def noisy(x):
 
 
 def perturbed(x, noise_key):
-    per_row = jax.random.split(GLOBAL_KEY, x.shape[0])  # the module's key, not noise_key
+    per_row = jax.random.split(GLOBAL_KEY, x.shape[0])  # error: JAX302 (the module's key, run by noisy_rows)
     return x + jax.random.normal(noise_key, x.shape) + jax.vmap(lambda k: jax.random.normal(k, ()))(per_row)
 
 
 @jax.jit
 def noisy_rows(x, noise_key):
-    return perturbed(x, noise_key)  # error: JAX302 (names GLOBAL_KEY's key, not the argument)
+    return perturbed(x, noise_key)  # reported where `perturbed` draws, not again here
+
+
+class Jitter:
+    def apply(self, x):
+        return x + jax.random.normal(GLOBAL_KEY, x.shape)  # error: JAX302 (a method a jitted function runs)
+
+
+JITTER = Jitter()
+
+
+@jax.jit
+def jittered(x):
+    return JITTER.apply(x)
+
+
+@jax.jit
+def scaled(x):
+    def inner(y):
+        return y * jax.random.uniform(GLOBAL_KEY, ())  # error: JAX302 (nested, run while tracing)
+
+    return inner(x)
+
+
+def eager_noise(x):
+    return x + jax.random.normal(GLOBAL_KEY, x.shape)  # ok: never traced (an eager draw, once per call)
+
+
+def fresh_noise(x, key):
+    return x + jax.random.normal(key, x.shape)
+
+
+@jax.jit
+def fresh_rows(x, seed):
+    return fresh_noise(x, jax.random.key(seed))  # ok: the key is made inside the trace, from an argument
 
 
 def noise_every_leaf(grads, rng):
