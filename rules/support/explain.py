@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 from jaxlint.engine.context import Context
 from jaxlint.fixing.plans import MarkStatic
@@ -154,20 +155,45 @@ def jit_parameter(ctx: Context, name: str | None) -> str | None:
 def static_request(ctx: Context, name: str | None) -> MarkStatic | None:
     """The ``static_argnames`` remedy for a traced ``name`` that must be concrete: the current
     function's parameter where it is jitted itself (:func:`jit_parameter`), else the parameter of
-    the one jitted caller that hands it over (:func:`jitted_caller_parameter`)."""
+    the jitted function it closes over (:func:`enclosing_jit_parameter`) or of the one jitted
+    caller that hands it over (:func:`jitted_caller_parameter`)."""
     param = jit_parameter(ctx, name)
     if param is not None:
         return MarkStatic(param)
-    found = jitted_caller_parameter(ctx, name)
+    found = enclosing_jit_parameter(ctx, name) or jitted_caller_parameter(ctx, name)
     return MarkStatic(found[0], found[1].node) if found else None
+
+
+def enclosing_jit_parameter(ctx: Context, name: str | None) -> tuple[str, FunctionInfo] | None:
+    """``name`` where the current function closes over it from an enclosing jitted function,
+    whose parameter it is (never rebound, nor known to be an array), and that function."""
+    function = ctx.function
+    if name is None or function is None or name in function.params or function.scope.bound.get(name):
+        return None
+    binding = (f for f in _enclosing(function) if name in f.params or f.scope.bound.get(name))
+    outer = next(binding, None)
+    if outer is None or name not in outer.params or outer.scope.bound.get(name) != 1 or not outer.jit_sites:
+        return None
+    if is_jax_array(outer.params[name]) or name in array_parameters(outer):
+        return None  # an array cannot be static
+    return name, outer
 
 
 def static_advice(request: MarkStatic, ctx: Context) -> str:
     """``mark `n` static with `static_argnames```, naming the jitted caller where it is another."""
     if request.function is None:
         return f"mark `{request.param}` static with `static_argnames`"
-    caller = ctx.model.infos[request.function].name
-    return f"mark `{request.param}` of jitted `{caller}`, which passes it, static with `static_argnames`"
+    outer = ctx.model.infos[request.function]
+    enclosing = ctx.function is not None and outer in _enclosing(ctx.function)
+    how = "which it closes over" if enclosing else "which passes it"
+    return f"mark `{request.param}` of jitted `{outer.name}`, {how}, static with `static_argnames`"
+
+
+def _enclosing(function: FunctionInfo) -> Iterator[FunctionInfo]:
+    outer = function.parent
+    while outer is not None:
+        yield outer
+        outer = outer.parent
 
 
 def jitted_caller_parameter(ctx: Context, name: str | None) -> tuple[str, FunctionInfo] | None:
