@@ -196,21 +196,40 @@ def _enclosing(function: FunctionInfo) -> Iterator[FunctionInfo]:
         outer = outer.parent
 
 
+MAX_HELPER_DEPTH = 8  # helpers between the jitted function and the one needing a static value
+
+
 def jitted_caller_parameter(ctx: Context, name: str | None) -> tuple[str, FunctionInfo] | None:
-    """Where the current function is not jitted but a helper of one jitted function, the only
-    place that names it, which calls it with its own parameter ``p`` for ``name`` every time:
-    ``p`` and that function (``p`` never rebound there, nor known to be an array)."""
+    """Where the current function is not jitted but a helper of one jitted function, reached
+    through a chain of helpers that each have one caller, the only place that names them, and
+    each pass their own parameter on for ``name`` every time: the jitted function's parameter
+    ``p`` and that function (``p`` never rebound anywhere on the way, nor known to be an array)."""
     function = ctx.function
-    node = function.node if function is not None else None
-    if name is None or function is None or function.jit_sites or name not in function.params:
+    if name is None or function is None or is_array_parameter(ctx, name):
         return None
-    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or function.scope.bound.get(name) != 1:
+    for _ in range(MAX_HELPER_DEPTH):
+        if function.jit_sites:
+            return None
+        found = _passed_by_the_caller(ctx, function, name)
+        if found is None:
+            return None
+        name, function = found
+        if function.jit_sites:
+            return (name, function) if len(function.jit_sites) == 1 else None
+    return None
+
+
+def _passed_by_the_caller(ctx: Context, function: FunctionInfo, name: str) -> tuple[str, FunctionInfo] | None:
+    """The parameter of ``function``'s one caller that it passes for ``name`` on every call of
+    ``function``, the only place naming it, and that caller (never rebound, nor an array)."""
+    node = function.node
+    if name not in function.params or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
-    if is_array_parameter(ctx, name) or len(function.callers) != 1:
+    if function.scope.bound.get(name) != 1 or len(function.callers) != 1:
         return None
     caller = next(iter(function.callers))
     outer = caller.node
-    if len(caller.jit_sites) != 1 or not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
     calls = [c for c in ast.walk(outer) if isinstance(c, ast.Call) and _names(c.func, node.name)]
     if not calls or name_counts(ctx)[node.name] != len(calls):

@@ -67,3 +67,30 @@ def traced_caller(x, n):
 
 
 handle = also_eager
+
+
+def slice_of(n):
+    return jax.lax.dynamic_slice(jnp.arange(8.0), (0,), (n,))
+
+
+def through(n):
+    return slice_of(n)
+
+
+@jax.jit
+def two_helpers_down(n):
+    return through(n)
+
+
+def slice_again(n):
+    return jax.lax.dynamic_slice(jnp.arange(8.0), (0,), (n,))  # no fix: the helper above rebinds `n`
+
+
+def shifted(n):
+    n = n + 1
+    return slice_again(n)
+
+
+@jax.jit
+def rebinds_on_the_way(n):
+    return shifted(n)
