@@ -16,6 +16,7 @@ from jaxlint.semantic.values import is_traced, record_kind
 from ..support.arrays import closed_over, local_leaf, pytree_update, rebinding_advice, record_field
 from ..support.blocks import is_local_name
 from ..support.explain import snippet
+from ..support.lifetimes import is_self, outlives_trace, self_outlives_trace
 
 
 @dataclass(frozen=True)
@@ -201,6 +202,11 @@ def _holds_any(tree: ast.AST, ids: set[int]) -> bool:
 def _advice(ctx: Context, array: ast.expr, updated: str) -> str:
     if isinstance(array, ast.Attribute) and _is_record(ctx, array.value):
         return pytree_update(ctx, array, updated)  # its fields cannot be set
+    if isinstance(array, ast.Attribute) and _leaks(ctx, array):
+        return (
+            f"`{array.attr} = {updated}`, to a local name, and use that: assigning "
+            f"`{snippet(ctx, array)}` here would leak a tracer onto an object made before the trace"
+        )
     return rebinding_advice(ctx, array, updated)
 
 
@@ -221,7 +227,19 @@ def _assignable(ctx: Context, array: ast.expr) -> bool:
     that is an item assignment (JAX201)."""
     if isinstance(array, ast.Name):
         return is_local_name(ctx, array.id)
-    return isinstance(array, ast.Attribute) and not _is_record(ctx, array.value)
+    return isinstance(array, ast.Attribute) and not _is_record(ctx, array.value) and not _leaks(ctx, array)
+
+
+def _leaks(ctx: Context, attribute: ast.Attribute) -> bool:
+    """Whether assigning ``attribute`` in traced code would store a tracer on an object made
+    before the trace (``self`` of a method a jitted function runs, a module-level object), which
+    leaks it (JAX104): the update then goes into a new local name instead."""
+    if not ctx.traced:
+        return False
+    owner = attribute.value
+    if is_self(owner, ctx):
+        return self_outlives_trace(ctx)
+    return not isinstance(owner, ast.Name) or outlives_trace(ctx, owner.id) is not None
 
 
 def _is_record(ctx: Context, owner: ast.expr) -> bool:

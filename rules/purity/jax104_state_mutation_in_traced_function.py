@@ -7,12 +7,11 @@ import ast
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.api import MUTATING_METHODS
-from jaxlint.semantic.scopes import Scope
-from jaxlint.semantic.transforms import NONE
 from jaxlint.semantic.values import is_traced
 
 from ..support.classes import self_static_at
-from ..support.explain import function_name, holds_container, outer_owner, why_traced
+from ..support.explain import function_name, holds_container, why_traced
+from ..support.lifetimes import is_self, outlives_trace, self_outlives_trace
 
 # Methods that only lists and deques have: the receiver is a container whatever it was bound to.
 SEQUENCE_METHODS = frozenset({"append", "appendleft", "extend", "extendleft", "popleft"})
@@ -88,9 +87,9 @@ class StateMutationInTracedFunction(Rule):
     def check_self_counter(self, target: ast.Attribute, ctx: Context) -> None:
         """``self.n += 1`` in a compiled method: it counts traces, not calls (the ``Counter`` of
         JAX's stateful-computations guide)."""
-        if not (ctx.traced_to_run and ctx.trace_reused and self.is_self(target.value, ctx)):
+        if not (ctx.traced_to_run and ctx.trace_reused and is_self(target.value, ctx)):
             return
-        if not self.self_outlives_trace(ctx) or not _self_kept(ctx):
+        if not self_outlives_trace(ctx) or not _self_kept(ctx):
             return
         ctx.report(
             target,
@@ -139,7 +138,7 @@ class StateMutationInTracedFunction(Rule):
                     f"`{name}[...] = ...` in `{function_name(ctx)}` mutates outer `{name}` {effect}; "
                     f"return the values instead",
                 )
-        elif isinstance(target, ast.Attribute) and self.is_self(target.value, ctx):
+        elif isinstance(target, ast.Attribute) and is_self(target.value, ctx):
             cls = _traced_custom_pytree(ctx)
             if cls is not None:
                 ctx.report(
@@ -148,7 +147,7 @@ class StateMutationInTracedFunction(Rule):
                     f"`{cls}` that JAX rebuilt from its leaves for the trace: the object it was called "
                     f"on keeps its old `{target.attr}` ({why_traced(ctx)}); return the updated object",
                 )
-            elif is_traced(ctx.value(value)) and self.self_outlives_trace(ctx):
+            elif is_traced(ctx.value(value)) and self_outlives_trace(ctx):
                 ctx.report(
                     target,
                     f"storing a traced value on `self.{target.attr}` in `{function_name(ctx)}` leaks a "
@@ -182,27 +181,6 @@ class StateMutationInTracedFunction(Rule):
             f"it (once per compilation), not on each call ({why_traced(ctx)}); return the new value instead",
         )
 
-    @staticmethod
-    def self_outlives_trace(ctx: Context) -> bool:
-        """Whether ``self`` existed before JAX traced the method: the method itself is
-        transformed (``jax.jit(obj.method)``, a jitted method), or traced code calls it on an
-        object made before the trace (a module-level ``model.apply(x)``). An object constructed
-        inside traced code may hold tracers: its ``__init__`` and methods called there are not."""
-        function = ctx.function
-        while function is not None and not function.is_method and not function.transformed_by:
-            function = function.parent  # a closure in the method stores on the method's `self`
-        if function is None or function.name == "__init__":
-            return False
-        return bool(function.transformed_by) or function.called_on_outer_object
-
-    @staticmethod
-    def is_self(expr: ast.expr, ctx: Context) -> bool:
-        function = ctx.function
-        while function is not None and not function.is_method:
-            function = function.parent
-        names = function.positional_names() if function is not None else []
-        return isinstance(expr, ast.Name) and bool(names) and expr.id == names[0]
-
 
 def _effect(ctx: Context, stored: list[ast.expr]) -> str | None:
     """What mutating outer state with ``stored`` does in traced code: leak a tracer (any
@@ -211,22 +189,6 @@ def _effect(ctx: Context, stored: list[ast.expr]) -> str | None:
         return f"with tracers, which leak: {LEAKED}"
     if ctx.trace_reused:
         return "only while JAX traces it (once per compilation), not on each call"
-    return None
-
-
-def outlives_trace(ctx: Context, name: str) -> Scope | None:
-    """The outer scope binding ``name`` when its state outlives the current trace: the module,
-    an untraced enclosing function, or a traced one that this function is traced apart from
-    (a `lax` body or jitted closure, whose tracers must not escape into the caller's state)."""
-    owner = outer_owner(ctx, name)
-    if owner is None or owner.kind == "module":
-        return owner
-    enclosing = ctx.model.function_of(owner)
-    function = ctx.function
-    if enclosing is None or enclosing.effective_level == NONE:
-        return owner
-    if function is not None and function.transformed_by:
-        return owner
     return None
 
 

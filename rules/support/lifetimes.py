@@ -1,0 +1,49 @@
+"""Which objects and names outlive the trace that runs the current function: storing a tracer
+on one leaks it (JAX104), so a fix must not assign to one (JAX203)."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.semantic.scopes import Scope
+from jaxlint.semantic.transforms import NONE
+
+from .explain import outer_owner
+
+
+def self_outlives_trace(ctx: Context) -> bool:
+    """Whether ``self`` existed before JAX traced the method: the method itself is
+    transformed (``jax.jit(obj.method)``, a jitted method), or traced code calls it on an
+    object made before the trace (a module-level ``model.apply(x)``). An object constructed
+    inside traced code may hold tracers: its ``__init__`` and methods called there are not."""
+    function = ctx.function
+    while function is not None and not function.is_method and not function.transformed_by:
+        function = function.parent  # a closure in the method stores on the method's `self`
+    if function is None or function.name == "__init__":
+        return False
+    return bool(function.transformed_by) or function.called_on_outer_object
+
+
+def is_self(expr: ast.expr, ctx: Context) -> bool:
+    function = ctx.function
+    while function is not None and not function.is_method:
+        function = function.parent
+    names = function.positional_names() if function is not None else []
+    return isinstance(expr, ast.Name) and bool(names) and expr.id == names[0]
+
+
+def outlives_trace(ctx: Context, name: str) -> Scope | None:
+    """The outer scope binding ``name`` when its state outlives the current trace: the module,
+    an untraced enclosing function, or a traced one that this function is traced apart from
+    (a `lax` body or jitted closure, whose tracers must not escape into the caller's state)."""
+    owner = outer_owner(ctx, name)
+    if owner is None or owner.kind == "module":
+        return owner
+    enclosing = ctx.model.function_of(owner)
+    function = ctx.function
+    if enclosing is None or enclosing.effective_level == NONE:
+        return owner
+    if function is not None and function.transformed_by:
+        return owner
+    return None
