@@ -199,19 +199,11 @@ JITS_WITH_STATIC_ARGNAMES = frozenset({"jax.jit", "flax.nnx.jit"})
 COMPILING_TRANSFORMS = frozenset({"jax.jit", "jax.pmap", "flax.nnx.jit"})
 # Transformations that trace a function only to look at its result's shapes or program, never run it.
 TRACED_FOR_SHAPES = frozenset({"jax.eval_shape", "jax.make_jaxpr"})
+# Transformations that run their function's body once per batch element (or device), all in one trace.
+MAPPING = frozenset({"jax.vmap", "flax.nnx.vmap", "equinox.filter_vmap", "jax.pmap"})
 # Transformations that run their function's body once per iteration or batch element.
-REPEATING = frozenset(
-    {
-        "jax.lax.scan",
-        "jax.lax.fori_loop",
-        "jax.lax.while_loop",
-        "jax.lax.map",
-        "flax.nnx.scan",
-        "jax.vmap",
-        "flax.nnx.vmap",
-        "equinox.filter_vmap",
-        "jax.pmap",
-    }
+REPEATING = MAPPING | frozenset(
+    {"jax.lax.scan", "jax.lax.fori_loop", "jax.lax.while_loop", "jax.lax.map", "flax.nnx.scan"}
 )
 
 # flax linen's lifted transformations applied to a module class (`nn.remat(Block,

@@ -9,8 +9,9 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic import api
-from jaxlint.semantic.bodies import LOOPING_BODIES, step_counter
+from jaxlint.semantic.bodies import step_counter
 from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.transforms import MAPPING, REPEATING
 from jaxlint.semantic.values import is_traced
 
 from ..support.blocks import own_nodes, statement_path
@@ -142,6 +143,14 @@ class ConstantSeedKeyInLoop(Rule):
         # hoisted out of its loop, the key must not land in another repetition, unless that is
         # the step of a fori_loop, whose index then goes into it
         hoistable = ctx.loops and self.repetition(ctx, ctx.loops[:-1], names) is None
+        if where.startswith("for every element"):
+            ctx.report(
+                node,
+                f"`{snippet(ctx, node)}` is re-created with the same seed {where}: every element "
+                f"draws identical random numbers; split one key per element outside "
+                f"(`jax.random.split(key, n)`) and map over the keys",
+            )
+            return
         ctx.report(
             node,
             f"`{snippet(ctx, node)}` is re-created with the same seed {where}: every iteration "
@@ -189,11 +198,14 @@ class ConstantSeedKeyInLoop(Rule):
             loop = loops[-1]
             if not (seed_names & names_assigned_in(ctx, loop) or _iterations_differ(loop)):
                 return f"on every iteration of the loop at line {loop.lineno}"  # pyright: ignore[reportAttributeAccessIssue]
-            if repeated_by not in LOOPING_BODIES:
+            if repeated_by not in REPEATING:
                 return None
-            # the loop's iterations differ, but every step of the lax loop around makes them again
+            # the loop's iterations differ, but every step of the lax loop around, or every
+            # element of the vmap (device of the pmap), makes them again
         step = _step_index(ctx) if repeated_by == "jax.lax.while_loop" else None
         if function is not None and repeated_by and not seed_names & {*function.params, step}:
+            if repeated_by in MAPPING:
+                return f"for every element that `{repeated_by}` maps"
             return f"on every iteration of `{repeated_by}`"
         return None
 

@@ -172,3 +172,40 @@ def scan_body_unused_key(carry, x):
 def run_unused(xs):
     return lax.scan(scan_body_unused_key, 0.0, xs)
 
+
+
+def per_row_noise(x):
+    return x + jax.random.normal(jax.random.key(0), x.shape)  # error: JAX303 (every row of the vmap)
+
+
+def noisy_rows(xs):
+    return jax.vmap(per_row_noise)(xs)
+
+
+def per_row_steps(x):
+    y = x
+    for i in range(3):
+        k = jax.random.fold_in(jax.random.key(0), i)  # error: JAX303 (the steps differ, the rows do not)
+        y = y + jax.random.normal(k, x.shape)
+    return y
+
+
+def stepped_rows(xs):
+    return jax.vmap(per_row_steps)(xs)
+
+
+def per_row_indexed(x, index):
+    key = jax.random.fold_in(jax.random.key(0), index)  # ok: folded with the mapped index
+    return x + jax.random.normal(key, x.shape)
+
+
+def indexed_rows(xs):
+    return jax.vmap(per_row_indexed)(xs, jnp.arange(xs.shape[0]))
+
+
+def per_row_given(x, key):
+    return x + jax.random.normal(key, x.shape)  # ok: each row gets its own key
+
+
+def keyed_rows(xs, key):
+    return jax.vmap(per_row_given)(xs, jax.random.split(key, xs.shape[0]))
