@@ -191,17 +191,19 @@ LEAVES = ("dict_leaf", "list_leaf", "tuple_leaf", "namedtuple_leaf", "dataclass_
 CAUSES: list[Cause] = [
     # ---- false alarms that are true claims: the oracle has no probe for them
     Cause(
-        "oracle blind spot: a constant-seed key under vmap, pmap or checkpoint",
-        "`jax.random.key(0)` inside a vmapped (pmapped) function draws one sample shared by every batch element,\n"
-        "which is what JAX303 reports; under `jax.checkpoint` keys re-created from one seed in a loop are tracers.\n"
-        "The oracle compares the values of the keys a call consumes (tracers hide them) and JAX's checker follows\n"
-        "key objects, not equal values, so neither sees it: the verdict 'clean' is for want of a probe.",
-        _alarm(contexts=("vmap", "vmap_in_axes_none", "jit_vmap", "pmap", "checkpoint"), codes=("JAX303",)),
+        "oracle blind spot: a constant-seed key under pmap or checkpoint",
+        "`jax.random.key(0)` inside a pmapped function draws one sample shared by every device, which is what\n"
+        "JAX303 reports; under `jax.checkpoint` keys re-created from one seed in a loop are tracers. The oracle\n"
+        "compares the values of the keys a call consumes, and sees them under `vmap` (unmapped, they are\n"
+        "concrete), but tracers hide them here; JAX's checker follows key objects, not equal values, so neither\n"
+        "sees it: the verdict 'clean' is for want of a probe.",
+        _alarm(contexts=("pmap", "checkpoint"), codes=("JAX303",)),
     ),
     Cause(
-        "oracle blind spot: a key made outside jitted code is a constant of the compiled program",
+        "oracle blind spot: a legacy key made outside jitted code is a constant of the compiled program",
         "A module-level key consumed inside a jitted function draws the same numbers on every call (JAX302). The\n"
-        "oracle compares the draws within one call, where the key is consumed once, so it finds nothing.",
+        "oracle calls the program twice under `jax.debug_key_reuse`, which sees a typed key consumed again, but\n"
+        "not a legacy `PRNGKey` (a plain uint32 array), and compares draws only within one call.",
         _alarm(flows=("global",), codes=("JAX302",)),
     ),
     # ---- misses by design
@@ -232,10 +234,14 @@ CAUSES: list[Cause] = [
         _miss(contexts=("jit_library",)),
     ),
     Cause(
-        "`equinox.filter_jit`: an unannotated argument may be an array (traced) or a static value",
-        "`filter_jit` traces every array leaf and keeps every other value static. jaxlint knows an argument is\n"
-        "traced only from its annotation (`jax.Array`, `Float[Array, ...]`), and stays silent on the rest.",
-        _miss(contexts=("eqx_filter_jit",)),
+        "`equinox.filter_jit`/`filter_vmap`: an unannotated argument may be an array (traced) or a static value",
+        "`filter_jit` traces every array leaf and keeps every other value static; `filter_vmap` maps every array\n"
+        "leaf and passes every other value through (a lone Python float too, measured). jaxlint knows an argument\n"
+        "is traced only from its annotation (`jax.Array`, `Float[Array, ...]`) or an array use (`x.shape`,\n"
+        "`x.sum()`), and stays silent on the rest: real equinox code passes Python numbers unannotated to\n"
+        "`filter_jit` on purpose (`num_timesteps` used as a scan `length`, `k`, `tau`), so assuming arrays would\n"
+        "make false claims (taken as arrays, the 5,000-program differential would find recall 97.4%).",
+        _miss(contexts=("eqx_filter_jit", "eqx_filter_vmap")),
     ),
     Cause(
         "a key in a lax loop that no consumer ever sees twice, yet repeats across steps",

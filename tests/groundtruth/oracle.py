@@ -13,13 +13,16 @@ The verdict comes only from what JAX did:
   a tracer instead of a value; a tracer left in a global or an attribute;
 * a value frozen at trace time: the eager calls with equal inputs differ, the compiled do not;
 * a stale global: after a module rebinds a global, eager follows it and the compiled call not;
-* PRNG key reuse: ``jax.debug_key_reuse`` raises, or two draws of one call consume keys with
-  equal values (legacy ``PRNGKey`` arrays included);
+* PRNG key reuse: ``jax.debug_key_reuse`` raises within a call or on the second of two calls (a
+  key kept between calls, such as a module-level key), or two draws of one call consume keys
+  with equal values (legacy ``PRNGKey`` arrays included);
 * recompilation: the third call (same inputs as the first) compiles a function of the program
   again, or one call compiles the same function of the program more than once (counted with
   ``jax.monitoring``);
 * program size: the traced program has ``MAX_EQUATIONS`` equations or more (an unrolled loop);
-* a functional update whose result the traced program never uses (dead ``scatter``);
+* a functional update whose result the traced program never uses (dead ``scatter``), also one
+  JAX's dead-code elimination drops while tracing (a ``while_loop`` condition, a ``checkpoint``);
+* draws inside ``vmap`` from a key made there from a constant seed (every element draws alike);
 * a timer read while a computation is still pending (``is_ready()`` right after the timer);
 * the float64 warning JAX gives when x64 is off.
 
@@ -133,6 +136,7 @@ class Mode:
     modules: list[Any] = field(default_factory=list)
     load_error: BaseException | None = None
     draws: list[tuple[str, bytes | None, bool]] = field(default_factory=list)
+    unmapped_draws: list[str] = field(default_factory=list)
     leaked: list[str] = field(default_factory=list)
 
 
@@ -355,38 +359,93 @@ class _Timers:
         return read
 
 
+DERIVING = ("split", "fold_in", "clone")  # jax.random functions making keys from a key
+
+
 class _Draws:
-    """Records the key every consuming ``jax.random`` call receives (value, typed or not)."""
+    """Records the key every consuming ``jax.random`` call receives (value, typed or not), and
+    the draws inside ``vmap`` from a key made there from a constant seed (or split or folded
+    from one): the same key for every element."""
 
     def __init__(self) -> None:
         self.draws: list[tuple[str, bytes | None, bool]] = []
+        self.unmapped: list[str] = []  # draws inside `vmap` from a key made there from a constant
+        self.made_unmapped: set[bytes] = set()  # the values of such keys
         self.depth = 0
 
     @contextlib.contextmanager
     def active(self) -> Iterator[None]:
         originals = consuming_functions()
+        makers = {name: getattr(jax.random, name) for name in ("key", "PRNGKey")}
+        derivers = {name: getattr(jax.random, name) for name in DERIVING if name not in originals}
         for name, function in originals.items():
             setattr(jax.random, name, self._wrap(name, function))
+        for name, function in makers.items():
+            setattr(jax.random, name, self._wrap_maker(function))
+        for name, function in derivers.items():
+            setattr(jax.random, name, self._wrap_deriver(function))
         try:
             yield
         finally:
-            for name, function in originals.items():
+            for name, function in {**originals, **makers, **derivers}.items():
                 setattr(jax.random, name, function)
 
     def _wrap(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
         def recording(key: Any, *args: Any, **kwargs: Any) -> Any:
+            unmapped = _mapping() and key_value(key) in self.made_unmapped
             if self.depth == 0:
                 typed = False
                 with contextlib.suppress(Exception):
                     typed = jnp.issubdtype(key.dtype, jax.dtypes.prng_key)
                 self.draws.append((name, key_value(key), typed))
+                if unmapped:
+                    self.unmapped.append(name)
             self.depth += 1
             try:
-                return function(key, *args, **kwargs)
+                result = function(key, *args, **kwargs)
             finally:
                 self.depth -= 1
+            if unmapped and name in DERIVING:
+                self._remember(result)
+            return result
 
         return recording
+
+    def _wrap_deriver(self, function: Callable[..., Any]) -> Callable[..., Any]:
+        def deriving(key: Any, *args: Any, **kwargs: Any) -> Any:
+            result = function(key, *args, **kwargs)
+            if _mapping() and key_value(key) in self.made_unmapped:
+                self._remember(result)
+            return result
+
+        return deriving
+
+    def _wrap_maker(self, function: Callable[..., Any]) -> Callable[..., Any]:
+        def making(seed: Any, *args: Any, **kwargs: Any) -> Any:
+            key = function(seed, *args, **kwargs)
+            if _mapping() and not isinstance(seed, Tracer):
+                self._remember(key)
+            return key
+
+        return making
+
+    def _remember(self, keys: Any) -> None:
+        """Keep the values of concrete keys (one, or an array of them) made from a constant."""
+        with contextlib.suppress(Exception):
+            typed = jnp.issubdtype(keys.dtype, jax.dtypes.prng_key)
+            single = keys.ndim == (0 if typed else 1)
+            for key in [keys] if single else list(keys):
+                value = key_value(key)
+                if value is not None:
+                    self.made_unmapped.add(value)
+
+
+def _mapping() -> bool:
+    """Whether the code running now is mapped by ``vmap`` (eagerly: jit disabled). A concrete
+    value there is the same for every element."""
+    from jax._src import core
+
+    return type(core.trace_ctx.trace).__name__ == "BatchTrace"
 
 
 def _function_name(compiled: str) -> str:
@@ -488,7 +547,7 @@ def run_mode(
         )
         call.pending_timer, call.timer_reads = timers.pending, timers.reads
         if index == 0:
-            mode.draws = draws.draws
+            mode.draws, mode.unmapped_draws = draws.draws, draws.unmapped
             mode.leaked = _leaks(mode.modules)
         mode.calls.append(call)
         if not call.ok:
@@ -528,14 +587,22 @@ def same(a: Any, b: Any, exact: bool = False) -> bool:
 
 
 def _jaxpr_probe(program: Program, mode: Mode, cwd: Path) -> tuple[int | None, int]:
-    """Equations in the traced program (recursively) and scatters whose result goes unused."""
+    """Equations in the traced program (recursively) and scatters whose result goes unused, also
+    those JAX's dead-code elimination drops while tracing (traced again, watched, where the
+    program writes a functional update)."""
     entry = mode.modules[0]
     os.chdir(cwd)
+    eliminated: list[int] = []
     try:
         with contextlib.redirect_stdout(io.StringIO()), warnings.catch_warnings():
             warnings.simplefilter("ignore")
             logging.disable(logging.CRITICAL)
             try:
+                if any(".at[" in source for _, source in program.files):
+                    jax.clear_caches()  # the calls before traced the program: trace it afresh,
+                    with _dead_code_seen(eliminated):
+                        jax.make_jaxpr(entry.main)(*entry.inputs(0))
+                    jax.clear_caches()  # and once more as JAX does
                 closed = jax.make_jaxpr(entry.main)(*entry.inputs(0))
             finally:
                 logging.disable(logging.NOTSET)
@@ -543,7 +610,35 @@ def _jaxpr_probe(program: Program, mode: Mode, cwd: Path) -> tuple[int | None, i
         if isinstance(error, KeyboardInterrupt | _Timeout):
             raise
         return None, 0
-    return _count(closed.jaxpr)
+    equations, dead = _count(closed.jaxpr)
+    return equations, max(dead, *eliminated, 0)
+
+
+@contextlib.contextmanager
+def _dead_code_seen(found: list[int]) -> Iterator[None]:
+    """Trace with JAX's dead-code elimination watched: a functional update whose result nothing
+    uses (a discarded ``x.at[i].set(v)``) is dropped as tracing goes (``checkpoint``-ed
+    functions), or by ``dce_jaxpr`` (a ``while_loop`` condition, a ``jit`` body); the dead updates
+    each elimination is handed are counted into ``found``."""
+    from jax._src.interpreters import partial_eval as pe
+
+    frame, eliminate = pe.JaxprStackFrame, pe.dce_jaxpr
+    original = frame.__init__
+
+    def init(self: Any, debug_info: Any, auto_dce: bool) -> None:
+        original(self, debug_info, False)
+
+    def counting(jaxpr: Any, *args: Any, **kwargs: Any) -> Any:
+        found.append(_count(jaxpr)[1])
+        return eliminate(jaxpr, *args, **kwargs)
+
+    frame.__init__ = init  # type: ignore[method-assign]
+    pe.dce_jaxpr = counting
+    try:
+        yield
+    finally:
+        frame.__init__ = original  # type: ignore[method-assign]
+        pe.dce_jaxpr = eliminate
 
 
 def _subjaxprs(value: Any) -> Iterator[Any]:
@@ -714,23 +809,25 @@ def _judge(program: Program, loader: Loader, scratch: Path) -> Verdict:
         both_ok = all(len(m.calls) == 3 and all(c.ok for c in m.calls) for m in (eager, jit))
         if both_ok:
             evidence += _behaviour(program, eager, jit, cwd)
-        # key reuse: JAX's own checker, in a fresh load per mode, when the program draws keys
+        # key reuse: JAX's own checker, in a fresh load per mode, when the program draws keys; two
+        # calls, so that a key kept from one call to the next (a module-level key) is seen consumed twice
         draws = eager.draws + jit.draws
         if draws and not any(e.kind == "error" and "JAX3" in e.families for e in evidence):
             for is_eager in (True, False):
-                checked = run_mode(program, loader, cwd, eager=is_eager, check_keys=True, calls=1)
-                call = checked.calls[0] if checked.calls else None
+                checked = run_mode(program, loader, cwd, eager=is_eager, check_keys=True, calls=2)
+                call = checked.calls[-1] if checked.calls else None
                 if (
                     call is not None
                     and call.error is not None
                     and _classify(call.error) == frozenset({"JAX3"})
                 ):
                     line = call.error_site[1] if call.error_site else None
+                    which = "" if len(checked.calls) == 1 else " on the second call"
                     evidence.append(
                         Evidence(
                             "key-reuse",
                             frozenset({"JAX3"}),
-                            f"{checked.name} under debug_key_reuse: {_describe(call.error)}",
+                            f"{checked.name} under debug_key_reuse{which}: {_describe(call.error)}",
                             line,
                         )
                     )
@@ -746,6 +843,15 @@ def _judge(program: Program, loader: Loader, scratch: Path) -> Verdict:
                         f"{sum(groups[v] for v in shared)} draws of one call consume keys with equal values",
                     )
                 )
+        if eager.unmapped_draws:
+            evidence.append(
+                Evidence(
+                    "unmapped-draws",
+                    frozenset({"JAX3"}),
+                    f"{len(eager.unmapped_draws)} draw(s) inside vmap from a key made there from a "
+                    "constant seed: every element draws the same numbers",
+                )
+            )
         unseen_raw = [name for name, value, typed in eager.draws if value is None and not typed]
         return _decide(program, base, evidence, problems, both_ok, unseen_raw, eager, jit)
     finally:
