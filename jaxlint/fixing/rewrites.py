@@ -32,9 +32,13 @@ if TYPE_CHECKING:
 
 def add_static_argname(doc: Document, function: FunctionInfo, name: str) -> list[Edit]:
     """Edits that add ``name`` to ``static_argnames`` of the one ``jax.jit`` applied to ``function``."""
-    if len(function.jit_sites) != 1 or name not in {p.arg for p in function.param_nodes()}:
+    sites = [*function.jit_sites, *function.bound_jit_sites]
+    if len(sites) != 1 or name not in {p.arg for p in function.param_nodes()}:
         raise CannotFix("the function is not jitted at exactly one place")
-    site = function.jit_sites[0]
+    site = sites[0]
+    bound = site in function.bound_jit_sites
+    if bound and any(k.arg == "static_argnums" for k in getattr(site, "keywords", [])):
+        raise CannotFix("`static_argnums` of a bound method count without its `self`")
     scope = doc.model.index.parents.get(function.node, doc.model.index.module)
     if isinstance(site, (ast.Name, ast.Attribute)):
         partial, edits = doc.reference("functools.partial", scope)

@@ -33,6 +33,9 @@ class FunctionInfo:
     loop_condition: bool = False  # the cond_fun of a while_loop: it sees every step's carry
     transformed_by: set[Kind] = field(default_factory=set)  # kinds of transforms applied to it
     jit_sites: list[ast.expr] = field(default_factory=list)  # `@jax.jit`/`jax.jit(f)` applied to it
+    # `jax.jit(obj.method)`, `jax.jit(self.method)`: jits of the method bound (its `self` kept, the
+    # positions of the other parameters shifted by one)
+    bound_jit_sites: list[ast.Call] = field(default_factory=list)
     # reverse-mode differentiations applied to it: (transform, the call or decorator, bound offset)
     reverse_sites: list[tuple[str, ast.expr, ast.Call | None, int]] = field(default_factory=list)
     traced_for_shapes: bool = False  # traced by `jax.eval_shape` / `jax.make_jaxpr`, never run

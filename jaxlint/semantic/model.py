@@ -171,6 +171,22 @@ class Chain:
 CUSTOM_DERIVATIVES = frozenset({"jax.custom_jvp", "jax.custom_vjp"})
 
 
+def _jits_bound_method(info: FunctionInfo, chain: Chain, name: str, site: ast.AST) -> bool:
+    """Whether ``site`` is ``jax.jit(obj.method)`` (or ``nnx.jit``) of ``info``, a method bound to
+    its object, seen for the first time."""
+    return (
+        info.is_method
+        and len(chain.layers) == 1
+        and name in JITS_WITH_STATIC_ARGNAMES
+        and chain.offset == 1
+        and not chain.bound
+        and isinstance(site, ast.Call)
+        and bool(site.args)
+        and isinstance(site.args[0], ast.Attribute)
+        and site not in info.bound_jit_sites
+    )
+
+
 def _nondiff_params(info: FunctionInfo, call: ast.Call | None) -> frozenset[str]:
     """The parameters ``jax.custom_vjp(f, nondiff_argnums=(1,), nondiff_argnames=(...))`` (or
     its ``partial``) leaves Python values; all of them when these are not literals (nothing is
@@ -1164,6 +1180,8 @@ class SemanticModel:
             and outermost.site.lineno > 0
         ):
             info.jit_sites.append(outermost.site)
+        if _jits_bound_method(info, chain, transform.name, outermost.site):
+            info.bound_jit_sites.append(outermost.site)  # pyright: ignore[reportArgumentType]
         for layer in chain.layers:
             name = layer.transform.name
             if name in api.REVERSE_MODE and all(

@@ -239,6 +239,19 @@ def stores_name(node: ast.AST, name: str) -> bool:
     return isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load)
 
 
+def mention_counts(ctx: Context) -> Counter[str]:
+    """How many times the module mentions each name, as a name or an attribute (``obj.name``):
+    a method is named by its attribute."""
+    found = ctx.memo.get("mention_counts")
+    if found is None:
+        found = ctx.memo["mention_counts"] = Counter(
+            n.id if isinstance(n, ast.Name) else n.attr  # pyright: ignore[reportAttributeAccessIssue]
+            for n in ast.walk(ctx.model.tree)
+            if isinstance(n, (ast.Name, ast.Attribute))
+        )
+    return found
+
+
 def name_counts(ctx: Context) -> Counter[str]:
     """How many times the module mentions each name (counted once per file)."""
     found = ctx.memo.get("name_counts")

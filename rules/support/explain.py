@@ -13,7 +13,7 @@ from jaxlint.semantic.tracing import array_parameters
 from jaxlint.semantic.transforms import ABSTRACT, PARTIAL
 from jaxlint.semantic.values import is_jax_array, is_traced
 
-from .blocks import name_counts
+from .blocks import mention_counts
 
 MAX_SNIPPET = 48
 
@@ -145,11 +145,19 @@ def jit_parameter(ctx: Context, name: str | None) -> str | None:
     known to be an array (annotated so, or read as one, ``x.shape``): an array cannot be static
     ("Non-hashable static arguments are not supported")."""
     function = ctx.function
-    if name is None or function is None or name not in function.params or not function.jit_sites:
+    if name is None or function is None or name not in function.params or not jitted_at(function):
         return None
-    if is_array_parameter(ctx, name):
-        return None
+    if is_array_parameter(ctx, name) or (
+        function.bound_jit_sites and function.positional_names()[:1] == [name]
+    ):
+        return None  # an array, or the `self` a bound jit keeps
     return name if function.scope.bound.get(name) == 1 else None
+
+
+def jitted_at(function: FunctionInfo) -> list[ast.expr]:
+    """Where ``function`` is jitted, taking ``static_argnames``: decorators, ``jax.jit(f)``, and
+    ``jax.jit(obj.method)`` of a method bound to its object."""
+    return [*function.jit_sites, *function.bound_jit_sites]
 
 
 def static_request(ctx: Context, name: str | None) -> MarkStatic | None:
@@ -172,7 +180,7 @@ def enclosing_jit_parameter(ctx: Context, name: str | None) -> tuple[str, Functi
         return None
     binding = (f for f in _enclosing(function) if name in f.params or f.scope.bound.get(name))
     outer = next(binding, None)
-    if outer is None or name not in outer.params or outer.scope.bound.get(name) != 1 or not outer.jit_sites:
+    if outer is None or name not in outer.params or outer.scope.bound.get(name) != 1 or not jitted_at(outer):
         return None
     if is_jax_array(outer.params[name]) or name in array_parameters(outer):
         return None  # an array cannot be static
@@ -208,14 +216,14 @@ def jitted_caller_parameter(ctx: Context, name: str | None) -> tuple[str, Functi
     if name is None or function is None or is_array_parameter(ctx, name):
         return None
     for _ in range(MAX_HELPER_DEPTH):
-        if function.jit_sites:
+        if jitted_at(function):
             return None
         found = _passed_by_the_caller(ctx, function, name)
         if found is None:
             return None
         name, function = found
-        if function.jit_sites:
-            return (name, function) if len(function.jit_sites) == 1 else None
+        if jitted_at(function):
+            return (name, function) if len(jitted_at(function)) == 1 else None
     return None
 
 
@@ -231,10 +239,12 @@ def _passed_by_the_caller(ctx: Context, function: FunctionInfo, name: str) -> tu
     outer = caller.node
     if not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
-    calls = [c for c in ast.walk(outer) if isinstance(c, ast.Call) and _names(c.func, node.name)]
-    if not calls or name_counts(ctx)[node.name] != len(calls):
+    method = _bound_method(function)
+    calls = [c for c in ast.walk(outer) if isinstance(c, ast.Call) and _names(c.func, node.name, method)]
+    if not calls or mention_counts(ctx)[node.name] != len(calls):
         return None  # the helper is named elsewhere too: other callers, or handed on
-    passed = {_argument_for(call, function.positional_names(), name) for call in calls}
+    positions = function.positional_names()[1:] if method else function.positional_names()
+    passed = {_argument_for(call, positions, name) for call in calls}
     if len(passed) != 1:
         return None
     param = passed.pop()
@@ -245,8 +255,20 @@ def _passed_by_the_caller(ctx: Context, function: FunctionInfo, name: str) -> tu
     return param, caller
 
 
-def _names(node: ast.AST, name: str) -> bool:
+def _names(node: ast.AST, name: str, method: bool = False) -> bool:
+    """Whether ``node`` names the function ``name``: ``name``, or ``obj.name`` for a method."""
+    if method:
+        return isinstance(node, ast.Attribute) and node.attr == name
     return isinstance(node, ast.Name) and node.id == name
+
+
+def _bound_method(function: FunctionInfo) -> bool:
+    """Whether ``function`` is a method called on its object (``self`` bound): not a
+    ``staticmethod``."""
+    decorators = getattr(function.node, "decorator_list", [])
+    return function.is_method and not any(
+        isinstance(d, ast.Name) and d.id == "staticmethod" for d in decorators
+    )
 
 
 def _argument_for(call: ast.Call, positions: list[str], name: str) -> str | None:
