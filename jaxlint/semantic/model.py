@@ -257,6 +257,11 @@ class SemanticModel:
         self._fields_by_name: dict[str, Value | None] = {}
         self._reuses_trace: dict[FunctionInfo, bool] = {}
         self._compiled_roots: dict[FunctionInfo, FunctionInfo | None] = {}
+        # names bound to a wrapped function (`noisy = jax.jit(noise)`): the defs they wrap, and
+        # those that wrap a `jax.random` consumer (filled by `_key_using_scopes`)
+        self._wrapper_names: dict[str, tuple[Scope, ...]] = {}
+        self._drawing_wrappers: set[str] = set()
+        self._wrapped: dict[ast.expr, tuple[list[Scope], bool]] = {}
         self._requested_reuse: set[FunctionInfo] = set()  # traced by cached callers in other modules
         self._flax_modules: dict[ast.ClassDef, bool] = {}
         # functions made `jax.custom_jvp`/`jax.custom_vjp`, with their `nondiff_argnums`
@@ -430,11 +435,14 @@ class SemanticModel:
     @cached_property
     def _key_using_names(self) -> frozenset[str]:
         """The names of the defs that may consume a key (see ``_key_using_scopes``)."""
-        return frozenset(
+        users = self._key_using_scopes
+        defs = {
             scope.node.name
-            for scope in self._key_using_scopes
+            for scope in users
             if isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        )
+        }
+        wrappers = {name for name, callees in self._wrapper_names.items() if any(c in users for c in callees)}
+        return frozenset(defs | wrappers | self._drawing_wrappers)
 
     def consumed_params(self, info: FunctionInfo) -> set[str]:
         """Parameters of ``info`` that it consumes as PRNG keys."""
@@ -466,13 +474,22 @@ class SemanticModel:
         calls one of them by name or encloses one (one walk of the call graph, backwards)."""
         scopes = [self.index.module, *self.index.functions]
         users: dict[Scope, list[Scope]] = {}
+        found: set[Scope] = set()
         for scope in scopes:
             for name in scope.called:
                 for callee in self._scopes_defining(name):
                     users.setdefault(callee, []).append(scope)
+                wrapped, draws = self._wrapped_callees(scope, name)
+                for callee in wrapped:
+                    users.setdefault(callee, []).append(scope)
+                if wrapped or draws:
+                    self._wrapper_names[name] = (*self._wrapper_names.get(name, ()), *wrapped)
+                if draws:
+                    found.add(scope)
+                    self._drawing_wrappers.add(name)
             for inner in self._nested_scopes.get(scope.node, ()):
                 users.setdefault(inner, []).append(scope)
-        found = {scope for scope in scopes if self._calls_random(scope)}
+        found |= {scope for scope in scopes if self._calls_random(scope)}
         pending = list(found)
         while pending:
             for user in users.get(pending.pop(), ()):
@@ -480,6 +497,34 @@ class SemanticModel:
                     found.add(user)
                     pending.append(user)
         return found
+
+    def _wrapped_callees(self, scope: Scope, name: str) -> tuple[list[Scope], bool]:
+        """For a call of ``name`` bound once to a wrapped function (``noisy = jax.jit(noise)``,
+        ``partial(noise, ...)``, ``jax.grad(lambda x: noise(k, x))``, ``jax.jit(jax.random.normal)``):
+        the functions of this module the wrapper names, and whether it names a key consumer."""
+        owner = scope.lookup(name)
+        if owner is None or self._scopes_defining(name):
+            return [], False
+        value = owner.single_value(name)
+        if not isinstance(value, (ast.Call, ast.Lambda)):
+            return [], False
+        known = self._wrapped.get(value)
+        if known is None:
+            known = self._wrapped[value] = self._named_by_wrapper(value, owner)
+        return known
+
+    def _named_by_wrapper(self, value: ast.expr, owner: Scope) -> tuple[list[Scope], bool]:
+        """The defs of this module a wrapper expression names, and whether it names a function
+        of ``jax.random``."""
+        callees: list[Scope] = []
+        draws = False
+        for node in ast.walk(value):
+            if isinstance(node, ast.Name):
+                callees += self._scopes_defining(node.id)
+            if isinstance(node, (ast.Name, ast.Attribute)):
+                qualname = self.resolver.qualname(node, owner)
+                draws = draws or (qualname or "").rpartition(".")[0] == "jax.random"
+        return callees, draws
 
     def _calls_random(self, scope: Scope) -> bool:
         """Whether ``scope`` may call a ``jax.random`` consumer: a call of a random-like name

@@ -1,3 +1,5 @@
+import functools
+
 import jax
 import jax.numpy as jnp
 import jax.random as jr
@@ -214,3 +216,41 @@ def item_written_back(keys):
 def item_not_written_back(keys):
     sub = jax.random.split(keys[0])[1]
     return jax.random.normal(sub), jax.random.normal(keys[0])  # error: JAX301
+
+
+def add_noise(key, x):
+    return x + jax.random.normal(key, x.shape)
+
+
+noisy = jax.jit(add_noise)
+partly_noisy = functools.partial(add_noise)
+uniform_jitted = jax.jit(jax.random.uniform)
+slope_of_noise = jax.grad(lambda x, key: jnp.sum(add_noise(key, x)))
+
+
+def jitted_twice(key, x):
+    return noisy(key, x) + noisy(key, x)  # error: JAX301 (through `noisy = jax.jit(add_noise)`)
+
+
+def partial_twice(key, x):
+    return partly_noisy(key, x) + partly_noisy(key, x)  # error: JAX301
+
+
+def library_twice(key):
+    return uniform_jitted(key) + uniform_jitted(key)  # error: JAX301 (`jax.jit(jax.random.uniform)`)
+
+
+def grad_twice(key, x):
+    return slope_of_noise(x, key) + slope_of_noise(x, key)  # error: JAX301
+
+
+def jitted_with_split_keys(key, x):
+    first, second = jax.random.split(key)
+    return noisy(first, x) + noisy(second, x)  # ok: a key for each call
+
+
+doubled = jax.jit(lambda x: x * 2)
+
+
+def keyless_wrapper(key, x):
+    return doubled(x) + doubled(x) + jax.random.normal(key, x.shape)  # ok: `doubled` draws nothing
