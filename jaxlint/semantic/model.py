@@ -502,16 +502,32 @@ class SemanticModel:
         """For a call of ``name`` bound once to a wrapped function (``noisy = jax.jit(noise)``,
         ``partial(noise, ...)``, ``jax.grad(lambda x: noise(k, x))``, ``jax.jit(jax.random.normal)``):
         the functions of this module the wrapper names, and whether it names a key consumer."""
-        owner = scope.lookup(name)
-        if owner is None or self._scopes_defining(name):
+        if self._scopes_defining(name):
             return [], False
-        value = owner.single_value(name)
-        if not isinstance(value, (ast.Call, ast.Lambda)):
+        found = self._wrapper_value(scope, name)
+        if found is None:
             return [], False
+        value, owner = found
         known = self._wrapped.get(value)
         if known is None:
             known = self._wrapped[value] = self._named_by_wrapper(value, owner)
         return known
+
+    def _wrapper_value(self, scope: Scope, name: str) -> tuple[ast.expr, Scope] | None:
+        """What ``name`` is bound to once, when that is a call or a lambda, and the scope binding
+        it: a name in sight, or ``self.name`` that one method of the class stores."""
+        owner = scope.lookup(name)
+        if owner is not None:
+            value = owner.single_value(name)
+            return (value, owner) if isinstance(value, (ast.Call, ast.Lambda)) else None
+        cls = scope.parent.node if scope.parent is not None else None
+        if not isinstance(cls, ast.ClassDef):
+            return None
+        stores = self.self_stores(cls).get(name, [])
+        if len(stores) != 1 or not isinstance(stores[0].value, (ast.Call, ast.Lambda)):
+            return None
+        method = self.index.scopes.get(stores[0].method)
+        return None if method is None else (stores[0].value, method)
 
     def _named_by_wrapper(self, value: ast.expr, owner: Scope) -> tuple[list[Scope], bool]:
         """The defs of this module a wrapper expression names, and whether it names a function
@@ -521,6 +537,8 @@ class SemanticModel:
         for node in ast.walk(value):
             if isinstance(node, ast.Name):
                 callees += self._scopes_defining(node.id)
+            elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+                callees += self._scopes_defining(node.attr)  # `self.noise`, a method
             if isinstance(node, (ast.Name, ast.Attribute)):
                 qualname = self.resolver.qualname(node, owner)
                 draws = draws or (qualname or "").rpartition(".")[0] == "jax.random"
