@@ -317,6 +317,11 @@ class Interpreter:
         if found is None:
             held = self.model.held_instance(cls, node.attr)
             found = None if held is None else referring([InstanceRef(held)])
+        if found is None and self.model.self_stores(cls).get(node.attr) is None:
+            # a method of the class, bound to the object (`jax.jit(self.noise)`): never an
+            # attribute some method stores, which would shadow it on the object
+            method = self.model.bound_method(InstanceRef(cls), node.attr)
+            found = None if method is None else referring([method])
         return found
 
     def bind_sequence(self, targets: list[ast.expr], value: Value) -> None:

@@ -254,3 +254,22 @@ doubled = jax.jit(lambda x: x * 2)
 
 def keyless_wrapper(key, x):
     return doubled(x) + doubled(x) + jax.random.normal(key, x.shape)  # ok: `doubled` draws nothing
+
+
+class Jittered:
+    def __init__(self):
+        self.noisy = jax.jit(self.noise)
+
+    def noise(self, key, x):
+        return x + jax.random.normal(key, x.shape)
+
+    def twice(self, key, x):
+        return self.noisy(key, x) + self.noisy(key, x)  # error: JAX301 (`self.noisy = jax.jit(self.noise)`)
+
+    def split_first(self, key, x):
+        first, second = jax.random.split(key)
+        return self.noisy(first, x) + self.noisy(second, x)  # ok: a key for each call
+
+
+def run_jittered(key, x):
+    return Jittered().twice(key, x)
