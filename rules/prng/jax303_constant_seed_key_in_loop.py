@@ -110,9 +110,9 @@ class ConstantSeedKeyInLoop(Rule):
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         func = node.func
         tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-        if tail not in CONSTRUCTOR_NAMES or not node.args or ctx.qualname(func) not in api.KEY_CONSTRUCTORS:
+        seed = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "seed"), None)
+        if tail not in CONSTRUCTOR_NAMES or seed is None or ctx.qualname(func) not in api.KEY_CONSTRUCTORS:
             return
-        seed = node.args[0]
         if any(isinstance(n, (ast.Call, ast.Await, ast.Yield)) for n in ast.walk(seed)):
             return
         if is_traced(ctx.value(seed)):
@@ -144,6 +144,8 @@ class ConstantSeedKeyInLoop(Rule):
         # the step of a fori_loop, whose index then goes into it
         hoistable = ctx.loops and self.repetition(ctx, ctx.loops[:-1], names) is None
         if where.startswith("for every element"):
+            if not _drawn_alike(ctx, node):
+                return  # folded, split or handed on with what may differ per element
             ctx.report(
                 node,
                 f"`{snippet(ctx, node)}` is re-created with the same seed {where}: every element "
@@ -370,6 +372,86 @@ def _reads_keyword(node: ast.AST, kwargs: str, name: str) -> bool:
         and base.id == kwargs
         and isinstance(first, ast.Constant)
         and first.value == name
+    )
+
+
+def _drawn_alike(ctx: Context, node: ast.Call) -> bool:
+    """Whether the key ``node`` makes reaches its draws unchanged for every mapped element: drawn
+    from directly, or folded with constants and the variables of loops over constant ranges,
+    wherever it is read (through names bound once). A key split, indexed, folded with anything
+    else (a mapped argument, an axis index) or handed to another function may differ per
+    element, so nothing is claimed."""
+    function = ctx.function
+    return function is not None and _drawn_here(ctx, node, function, depth=0)
+
+
+def _drawn_here(ctx: Context, key: ast.expr, function: FunctionInfo, depth: int) -> bool:
+    """Whether ``key`` is the key argument of a ``jax.random`` draw, itself, folded with constants
+    and loop variables over constant ranges, or through the one name it is bound to."""
+    parent = _parents(ctx, function).get(key)
+    if depth > 4:
+        return False
+    if (
+        isinstance(parent, ast.Assign)
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Name)
+    ):
+        name = parent.targets[0].id
+        if function.scope.bound.get(name) != 1:
+            return False
+        reads = [
+            n
+            for n in own_nodes(_statements(function))
+            if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+        ]
+        return bool(reads) and all(_drawn_here(ctx, read, function, depth + 1) for read in reads)
+    if isinstance(parent, ast.Call) and parent.args and parent.args[0] is key:
+        qualname = ctx.qualname(parent.func) or ""
+        if (
+            qualname == "jax.random.fold_in"
+            and len(parent.args) == 2
+            and _unvarying(parent.args[1], function)
+        ):
+            return _drawn_here(ctx, parent, function, depth + 1)
+        module, _, tail = qualname.rpartition(".")
+        return module == "jax.random" and tail in api.RANDOM_CONSUMERS and tail != "split"
+    return False
+
+
+def _statements(function: FunctionInfo) -> list[ast.stmt]:
+    node = function.node
+    return node.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+
+
+def _parents(ctx: Context, function: FunctionInfo) -> dict[ast.AST, ast.AST]:
+    """The parent of every node of ``function`` (memoised per function)."""
+    key = ("parents", function.node)
+    found = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = {
+            child: node for node in ast.walk(function.node) for child in ast.iter_child_nodes(node)
+        }
+    return found
+
+
+def _unvarying(data: ast.expr, function: FunctionInfo) -> bool:
+    """Whether ``data`` is the same for every mapped element: constants and the variables of
+    Python loops over constant ranges in ``function``."""
+    loop_variables = {
+        loop.target.id
+        for loop in own_nodes(_statements(function))
+        if isinstance(loop, ast.For)
+        and isinstance(loop.target, ast.Name)
+        and isinstance(loop.iter, ast.Call)
+        and isinstance(loop.iter.func, ast.Name)
+        and loop.iter.func.id == "range"
+        and all(isinstance(a, ast.Constant) for a in loop.iter.args)
+    }
+    return all(
+        isinstance(n, (ast.Constant, ast.Load, ast.expr_context, ast.operator))
+        or (isinstance(n, ast.Name) and n.id in loop_variables and function.scope.bound.get(n.id) == 1)
+        or isinstance(n, ast.BinOp)
+        for n in ast.walk(data)
     )
 
 

@@ -209,3 +209,63 @@ def per_row_given(x, key):
 
 def keyed_rows(xs, key):
     return jax.vmap(per_row_given)(xs, jax.random.split(key, xs.shape[0]))
+
+
+def row_folded_in_two_steps(x, i):
+    k = jax.random.key(0)
+    k = jax.random.fold_in(k, i)  # ok: folded with the mapped index
+    return x + jax.random.normal(k, x.shape)
+
+
+def row_by_split_index(x, i):
+    keys = jax.random.split(jax.random.key(0), 8)  # ok: each element picks its own key
+    return x + jax.random.normal(keys[i], x.shape)
+
+
+def row_by_data(x):
+    key = jax.random.fold_in(jax.random.key(0), x[0].astype(jnp.int32))  # ok: folded with mapped data
+    return x + jax.random.normal(key, x.shape)
+
+
+def perturb(key, x, i):
+    return x + jax.random.normal(jax.random.fold_in(key, i), x.shape)
+
+
+def row_handed_on(x, i):
+    return perturb(jax.random.key(0), x, i)  # ok: the helper folds the mapped index in
+
+
+def row_by_axis_index(x):
+    key = jax.random.fold_in(jax.random.key(0), jax.lax.axis_index("batch"))  # ok: one per element
+    return x + jax.random.normal(key, x.shape)
+
+
+def row_never_drawn(x):
+    key = jax.random.key(0)  # ok: nothing draws from it
+    return x * jax.random.key_data(key).shape[0]
+
+
+def row_named_key(x):
+    key = jax.random.PRNGKey(3)  # error: JAX303 (bound to a name, then drawn)
+    return x + jax.random.uniform(key, x.shape)
+
+
+def mapped_rows(xs):
+    idx = jnp.arange(xs.shape[0])
+    return (
+        jax.vmap(row_folded_in_two_steps)(xs, idx),
+        jax.vmap(row_by_split_index)(xs, idx),
+        jax.vmap(row_by_data)(xs),
+        jax.vmap(row_handed_on)(xs, idx),
+        jax.vmap(row_by_axis_index, axis_name="batch")(xs),
+        jax.vmap(row_never_drawn)(xs),
+        jax.vmap(row_named_key)(xs),
+    )
+
+
+def keyword_seed(x):
+    total = 0.0
+    for _ in range(3):
+        key = jax.random.PRNGKey(seed=0)  # error: JAX303 (the seed given by keyword)
+        total = total + x * jax.random.normal(key, ())
+    return total
