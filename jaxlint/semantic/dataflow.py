@@ -1423,8 +1423,11 @@ class Interpreter:
                     )
         root = self.model.compiled_root(info) if info.traced_to_run else None
         if root is not None:
+            # a call that may draw from a parameter instead (`KEY if key is None else key`)
+            # draws what the caller passes: only one drawing the outer key alone is claimed
+            given = {c for k, c in tracker.all_consumed.items() if tracker.params_behind(k)}
             for key, call in outside.items():
-                if self.model.made_eagerly(key) and call not in tracker.through_callees:
+                if self.model.made_eagerly(key) and call not in tracker.through_callees and call not in given:
                     text = tracker.text_of(call, key)
                     tracker.event(call, KeyEvent("call", text, None, root.name, info.name))
         info.key_events = tracker.events

@@ -507,3 +507,13 @@ def samples_through_helpers(key):
         kept.append(draw_and_store(state))  # ok: the helper stores a new key back into the dict
         repeated.append(draw_only(state))  # error: JAX302
     return kept, repeated
+
+
+def maybe_given(x, key=None):
+    key = GLOBAL_KEY if key is None else key
+    return x + jax.random.normal(key, x.shape)  # ok: the jitted caller always passes a key
+
+
+@jax.jit
+def given_step(x, key):
+    return maybe_given(x, key)
