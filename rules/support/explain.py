@@ -10,7 +10,7 @@ from jaxlint.fixing.plans import MarkStatic
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.tracing import array_parameters
-from jaxlint.semantic.transforms import ABSTRACT, PARTIAL
+from jaxlint.semantic.transforms import ABSTRACT, NONE, PARTIAL
 from jaxlint.semantic.values import is_jax_array, is_traced
 
 from .blocks import mention_counts
@@ -166,10 +166,18 @@ def static_request(ctx: Context, name: str | None) -> MarkStatic | None:
     the jitted function it closes over (:func:`enclosing_jit_parameter`) or of the one jitted
     caller that hands it over (:func:`jitted_caller_parameter`)."""
     param = jit_parameter(ctx, name)
-    if param is not None:
-        return MarkStatic(param)
+    if param is not None and ctx.function is not None:
+        return None if _called_while_traced(ctx.function) else MarkStatic(param)
     found = enclosing_jit_parameter(ctx, name) or jitted_caller_parameter(ctx, name)
-    return MarkStatic(found[0], found[1].node) if found else None
+    if found is None or _called_while_traced(found[1]):
+        return None
+    return MarkStatic(found[0], found[1].node)
+
+
+def _called_while_traced(function: FunctionInfo) -> bool:
+    """Whether traced code calls the jitted ``function`` (a jit inside a jit): what it passes may
+    be a tracer, which a static argument rejects ("Non-hashable static arguments")."""
+    return any(caller.effective_level > NONE for caller in function.callers)
 
 
 def enclosing_jit_parameter(ctx: Context, name: str | None) -> tuple[str, FunctionInfo] | None:

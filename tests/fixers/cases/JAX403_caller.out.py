@@ -97,3 +97,17 @@ def shifted(n):
 @jax.jit
 def rebinds_on_the_way(n):
     return shifted(n)
+
+
+def zeros_of(x, n):
+    return jnp.zeros(n) + x  # no fix: `inner_jit` is called from jitted `outer_jit`, which passes a tracer
+
+
+@jax.jit
+def inner_jit(x, n):
+    return zeros_of(x, n)
+
+
+@jax.jit
+def outer_jit(x, n):
+    return inner_jit(x, n) * 2
