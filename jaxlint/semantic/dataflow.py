@@ -1097,12 +1097,16 @@ class Interpreter:
         if isinstance(func, ast.Name):
             callee = self.values[func] = self.load(func.id)
             if refs(callee):
+                if self.level > NONE and self.made_before_the_trace(func):
+                    self.mark_runs_on_outer_object(self.called_methods(callee, "__call__"))  # `MODEL(x)`
                 return self.call_refs(callee, node, args, keywords)
             return self.call_function(func, node, args, keywords)
         if isinstance(func, ast.Attribute):
             receiver = self.eval(func.value)
             callee = self.values[func] = self.self_function(func) or self.attribute(receiver, func.attr)
             if refs(callee):
+                if self.level > NONE and self.made_before_the_trace(func.value):
+                    self.mark_runs_on_outer_object(callee)
                 every = [*args, *keywords.values()]
                 if (
                     self.level > NONE
@@ -1143,6 +1147,18 @@ class Interpreter:
             return True
         enclosing = self.model.function_of(owner)
         return enclosing is not None and enclosing.effective_level == NONE
+
+    def mark_runs_on_outer_object(self, callee: Value) -> None:
+        for ref in refs(callee):
+            if isinstance(ref, FunctionRef) and ref.offset == 1:
+                target = self.model.infos.get(ref.node)
+                if target is not None and target.is_method:
+                    target.runs_on_outer_object = True
+
+    def called_methods(self, callee: Value, name: str) -> Value:
+        """The method ``name`` of each object ``callee`` may be, bound to it."""
+        methods = [self.model.bound_method(ref, name) for ref in refs(callee) if isinstance(ref, InstanceRef)]
+        return referring(m for m in methods if m is not None)
 
     def mark_called_on_outer_object(self, callee: Value) -> None:
         for ref in refs(callee):

@@ -43,6 +43,9 @@ class FunctionInfo:
     # a method called from traced code on an object made before the trace (a module-level object,
     # one an eager function holds): what it stores on `self` outlives the trace
     called_on_outer_object: bool = False
+    # a method traced code calls on such an object, with or without a tracer: a tracer it makes
+    # and stores on `self` (a functional update of an attribute, say) outlives the trace too
+    runs_on_outer_object: bool = False
     # the truth of each parameter that every traced call fixes with a constant (None: it varies);
     # None until a traced call says, and for good once it is traced a way that does not say
     flags: dict[str, bool | None] | None = None

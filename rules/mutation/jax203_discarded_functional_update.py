@@ -199,7 +199,21 @@ def _holds_any(tree: ast.AST, ids: set[int]) -> bool:
     return any(id(n) in ids for n in ast.walk(tree))
 
 
+def _method_runs_on_outer_object(ctx: Context) -> bool:
+    """Whether traced code calls the current method (or the one it is nested in) on an object
+    made before the trace, tracer or not."""
+    function = ctx.function
+    while function is not None and not function.is_method:
+        function = function.parent
+    return function is not None and function.runs_on_outer_object
+
+
 def _advice(ctx: Context, array: ast.expr, updated: str) -> str:
+    if isinstance(array, ast.Attribute) and is_self(array.value, ctx) and _is_record(ctx, array.value):
+        return (
+            f"`{array.attr} = {updated}`, to a local name, and use that: `{snippet(ctx, array.value)}` is a "
+            f"pytree record whose fields cannot be assigned"
+        )
     if isinstance(array, ast.Attribute) and _is_record(ctx, array.value):
         return pytree_update(ctx, array, updated)  # its fields cannot be set
     if isinstance(array, ast.Attribute) and _leaks(ctx, array):
@@ -238,19 +252,22 @@ def _leaks(ctx: Context, attribute: ast.Attribute) -> bool:
         return False
     owner = attribute.value
     if is_self(owner, ctx):
-        return self_outlives_trace(ctx)
+        return self_outlives_trace(ctx) or _method_runs_on_outer_object(ctx)
     return not isinstance(owner, ast.Name) or outlives_trace(ctx, owner.id) is not None
 
 
 def _is_record(ctx: Context, owner: ast.expr) -> bool:
     """Whether ``owner`` is a NamedTuple or pytree dataclass: known as one, a traced pytree
-    (whatever its class, JAX rebuilt it, and a NamedTuple's fields cannot be set), or a parameter
-    annotated with such a class of this module."""
+    (whatever its class, JAX rebuilt it, and a NamedTuple's fields cannot be set), a parameter
+    annotated with such a class of this module, or ``self`` in a method of one."""
     value = ctx.value(owner)
     if record_kind(value) is not None or is_traced(value):
         return True
     if not isinstance(owner, ast.Name) or ctx.function is None:
         return False
+    if is_self(owner, ctx):  # a method of a pytree class: an `equinox.Module`, a flax struct
+        cls = ctx.model.class_of_self(ctx.scope, owner.id)
+        return cls is not None and ctx.model.pytree_class(cls) is not None
     param = next((p for p in ctx.function.param_nodes() if p.arg == owner.id), None)
     if param is None or param.annotation is None:
         return False

@@ -1,6 +1,8 @@
 # fix: unsafe
 import jax
 import jax.numpy as jnp
+import equinox as eqx
+from flax import struct
 
 
 class Model:
@@ -42,3 +44,59 @@ class Local:
 @jax.jit
 def made_inside(x):
     return Local(x).bumped()
+
+
+class Accumulator:
+    def __init__(self):
+        self.buf = jnp.ones(3)
+
+    def reset(self):
+        buf = self.buf.at[:].set(0.0)
+        return buf
+
+
+ACCUMULATOR = Accumulator()
+
+
+@jax.jit
+def reset_step(x):
+    return ACCUMULATOR.reset() + x
+
+
+class Scaler:
+    def __init__(self):
+        self.w = jnp.ones(4)
+
+    def __call__(self, x):
+        w = self.w.at[0].multiply(3.0)
+        return x * w
+
+
+SCALER = Scaler()
+
+
+@jax.jit
+def scaled(x):
+    return SCALER(x)
+
+
+class Table(eqx.Module):
+    table: jax.Array
+
+    def bump(self, x):
+        table = self.table.at[0].add(1.0)
+        return x + table
+
+
+@eqx.filter_jit
+def bumped(model, x):
+    return model.bump(x)
+
+
+@struct.dataclass
+class Buffer:
+    buf: jax.Array
+
+    def clear(self):
+        buf = self.buf.at[0].set(0.0)
+        return buf.sum()
