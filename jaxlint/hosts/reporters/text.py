@@ -84,7 +84,8 @@ def _fixes_not_computed(diagnostics: list[Diagnostic]) -> str:
     candidates = sum(1 for d in diagnostics if d.code in fixable_codes())
     if not candidates:
         return "\n"
-    source = "comes from a rule with a fix" if candidates == 1 else "come from rules with fixes"
+    source = "comes from a rule" if candidates == 1 else "come from rules"
+    source += " with fixes for some forms"
     return (
         f"\n{candidates} {source}: `--diff` shows what `--fix` would change "
         "(safe fixes only; add `--unsafe-fixes` for all).\n"
