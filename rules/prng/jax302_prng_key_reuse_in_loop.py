@@ -155,11 +155,18 @@ class PrngKeyReuseInLoop(Rule):
             )
             return
         if event.kind == "held":
+            compiled = ctx.model.compiled_root(ctx.function) if ctx.function is not None else None
+            advice = (
+                f"split it and store the new key, `{event.key}, subkey = jax.random.split({event.key})`, "
+                f"then draw from `subkey`"
+                if compiled is None
+                else f"pass a key in and split it for each call (a new key stored on the object inside "
+                f"jitted `{compiled.name}` would leak a tracer)"
+            )
             ctx.report(
                 node,
                 f"key `{event.key}` is set in `__init__` and never replaced, so every call of "
-                f"`{event.repeated_by}` draws the same random numbers; split it and store the new key, "
-                f"`{event.key}, subkey = jax.random.split({event.key})`, then draw from `subkey`",
+                f"`{event.repeated_by}` draws the same random numbers; {advice}",
             )
             return
         if event.kind == "condition":
