@@ -256,7 +256,6 @@ class SemanticModel:
         self._stored_names: dict[ast.AST, frozenset[str]] = {}  # see stored_on_self
         self._fields_by_name: dict[str, Value | None] = {}
         self._reuses_trace: dict[FunctionInfo, bool] = {}
-        self._compiled_roots: dict[FunctionInfo, FunctionInfo | None] = {}
         # names bound to a wrapped function (`noisy = jax.jit(noise)`): the defs they wrap, and
         # those that wrap a `jax.random` consumer (filled by `_key_using_scopes`)
         self._wrapper_names: dict[str, tuple[Scope, ...]] = {}
@@ -350,25 +349,27 @@ class SemanticModel:
             return any(caller.effective_level > NONE and self.caches_trace(caller) for caller in info.callers)
         return self.reuses_trace(info)
 
-    def compiled_root(self, info: FunctionInfo) -> FunctionInfo | None:
+    def compiled_root(
+        self, info: FunctionInfo, seen: frozenset[FunctionInfo] = frozenset()
+    ) -> FunctionInfo | None:
         """The function whose compilation runs ``info`` as part of its program: ``info`` itself
         when it is compiled (``jit``, ``pmap``, ``filter_jit``, ``checkpoint``), else a compiled
         caller or enclosing function that traces it. What ``info`` reads while tracing is a
-        constant of that compiled program."""
-        if info not in self._compiled_roots:
-            self._compiled_roots[info] = None  # a cycle of callers proves nothing
-            self._compiled_roots[info] = self._find_compiled_root(info)
-        return self._compiled_roots[info]
-
-    def _find_compiled_root(self, info: FunctionInfo) -> FunctionInfo | None:
+        constant of that compiled program. Asked afresh each time: callers found later in the
+        analysis count (a module's `init` may run the method eagerly before `apply` traces it)."""
         if info.transformed_by & CACHING_KINDS:
             return info
+        seen = seen | {info}
         parent = info.parent
-        if parent is not None and info.inherited > NONE and (root := self.compiled_root(parent)):
-            return root
-        for caller in info.callers:
-            if caller.effective_level > NONE and (root := self.compiled_root(caller)):
+        if parent is not None and parent not in seen and info.inherited > NONE:
+            root = self.compiled_root(parent, seen)
+            if root is not None:
                 return root
+        for caller in info.callers:
+            if caller not in seen and caller.effective_level > NONE:
+                root = self.compiled_root(caller, seen)
+                if root is not None:
+                    return root
         return None
 
     def _find_trace_reuse(self, info: FunctionInfo) -> bool:

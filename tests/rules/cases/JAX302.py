@@ -1,6 +1,7 @@
 import functools
 
 import jax
+import flax.linen as nn
 import jax.numpy as jnp
 from jax import random
 
@@ -533,3 +534,23 @@ HELD_SAMPLER = HeldSampler(jax.random.key(0))
 @jax.jit
 def from_held(x):
     return x + HELD_SAMPLER.sample(x.shape)
+
+
+class NoisyDense(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        x = nn.Dense(4)(x)
+        return x + 0.1 * jax.random.normal(GLOBAL_KEY, x.shape)  # error: JAX302 (run by jitted `train_noisy`)
+
+
+noisy_dense = NoisyDense()
+
+
+@jax.jit
+def train_noisy(params, x):
+    return jnp.mean(noisy_dense.apply(params, x) ** 2)
+
+
+def start_noisy(x):
+    params = noisy_dense.init(jax.random.key(1), x)  # the eager `init` runs `__call__` first
+    return train_noisy(params, x)  # error: JAX301 (`init` drew from GLOBAL_KEY too)
