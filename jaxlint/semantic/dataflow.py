@@ -39,6 +39,7 @@ from jaxlint.semantic.tracing import annotation_kind_in, bind_values, initial_pa
 from jaxlint.semantic.transforms import (
     ABSTRACT,
     CONCRETE,
+    JITTING_KINDS,
     NONE,
     PARTIAL,
     STAGED,
@@ -1445,7 +1446,8 @@ class Interpreter:
             for key, call in outside.items():
                 if self.model.made_eagerly(key) and call not in tracker.through_callees and call not in given:
                     text = tracker.text_of(call, key)
-                    tracker.event(call, KeyEvent("call", text, None, root.name, info.name))
+                    how = "jitted" if root.transformed_by & JITTING_KINDS else "checkpointed"
+                    tracker.event(call, KeyEvent("call", text, None, root.name, info.name, how))
         info.key_events = tracker.events
         # a parameter the function stores a new key back into (`state["key"], sub = split(...)`)
         # holds a fresh key for the caller's next use: the call does not use it up

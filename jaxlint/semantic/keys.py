@@ -53,6 +53,7 @@ class KeyEvent:
     # a `loop` of a lax body: "closure" (closed over) or "carry" (handed back unsplit); a `call`:
     # the function consuming the key, where the compiled function runs it (a helper, a method)
     via: str = ""
+    compiled_by: str = "jitted"  # a `call`: how the function is compiled ("jitted", "checkpointed")
 
 
 class State:

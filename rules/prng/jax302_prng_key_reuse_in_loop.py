@@ -178,6 +178,7 @@ class PrngKeyReuseInLoop(Rule):
             )
             return
         if event.kind == "call":
+            program = "compiled program" if event.compiled_by == "jitted" else "trace `jax.checkpoint` keeps"
             inside = (
                 "inside it"
                 if event.via in ("", event.repeated_by)
@@ -185,8 +186,8 @@ class PrngKeyReuseInLoop(Rule):
             )
             ctx.report(
                 node,
-                f"key `{event.key}` is made outside jitted `{event.repeated_by}` and consumed {inside}: "
-                f"it is a constant of the compiled program, so every call draws the same random "
+                f"key `{event.key}` is made outside {event.compiled_by} `{event.repeated_by}` and consumed {inside}: "
+                f"it is a constant of the {program}, so every call draws the same random "
                 f"numbers; pass the key as an argument and split it for each call",
             )
             return

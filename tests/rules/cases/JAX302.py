@@ -554,3 +554,8 @@ def train_noisy(params, x):
 def start_noisy(x):
     params = noisy_dense.init(jax.random.key(1), x)  # the eager `init` runs `__call__` first
     return train_noisy(params, x)  # error: JAX301 (`init` drew from GLOBAL_KEY too)
+
+
+@jax.checkpoint
+def remat_noise(x):
+    return x + jax.random.normal(GLOBAL_KEY, x.shape)  # error: JAX302 (checkpoint keeps its trace)
