@@ -1358,9 +1358,26 @@ class Interpreter:
                 if keyword.arg in consumed and keyword.arg in keywords:
                     partial = keyword.arg in target.consumed_in_part
                     self.consume(node, keyword.value, keywords[keyword.arg], partial)
+            self.consume_defaults(target, offset, node, consumed)
         for key, _ in self.model.consumed_outside(target).items():
             self.tracker.consume(node, [key], _key_name(key), "", self.state)
             self.tracker.through_callees.add(node)
+
+    def consume_defaults(self, target: FunctionInfo, offset: int, node: ast.Call, consumed: set[str]) -> None:
+        """``def noise(x, key=KEY)`` called without a key: the call consumes the default, a key
+        of the scope that defines the function (made once, when the ``def`` ran)."""
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return
+        passed = set(target.positional_names()[offset : offset + len(node.args)])
+        passed |= {k.arg for k in node.keywords if k.arg is not None}
+        defining = self.model.index.parents.get(target.node)
+        if defining is None or defining.kind != "module":
+            return
+        for name, default in parameter_defaults(target.node.args).items():
+            if name in consumed and name not in passed and isinstance(default, ast.Name):
+                value = self.model.module_summary.get(default.id, UNKNOWN)
+                if key_ids(value) and self.tracker is not None and self.state is not None:
+                    self.tracker.consume(node, key_ids(value), default.id, "", self.state)
 
     def consume_closed_over(self, transform: Transform, node: ast.Call) -> None:
         """``lax.cond(p, f, g)``, ``lax.scan(f, init, xs)``: the call runs its functions here, so

@@ -273,3 +273,18 @@ class Jittered:
 
 def run_jittered(key, x):
     return Jittered().twice(key, x)
+
+
+DEFAULT_KEY = jax.random.key(7)
+
+
+def noise_by_default(x, key=DEFAULT_KEY):
+    return x + jax.random.normal(key, x.shape)
+
+
+def default_twice(x):
+    return noise_by_default(x) + noise_by_default(x)  # error: JAX301 (both draw from the default key)
+
+
+def default_and_given(x, key):
+    return noise_by_default(x) + noise_by_default(x, key)  # ok: one default, one given

@@ -559,3 +559,17 @@ def start_noisy(x):
 @jax.checkpoint
 def remat_noise(x):
     return x + jax.random.normal(GLOBAL_KEY, x.shape)  # error: JAX302 (checkpoint keeps its trace)
+
+
+def noise_by_default(x, key=GLOBAL_KEY):
+    return x + jax.random.normal(key, x.shape)
+
+
+@jax.jit
+def default_step(x):
+    return noise_by_default(x)  # error: JAX302 (the default key, made when the def ran)
+
+
+@jax.jit
+def given_default_step(x, key):
+    return noise_by_default(x, key)  # ok: the caller's key
