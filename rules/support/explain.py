@@ -11,7 +11,7 @@ from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.tracing import array_parameters
 from jaxlint.semantic.transforms import ABSTRACT, NONE, PARTIAL
-from jaxlint.semantic.values import is_jax_array, is_traced
+from jaxlint.semantic.values import UNKNOWN, is_jax_array, is_traced
 
 from .blocks import mention_counts
 
@@ -167,11 +167,73 @@ def static_request(ctx: Context, name: str | None) -> MarkStatic | None:
     caller that hands it over (:func:`jitted_caller_parameter`)."""
     param = jit_parameter(ctx, name)
     if param is not None and ctx.function is not None:
-        return None if _called_while_traced(ctx.function) else MarkStatic(param)
-    found = enclosing_jit_parameter(ctx, name) or jitted_caller_parameter(ctx, name)
-    if found is None or _called_while_traced(found[1]):
+        found: tuple[str, FunctionInfo] | None = (param, ctx.function)
+    else:
+        found = enclosing_jit_parameter(ctx, name) or jitted_caller_parameter(ctx, name)
+    if found is None or _called_while_traced(found[1]) or _handed_an_array(ctx, *found):
         return None
-    return MarkStatic(found[0], found[1].node)
+    return MarkStatic(found[0]) if param is not None else MarkStatic(found[0], found[1].node)
+
+
+def _handed_an_array(ctx: Context, param: str, function: FunctionInfo) -> bool:
+    """Whether a call of the jitted ``function`` in this module passes an array for ``param``
+    (``step(x, jnp.int32(3))``, ``step(x, SIZES[0])`` with ``SIZES`` a module-level array), which
+    no static argument accepts ("Non-hashable static arguments")."""
+    names = {getattr(function.node, "name", "")} | _names_bound_to(ctx, jitted_at(function))
+    positions = function.positional_names()
+    if function.bound_jit_sites or _bound_method(function):
+        positions = positions[1:]
+    for call in _calls_named(ctx, names):
+        argument = _argument_expression(call, positions, param)
+        if argument is not None and _known_array(ctx, argument):
+            return True
+    return False
+
+
+def _names_bound_to(ctx: Context, sites: list[ast.expr]) -> set[str]:
+    """The names the jit calls among ``sites`` are assigned to (``step = jax.jit(f)``)."""
+    found: set[str] = set()
+    for node in ast.walk(ctx.model.tree):
+        if isinstance(node, ast.Assign) and node.value in sites:
+            found |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return found
+
+
+def _calls_named(ctx: Context, names: set[str]) -> list[ast.Call]:
+    calls = ctx.memo.get("calls-by-name")
+    if calls is None:
+        calls = ctx.memo["calls-by-name"] = {}
+        for node in ast.walk(ctx.model.tree):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+                if name is not None:
+                    calls.setdefault(name, []).append(node)
+    return [call for name in names for call in calls.get(name, [])]
+
+
+def _argument_expression(call: ast.Call, positions: list[str], name: str) -> ast.expr | None:
+    keyword = next((k.value for k in call.keywords if k.arg == name), None)
+    if keyword is not None or name not in positions:
+        return keyword
+    index = positions.index(name)
+    if index < len(call.args) and not any(isinstance(a, ast.Starred) for a in call.args[: index + 1]):
+        return call.args[index]
+    return None
+
+
+def _known_array(ctx: Context, expr: ast.expr) -> bool:
+    """Whether ``expr`` is an array whatever the code around it: a JAX or NumPy call, or an
+    item of a module-level JAX array."""
+    if isinstance(expr, ast.Call):
+        qualname = ctx.model.qualname(expr.func, ctx.model.index.module) or ""
+        return qualname.startswith(("jax.numpy.", "jax.random.", "numpy."))
+    root = expr
+    while isinstance(root, (ast.Subscript, ast.Attribute)):
+        root = root.value
+    if not isinstance(root, ast.Name) or root.id not in ctx.model.index.module.bound:
+        return False
+    return is_jax_array(ctx.model.module_summary.get(root.id, UNKNOWN))
 
 
 def _called_while_traced(function: FunctionInfo) -> bool:
