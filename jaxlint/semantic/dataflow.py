@@ -1149,24 +1149,28 @@ class Interpreter:
         enclosing = self.model.function_of(owner)
         return enclosing is not None and enclosing.effective_level == NONE
 
-    def mark_runs_on_outer_object(self, callee: Value) -> None:
+    def bound_methods(self, callee: Value) -> list[FunctionInfo]:
+        """The methods ``callee`` names, bound to their object."""
+        found = []
         for ref in refs(callee):
             if isinstance(ref, FunctionRef) and ref.offset == 1:
                 target = self.model.infos.get(ref.node)
                 if target is not None and target.is_method:
-                    target.runs_on_outer_object = True
+                    found.append(target)
+        return found
+
+    def mark_runs_on_outer_object(self, callee: Value) -> None:
+        for target in self.bound_methods(callee):
+            target.runs_on_outer_object = True
+
+    def mark_called_on_outer_object(self, callee: Value) -> None:
+        for target in self.bound_methods(callee):
+            target.called_on_outer_object = True
 
     def called_methods(self, callee: Value, name: str) -> Value:
         """The method ``name`` of each object ``callee`` may be, bound to it."""
         methods = [self.model.bound_method(ref, name) for ref in refs(callee) if isinstance(ref, InstanceRef)]
         return referring(m for m in methods if m is not None)
-
-    def mark_called_on_outer_object(self, callee: Value) -> None:
-        for ref in refs(callee):
-            if isinstance(ref, FunctionRef) and ref.offset == 1:
-                target = self.model.infos.get(ref.node)
-                if target is not None and target.is_method:
-                    target.called_on_outer_object = True
 
     def call_refs(
         self,
