@@ -1459,7 +1459,7 @@ class Interpreter:
                     tracker.event(
                         call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by, "carry")
                     )
-        root = self.model.compiled_root(info) if info.traced_to_run else None
+        root = self.model.compiled_root(info) if outside and info.traced_to_run else None
         if root is not None:
             # a call that may draw from a parameter instead (`KEY if key is None else key`)
             # draws what the caller passes: only one drawing the outer key alone is claimed
