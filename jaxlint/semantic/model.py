@@ -443,7 +443,9 @@ class SemanticModel:
             if isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef))
         }
         wrappers = {name for name, callees in self._wrapper_names.items() if any(c in users for c in callees)}
-        return frozenset(defs | wrappers | self._drawing_wrappers)
+        # a flax module's `init`/`apply` run its `__call__`
+        entries = api.FLAX_ENTRY_POINTS if "__call__" in defs else frozenset()
+        return frozenset(defs | wrappers | self._drawing_wrappers | entries)
 
     def consumed_params(self, info: FunctionInfo) -> set[str]:
         """Parameters of ``info`` that it consumes as PRNG keys."""
@@ -503,7 +505,7 @@ class SemanticModel:
         """For a call of ``name`` bound once to a wrapped function (``noisy = jax.jit(noise)``,
         ``partial(noise, ...)``, ``jax.grad(lambda x: noise(k, x))``, ``jax.jit(jax.random.normal)``):
         the functions of this module the wrapper names, and whether it names a key consumer."""
-        if self._scopes_defining(name):
+        if name not in self._bound_by_assignment or self._scopes_defining(name):
             return [], False
         found = self._wrapper_value(scope, name)
         if found is None:
@@ -514,6 +516,13 @@ class SemanticModel:
             known = self._wrapped[value] = self._named_by_wrapper(value, owner)
         return known
 
+    @cached_property
+    def _bound_by_assignment(self) -> frozenset[str]:
+        """The names some ``name = value`` or ``obj.name = value`` binds in the module: the only
+        ones that can name a wrapped function."""
+        names = {name for scope in [self.index.module, *self.index.functions] for name in scope.assigned}
+        return frozenset(names | set(self._attribute_stores))
+
     def _wrapper_value(self, scope: Scope, name: str) -> tuple[ast.expr, Scope] | None:
         """What ``name`` is bound to once, when that is a call or a lambda, and the scope binding
         it: a name in sight, or ``self.name`` that one method of the class stores."""
@@ -522,7 +531,7 @@ class SemanticModel:
             value = owner.single_value(name)
             return (value, owner) if isinstance(value, (ast.Call, ast.Lambda)) else None
         cls = scope.parent.node if scope.parent is not None else None
-        if not isinstance(cls, ast.ClassDef):
+        if not isinstance(cls, ast.ClassDef) or name not in self._attribute_stores:
             return None
         stores = self.self_stores(cls).get(name, [])
         if len(stores) != 1 or not isinstance(stores[0].value, (ast.Call, ast.Lambda)):
@@ -540,9 +549,9 @@ class SemanticModel:
                 callees += self._scopes_defining(node.id)
             elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
                 callees += self._scopes_defining(node.attr)  # `self.noise`, a method
-            if isinstance(node, (ast.Name, ast.Attribute)):
-                qualname = self.resolver.qualname(node, owner)
-                draws = draws or (qualname or "").rpartition(".")[0] == "jax.random"
+            tail = node.id if isinstance(node, ast.Name) else getattr(node, "attr", None)
+            if not draws and tail in api.RANDOM_CONSUMERS:
+                draws = (self.resolver.qualname(node, owner) or "").rpartition(".")[0] == "jax.random"
         return callees, draws
 
     def _calls_random(self, scope: Scope) -> bool:
