@@ -308,3 +308,11 @@ def test_broken_programs_get_one_syntax_error(source: str) -> None:
 @given(st.text(max_size=400))
 def test_random_text_gets_a_syntax_error_or_checks_cleanly(text: str) -> None:
     assert_syntax_error_or_clean_check("import jax\n" + text)
+
+
+def test_a_fix_must_compile_not_only_parse() -> None:
+    """What the compiler rejects after parsing is no fixed file either: a keyword given twice
+    (two fixes each adding `static_argnames` to one jit), a parameter named twice."""
+    assert parses("jax.jit(f, static_argnames=('n',))")
+    assert not parses("jax.jit(f, static_argnames=('n',), static_argnames=('m',))")
+    assert not parses("def f(x, x):\n    return x\n")

@@ -21,11 +21,10 @@ from jaxlint.fixing.plans import (
 )
 from jaxlint.fixing.rewrites import (
     WhereBuilder,
-    add_static_argname,
     array_condition,
     block_statements,
     function_def,
-    jitted_function,
+    mark_static,
     pack,
     tuple_expression,
 )
@@ -44,9 +43,8 @@ class BranchOnTracerRewrite(Fixer[BranchFix]):
     def fix(self, request: BranchFix, site: Site, doc: Document) -> Fix | None:
         scope = site.scope
         match request:
-            case MarkStatic(param, function):
-                edits = add_static_argname(doc, jitted_function(doc, scope, function), param)
-                return doc.fix(Applicability.UNSAFE, f"Mark `{param}` static", edits)
+            case MarkStatic():
+                return mark_static(doc, scope, request)
             case WhereExpression():
                 return self.where_expression(request, site, doc)
             case WhereReturn():

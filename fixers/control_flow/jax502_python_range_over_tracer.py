@@ -8,7 +8,7 @@ from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import Fixer
 from jaxlint.fixing.plans import ForiLoop, MarkStatic, NumpyAtTraceTime
-from jaxlint.fixing.rewrites import add_static_argname, fori_loop_edits, jitted_function, numpy_at_trace_time
+from jaxlint.fixing.rewrites import fori_loop_edits, mark_static, numpy_at_trace_time
 
 
 class RangeToForiLoop(Fixer[ForiLoop | MarkStatic | NumpyAtTraceTime]):
@@ -27,6 +27,5 @@ class RangeToForiLoop(Fixer[ForiLoop | MarkStatic | NumpyAtTraceTime]):
                 return doc.fix(
                     Applicability.UNSAFE, "Rewrite the loop with `jax.lax.fori_loop`", edits, site.scope
                 )
-            case MarkStatic(param, function):
-                edits = add_static_argname(doc, jitted_function(doc, site.scope, function), param)
-                return doc.fix(Applicability.UNSAFE, f"Mark `{param}` static", edits)
+            case MarkStatic():
+                return mark_static(doc, site.scope, request)

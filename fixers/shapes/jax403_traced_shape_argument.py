@@ -9,7 +9,7 @@ from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import Fixer
 from jaxlint.fixing.plans import MarkStatic, NumpyAtTraceTime
-from jaxlint.fixing.rewrites import add_static_argname, jitted_function, numpy_at_trace_time
+from jaxlint.fixing.rewrites import mark_static, numpy_at_trace_time
 
 from ...rules.shapes.jax403_traced_shape_argument import DynamicSliceWindow
 
@@ -36,6 +36,5 @@ class ShapeArgumentToStatic(Fixer[DynamicSliceWindow | MarkStatic | NumpyAtTrace
                 return doc.fix(Applicability.UNSAFE, "Take the window with `lax.dynamic_slice_in_dim`", edits)
             case NumpyAtTraceTime():
                 return numpy_at_trace_time(request, site, doc)
-            case MarkStatic(param, function):
-                edits = add_static_argname(doc, jitted_function(doc, site.scope, function), param)
-                return doc.fix(Applicability.UNSAFE, f"Mark `{param}` static", edits)
+            case MarkStatic():
+                return mark_static(doc, site.scope, request)

@@ -106,17 +106,23 @@ def definition_codes(tree: ast.Module) -> dict[str, str]:
 
 
 def parses(text: str) -> bool:
-    """Whether ``text`` is Python this interpreter can parse (a fix must leave it so)."""
-    return parse_quietly(text) is not None
+    """Whether ``text`` is Python this interpreter compiles (a fix must leave it so): it parses,
+    and passes the checks the compiler makes after parsing (a keyword argument given twice, a
+    parameter named twice, ``nonlocal`` of no enclosing name)."""
+    return parse_quietly(text, compiled=True) is not None
 
 
-def parse_quietly(text: str) -> ast.Module | None:
-    """The syntax tree of ``text``, None when it does not parse; no warnings."""
+def parse_quietly(text: str, compiled: bool = False) -> ast.Module | None:
+    """The syntax tree of ``text``, None when it does not parse (with ``compiled``, when it does
+    not compile either); no warnings."""
 
     def work() -> ast.Module:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences and the like
-            return ast.parse(text)
+            tree = ast.parse(text)
+            if compiled:
+                compile(tree, "<fixed>", "exec", dont_inherit=True)
+            return tree
 
     try:
         try:

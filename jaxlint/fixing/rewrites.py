@@ -16,6 +16,7 @@ from jaxlint.fixing.plans import (
     ForiLoop,
     JaxNumpyFunction,
     LocalLeaf,
+    MarkStatic,
     NanGuard,
     NumpyAtTraceTime,
     RecordField,
@@ -28,6 +29,15 @@ if TYPE_CHECKING:
 
 
 # ---------------------------------------------------------------------------- static_argnames
+
+
+def mark_static(doc: Document, scope: Scope, request: MarkStatic) -> Fix:
+    """The fix of a ``MarkStatic`` request: the parameter joins the ``static_argnames`` of the one
+    jit applied to its function. Alone in its pass for that function: two such fixes of one
+    jit would each add the keyword."""
+    function = jitted_function(doc, scope, request.function)
+    edits = add_static_argname(doc, function, request.param)
+    return doc.fix(Applicability.UNSAFE, f"Mark `{request.param}` static", edits, function.scope)
 
 
 def add_static_argname(doc: Document, function: FunctionInfo, name: str) -> list[Edit]:
