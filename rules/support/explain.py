@@ -176,16 +176,17 @@ def static_request(ctx: Context, name: str | None) -> MarkStatic | None:
 
 
 def _handed_an_array(ctx: Context, param: str, function: FunctionInfo) -> bool:
-    """Whether a call of the jitted ``function`` in this module passes an array for ``param``
-    (``step(x, jnp.int32(3))``, ``step(x, SIZES[0])`` with ``SIZES`` a module-level array), which
-    no static argument accepts ("Non-hashable static arguments")."""
+    """Whether a call of the jitted ``function`` in this module passes an array or a list for
+    ``param`` (``step(x, jnp.int32(3))``, ``step(x, SIZES[0])`` with ``SIZES`` a module-level
+    array, ``make(x, [2, 3])``), which no static argument accepts ("Non-hashable static
+    arguments"); also through a name or attribute the jit is bound to (``self.run``)."""
     names = {getattr(function.node, "name", "")} | _names_bound_to(ctx, jitted_at(function))
     positions = function.positional_names()
     if function.bound_jit_sites or _bound_method(function):
         positions = positions[1:]
     for call in _calls_named(ctx, names):
         argument = _argument_expression(call, positions, param)
-        if argument is not None and _known_array(ctx, argument):
+        if argument is not None and _unhashable(ctx, argument):
             return True
     return False
 
@@ -196,6 +197,7 @@ def _names_bound_to(ctx: Context, sites: list[ast.expr]) -> set[str]:
     for node in ast.walk(ctx.model.tree):
         if isinstance(node, ast.Assign) and node.value in sites:
             found |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+            found |= {t.attr for t in node.targets if isinstance(t, ast.Attribute)}  # `self.run = ...`
     return found
 
 
@@ -222,9 +224,11 @@ def _argument_expression(call: ast.Call, positions: list[str], name: str) -> ast
     return None
 
 
-def _known_array(ctx: Context, expr: ast.expr) -> bool:
-    """Whether ``expr`` is an array whatever the code around it: a JAX or NumPy call, or an
-    item of a module-level JAX array."""
+def _unhashable(ctx: Context, expr: ast.expr) -> bool:
+    """Whether ``expr`` is a value no static argument accepts whatever the code around it: a
+    list, dict or set display, a JAX or NumPy call, or an item of a module-level JAX array."""
+    if isinstance(expr, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)):
+        return True
     if isinstance(expr, ast.Call):
         qualname = ctx.model.qualname(expr.func, ctx.model.index.module) or ""
         return qualname.startswith(("jax.numpy.", "jax.random.", "numpy."))
