@@ -387,35 +387,42 @@ def _drawn_alike(ctx: Context, node: ast.Call) -> bool:
 
 def _drawn_here(ctx: Context, key: ast.expr, function: FunctionInfo, depth: int) -> bool:
     """Whether ``key`` is the key argument of a ``jax.random`` draw, itself, folded with constants
-    and loop variables over constant ranges, or through the one name it is bound to."""
+    and loop variables over constant ranges, split into keys drawn from (unpacked, or indexed by
+    constants), or through the one name it is bound to."""
     parent = _parents(ctx, function).get(key)
     if depth > 4:
         return False
-    if (
-        isinstance(parent, ast.Assign)
-        and len(parent.targets) == 1
-        and isinstance(parent.targets[0], ast.Name)
-    ):
-        name = parent.targets[0].id
-        if function.scope.bound.get(name) != 1:
-            return False
-        reads = [
-            n
-            for n in own_nodes(_statements(function))
-            if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
-        ]
-        return bool(reads) and all(_drawn_here(ctx, read, function, depth + 1) for read in reads)
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
+        target = parent.targets[0]
+        if isinstance(target, ast.Name):
+            return _reads_drawn(ctx, target.id, function, depth + 1)
+        if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+            return all(_reads_drawn(ctx, e.id, function, depth + 1) for e in target.elts)  # pyright: ignore[reportAttributeAccessIssue]
+        return False
+    if isinstance(parent, ast.Subscript) and parent.value is key and isinstance(parent.slice, ast.Constant):
+        return _drawn_here(ctx, parent, function, depth + 1)  # `keys[1]` of a split
     if isinstance(parent, ast.Call) and parent.args and parent.args[0] is key:
         qualname = ctx.qualname(parent.func) or ""
-        if (
-            qualname == "jax.random.fold_in"
-            and len(parent.args) == 2
-            and _unvarying(parent.args[1], function)
+        data = parent.args[1:]
+        if qualname in ("jax.random.fold_in", "jax.random.split") and all(
+            _unvarying(d, function) for d in data
         ):
             return _drawn_here(ctx, parent, function, depth + 1)
         module, _, tail = qualname.rpartition(".")
         return module == "jax.random" and tail in api.RANDOM_CONSUMERS and tail != "split"
     return False
+
+
+def _reads_drawn(ctx: Context, name: str, function: FunctionInfo, depth: int) -> bool:
+    """Whether ``name``, bound once in ``function``, is read and every read is drawn from."""
+    if function.scope.bound.get(name) != 1:
+        return False
+    reads = [
+        n
+        for n in own_nodes(_statements(function))
+        if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+    ]
+    return bool(reads) and all(_drawn_here(ctx, read, function, depth) for read in reads)
 
 
 def _statements(function: FunctionInfo) -> list[ast.stmt]:

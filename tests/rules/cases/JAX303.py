@@ -269,3 +269,17 @@ def keyword_seed(x):
         key = jax.random.PRNGKey(seed=0)  # error: JAX303 (the seed given by keyword)
         total = total + x * jax.random.normal(key, ())
     return total
+
+
+def row_two_keys(x):
+    k1, k2 = jax.random.split(jax.random.key(0))  # error: JAX303 (split, both halves drawn)
+    return x + jax.random.normal(k1, x.shape) + jax.random.uniform(k2, x.shape)
+
+
+def row_constant_index(x):
+    keys = jax.random.split(jax.random.key(0), 3)  # error: JAX303 (indexed by a constant)
+    return x + jax.random.normal(keys[1], x.shape)
+
+
+def split_rows(xs):
+    return jax.vmap(row_two_keys)(xs), jax.vmap(row_constant_index)(xs)
