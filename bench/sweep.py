@@ -257,7 +257,7 @@ def sweep_file(path: Path) -> FileSweep:
         fixed = fix_source(source, str(path), rules, unsafe=True, project=view)
         result.fixed, result.applied = fixed.changed, sum(fixed.applied.values())
         result.problems = fixed.problems
-        result.parses = parses(fixed.fixed)
+        result.parses = not fixed.changed or parses(fixed.fixed)
         if fixed.changed and result.parses:
             stage = "second fix"
             result.refixed = fix_source(fixed.fixed, str(path), rules, unsafe=True, project=view).changed

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from jaxlint.engine.astutil import definition_locator, parses
+from jaxlint.engine.astutil import definition_locator, parse_quietly, parses
 from jaxlint.engine.diagnostics import Applicability, Diagnostic, Edit, Fix, Location
 from jaxlint.engine.linter import Analysis, RuleSet, analyze
 from jaxlint.fixing.document import line_starts
@@ -131,6 +131,14 @@ class _Pass:
     reason: str = ""
 
 
+def _breaks(source: str, text: str) -> bool:
+    """Whether ``text``, the fixed ``source``, no longer compiles; for a source that does not
+    compile either (a misplaced ``from __future__``), whether it no longer parses."""
+    if parses(text):
+        return False
+    return parses(source) or parse_quietly(text) is None
+
+
 def _apply_pass(
     source: str,
     path: str,
@@ -140,9 +148,9 @@ def _apply_pass(
 ) -> _Pass:
     chosen = _non_overlapping(candidates, source)
     text, spans = apply_edits(source, [fix for _, fix in chosen])
-    if not parses(text):  # find the fix to blame (only then: parsing per fix is quadratic)
+    if _breaks(source, text):  # find the fix to blame (only then: parsing per fix is quadratic)
         for diagnostic, fix in chosen:
-            if not parses(apply_edits(source, [fix])[0]):
+            if _breaks(source, apply_edits(source, [fix])[0]):
                 return _Pass(
                     failed=_key(diagnostic, source),
                     reason=f"{path}:{diagnostic.location.row}: fix for {diagnostic.code} was "
