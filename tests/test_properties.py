@@ -316,3 +316,19 @@ def test_a_fix_must_compile_not_only_parse() -> None:
     assert parses("jax.jit(f, static_argnames=('n',))")
     assert not parses("jax.jit(f, static_argnames=('n',), static_argnames=('m',))")
     assert not parses("def f(x, x):\n    return x\n")
+
+
+def test_a_file_that_never_compiled_is_still_fixed() -> None:
+    """A source the compiler rejects after parsing (a misplaced `from __future__`) keeps its
+    fixes: a fix there must only leave it parsing."""
+    from jaxlint.engine.linter import RuleSet
+    from jaxlint.engine.registry import rule_codes
+    from jaxlint.fixing.applier import fix_source
+
+    source = (
+        '"""Doc."""\nimport jax\nfrom __future__ import annotations\n\n\n'
+        "@jax.jit\ndef f(x):\n    print(x)\n    return x\n"
+    )
+    assert not parses(source)
+    fixed = fix_source(source, "m.py", RuleSet.from_codes(rule_codes()))
+    assert "jax.debug.print" in fixed.fixed and not fixed.problems
