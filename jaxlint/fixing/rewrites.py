@@ -42,7 +42,7 @@ def mark_static(doc: Document, scope: Scope, request: MarkStatic) -> Fix:
 
 def add_static_argname(doc: Document, function: FunctionInfo, name: str) -> list[Edit]:
     """Edits that add ``name`` to ``static_argnames`` of the one ``jax.jit`` applied to ``function``."""
-    sites = [*function.jit_sites, *function.bound_jit_sites]
+    sites = function.static_jit_sites()
     if len(sites) != 1 or name not in {p.arg for p in function.param_nodes()}:
         raise CannotFix("the function is not jitted at exactly one place")
     site = sites[0]

@@ -1108,15 +1108,10 @@ class Interpreter:
             if refs(callee):
                 if self.level > NONE and self.made_before_the_trace(func.value):
                     self.mark_runs_on_outer_object(callee)
-                every = [*args, *keywords.values()]
-                if (
-                    self.level > NONE
-                    and any(map(is_traced, every))
-                    and self.made_before_the_trace(func.value)
-                ):
-                    # handed a tracer: what it stores of it outlives the trace (the method is
-                    # analysed once for all its calls, so a call without one says nothing)
-                    self.mark_called_on_outer_object(callee)
+                    if any(map(is_traced, [*args, *keywords.values()])):
+                        # handed a tracer: what it stores of it outlives the trace (the method is
+                        # analysed once for all its calls, so a call without one says nothing)
+                        self.mark_called_on_outer_object(callee)
                 return self.call_refs(callee, node, args, keywords, receiver)
             return self.call_method(func, receiver, node, args, keywords)
         callee = self.eval(func)

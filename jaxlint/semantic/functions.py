@@ -187,6 +187,11 @@ class FunctionInfo:
     def param_nodes(self) -> list[ast.arg]:
         return all_params(self.node.args)
 
+    def static_jit_sites(self) -> list[ast.expr]:
+        """Where the function is jitted in a way that takes ``static_argnames``: decorators,
+        ``jax.jit(f)``, and ``jax.jit(obj.method)`` of a method bound to its object."""
+        return [*self.jit_sites, *self.bound_jit_sites]
+
     def positional_names(self) -> list[str]:
         args = self.node.args
         return [a.arg for a in (*args.posonlyargs, *args.args)]

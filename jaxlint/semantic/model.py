@@ -256,11 +256,7 @@ class SemanticModel:
         self._stored_names: dict[ast.AST, frozenset[str]] = {}  # see stored_on_self
         self._fields_by_name: dict[str, Value | None] = {}
         self._reuses_trace: dict[FunctionInfo, bool] = {}
-        # names bound to a wrapped function (`noisy = jax.jit(noise)`): the defs they wrap, and
-        # those that wrap a `jax.random` consumer (filled by `_key_using_scopes`)
-        self._wrapper_names: dict[str, tuple[Scope, ...]] = {}
-        self._drawing_wrappers: set[str] = set()
-        self._wrapped: dict[ast.expr, tuple[list[Scope], bool]] = {}
+        self._wrapped: dict[ast.expr, tuple[list[Scope], bool]] = {}  # see _wrapped_callees
         self._requested_reuse: set[FunctionInfo] = set()  # traced by cached callers in other modules
         self._flax_modules: dict[ast.ClassDef, bool] = {}
         # functions made `jax.custom_jvp`/`jax.custom_vjp`, with their `nondiff_argnums`
@@ -442,10 +438,14 @@ class SemanticModel:
             for scope in users
             if isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef))
         }
-        wrappers = {name for name, callees in self._wrapper_names.items() if any(c in users for c in callees)}
+        wrappers = {
+            name
+            for _, name, callees, draws in self._wrapper_calls
+            if draws or any(c in users for c in callees)
+        }
         # a flax module's `init`/`apply` run its `__call__`
         entries = api.FLAX_ENTRY_POINTS if "__call__" in defs else frozenset()
-        return frozenset(defs | wrappers | self._drawing_wrappers | entries)
+        return frozenset(defs | wrappers | entries)
 
     def consumed_params(self, info: FunctionInfo) -> set[str]:
         """Parameters of ``info`` that it consumes as PRNG keys."""
@@ -482,16 +482,13 @@ class SemanticModel:
             for name in scope.called:
                 for callee in self._scopes_defining(name):
                     users.setdefault(callee, []).append(scope)
-                wrapped, draws = self._wrapped_callees(scope, name)
-                for callee in wrapped:
-                    users.setdefault(callee, []).append(scope)
-                if wrapped or draws:
-                    self._wrapper_names[name] = (*self._wrapper_names.get(name, ()), *wrapped)
-                if draws:
-                    found.add(scope)
-                    self._drawing_wrappers.add(name)
             for inner in self._nested_scopes.get(scope.node, ()):
                 users.setdefault(inner, []).append(scope)
+        for scope, _, wrapped, draws in self._wrapper_calls:
+            for callee in wrapped:
+                users.setdefault(callee, []).append(scope)
+            if draws:
+                found.add(scope)
         found |= {scope for scope in scopes if self._calls_random(scope)}
         pending = list(found)
         while pending:
@@ -499,6 +496,19 @@ class SemanticModel:
                 if user not in found:
                     found.add(user)
                     pending.append(user)
+        return found
+
+    @cached_property
+    def _wrapper_calls(self) -> list[tuple[Scope, str, list[Scope], bool]]:
+        """Each call of a name bound to a wrapped function (``noisy = jax.jit(noise)``): the
+        calling scope, the name, the defs the wrapper names, and whether it names a ``jax.random``
+        function."""
+        found = []
+        for scope in [self.index.module, *self.index.functions]:
+            for name in scope.called:
+                wrapped, draws = self._wrapped_callees(scope, name)
+                if wrapped or draws:
+                    found.append((scope, name, wrapped, draws))
         return found
 
     def _wrapped_callees(self, scope: Scope, name: str) -> tuple[list[Scope], bool]:

@@ -16,7 +16,7 @@ from jaxlint.semantic.values import is_traced, record_kind
 from ..support.arrays import closed_over, local_leaf, pytree_update, rebinding_advice, record_field
 from ..support.blocks import is_local_name
 from ..support.explain import snippet
-from ..support.lifetimes import is_self, outlives_trace, self_outlives_trace
+from ..support.lifetimes import is_self, method_runs_on_outer_object, outlives_trace, self_outlives_trace
 
 
 @dataclass(frozen=True)
@@ -199,15 +199,6 @@ def _holds_any(tree: ast.AST, ids: set[int]) -> bool:
     return any(id(n) in ids for n in ast.walk(tree))
 
 
-def _method_runs_on_outer_object(ctx: Context) -> bool:
-    """Whether traced code calls the current method (or the one it is nested in) on an object
-    made before the trace, tracer or not."""
-    function = ctx.function
-    while function is not None and not function.is_method:
-        function = function.parent
-    return function is not None and function.runs_on_outer_object
-
-
 def _advice(ctx: Context, array: ast.expr, updated: str) -> str:
     if isinstance(array, ast.Attribute) and is_self(array.value, ctx) and _is_record(ctx, array.value):
         return (
@@ -252,7 +243,7 @@ def _leaks(ctx: Context, attribute: ast.Attribute) -> bool:
         return False
     owner = attribute.value
     if is_self(owner, ctx):
-        return self_outlives_trace(ctx) or _method_runs_on_outer_object(ctx)
+        return self_outlives_trace(ctx) or method_runs_on_outer_object(ctx)
     return not isinstance(owner, ast.Name) or outlives_trace(ctx, owner.id) is not None
 
 

@@ -455,7 +455,7 @@ def _unvarying(data: ast.expr, function: FunctionInfo) -> bool:
         and all(isinstance(a, ast.Constant) for a in loop.iter.args)
     }
     return all(
-        isinstance(n, (ast.Constant, ast.Load, ast.expr_context, ast.operator))
+        isinstance(n, (ast.Constant, ast.expr_context, ast.operator))
         or (isinstance(n, ast.Name) and n.id in loop_variables and function.scope.bound.get(n.id) == 1)
         or isinstance(n, ast.BinOp)
         for n in ast.walk(data)

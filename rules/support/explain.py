@@ -145,19 +145,13 @@ def jit_parameter(ctx: Context, name: str | None) -> str | None:
     known to be an array (annotated so, or read as one, ``x.shape``): an array cannot be static
     ("Non-hashable static arguments are not supported")."""
     function = ctx.function
-    if name is None or function is None or name not in function.params or not jitted_at(function):
+    if name is None or function is None or name not in function.params or not function.static_jit_sites():
         return None
     if is_array_parameter(ctx, name) or (
         function.bound_jit_sites and function.positional_names()[:1] == [name]
     ):
         return None  # an array, or the `self` a bound jit keeps
     return name if function.scope.bound.get(name) == 1 else None
-
-
-def jitted_at(function: FunctionInfo) -> list[ast.expr]:
-    """Where ``function`` is jitted, taking ``static_argnames``: decorators, ``jax.jit(f)``, and
-    ``jax.jit(obj.method)`` of a method bound to its object."""
-    return [*function.jit_sites, *function.bound_jit_sites]
 
 
 def static_request(ctx: Context, name: str | None) -> MarkStatic | None:
@@ -180,7 +174,7 @@ def _handed_an_array(ctx: Context, param: str, function: FunctionInfo) -> bool:
     ``param`` (``step(x, jnp.int32(3))``, ``step(x, SIZES[0])`` with ``SIZES`` a module-level
     array, ``make(x, [2, 3])``), which no static argument accepts ("Non-hashable static
     arguments"); also through a name or attribute the jit is bound to (``self.run``)."""
-    names = {getattr(function.node, "name", "")} | _names_bound_to(ctx, jitted_at(function))
+    names = {getattr(function.node, "name", "")} | _names_bound_to(ctx, function.static_jit_sites())
     positions = function.positional_names()
     if function.bound_jit_sites or _bound_method(function):
         positions = positions[1:]
@@ -192,13 +186,17 @@ def _handed_an_array(ctx: Context, param: str, function: FunctionInfo) -> bool:
 
 
 def _names_bound_to(ctx: Context, sites: list[ast.expr]) -> set[str]:
-    """The names the jit calls among ``sites`` are assigned to (``step = jax.jit(f)``)."""
-    found: set[str] = set()
-    for node in ast.walk(ctx.model.tree):
-        if isinstance(node, ast.Assign) and node.value in sites:
-            found |= {t.id for t in node.targets if isinstance(t, ast.Name)}
-            found |= {t.attr for t in node.targets if isinstance(t, ast.Attribute)}  # `self.run = ...`
-    return found
+    """The names the jit calls among ``sites`` are assigned to (``step = jax.jit(f)``,
+    ``self.run = jax.jit(self.pad)``); the assignments are indexed once per file."""
+    targets: dict[ast.AST, set[str]] | None = ctx.memo.get("assigned-to")
+    if targets is None:
+        targets = ctx.memo["assigned-to"] = {}
+        for node in ast.walk(ctx.model.tree):
+            if isinstance(node, ast.Assign):
+                names = {t.id for t in node.targets if isinstance(t, ast.Name)}
+                names |= {t.attr for t in node.targets if isinstance(t, ast.Attribute)}
+                targets[node.value] = names
+    return {name for site in sites for name in targets.get(site, ())}
 
 
 def _calls_named(ctx: Context, names: set[str]) -> list[ast.Call]:
@@ -254,7 +252,12 @@ def enclosing_jit_parameter(ctx: Context, name: str | None) -> tuple[str, Functi
         return None
     binding = (f for f in _enclosing(function) if name in f.params or f.scope.bound.get(name))
     outer = next(binding, None)
-    if outer is None or name not in outer.params or outer.scope.bound.get(name) != 1 or not jitted_at(outer):
+    if (
+        outer is None
+        or name not in outer.params
+        or outer.scope.bound.get(name) != 1
+        or not outer.static_jit_sites()
+    ):
         return None
     if is_jax_array(outer.params[name]) or name in array_parameters(outer):
         return None  # an array cannot be static
@@ -290,14 +293,14 @@ def jitted_caller_parameter(ctx: Context, name: str | None) -> tuple[str, Functi
     if name is None or function is None or is_array_parameter(ctx, name):
         return None
     for _ in range(MAX_HELPER_DEPTH):
-        if jitted_at(function):
+        if function.static_jit_sites():
             return None
         found = _passed_by_the_caller(ctx, function, name)
         if found is None:
             return None
         name, function = found
-        if jitted_at(function):
-            return (name, function) if len(jitted_at(function)) == 1 else None
+        if function.static_jit_sites():
+            return (name, function) if len(function.static_jit_sites()) == 1 else None
     return None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 
 from jaxlint.engine.context import Context
+from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.transforms import NONE
 
@@ -25,12 +26,25 @@ def self_outlives_trace(ctx: Context) -> bool:
     return bool(function.transformed_by) or function.called_on_outer_object
 
 
-def is_self(expr: ast.expr, ctx: Context) -> bool:
+def enclosing_method(ctx: Context) -> FunctionInfo | None:
+    """The method the current function is, or is nested in."""
     function = ctx.function
     while function is not None and not function.is_method:
         function = function.parent
-    names = function.positional_names() if function is not None else []
+    return function
+
+
+def is_self(expr: ast.expr, ctx: Context) -> bool:
+    method = enclosing_method(ctx)
+    names = method.positional_names() if method is not None else []
     return isinstance(expr, ast.Name) and bool(names) and expr.id == names[0]
+
+
+def method_runs_on_outer_object(ctx: Context) -> bool:
+    """Whether traced code calls the current method (or the one it is nested in) on an object
+    made before the trace, tracer or not: a tracer it stores on ``self`` outlives the trace."""
+    method = enclosing_method(ctx)
+    return method is not None and method.runs_on_outer_object
 
 
 def outlives_trace(ctx: Context, name: str) -> Scope | None:
