@@ -139,8 +139,10 @@ class Interpreter:
         self.loops: list[_Loop] = []
         self.outer_reads: list[ast.Name] = []  # names read before any local binding
         self.tracker: KeyTracker | None = None
+        # the parameters whose truth the statement being run depends on: `if train:` ...
+        self.guards: list[tuple[str, bool]] = []
         if model.tracks_keys(self.scope):
-            self.tracker = KeyTracker(local_names=frozenset(self.scope.bound))
+            self.tracker = KeyTracker(local_names=frozenset(self.scope.bound), guards=self.guards)
         self.step_folds: set[KeyId] = set()  # keys folded with this fori_loop body's step index
         self.stores_attributes = False  # whether `obj.attr = ...` was met (names "obj.attr" in state)
         self.keys_written_back: set[str] = set()  # names a new key was stored in an item of
@@ -365,14 +367,17 @@ class Interpreter:
 
     def block(self, body: list[ast.stmt]) -> None:
         handlers = _STATEMENTS
+        guards = self.guards
+        depth = len(guards)  # `if not train: return x` guards the rest of this block
         for stmt in body:
             if self.state is None:
-                return
+                break
             handler = handlers.get(type(stmt))
             if handler is None:
                 self.generic(stmt)
             else:
                 handler(self, stmt)
+        del guards[depth:]
 
     def generic(self, node: ast.AST) -> None:
         for child in ast.iter_child_nodes(node):
@@ -417,13 +422,36 @@ class Interpreter:
         self.eval(node.test)
         when_true, when_false = self.narrowing(node.test)
         live_true, live_false = self.live_branches(node.test)
+        guard = self.parameter_guard(node.test)
         entry = self.state
         self.state = entry.narrowed(when_true) if entry is not None and live_true else None
-        self.block(node.body)
+        self.guarded(guard, True, node.body)
         after_body = self.state
         self.state = entry.narrowed(when_false) if entry is not None and live_false else None
-        self.block(node.orelse)
+        self.guarded(guard, False, node.orelse)
         self.state = self.join(after_body, self.state, node)
+        if guard is not None and after_body is None and not node.orelse and self.state is not None:
+            self.guards.append((guard[0], not guard[1]))  # the rest of the block runs on the other
+
+    def parameter_guard(self, test: ast.expr) -> tuple[str, bool] | None:
+        """``(name, truth)`` where ``test`` is the truth of a parameter the function never
+        rebinds (``if train:``, ``if not deterministic:``): the truth that runs the body."""
+        if self.tracker is None or self.info is None:
+            return None
+        name, negated = without_not(test)
+        if not isinstance(name, ast.Name) or self.scope.bound.get(name.id) != 1:
+            return None
+        if name.id not in self.info.params and name.id not in {p.arg for p in self.info.param_nodes()}:
+            return None
+        return name.id, not negated
+
+    def guarded(self, guard: tuple[str, bool] | None, truth: bool, body: list[ast.stmt]) -> None:
+        if guard is None:
+            self.block(body)
+            return
+        self.guards.append((guard[0], guard[1] == truth))
+        self.block(body)
+        self.guards.pop()
 
     def s_for(self, node: ast.For | ast.AsyncFor) -> None:
         iterable = self.eval(node.iter)
@@ -1209,7 +1237,7 @@ class Interpreter:
         if not ref.layers:
             receiver = receiver if ref.offset == 1 and target.is_method and not ref.skip else None
             return self.call_helper(target, ref.offset, node, args, keywords, ref.bound, receiver)
-        self.consume_through(target, ref.offset, node, args, keywords)
+        self.consume_through(target, ref.offset, node, args, keywords, ref.bound)
         every = [*args, *keywords.values()]
         traced = any(is_traced(v) for v in every)
         if self.level > NONE and traced and self.info is not None:
@@ -1337,7 +1365,13 @@ class Interpreter:
         self.tracker.consume(call, keys, _key_text(argument), _root_name(argument), self.state, partial)
 
     def consume_through(
-        self, target: FunctionInfo, offset: int, node: ast.Call, args: list[Value], keywords: dict[str, Value]
+        self,
+        target: FunctionInfo,
+        offset: int,
+        node: ast.Call,
+        args: list[Value],
+        keywords: dict[str, Value],
+        bound: frozenset[str] = frozenset(),
     ) -> None:
         """A call of a function of this module consumes the keys passed as the parameters it
         consumes, and the keys it closes over and consumes."""
@@ -1346,6 +1380,8 @@ class Interpreter:
         if not self.model.may_use_keys(target):
             return
         consumed = self.model.consumed_params(target)
+        if consumed and target.consumption_guards:
+            consumed = self.consumed_at(target, offset, node, bound, consumed)
         if consumed:
             names = target.positional_names()[offset:]
             for name, argument, value in zip(names, node.args, args):
@@ -1361,6 +1397,23 @@ class Interpreter:
         for key, _ in self.model.consumed_outside(target).items():
             self.tracker.consume(node, [key], _key_name(key), "", self.state)
             self.tracker.through_callees.add(node)
+
+    def consumed_at(
+        self, target: FunctionInfo, offset: int, node: ast.Call, bound: frozenset[str], consumed: set[str]
+    ) -> set[str]:
+        """The parameters of ``consumed`` this call consumes: not one that ``target`` consumes only
+        under a parameter truth the call rules out (``noise(key, x, add=False)`` where the draw is
+        under ``if add:``)."""
+        flags = self.call_flags(target, offset, node, bound)
+
+        def runs(guards: frozenset[tuple[str, bool]]) -> bool:
+            return all(flags.get(name) in (None, truth) for name, truth in guards)
+
+        return {
+            name
+            for name in consumed
+            if any(runs(g) for g in target.consumption_guards.get(name, [frozenset()]))
+        }
 
     def consume_defaults(self, target: FunctionInfo, offset: int, node: ast.Call, consumed: set[str]) -> None:
         """``def noise(x, key=KEY)`` called without a key: the call consumes the default, a key
@@ -1471,6 +1524,7 @@ class Interpreter:
             self.keys_written_back & set(info.positional_names())
         )
         info.consumed_in_part = tracker.consumed_params - tracker.whole_params
+        info.consumption_guards = tracker.param_guards
         self.model.partial_calls |= tracker.partial_calls
         info.consumed_outside = {**outside, **folds}
 
@@ -1828,7 +1882,7 @@ class Interpreter:
             target.node in self.model.makes_functions or self.model.makes_objects(target)
         ):
             self.model.ensure(target)  # a factory: what it returns may be a function to trace
-        self.consume_through(target, offset, node, args, keywords)
+        self.consume_through(target, offset, node, args, keywords, bound)
         result = without_keys(target.returns) if target.analyzed else UNKNOWN
         if self.level < ABSTRACT and known_elements(result) is None:
             result = untraced(result)

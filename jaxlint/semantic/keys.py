@@ -208,6 +208,9 @@ class KeyTracker:
     phi_parts: dict[KeyId, frozenset[KeyId]] = field(default_factory=dict)
     loops: list[LoopFrame] = field(default_factory=list)
     local_names: frozenset[str] = frozenset()  # names the function binds: others are closed over
+    guards: list[tuple[str, bool]] = field(default_factory=list)  # the interpreter's, as it runs
+    # parameter -> the parameter truths under which each consumption of it runs (empty: always)
+    param_guards: dict[str, list[frozenset[tuple[str, bool]]]] = field(default_factory=dict)
 
     def consume(
         self, call: ast.Call, keys: Iterable[KeyId], text: str, root: str, state: State, partial: bool = False
@@ -224,7 +227,10 @@ class KeyTracker:
             if first is not None and first is not call:
                 self.events.setdefault(call, KeyEvent("reuse", text, first))
             state.consumed.setdefault(key, call)
-            self.consumed_params.update(self.params_behind(key))
+            behind = self.params_behind(key)
+            self.consumed_params.update(behind)
+            for param in behind:
+                self.param_guards.setdefault(param, []).append(frozenset(self.guards))
             if not partial:
                 self.whole_params.update(self.params_behind(key, through_items=False))
             if self.loops and not made_inside(key, self.loops[-1].node):

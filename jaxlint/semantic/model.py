@@ -586,6 +586,10 @@ class SemanticModel:
             node = scope.node
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 found.setdefault(node.name, []).append(scope)
+                owner = scope.parent
+                if node.name == "__call__" and owner is not None and owner.kind == "class":
+                    # what constructs the class may call its instances
+                    found.setdefault(owner.node.name, []).append(scope)  # pyright: ignore[reportAttributeAccessIssue]
         return found
 
     @cached_property
