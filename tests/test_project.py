@@ -314,3 +314,34 @@ def test_a_star_import_binds_what_the_module_exports(
     _, diagnostics = run(capsys, "--no-cache", str(root))
     expected = {("pkg/model.py", 10, "JAX501")} if model == STAR_MODEL else set()
     assert found(diagnostics, root) == expected
+
+
+def test_modules_are_analysed_before_the_modules_they_import(tmp_path: Path) -> None:
+    """What a module asks to trace in the modules it imports is known when they are analysed:
+    a jitted caller that sorts after its helper's module no longer costs the helper's module a
+    second analysis, and the order changes no finding."""
+    root = tmp_path / "order"
+    (root / "pkg" / "sub").mkdir(parents=True)
+    (root / "pkg" / "__init__.py").write_text("")
+    (root / "pkg" / "sub" / "__init__.py").write_text("")
+    (root / "pkg" / "a_helpers.py").write_text(
+        "def scale(x, factor):\n    if factor > 1:\n        return x\n    return -x\n"
+    )
+    (root / "pkg" / "sub" / "b_mid.py").write_text("from .. import a_helpers\n")
+    (root / "pkg" / "z_train.py").write_text(
+        "import jax\n\nfrom .a_helpers import scale\nfrom .sub import b_mid\n\n\n"
+        "@jax.jit\ndef step(x, factor):\n    return scale(x, factor)\n"
+    )
+    from jaxlint.project.runner import Mode, check_paths, dependents_first, project_index
+    from jaxlint.project.settings import SettingsCache
+
+    files = sorted(str(p) for p in root.rglob("*.py"))
+    order = [Path(p).name for p in dependents_first(files, project_index(files))]
+    assert order.index("z_train.py") < order.index("b_mid.py") < order.index("a_helpers.py")
+    result = check_paths([str(root)], SettingsCache(), Mode(jobs=1))
+    # only z_train.py twice, to learn what `scale` returns (before, a_helpers.py was analysed
+    # again too, once z_train.py asked to trace `scale`)
+    assert result.analysed == len(files) + 1
+    assert [(Path(d.filename).name, d.location.row, d.code) for d in result.diagnostics] == [
+        ("a_helpers.py", 2, "JAX501")
+    ]
