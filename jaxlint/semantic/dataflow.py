@@ -1234,6 +1234,8 @@ class Interpreter:
         target = self.model.infos.get(ref.node)
         if target is None:
             return UNKNOWN
+        if ref.held:
+            self.consume_held(target, ref, node)
         if not ref.layers:
             receiver = receiver if ref.offset == 1 and target.is_method and not ref.skip else None
             return self.call_helper(target, ref.offset, node, args, keywords, ref.bound, receiver)
@@ -1710,11 +1712,37 @@ class Interpreter:
                 ref.offset + len(node.args) - 1,
                 ref.bound | {k.arg for k in node.keywords if k.arg},
                 ref.layers,
+                held=ref.held + self.bound_keys(ref, node),
             )
             for ref in refs(self.values.get(node.args[0], UNKNOWN))
             if isinstance(ref, FunctionRef)
         ]
         return referring(made) if made else STATIC
+
+    def bound_keys(self, ref: FunctionRef, node: ast.Call) -> tuple[tuple[str, str, frozenset[object]], ...]:
+        """The keys ``partial(f, key, ...)`` binds, by the parameter of ``f`` each is bound to:
+        every call of the partial function hands them to ``f`` again."""
+        target = self.model.infos.get(ref.node)
+        if self.tracker is None or target is None or ref.layers:
+            return ()
+        names = target.positional_names()[ref.offset :]
+        given = [*zip(names, node.args[1:]), *((k.arg, k.value) for k in node.keywords if k.arg)]
+        held = []
+        for name, argument in given:
+            keys = key_ids(self.values.get(argument, UNKNOWN))
+            if keys:
+                held.append((name, _key_text(argument), keys))
+        return tuple(held)
+
+    def consume_held(self, target: FunctionInfo, ref: FunctionRef, node: ast.Call) -> None:
+        """A call of ``partial(f, key)`` consumes ``key`` where ``f`` consumes that parameter."""
+        if self.tracker is None or self.state is None or target is self.info:
+            return
+        consumed = self.model.consumed_params(target)
+        for name, text, keys in ref.held:
+            if name in consumed:
+                self.tracker.consume(node, keys, text, text.split(".")[0], self.state)
+                self.model.bound_key_calls.add(node)
 
     def jax_call(self, qualname: str, node: ast.Call, every: list[Value]) -> Value:
         if qualname.startswith("jax.nn.initializers."):

@@ -239,6 +239,7 @@ class SemanticModel:
         self._queue: deque[FunctionInfo] = deque()
         self.module_key_events: dict[ast.Call, KeyEvent] = {}
         self.partial_calls: set[ast.Call] = set()  # calls consuming only a key an argument holds
+        self.bound_key_calls: set[ast.Call] = set()  # calls of `partial(f, key)` consuming that key
         self._library_values: dict[str, Value] = {}
         self._unresolved: set[ast.AST] = set()
         # functions a class's methods store on `self` (`self.loss_fn = loss_fn`), and who reads them

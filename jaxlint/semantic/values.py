@@ -61,6 +61,8 @@ class FunctionRef:
     bound: frozenset[str] = frozenset()
     layers: tuple[LayerRef, ...] = ()
     skip: int = 0  # leading call arguments the function does not receive (flax `apply(variables, x)`)
+    # the PRNG keys ``partial`` bound: (parameter, how the key is written, its key identities)
+    held: tuple[tuple[str, str, frozenset[object]], ...] = ()
 
 
 @dataclass(frozen=True)

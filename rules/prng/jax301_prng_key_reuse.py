@@ -12,7 +12,7 @@ from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic.bodies import step_counter
 
 from ..support.blocks import is_local_name, own_nodes
-from ..support.explain import snippet, split_advice
+from ..support.explain import BOUND_KEY_ADVICE, snippet, split_advice
 from ..support.paths import path_root, plain_path
 from .carry import ThreadCarriedKey, thread_carried_key
 from .keypaths import (
@@ -131,8 +131,12 @@ class PrngKeyReuse(Rule):
             else "reusing it draws the same random bits"
         )
         partial = node in ctx.model.partial_calls or first in ctx.model.partial_calls
+        bound = node in ctx.model.bound_key_calls or first in ctx.model.bound_key_calls
         elsewhere = _held_elsewhere(ctx, event.key)
-        if partial:  # the calls consume a key that `event.key` holds (a field, an item)
+        if bound:  # `add = partial(noise, key)` called twice
+            what = f"key `{event.key}`"
+            advice = BOUND_KEY_ADVICE
+        elif partial:  # the calls consume a key that `event.key` holds (a field, an item)
             what = f"a key held by `{event.key}`"
             advice = "split that key and pass each call a record holding a key of its own"
         elif elsewhere:  # `m.sample_a(); m.sample_b()`, both drawing from `self.key`
@@ -147,7 +151,7 @@ class PrngKeyReuse(Rule):
         ctx.report(
             node,
             f"{what} was already consumed by `{consumer}` at line {first.lineno}: {effect}; {advice}",  # pyright: ignore[reportAttributeAccessIssue]
-            fix=None if partial or elsewhere else _split_fix(node, ctx, event.key, first),
+            fix=None if partial or elsewhere or bound else _split_fix(node, ctx, event.key, first),
         )
 
 

@@ -12,7 +12,7 @@ from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic.functions import FunctionInfo
 
 from ..support.blocks import is_local_name, own_nodes, stored_names, stores_name
-from ..support.explain import snippet, split_advice
+from ..support.explain import BOUND_KEY_ADVICE, snippet, split_advice
 from ..support.paths import path_root, plain_path
 from .carry import ThreadCarriedKey, carried_leaf, hands_back_carried, thread_carried_key
 from .keypaths import (
@@ -219,6 +219,7 @@ class PrngKeyReuseInLoop(Rule):
         loop = ctx.loops[-1] if ctx.loops else None
         fixable = (
             node not in ctx.model.partial_calls  # it uses a key the value holds: not the value
+            and node not in ctx.model.bound_key_calls  # nor the key a `partial` bound
             and event.key.isidentifier()
             and is_local_name(ctx, event.key)  # splitting a closed-over key would make it local
             and isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
@@ -228,7 +229,8 @@ class PrngKeyReuseInLoop(Rule):
             node,
             f"key `{event.key}` is created outside the loop and consumed on every iteration: every "
             f"iteration draws from the same key, so its random numbers repeat (identical where the "
-            f"shapes match) instead of being independent; {_loop_advice(ctx, event.key, loop)}",
+            f"shapes match) instead of being independent; "
+            f"{BOUND_KEY_ADVICE if node in ctx.model.bound_key_calls else _loop_advice(ctx, event.key, loop)}",
             fix=SplitInLoop(event.key, loop)  # pyright: ignore[reportArgumentType]
             if fixable
             else _fold_in_loop_index(node, ctx, event.key, loop)

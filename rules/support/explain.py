@@ -368,6 +368,12 @@ def is_array_parameter(ctx: Context, name: str | None) -> bool:
     return is_jax_array(function.params[name]) or name in array_parameters(function)
 
 
+BOUND_KEY_ADVICE = (
+    "`functools.partial` bound it, so every call of the partial function draws from it: pass each "
+    "call a key of its own instead of binding one"
+)
+
+
 def split_advice(key: str) -> str:
     """The split line a PRNG finding suggests, with a subkey name distinct from ``key`` (for a key
     that is not a name, ``keys[0]``: give each use a key of its own)."""

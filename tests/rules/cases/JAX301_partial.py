@@ -1,0 +1,50 @@
+# `functools.partial(f, key)` binds the key: every call of the partial function hands it to `f`
+# again, so a second call (or a call per iteration) reuses it where `f` draws from it.
+import functools
+from functools import partial
+
+import jax
+
+
+def noise(key, x, scale=1.0):
+    return x + scale * jax.random.normal(key, x.shape)
+
+
+def called_twice(key, x):
+    add = functools.partial(noise, key)
+    return add(x) + add(x)  # error: JAX301
+
+
+def bound_by_keyword(key, xs):
+    add = partial(noise, key=key)
+    return [add(x=x) for x in xs]  # error: JAX302
+
+
+def then_drawn_directly(key, x):
+    add = partial(noise, key)
+    y = add(x)
+    return y + noise(key, x)  # error: JAX301
+
+
+def each_loop_step(key, xs):
+    add = partial(noise, key)
+    out = []
+    for x in xs:
+        out.append(add(x))  # error: JAX302
+    return out
+
+
+def a_key_per_partial(key, x):
+    k1, k2 = jax.random.split(key)
+    return partial(noise, k1)(x) + partial(noise, k2)(x)
+
+
+def only_the_scale_bound(key, x):
+    add = partial(noise, scale=2.0)
+    k1, k2 = jax.random.split(key)
+    return add(k1, x) + add(k2, x)
+
+
+def called_once(key, x):
+    add = partial(noise, key)
+    return add(x) * 2.0
