@@ -573,7 +573,29 @@ class Interpreter:
             if default is not None:
                 self.eval(default)
         self.nested(node)
-        self.assign_name(node.name, self.model.function_value(node, self.scope))
+        value = self.model.function_value(node, self.scope)
+        held = self.default_keys(node) if self.info is not None else ()
+        if held:  # `def inner(y, key=key)`: every call that leaves the key out draws from it
+            value = referring(
+                dataclasses.replace(ref, held=ref.held + held)
+                if isinstance(ref, FunctionRef) and ref.node is node
+                else ref
+                for ref in refs(value)
+            )
+        self.assign_name(node.name, value)
+
+    def default_keys(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef
+    ) -> tuple[tuple[str, str, frozenset[object], bool], ...]:
+        """The keys a nested ``def`` takes as defaults, evaluated when the ``def`` runs."""
+        if self.tracker is None:
+            return ()
+        held = []
+        for name, default in parameter_defaults(node.args).items():
+            keys = key_ids(self.values.get(default, UNKNOWN))
+            if keys:
+                held.append((name, _key_text(default), keys, False))
+        return tuple(held)
 
     def decorate(self, node: ast.FunctionDef | ast.AsyncFunctionDef, decorator: ast.expr) -> None:
         """``@compiled`` over ``def f``: a decorator of this module receives ``f``."""
@@ -1719,7 +1741,9 @@ class Interpreter:
         ]
         return referring(made) if made else STATIC
 
-    def bound_keys(self, ref: FunctionRef, node: ast.Call) -> tuple[tuple[str, str, frozenset[object]], ...]:
+    def bound_keys(
+        self, ref: FunctionRef, node: ast.Call
+    ) -> tuple[tuple[str, str, frozenset[object], bool], ...]:
         """The keys ``partial(f, key, ...)`` binds, by the parameter of ``f`` each is bound to:
         every call of the partial function hands them to ``f`` again."""
         target = self.model.infos.get(ref.node)
@@ -1731,18 +1755,24 @@ class Interpreter:
         for name, argument in given:
             keys = key_ids(self.values.get(argument, UNKNOWN))
             if keys:
-                held.append((name, _key_text(argument), keys))
+                held.append((name, _key_text(argument), keys, True))
         return tuple(held)
 
     def consume_held(self, target: FunctionInfo, ref: FunctionRef, node: ast.Call) -> None:
-        """A call of ``partial(f, key)`` consumes ``key`` where ``f`` consumes that parameter."""
+        """A call of ``partial(f, key)``, or of a nested ``def f(x, key=key)`` that leaves the key
+        out, consumes that key where ``f`` consumes the parameter."""
         if self.tracker is None or self.state is None or target is self.info:
             return
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return  # what the call passes is not known
+        passed = set(target.positional_names()[ref.offset : ref.offset + len(node.args)])
+        passed |= {k.arg for k in node.keywords if k.arg is not None}
         consumed = self.model.consumed_params(target)
-        for name, text, keys in ref.held:
-            if name in consumed:
+        for name, text, keys, bound in ref.held:
+            if name in consumed and name not in passed:
                 self.tracker.consume(node, keys, text, text.split(".")[0], self.state)
-                self.model.bound_key_calls.add(node)
+                if bound:
+                    self.model.bound_key_calls.add(node)
 
     def jax_call(self, qualname: str, node: ast.Call, every: list[Value]) -> Value:
         if qualname.startswith("jax.nn.initializers."):

@@ -61,8 +61,9 @@ class FunctionRef:
     bound: frozenset[str] = frozenset()
     layers: tuple[LayerRef, ...] = ()
     skip: int = 0  # leading call arguments the function does not receive (flax `apply(variables, x)`)
-    # the PRNG keys ``partial`` bound: (parameter, how the key is written, its key identities)
-    held: tuple[tuple[str, str, frozenset[object]], ...] = ()
+    # the PRNG keys it holds: (parameter, how the key is written, its key identities, whether
+    # ``partial`` bound it: else it is the parameter's default)
+    held: tuple[tuple[str, str, frozenset[object], bool], ...] = ()
 
 
 @dataclass(frozen=True)

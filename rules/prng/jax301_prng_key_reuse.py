@@ -140,7 +140,9 @@ class PrngKeyReuse(Rule):
             what = f"a key held by `{event.key}`"
             advice = "split that key and pass each call a record holding a key of its own"
         elif elsewhere:  # `m.sample_a(); m.sample_b()`, both drawing from `self.key`
-            what = f"the key `{event.key}` that both methods draw from"
+            same = isinstance(first, ast.Call) and ast.dump(first.func) == ast.dump(node.func)
+            drawer = "the method draws" if same else "both methods draw"
+            what = f"the key `{event.key}` that {drawer} from"
             advice = (
                 f"split it in the class before each draw and store the new key, "
                 f"`{event.key}, subkey = jax.random.split({event.key})`"

@@ -48,3 +48,51 @@ def only_the_scale_bound(key, x):
 def called_once(key, x):
     add = partial(noise, key)
     return add(x) * 2.0
+
+
+KEY = jax.random.key(0)
+
+
+def nested_default_twice(x):
+    def inner(y, key=KEY):
+        return y + jax.random.normal(key, y.shape)
+
+    return inner(x) + inner(x)  # error: JAX301
+
+
+def local_default_twice(key, x):
+    def inner(y, k=key):
+        return y + jax.random.normal(k, y.shape)
+
+    return inner(x) * inner(x)  # error: JAX301
+
+
+def default_overridden(key, x):
+    k1, k2 = jax.random.split(key)
+
+    def inner(y, k=k1):
+        return y + jax.random.normal(k, y.shape)
+
+    return inner(x) + inner(x, k2)
+
+
+def default_passed_by_keyword(key, x):
+    k1, k2 = jax.random.split(key)
+
+    def inner(y, k=k1):
+        return y + jax.random.normal(k, y.shape)
+
+    return inner(x, k=k2) + inner(x)
+
+
+class Sampler:
+    def __init__(self):
+        self.key = jax.random.key(1)
+
+    def draw(self, x):
+        return x + jax.random.normal(self.key, x.shape)  # error: JAX302
+
+
+def one_method_twice(x):
+    s = Sampler()
+    return s.draw(x) * s.draw(x)  # error: JAX301
