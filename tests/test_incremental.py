@@ -241,7 +241,14 @@ def scope_facts(scope: Scope) -> tuple[object, ...]:
     }
     assigned = {name: dump(value) for name, value in scope.assigned.items()}
     bindings = (scope.bound, scope.imports, scope.import_count, defs, scope.globals, scope.nonlocals)
-    return (scope.kind, *bindings, scope.params, assigned, scope.called, scope.calls_random)
+    return (
+        scope.kind,
+        *bindings,
+        scope.params,
+        assigned,
+        scope.called,
+        [dump(a) for a in scope.random_passes],
+    )
 
 
 def index_facts(model: SemanticModel) -> tuple[object, ...]:

@@ -525,3 +525,53 @@ def json_round_trip(data: object) -> object:
     import json
 
     return json.loads(json.dumps(data))
+
+
+KEY_USERS = """
+import jax
+import jax.numpy as jnp
+from jax import lax
+from jax.random import normal
+
+
+def passes_a_variable(x, t, beta):
+    return jnp.issubdtype(x, t) and max(x, beta)
+
+
+def splits_an_array(x):
+    return jnp.split(x, 2) + lax.split(x, [1, 1])
+
+
+def maps_a_sampler(keys):
+    return jax.vmap(normal)(keys)
+
+
+def maps_a_qualified_sampler(keys):
+    return jax.vmap(jax.random.uniform)(keys)
+
+
+def draws(key):
+    return jax.random.normal(key)
+
+
+def calls_a_drawing_helper(key):
+    return draws(key)
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "may_draw"),
+    [
+        ("passes_a_variable", False),  # `t` and `beta` name jax.random functions, but are variables
+        ("splits_an_array", False),  # `jnp.split` and `lax.split` take no key
+        ("maps_a_sampler", True),
+        ("maps_a_qualified_sampler", True),
+        ("draws", True),
+        ("calls_a_drawing_helper", True),
+    ],
+)
+def test_only_functions_that_may_draw_have_their_keys_followed(name: str, may_draw: bool) -> None:
+    """Keys are followed (the interpreter runs on an eager function for them) only where a key
+    may be consumed: a variable named like a jax.random function, or JAX's array `split`, is none."""
+    model = model_of(KEY_USERS)
+    assert model.may_use_keys(function(model, name)) is may_draw

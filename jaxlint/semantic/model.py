@@ -569,13 +569,20 @@ class SemanticModel:
         """Whether ``scope`` may call a ``jax.random`` consumer: a call of a random-like name
         (``split``, ``normal``) that is not a method of some object (``line.split(",")``,
         ``rng.normal()`` of NumPy's generator) nor a function of a library without keys."""
-        return scope.calls_random or any(self._may_consume_key(call, scope) for call in scope.random_calls)
+        return any(self._may_consume_key(call.func, scope) for call in scope.random_calls) or any(
+            self._may_consume_key(argument, scope, passed=True) for argument in scope.random_passes
+        )
 
-    def _may_consume_key(self, call: ast.Call, scope: Scope) -> bool:
-        qualname = self.resolver.qualname(call.func, scope)
+    def _may_consume_key(self, function: ast.expr, scope: Scope, passed: bool = False) -> bool:
+        """Whether ``function``, called (or ``passed`` on), may be a key consumer."""
+        qualname = self.resolver.qualname(function, scope)
         if qualname is None:
-            return isinstance(call.func, ast.Name)  # a local function or parameter of that name
-        return qualname.partition(".")[0] not in KEYLESS_LIBRARIES
+            # called: a local function or parameter of that name; passed: a variable (`t`,
+            # `beta`), or a def whose calls the call graph follows
+            return isinstance(function, ast.Name) and not passed
+        root = qualname.partition(".")[0]
+        # JAX's own functions of these names outside its random modules take no key (`jnp.split`)
+        return root not in KEYLESS_LIBRARIES and (root != "jax" or "random" in qualname)
 
     def _scopes_defining(self, name: str) -> list[Scope]:
         return self._definitions.get(name, [])

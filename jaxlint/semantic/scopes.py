@@ -42,8 +42,9 @@ class Scope:
     # callee names this scope calls (`f(...)`, `self.f(...)`) or passes on (`jax.jit(f)`); whether
     # one is a jax.random-like consumer (`*.normal`, `split`): what decides if keys are followed
     called: set[str] = field(default_factory=set)
-    calls_random: bool = False  # passes on a jax.random-like function (`jax.vmap(normal)`)
     random_calls: list[ast.Call] = field(default_factory=list)  # calls of jax.random-like names
+    # arguments naming a jax.random-like function (`jax.vmap(random.normal)`, or a variable `t`)
+    random_passes: list[ast.expr] = field(default_factory=list)
     star_imports: list[str] = field(default_factory=list)  # `from m import *`: each module, as written
     # while set, every change below is also recorded here, to replay (see :class:`ScopeCache`)
     journal: list[tuple[Callable[..., None], tuple[Any, ...]]] | None = field(default=None, repr=False)
@@ -77,12 +78,17 @@ class Scope:
             self.journal.append((Scope.assign, (name, value)))
         self.assigned[name] = value
 
-    def note_call(self, callee: str, random: bool) -> None:
-        """Record a call of ``callee`` (a call of a jax.random-like consumer when ``random``)."""
+    def note_call(self, callee: str) -> None:
+        """Record a call of ``callee``, or that it is passed on (``jax.jit(f)``)."""
         if self.journal is not None:
-            self.journal.append((Scope.note_call, (callee, random)))
+            self.journal.append((Scope.note_call, (callee,)))
         self.called.add(callee)
-        self.calls_random = self.calls_random or random
+
+    def note_random_pass(self, argument: ast.expr) -> None:
+        """Record an argument named like a jax.random function: the model resolves it."""
+        if self.journal is not None:
+            self.journal.append((Scope.note_random_pass, (argument,)))
+        self.random_passes.append(argument)
 
     def note_random_call(self, call: ast.Call) -> None:
         """Record a call of a jax.random-like name (``split``, ``normal``): the model resolves it."""
@@ -209,7 +215,6 @@ class ScopeCache:
             for each in fields(Scope):
                 if each.default_factory is not MISSING:
                     setattr(self.module, each.name, each.default_factory())
-            self.module.calls_random = False
         return self.module
 
 
@@ -447,13 +452,15 @@ class _ScopeBuilder:
         if own in self.interesting_calls:
             self.index.calls.append((node, scope))
         if tail is not None:
-            scope.function.note_call(tail, False)
+            scope.function.note_call(tail)
             if own in RANDOM_CONSUMERS:
                 scope.function.note_random_call(node)
         for argument in node.args:  # a function passed on (`jax.jit(draw)`) may be called later
             passed = argument.attr if isinstance(argument, ast.Attribute) else getattr(argument, "id", None)
             if passed is not None:
-                scope.function.note_call(passed, passed in RANDOM_CONSUMERS)
+                scope.function.note_call(passed)
+                if passed in RANDOM_CONSUMERS:
+                    scope.function.note_random_pass(argument)
         if (
             isinstance(func, ast.Attribute)
             and func.attr in MUTATING_METHODS
