@@ -1908,6 +1908,7 @@ class Interpreter:
             target.callers.add(self.info)
         if self.level > NONE and target is not self.info:
             params = self.bind_arguments(target, offset, node, args, keywords)
+            params |= self.traced_defaults(target, offset, node, bound, params)
             nondiff = self.model.custom_derivatives.get(target) if self.level == STAGED else None
             if nondiff is not None:
                 params = _custom_derivative_params(target, nondiff, params)
@@ -1945,6 +1946,26 @@ class Interpreter:
         if self.level < ABSTRACT and known_elements(result) is None:
             result = untraced(result)
         return result
+
+    def traced_defaults(
+        self,
+        target: FunctionInfo,
+        offset: int,
+        node: ast.Call,
+        bound: frozenset[str],
+        passed: dict[str, Value],
+    ) -> dict[str, Value]:
+        """The parameters a call leaves to their defaults where the default is a tracer: a nested
+        ``def inner(y, m=n)`` evaluated its default when the traced ``def`` statement ran."""
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return {}
+        taken = {*passed, *bound, *target.positional_names()[:offset]}
+        found = {}
+        for name, default in parameter_defaults(target.node.args).items():
+            value = self.values.get(default)
+            if name not in taken and value is not None and is_traced(value):
+                found[name] = value
+        return found
 
     def call_flags(
         self, target: FunctionInfo, offset: int, node: ast.Call, bound: frozenset[str]

@@ -1,0 +1,63 @@
+# A nested function's defaults are evaluated when its `def` (or lambda) runs: inside a traced
+# function, a default taken from a traced argument is a tracer in every call that leaves it out.
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def size_by_default(x, n):
+    def inner(y, m=n):
+        return y + jnp.zeros(m)  # error: JAX403
+
+    return inner(x)
+
+
+@jax.jit
+def lambda_default(x, n):
+    inner = lambda y, m=n: y + jnp.ones(m)  # error: JAX403
+    return inner(x)
+
+
+@jax.jit
+def branch_on_default(x, flag):
+    def inner(y, t=flag):
+        if t:  # error: JAX501
+            return y
+        return -y
+
+    return inner(x)
+
+
+def per_example(x, n):
+    def inner(y, m=n):
+        return y * jnp.ones(m)  # error: JAX403
+
+    return inner(x)
+
+
+def mapped(xs, ns):
+    return jax.vmap(per_example)(xs, ns)
+
+
+@jax.jit
+def constant_default(x):
+    def inner(y, m=3):
+        return y + jnp.zeros(m)
+
+    return inner(x)
+
+
+@jax.jit
+def default_overridden(x, n):
+    def inner(y, m=n):
+        return y + jnp.zeros(m)
+
+    return inner(x, 3)
+
+
+@jax.jit
+def default_overridden_by_keyword(x, n):
+    def inner(y, m=n):
+        return y + jnp.zeros(m)
+
+    return inner(x, m=x.shape[0])
