@@ -165,7 +165,9 @@ def test_notebook_is_checked_per_cell(tmp_path: Path, capsys: pytest.CaptureFixt
     )
     code, out, _ = run(capsys, "--output-format", "json", str(path))
     finding, _ = json.loads(out)
-    assert finding["cell"] == 3 and finding["location"] == {"row": 3, "column": 5} and finding["fix"] is None
+    assert finding["cell"] == 3 and finding["location"] == {"row": 3, "column": 5}
+    (edit,) = finding["fix"]["edits"]  # in the cell's rows
+    assert (edit["location"], edit["content"]) == ({"row": 3, "column": 5}, 'jax.debug.print("{}", x)')
     run(capsys, "--fix", str(path))
     fixed = json.loads(path.read_text())
     assert fixed["cells"][:2] == notebook["cells"][:2]  # magics and markdown as they were

@@ -226,6 +226,52 @@ def test_notebooks_are_fixed_cell_by_cell(tmp_path: Path) -> None:
     assert changed == [3]  # magics, shell escapes and other cells untouched
 
 
+KEYED_NOTEBOOK = notebook(
+    [
+        ("code", "import jax\nimport jax.numpy as jnp\n"),
+        ("code", "x = jnp.ones(3)\n%timeit jnp.sin(x).block_until_ready()\n"),
+        (
+            "code",
+            "def init(key):\n    w = jax.random.normal(key, (3,))\n    b = jax.random.normal(key, (3,))\n    return w, b\n",
+        ),
+        ("code", "  @jax.jit\n  def f(x):\n      print(x)\n      return x\n"),
+    ]
+)
+
+
+def apply_edits(text: str, edits: list[dict]) -> str:
+    """``text`` with ruff-style edits (1-based rows and columns) applied, last first."""
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(location: dict) -> int:
+        return starts[location["row"] - 1] + location["column"] - 1
+
+    for edit in sorted(edits, key=lambda e: offset(e["location"]), reverse=True):
+        text = text[: offset(edit["location"])] + edit["content"] + text[offset(edit["end_location"]) :]
+    return text
+
+
+def test_notebook_fixes_in_json_are_in_cell_coordinates(tmp_path: Path) -> None:
+    """JSON output gives a notebook finding's fix with its edits in the cell's own rows, as ruff
+    does: applied to that cell, they give the cell `--fix` writes. A cell IPython dedents gets no
+    fix in JSON (its edits would need the indentation put back): `--fix` still fixes it."""
+    path = write(tmp_path, "keys.ipynb", KEYED_NOTEBOOK)
+    shown = jaxlint("check", "--output-format", "json", "--unsafe-fixes", "keys.ipynb", cwd=tmp_path)
+    findings = {d["code"]: d for d in json.loads(shown.stdout)}
+    reuse, printed = findings["JAX301"], findings["JAX101"]
+    assert (reuse["cell"], reuse["location"]["row"], reuse["fix"]["applicability"]) == (3, 3, "unsafe")
+    assert (printed["cell"], printed["fix"]) == (4, None)
+    cells = json.loads(KEYED_NOTEBOOK)["cells"]
+    by_json = apply_edits("".join(cells[2]["source"]), reuse["fix"]["edits"])
+    jaxlint("check", "--fix", "--unsafe-fixes", "keys.ipynb", cwd=tmp_path)
+    fixed = json.loads(path.read_text())["cells"]
+    assert by_json == "".join(fixed[2]["source"]) != "".join(cells[2]["source"])
+    assert "jax.debug.print" in "".join(fixed[3]["source"])
+
+
 def test_pre_commit_hooks_receive_notebooks() -> None:
     import yaml
 

@@ -23,8 +23,9 @@ import ast
 import json
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
-from jaxlint.engine.diagnostics import Diagnostic, Location
+from jaxlint.engine.diagnostics import Diagnostic, Edit, Fix, Location
 
 PYTHON_CELL_MAGICS = frozenset(
     {"time", "timeit", "capture", "prun", "debug", "memit", "mprun", "tensorflow_version"}
@@ -88,8 +89,39 @@ class Notebook:
             end_location=Location(end_row, self._column(diagnostic.end_location, end_cell)),
             noqa_row=noqa_row,
             file_row=self.file_rows.get((cell, row)),
-            fix=None,
+            fix=self.cell_fix(diagnostic.fix, cell),
         )
+
+    def cell_fix(self, fix: Fix | None, cell: int) -> Fix | None:
+        """``fix`` with its edits in the coordinates of ``cell``, where every edit lies in that
+        cell on rows it has as written: not a magic, a cell's first line marker or a cell that
+        IPython dedents (``--fix`` rewrites those cells as a whole)."""
+        if fix is None or self.indents.get(cell):
+            return None
+        edits = []
+        for edit in fix.edits:
+            start, end = edit.location, edit.end_location
+            if not (self._as_written(start.row, cell) and self._as_written(end.row, cell)):
+                return None
+            edits.append(
+                Edit(
+                    edit.content,
+                    Location(self.locate(start.row)[1], start.column),
+                    Location(self.locate(end.row)[1], end.column),
+                )
+            )
+        return replace(fix, edits=tuple(edits))
+
+    @cached_property
+    def _lines(self) -> list[str]:
+        return self.source.split("\n")
+
+    def _as_written(self, row: int, cell: int) -> bool:
+        lines = self._lines
+        if not 0 < row <= len(lines) or self.locate(row)[0] != cell:
+            return False
+        line = lines[row - 1]
+        return row not in self.shifts and not _CELL_MARKER.match(line) and not _MAGIC_MARKER.search(line)
 
     def _column(self, location: Location, cell: int) -> int:
         """The column in the cell as written (before IPython's dedent and our timing rewrite)."""

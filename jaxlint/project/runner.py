@@ -575,8 +575,12 @@ class Worker:
         if fixing:
             return self._fix_notebook(path, source, notebook, ruleset, view)
         analysis = analyze(notebook.source, path, ruleset, self.decorators, project=view)
-        diagnostics = [notebook.to_cells(d.detached()) for d in analysis.diagnostics]
-        outcome = FileOutcome(path, diagnostics)
+        diagnostics = analysis.diagnostics
+        if self.mode.with_fixes and analysis.model and any(d.code in fixable_codes() for d in diagnostics):
+            from jaxlint.fixing.fixer import attach_fixes
+
+            diagnostics = diagnostics + attach_fixes(diagnostics, notebook.source, analysis.model)
+        outcome = FileOutcome(path, [notebook.to_cells(d.detached()) for d in diagnostics])
         if analysis.model is not None:
             _tell_the_project(outcome, analysis.model)
             analysis.model.release()
