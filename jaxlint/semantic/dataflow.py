@@ -1165,6 +1165,8 @@ class Interpreter:
                 return self.call_refs(callee, node, args, keywords, receiver)
             return self.call_method(func, receiver, node, args, keywords)
         callee = self.eval(func)
+        if isinstance(func, ast.Call):
+            self.model.invoked_at_once.add(func)
         if refs(callee):
             return self.call_refs(callee, node, args, keywords)
         if isinstance(func, ast.Call):

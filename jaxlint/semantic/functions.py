@@ -33,6 +33,9 @@ class FunctionInfo:
     loop_condition: bool = False  # the cond_fun of a while_loop: it sees every step's carry
     transformed_by: set[Kind] = field(default_factory=set)  # kinds of transforms applied to it
     jit_sites: list[ast.expr] = field(default_factory=list)  # `@jax.jit`/`jax.jit(f)` applied to it
+    # the `jax.jit(...)` call of each chain that compiles it (None: a decorator, an alias): a
+    # `jax.jit(jax.grad(f))(x)` made and called at once traces afresh
+    jit_calls: list[ast.Call | None] = field(default_factory=list)
     # `jax.jit(obj.method)`, `jax.jit(self.method)`: jits of the method bound (its `self` kept, the
     # positions of the other parameters shifted by one)
     bound_jit_sites: list[ast.Call] = field(default_factory=list)

@@ -240,6 +240,7 @@ class SemanticModel:
         self.module_key_events: dict[ast.Call, KeyEvent] = {}
         self.partial_calls: set[ast.Call] = set()  # calls consuming only a key an argument holds
         self.bound_key_calls: set[ast.Call] = set()  # calls of `partial(f, key)` consuming that key
+        self.invoked_at_once: set[ast.Call] = set()  # calls whose result is called right away: `jit(f)(x)`
         self._library_values: dict[str, Value] = {}
         self._unresolved: set[ast.AST] = set()
         # functions a class's methods store on `self` (`self.loss_fn = loss_fn`), and who reads them
@@ -341,10 +342,35 @@ class SemanticModel:
     def caches_trace(self, info: FunctionInfo) -> bool:
         """Whether JAX keeps the trace of ``info`` across calls (what it read stays frozen): as
         ``reuses_trace``, except a ``lax.map`` body called from eager code, which JAX wraps anew
-        and traces again on every call (it still runs once per trace, not once per row)."""
-        if info.transformed_by & TRACE_REUSING_KINDS == {"body"} and info.repeated_by in RETRACED_WHEN_EAGER:
+        and traces again on every call (it still runs once per trace, not once per row), and a
+        function only ever jitted as a new function object made and called at once
+        (``jax.jit(jax.grad(loss))(w)``: JAX's cache is keyed on that object)."""
+        reusing = info.transformed_by & TRACE_REUSING_KINDS
+        if (reusing == {"body"} and info.repeated_by in RETRACED_WHEN_EAGER) or (
+            reusing == {"jit"} and all(self._jitted_afresh(call) for call in info.jit_calls)
+        ):
             return any(caller.effective_level > NONE and self.caches_trace(caller) for caller in info.callers)
         return self.reuses_trace(info)
+
+    def _jitted_afresh(self, call: ast.Call | None) -> bool:
+        """``jax.jit(f)(x)`` where ``f`` is a new function object each time it runs (a lambda, a
+        ``partial``, what ``jax.grad`` or a factory returns) and the jitted function is called
+        right away, never kept."""
+        if call is None or call not in self.invoked_at_once or not call.args:
+            return False
+        made = call.args[0]
+        if isinstance(made, ast.Lambda):
+            return True
+        found = refs(self.values.get(made, UNKNOWN)) if isinstance(made, ast.Call) else frozenset()
+        return bool(found) and all(isinstance(ref, FunctionRef) and self._made_anew(ref) for ref in found)
+
+    def _made_anew(self, ref: FunctionRef) -> bool:
+        """Whether the expression that gave ``ref`` makes a new function object each time: a
+        transformation's result, a ``partial``, a bound method, a lambda or a nested ``def``."""
+        if ref.layers or ref.offset or ref.bound or isinstance(ref.node, ast.Lambda):
+            return True
+        parent = self.index.parents.get(ref.node)
+        return parent is not None and parent.kind == "function"
 
     def compiled_root(
         self, info: FunctionInfo, seen: frozenset[FunctionInfo] = frozenset()
@@ -903,6 +929,122 @@ class SemanticModel:
                         sites.setdefault(target.id, []).append(stmt)
         return sites
 
+    def stale_rebinding(self, name: str, info: FunctionInfo) -> ast.AST | None:
+        """Where the program rebinds module name ``name`` after a trace of ``info`` may have
+        read it, so that later calls compute with the old value: a module-level loop over it, a
+        ``global`` assignment in a function (not one that then clears the jit caches, nor the
+        configuration an entry point sets before it runs anything of the module), or module code
+        that rebinds it between two calls of ``info``."""
+        for scope in self.index.functions:
+            if name not in scope.globals or not (name in scope.bound or name in self.index.module.bound):
+                continue
+            if scope.called & {"clear_cache", "clear_caches"}:
+                continue  # `f.clear_cache()` after the write: the next call traces again
+            for store in _stores_of(scope, name):
+                if not self._configures_before_running(scope, store):
+                    return store
+        for stmt in self.tree.body:
+            if isinstance(stmt, (ast.For, ast.AsyncFor)) and any(
+                isinstance(t, ast.Name) and t.id == name for t in ast.walk(stmt.target)
+            ):
+                return stmt
+        return self._rebound_between_calls(name, info)
+
+    def _configures_before_running(self, scope: Scope, store: ast.AST) -> bool:
+        """A write in the entry point (``main``, which module code runs once),
+        in a statement of its own before it calls any function of the module: it sets the value
+        before anything can trace it (``HIDDEN = args.hidden`` after parsing flags)."""
+        node = scope.node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node not in self._entry_points:
+            return False
+        for stmt in node.body:
+            if store in ast.walk(stmt):
+                return isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+            if any(
+                self._calls_module_function(call) for call in ast.walk(stmt) if isinstance(call, ast.Call)
+            ):
+                return False
+        return False
+
+    def _calls_module_function(self, call: ast.Call) -> bool:
+        """Whether ``call`` may run code of this module: it names one of its functions, classes
+        or methods (``train(...)``, ``trainer.fit()``; not ``parser.parse_args()``)."""
+        func = call.func
+        name = (
+            func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+        )
+        return name is None or name in self.index.module.defs or bool(self._scopes_defining(name))
+
+    @cached_property
+    def _entry_points(self) -> frozenset[ast.AST]:
+        """Module functions that module code runs once (``main()``, ``app.run(main)``, in the
+        ``if __name__ == "__main__":`` block or not), no function calls, and that nothing of the
+        module runs before."""
+        calls = [c for c, loop in self._module_level_code[0] if loop is None]
+        runs: dict[str, list[ast.Call]] = {}
+        for call in calls:
+            for name in {a.id for a in [call.func, *call.args] if isinstance(a, ast.Name)}:
+                runs.setdefault(name, []).append(call)
+        found = set()
+        for name, sites in runs.items():
+            nodes = self.index.module.defs.get(name, [])
+            if len(nodes) != 1 or len(sites) != 1 or any(name in s.called for s in self.index.functions):
+                continue
+            earlier = [
+                c
+                for c in calls
+                if _position(c) < _position(sites[0])
+                and isinstance(c.func, ast.Name)
+                and c.func.id in self.index.module.defs
+            ]
+            if not earlier:
+                found.add(nodes[0])
+        return frozenset(found)
+
+    @cached_property
+    def _module_level_code(
+        self,
+    ) -> tuple[list[tuple[ast.Call, ast.AST | None]], list[tuple[ast.Name, ast.AST | None]]]:
+        """The calls and the name stores of module-level code (not in a def or class), each with
+        the outermost module-level loop around it (None: straight-line code)."""
+        calls: list[tuple[ast.Call, ast.AST | None]] = []
+        stores: list[tuple[ast.Name, ast.AST | None]] = []
+        stack: list[tuple[ast.AST, ast.AST | None]] = [(stmt, None) for stmt in reversed(self.tree.body)]
+        while stack:
+            node, loop = stack.pop()
+            if isinstance(node, (*FUNCTION_NODES, ast.ClassDef)):
+                continue
+            if isinstance(node, ast.Call):
+                calls.append((node, loop))
+            elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                stores.append((node, loop))
+            inner = node if loop is None and isinstance(node, (ast.For, ast.AsyncFor, ast.While)) else loop
+            stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
+        return calls, stores
+
+    def _rebound_between_calls(self, name: str, info: FunctionInfo) -> ast.AST | None:
+        """A module-level store of ``name`` between two module-level calls of ``info`` (call,
+        rebind, call), or in a module-level loop that also calls it."""
+        calls, stores = self._module_level_code
+        mine = [(c, loop) for c, loop in calls if self._calls_function(c, info)]
+        if not mine:
+            return None
+        for store, loop in stores:
+            if store.id != name:
+                continue
+            if loop is not None and any(other is loop for _, other in mine):
+                return store
+            before = any(_position(c) < _position(store) for c, _ in mine)
+            if before and any(_position(c) > _position(store) for c, _ in mine):
+                return store
+        return None
+
+    def _calls_function(self, call: ast.Call, info: FunctionInfo) -> bool:
+        return any(
+            isinstance(ref, FunctionRef) and ref.node is info.node
+            for ref in refs(self.values.get(call.func, UNKNOWN))
+        )
+
     @cached_property
     def rewrapped_at_run_time(self) -> frozenset[str]:
         """Module names that functions only ever rebind to a transformation of themselves
@@ -1264,6 +1406,9 @@ class SemanticModel:
                 kinds.discard("remat")
                 kinds.add("fresh_remat")
             info.transformed_by.update(kinds)
+            if "jit" in kinds:
+                jit = next(layer for layer in chain.layers if layer.transform.kind == "jit")
+                info.jit_calls.append(jit.call if jit.call is jit.site else None)
         if (
             len(chain.layers) == 1
             and transform.name in JITS_WITH_STATIC_ARGNAMES
@@ -2220,6 +2365,10 @@ def _reads_held_key(model: SemanticModel, info: FunctionInfo, node: ast.AST, thi
 
 def _is_staticmethod(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+
+
+def _position(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
 
 
 def _stores_of(scope: Scope, name: str) -> list[ast.AST]:

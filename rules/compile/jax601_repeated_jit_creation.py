@@ -100,8 +100,7 @@ class RepeatedJitCreation(Rule):
             node,
             f"`{snippet(ctx, node)}` compiles {fresh}, a new function object {where[0]}: JAX caches "
             f"compilations by function identity, so it traces and compiles it again each time; create "
-            f"the jitted function once (outside the loop, or at module level) and pass what changes as "
-            f"arguments",
+            f"the jitted function once ({_once(where[1])}) and pass what changes as arguments",
         )
 
     def visit_FunctionDef(self, node: ast.FunctionDef, ctx: Context) -> None:
@@ -217,6 +216,10 @@ def _reads_loop_names(ctx: Context, target: ast.expr, loop: ast.AST) -> bool:
         this = target.value
         if any(isinstance(n, ast.Name) and n.id == this.id and n is not this for n in ast.walk(loop)):
             return True
+    for ref in refs(ctx.value(target)):  # `jax.grad(loss)`, where `loss` reads a global the loop sets
+        info = ctx.model.info(ref.node) if isinstance(ref, FunctionRef) else None
+        if info is not None and any(read.id in changed for read in info.outer_reads):
+            return True
     nodes: list[ast.AST] = [target]
     if isinstance(target, ast.Name):
         owner = ctx.scope.lookup(target.id)
@@ -235,6 +238,12 @@ def _jit_decorator(ctx: Context, decorator: ast.expr) -> bool:
     if isinstance(decorator, ast.Call) and ctx.qualname(decorator.func) == PARTIAL and decorator.args:
         target = decorator.args[0]
     return ctx.qualname(target) in COMPILING_TRANSFORMS
+
+
+def _once(repeated: ast.AST) -> str:
+    if isinstance(repeated, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return f"at module level, not in each call of `{repeated.name}`"
+    return "outside the loop, or at module level"
 
 
 def _inside(repeated: ast.AST) -> str:

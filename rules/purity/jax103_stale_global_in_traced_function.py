@@ -18,8 +18,9 @@ from .static_objects import attribute_change, attribute_reads
 class StaleGlobalInTracedFunction(Rule):
     """## What it does
     Finds reads, inside a jitted (or otherwise abstractly traced) function, of a module global
-    that the program rebinds at run time (a `global` assignment in some function, or a
-    module-level `for` loop over it), of a closed-over variable that is rebound after a jitted
+    that the program rebinds at run time (a `global` assignment in some function, a
+    module-level `for` loop over it, or module code that rebinds it between two calls of the
+    function or in a loop that calls it), of a closed-over variable that is rebound after a jitted
     nested function captured it, or of an attribute of a static object argument (a config
     object, or the `self` of a method jitted with `static_argnums=0`) that the program changes
     between two calls on the same object (a store, or a method that stores on `self`).
@@ -31,7 +32,10 @@ class StaleGlobalInTracedFunction(Rule):
     different: JAX finds the compiled program by the object's hash, which for a plain class is
     its identity, so changing an attribute does not compile the method again. Constants that never change
     (an `EPS = 1e-6`, a module, a function) are fine and are not reported. A bare `jax.vmap` traces the function again on every
-    call, so a global read there is not reported there.
+    call, so a global read there is not reported there. Nor is a global that is read again
+    after it changes: one the entry point (`main`) sets before it runs anything of the module,
+    one whose writer then calls `f.clear_cache()`, or one read by a function jitted as a new
+    function object at each call (`jax.jit(jax.grad(loss))(w)`, traced every time).
 
     ## Example
     ```python
@@ -135,8 +139,8 @@ class StaleGlobalInTracedFunction(Rule):
 
     def changed_at(self, name: str, owner: Scope, function: FunctionInfo, ctx: Context) -> int | None:
         if owner.kind == "module":
-            sites = ctx.model.runtime_rebound.get(name)
-            return sites[0].lineno if sites else None  # pyright: ignore[reportAttributeAccessIssue]
+            site = ctx.model.stale_rebinding(name, function)
+            return None if site is None else site.lineno  # pyright: ignore[reportAttributeAccessIssue]
         if not function.transformed_by & CACHING_KINDS:
             return None  # a lax body or helper is traced afresh each time its caller runs
         return ctx.model.closure_rebinding(owner, name, function.node)

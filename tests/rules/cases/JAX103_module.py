@@ -1,0 +1,92 @@
+# Module code that rebinds a global between two calls of a jitted function that reads it, or in
+# a loop that calls it, leaves the compiled program with the old value. A rebinding no later
+# call sees, configuration set before anything runs, a cleared cache, or a new function object
+# jitted at each call (retraced every time) read the new value.
+import jax
+import jax.numpy as jnp
+
+params = jnp.ones(3)
+scale = 0.5
+offset = 1.0
+bias = 0.0
+HIDDEN = 1.0
+softcap = 30.0
+target = 0.0
+shift = 0.0
+
+
+@jax.jit
+def predict(x):
+    return x @ params  # error: JAX103
+
+
+@jax.jit
+def scaled(x):
+    return x * scale  # error: JAX103
+
+
+@jax.jit
+def shifted(x):
+    return x + offset
+
+
+@jax.jit
+def biased(x):
+    return x + bias
+
+
+@jax.jit
+def hidden(x):
+    return x * HIDDEN
+
+
+@jax.jit
+def capped(x):
+    return softcap * jnp.tanh(x / softcap)
+
+
+def set_softcap(value):
+    global softcap
+    softcap = value
+    capped.clear_cache()
+
+
+def loss(w):
+    return jnp.sum((w - target) ** 2)
+
+
+def moved(w):
+    return w - shift  # error: JAX103
+
+
+def main(argv=None):
+    global HIDDEN
+    HIDDEN = 0.5 if argv is None else float(argv[0])
+    return hidden(jnp.ones(3))
+
+
+x = jnp.ones(3)
+main()  # sets HIDDEN before anything else runs
+for step in range(3):
+    print(predict(x))
+    params = params - 0.1
+
+out = scaled(x)
+scale = 0.0
+out_again = scaled(x)
+
+shifted(x)
+offset = 2.0  # no later call sees it
+
+for step in range(3):
+    bias = bias + 1.0  # no call in the loop: `biased` is traced once, after it
+print(biased(x))
+
+set_softcap(5.0)
+print(capped(x))
+
+for target in (0.0, 1.0, 2.0):
+    print(jax.jit(jax.grad(loss))(x))  # a new function object each time: traced again
+
+for shift in (0.0, 1.0):
+    print(jax.jit(moved)(x))  # the same function: JAX finds its program cached
