@@ -55,14 +55,15 @@ def debug_print_arguments(call: ast.Call) -> tuple[str, list[str]]:
         if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
             parts.append(_escape(argument.value))
         elif isinstance(argument, ast.JoinedStr):
-            parts.append(_fstring(argument, arguments))
+            parts.append(fstring_template(argument, arguments))
         else:
             parts.append("{}")
             arguments.append(ast.unparse(argument))
     return _escape(separator).join(parts), arguments
 
 
-def _fstring(node: ast.JoinedStr, arguments: list[str]) -> str:
+def fstring_template(node: ast.JoinedStr, arguments: list[str]) -> str:
+    """The ``str.format`` template of an f-string; its fields' expressions go to ``arguments``."""
     text = []
     for value in node.values:
         if isinstance(value, ast.Constant):

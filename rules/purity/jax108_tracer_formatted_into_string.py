@@ -5,27 +5,39 @@ from __future__ import annotations
 import ast
 import re
 import string
+from dataclasses import dataclass
 
 from jaxlint.engine.context import Context
-from jaxlint.engine.rule import Rule
+from jaxlint.engine.diagnostics import FixRequest
+from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic.transforms import ABSTRACT
 from jaxlint.semantic.values import is_traced
 
 from ..support.explain import function_name, snippet, why_traced
 
 
+@dataclass(frozen=True)
+class FieldsAsArguments(FixRequest):
+    """``jax.debug.print(f"loss {loss}")`` -> ``jax.debug.print("loss {}", loss)``."""
+
+    call: ast.Call
+
+
 class TracerFormattedIntoString(Rule):
     """## What it does
     Finds a traced value formatted into a string (an f-string, `str.format`, `%`, `str()` or
     `repr()`) in traced code, where the string is then used as data: passed to a function (not
-    to `print`, logging, a warning or an exception), used as a key or an index.
+    to `print`, logging, a warning or an exception), used as a key or an index; and an f-string
+    of tracers (or `str.format` of them) handed to `jax.debug.print` as its format string.
 
     ## Why is this bad?
     While JAX traces a function, its arguments and what is computed from them are tracers: a
     tracer has no value yet, and formats as a description of itself (`JitTracer(~int32[])` in
     JAX 0.10). The string is made once, while tracing, and the compiled function
     never makes it again: a name built from a loop counter in a `lax.scan` body is the same
-    string on every step, and a cache keyed by it holds one entry.
+    string on every step, and a cache keyed by it holds one entry. `jax.debug.print(f"{loss}")`
+    prints that description on every call, since the f-string was formatted before
+    `jax.debug.print` saw the value (or raises `TypeError`, for a format spec such as `{loss:.3f}`).
 
     ## Example
     ```python
@@ -41,6 +53,7 @@ class TracerFormattedIntoString(Rule):
     def body(carry, x):
         i, total = carry
         total = record("step_{}".format(i), total + x)
+        jax.debug.print(f"step {i}: {total}")
         return (i + 1, total), total
 
     def run(xs):
@@ -50,10 +63,33 @@ class TracerFormattedIntoString(Rule):
     ## Use instead
     Keep the value an array and pass it on (`record_step(i, total)`), or build the string from
     static values (a Python loop counter, a shape). To see run-time values, use
-    `jax.debug.print` or `jax.debug.callback`.
+    `jax.debug.print` with the values as arguments, `jax.debug.print("step {}: {}", i, total)`,
+    or `jax.debug.callback`.
 
     ## Fix safety
-    No fix: what the string is for decides the remedy.
+    The fix rewrites the f-string given to `jax.debug.print` to a template with the values as
+    arguments (conversions and format specs kept). Safe: the values of each call are printed, as
+    the code meant. A string used as data gets no fix: what the string is for decides the remedy.
+    The Example, fixed:
+    ```python
+    import jax
+    from jax import lax
+
+    SITES = {}
+
+    def record(name, value):
+        SITES[name] = value
+        return value
+
+    def body(carry, x):
+        i, total = carry
+        total = record("step_{}".format(i), total + x)
+        jax.debug.print("step {}: {}", i, total)
+        return (i + 1, total), total
+
+    def run(xs):
+        return lax.scan(body, (0, 0.0), xs)
+    ```
 
     ## References
     - [JAX: Key concepts, tracing](https://docs.jax.dev/en/latest/key-concepts.html#tracing)
@@ -65,12 +101,17 @@ class TracerFormattedIntoString(Rule):
     name = "tracer-formatted-into-string"
     message = "A traced value is formatted into a string used as data"
     outcome = "the string holds the tracer's description, made once while tracing"
+    fix_title = "Pass the values to `jax.debug.print` as arguments"
+    fix_availability = FixAvailability.SOMETIMES
     severity = "warning"
 
     def visit_JoinedStr(self, node: ast.JoinedStr, ctx: Context) -> None:
+        fields = [v for v in node.values if isinstance(v, ast.FormattedValue)]
+        if _debug_print_format(ctx, node) is not None:
+            self.check(node, [v.value for v in fields], ctx, [v.value for v in fields if v.format_spec])
+            return
         # a format spec (`{x:.2f}`) makes the tracer raise TypeError instead
-        parts = [v.value for v in node.values if isinstance(v, ast.FormattedValue) and v.format_spec is None]
-        self.check(node, parts, ctx)
+        self.check(node, [v.value for v in fields if v.format_spec is None], ctx)
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         func = node.func
@@ -96,11 +137,34 @@ class TracerFormattedIntoString(Rule):
             right = node.right
             self.check(node, list(right.elts) if isinstance(right, ast.Tuple) else [right], ctx)
 
-    def check(self, node: ast.expr, parts: list[ast.expr], ctx: Context) -> None:
+    def check(
+        self, node: ast.expr, parts: list[ast.expr], ctx: Context, specified: list[ast.expr] | None = None
+    ) -> None:
+        """``parts``: the values formatted into ``node``; ``specified``: those with a format spec."""
         if ctx.level < ABSTRACT:  # under a bare grad a tracer formats with its primal value
             return
         traced = next((p for p in parts if not isinstance(p, ast.Starred) and is_traced(ctx.value(p))), None)
-        if traced is None or not _used_as_data(ctx, node):
+        if traced is None:
+            return
+        printer = _debug_print_format(ctx, node)
+        if printer is not None:
+            raising = next((p for p in specified or [] if is_traced(ctx.value(p))), None)
+            traced = raising or traced
+            effect = (
+                "a format spec on a tracer raises `TypeError`"
+                if raising is not None
+                else "every call prints the tracer's description, not its value"
+            )
+            ctx.report(
+                node,
+                f"`{snippet(ctx, node)}` formats traced `{snippet(ctx, traced)}` while JAX traces "
+                f"`{function_name(ctx)}` ({why_traced(ctx, traced)}), before `jax.debug.print` gets "
+                f"it: {effect}; pass the value as an argument, "
+                f'`jax.debug.print("... {{}}", {snippet(ctx, traced)})`',
+                fix=FieldsAsArguments(printer) if isinstance(node, ast.JoinedStr) else None,
+            )
+            return
+        if not _used_as_data(ctx, node):
             return
         ctx.report(
             node,
@@ -127,6 +191,18 @@ STRINGIFIERS = frozenset({"builtins.str", "builtins.repr", None})
 
 # callees for whom a formatted tracer is a message, not data (JAX101/JAX102 speak of them)
 MESSAGE_CALLEES = frozenset({"builtins.print", "warnings.warn", "builtins.ValueError", "builtins.TypeError"})
+
+
+def _debug_print_format(ctx: Context, node: ast.expr) -> ast.Call | None:
+    """The ``jax.debug.print`` call whose format string ``node`` is."""
+    parent = ctx.parent
+    if (
+        isinstance(parent, ast.Call)
+        and parent.args[:1] == [node]
+        and ctx.qualname(parent.func) in ("jax.debug.print", "jax._src.debugging.debug_print")
+    ):
+        return parent
+    return None
 
 
 def _used_as_data(ctx: Context, node: ast.expr) -> bool:

@@ -69,3 +69,14 @@ slope = jax.grad(under_grad)
 def decayed(params):
     # a key path is static: its string names the leaf
     return jax.tree_util.tree_map_with_path(lambda path, p: p * (0.0 if re.search("bias", str(path)) else 0.9), params)
+
+
+@jax.jit
+def debug_printed(w, x):
+    loss = jnp.mean((x @ w) ** 2)
+    jax.debug.print(f"loss = {loss}")  # error: JAX108
+    jax.debug.print(f"loss = {loss:.3f}")  # error: JAX108
+    jax.debug.print("loss = {}".format(loss))  # error: JAX108
+    jax.debug.print("loss = {}", loss)
+    jax.debug.print(f"shape = {x.shape}, {x.dtype}")
+    return loss

@@ -1,0 +1,15 @@
+# fix: safe
+import jax
+import jax.numpy as jnp
+from jax import debug
+
+
+@jax.jit
+def train_step(w, x):
+    loss = jnp.mean((x @ w) ** 2)
+    jax.debug.print(f"loss = {loss}")  # a comment stays
+    jax.debug.print(f"loss = {loss:.3f} w = {w!r} {{braces}}", ordered=True)
+    debug.print(f"step {x.shape[0]}: {loss}")
+    jax.debug.print("loss = {}".format(loss))  # no fix
+    jax.debug.print(f"{loss} and {{}}", w)  # no fix
+    return w - 0.1 * loss
