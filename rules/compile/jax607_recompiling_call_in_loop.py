@@ -99,7 +99,7 @@ class RecompilingCallInLoop(Rule):
                     f"static argument `{parameter}` of jitted `{callee.info.name}` gets `{snippet(ctx, argument)}`, "
                     f"a new value on every iteration of the loop at line {line}: JAX traces and "
                     f"compiles `{callee.info.name}` again each time; make `{parameter}` an ordinary "
-                    f"(traced) argument",
+                    f"(traced) argument{_branch_advice(callee.info.node, parameter)}",
                 )
             elif id(argument) not in static and _shape_follows(ctx, argument, index):
                 ctx.report(
@@ -152,3 +152,18 @@ def _shape_follows(ctx: Context, node: ast.expr, index: str) -> bool:
         dims = shape.elts if isinstance(shape, ast.Tuple) else [shape]
         return any(_follows(d, index) for d in dims)
     return False
+
+
+def _branch_advice(function: ast.AST, parameter: str | None) -> str:
+    """What else must change when ``parameter`` becomes traced: the Python branches and loops
+    it decides (`0.1 if epoch < 5 else 0.01` would raise on a tracer)."""
+    for node in ast.walk(function):
+        if not isinstance(node, (ast.If, ast.IfExp, ast.While)) or parameter is None:
+            continue
+        if any(isinstance(n, ast.Name) and n.id == parameter for n in ast.walk(node.test)):
+            keyword = "while" if isinstance(node, ast.While) else "if"
+            return (
+                f", and branch on it with `jnp.where` or `jax.lax.cond` instead of Python "
+                f"`{keyword}` (line {node.lineno})"
+            )
+    return ""

@@ -6,6 +6,7 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.semantic.transforms import STAGED
 
 from ..support.explain import function_name, snippet
 from ..support.lifting import counted_while_plan, fori_plan
@@ -93,7 +94,7 @@ class UnrolledPythonLoop(Rule):
         ctx.report(
             node,
             f"`for ... in {snippet(ctx, node.iter)}` in `{function_name(ctx)}` is unrolled: JAX traces "
-            f"its body {count} and compiles every copy; use `jax.lax.fori_loop` (or `lax.scan`)",
+            f"its body {count} and {_cost(ctx)}; use `jax.lax.fori_loop` (or `lax.scan`)",
             end=node.iter,
             fix=fori_plan(ctx, node) if liftable(ctx, node) else None,
         )
@@ -107,7 +108,7 @@ class UnrolledPythonLoop(Rule):
         ctx.report(
             node,
             f"`while {snippet(ctx, node.test)}` in `{function_name(ctx)}` counts statically, so it is "
-            f"unrolled: JAX traces its body {count} and compiles every copy; use "
+            f"unrolled: JAX traces its body {count} and {_cost(ctx)}; use "
             f"`jax.lax.fori_loop` (or `lax.scan`)",
             end=node.test,
             fix=counted_while_plan(ctx, node) if liftable(ctx, node) else None,
@@ -125,3 +126,11 @@ class UnrolledPythonLoop(Rule):
         if trips * outer < THRESHOLD or outer >= THRESHOLD or not computes_on_arrays(ctx, node):
             return None
         return f"{trips * outer} times" + ("" if outer == 1 else " (with the loops around it)")
+
+
+def _cost(ctx: Context) -> str:
+    """What the unrolled copies cost: staged into one program and compiled (``jit``, a ``lax``
+    body), or, under a bare ``vmap``, run one operation at a time on every call."""
+    if ctx.level == STAGED:
+        return "compiles every copy"
+    return "runs every copy one operation at a time, on every call"

@@ -17,6 +17,18 @@ def total(x):
 poly = jax.jit(lambda x, degree: x**degree, static_argnums=1)
 
 
+@partial(jax.jit, static_argnames=("epoch",))
+def decayed(x, epoch):
+    rate = 0.1 if epoch < 5 else 0.01  # traced, this would raise: the message says so
+    return x * rate
+
+
+def train(x, epochs):
+    for epoch in range(epochs):
+        x = decayed(x, epoch)  # error: JAX607
+    return x
+
+
 def run(x, num_steps):
     for step in range(num_steps):
         x = schedule(x, step)  # error: JAX607

@@ -63,6 +63,17 @@ def run(xs):
     return lax.scan(body, 1.0, xs)
 
 
+def logistic_map(r):
+    x = 0.5
+    for _ in range(300):  # error: JAX608 (under a bare vmap: run op by op, nothing compiled)
+        x = r * x * (1 - x)
+    return x
+
+
+def sweep(rs):
+    return jax.vmap(logistic_map)(rs)
+
+
 # --- near misses ---
 
 
