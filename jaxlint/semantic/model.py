@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import sys
 from collections import Counter, deque
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -362,9 +363,9 @@ class SemanticModel:
         if isinstance(made, ast.Lambda):
             return True
         found = refs(self.values.get(made, UNKNOWN)) if isinstance(made, ast.Call) else frozenset()
-        return bool(found) and all(isinstance(ref, FunctionRef) and self._made_anew(ref) for ref in found)
+        return bool(found) and all(isinstance(ref, FunctionRef) and self.made_anew(ref) for ref in found)
 
-    def _made_anew(self, ref: FunctionRef) -> bool:
+    def made_anew(self, ref: FunctionRef) -> bool:
         """Whether the expression that gave ``ref`` makes a new function object each time: a
         transformation's result, a ``partial``, a bound method, a lambda or a nested ``def``."""
         if ref.layers or ref.offset or ref.bound or isinstance(ref.node, ast.Lambda):
@@ -1006,7 +1007,8 @@ class SemanticModel:
         self,
     ) -> tuple[list[tuple[ast.Call, ast.AST | None]], list[tuple[ast.Name, ast.AST | None]]]:
         """The calls and the name stores of module-level code (not in a def or class), each with
-        the outermost module-level loop around it (None: straight-line code)."""
+        the outermost module-level loop around it (None: straight-line code); a store into an
+        item or attribute counts as a store of the name it is reached through."""
         calls: list[tuple[ast.Call, ast.AST | None]] = []
         stores: list[tuple[ast.Name, ast.AST | None]] = []
         stack: list[tuple[ast.AST, ast.AST | None]] = [(stmt, None) for stmt in reversed(self.tree.body)]
@@ -1018,6 +1020,12 @@ class SemanticModel:
                 calls.append((node, loop))
             elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
                 stores.append((node, loop))
+            elif isinstance(node, (ast.Subscript, ast.Attribute)) and not isinstance(node.ctx, ast.Load):
+                root = node.value
+                while isinstance(root, (ast.Subscript, ast.Attribute)):
+                    root = root.value
+                if isinstance(root, ast.Name):  # `CONFIG["lr"] = 0.0` changes what `CONFIG` holds
+                    stores.append((root, loop))
             inner = node if loop is None and isinstance(node, (ast.For, ast.AsyncFor, ast.While)) else loop
             stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
         return calls, stores
@@ -1026,7 +1034,9 @@ class SemanticModel:
         """A module-level store of ``name`` between two module-level calls of ``info`` (call,
         rebind, call), or in a module-level loop that also calls it."""
         calls, stores = self._module_level_code
-        mine = [(c, loop) for c, loop in calls if self._calls_function(c, info)]
+        root = self.compiled_root(info)  # a helper or lambda is traced when the jitted function is
+        traced = {info.node} if root is None else {info.node, root.node}
+        mine = [(c, loop) for c, loop in calls if self._calls_function(c, traced)]
         if not mine:
             return None
         for store, loop in stores:
@@ -1039,9 +1049,9 @@ class SemanticModel:
                 return store
         return None
 
-    def _calls_function(self, call: ast.Call, info: FunctionInfo) -> bool:
+    def _calls_function(self, call: ast.Call, nodes: Collection[ast.AST]) -> bool:
         return any(
-            isinstance(ref, FunctionRef) and ref.node is info.node
+            isinstance(ref, FunctionRef) and ref.node in nodes
             for ref in refs(self.values.get(call.func, UNKNOWN))
         )
 

@@ -184,6 +184,9 @@ class RepeatedJitCreation(Rule):
             transform = None if qualname is None else ctx.model.transforms.get(qualname)
             if transform is not None and transform.kind not in ("wrapper", "body", "callback"):
                 return f"the function `{snippet(ctx, target.func)}` returns"
+            made = refs(ctx.value(target))  # a factory's closure: `jax.jit(make_step(lr))`
+            if made and all(isinstance(r, FunctionRef) and ctx.model.made_anew(r) for r in made):
+                return f"the function `{snippet(ctx, target.func)}` returns"
             return None
         if isinstance(target, ast.Attribute):
             found = ctx.model.resolve_function(target, ctx.scope)

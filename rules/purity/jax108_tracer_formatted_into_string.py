@@ -207,8 +207,12 @@ def _debug_print_format(ctx: Context, node: ast.expr) -> ast.Call | None:
 
 def _used_as_data(ctx: Context, node: ast.expr) -> bool:
     """Whether the string ``node`` is an argument of a call that is not a message (print,
-    logging, a warning, an exception), or a key or an index."""
-    parent = ctx.parent
+    logging, a warning, an exception), or a key or an index; also through a concatenation
+    (`"ckpt-" + str(step)`)."""
+    ancestors = ctx.ancestors()
+    parent = next(ancestors, None)
+    while isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add):
+        node, parent = parent, next(ancestors, None)  # the concatenation is the string used
     if isinstance(parent, ast.Subscript):
         return parent.slice is node
     if isinstance(parent, ast.Dict):

@@ -90,3 +90,16 @@ for target in (0.0, 1.0, 2.0):
 
 for shift in (0.0, 1.0):
     print(jax.jit(moved)(x))  # the same function: JAX finds its program cached
+
+CONFIG = {"lr": 0.1}
+
+
+@jax.jit
+def update(w):
+    return jax.tree_util.tree_map(lambda p: p - CONFIG["lr"] * p, w)  # error: JAX103
+
+
+for epoch in range(3):
+    if epoch == 1:
+        CONFIG["lr"] = 0.0  # the compiled `update` keeps 0.1
+    print(update({"w": x}))

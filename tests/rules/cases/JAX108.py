@@ -80,3 +80,17 @@ def debug_printed(w, x):
     jax.debug.print("loss = {}", loss)
     jax.debug.print(f"shape = {x.shape}, {x.dtype}")
     return loss
+
+
+checkpoints = {}
+
+
+def save(tag, params):
+    checkpoints[tag] = params  # error: JAX104 (stores a tracer while tracing)
+
+
+@jax.jit
+def concatenated(step, w):
+    save("ckpt-" + str(step), w)  # error: JAX108
+    print("step " + str(step))  # a message (JAX101 speaks of it)
+    return step + 1, w

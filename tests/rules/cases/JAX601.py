@@ -217,3 +217,27 @@ def learning_rate_sweep(w):
         trainer.lr = lr
         results.append(jax.jit(trainer.step)(w))  # ok: a sweep, the loop changes the object
     return results
+
+
+def make_step(lr):
+    def step(w, g):
+        return w - lr * g
+
+    return step
+
+
+def pick_loss():
+    return loss  # a module-level function: the same object every time
+
+
+def factory_in_a_loop(w, g, epochs):
+    for epoch in range(epochs):
+        step = jax.jit(make_step(0.1 * 0.9**epoch))  # error: JAX601
+        w = step(w, g)
+    return w
+
+
+def module_function_from_a_helper(w, batches):
+    for x in batches:
+        w = w - jax.jit(pick_loss())(w, x)
+    return w
