@@ -8,9 +8,10 @@ import ast
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 
+from ..support.blocks import counter_step, own_nodes, stores_name
 from ..support.explain import snippet
 from ..support.jitted import jitted_callee
-from .loops import range_trips
+from .loops import range_trips, static_int
 
 SMALL = 10  # a literal range this short compiles a handful of times, on purpose
 SHAPE_FUNCTIONS = frozenset(
@@ -82,13 +83,13 @@ class RecompilingCallInLoop(Rule):
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         if ctx.traced:
             return
-        loop = next((c for c in reversed(ctx.loops) if _counted(ctx, c)), None)
-        if loop is None:
+        counted = next(((c, i) for c in reversed(ctx.loops) if (i := _loop_index(ctx, c)) is not None), None)
+        if counted is None:
             return
+        loop, index = counted
         callee = jitted_callee(ctx, node)
         if callee is None:
             return
-        index = loop.target.id  # pyright: ignore[reportAttributeAccessIssue]
         line = loop.lineno  # pyright: ignore[reportAttributeAccessIssue]
         static = {id(argument) for _, argument in callee.static_arguments(node)}
         for argument in [*node.args, *(k.value for k in node.keywords)]:
@@ -110,18 +111,37 @@ class RecompilingCallInLoop(Rule):
                 )
 
 
-def _counted(ctx: Context, loop: ast.AST) -> bool:
-    """``for i in range(...)`` with a bound that is not a short literal."""
+def _loop_index(ctx: Context, loop: ast.AST) -> str | None:
+    """The counter of a loop that counts many times: ``i`` of ``for i in range(...)`` with a
+    bound that is not a short literal, or of ``while i < n: ...; i += 1``."""
+    if isinstance(loop, ast.While):
+        return _while_counter(ctx, loop)
     if not (isinstance(loop, ast.For) and isinstance(loop.target, ast.Name)):
-        return False
+        return None
     call = loop.iter
     if not (isinstance(call, ast.Call) and ctx.qualname(call.func) == "builtins.range" and call.args):
-        return False
+        return None
     bounds = call.args
     if any(isinstance(b, ast.Call) and ctx.qualname(b.func) == "builtins.len" for b in bounds):
-        return False  # one iteration per element of a container (layers, say): often few, on purpose
+        return None  # one iteration per element of a container (layers, say): often few, on purpose
     trips = range_trips(ctx, loop)
-    return trips is None or trips >= SMALL
+    return loop.target.id if trips is None or trips >= SMALL else None
+
+
+def _while_counter(ctx: Context, loop: ast.While) -> str | None:
+    """``i`` of ``while i < n:`` whose body steps ``i`` up once by a constant, ``n`` not small."""
+    test = loop.test
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)):
+        return None
+    if not isinstance(test.ops[0], (ast.Lt, ast.LtE)):
+        return None
+    name = test.left.id
+    steps = [k for k in (counter_step(statement, name) for statement in loop.body) if k is not None]
+    stores = [n for n in own_nodes(loop.body) if stores_name(n, name)]
+    if len(steps) != 1 or len(stores) != 1 or steps[0] <= 0:
+        return None
+    bound = static_int(ctx, test.comparators[0])
+    return name if bound is None or bound >= SMALL else None
 
 
 def _follows(node: ast.expr, index: str) -> bool:

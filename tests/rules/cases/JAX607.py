@@ -81,3 +81,27 @@ def inside_jit(x):
     for i in range(50):
         x = schedule(x, i)  # inlined into this trace, not compiled per value
     return x
+
+
+def counted_by_while(x):
+    step = 0
+    while step < 40:
+        x = schedule(x, step)  # error: JAX607
+        step += 1
+    return x
+
+
+def few_while_steps(x):
+    step = 0
+    while step < 3:
+        x = schedule(x, step)  # a handful of compilations, on purpose
+        step += 1
+    return x
+
+
+def converging(x, tol):
+    step = 0
+    while jnp.abs(x).max() > tol:
+        x = schedule(x, 3)
+        step += 1
+    return x
