@@ -1,5 +1,7 @@
+import abc
 import dataclasses
 from functools import partial
+from typing import Generic, TypeVar
 
 import equinox as eqx
 import jax
@@ -125,3 +127,46 @@ class Kernels:
     @jax.vmap
     def dot(a, b):
         return a @ b
+
+
+class AbstractScaler(abc.ABC):  # noqa: B024
+    def __init__(self, factor):
+        self.factor = factor
+
+    @jax.jit  # error: JAX610
+    def scale(self, x):
+        return x * self.factor
+
+
+T = TypeVar("T")
+
+
+class TypedScaler(Generic[T]):
+    def __init__(self, factor):
+        self.factor = factor
+
+    @jax.jit  # error: JAX610
+    def scale(self, x):
+        return x * self.factor
+
+
+class MetaScaler(metaclass=abc.ABCMeta):  # noqa: B024
+    def __init__(self, factor):
+        self.factor = factor
+
+    @jax.jit  # error: JAX610
+    def scale(self, x):
+        return x * self.factor
+
+
+class OtherMeta(type):
+    pass
+
+
+class CustomMeta(metaclass=OtherMeta):  # a metaclass may make it anything: silent
+    def __init__(self, factor):
+        self.factor = factor
+
+    @jax.jit
+    def scale(self, x):
+        return x * self.factor
