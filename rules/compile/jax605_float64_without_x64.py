@@ -128,12 +128,18 @@ class Float64WithoutX64(Rule):
             if position is not None and position < len(node.args):
                 candidates.append(node.args[position])
         elif isinstance(node.func, ast.Attribute) and node.func.attr == "astype":
+            wide = self.wide(node.args[:1], ctx)
+            if wide is None:
+                return None  # (asked first: the receiver's value may cost an analysis)
             receiver = ctx.value(node.func.value)
-            if not is_jax_array(receiver) or is_static(receiver):
-                return None
-            candidates.extend(node.args[:1])
+            return wide if is_jax_array(receiver) and not is_static(receiver) else None
         else:
             return None
+        return self.wide(candidates, ctx)
+
+    @staticmethod
+    def wide(candidates: list[ast.expr], ctx: Context) -> tuple[str, str] | None:
+        """The 64-bit dtype one of ``candidates`` names, and its 32-bit counterpart."""
         for candidate in candidates:
             if isinstance(candidate, ast.Constant) and candidate.value in WIDE_STRINGS:
                 return candidate.value, WIDE_STRINGS[candidate.value]

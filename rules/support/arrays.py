@@ -39,6 +39,9 @@ MUTABLE_REFERENCE_MODULES = (
 
 def array_evidence(ctx: Context, target: ast.Subscript, stored: ast.expr) -> str | None:
     """Why ``target.value`` is a JAX array, as a message fragment; None when unknown."""
+    index = target.slice
+    if isinstance(index, ast.JoinedStr) or (isinstance(index, ast.Constant) and isinstance(index.value, str)):
+        return None  # `d["key"] = v`: no array takes a string index (asked first: values cost analyses)
     base = target.value
     value = ctx.value(base)
     name = snippet(ctx, base)
