@@ -270,6 +270,12 @@ def test_notebook_fixes_in_json_are_in_cell_coordinates(tmp_path: Path) -> None:
     fixed = json.loads(path.read_text())["cells"]
     assert by_json == "".join(fixed[2]["source"]) != "".join(cells[2]["source"])
     assert "jax.debug.print" in "".join(fixed[3]["source"])
+    # SARIF's regions are rows of the .ipynb file: cell rows in its replacements would corrupt it
+    write(tmp_path, "keys.ipynb", KEYED_NOTEBOOK)
+    sarif = json.loads(
+        jaxlint("check", "--output-format", "sarif", "--unsafe-fixes", "keys.ipynb", cwd=tmp_path).stdout
+    )
+    assert not any("fixes" in result for result in sarif["runs"][0]["results"])
 
 
 def test_pre_commit_hooks_receive_notebooks() -> None:

@@ -175,15 +175,36 @@ def _shape_follows(ctx: Context, node: ast.expr, index: str) -> bool:
 
 
 def _branch_advice(function: ast.AST, parameter: str | None) -> str:
-    """What else must change when ``parameter`` becomes traced: the Python branches and loops
-    it decides (`0.1 if epoch < 5 else 0.01` would raise on a tracer)."""
+    """What else must change when ``parameter`` becomes traced: a Python ``if`` that compares it
+    (`0.1 if epoch < 5 else 0.01` would raise on a tracer). Nothing is said where it also sizes
+    or bounds something (a traced bound raises either way), decides a loop, or is only tested
+    against ``None``."""
+    if parameter is None:
+        return ""
+    branch = None
     for node in ast.walk(function):
-        if not isinstance(node, (ast.If, ast.IfExp, ast.While)) or parameter is None:
-            continue
-        if any(isinstance(n, ast.Name) and n.id == parameter for n in ast.walk(node.test)):
-            keyword = "while" if isinstance(node, ast.While) else "if"
-            return (
-                f", and branch on it with `jnp.where` or `jax.lax.cond` instead of Python "
-                f"`{keyword}` (line {node.lineno})"
-            )
-    return ""
+        if isinstance(node, ast.While) and _mentions(node.test, parameter):
+            return ""
+        if isinstance(node, ast.Subscript) and _mentions(node.slice, parameter):
+            return ""
+        if isinstance(node, (ast.If, ast.IfExp)) and branch is None and _compares(node.test, parameter):
+            branch = node
+    if branch is None:
+        return ""
+    return (
+        f", and branch on it with `jnp.where` or `jax.lax.cond` instead of Python `if` (line {branch.lineno})"
+    )
+
+
+def _mentions(expr: ast.AST, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(expr))
+
+
+def _compares(test: ast.expr, name: str) -> bool:
+    """``test`` compares ``name`` by value (not ``name is None``)."""
+    return any(
+        isinstance(n, ast.Compare)
+        and _mentions(n, name)
+        and not all(isinstance(op, (ast.Is, ast.IsNot)) for op in n.ops)
+        for n in ast.walk(test)
+    ) or (isinstance(test, ast.Name) and test.id == name)

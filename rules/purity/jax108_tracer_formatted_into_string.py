@@ -11,7 +11,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic.transforms import ABSTRACT
-from jaxlint.semantic.values import is_traced
+from jaxlint.semantic.values import Value, is_container, is_jax_array, is_static, is_traced
 
 from ..support.explain import function_name, snippet, why_traced
 
@@ -161,7 +161,7 @@ class TracerFormattedIntoString(Rule):
                 f"`{function_name(ctx)}` ({why_traced(ctx, traced)}), before `jax.debug.print` gets "
                 f"it: {effect}; pass the value as an argument, "
                 f'`jax.debug.print("... {{}}", {snippet(ctx, traced)})`',
-                fix=FieldsAsArguments(printer) if isinstance(node, ast.JoinedStr) else None,
+                fix=FieldsAsArguments(printer) if _movable_fields(ctx, node, printer) else None,
             )
             return
         if not _used_as_data(ctx, node):
@@ -191,6 +191,22 @@ STRINGIFIERS = frozenset({"builtins.str", "builtins.repr", None})
 
 # callees for whom a formatted tracer is a message, not data (JAX101/JAX102 speak of them)
 MESSAGE_CALLEES = frozenset({"builtins.print", "warnings.warn", "builtins.ValueError", "builtins.TypeError"})
+
+
+def _movable_fields(ctx: Context, node: ast.expr, printer: ast.Call) -> bool:
+    """Whether every field of the f-string can become an argument of ``jax.debug.print``: each
+    is an array (a static value there must be hashable), the template has no literal braces
+    (`jax.debug.print` reads placeholders in the first part only) and the call passes no other
+    values that the template may name (`{l:.2f}`, `l=loss`)."""
+    if not isinstance(node, ast.JoinedStr) or any(k.arg != "ordered" for k in printer.keywords):
+        return False
+    for part in node.values:
+        if isinstance(part, ast.Constant) and ("{" in str(part.value) or "}" in str(part.value)):
+            return False
+        value = ctx.value(part.value) if isinstance(part, ast.FormattedValue) else None
+        if value is not None and not (is_traced(value) or is_jax_array(value) or _plain_static(value)):
+            return False
+    return True
 
 
 def _debug_print_format(ctx: Context, node: ast.expr) -> ast.Call | None:
@@ -234,3 +250,8 @@ def _used_as_data(ctx: Context, node: ast.expr) -> bool:
 
 
 LOGGING_METHODS = ("debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print")
+
+
+def _plain_static(value: Value) -> bool:
+    """A static value that is no container (a shape entry, a string): hashable as an argument."""
+    return is_static(value) and not is_container(value)

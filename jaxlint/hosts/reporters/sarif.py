@@ -120,7 +120,8 @@ def sarif_result(diagnostic: Diagnostic, rule_index: dict[str, int], fingerprint
         result["properties"] = {"cell": diagnostic.cell, "cellLine": diagnostic.location.row}
     if diagnostic.code in rule_index:
         result["ruleIndex"] = rule_index[diagnostic.code]
-    if diagnostic.fix is not None and diagnostic.fix.edits:
+    # a notebook fix's edits are in cell rows, which a SARIF replacement in the .ipynb cannot say
+    if diagnostic.fix is not None and diagnostic.fix.edits and diagnostic.cell is None:
         result["fixes"] = [sarif_fix(diagnostic.fix, artifact)]
     return result
 

@@ -3,12 +3,16 @@ import jax
 import jax.numpy as jnp
 from jax import debug
 
+LAYERS = [64, 64]
+
 
 @jax.jit
-def train_step(w, x):
+def train_step(w, x, step):
     loss = jnp.mean((x @ w) ** 2)
     jax.debug.print("loss = {}", loss)  # a comment stays
-    jax.debug.print("loss = {:.3f} w = {!r} {{braces}}", loss, w, ordered=True)
+    jax.debug.print("loss = {:.3f} w = {!r}", loss, w, ordered=True)
+    jax.debug.print(f"step {step}: loss {{l:.2f}}", l=loss)  # no fix
+    jax.debug.print(f"{LAYERS} loss {loss}")  # no fix (a static field must stay hashable)
     debug.print("step {}: {}", x.shape[0], loss)
     jax.debug.print("loss = {}".format(loss))  # no fix
     jax.debug.print(f"{loss} and {{}}", w)  # no fix

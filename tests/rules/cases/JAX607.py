@@ -105,3 +105,24 @@ def converging(x, tol):
         x = schedule(x, 3)
         step += 1
     return x
+
+
+@partial(jax.jit, static_argnames=("n",))
+def head_mean(x, n):
+    if n == 0:
+        return jnp.zeros(())
+    return x[:n].mean()  # `n` bounds a slice: a traced `n` raises here too
+
+
+@partial(jax.jit, static_argnames=("epoch",))
+def maybe_scheduled(x, epoch):
+    if epoch is None:  # works on a tracer as it is
+        return x
+    return x * 0.9
+
+
+def run_heads(x):
+    for n in range(100):
+        x = x + head_mean(x, n)  # error: JAX607
+        x = maybe_scheduled(x, n)  # error: JAX607
+    return x
