@@ -340,35 +340,54 @@ class SemanticModel:
             found = self._reuses_trace[info] = self._find_trace_reuse(info)
         return found
 
-    def caches_trace(self, info: FunctionInfo) -> bool:
+    def caches_trace(self, info: FunctionInfo, seen: frozenset[FunctionInfo] = frozenset()) -> bool:
         """Whether JAX keeps the trace of ``info`` across calls (what it read stays frozen): as
         ``reuses_trace``, except a ``lax.map`` body called from eager code, which JAX wraps anew
         and traces again on every call (it still runs once per trace, not once per row), and a
         function only ever jitted as a new function object made and called at once
-        (``jax.jit(jax.grad(loss))(w)``: JAX's cache is keyed on that object)."""
+        (``jax.jit(jax.grad(loss))(w)``, ``jax.jit(model.apply)(p, x)``: JAX's cache is keyed on
+        that object); a function they call or enclose is cached only where another cached
+        function traces it."""
         reusing = info.transformed_by & TRACE_REUSING_KINDS
-        if (reusing == {"body"} and info.repeated_by in RETRACED_WHEN_EAGER) or (
-            reusing == {"jit"} and all(self._jitted_afresh(call) for call in info.jit_calls)
+        afresh = (reusing == {"body"} and info.repeated_by in RETRACED_WHEN_EAGER) or (
+            reusing - {"flax"} == {"jit"} and all(self._jitted_afresh(call) for call in info.jit_calls)
+        )
+        if (reusing and not afresh) or info in self._requested_reuse:
+            return True
+        seen = seen | {info}
+        parent = info.parent
+        if (
+            parent is not None
+            and parent not in seen
+            and info.inherited > NONE
+            and self.caches_trace(parent, seen)
         ):
-            return any(caller.effective_level > NONE and self.caches_trace(caller) for caller in info.callers)
-        return self.reuses_trace(info)
+            return True
+        return any(
+            caller not in seen and caller.effective_level > NONE and self.caches_trace(caller, seen)
+            for caller in info.callers
+        )
 
     def _jitted_afresh(self, call: ast.Call | None) -> bool:
         """``jax.jit(f)(x)`` where ``f`` is a new function object each time it runs (a lambda, a
-        ``partial``, what ``jax.grad`` or a factory returns) and the jitted function is called
-        right away, never kept."""
+        ``partial``, a bound method, what ``jax.grad`` or a factory returns) and the jitted
+        function is called right away, never kept."""
         if call is None or call not in self.invoked_at_once or not call.args:
             return False
         made = call.args[0]
         if isinstance(made, ast.Lambda):
             return True
-        found = refs(self.values.get(made, UNKNOWN)) if isinstance(made, ast.Call) else frozenset()
+        found = (
+            refs(self.values.get(made, UNKNOWN))
+            if isinstance(made, (ast.Call, ast.Attribute))
+            else frozenset()
+        )
         return bool(found) and all(isinstance(ref, FunctionRef) and self.made_anew(ref) for ref in found)
 
     def made_anew(self, ref: FunctionRef) -> bool:
         """Whether the expression that gave ``ref`` makes a new function object each time: a
         transformation's result, a ``partial``, a bound method, a lambda or a nested ``def``."""
-        if ref.layers or ref.offset or ref.bound or isinstance(ref.node, ast.Lambda):
+        if ref.layers or ref.offset or ref.bound or ref.skip or isinstance(ref.node, ast.Lambda):
             return True
         parent = self.index.parents.get(ref.node)
         return parent is not None and parent.kind == "function"
@@ -1005,12 +1024,13 @@ class SemanticModel:
     @cached_property
     def _module_level_code(
         self,
-    ) -> tuple[list[tuple[ast.Call, ast.AST | None]], list[tuple[ast.Name, ast.AST | None]]]:
+    ) -> tuple[list[tuple[ast.Call, ast.AST | None]], list[tuple[ast.Name, ast.AST | None, object]]]:
         """The calls and the name stores of module-level code (not in a def or class), each with
         the outermost module-level loop around it (None: straight-line code); a store into an
-        item or attribute counts as a store of the name it is reached through."""
+        item or attribute counts as a store of the name it is reached through, with the key or
+        attribute it stores (None: the name itself, or a key not known)."""
         calls: list[tuple[ast.Call, ast.AST | None]] = []
-        stores: list[tuple[ast.Name, ast.AST | None]] = []
+        stores: list[tuple[ast.Name, ast.AST | None, object]] = []
         stack: list[tuple[ast.AST, ast.AST | None]] = [(stmt, None) for stmt in reversed(self.tree.body)]
         while stack:
             node, loop = stack.pop()
@@ -1019,35 +1039,73 @@ class SemanticModel:
             if isinstance(node, ast.Call):
                 calls.append((node, loop))
             elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-                stores.append((node, loop))
+                stores.append((node, loop, None))
             elif isinstance(node, (ast.Subscript, ast.Attribute)) and not isinstance(node.ctx, ast.Load):
-                root = node.value
+                key, root = _accessed_key(node), node.value
                 while isinstance(root, (ast.Subscript, ast.Attribute)):
-                    root = root.value
+                    key, root = _accessed_key(root), root.value
                 if isinstance(root, ast.Name):  # `CONFIG["lr"] = 0.0` changes what `CONFIG` holds
-                    stores.append((root, loop))
+                    stores.append((root, loop, key))
             inner = node if loop is None and isinstance(node, (ast.For, ast.AsyncFor, ast.While)) else loop
             stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
         return calls, stores
 
     def _rebound_between_calls(self, name: str, info: FunctionInfo) -> ast.AST | None:
-        """A module-level store of ``name`` between two module-level calls of ``info`` (call,
-        rebind, call), or in a module-level loop that also calls it."""
+        """A module-level store of ``name`` (or of the item or attribute of it that ``info``
+        reads) between two module-level calls of ``info`` that pass the same arguments to the
+        same function (call, rebind, call), or in a module-level loop that calls it with
+        arguments the loop leaves alone. Not where module code clears JAX's caches or disables
+        jit, or a call may trace anew (other arguments: other shapes, other static values)."""
         calls, stores = self._module_level_code
         root = self.compiled_root(info)  # a helper or lambda is traced when the jitted function is
         traced = {info.node} if root is None else {info.node, root.node}
-        mine = [(c, loop) for c, loop in calls if self._calls_function(c, traced)]
-        if not mine:
+        cleared = self._caches_cleared
+        if cleared is None or cleared & traced:
             return None
-        for store, loop in stores:
-            if store.id != name:
+        mine = [(c, loop) for c, loop in calls if self._calls_function(c, traced)]
+        read = _keys_read(info.node, name)
+        for store, loop, key in stores:
+            if store.id != name or (key is not None and read is not None and key not in read):
                 continue
-            if loop is not None and any(other is loop for _, other in mine):
-                return store
-            before = any(_position(c) < _position(store) for c, _ in mine)
-            if before and any(_position(c) > _position(store) for c, _ in mine):
-                return store
+            if loop is not None:
+                changed = {s.id for s, other, _ in stores if other is loop} - {name}
+                if any(other is loop and not _reads_any(c, changed) for c, other in mine):
+                    return store
+                continue
+            for first, _ in mine:
+                for later, _ in mine:
+                    if _position(first) < _position(store) < _position(later) and self._same_call(
+                        first, later, name, stores
+                    ):
+                        return store
         return None
+
+    @cached_property
+    def _caches_cleared(self) -> set[ast.AST] | None:
+        """The functions whose cache module code clears (``f.clear_cache()``); None where it
+        clears them all or turns jit off (``jax.clear_caches()``, ``jax.disable_jit``)."""
+        cleared: set[ast.AST] = set()
+        for call, _ in self._module_level_code[0]:
+            func = call.func
+            leaf = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if leaf in ("clear_caches", "disable_jit") or any(
+                isinstance(a, ast.Constant) and a.value == "jax_disable_jit" for a in call.args
+            ):
+                return None
+            if leaf == "clear_cache" and isinstance(func, ast.Attribute):
+                found = refs(self.values.get(func.value, UNKNOWN))
+                if not found:
+                    return None  # a cache of a function the model does not know
+                cleared |= {ref.node for ref in found if isinstance(ref, FunctionRef)}
+        return cleared
+
+    def _same_call(self, first: ast.Call, later: ast.Call, name: str, stores: list) -> bool:
+        """Whether two calls pass the same arguments to the same function: written alike, and no
+        name they read (but ``name``) stored between them."""
+        if ast.dump(first) != ast.dump(later):
+            return False
+        between = {s.id for s, _, _ in stores if _position(first) < _position(s) < _position(later)} - {name}
+        return not _reads_any(first, between)
 
     def _calls_function(self, call: ast.Call, nodes: Collection[ast.AST]) -> bool:
         return any(
@@ -2375,6 +2433,40 @@ def _reads_held_key(model: SemanticModel, info: FunctionInfo, node: ast.AST, thi
 
 def _is_staticmethod(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+
+
+def _accessed_key(node: ast.Subscript | ast.Attribute) -> object:
+    """The constant key of ``x[key]``, or the attribute of ``x.attr``; None when not constant."""
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    index = node.slice
+    return index.value if isinstance(index, ast.Constant) else None
+
+
+def _keys_read(function: ast.AST, name: str) -> set[object] | None:
+    """The constant keys and attributes ``function`` reads of ``name`` (``CONFIG["lr"]``,
+    ``cfg.lr``); None where it also reads ``name`` as a whole (passes it, iterates it...)."""
+    keys: set[object] = set()
+    accessed: set[int] = set()
+    for node in ast.walk(function):
+        if (
+            isinstance(node, (ast.Subscript, ast.Attribute))
+            and isinstance(node.value, ast.Name)
+            and node.value.id == name
+        ):
+            key = _accessed_key(node)
+            if key is None:
+                return None
+            keys.add(key)
+            accessed.add(id(node.value))
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and node.id == name and id(node) not in accessed:
+            return None
+    return keys
+
+
+def _reads_any(call: ast.Call, names: set[str]) -> bool:
+    return bool(names) and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(call))
 
 
 def _position(node: ast.AST) -> tuple[int, int]:

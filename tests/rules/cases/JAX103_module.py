@@ -103,3 +103,76 @@ for epoch in range(3):
     if epoch == 1:
         CONFIG["lr"] = 0.0  # the compiled `update` keeps 0.1
     print(update({"w": x}))
+
+
+noise = 1.0
+
+
+@jax.jit
+def corrupt(batch):
+    return batch * noise
+
+
+for batch_size in (8, 16, 32):
+    noise = batch_size / 8  # each call has a new shape: traced again, it reads the new value
+    print(corrupt(jnp.ones((batch_size, 2))))
+
+print(corrupt(jnp.ones(3)))
+noise = 5.0
+print(corrupt(jnp.ones(4)))  # another shape: traced again
+
+
+class Model:
+    def apply(self, v):
+        return v * noise
+
+
+model = Model()
+print(jax.jit(model.apply)(x))
+noise = 6.0
+print(jax.jit(model.apply)(x))  # a new bound method each time: traced again
+
+SETTINGS = {"lr": 0.1, "log_every": 10}
+
+
+@jax.jit
+def settled(w):
+    return w * SETTINGS["lr"]
+
+
+settled(x)
+SETTINGS["log_every"] = 100  # a key `settled` never reads
+settled(x)
+
+WIDTH = 1.0
+
+
+@jax.jit
+def widened(v):
+    return v * WIDTH
+
+
+widened(x)
+WIDTH = 2.0
+widened.clear_cache()  # module code clears the cache: the next call traces again
+widened(x)
+
+
+class Settings:
+    lr = 0.1
+    run_name = "a"
+
+
+opts = Settings()
+
+
+@jax.jit
+def stepped(w):
+    return w * opts.lr  # error: JAX103
+
+
+stepped(x)
+opts.run_name = "b"  # an attribute `stepped` never reads
+stepped(x)
+opts.lr = 0.0  # the one it reads: the compiled `stepped` keeps 0.1
+stepped(x)
