@@ -575,3 +575,27 @@ def test_only_functions_that_may_draw_have_their_keys_followed(name: str, may_dr
     may be consumed: a variable named like a jax.random function, or JAX's array `split`, is none."""
     model = model_of(KEY_USERS)
     assert model.may_use_keys(function(model, name)) is may_draw
+
+
+@pytest.mark.parametrize(
+    ("test", "names", "value"),
+    [
+        ("rate == 0.0 or deterministic", {"rate": 0.5, "deterministic": True}, True),
+        ("rate == 0.0 or deterministic", {"rate": 0.5}, "unknown"),
+        ("rate == 0.0 or deterministic", {"rate": 0.0}, True),  # decided before the unknown
+        ("train and rate > 0.0", {"train": False}, False),
+        ("not train", {"train": True}, False),
+        ('mode == "eval"', {"mode": "train"}, False),
+        ("std is None", {"std": None}, True),
+        ("0 < k <= n", {"k": 3, "n": 2}, False),
+        ("x.shape[0] > 1", {"x": 1}, "unknown"),  # only names, literals and operators
+        ('"a" < n', {"n": 1}, "unknown"),  # a comparison that raises decides nothing
+    ],
+)
+def test_a_call_decides_a_test_of_its_constants(test: str, names: dict, value: object) -> None:
+    """What a call passing constants decides of a helper's `if` on its parameters (the draw
+    under it is skipped where the call makes it false)."""
+    from jaxlint.engine.astutil import NOT_CONSTANT, constant_value
+
+    found = constant_value(ast.parse(test, mode="eval").body, names)
+    assert (found is NOT_CONSTANT) if value == "unknown" else (found == value and found is not NOT_CONSTANT)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import ast
 import bisect
+import operator
 import sys
 import threading
 import warnings
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 Position = tuple[int, int]
 
@@ -180,3 +181,62 @@ def run_deeply(work: Callable[[], T]) -> T:
     if failure:
         raise failure[0]
     return result[0]
+
+
+NOT_CONSTANT = object()  # what `constant_value` gives for an expression it cannot decide
+_COMPARISONS: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Is: operator.is_,
+    ast.IsNot: operator.is_not,
+    ast.In: lambda a, b: a in b,
+    ast.NotIn: lambda a, b: a not in b,
+}
+
+
+def constant_value(expr: ast.expr | None, names: dict[str, object]) -> object:
+    """The value of ``expr`` built from literals, ``names`` (known values), ``not``, ``and``,
+    ``or``, unary minus and comparisons; ``NOT_CONSTANT`` where any part that decides it is
+    unknown (``rate == 0.0 or deterministic`` is true once ``deterministic`` is)."""
+    if isinstance(expr, ast.Constant):
+        return expr.value
+    if isinstance(expr, ast.Name):
+        return names.get(expr.id, NOT_CONSTANT)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.Not, ast.USub)):
+        operand = constant_value(expr.operand, names)
+        if operand is NOT_CONSTANT:
+            return NOT_CONSTANT
+        try:
+            return (not operand) if isinstance(expr.op, ast.Not) else -operand  # pyright: ignore[reportOperatorIssue]
+        except TypeError:
+            return NOT_CONSTANT
+    if isinstance(expr, ast.BoolOp):
+        deciding = isinstance(expr.op, ast.Or)  # the truth that ends an `or` (an `and`: falsity)
+        unknown = False
+        value: object = NOT_CONSTANT
+        for part in expr.values:
+            value = constant_value(part, names)
+            if value is NOT_CONSTANT:
+                unknown = True
+            elif bool(value) == deciding:
+                return value
+        return NOT_CONSTANT if unknown else value
+    if isinstance(expr, ast.Compare):
+        left = constant_value(expr.left, names)
+        for op, right_expr in zip(expr.ops, expr.comparators):
+            right = constant_value(right_expr, names)
+            compare = _COMPARISONS.get(type(op))
+            if left is NOT_CONSTANT or right is NOT_CONSTANT or compare is None:
+                return NOT_CONSTANT
+            try:
+                if not compare(left, right):
+                    return False
+            except TypeError:
+                return NOT_CONSTANT
+            left = right
+        return True
+    return NOT_CONSTANT

@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from jaxlint.engine.astutil import keyword_argument, without_not
+from jaxlint.engine.astutil import NOT_CONSTANT, constant_value, keyword_argument, without_not
 from jaxlint.semantic import api, measured
 from jaxlint.semantic.bodies import LOOPING_BODIES, own_nodes, step_counter
 from jaxlint.semantic.functions import FunctionInfo
@@ -140,7 +140,7 @@ class Interpreter:
         self.outer_reads: list[ast.Name] = []  # names read before any local binding
         self.tracker: KeyTracker | None = None
         # the parameters whose truth the statement being run depends on: `if train:` ...
-        self.guards: list[tuple[str, bool]] = []
+        self.guards: list[tuple[ast.expr, bool]] = []
         if model.tracks_keys(self.scope):
             self.tracker = KeyTracker(local_names=frozenset(self.scope.bound), guards=self.guards)
         self.step_folds: set[KeyId] = set()  # keys folded with this fori_loop body's step index
@@ -422,7 +422,7 @@ class Interpreter:
         self.eval(node.test)
         when_true, when_false = self.narrowing(node.test)
         live_true, live_false = self.live_branches(node.test)
-        guard = self.parameter_guard(node.test)
+        guard = node.test if self.decided_by_parameters(node.test) else None
         entry = self.state
         self.state = entry.narrowed(when_true) if entry is not None and live_true else None
         self.guarded(guard, True, node.body)
@@ -431,25 +431,40 @@ class Interpreter:
         self.guarded(guard, False, node.orelse)
         self.state = self.join(after_body, self.state, node)
         if guard is not None and after_body is None and not node.orelse and self.state is not None:
-            self.guards.append((guard[0], not guard[1]))  # the rest of the block runs on the other
+            self.guards.append((guard, False))  # `if not train: return x`: the rest runs on the other
 
-    def parameter_guard(self, test: ast.expr) -> tuple[str, bool] | None:
-        """``(name, truth)`` where ``test`` is the truth of a parameter the function never
-        rebinds (``if train:``, ``if not deterministic:``): the truth that runs the body."""
+    def decided_by_parameters(self, test: ast.expr) -> bool:
+        """Whether ``test`` is decided by parameters the function never rebinds and constants
+        alone (``if train:``, ``if rate == 0.0 or deterministic:``, ``if mode == "eval":``): a
+        call passing constants for them decides it."""
         if self.tracker is None or self.info is None:
-            return None
-        name, negated = without_not(test)
-        if not isinstance(name, ast.Name) or self.scope.bound.get(name.id) != 1:
-            return None
-        if name.id not in self.info.params and name.id not in {p.arg for p in self.info.param_nodes()}:
-            return None
-        return name.id, not negated
+            return False
+        params = {p.arg for p in self.info.param_nodes()}
+        for node in ast.walk(test):
+            if isinstance(node, ast.Name):
+                if node.id not in params or self.scope.bound.get(node.id) != 1:
+                    return False
+            elif not isinstance(
+                node,
+                (
+                    ast.Constant,
+                    ast.Compare,
+                    ast.BoolOp,
+                    ast.UnaryOp,
+                    ast.cmpop,
+                    ast.boolop,
+                    ast.unaryop,
+                    ast.Load,
+                ),
+            ):
+                return False
+        return True
 
-    def guarded(self, guard: tuple[str, bool] | None, truth: bool, body: list[ast.stmt]) -> None:
+    def guarded(self, guard: ast.expr | None, truth: bool, body: list[ast.stmt]) -> None:
         if guard is None:
             self.block(body)
             return
-        self.guards.append((guard[0], guard[1] == truth))
+        self.guards.append((guard, truth))
         self.block(body)
         self.guards.pop()
 
@@ -1430,16 +1445,42 @@ class Interpreter:
         """The parameters of ``consumed`` this call consumes: not one that ``target`` consumes only
         under a parameter truth the call rules out (``noise(key, x, add=False)`` where the draw is
         under ``if add:``)."""
-        flags = self.call_flags(target, offset, node, bound)
+        constants = self.call_constants(target, offset, node, bound)
 
-        def runs(guards: frozenset[tuple[str, bool]]) -> bool:
-            return all(flags.get(name) in (None, truth) for name, truth in guards)
+        def runs(guards: frozenset[tuple[ast.expr, bool]]) -> bool:
+            return all(
+                (value := constant_value(test, constants)) is NOT_CONSTANT or bool(value) == truth
+                for test, truth in guards
+            )
 
         return {
             name
             for name in consumed
             if any(runs(g) for g in target.consumption_guards.get(name, [frozenset()]))
         }
+
+    def call_constants(
+        self, target: FunctionInfo, offset: int, node: ast.Call, bound: frozenset[str]
+    ) -> dict[str, object]:
+        """The parameters of ``target`` this call gives a constant: a literal, a module flag, or
+        the literal default of one it leaves out (none where ``*args``/``**kwargs`` are passed)."""
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            return {}
+        positional = target.positional_names()
+        given: dict[str, ast.expr | None] = dict.fromkeys([*positional[:offset], *bound], None)
+        given |= dict(zip(positional[offset:], node.args))
+        given |= {k.arg: k.value for k in node.keywords if k.arg is not None}
+        defaults = parameter_defaults(target.node.args)
+        found: dict[str, object] = {}
+        for param in target.param_nodes():
+            expr = given[param.arg] if param.arg in given else defaults.get(param.arg)
+            value = constant_value(expr, {}) if expr is not None else NOT_CONSTANT
+            if value is NOT_CONSTANT:
+                truth = self.truth_of(expr)
+                value = NOT_CONSTANT if truth is None or not isinstance(expr, ast.Name) else truth
+            if value is not NOT_CONSTANT:
+                found[param.arg] = value
+        return found
 
     def consume_defaults(self, target: FunctionInfo, offset: int, node: ast.Call, consumed: set[str]) -> None:
         """``def noise(x, key=KEY)`` called without a key: the call consumes the default, a key
@@ -1770,11 +1811,12 @@ class Interpreter:
         passed = set(target.positional_names()[ref.offset : ref.offset + len(node.args)])
         passed |= {k.arg for k in node.keywords if k.arg is not None}
         consumed = self.model.consumed_params(target)
-        for name, text, keys, bound in ref.held:
+        if consumed and target.consumption_guards:
+            consumed = self.consumed_at(target, ref.offset, node, ref.bound, consumed)
+        for name, text, keys, _ in ref.held:
             if name in consumed and name not in passed:
                 self.tracker.consume(node, keys, text, text.split(".")[0], self.state)
-                if bound:
-                    self.model.bound_key_calls.add(node)
+                self.model.bound_key_calls.add(node)
 
     def jax_call(self, qualname: str, node: ast.Call, every: list[Value]) -> Value:
         if qualname.startswith("jax.nn.initializers."):

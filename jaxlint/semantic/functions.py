@@ -67,8 +67,9 @@ class FunctionInfo:
     key_events: dict[ast.Call, KeyEvent] = field(default_factory=dict)
     consumed_params: set[str] = field(default_factory=set)  # parameters it consumes as keys
     consumed_in_part: set[str] = field(default_factory=set)  # of those, only a key they hold
-    # parameter -> the parameter truths under which each consumption of it runs (empty: always)
-    consumption_guards: dict[str, list[frozenset[tuple[str, bool]]]] = field(default_factory=dict)
+    # parameter -> the tests of its parameters under which each consumption of it runs, with the
+    # truth each needs (empty: always)
+    consumption_guards: dict[str, list[frozenset[tuple[ast.expr, bool]]]] = field(default_factory=dict)
     consumed_outside: dict[KeyId, ast.Call] = field(default_factory=dict)  # outer keys it consumes
 
     @property

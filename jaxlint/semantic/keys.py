@@ -208,9 +208,11 @@ class KeyTracker:
     phi_parts: dict[KeyId, frozenset[KeyId]] = field(default_factory=dict)
     loops: list[LoopFrame] = field(default_factory=list)
     local_names: frozenset[str] = frozenset()  # names the function binds: others are closed over
-    guards: list[tuple[str, bool]] = field(default_factory=list)  # the interpreter's, as it runs
-    # parameter -> the parameter truths under which each consumption of it runs (empty: always)
-    param_guards: dict[str, list[frozenset[tuple[str, bool]]]] = field(default_factory=dict)
+    # the tests of the parameters the statement being run depends on, with the truth each needs
+    # (the interpreter's list, as it runs)
+    guards: list[tuple[ast.expr, bool]] = field(default_factory=list)
+    # parameter -> the guards under which each consumption of it runs (empty: always)
+    param_guards: dict[str, list[frozenset[tuple[ast.expr, bool]]]] = field(default_factory=dict)
 
     def consume(
         self, call: ast.Call, keys: Iterable[KeyId], text: str, root: str, state: State, partial: bool = False

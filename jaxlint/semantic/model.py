@@ -240,7 +240,7 @@ class SemanticModel:
         self._queue: deque[FunctionInfo] = deque()
         self.module_key_events: dict[ast.Call, KeyEvent] = {}
         self.partial_calls: set[ast.Call] = set()  # calls consuming only a key an argument holds
-        self.bound_key_calls: set[ast.Call] = set()  # calls of `partial(f, key)` consuming that key
+        self.bound_key_calls: set[ast.Call] = set()  # calls consuming a key a `partial` or default holds
         self.invoked_at_once: set[ast.Call] = set()  # calls whose result is called right away: `jit(f)(x)`
         self._library_values: dict[str, Value] = {}
         self._unresolved: set[ast.AST] = set()

@@ -369,8 +369,9 @@ def is_array_parameter(ctx: Context, name: str | None) -> bool:
 
 
 BOUND_KEY_ADVICE = (
-    "`functools.partial` bound it, so every call of the partial function draws from it: pass each "
-    "call a key of its own instead of binding one"
+    "it is bound to the function called (by `functools.partial`, or as a default evaluated when "
+    "the function was defined), so every call draws from it, whatever the name holds later: pass "
+    "each call a key of its own instead of binding one"
 )
 
 

@@ -1,5 +1,7 @@
 # A helper that draws only under a flag consumes its key only where the call lets the flag run
 # the draw; an instance of a class with `__call__` consumes what its `__call__` consumes.
+import functools
+
 import jax
 import jax.numpy as jnp
 
@@ -54,3 +56,42 @@ def train_twice(key, x):
     drop = Dropout()
     y = drop(key, x)
     return drop(key, y)  # error: JAX301
+
+
+def dropout(x, rng, rate, deterministic=False):
+    if (rate == 0.0) or deterministic:
+        return x
+    keep = jax.random.bernoulli(rng, 1.0 - rate, x.shape)
+    return jnp.where(keep, x / (1.0 - rate), 0.0)
+
+
+def jitter(x, key, mode="train"):
+    if mode == "eval":
+        return x
+    return x + jax.random.normal(key, x.shape)
+
+
+def guard_by_value(x, rng):
+    x = dropout(x, rng, 0.5, deterministic=True)
+    x = dropout(x, rng, 0.0)
+    x = jitter(x, rng, "eval")
+    return x + jax.random.normal(rng, x.shape)
+
+
+def guard_lets_it_draw(x, rng):
+    x = dropout(x, rng, 0.5)
+    return jitter(x, rng, mode="train")  # error: JAX301
+
+
+def through_partial(x, key):
+    drop = functools.partial(dropout, x, key, 0.5)
+    return drop(True) + drop(True)
+
+
+def through_a_default(x, key):
+    def perturb(y, train, k=key):
+        if not train:
+            return y
+        return y + jax.random.normal(k, y.shape)
+
+    return perturb(x, False) + perturb(x, True)
