@@ -601,7 +601,7 @@ class Interpreter:
 
     def default_keys(
         self, node: ast.FunctionDef | ast.AsyncFunctionDef
-    ) -> tuple[tuple[str, str, frozenset[object], bool], ...]:
+    ) -> tuple[tuple[str, str, frozenset[object]], ...]:
         """The keys a nested ``def`` takes as defaults, evaluated when the ``def`` runs."""
         if self.tracker is None:
             return ()
@@ -609,7 +609,7 @@ class Interpreter:
         for name, default in parameter_defaults(node.args).items():
             keys = key_ids(self.values.get(default, UNKNOWN))
             if keys:
-                held.append((name, _key_text(default), keys, False))
+                held.append((name, _key_text(default), keys))
         return tuple(held)
 
     def decorate(self, node: ast.FunctionDef | ast.AsyncFunctionDef, decorator: ast.expr) -> None:
@@ -1784,9 +1784,7 @@ class Interpreter:
         ]
         return referring(made) if made else STATIC
 
-    def bound_keys(
-        self, ref: FunctionRef, node: ast.Call
-    ) -> tuple[tuple[str, str, frozenset[object], bool], ...]:
+    def bound_keys(self, ref: FunctionRef, node: ast.Call) -> tuple[tuple[str, str, frozenset[object]], ...]:
         """The keys ``partial(f, key, ...)`` binds, by the parameter of ``f`` each is bound to:
         every call of the partial function hands them to ``f`` again."""
         target = self.model.infos.get(ref.node)
@@ -1798,7 +1796,7 @@ class Interpreter:
         for name, argument in given:
             keys = key_ids(self.values.get(argument, UNKNOWN))
             if keys:
-                held.append((name, _key_text(argument), keys, True))
+                held.append((name, _key_text(argument), keys))
         return tuple(held)
 
     def consume_held(self, target: FunctionInfo, ref: FunctionRef, node: ast.Call) -> None:
@@ -1813,7 +1811,7 @@ class Interpreter:
         consumed = self.model.consumed_params(target)
         if consumed and target.consumption_guards:
             consumed = self.consumed_at(target, ref.offset, node, ref.bound, consumed)
-        for name, text, keys, _ in ref.held:
+        for name, text, keys in ref.held:
             if name in consumed and name not in passed:
                 self.tracker.consume(node, keys, text, text.split(".")[0], self.state)
                 self.model.bound_key_calls.add(node)

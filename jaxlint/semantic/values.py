@@ -61,9 +61,9 @@ class FunctionRef:
     bound: frozenset[str] = frozenset()
     layers: tuple[LayerRef, ...] = ()
     skip: int = 0  # leading call arguments the function does not receive (flax `apply(variables, x)`)
-    # the PRNG keys it holds: (parameter, how the key is written, its key identities, whether
-    # ``partial`` bound it: else it is the parameter's default)
-    held: tuple[tuple[str, str, frozenset[object], bool], ...] = ()
+    # the PRNG keys it holds, bound by ``partial`` or as a nested ``def``'s defaults:
+    # (parameter, how the key is written, its key identities)
+    held: tuple[tuple[str, str, frozenset[object]], ...] = ()
 
 
 @dataclass(frozen=True)
