@@ -122,9 +122,12 @@ class TracerFormattedIntoString(Rule):
             and func.attr == "format"
             and isinstance(func.value, ast.Constant)
             and isinstance(func.value.value, str)
-            and _plain_fields(func.value.value)
         ):
-            self.check(node, [*node.args, *(k.value for k in node.keywords)], ctx)
+            values = [*node.args, *(k.value for k in node.keywords)]
+            if _plain_fields(func.value.value):
+                self.check(node, values, ctx)
+            elif _debug_print_format(ctx, node) is not None:  # `{:.1f}` raises on a tracer there
+                self.check(node, values, ctx, values)
 
     def visit_BinOp(self, node: ast.BinOp, ctx: Context) -> None:
         left = node.left
@@ -198,7 +201,9 @@ def _movable_fields(ctx: Context, node: ast.expr, printer: ast.Call) -> bool:
     is an array (a static value there must be hashable), the template has no literal braces
     (`jax.debug.print` reads placeholders in the first part only) and the call passes no other
     values that the template may name (`{l:.2f}`, `l=loss`)."""
-    if not isinstance(node, ast.JoinedStr) or any(k.arg != "ordered" for k in printer.keywords):
+    if printer.args[:1] != [node] or not isinstance(node, ast.JoinedStr):
+        return False
+    if any(k.arg != "ordered" for k in printer.keywords):
         return False
     for part in node.values:
         if isinstance(part, ast.Constant) and ("{" in str(part.value) or "}" in str(part.value)):
@@ -211,14 +216,18 @@ def _movable_fields(ctx: Context, node: ast.expr, printer: ast.Call) -> bool:
 
 def _debug_print_format(ctx: Context, node: ast.expr) -> ast.Call | None:
     """The ``jax.debug.print`` call whose format string ``node`` is."""
-    parent = ctx.parent
-    if (
-        isinstance(parent, ast.Call)
-        and parent.args[:1] == [node]
-        and ctx.qualname(parent.func) in ("jax.debug.print", "jax._src.debugging.debug_print")
-    ):
+    ancestors = ctx.ancestors()
+    parent = next(ancestors, None)
+    if isinstance(parent, ast.keyword) and parent.arg == "fmt":  # `jax.debug.print(fmt=...)`
+        parent = next(ancestors, None)
+    elif not (isinstance(parent, ast.Call) and parent.args[:1] == [node]):
+        return None
+    if isinstance(parent, ast.Call) and ctx.qualname(parent.func) in DEBUG_PRINTS:
         return parent
     return None
+
+
+DEBUG_PRINTS = frozenset({"jax.debug.print", "jax._src.debugging.debug_print"})
 
 
 def _used_as_data(ctx: Context, node: ast.expr) -> bool:

@@ -94,3 +94,11 @@ def concatenated(step, w):
     save("ckpt-" + str(step), w)  # error: JAX108
     print("step " + str(step))  # a message (JAX101 speaks of it)
     return step + 1, w
+
+
+@jax.jit
+def debug_printed_more(s):
+    jax.debug.print("sum {:.1f}".format(s))  # error: JAX108
+    jax.debug.print(fmt=f"sum {s}")  # error: JAX108
+    jax.debug.print("sum {:.1f}", s)
+    return s
