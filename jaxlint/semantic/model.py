@@ -1048,7 +1048,31 @@ class SemanticModel:
                     stores.append((root, loop, key))
             inner = node if loop is None and isinstance(node, (ast.For, ast.AsyncFor, ast.While)) else loop
             stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
+        for call, loop in calls:  # `set_lr(0.0)`, whose body stores `CONFIG["lr"]`: at the call
+            for root, key in self._module_items_stored(call):
+                stores.append((ast.copy_location(ast.Name(id=root, ctx=ast.Store()), call), loop, key))
+        stores.sort(key=lambda entry: _position(entry[0]))
         return calls, stores
+
+    def _module_items_stored(self, call: ast.Call) -> list[tuple[str, object]]:
+        """The items and attributes of module names that the module function ``call`` calls
+        stores into, directly in its body: ``(name, key)``."""
+        found: list[tuple[str, object]] = []
+        for ref in refs(self.values.get(call.func, UNKNOWN)):
+            if not isinstance(ref, FunctionRef) or ref.layers:
+                continue
+            scope = self.index.scopes.get(ref.node)
+            if scope is None or scope.kind != "function":
+                continue
+            for node in own_nodes(getattr(scope.node, "body", [])):
+                if not isinstance(node, (ast.Subscript, ast.Attribute)) or isinstance(node.ctx, ast.Load):
+                    continue
+                key, root = _accessed_key(node), node.value
+                while isinstance(root, (ast.Subscript, ast.Attribute)):
+                    key, root = _accessed_key(root), root.value
+                if isinstance(root, ast.Name) and scope.lookup(root.id) is self.index.module:
+                    found.append((root.id, key))
+        return found
 
     def _rebound_between_calls(self, name: str, info: FunctionInfo) -> ast.AST | None:
         """A module-level store of ``name`` (or of the item or attribute of it that ``info``

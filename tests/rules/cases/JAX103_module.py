@@ -176,3 +176,25 @@ opts.run_name = "b"  # an attribute `stepped` never reads
 stepped(x)
 opts.lr = 0.0  # the one it reads: the compiled `stepped` keeps 0.1
 stepped(x)
+
+OPTIM = {"lr": 0.1, "name": "sgd"}
+
+
+def set_lr(value):
+    OPTIM["lr"] = value
+
+
+def rename(value):
+    OPTIM["name"] = value
+
+
+@jax.jit
+def optimized(w):
+    return w * OPTIM["lr"]  # error: JAX103
+
+
+optimized(x)
+rename("adam")  # stores a key `optimized` never reads
+optimized(x)
+set_lr(0.0)  # the compiled `optimized` keeps 0.1
+optimized(x)
