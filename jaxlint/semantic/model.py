@@ -1062,9 +1062,9 @@ class SemanticModel:
             if not isinstance(ref, FunctionRef) or ref.layers:
                 continue
             scope = self.index.scopes.get(ref.node)
-            if scope is None or scope.kind != "function":
-                continue
-            for node in own_nodes(getattr(scope.node, "body", [])):
+            if scope is None or not isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue  # (a lambda stores nothing)
+            for node in own_nodes(scope.node.body):
                 if not isinstance(node, (ast.Subscript, ast.Attribute)) or isinstance(node.ctx, ast.Load):
                     continue
                 key, root = _accessed_key(node), node.value

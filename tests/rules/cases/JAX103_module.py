@@ -198,3 +198,6 @@ rename("adam")  # stores a key `optimized` never reads
 optimized(x)
 set_lr(0.0)  # the compiled `optimized` keeps 0.1
 optimized(x)
+
+double = lambda v: v * 2  # noqa: E731  (a lambda called from module code stores nothing)
+optimized(double(x))
