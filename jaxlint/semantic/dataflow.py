@@ -1464,16 +1464,12 @@ class Interpreter:
     ) -> dict[str, object]:
         """The parameters of ``target`` this call gives a constant: a literal, a module flag, or
         the literal default of one it leaves out (none where ``*args``/``**kwargs`` are passed)."""
-        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        given = _argument_expressions(target, offset, node, bound)
+        if given is None:
             return {}
-        positional = target.positional_names()
-        given: dict[str, ast.expr | None] = dict.fromkeys([*positional[:offset], *bound], None)
-        given |= dict(zip(positional[offset:], node.args))
-        given |= {k.arg: k.value for k in node.keywords if k.arg is not None}
-        defaults = parameter_defaults(target.node.args)
         found: dict[str, object] = {}
         for param in target.param_nodes():
-            expr = given[param.arg] if param.arg in given else defaults.get(param.arg)
+            expr = given.get(param.arg)
             value = constant_value(expr, {}) if expr is not None else NOT_CONSTANT
             if value is NOT_CONSTANT:
                 truth = self.truth_of(expr)
@@ -2017,14 +2013,10 @@ class Interpreter:
         out; None for the others: those bound before the call (``self``, by ``partial``), and
         all of them where ``*args``/``**kwargs`` are passed."""
         params = target.param_nodes()
-        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        given = _argument_expressions(target, offset, node, bound)
+        if given is None:
             return dict.fromkeys((p.arg for p in params), None)
-        positional = target.positional_names()
-        given: dict[str, ast.expr | None] = dict.fromkeys([*positional[:offset], *bound], None)
-        given |= dict(zip(positional[offset:], node.args))
-        given |= {k.arg: k.value for k in node.keywords if k.arg is not None}
-        defaults = parameter_defaults(target.node.args)
-        return {p.arg: self.truth_of(given[p.arg] if p.arg in given else defaults.get(p.arg)) for p in params}
+        return {p.arg: self.truth_of(given.get(p.arg)) for p in params}
 
     def truth_of(self, expr: ast.expr | None) -> bool | None:
         """The truth of a constant expression: a literal or a module flag; None otherwise."""
@@ -2425,3 +2417,19 @@ def _custom_derivative_params(
         if name in positional and name not in found and name not in nondiff:
             found[name] = TRACED
     return found
+
+
+def _argument_expressions(
+    target: FunctionInfo, offset: int, node: ast.Call, bound: frozenset[str]
+) -> dict[str, ast.expr | None] | None:
+    """What a call gives each parameter of ``target``: the argument, else the default of one it
+    leaves out; None for those bound before the call (``self``, by ``partial``); None for all
+    where ``*args``/``**kwargs`` are passed."""
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return None
+    positional = target.positional_names()
+    given: dict[str, ast.expr | None] = dict(parameter_defaults(target.node.args))
+    given |= dict.fromkeys([*positional[:offset], *bound], None)
+    given |= dict(zip(positional[offset:], node.args))
+    given |= {k.arg: k.value for k in node.keywords if k.arg is not None}
+    return given
