@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from jaxlint.engine.astutil import NOT_CONSTANT, constant_value, keyword_argument, without_not
@@ -139,7 +139,8 @@ class Interpreter:
         self.loops: list[_Loop] = []
         self.outer_reads: list[ast.Name] = []  # names read before any local binding
         self.tracker: KeyTracker | None = None
-        # the parameters whose truth the statement being run depends on: `if train:` ...
+        # the tests of parameters the statement being run depends on (`if train:`), with the
+        # truth each needs
         self.guards: list[tuple[ast.expr, bool]] = []
         if model.tracks_keys(self.scope):
             self.tracker = KeyTracker(local_names=frozenset(self.scope.bound), guards=self.guards)
@@ -444,19 +445,7 @@ class Interpreter:
             if isinstance(node, ast.Name):
                 if node.id not in params or self.scope.bound.get(node.id) != 1:
                     return False
-            elif not isinstance(
-                node,
-                (
-                    ast.Constant,
-                    ast.Compare,
-                    ast.BoolOp,
-                    ast.UnaryOp,
-                    ast.cmpop,
-                    ast.boolop,
-                    ast.unaryop,
-                    ast.Load,
-                ),
-            ):
+            elif not isinstance(node, _CONSTANT_TEST_NODES):
                 return False
         return True
 
@@ -603,13 +592,20 @@ class Interpreter:
         self, node: ast.FunctionDef | ast.AsyncFunctionDef
     ) -> tuple[tuple[str, str, frozenset[object]], ...]:
         """The keys a nested ``def`` takes as defaults, evaluated when the ``def`` runs."""
+        return self.keys_among(parameter_defaults(node.args).items())
+
+    def keys_among(
+        self, bindings: Iterable[tuple[str, ast.expr]]
+    ) -> tuple[tuple[str, str, frozenset[object]], ...]:
+        """Of ``(parameter, expression)`` pairs, those whose expression holds a PRNG key, as a
+        function value holds them: ``(parameter, how the key is written, its identities)``."""
         if self.tracker is None:
             return ()
         held = []
-        for name, default in parameter_defaults(node.args).items():
-            keys = key_ids(self.values.get(default, UNKNOWN))
+        for name, expr in bindings:
+            keys = key_ids(self.values.get(expr, UNKNOWN))
             if keys:
-                held.append((name, _key_text(default), keys))
+                held.append((name, _key_text(expr), keys))
         return tuple(held)
 
     def decorate(self, node: ast.FunctionDef | ast.AsyncFunctionDef, decorator: ast.expr) -> None:
@@ -1443,8 +1439,8 @@ class Interpreter:
         self, target: FunctionInfo, offset: int, node: ast.Call, bound: frozenset[str], consumed: set[str]
     ) -> set[str]:
         """The parameters of ``consumed`` this call consumes: not one that ``target`` consumes only
-        under a parameter truth the call rules out (``noise(key, x, add=False)`` where the draw is
-        under ``if add:``)."""
+        under tests of its parameters that the call's constants make false (``noise(key, x,
+        add=False)`` where the draw is under ``if add:``)."""
         constants = self.call_constants(target, offset, node, bound)
 
         def runs(guards: frozenset[tuple[ast.expr, bool]]) -> bool:
@@ -1481,12 +1477,9 @@ class Interpreter:
     def consume_defaults(self, target: FunctionInfo, offset: int, node: ast.Call, consumed: set[str]) -> None:
         """``def noise(x, key=KEY)`` called without a key: the call consumes the default, a key
         of the scope that defines the function (made once, when the ``def`` ran)."""
-        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
-            return
-        passed = set(target.positional_names()[offset : offset + len(node.args)])
-        passed |= {k.arg for k in node.keywords if k.arg is not None}
+        passed = _passed_parameters(target, offset, node)
         defining = self.model.index.parents.get(target.node)
-        if defining is None or defining.kind != "module":
+        if passed is None or defining is None or defining.kind != "module":
             return
         for name, default in parameter_defaults(target.node.args).items():
             if name in consumed and name not in passed and isinstance(default, ast.Name):
@@ -1784,26 +1777,19 @@ class Interpreter:
         """The keys ``partial(f, key, ...)`` binds, by the parameter of ``f`` each is bound to:
         every call of the partial function hands them to ``f`` again."""
         target = self.model.infos.get(ref.node)
-        if self.tracker is None or target is None or ref.layers:
+        if target is None or ref.layers:
             return ()
         names = target.positional_names()[ref.offset :]
-        given = [*zip(names, node.args[1:]), *((k.arg, k.value) for k in node.keywords if k.arg)]
-        held = []
-        for name, argument in given:
-            keys = key_ids(self.values.get(argument, UNKNOWN))
-            if keys:
-                held.append((name, _key_text(argument), keys))
-        return tuple(held)
+        return self.keys_among(
+            [*zip(names, node.args[1:]), *((k.arg, k.value) for k in node.keywords if k.arg)]
+        )
 
     def consume_held(self, target: FunctionInfo, ref: FunctionRef, node: ast.Call) -> None:
         """A call of ``partial(f, key)``, or of a nested ``def f(x, key=key)`` that leaves the key
         out, consumes that key where ``f`` consumes the parameter."""
-        if self.tracker is None or self.state is None or target is self.info:
+        passed = _passed_parameters(target, ref.offset, node)
+        if self.tracker is None or self.state is None or target is self.info or passed is None:
             return
-        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
-            return  # what the call passes is not known
-        passed = set(target.positional_names()[ref.offset : ref.offset + len(node.args)])
-        passed |= {k.arg for k in node.keywords if k.arg is not None}
         consumed = self.model.consumed_params(target)
         if consumed and target.consumption_guards:
             consumed = self.consumed_at(target, ref.offset, node, ref.bound, consumed)
@@ -1995,9 +1981,10 @@ class Interpreter:
     ) -> dict[str, Value]:
         """The parameters a call leaves to their defaults where the default is a tracer: a nested
         ``def inner(y, m=n)`` evaluated its default when the traced ``def`` statement ran."""
-        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        given = _passed_parameters(target, offset, node)
+        if given is None:
             return {}
-        taken = {*passed, *bound, *target.positional_names()[:offset]}
+        taken = {*given, *passed, *bound, *target.positional_names()[:offset]}
         found = {}
         for name, default in parameter_defaults(target.node.args).items():
             value = self.values.get(default)
@@ -2417,6 +2404,29 @@ def _custom_derivative_params(
         if name in positional and name not in found and name not in nondiff:
             found[name] = TRACED
     return found
+
+
+# what a test decided by parameters and constants alone is made of (see `constant_value`)
+_CONSTANT_TEST_NODES = (
+    ast.Name,
+    ast.Constant,
+    ast.Compare,
+    ast.BoolOp,
+    ast.UnaryOp,
+    ast.cmpop,
+    ast.boolop,
+    ast.unaryop,
+    ast.Load,
+)
+
+
+def _passed_parameters(target: FunctionInfo, offset: int, node: ast.Call) -> set[str] | None:
+    """The parameters of ``target`` a call passes (after ``offset`` bound ones); None where it
+    passes ``*args`` or ``**kwargs`` (which may pass any)."""
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        return None
+    passed = set(target.positional_names()[offset : offset + len(node.args)])
+    return passed | {k.arg for k in node.keywords if k.arg is not None}
 
 
 def _argument_expressions(
