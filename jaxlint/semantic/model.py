@@ -935,13 +935,9 @@ class SemanticModel:
         """Module names rebound at run time: assigned under ``global`` in a function, or the
         target of a module-level ``for`` loop. (Mutating a registry dict from a function is too
         common at import time to count.)"""
-        module = self.index.module
         sites: dict[str, list[ast.AST]] = {}
-        for scope in self.index.functions:
-            for name in scope.globals:
-                if name in scope.bound or name in module.bound:
-                    for node in _stores_of(scope, name):
-                        sites.setdefault(name, []).append(node)
+        for name, writes in self._global_writes.items():
+            sites.setdefault(name, []).extend(store for _, store in writes)
         for stmt in self.tree.body:
             if isinstance(stmt, (ast.For, ast.AsyncFor)):
                 for target in ast.walk(stmt.target):
@@ -949,26 +945,31 @@ class SemanticModel:
                         sites.setdefault(target.id, []).append(stmt)
         return sites
 
+    @cached_property
+    def _global_writes(self) -> dict[str, list[tuple[Scope, ast.AST]]]:
+        """Module name -> each assignment to it under ``global`` in a function, with the function."""
+        module = self.index.module
+        found: dict[str, list[tuple[Scope, ast.AST]]] = {}
+        for scope in self.index.functions:
+            for name in scope.globals:
+                if name in scope.bound or name in module.bound:
+                    found.setdefault(name, []).extend((scope, node) for node in _stores_of(scope, name))
+        return found
+
     def stale_rebinding(self, name: str, info: FunctionInfo) -> ast.AST | None:
         """Where the program rebinds module name ``name`` after a trace of ``info`` may have
         read it, so that later calls compute with the old value: a module-level loop over it, a
         ``global`` assignment in a function (not one that then clears the jit caches, nor the
         configuration an entry point sets before it runs anything of the module), or module code
         that rebinds it between two calls of ``info``."""
-        for scope in self.index.functions:
-            if name not in scope.globals or not (name in scope.bound or name in self.index.module.bound):
-                continue
-            if scope.called & {"clear_cache", "clear_caches"}:
-                continue  # `f.clear_cache()` after the write: the next call traces again
-            for store in _stores_of(scope, name):
-                if not self._configures_before_running(scope, store):
-                    return store
-        for stmt in self.tree.body:
-            if isinstance(stmt, (ast.For, ast.AsyncFor)) and any(
-                isinstance(t, ast.Name) and t.id == name for t in ast.walk(stmt.target)
+        for scope, store in self._global_writes.get(name, []):
+            # `f.clear_cache()` after the write: the next call traces again
+            if not scope.called & {"clear_cache", "clear_caches"} and not self._configures_before_running(
+                scope, store
             ):
-                return stmt
-        return self._rebound_between_calls(name, info)
+                return store
+        loops = [s for s in self.runtime_rebound.get(name, []) if isinstance(s, (ast.For, ast.AsyncFor))]
+        return loops[0] if loops else self._rebound_between_calls(name, info)
 
     def _configures_before_running(self, scope: Scope, store: ast.AST) -> bool:
         """A write in the entry point (``main``, which module code runs once),
