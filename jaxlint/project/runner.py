@@ -30,7 +30,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jaxlint.engine.diagnostics import Diagnostic
-from jaxlint.engine.linter import INTERNAL_ERROR, IO_ERROR, META_CODES, RuleSet, analyze, meta_diagnostic
+from jaxlint.engine.linter import (
+    INTERNAL_ERROR,
+    IO_ERROR,
+    META_CODES,
+    Analysis,
+    RuleSet,
+    analyze,
+    meta_diagnostic,
+)
 from jaxlint.engine.registry import fixable_codes, rule_codes
 from jaxlint.project.cache import Cache, Entry
 from jaxlint.project.config import Settings
@@ -536,16 +544,7 @@ class Worker:
             outcome = self._fix(path, source, ruleset, view)
         else:
             analysis = analyze(source.text, path, ruleset, self.decorators, project=view)
-            diagnostics = analysis.diagnostics
-            if (
-                self.mode.with_fixes
-                and analysis.model
-                and any(d.code in fixable_codes() for d in diagnostics)
-            ):
-                from jaxlint.fixing.fixer import attach_fixes
-
-                diagnostics = diagnostics + attach_fixes(diagnostics, source.text, analysis.model)
-            outcome = FileOutcome(path, diagnostics)
+            outcome = FileOutcome(path, self._shown(analysis, source.text))
             model = analysis.model
             if model is not None:
                 _tell_the_project(outcome, model)
@@ -557,6 +556,16 @@ class Worker:
             ]
         outcome.diagnostics = [d.detached() for d in outcome.diagnostics]
         return outcome
+
+    def _shown(self, analysis: Analysis, text: str) -> list[Diagnostic]:
+        """The analysis's diagnostics, with their fixes where the output shows them (JSON,
+        SARIF, an editor): computing a fix can cost more than the check."""
+        diagnostics = analysis.diagnostics
+        if self.mode.with_fixes and analysis.model and any(d.code in fixable_codes() for d in diagnostics):
+            from jaxlint.fixing.fixer import attach_fixes
+
+            diagnostics = diagnostics + attach_fixes(diagnostics, text, analysis.model)
+        return diagnostics
 
     def _notebook(self, path: str, view: ProjectView, fixing: bool, raw: bytes | None) -> FileOutcome:
         """A notebook's code cells, checked as one module; findings reported per cell; fixed
@@ -575,12 +584,8 @@ class Worker:
         if fixing:
             return self._fix_notebook(path, source, notebook, ruleset, view)
         analysis = analyze(notebook.source, path, ruleset, self.decorators, project=view)
-        diagnostics = analysis.diagnostics
-        if self.mode.with_fixes and analysis.model and any(d.code in fixable_codes() for d in diagnostics):
-            from jaxlint.fixing.fixer import attach_fixes
-
-            diagnostics = diagnostics + attach_fixes(diagnostics, notebook.source, analysis.model)
-        outcome = FileOutcome(path, [notebook.to_cells(d.detached()) for d in diagnostics])
+        shown = self._shown(analysis, notebook.source)
+        outcome = FileOutcome(path, [notebook.to_cells(d.detached()) for d in shown])
         if analysis.model is not None:
             _tell_the_project(outcome, analysis.model)
             analysis.model.release()
