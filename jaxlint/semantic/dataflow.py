@@ -41,7 +41,7 @@ from jaxlint.semantic.transforms import (
     CONCRETE,
     JITTING_KINDS,
     NONE,
-    PARTIAL,
+    PARTIALS,
     STAGED,
     TREE_MAPS,
     Transform,
@@ -589,9 +589,9 @@ class Interpreter:
         self.assign_name(node.name, value)
 
     def default_keys(
-        self, node: ast.FunctionDef | ast.AsyncFunctionDef
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
     ) -> tuple[tuple[str, str, frozenset[object]], ...]:
-        """The keys a nested ``def`` takes as defaults, evaluated when the ``def`` runs."""
+        """The keys a nested ``def`` or lambda takes as defaults, evaluated when it is made."""
         return self.keys_among(parameter_defaults(node.args).items())
 
     def keys_among(
@@ -900,7 +900,8 @@ class Interpreter:
             if default is not None:
                 self.eval(default)
         self.nested(node)
-        return referring([FunctionRef(node)])
+        held = self.default_keys(node) if self.info is not None else ()
+        return referring([FunctionRef(node, held=held)])  # `lambda y, k=key: ...` holds the key
 
     def e_named(self, node: ast.NamedExpr) -> Value:
         value = self.eval(node.value)
@@ -1250,6 +1251,8 @@ class Interpreter:
                 results.append(
                     UNKNOWN if method is None else self.call_function_ref(method, node, args, keywords)
                 )
+            elif ref.held:
+                results.append(self.call_bound_sampler(ref, node, args, keywords))
             elif ref.layers:
                 results.append(self.call_transformed_library(ref, node, args, keywords))
             else:
@@ -1344,8 +1347,7 @@ class Interpreter:
     ) -> Value:
         """A ``jax.random`` function: it makes keys (``key``, ``split``, ``fold_in``...), consumes
         its key argument (every sampler, and ``split``), or both."""
-        consumes = measured.consumes_key(qualname)
-        if consumes or (consumes is None and qualname not in api.KEY_NEUTRAL):
+        if self.consumes_key(qualname):
             argument = node.args[0] if node.args else keyword_argument(node, "key")
             value = args[0] if node.args else keywords.get("key")
             if argument is not None and value is not None:
@@ -1371,6 +1373,15 @@ class Interpreter:
                     return sequence(with_keys(result, frozenset({derived(made, i)})) for i in range(count))
             return with_keys(result, frozenset({made}))
         return result
+
+    @staticmethod
+    def consumes_key(qualname: str) -> bool:
+        """Whether the ``jax.random`` function ``qualname`` consumes its key argument (measured;
+        a function not measured does, unless it only makes or inspects keys)."""
+        if not qualname.startswith("jax.random."):
+            return False
+        consumes = measured.consumes_key(qualname)
+        return consumes or (consumes is None and qualname not in api.KEY_NEUTRAL)
 
     def is_step_index(self, expr: ast.expr) -> bool:
         """Whether ``expr`` is the step index of the ``fori_loop`` body being run, never rebound:
@@ -1646,7 +1657,7 @@ class Interpreter:
             return STATIC
         if qualname in TREE_MAPS:
             return self.call_tree_map(node, args, qualname.endswith("with_path"))
-        if qualname == PARTIAL:
+        if qualname in PARTIALS:
             return self.partial_value(node)
         if qualname == "dataclasses.replace" and len(args) == 1:
             return self.replaced(args[0], keywords, named_tuple=False) or UNKNOWN
@@ -1760,6 +1771,9 @@ class Interpreter:
         """``functools.partial(f, a, k=v)``: ``f`` with its leading parameters and ``k`` bound."""
         if not node.args or any(isinstance(a, ast.Starred) for a in node.args):
             return STATIC
+        sampler = self.bound_sampler(node)
+        if sampler is not None:
+            return referring([sampler])
         made = [
             FunctionRef(
                 ref.node,
@@ -1772,6 +1786,26 @@ class Interpreter:
             if isinstance(ref, FunctionRef)
         ]
         return referring(made) if made else STATIC
+
+    def bound_sampler(self, node: ast.Call) -> LibraryRef | None:
+        """``partial(jax.random.normal, key)``: a ``jax.random`` function that consumes the key
+        bound to it, on every call."""
+        qualname = self.resolver.qualname(node.args[0], self.scope)
+        if self.tracker is None or qualname is None or not self.consumes_key(qualname):
+            return None
+        bound = node.args[1] if len(node.args) > 1 else keyword_argument(node, "key")
+        held = self.keys_among([("key", bound)] if bound is not None else [])
+        return LibraryRef(qualname, held=held) if held else None
+
+    def call_bound_sampler(
+        self, ref: LibraryRef, node: ast.Call, args: list[Value], keywords: dict[str, Value]
+    ) -> Value:
+        """A call of ``partial(jax.random.normal, key)``: it draws from the bound key again."""
+        if self.tracker is not None and self.state is not None:
+            for _, text, keys in ref.held:
+                self.tracker.consume(node, keys, text, text.split(".")[0], self.state)
+                self.model.bound_key_calls.add(node)
+        return array(self.staging([*args, *keywords.values()]))
 
     def bound_keys(self, ref: FunctionRef, node: ast.Call) -> tuple[tuple[str, str, frozenset[object]], ...]:
         """The keys ``partial(f, key, ...)`` binds, by the parameter of ``f`` each is bound to:

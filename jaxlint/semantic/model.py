@@ -61,7 +61,7 @@ from jaxlint.semantic.transforms import (
     HOST,
     JITS_WITH_STATIC_ARGNAMES,
     NONE,
-    PARTIAL,
+    PARTIALS,
     REPEATING,
     STAGED,
     TRACE_REUSING_KINDS,
@@ -1258,7 +1258,7 @@ class SemanticModel:
         if not isinstance(decorator, ast.Call):
             return None
         qualname = self.resolver.qualname(decorator.func, scope)
-        if qualname == PARTIAL and decorator.args:
+        if qualname in PARTIALS and decorator.args:
             transform = self.transform_of(decorator.args[0], scope)
             return None if transform is None else Layer(transform, decorator, decorator)
         transform = None if qualname is None else self.transforms.get(qualname)
@@ -1827,7 +1827,7 @@ class SemanticModel:
         qualname = self.resolver.qualname(expr.func, scope)
         if qualname is None or not expr.args:
             return None
-        if qualname == PARTIAL:
+        if qualname in PARTIALS:
             chain = self.resolve_chain(expr.args[0], scope, depth + 1)
             if chain is None or any(isinstance(a, ast.Starred) for a in expr.args):
                 return None

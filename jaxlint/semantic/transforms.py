@@ -224,10 +224,12 @@ TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map_with_path", "jax.
 
 # Last components of callee names worth collecting during the scope walk.
 CALL_TAILS = frozenset(
-    {name.rsplit(".", 1)[1] for name in [*TRANSFORMS, *FLAX_LIFTED]} | {"partial", "map", "map_with_path"}
+    {name.rsplit(".", 1)[1] for name in [*TRANSFORMS, *FLAX_LIFTED]}
+    | {"partial", "Partial", "map", "map_with_path"}
 )
 
-PARTIAL = "functools.partial"
+# Functions that bind leading arguments and keywords of a function to make another.
+PARTIALS = frozenset({"functools.partial", "jax.tree_util.Partial"})
 
 
 def user_transform(name: str) -> Transform:

@@ -72,6 +72,8 @@ class LibraryRef:
 
     qualname: str
     layers: tuple[LayerRef, ...] = ()
+    # the PRNG keys ``partial(jax.random.normal, key)`` bound: (parameter, text, identities)
+    held: tuple[tuple[str, str, frozenset[object]], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ import ast
 from jaxlint.engine.astutil import callee_leaf, encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic.transforms import COMPILING_TRANSFORMS, PARTIAL
+from jaxlint.semantic.transforms import COMPILING_TRANSFORMS, PARTIALS
 from jaxlint.semantic.values import FunctionRef, refs
 
 from ..support.blocks import own_nodes
@@ -179,7 +179,7 @@ class RepeatedJitCreation(Rule):
             return "a lambda"
         if isinstance(target, ast.Call):
             qualname = ctx.qualname(target.func)
-            if qualname == PARTIAL:
+            if qualname in PARTIALS:
                 return "a `functools.partial` object"
             transform = None if qualname is None else ctx.model.transforms.get(qualname)
             if transform is not None and transform.kind not in ("wrapper", "body", "callback"):
@@ -238,7 +238,7 @@ def _reads_loop_names(ctx: Context, target: ast.expr, loop: ast.AST) -> bool:
 
 def _jit_decorator(ctx: Context, decorator: ast.expr) -> bool:
     target = decorator
-    if isinstance(decorator, ast.Call) and ctx.qualname(decorator.func) == PARTIAL and decorator.args:
+    if isinstance(decorator, ast.Call) and ctx.qualname(decorator.func) in PARTIALS and decorator.args:
         target = decorator.args[0]
     return ctx.qualname(target) in COMPILING_TRANSFORMS
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
-from jaxlint.semantic.transforms import PARTIAL
+from jaxlint.semantic.transforms import PARTIALS
 from jaxlint.semantic.values import is_jax_array
 
 from ..support.blocks import parents, side_effect_free
@@ -203,7 +203,7 @@ def jit_compatible(ctx: Context, node: ast.expr) -> bool:
     if isinstance(parent, ast.Call):
         if parent.func is node:
             return len(parent.args) <= 1 and not any(isinstance(a, ast.Starred) for a in parent.args)
-        return ctx.model.qualname(parent.func, ctx.scope) == PARTIAL and parent.args == [node]
+        return ctx.model.qualname(parent.func, ctx.scope) in PARTIALS and parent.args == [node]
     return isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and node in parent.decorator_list
 
 

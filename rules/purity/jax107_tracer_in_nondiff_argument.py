@@ -7,13 +7,12 @@ import ast
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.tracing import int_literals
-from jaxlint.semantic.transforms import ABSTRACT
+from jaxlint.semantic.transforms import ABSTRACT, PARTIALS
 from jaxlint.semantic.values import FunctionRef, is_traced, refs
 
 from ..support.explain import snippet, why_traced
 
 CUSTOM_VJP = "jax.custom_vjp"
-PARTIAL = "functools.partial"
 
 
 class TracerInNondiffArgument(Rule):
@@ -148,7 +147,7 @@ def _nondiff_argnums(ctx: Context, call: ast.expr) -> set[int]:
     if not isinstance(call, ast.Call):
         return set()
     callee = ctx.qualname(call.func)
-    through_partial = callee == PARTIAL and call.args and ctx.qualname(call.args[0]) == CUSTOM_VJP
+    through_partial = callee in PARTIALS and call.args and ctx.qualname(call.args[0]) == CUSTOM_VJP
     if not through_partial and not (callee == CUSTOM_VJP and len(call.args) <= 1):
         return set()
     value = next((k.value for k in call.keywords if k.arg == "nondiff_argnums"), None)

@@ -10,7 +10,7 @@ from jaxlint.fixing.plans import MarkStatic
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.tracing import array_parameters
-from jaxlint.semantic.transforms import ABSTRACT, NONE, PARTIAL
+from jaxlint.semantic.transforms import ABSTRACT, NONE, PARTIALS
 from jaxlint.semantic.values import UNKNOWN, is_jax_array, is_traced
 
 from .blocks import mention_counts
@@ -369,7 +369,7 @@ def is_array_parameter(ctx: Context, name: str | None) -> bool:
 
 
 BOUND_KEY_ADVICE = (
-    "it is bound to the function called (by `functools.partial`, or as a default evaluated when "
+    "it is bound to the function called (by `partial`, or as a default evaluated when "
     "the function was defined), so every call draws from it, whatever the name holds later: pass "
     "each call a key of its own instead of binding one"
 )
@@ -416,7 +416,7 @@ def runs_only_traced(ctx: Context) -> bool:
             if (
                 isinstance(decorator, ast.Call)
                 and decorator.args
-                and ctx.model.qualname(decorator.func, scope) == PARTIAL  # pyright: ignore[reportArgumentType]
+                and ctx.model.qualname(decorator.func, scope) in PARTIALS  # pyright: ignore[reportArgumentType]
             ):
                 target = decorator.args[0]
             transform = ctx.model.transform_of(target, scope)  # pyright: ignore[reportArgumentType]

@@ -18,7 +18,7 @@ from jaxlint.engine.context import Context
 from jaxlint.semantic.api import MUTATING_METHODS
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import FUNCTION_NODES, Scope
-from jaxlint.semantic.transforms import PARTIAL
+from jaxlint.semantic.transforms import PARTIALS
 
 STATIC_KEYWORDS = ("static_argnums", "static_argnames")
 CONTAINERS = frozenset({"builtins.list", "builtins.tuple", "builtins.dict", "builtins.set"})
@@ -119,7 +119,7 @@ def _transform_call(ctx: Context, node: ast.expr, scope: Scope) -> bool:
     if _is_transform(ctx, node.func, scope):
         return True
     return (
-        ctx.model.qualname(node.func, scope) == PARTIAL
+        ctx.model.qualname(node.func, scope) in PARTIALS
         and bool(node.args)
         and _is_transform(ctx, node.args[0], scope)
     )

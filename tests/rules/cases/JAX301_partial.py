@@ -96,3 +96,55 @@ class Sampler:
 def one_method_twice(x):
     s = Sampler()
     return s.draw(x) * s.draw(x)  # error: JAX301
+
+
+def lambda_default_twice(key, x):
+    noisy = lambda y, k=key: y + jax.random.normal(k, y.shape)  # noqa: E731
+    return noisy(x) + noisy(x * 2.0)  # error: JAX301
+
+
+def lambda_default_in_a_loop(key, xs):
+    noisy = lambda y, k=key: y + jax.random.normal(k, y.shape)  # noqa: E731
+    return [noisy(x) for x in xs]  # error: JAX302
+
+
+def lambda_default_overridden(key, x):
+    k1, k2 = jax.random.split(key)
+    noisy = lambda y, k=k1: y + jax.random.normal(k, y.shape)  # noqa: E731
+    return noisy(x) + noisy(x, k2)
+
+
+def lambda_default_unused(key, x):
+    scaled = lambda y, k=key: y * 2.0  # noqa: E731
+    return scaled(x) + scaled(x)
+
+
+def tree_partial_twice(key, x):
+    add = jax.tree_util.Partial(noise, key)
+    return add(x) + add(x)  # error: JAX301
+
+
+def sampler_bound_twice(key, x):
+    normal = partial(jax.random.normal, key)
+    return x + normal(x.shape) + normal(x.shape)  # error: JAX301
+
+
+def sampler_bound_by_keyword(key, xs):
+    uniform = partial(jax.random.uniform, key=key)
+    return [uniform(shape=x.shape) for x in xs]  # error: JAX302
+
+
+def sampler_bound_once(key, x):
+    normal = partial(jax.random.normal, key)
+    return x + normal(x.shape)
+
+
+def sampler_shape_bound(key, x):
+    normal = partial(jax.random.normal, shape=x.shape)
+    k1, k2 = jax.random.split(key)
+    return normal(k1) + normal(k2)
+
+
+def splitter_bound(key):
+    split = partial(jax.random.split, num=3)
+    return split(key)
