@@ -1087,23 +1087,85 @@ class SemanticModel:
         cleared = self._caches_cleared
         if cleared is None or cleared & traced:
             return None
-        mine = [(c, loop) for c, loop in calls if self._calls_function(c, traced)]
+        runners = self._runner_names(traced)
+        mine = [
+            (c, loop)
+            for c, loop in calls
+            if self._calls_function(c, traced) or (isinstance(c.func, ast.Name) and c.func.id in runners)
+        ]
         read = _keys_read(info.node, name)
+        ran = {c for c, _ in mine}
+        changes = [
+            (s, loop) for s, loop, key in stores if key is not None or self._module_results.get(s) not in ran
+        ]
         for store, loop, key in stores:
             if store.id != name or (key is not None and read is not None and key not in read):
                 continue
             if loop is not None:
-                changed = {s.id for s, other, _ in stores if other is loop} - {name}
+                changed = {s.id for s, other in changes if other is loop} - {name}
                 if any(other is loop and not _reads_any(c, changed) for c, other in mine):
                     return store
                 continue
             for first, _ in mine:
                 for later, _ in mine:
                     if _position(first) < _position(store) < _position(later) and self._same_call(
-                        first, later, name, stores
+                        first, later, name, changes
                     ):
                         return store
         return None
+
+    def _runner_names(self, nodes: Collection[ast.AST]) -> set[str]:
+        """Module names whose call runs one of ``nodes``: a module name bound to it, or a module
+        function whose body calls one such name (``train_epoch()``, which calls the jitted
+        ``step``), found again through the functions that call those."""
+        module = self.index.module
+        names = {
+            name
+            for name, value in self.module_summary.items()
+            if any(isinstance(ref, FunctionRef) and ref.node in nodes for ref in refs(value))
+        }
+        functions = [
+            (scope.node.name, scope)
+            for scope in self.index.functions
+            if scope.parent is module
+            and isinstance(scope.node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and len(module.defs.get(scope.node.name, [])) == 1
+        ]
+        grown = True
+        while grown:
+            grown = False
+            for function, scope in functions:
+                if function not in names and scope.called & names and self._calls_by_name(scope, names):
+                    names.add(function)
+                    grown = True
+        return names
+
+    @staticmethod
+    def _calls_by_name(scope: Scope, names: set[str]) -> bool:
+        """Whether the function of ``scope`` calls one of the module ``names`` (not a local)."""
+        return any(
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in names
+            and node.func.id not in scope.bound
+            for node in own_nodes(scope.node.body)  # pyright: ignore[reportAttributeAccessIssue]
+        )
+
+    @cached_property
+    def _module_results(self) -> dict[ast.Name, ast.expr]:
+        """Each name a module-level assignment stores, with the value assigned to it. A name
+        assigned what a call of the jitted function returned (``w = step(w)``, ``params, loss =
+        update(params, batch)``) is no change for it: fed back, it keeps the shapes the function
+        returns, so passing it again does not trace it anew."""
+        found: dict[ast.Name, ast.expr] = {}
+        for stmt in ast.walk(self.tree):
+            if isinstance(stmt, (*FUNCTION_NODES, ast.ClassDef)) or not isinstance(stmt, ast.Assign):
+                continue
+            for target in stmt.targets:
+                for node in ast.walk(target):
+                    if isinstance(node, ast.Name):
+                        found[node] = stmt.value
+        return found
 
     @cached_property
     def _caches_cleared(self) -> set[ast.AST] | None:
@@ -1124,12 +1186,12 @@ class SemanticModel:
                 cleared |= {ref.node for ref in found if isinstance(ref, FunctionRef)}
         return cleared
 
-    def _same_call(self, first: ast.Call, later: ast.Call, name: str, stores: list) -> bool:
+    def _same_call(self, first: ast.Call, later: ast.Call, name: str, changes: list) -> bool:
         """Whether two calls pass the same arguments to the same function: written alike, and no
-        name they read (but ``name``) stored between them."""
+        name they read (but ``name``) changed between them."""
         if ast.dump(first) != ast.dump(later):
             return False
-        between = {s.id for s, _, _ in stores if _position(first) < _position(s) < _position(later)} - {name}
+        between = {s.id for s, _ in changes if _position(first) < _position(s) < _position(later)} - {name}
         return not _reads_any(first, between)
 
     def _calls_function(self, call: ast.Call, nodes: Collection[ast.AST]) -> bool:

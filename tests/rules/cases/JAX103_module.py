@@ -201,3 +201,70 @@ optimized(x)
 
 double = lambda v: v * 2  # noqa: E731  (a lambda called from module code stores nothing)
 optimized(double(x))
+
+LR = 0.1
+DECAY = 0.1
+MOMENTUM = 0.9
+DAMPING = 0.5
+
+
+@jax.jit
+def sgd(w):
+    return w - LR * w  # error: JAX103
+
+
+w = x
+for lr in (0.1, 0.01):
+    LR = lr
+    w = sgd(w)  # fed back its own result: the same shapes, no new trace
+
+
+@jax.jit
+def decayed(w):
+    return w * (1.0 - DECAY)  # error: JAX103
+
+
+def train_epoch(w):
+    for _ in range(3):
+        w = decayed(w)
+    return w
+
+
+def run_epochs(w):
+    return train_epoch(w)  # runs `decayed` through `train_epoch`
+
+
+w = x
+w = run_epochs(w)
+DECAY = 0.5  # the next epoch still decays by 0.1
+w = run_epochs(w)
+
+
+@jax.jit
+def momentum(w):
+    return w * MOMENTUM
+
+
+def evaluate(w):
+    return jnp.sum(w)  # never runs `momentum`
+
+
+w = momentum(x)
+for m in (0.9, 0.99):
+    MOMENTUM = m
+    print(evaluate(w))
+
+
+@jax.jit
+def damped(w):
+    return w * DAMPING
+
+
+def grow(w):
+    return jnp.concatenate([w, w])  # not the jitted function: a new shape each time
+
+
+for d in (0.5, 0.25):
+    DAMPING = d
+    x = grow(x)
+    print(damped(x))  # a new shape: traced again, it reads the new value
