@@ -1050,10 +1050,23 @@ class SemanticModel:
             inner = node if loop is None and isinstance(node, (ast.For, ast.AsyncFor, ast.While)) else loop
             stack.extend((child, inner) for child in reversed(list(ast.iter_child_nodes(node))))
         for call, loop in calls:  # `set_lr(0.0)`, whose body stores `CONFIG["lr"]`: at the call
-            for root, key in self._module_items_stored(call):
+            for root, key in [*self._module_items_stored(call), *self._container_mutation(call)]:
                 stores.append((ast.copy_location(ast.Name(id=root, ctx=ast.Store()), call), loop, key))
         stores.sort(key=lambda entry: _position(entry[0]))
         return calls, stores
+
+    def _container_mutation(self, call: ast.Call) -> list[tuple[str, object]]:
+        """``CONFIG.update(lr=0.0)``, ``HISTORY.append(x)`` on a module dict, list or set: the
+        name changed, with each key it changes (None: any)."""
+        func = call.func
+        if not (
+            isinstance(func, ast.Attribute)
+            and func.attr in CONTAINER_MUTATORS
+            and isinstance(func.value, ast.Name)
+            and _is_container_display(self.index.module.assigned.get(func.value.id))
+        ):
+            return []
+        return [(func.value.id, key) for key in _mutated_keys(call)]
 
     def _module_items_stored(self, call: ast.Call) -> list[tuple[str, object]]:
         """The items and attributes of module names that the module function ``call`` calls
@@ -2530,18 +2543,78 @@ def _accessed_key(node: ast.Subscript | ast.Attribute) -> object:
     return index.value if isinstance(index, ast.Constant) else None
 
 
+# Methods that change a dict, list or set in place.
+CONTAINER_MUTATORS = frozenset(
+    {
+        "update",
+        "setdefault",
+        "pop",
+        "popitem",
+        "clear",
+        "append",
+        "extend",
+        "insert",
+        "remove",
+        "add",
+        "discard",
+    }
+)
+
+
+def _is_container_display(expr: ast.expr | None) -> bool:
+    """``{...}``, ``[...]``, ``dict(...)``, ``list(...)``: a value known to be a plain container."""
+    if isinstance(expr, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)):
+        return True
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id in ("dict", "list", "set")
+    )
+
+
+def _mutated_keys(call: ast.Call) -> list[object]:
+    """The keys a mutating method call changes: ``update(lr=0.0)``/``update({"lr": 0.0})``,
+    ``setdefault("lr", 0.0)``, ``pop("lr")``; ``[None]`` (any key) for the others."""
+    method = call.func.attr  # pyright: ignore[reportAttributeAccessIssue]
+    if method == "update" and len(call.args) <= 1:
+        keys: list[object] = [k.arg for k in call.keywords if k.arg]
+        if any(k.arg is None for k in call.keywords):
+            return [None]
+        if call.args:
+            given = call.args[0]
+            constants = (
+                [k for k in given.keys if isinstance(k, ast.Constant)] if isinstance(given, ast.Dict) else []
+            )
+            if not isinstance(given, ast.Dict) or len(constants) != len(given.keys):
+                return [None]
+            keys += [k.value for k in constants]
+        return keys
+    if method in ("setdefault", "pop") and call.args and isinstance(call.args[0], ast.Constant):
+        return [call.args[0].value]
+    return [None]
+
+
 def _keys_read(function: ast.AST, name: str) -> set[object] | None:
     """The constant keys and attributes ``function`` reads of ``name`` (``CONFIG["lr"]``,
     ``cfg.lr``); None where it also reads ``name`` as a whole (passes it, iterates it...)."""
     keys: set[object] = set()
     accessed: set[int] = set()
+    getters = {  # `CONFIG.get("lr", 0.1)` reads the key "lr"
+        id(node.func): node.args[0].value
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "get"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    }
     for node in ast.walk(function):
         if (
             isinstance(node, (ast.Subscript, ast.Attribute))
             and isinstance(node.value, ast.Name)
             and node.value.id == name
         ):
-            key = _accessed_key(node)
+            key = _accessed_key(node) if id(node) not in getters else getters[id(node)]
             if key is None:
                 return None
             keys.add(key)

@@ -268,3 +268,35 @@ for d in (0.5, 0.25):
     DAMPING = d
     x = grow(x)
     print(damped(x))  # a new shape: traced again, it reads the new value
+
+OPTIONS = {"lr": 0.1, "log_every": 10}
+HISTORY = [1.0]
+SCALES = dict(scale=1.0, name="a")
+
+
+@jax.jit
+def optioned(w):
+    return w - OPTIONS["lr"] * w  # error: JAX103
+
+
+@jax.jit
+def smoothed(w):
+    return w * len(HISTORY)  # error: JAX103
+
+
+@jax.jit
+def rescaled(w):
+    return w * SCALES.get("scale", 1.0)  # error: JAX103
+
+
+print(optioned(x))
+OPTIONS.update({"lr": 0.0})  # the compiled `optioned` keeps 0.1
+print(optioned(x))
+print(smoothed(x))
+HISTORY.append(2.0)  # the compiled `smoothed` keeps the length 1
+print(smoothed(x))
+print(rescaled(x))
+SCALES.update(name="b")  # a key `rescaled` never reads
+print(rescaled(x))
+SCALES.update(scale=3.0)
+print(rescaled(x))
