@@ -98,7 +98,10 @@ class BranchOnTracerRewrite(Fixer[BranchFix]):
         ]
         code = f"return {where.chain(tests, [*codes, last])}"
         if plan.following is not None:
-            text = (snippet.indent + code).replace("\n", doc.newline)
+            following = doc.snippet(plan.following)
+            comments = [c for c in [*snippet.comments(), *following.comments()] if c not in code]
+            text = "".join(f"{snippet.indent}{c}\n" for c in comments) + snippet.indent + code
+            text = text.replace("\n", doc.newline)
             return [doc.edit(snippet.line_start, doc.end(plan.following), text), *where.edits]
         return [snippet.replace_code(code), *where.edits]
 

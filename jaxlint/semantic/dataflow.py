@@ -34,6 +34,7 @@ from jaxlint.semantic.keys import (
     made_inside,
     spread_base,
 )
+from jaxlint.semantic.records import traced_instance
 from jaxlint.semantic.scopes import Scope, parameter_defaults
 from jaxlint.semantic.tracing import annotation_kind_in, bind_values, initial_param_value
 from jaxlint.semantic.transforms import (
@@ -1287,7 +1288,9 @@ class Interpreter:
             if params and target.apply(self.level, params, reason, self.runs):
                 self.model.enqueue(target)
         if self.level == NONE:  # `step(state, lr_fn)`: a function handed to a jitted one it calls
-            self.hand_functions(target, bind_values(target, ref.offset, _positional(node, args), keywords))
+            given = bind_values(target, ref.offset, _positional(node, args), keywords)
+            self.hand_functions(target, given)
+            self.hand_instances(target, given)
         if self.info is not None:
             target.callers.add(self.info)
         # inside staged code, a transformed function's outputs are tracers of the outer trace
@@ -2068,6 +2071,26 @@ class Interpreter:
             )
         }
         if functions and target.apply(NONE, functions, "", self.runs):
+            self.model.enqueue(target)
+
+    def hand_instances(self, target: FunctionInfo, params: dict[str, Value]) -> None:
+        """Eager code passing an object of a class of this module to a transformed function
+        (``run(Clip(1.0), x)``): the function calls its methods in the trace. A pytree object
+        (an equinox module, a registered dataclass) arrives with its fields traced as the
+        transformation traces them; any other object is a static argument, as it was."""
+        found = {}
+        for name, value in params.items():
+            classes = {ref.node for ref in refs(value) if isinstance(ref, InstanceRef)}
+            if len(classes) != 1 or name not in target.scope.params:
+                continue
+            cls = classes.pop()
+            pytree = self.model.pytree_class(cls)
+            found[name] = (
+                traced_instance(self.model, pytree)
+                if pytree is not None
+                else referring([InstanceRef(cls)], static=False)
+            )
+        if found and target.apply(NONE, found, "", self.runs):
             self.model.enqueue(target)
 
     def bind_arguments(

@@ -67,6 +67,10 @@ def trace_params(
         for param in (args.vararg, args.kwarg):
             if param is not None and layer.transform.kind in ("jit", "remat", "pmap", "vmap", "body"):
                 _merge(values, param.arg, TRACED)
+    if skip_first and any(layer.offset == 0 and layer.transform.kind in TRACING_SELF for layer in layers):
+        instance = _traced_self(model, info)
+        if instance is not None:
+            values[positional[0]] = instance
     if level >= ABSTRACT:
         values = {k: traced(v) if is_jax_array(v) and not is_static(v) else v for k, v in values.items()}
     for name, value in list(values.items()):
@@ -81,6 +85,20 @@ def trace_params(
             elif kind == "container":
                 values[name] = as_container(value)
     return level, values
+
+
+# Transformations that receive the object a decorated method is called on as its first argument
+# and trace it: a pytree object's leaves become tracers (an equinox module's arrays).
+TRACING_SELF = frozenset({"jit", "remat", "pmap", "filter"})
+
+
+def _traced_self(model: SemanticModel, info: FunctionInfo) -> Value | None:
+    """``self`` of a method of a pytree class that a transformation decorates: its fields, traced."""
+    from jaxlint.semantic.records import traced_instance
+
+    cls = model.index.parents.get(info.node)
+    pytree = None if cls is None or not isinstance(cls.node, ast.ClassDef) else model.pytree_class(cls.node)
+    return None if pytree is None else traced_instance(model, pytree)
 
 
 def _annotated_pytree(model: SemanticModel, info: FunctionInfo, name: str) -> Value | None:

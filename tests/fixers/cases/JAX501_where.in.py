@@ -6,9 +6,9 @@ from jax import jit
 
 @jax.jit
 def relu_or_leak(x):
-    if x.sum() > 0:
+    if x.sum() > 0:  # positive: pass through
         return x
-    return 0.01 * x
+    return 0.01 * x  # leak the rest
 
 
 @jit

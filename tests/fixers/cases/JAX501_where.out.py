@@ -6,7 +6,8 @@ from jax import jit
 
 @jax.jit
 def relu_or_leak(x):
-    return jnp.where(x.sum() > 0, x, 0.01 * x)
+    # positive: pass through
+    return jnp.where(x.sum() > 0, x, 0.01 * x)  # leak the rest
 
 
 @jit
