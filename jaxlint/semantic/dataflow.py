@@ -39,6 +39,7 @@ from jaxlint.semantic.scopes import Scope, parameter_defaults
 from jaxlint.semantic.tracing import annotation_kind_in, bind_values, initial_param_value
 from jaxlint.semantic.transforms import (
     ABSTRACT,
+    COMPILED_OUTPUTS,
     CONCRETE,
     JITTING_KINDS,
     NONE,
@@ -67,6 +68,7 @@ from jaxlint.semantic.values import (
     as_array,
     as_container,
     combine,
+    compiled_output,
     concatenate,
     container,
     element,
@@ -1294,7 +1296,10 @@ class Interpreter:
         if self.info is not None:
             target.callers.add(self.info)
         # inside staged code, a transformed function's outputs are tracers of the outer trace
-        return TRACED if self.staging(every) else UNKNOWN
+        if self.staging(every):
+            return TRACED
+        compiled = all(layer.transform in COMPILED_OUTPUTS for layer in ref.layers)
+        return compiled_output(target.returns) if compiled and target.analyzed else UNKNOWN
 
     def module_entry(
         self, ref: FunctionRef, node: ast.Call, args: list[Value], keywords: dict[str, Value]

@@ -199,6 +199,9 @@ JITS_WITH_STATIC_ARGNAMES = frozenset({"jax.jit", "flax.nnx.jit"})
 # Transformations that compile the function they are given and cache the executable on that
 # function object: applied to a fresh function (a new lambda, a new closure), they compile again.
 COMPILING_TRANSFORMS = frozenset({"jax.jit", "jax.pmap", "flax.nnx.jit"})
+# Compiling transformations whose call returns the function's own result, each traced leaf now a
+# JAX array (not flax.nnx.jit, which returns module objects updated in place).
+COMPILED_OUTPUTS = frozenset({"jax.jit", "jax.pmap", "equinox.filter_jit"})
 # Transformations that trace a function only to look at its result's shapes or program, never run it.
 TRACED_FOR_SHAPES = frozenset({"jax.eval_shape", "jax.make_jaxpr"})
 # Transformations that run their function's body once per batch element (or device), all in one trace.

@@ -273,6 +273,23 @@ def traced_leaves(value: Value, traced: bool = True) -> Value:
     return Value(flags, items, members, frozenset(), instances)
 
 
+def compiled_output(value: Value) -> Value:
+    """What a compiled function returns to eager code for the traced ``value`` it returned:
+    the same pytree, each traced leaf a concrete JAX array; other leaves as they were (a
+    ``None``), or unknown."""
+    if value._items is None and value._members is None:
+        if value._flags & _CONTAINER:
+            return _leaf(_CONTAINER | (value._flags & _MAPPING))
+        if value._flags & _TRACED:
+            return _leaf(_ARRAY | (value._flags & _BOOL))
+        return value if value._flags & _STATIC and not value._refs and not value._keys else UNKNOWN
+    items = tuple(compiled_output(v) for v in value._items) if value._items is not None else None
+    members = (
+        tuple((k, compiled_output(v)) for k, v in value._members) if value._members is not None else None
+    )
+    return Value(_CONTAINER | (value._flags & _MAPPING), items, members, frozenset(), frozenset())
+
+
 def keyed_parts(
     value: Value, key: object, derive: Callable[[object, object], object], depth: int = 0
 ) -> Value:
