@@ -1583,7 +1583,7 @@ class Interpreter:
                         call, KeyEvent("loop", tracker.texts[call], None, info.repeated_by, "carry")
                     )
         root = self.model.compiled_root(info) if outside and info.traced_to_run else None
-        if root is not None:
+        if root is not None and not self.model.runs_once(root):  # one call draws once
             # a call that may draw from a parameter instead (`KEY if key is None else key`)
             # draws what the caller passes: only one drawing the outer key alone is claimed
             given = {c for k, c in tracker.all_consumed.items() if tracker.params_behind(k)}

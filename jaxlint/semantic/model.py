@@ -660,6 +660,33 @@ class SemanticModel:
             qualname.startswith("jax.random") for scope in scopes for qualname in scope.imports.values()
         )
 
+    def runs_once(self, info: FunctionInfo) -> bool:
+        """Whether the program calls module function ``info`` exactly once: its name is read
+        once, as the callee of a call in straight-line module code or in the entry point
+        (``params = init_params()`` under ``if __name__ == "__main__":``), not in a loop."""
+        node = info.node
+        if (
+            not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            or info.scope.parent is not self.index.module
+        ):
+            return False
+        if self._name_reads.get(node.name) != 1:
+            return False
+        places = [(self.tree, c) for c, _ in self._module_level_code[0]]
+        for entry in self._entry_points:
+            places += [(entry, c) for c in own_nodes(entry.body) if isinstance(c, ast.Call)]  # pyright: ignore[reportAttributeAccessIssue]
+        return any(
+            isinstance(c.func, ast.Name) and c.func.id == node.name and not _in_loop(where, c)
+            for where, c in places
+        )
+
+    @cached_property
+    def _name_reads(self) -> Counter[str]:
+        """How many times the module reads each name."""
+        return Counter(
+            n.id for n in ast.walk(self.tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+        )
+
     def made_eagerly(self, key: object) -> bool:
         """Whether a key was made at module level or in a function nothing traces: inside a
         jitted function it is a constant of the compiled program."""
@@ -2592,6 +2619,17 @@ def _mutated_keys(call: ast.Call) -> list[object]:
     if method in ("setdefault", "pop") and call.args and isinstance(call.args[0], ast.Constant):
         return [call.args[0].value]
     return [None]
+
+
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _in_loop(function: ast.AST, node: ast.AST) -> bool:
+    """Whether ``node`` is inside a loop or comprehension of ``function``'s own body."""
+    return any(
+        isinstance(loop, (ast.For, ast.AsyncFor, ast.While, *COMPREHENSIONS)) and encloses(loop, node)
+        for loop in own_nodes(function.body)  # pyright: ignore[reportAttributeAccessIssue]
+    )
 
 
 def _keys_read(function: ast.AST, name: str) -> set[object] | None:

@@ -573,3 +573,4 @@ def default_step(x):
 @jax.jit
 def given_default_step(x, key):
     return noise_by_default(x, key)  # ok: the caller's key
+
