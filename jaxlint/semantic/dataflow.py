@@ -196,7 +196,7 @@ class Interpreter:
         under ``jax.ensure_compile_time_eval``."""
         if self.level == STAGED and not self.compile_time_eval:
             return True
-        return self.level >= ABSTRACT and any(is_traced(v) for v in operands)
+        return self.level >= CONCRETE and any(is_traced(v) for v in operands)
 
     # ------------------------------------------------------------------ paths
 

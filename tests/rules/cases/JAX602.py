@@ -106,3 +106,17 @@ def same_as_reference(x, reference):
 @jax.jit
 def same_shape(x):
     return np.array_equal(x.shape, (3,))  # shapes are Python values: a true answer
+
+
+def logistic_loss(w, x):
+    logits = x @ w
+    return np.log(jnp.exp(-logits) + 1.0).mean()  # error: JAX602 (a JVP tracer under grad)
+
+
+def stable_loss(w, x):
+    scale = np.log(x.shape[0])  # a shape: a Python number
+    return jnp.mean(jnp.logaddexp(0.0, -(x @ w))) * scale
+
+
+loss_grad = jax.grad(logistic_loss)
+stable_grad = jax.grad(stable_loss)
