@@ -9,10 +9,17 @@ from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import MarkStatic, WhereExpression
 
 from ..support.blocks import side_effect_free
-from ..support.explain import function_name, next_statement, snippet, static_advice, why_traced
+from ..support.explain import (
+    function_name,
+    next_statement,
+    snippet,
+    static_advice,
+    static_request,
+    why_traced,
+)
 from ..support.handlers import caught_here
 from ..support.lifting import IfPlan, WhileLoop, if_plan, nan_guards, while_plan
-from .conditions import converts_tracer, static_flag_parameter
+from .conditions import compared_with_strings, converts_tracer, static_flag_parameter
 
 BranchFix = MarkStatic | WhereExpression | IfPlan | WhileLoop
 
@@ -106,19 +113,39 @@ class PythonBranchOnTracer(Rule):
     def check(self, node: ast.AST, test: ast.expr, kind: str, ctx: Context) -> None:
         if not ctx.abstract:
             return
+        is_elif = kind == "if" and _is_elif(node, ctx)
+        keyword = "elif" if is_elif else kind
+        string = compared_with_strings(ctx, test)
+        if string is not None:
+            self.report_string(node, test, string, keyword, ctx)
+            return
         culprit = converts_tracer(ctx, test)
         if culprit is None or caught_here(ctx, node, "TracerBoolConversionError"):
             return
         flag = static_flag_parameter(ctx, culprit)
         cure = static_advice(flag, ctx) if flag else f"use {CURES[kind]}"
-        is_elif = kind == "if" and _is_elif(node, ctx)
-        keyword = "elif" if is_elif else kind
         ctx.report(
             node,
             f"Python `{keyword}` on traced `{snippet(ctx, culprit)}` in `{function_name(ctx)}` raises "
             f"`TracerBoolConversionError` ({why_traced(ctx, culprit)}); {cure}",
             end=test,
             fix=flag if flag else None if is_elif else _plan(node, ctx),
+        )
+
+    def report_string(
+        self, node: ast.AST, test: ast.expr, name: ast.Name, keyword: str, ctx: Context
+    ) -> None:
+        """``if kind == "relu":`` on a traced ``kind``: a string, which cannot be traced at all."""
+        flag = static_request(ctx, name.id)
+        cure = static_advice(flag, ctx) if flag else f"make `{name.id}` a static argument"
+        ctx.report(
+            node,
+            f"Python `{keyword}` on `{snippet(ctx, test)}` in `{function_name(ctx)}`: `{name.id}` is "
+            f"compared with a string, so callers pass a Python string, which cannot be traced "
+            f"({why_traced(ctx, name)}): JAX raises `TypeError` at the call (a string is not a valid "
+            f"JAX type); {cure}",
+            end=test,
+            fix=flag,
         )
 
 

@@ -34,3 +34,18 @@ def later(x, flag):
 
 
 later_jit = jax.jit(later)
+
+
+def activate(x, kind):
+    return jax.nn.relu(x) if kind == "relu" else jnp.tanh(x)
+
+
+@jax.jit
+def normalise(x, mode):
+    if mode in ("l1", "l2"):
+        return x / jnp.linalg.norm(x)
+    return x
+
+
+def run(x):
+    return jax.jit(activate)(x, "relu") + normalise(x, "l2")
