@@ -401,7 +401,15 @@ def _python_sequence(ctx: Context, node: ast.Subscript) -> bool:
     return is_container(base) or (is_static(base) and not is_jax_array(base))
 
 
+# Index tricks that build an array from a slice: they ask for concrete bounds (measured, JAX 0.10.2).
+INDEX_TRICKS = frozenset({"jax.numpy.mgrid", "jax.numpy.ogrid", "jax.numpy.r_", "jax.numpy.c_"})
+
+
 def _slicing_outcome(ctx: Context, node: ast.Subscript) -> str:
+    trick = ctx.qualname(node.value)
+    if trick in INDEX_TRICKS:
+        short = trick.replace("jax.numpy.", "jnp.")
+        return f"`{short}` needs concrete slice bounds, so JAX raises `ConcretizationTypeError`"
     if _python_sequence(ctx, node):  # a list slice asks the tracer for `__index__`
         return "Python slicing needs concrete integers, so JAX raises `TracerIntegerConversionError`"
     return "slice sizes must be static under jit, so JAX raises `IndexError`"

@@ -264,3 +264,13 @@ def integrate(f, state, time, dt):
     # both arguments make the length: marking one static would not do, so no fix is offered
     state, _ = jax.lax.scan(lambda s, _: (s + dt * f(s), None), state, None, length=jnp.divide(time, dt).astype(int))  # error: JAX403
     return state
+
+
+@jax.jit
+def grid(a, b):
+    return jnp.mgrid[a:b]  # error: JAX403 (ConcretizationTypeError, not an integer conversion)
+
+
+@jax.jit
+def ramp(a):
+    return jnp.r_[a:3]  # error: JAX403
