@@ -1002,6 +1002,8 @@ class Interpreter:
             return stored
         value = self.subscript_value(node, base, index)
         if self.tracker is not None and key_ids(base):
+            if _adds_axes(node.slice):
+                return with_keys(value, key_ids(base))  # `key[None]`: the same key, in another shape
             return with_keys(value, self.key_items(base, node.slice))
         return value
 
@@ -1843,6 +1845,9 @@ class Interpreter:
     def jax_call(self, qualname: str, node: ast.Call, every: list[Value]) -> Value:
         if qualname.startswith("jax.nn.initializers."):
             return UNKNOWN  # initializers return functions
+        if qualname in KEY_VIEW_FUNCTIONS and every and node.args and key_ids(every[0]):
+            # `jnp.reshape(key, (1,))`: the same key, in another shape
+            return with_keys(array(self.staging(every)), key_ids(every[0]))
         traced = self.staging(every)
         first = every[0] if every and node.args else None
         if (
@@ -1923,6 +1928,9 @@ class Interpreter:
                 return replaced
         every = [*args, *keywords.values()]
         method = func.attr
+        if self.tracker is not None and method in KEY_VIEW_METHODS and key_ids(receiver):
+            # `key.reshape((1,))`: the same key, in another shape
+            return with_keys(array(is_traced(receiver) or self.staging(every)), key_ids(receiver))
         if method in api.MUTATING_METHODS:  # `d.update(...)`: what it holds is known only as a whole
             self.taint_container(func.value, TRACED if any(is_traced(v) for v in every) else STATIC)
         base = whole(receiver)
@@ -2447,6 +2455,39 @@ def _constructs_object(qualname: str) -> bool:
         return False
     name = qualname.rpartition(".")[2]
     return name[:1].isupper() and not name.isupper() and "_" not in name
+
+
+# Operations that give the same PRNG key in another shape (or a copy of its data): consuming
+# the result consumes the key (JAX's key-reuse checker follows them).
+KEY_VIEW_METHODS = frozenset({"reshape", "squeeze", "ravel", "flatten", "copy", "transpose"})
+KEY_VIEW_FUNCTIONS = frozenset(
+    f"jax.numpy.{name}"
+    for name in (
+        "reshape",
+        "squeeze",
+        "ravel",
+        "expand_dims",
+        "atleast_1d",
+        "atleast_2d",
+        "copy",
+        "asarray",
+        "broadcast_to",
+    )
+)
+
+
+def _adds_axes(index: ast.expr) -> bool:
+    """``x[None]``, ``x[..., None]``, ``x[jnp.newaxis]``: an index that only adds axes."""
+    parts = index.elts if isinstance(index, ast.Tuple) else [index]
+    return any(_is_none(p) for p in parts) and all(
+        _is_none(p) or (isinstance(p, ast.Constant) and p.value is Ellipsis) for p in parts
+    )
+
+
+def _is_none(expr: ast.expr) -> bool:
+    return (isinstance(expr, ast.Constant) and expr.value is None) or (
+        isinstance(expr, ast.Attribute) and expr.attr == "newaxis"
+    )
 
 
 def _names_functions(value: Value) -> bool:
