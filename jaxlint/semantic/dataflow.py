@@ -1627,6 +1627,14 @@ class Interpreter:
     def call_qualified(
         self, qualname: str, node: ast.Call, args: list[Value], keywords: dict[str, Value]
     ) -> Value:
+        result = self.qualified_result(qualname, node, args, keywords)
+        if self.tracker is not None and qualname in KEY_VIEW_FUNCTIONS and node.args and key_ids(args[0]):
+            return with_keys(result, key_ids(args[0]))  # `jnp.reshape(key, (1,))`: the same key
+        return result
+
+    def qualified_result(
+        self, qualname: str, node: ast.Call, args: list[Value], keywords: dict[str, Value]
+    ) -> Value:
         every = [*args, *keywords.values()]
         if self.tracker is not None and qualname.startswith("jax.random."):
             return self.random_call(qualname, node, args, keywords, self.jax_call(qualname, node, every))
@@ -1845,9 +1853,6 @@ class Interpreter:
     def jax_call(self, qualname: str, node: ast.Call, every: list[Value]) -> Value:
         if qualname.startswith("jax.nn.initializers."):
             return UNKNOWN  # initializers return functions
-        if qualname in KEY_VIEW_FUNCTIONS and every and node.args and key_ids(every[0]):
-            # `jnp.reshape(key, (1,))`: the same key, in another shape
-            return with_keys(array(self.staging(every)), key_ids(every[0]))
         traced = self.staging(every)
         first = every[0] if every and node.args else None
         if (
@@ -1919,6 +1924,19 @@ class Interpreter:
         args: list[Value],
         keywords: dict[str, Value],
     ) -> Value:
+        result = self.method_result(func, receiver, node, args, keywords)
+        if self.tracker is not None and func.attr in KEY_VIEW_METHODS and key_ids(receiver):
+            return with_keys(result, key_ids(receiver))  # `key.reshape((1,))`: the same key
+        return result
+
+    def method_result(
+        self,
+        func: ast.Attribute,
+        receiver: Value,
+        node: ast.Call,
+        args: list[Value],
+        keywords: dict[str, Value],
+    ) -> Value:
         found = self.model.resolve_function(func, self.scope)
         if found is not None:
             return self.call_helper(found[0], found[1], node, args, keywords)
@@ -1928,9 +1946,6 @@ class Interpreter:
                 return replaced
         every = [*args, *keywords.values()]
         method = func.attr
-        if self.tracker is not None and method in KEY_VIEW_METHODS and key_ids(receiver):
-            # `key.reshape((1,))`: the same key, in another shape
-            return with_keys(array(is_traced(receiver) or self.staging(every)), key_ids(receiver))
         if method in api.MUTATING_METHODS:  # `d.update(...)`: what it holds is known only as a whole
             self.taint_container(func.value, TRACED if any(is_traced(v) for v in every) else STATIC)
         base = whole(receiver)
@@ -2459,7 +2474,7 @@ def _constructs_object(qualname: str) -> bool:
 
 # Operations that give the same PRNG key in another shape (or a copy of its data): consuming
 # the result consumes the key (JAX's key-reuse checker follows them).
-KEY_VIEW_METHODS = frozenset({"reshape", "squeeze", "ravel", "flatten", "copy", "transpose"})
+KEY_VIEW_METHODS = frozenset({"reshape", "squeeze", "ravel", "flatten", "transpose"})
 KEY_VIEW_FUNCTIONS = frozenset(
     f"jax.numpy.{name}"
     for name in (

@@ -27,3 +27,15 @@ def views_of_two_keys(key):
 def rows_of_a_key_grid(key):
     grid = jax.random.split(key, 4).reshape((2, 2))
     return jax.random.normal(grid[0, 0]) + jax.random.normal(grid[1, 1])
+
+
+@jax.jit
+def copied_params(params, key):
+    noisy = params.copy()  # a dict: its copy takes new entries
+    noisy["w"] = params["w"] + jax.random.normal(key, params["w"].shape)
+    return noisy
+
+
+def reshaped_reference(out_ref, key):
+    view = out_ref.reshape((2, 2))  # a mutable reference (a Pallas ref): it takes item stores
+    view[0] = jax.random.normal(key, (2,))
