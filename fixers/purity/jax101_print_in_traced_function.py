@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import string
 
 from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document, parse_expression
@@ -21,6 +22,9 @@ class PrintToDebugPrint(Fixer[DebugPrint]):
     def fix(self, request: DebugPrint, site: Site, doc: Document) -> Fix | None:
         call = request.call
         template, arguments = debug_print_arguments(call)
+        if next(iter(string.Formatter().parse(template)))[1] is None:
+            # `"{{x}} {}"`: JAX sees no placeholder in the first part and prints the text raw
+            raise CannotFix("literal braces before the first value")
         jax, edits = doc.reference("jax", site.scope)
         code = f"{jax}.debug.print({', '.join([string_literal(template), *arguments])})"
         snippet = doc.snippet(site.statement)

@@ -9,7 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 
-from ..support.explain import function_name, shows_tracer, why_traced
+from ..support.explain import function_name, prints_alike_at_run_time, shows_tracer, why_traced
 
 
 @dataclass(frozen=True)
@@ -94,5 +94,18 @@ class PrintInTracedFunction(Rule):
             node,
             f"`print` in `{function_name(ctx)}` {when}shows tracers, not values ({why_traced(ctx)}); "
             f"use `jax.debug.print`",
-            fix=DebugPrint(node),
+            fix=DebugPrint(node)
+            if all(prints_alike_at_run_time(ctx, v) for v in _printed_values(node))
+            else None,
         )
+
+
+def _printed_values(call: ast.Call) -> list[ast.expr]:
+    """The values a ``print`` formats (its arguments, an f-string's fields; not string literals)."""
+    found: list[ast.expr] = []
+    for argument in call.args:
+        if isinstance(argument, ast.JoinedStr):
+            found += [v.value for v in argument.values if isinstance(v, ast.FormattedValue)]
+        elif not (isinstance(argument, ast.Constant) and isinstance(argument.value, str)):
+            found.append(argument)
+    return found

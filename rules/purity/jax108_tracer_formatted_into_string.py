@@ -11,9 +11,9 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic.transforms import ABSTRACT
-from jaxlint.semantic.values import Value, is_container, is_jax_array, is_static, is_traced
+from jaxlint.semantic.values import Value, is_container, is_static, is_traced
 
-from ..support.explain import function_name, snippet, why_traced
+from ..support.explain import function_name, prints_alike_at_run_time, snippet, why_traced
 
 
 @dataclass(frozen=True)
@@ -198,7 +198,7 @@ MESSAGE_CALLEES = frozenset({"builtins.print", "warnings.warn", "builtins.ValueE
 
 def _movable_fields(ctx: Context, node: ast.expr, printer: ast.Call) -> bool:
     """Whether every field of the f-string can become an argument of ``jax.debug.print``: each
-    is an array (a static value there must be hashable), the template has no literal braces
+    prints alike as an argument (an array or a Python number, not a shape tuple), the template has no literal braces
     (`jax.debug.print` reads placeholders in the first part only) and the call passes no other
     values that the template may name (`{l:.2f}`, `l=loss`)."""
     if printer.args[:1] != [node] or not isinstance(node, ast.JoinedStr):
@@ -208,8 +208,7 @@ def _movable_fields(ctx: Context, node: ast.expr, printer: ast.Call) -> bool:
     for part in node.values:
         if isinstance(part, ast.Constant) and ("{" in str(part.value) or "}" in str(part.value)):
             return False
-        value = ctx.value(part.value) if isinstance(part, ast.FormattedValue) else None
-        if value is not None and not (is_traced(value) or is_jax_array(value) or _plain_static(value)):
+        if isinstance(part, ast.FormattedValue) and not prints_alike_at_run_time(ctx, part.value):
             return False
     return True
 

@@ -11,7 +11,7 @@ from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.tracing import array_parameters
 from jaxlint.semantic.transforms import ABSTRACT, NONE, PARTIALS
-from jaxlint.semantic.values import UNKNOWN, is_jax_array, is_traced
+from jaxlint.semantic.values import UNKNOWN, is_jax_array, is_static, is_traced
 
 from .blocks import mention_counts
 
@@ -425,4 +425,35 @@ def runs_only_traced(ctx: Context) -> bool:
         if info.parent is None or info.inherited < ABSTRACT:
             return False
         info = info.parent
+    return False
+
+
+def prints_alike_at_run_time(ctx: Context, expr: ast.expr) -> bool:
+    """Whether a printed value, made an argument of ``jax.debug.print``, prints the same text:
+    an array (traced or not) or a pytree of them, or a Python number (a shape entry, a length).
+    Not a tuple such as ``x.shape`` (it prints as a tuple of arrays), a dtype or a string."""
+    value = ctx.value(expr)
+    return is_traced(value) or is_jax_array(value) or (is_static(value) and _python_number(expr))
+
+
+def _python_number(expr: ast.expr) -> bool:
+    """``3``, ``len(xs)``, ``x.ndim``, ``x.size``, ``x.shape[0]`` and arithmetic of them."""
+    if isinstance(expr, ast.Constant):
+        return type(expr.value) in (int, float)
+    if isinstance(expr, ast.UnaryOp):
+        return _python_number(expr.operand)
+    if isinstance(expr, ast.BinOp):
+        return _python_number(expr.left) and _python_number(expr.right)
+    if isinstance(expr, ast.Call):
+        return isinstance(expr.func, ast.Name) and expr.func.id == "len"
+    if isinstance(expr, ast.Attribute):
+        return expr.attr in ("ndim", "size")
+    if (
+        isinstance(expr, ast.Subscript)
+        and isinstance(expr.value, ast.Attribute)
+        and expr.value.attr == "shape"
+    ):
+        index = expr.slice
+        index = index.operand if isinstance(index, ast.UnaryOp) else index
+        return isinstance(index, ast.Constant) and type(index.value) is int
     return False

@@ -24,3 +24,14 @@ def to_file(x):
     print(x, file=None)  # no fix
     print(x, end="")  # no fix
     return x
+
+
+@jax.jit
+def with_static_fields(x):
+    mean = x.mean()
+    print("stats {mean}:", mean)  # no fix: JAX would print the braces raw
+    print(f"shape {x.shape} -> {mean}")  # no fix: the shape would print as a tuple of arrays
+    print("rows", x.shape[0], "mean", mean)
+    print(f"mean {mean} {{as text}}")
+    return x
+

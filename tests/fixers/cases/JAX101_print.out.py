@@ -21,3 +21,14 @@ def to_file(x):
     print(x, file=None)  # no fix
     print(x, end="")  # no fix
     return x
+
+
+@jax.jit
+def with_static_fields(x):
+    mean = x.mean()
+    print("stats {mean}:", mean)  # no fix: JAX would print the braces raw
+    print(f"shape {x.shape} -> {mean}")  # no fix: the shape would print as a tuple of arrays
+    jax.debug.print("rows {} mean {}", x.shape[0], mean)
+    jax.debug.print("mean {} {{as text}}", mean)
+    return x
+

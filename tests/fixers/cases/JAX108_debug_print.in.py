@@ -14,6 +14,7 @@ def train_step(w, x, step):
     jax.debug.print(f"step {step}: loss {{l:.2f}}", l=loss)  # no fix
     jax.debug.print(f"{LAYERS} loss {loss}")  # no fix (a static field must stay hashable)
     debug.print(f"step {x.shape[0]}: {loss}")
+    jax.debug.print(f"shape {x.shape}: {loss}")  # no fix: a tuple prints as a tuple of arrays
     jax.debug.print("loss = {}".format(loss))  # no fix
     jax.debug.print(f"{loss} and {{}}", w)  # no fix
     return w - 0.1 * loss
