@@ -16,7 +16,7 @@ from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_tr
 from ..support.explain import snippet, why_traced
 from ..support.library import array_method_receiver, jitted_library_call
 from ..support.staging import compile_time_eval
-from .reductions import IDENTITIES, only_reduction, reduction_called, reduction_of
+from .reductions import IDENTITIES, name_reduction, only_reduction, reduction_called, reduction_of
 
 # function -> (keyword that fixes the output size, positions of the data arguments)
 SIZED_FUNCTIONS: dict[str, tuple[str, tuple[int, ...]]] = {
@@ -84,6 +84,10 @@ class DataDependentOutputSize(Rule):
     @jax.jit
     def active_indices(x):
         return jnp.nonzero(x > 0.5)[0]
+
+    @jax.jit
+    def index_total(x):
+        return jnp.nonzero(x > 0.5)[0].sum()
     ```
 
     ## Use instead
@@ -94,6 +98,10 @@ class DataDependentOutputSize(Rule):
     @jax.jit
     def active_indices(x):
         return jnp.nonzero(x > 0.5, size=x.shape[0], fill_value=-1)[0]
+
+    @jax.jit
+    def index_total(x):
+        return jnp.nonzero(x > 0.5, size=x.shape[0])[0].sum()
     ```
 
     ## Fix safety
@@ -101,7 +109,10 @@ class DataDependentOutputSize(Rule):
     for `nonzero`/`argwhere`/`flatnonzero`/one-argument `where`/`unique`/`compress`/`extract`,
     `size=a.size` for `intersect1d`/`setdiff1d` and `size=a.size + b.size` for
     `union1d`/`setxor1d`. Unsafe: the result is padded (with `fill_value`, by default 0 for indices)
-    to that size, so its shape differs from the eager result. A set of values (`unique`,
+    to that size, so its shape differs from the eager result. Indices (`nonzero`, `argwhere`,
+    `flatnonzero`, one-argument `where`) are fixed only where they meet only a sum or only a
+    maximum, which padding with index 0 leaves alone: returned, counted or used to gather
+    (`x[idx].sum()` would add `x[0]` once per padding slot), they get no fix. A set of values (`unique`,
     `union1d`, `intersect1d`, `setdiff1d`, `setxor1d`) is fixed only where the padding cannot
     change what the code computes: it meets only a sum or only a product (`jnp.unique(x).sum()`,
     `jnp.prod(u)`, a name read only so), and the fix passes `fill_value=0` (or `1`); or only a
@@ -119,7 +130,11 @@ class DataDependentOutputSize(Rule):
 
     @jax.jit
     def active_indices(x):
-        return jnp.nonzero(x > 0.5, size=(x > 0.5).size)[0]
+        return jnp.nonzero(x > 0.5)[0]
+
+    @jax.jit
+    def index_total(x):
+        return jnp.nonzero(x > 0.5, size=(x > 0.5).size)[0].sum()
     ```
 
     ## References
@@ -283,7 +298,9 @@ def _static_size(qualname: str, node: ast.Call, ctx: Context) -> StaticSize | No
         return None
     name = qualname.rsplit(".", 1)[1]
     if name not in VALUE_SETS:
-        return StaticSize(bound)
+        # indices padded with 0: only a sum or a maximum of them is the same; a gather
+        # (`x[idx].sum()` adds `x[0]` per padding slot), a count or a mean is not
+        return StaticSize(bound) if _reduced_by(node, ctx, through_items=True) in ("sum", "max") else None
     if keyword_argument(node, "fill_value") or keyword_argument(node, "axis") or len(node.args) > 2:
         return None  # a fill chosen already, or rows (not elements) counted
     reduction = _reduced_by(node, ctx)
@@ -332,15 +349,31 @@ VALUE_SETS = frozenset({"unique", "union1d", "intersect1d", "setdiff1d", "setxor
 MINIMUM_FILLED = frozenset({"unique", "union1d"})
 
 
-def _reduced_by(node: ast.Call, ctx: Context) -> str | None:
+def _reduced_by(node: ast.Call, ctx: Context, through_items: bool = False) -> str | None:
     """The one reduction the call's result meets: ``jnp.unique(x).sum()``, ``jnp.sum(jnp.unique(x))``,
-    or ``u = jnp.unique(x)`` read only as ``u.sum()`` or ``jnp.sum(u)``."""
-    parents = list(ctx.ancestors())[:2]
+    or ``u = jnp.unique(x)`` read only as ``u.sum()`` or ``jnp.sum(u)``. ``through_items``: of an
+    item of the result too (``jnp.nonzero(m)[0].sum()``)."""
+    result: ast.expr = node
+    ancestors = list(ctx.ancestors())
+    while (
+        through_items
+        and ancestors
+        and isinstance(ancestors[0], ast.Subscript)
+        and ancestors[0].value is result
+    ):
+        result = ancestors.pop(0)  # pyright: ignore[reportAssignmentType]
+    parents = ancestors[:2]
     if len(parents) == 2 and isinstance(parents[0], ast.Attribute) and isinstance(parents[1], ast.Call):
-        return reduction_of(parents[1], node)
+        return reduction_of(parents[1], result)
     if parents and isinstance(parents[0], ast.Call):
-        return reduction_called(ctx, parents[0], node)
-    if parents and isinstance(parents[0], ast.Assign) and parents[0].value is node:
+        return reduction_called(ctx, parents[0], result)
+    if parents and isinstance(parents[0], ast.Assign) and parents[0].value is result:
+        targets = parents[0].targets
+        if through_items and len(targets) == 1 and isinstance(targets[0], (ast.Tuple, ast.List)):
+            # `(idx,) = jnp.where(m)`: each item, read only through the same reduction
+            names = [t.id if isinstance(t, ast.Name) else None for t in targets[0].elts]
+            found = {name_reduction(ctx, n) if n is not None else None for n in names}
+            return found.pop() if len(found) == 1 else None
         return only_reduction(ctx, parents[0])
     return None
 

@@ -13,10 +13,15 @@ IDENTITIES = {"sum": "0", "prod": "1"}  # the padding a reduction does not see
 def only_reduction(ctx: Context, assign: ast.Assign) -> str | None:
     """The method every read of the name ``assign`` binds (once) calls: ``y = ...`` whose uses are
     all ``y.sum()`` gives ``"sum"``; None for any other use, or for several methods."""
-    if len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name) or ctx.function is None:
+    if len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name):
         return None
-    name = assign.targets[0].id
-    if ctx.function.scope.bound.get(name) != 1:
+    return name_reduction(ctx, assign.targets[0].id)
+
+
+def name_reduction(ctx: Context, name: str) -> str | None:
+    """The method every read of ``name`` (bound once in the function) calls, as
+    :func:`only_reduction` says."""
+    if ctx.function is None or ctx.function.scope.bound.get(name) != 1:
         return None
     uses = [
         n

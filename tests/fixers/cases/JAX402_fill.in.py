@@ -8,7 +8,7 @@ def step(x):
     vals = jnp.unique(jnp.round(x))
     total = jnp.unique(x).prod()
     top = jnp.unique(x).max()
-    idx = jnp.nonzero(x > 0)
+    idx = jnp.nonzero(x > 0)  # no fix: the caller would get padding indices
     return x + vals.sum() + total + top, idx
 
 
