@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
+from jaxlint.semantic.values import is_static
 
 from ..support.explain import function_name, shows_tracer, snippet, why_traced
 
@@ -50,7 +51,8 @@ class IoInTracedFunction(Rule):
     abstractly, and writes of a traced value to a file object (`fh.write(f"{x}")`, where `fh`
     came from `open`): under a bare `vmap`, which runs the function on every call, they write
     `VmapTracer(...)` instead of the values. A warning about configuration logged once at trace
-    time is not reported.
+    time is not reported, nor a log line of static values (`logger.info("tracing: %s", x.shape)`),
+    the trace-time way to see what is compiled, as `print` of them is for JAX101.
 
     ## Why is this bad?
     The Python body of a jitted function runs only while JAX traces it. A log line or a file
@@ -140,8 +142,9 @@ class IoInTracedFunction(Rule):
         if func.attr not in LOG_METHODS:
             return None
         arguments = [*node.args, *(kw.value for kw in node.keywords)]
-        if func.attr not in PROGRESS_LEVELS and not any(shows_tracer(ctx, a) for a in arguments):
-            return None
+        quiet = func.attr not in PROGRESS_LEVELS or _logs_static_facts(node, ctx)
+        if quiet and not any(shows_tracer(ctx, a) for a in arguments):
+            return None  # a warning about configuration, or shapes logged while tracing
         if qualname is not None and qualname.startswith(("logging.", "absl.logging.")):
             return f"`{qualname}(...)`"
         if isinstance(func.value, ast.Name) and self.is_logger(func.value.id, ctx):
@@ -154,6 +157,19 @@ class IoInTracedFunction(Rule):
         if owner is None or not isinstance(value, ast.Call) or owner.bound.get(name) != 1:
             return False
         return ctx.model.qualname(value.func, owner) in LOGGER_FACTORIES
+
+
+def _logs_static_facts(node: ast.Call, ctx: Context) -> bool:
+    """``logger.info("tracing: x.shape=%s", x.shape)``: a log line that formats static values
+    (shapes, dtypes, static arguments), the trace-time way to see what is compiled, like a
+    ``print`` of them."""
+    values = [*node.args[1:], *(kw.value for kw in node.keywords if kw.arg not in LOG_KEYWORDS)]
+    shown = [v for v in values if not isinstance(v, ast.Constant)]
+    return bool(shown) and all(is_static(ctx.value(v)) for v in shown)
+
+
+# keywords of a logging call that are not values it formats
+LOG_KEYWORDS = frozenset({"exc_info", "stack_info", "stacklevel", "extra"})
 
 
 def _file_object(receiver: ast.expr, ctx: Context) -> bool:

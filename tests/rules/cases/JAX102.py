@@ -111,3 +111,11 @@ class FileLogger:
 FILE_LOGGER = FileLogger("steps.txt")
 logged_step = jax.jit(FILE_LOGGER.step)
 relayed = jax.jit(FILE_LOGGER.relay)
+
+
+@jax.jit
+def traced_shapes(params, x):
+    logger.info("tracing: x.shape=%s dtype=%s, %d layers", x.shape, x.dtype, len(params))
+    logger.debug("compiled for %s", x.shape)
+    logger.info("forward pass")  # error: JAX102
+    return x
