@@ -150,11 +150,27 @@ class PrngKeyReuse(Rule):
         else:
             what = f"key `{event.key}`"
             advice = _advice(event.key, event.key.isidentifier() and is_local_name(ctx, event.key))
+        paired = _paired_permutations(ctx, node, first)
+        if paired:  # `images` and `labels` shuffled alike on purpose: splitting would unpair them
+            effect = "both get the same order"
+            advice = (
+                "if that is meant (shuffling arrays in step), draw the order once, "
+                "`order = jax.random.permutation(key, n)`, and index each array with it; "
+                "else split the key"
+            )
         ctx.report(
             node,
             f"{what} was already consumed by `{consumer}` at line {first.lineno}: {effect}; {advice}",  # pyright: ignore[reportAttributeAccessIssue]
-            fix=None if partial or elsewhere or bound else _split_fix(node, ctx, event.key, first),
+            fix=None if partial or elsewhere or bound or paired else _split_fix(node, ctx, event.key, first),
         )
+
+
+def _paired_permutations(ctx: Context, node: ast.Call, first: ast.AST) -> bool:
+    """Two ``jax.random.permutation`` calls with one key: the same order for both, often meant."""
+    return all(
+        isinstance(call, ast.Call) and ctx.qualname(call.func) == "jax.random.permutation"
+        for call in (node, first)
+    )
 
 
 def _held_elsewhere(ctx: Context, key: str) -> bool:

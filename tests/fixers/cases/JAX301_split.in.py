@@ -38,3 +38,9 @@ def carried(key, x):
 def returns_key(key):
     a = jax.random.normal(key, (4,)) * jax.random.uniform(key, (4,))
     return a, key
+
+
+def shuffle_in_step(key, images, labels):
+    images = jax.random.permutation(key, images)
+    labels = jax.random.permutation(key, labels)  # no fix: the shared order may be meant
+    return images, labels

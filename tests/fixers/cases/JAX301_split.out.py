@@ -45,3 +45,9 @@ def returns_key(key):
     key, subkey, subkey_2 = jax.random.split(key, 3)
     a = jax.random.normal(subkey, (4,)) * jax.random.uniform(subkey_2, (4,))
     return a, key
+
+
+def shuffle_in_step(key, images, labels):
+    images = jax.random.permutation(key, images)
+    labels = jax.random.permutation(key, labels)  # no fix: the shared order may be meant
+    return images, labels

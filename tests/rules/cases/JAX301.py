@@ -288,3 +288,9 @@ def default_twice(x):
 
 def default_and_given(x, key):
     return noise_by_default(x) + noise_by_default(x, key)  # ok: one default, one given
+
+
+def shuffle_in_step(key, images, labels):
+    images = jax.random.permutation(key, images)
+    labels = jax.random.permutation(key, labels)  # error: JAX301 (the same order: no split fix)
+    return images, labels
