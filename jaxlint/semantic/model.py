@@ -999,20 +999,64 @@ class SemanticModel:
         return loops[0] if loops else self._rebound_between_calls(name, info)
 
     def _configures_before_running(self, scope: Scope, store: ast.AST) -> bool:
-        """A write in the entry point (``main``, which module code runs once),
-        in a statement of its own before it calls any function of the module: it sets the value
-        before anything can trace it (``HIDDEN = args.hidden`` after parsing flags)."""
+        """A write that happens before anything of the module is traced: in the entry point
+        (``main``, which module code runs once) or in a configuration function (``configure()``)
+        that the entry point or straight-line module code calls, each before it runs anything
+        that may trace (``HIDDEN = args.hidden`` after parsing flags)."""
         node = scope.node
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node not in self._entry_points:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return False
-        for stmt in node.body:
-            if store in ast.walk(stmt):
-                return isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign))
-            if any(
-                self._calls_module_function(call) for call in ast.walk(stmt) if isinstance(call, ast.Call)
-            ):
+        if node in self._entry_points:
+            return self._set_before_tracing(node.body, store)
+        if scope.parent is not self.index.module or not self._set_before_tracing(node.body, store):
+            return False
+        sites = self._configuration_calls(node.name)
+        return bool(sites) and self._name_reads.get(node.name) == len(sites)
+
+    def _configuration_calls(self, name: str) -> list[ast.Call]:
+        """The calls of module function ``name`` that run before anything may trace: in the
+        entry point or in straight-line module code, each before any call that may trace."""
+        found = []
+        for entry in self._entry_points:
+            for call in own_nodes(entry.body):  # pyright: ignore[reportAttributeAccessIssue]
+                if _called_name(call) == name and self._set_before_tracing(entry.body, call):  # pyright: ignore[reportAttributeAccessIssue]
+                    found.append(call)
+        module_calls = self._module_level_code[0]
+        for call, loop in module_calls:
+            if _called_name(call) == name and loop is None:
+                earlier = [c for c, _ in module_calls if _position(c) < _position(call)]
+                if not any(self._may_trace(c) for c in earlier):
+                    found.append(call)
+        return found
+
+    def _set_before_tracing(self, body: list[ast.stmt], target: ast.AST) -> bool:
+        """Whether ``target`` is in a statement of ``body`` of its own (an assignment or a call)
+        that runs before any call that may trace something of the module."""
+        for stmt in body:
+            if target in ast.walk(stmt):
+                return isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)) and not any(
+                    self._may_trace(c) for c in ast.walk(stmt) if isinstance(c, ast.Call) and c is not target
+                )
+            if any(self._may_trace(call) for call in ast.walk(stmt) if isinstance(call, ast.Call)):
                 return False
         return False
+
+    def _may_trace(self, call: ast.Call) -> bool:
+        """Whether ``call`` may run traced code of the module: a traced function or one that
+        calls it, a class or a method of the module (``parser.parse_args()`` does not)."""
+        name = _called_name(call)
+        if name is not None and name in self.index.module.defs:
+            nodes = self.index.module.defs[name]
+            return name in self._tracing_runners or any(isinstance(n, ast.ClassDef) for n in nodes)
+        return self._calls_module_function(call) and not (
+            isinstance(call.func, ast.Name) and call.func.id not in self.index.module.bound
+        )
+
+    @cached_property
+    def _tracing_runners(self) -> set[str]:
+        """Module names whose call may trace: traced functions and the functions calling them."""
+        traced = {info.node for info in self.infos.values() if info.effective_level > NONE}
+        return self._runner_names(traced)
 
     def _calls_module_function(self, call: ast.Call) -> bool:
         """Whether ``call`` may run code of this module: it names one of its functions, classes
@@ -2622,6 +2666,13 @@ def _mutated_keys(call: ast.Call) -> list[object]:
 
 
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _called_name(node: ast.AST) -> str | None:
+    """``f`` of a call ``f(...)``."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return node.func.id
+    return None
 
 
 def _in_loop(function: ast.AST, node: ast.AST) -> bool:
