@@ -1189,8 +1189,7 @@ class SemanticModel:
                 changed = {s.id for s, other in changes if other is loop} - {name}
                 if any(other is loop and not _reads_any(c, changed) for c, other in mine):
                     return store
-                continue
-            for first, _ in mine:
+            for first, _ in mine:  # a call before the store (or its loop) and one after it
                 for later, _ in mine:
                     if _position(first) < _position(store) < _position(later) and self._same_call(
                         first, later, name, changes

@@ -300,3 +300,21 @@ SCALES.update(name="b")  # a key `rescaled` never reads
 print(rescaled(x))
 SCALES.update(scale=3.0)
 print(rescaled(x))
+
+weights = jnp.ones(3)
+
+
+@jax.jit
+def predict_with(v):
+    return v @ weights  # error: JAX103
+
+
+@jax.jit
+def improve(w):
+    return w * 0.5
+
+
+print(predict_with(x))
+for _ in range(3):
+    weights = improve(weights)  # trained in a loop that never calls `predict_with`
+print(predict_with(x))  # the compiled `predict_with` still holds the first weights
