@@ -680,6 +680,18 @@ class SemanticModel:
             for where, c in places
         )
 
+    def called_eagerly(self, info: FunctionInfo) -> bool:
+        """Whether the module function ``info`` is also called outside any trace: by module code,
+        or by a function nothing traces (``setup()`` at import, besides a lazy call of it)."""
+        node = info.node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return False
+        if any(caller.effective_level == NONE for caller in info.callers):
+            return True
+        return info.scope.parent is self.index.module and any(
+            _called_name(call) == node.name for call, _ in self._module_level_code[0]
+        )
+
     @cached_property
     def _name_reads(self) -> Counter[str]:
         """How many times the module reads each name."""
@@ -1010,8 +1022,27 @@ class SemanticModel:
             return self._set_before_tracing(node.body, store)
         if scope.parent is not self.index.module or not self._set_before_tracing(node.body, store):
             return False
-        sites = self._configuration_calls(node.name)
+        sites = self._configuration_calls(node.name) + self._lazy_calls(node.name, scope.globals)
         return bool(sites) and self._name_reads.get(node.name) == len(sites)
+
+    def _lazy_calls(self, name: str, written: Collection[str]) -> list[ast.Call]:
+        """Calls of ``name`` under ``if X is None:`` (or ``if not X:``) where ``X`` is a global
+        that ``name`` sets: a lazy initialisation, which sets it once, before its first use."""
+        found = []
+        for test, body in self._unset_tests:
+            unset = _unset_name(test)
+            if unset in written:
+                found += [c for stmt in body for c in ast.walk(stmt) if _called_name(c) == name]
+        return found  # pyright: ignore[reportReturnType]
+
+    @cached_property
+    def _unset_tests(self) -> list[tuple[ast.expr, list[ast.stmt]]]:
+        """Every ``if`` of the module that tests whether a name is unset, with its body."""
+        return [
+            (node.test, node.body)
+            for node in ast.walk(self.tree)
+            if isinstance(node, ast.If) and _unset_name(node.test) is not None
+        ]
 
     def _configuration_calls(self, name: str) -> list[ast.Call]:
         """The calls of module function ``name`` that run before anything may trace: in the
@@ -1054,8 +1085,9 @@ class SemanticModel:
 
     @cached_property
     def _tracing_runners(self) -> set[str]:
-        """Module names whose call may trace: traced functions and the functions calling them."""
-        traced = {info.node for info in self.infos.values() if info.effective_level > NONE}
+        """Module names whose call may start a trace: transformed functions (a helper they trace
+        does not trace when called eagerly) and the functions calling them."""
+        traced = {info.node for info in self.infos.values() if info.transformed_by}
         return self._runner_names(traced)
 
     def _calls_module_function(self, call: ast.Call) -> bool:
@@ -1082,13 +1114,7 @@ class SemanticModel:
             nodes = self.index.module.defs.get(name, [])
             if len(nodes) != 1 or len(sites) != 1 or any(name in s.called for s in self.index.functions):
                 continue
-            earlier = [
-                c
-                for c in calls
-                if _position(c) < _position(sites[0])
-                and isinstance(c.func, ast.Name)
-                and c.func.id in self.index.module.defs
-            ]
+            earlier = [c for c in calls if _position(c) < _position(sites[0]) and self._may_trace(c)]
             if not earlier:
                 found.add(nodes[0])
         return frozenset(found)
@@ -2665,6 +2691,22 @@ def _mutated_keys(call: ast.Call) -> list[object]:
 
 
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _unset_name(test: ast.expr) -> str | None:
+    """``X`` of ``X is None`` or ``not X``."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name):
+        return test.operand.id
+    if (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and len(test.ops) == 1
+        and isinstance(test.ops[0], ast.Is)
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        return test.left.id
+    return None
 
 
 def _called_name(node: ast.AST) -> str | None:

@@ -161,6 +161,8 @@ class StateMutationInTracedFunction(Rule):
         leaks = is_traced(ctx.value(value))
         if not ctx.trace_reused and not leaks:
             return  # traced afresh on every call (a bare vmap or grad): it counts calls
+        if not leaks and ctx.function is not None and ctx.model.called_eagerly(ctx.function):
+            return  # it runs eagerly too (`setup()` at import): traced too, only maybe, lazily
         scope = ctx.scope.function
         if target.id in scope.globals:
             kind = "global"

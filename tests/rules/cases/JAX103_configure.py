@@ -5,6 +5,7 @@ import argparse
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 EPS = 1e-6
 SCALE = 1.0
@@ -54,5 +55,35 @@ def run(argv=()):
     print(scaled(x))
 
 
+TABLE = None
+WIDTH = 1.0
+
+
+def setup(vocab=16, dim=4):
+    global TABLE, WIDTH
+    TABLE = np.ones((vocab, dim), dtype=np.float32)  # at import, and lazily: not only while tracing
+    WIDTH = 1.0 / np.sqrt(dim)
+
+
+def get_table():
+    if TABLE is None:
+        setup()  # a lazy initialisation: it sets the table once, before its first use
+    return TABLE
+
+
+setup(vocab=8)
+
+
+@jax.jit
+def embed(tokens):
+    return jnp.asarray(TABLE)[tokens] * WIDTH
+
+
+@jax.jit
+def embed_lazily(tokens):
+    return jnp.asarray(get_table())[tokens]
+
+
 if __name__ == "__main__":
     run()
+    print(embed(jnp.arange(3)), embed_lazily(jnp.arange(3)))
