@@ -57,3 +57,54 @@ def _strings(expr: ast.expr) -> bool:
     if isinstance(expr, (ast.Tuple, ast.List, ast.Set)):
         return bool(expr.elts) and all(_strings(e) for e in expr.elts)
     return isinstance(expr, ast.Constant) and isinstance(expr.value, str)
+
+
+def bool_error(ctx: Context, expr: ast.expr) -> str:
+    """What ``bool()`` of traced ``expr`` raises, as message text: `TracerBoolConversionError`
+    for one element; JAX raises `ValueError` (an ambiguous truth value) for several."""
+    if single_element(ctx, expr):
+        return "`TracerBoolConversionError`"
+    return "`TracerBoolConversionError` or, for several elements, `ValueError`"
+
+
+# Reductions that give one element when called without an axis.
+REDUCTIONS = frozenset(
+    {"sum", "mean", "max", "min", "prod", "any", "all", "std", "var", "median", "argmax", "argmin", "norm"}
+)
+
+
+def single_element(ctx: Context, expr: ast.expr, depth: int = 0) -> bool:
+    """Whether ``expr`` is known to hold one element: a number, a reduction without an axis
+    (``x.sum()``, ``jnp.mean(x)``), a comparison or ``and``/``not`` of those, or a name bound
+    once to one of those."""
+    if depth > 8:
+        return False
+    if isinstance(expr, ast.Constant):
+        return isinstance(expr.value, (int, float, bool))
+    if isinstance(expr, ast.Compare):
+        parts = [expr.left, *expr.comparators]
+        return all(single_element(ctx, p, depth + 1) for p in parts)
+    if isinstance(expr, ast.BoolOp):
+        return all(single_element(ctx, v, depth + 1) for v in expr.values)
+    if isinstance(expr, ast.UnaryOp):
+        return single_element(ctx, expr.operand, depth + 1)
+    if isinstance(expr, ast.BinOp):
+        return single_element(ctx, expr.left, depth + 1) and single_element(ctx, expr.right, depth + 1)
+    if isinstance(expr, ast.Call):
+        return _whole_reduction(ctx, expr)
+    if isinstance(expr, ast.Name) and ctx.function is not None:
+        scope = ctx.function.scope
+        bound = scope.assigned.get(expr.id) if scope.bound.get(expr.id) == 1 else None
+        return bound is not None and single_element(ctx, bound, depth + 1)
+    return False
+
+
+def _whole_reduction(ctx: Context, call: ast.Call) -> bool:
+    """``x.sum()``, ``jnp.mean(x)``, ``jnp.linalg.norm(x)``: a reduction over every axis."""
+    if any(k.arg in ("axis", "keepdims") for k in call.keywords):
+        return False
+    func = call.func
+    qualname = ctx.qualname(func) or ""
+    if qualname.startswith("jax.numpy."):
+        return qualname.rsplit(".", 1)[1] in REDUCTIONS and len(call.args) == 1
+    return isinstance(func, ast.Attribute) and func.attr in REDUCTIONS and not call.args and qualname == ""

@@ -19,7 +19,7 @@ from ..support.explain import (
 )
 from ..support.handlers import caught_here
 from ..support.lifting import IfPlan, WhileLoop, if_plan, nan_guards, while_plan
-from .conditions import compared_with_strings, converts_tracer, static_flag_parameter
+from .conditions import bool_error, compared_with_strings, converts_tracer, static_flag_parameter
 
 BranchFix = MarkStatic | WhereExpression | IfPlan | WhileLoop
 
@@ -127,7 +127,7 @@ class PythonBranchOnTracer(Rule):
         ctx.report(
             node,
             f"Python `{keyword}` on traced `{snippet(ctx, culprit)}` in `{function_name(ctx)}` raises "
-            f"`TracerBoolConversionError` ({why_traced(ctx, culprit)}); {cure}",
+            f"{bool_error(ctx, culprit)} ({why_traced(ctx, culprit)}); {cure}",
             end=test,
             fix=flag if flag else None if is_elif else _plan(node, ctx),
         )

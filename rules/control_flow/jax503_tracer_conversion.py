@@ -25,7 +25,7 @@ from ..support.blocks import parents
 from ..support.explain import in_test_position, runs_only_traced, snippet, why_traced
 from ..support.handlers import caught_here
 from ..support.library import jitted_library_call
-from .conditions import converts_tracer
+from .conditions import bool_error, converts_tracer
 
 BUILTIN_CONVERSIONS = {
     "builtins.bool": "TracerBoolConversionError",
@@ -193,10 +193,11 @@ class TracerConversion(Rule):
                 fix=_extremum(node, ctx),
             )
             return
+        raised = bool_error(ctx, culprit) if error == "TracerBoolConversionError" else f"`{error}`"
         ctx.report(
             node,
             f"`{what}` needs a concrete value but `{snippet(ctx, culprit)}` is traced: JAX raises "
-            f"`{error}` ({why_traced(ctx, culprit)}); keep it an array (`jnp`), or make it static",
+            f"{raised} ({why_traced(ctx, culprit)}); keep it an array (`jnp`), or make it static",
             fix=_extremum(node, ctx) or _redundant_bool(node, ctx) or _array_form(node, ctx),
         )
 
@@ -280,7 +281,7 @@ class TracerConversion(Rule):
         ctx.report(
             node,
             f"`{operator}` calls `bool()` on traced `{snippet(ctx, culprit)}`: JAX raises "
-            f"`TracerBoolConversionError` ({why_traced(ctx, culprit)}); {advice}",
+            f"{bool_error(ctx, culprit)} ({why_traced(ctx, culprit)}); {advice}",
             fix=None if python_call else ElementwiseFunction(f"logical_{operator}", tuple(node.values)),
         )
 
@@ -294,7 +295,7 @@ class TracerConversion(Rule):
         ctx.report(
             node,
             f"`not` calls `bool()` on traced `{snippet(ctx, node.operand)}`: JAX raises "
-            f"`TracerBoolConversionError` ({why_traced(ctx, node.operand)}); {advice}",
+            f"{bool_error(ctx, node.operand)} ({why_traced(ctx, node.operand)}); {advice}",
             fix=None if python_call else ElementwiseFunction("logical_not", (node.operand,)),
         )
 
@@ -306,7 +307,7 @@ class TracerConversion(Rule):
         ctx.report(
             node,
             f"the chained comparison `{snippet(ctx, node)}` calls `bool()` on a traced comparison: "
-            f"JAX raises `TracerBoolConversionError` ({why_traced(ctx, node)}); "
+            f"JAX raises {bool_error(ctx, node)} ({why_traced(ctx, node)}); "
             f"combine the comparisons with `&`",
         )
 
