@@ -28,6 +28,14 @@ def snippet(ctx: Context, node: ast.AST, limit: int = MAX_SNIPPET) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def operand_snippet(ctx: Context, node: ast.AST) -> str:
+    """:func:`snippet` of ``node`` as the operand of ``[...]`` or ``.attr``: parenthesised unless
+    a name, attribute, call, item or constant (``(pred - target)[valid]``)."""
+    text = snippet(ctx, node)
+    atomic = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant, ast.List, ast.Tuple, ast.Dict)
+    return text if isinstance(node, atomic) else f"({text})"
+
+
 def traced_name(ctx: Context, expr: ast.AST) -> str | None:
     """The first name inside ``expr`` whose value is traced, in source order."""
     names = sorted(
