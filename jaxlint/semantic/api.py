@@ -587,3 +587,58 @@ REVERSE_MODE = frozenset(
         "equinox.filter_value_and_grad",
     }
 )
+
+# Layers of flax and equinox whose call returns one array (not a tuple, as recurrent cells do).
+ARRAY_LAYERS = frozenset(
+    [
+        *(
+            f"flax.nnx.{name}"
+            for name in (
+                "Linear",
+                "LinearGeneral",
+                "Conv",
+                "ConvTranspose",
+                "Embed",
+                "LayerNorm",
+                "RMSNorm",
+                "BatchNorm",
+                "GroupNorm",
+                "Dropout",
+                "MultiHeadAttention",
+                "Einsum",
+            )
+        ),
+        *(
+            f"flax.linen.{name}"
+            for name in (
+                "Dense",
+                "DenseGeneral",
+                "Conv",
+                "ConvTranspose",
+                "Embed",
+                "LayerNorm",
+                "RMSNorm",
+                "BatchNorm",
+                "GroupNorm",
+                "Dropout",
+                "MultiHeadDotProductAttention",
+                "SelfAttention",
+            )
+        ),
+        *(
+            f"equinox.nn.{name}"
+            for name in (
+                "Linear",
+                "MLP",
+                "Conv",
+                "Conv1d",
+                "Conv2d",
+                "ConvTranspose",
+                "Embedding",
+                "LayerNorm",
+                "RMSNorm",
+                "Dropout",
+            )
+        ),
+    ]
+)

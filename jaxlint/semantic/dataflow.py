@@ -1180,6 +1180,8 @@ class Interpreter:
                         # analysed once for all its calls, so a call without one says nothing)
                         self.mark_called_on_outer_object(callee)
                 return self.call_refs(callee, node, args, keywords, receiver)
+            if self.held_layer(receiver, func):
+                return array(self.staging([*args, *keywords.values()]))  # `self.linear(x)`
             return self.call_method(func, receiver, node, args, keywords)
         callee = self.eval(func)
         if isinstance(func, ast.Call):
@@ -1189,6 +1191,17 @@ class Interpreter:
         if isinstance(func, ast.Call):
             return self.call_transformed(func, node, args, keywords)
         return UNKNOWN
+
+    def held_layer(self, receiver: Value, func: ast.Attribute) -> bool:
+        """Whether ``obj.attr`` is a layer of flax or equinox that ``__init__``/``setup`` made
+        (``self.linear = nnx.Linear(3, 2, rngs=rngs)``): called, it returns an array."""
+        cls = self.class_of(receiver, func.value)
+        held = None if cls is None else self.model.held_value(cls, func.attr)
+        if held is None or not isinstance(held[1], ast.Call):
+            return False
+        scope = self.model.index.scopes.get(held[0])
+        qualname = None if scope is None else self.resolver.qualname(held[1].func, scope)
+        return qualname in api.ARRAY_LAYERS
 
     def made_before_the_trace(self, receiver: ast.expr) -> bool:
         """Whether ``receiver`` names an object that exists before this trace: a module-level
