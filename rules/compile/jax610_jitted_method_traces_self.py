@@ -15,7 +15,8 @@ from ..support.jitted import static_parameters
 
 class JittedMethodTracesSelf(Rule):
     """## What it does
-    Finds `@jax.jit` (or `@partial(jax.jit, ...)` without `self` among its static arguments)
+    Finds `@jax.jit` (or `@partial(jax.jit, ...)` without `self` among its static arguments,
+    `jax.jit(Cls.method)`, or `draw = jax.jit(_draw)` in the class body)
     on a method of a plain class of this module: one that is not a pytree (not registered,
     not a NamedTuple, a registered dataclass, a flax struct or an equinox `Module`), has no base
     other than such plain classes of this module, and no class decorator but a plain
@@ -77,8 +78,6 @@ class JittedMethodTracesSelf(Rule):
     outcome = "TypeError on the first call: the instance is not a valid JAX type"
 
     def visit_FunctionDef(self, node: ast.FunctionDef, ctx: Context) -> None:
-        if not node.decorator_list:
-            return
         info = ctx.model.infos.get(node)
         if info is None or not info.is_method or not info.positional_names():
             return
@@ -86,7 +85,11 @@ class JittedMethodTracesSelf(Rule):
         if not isinstance(cls, ast.ClassDef) or _not_plain_method(node) or _converts_itself(cls):
             return
         this = info.positional_names()[0]
-        site = next((d for d in node.decorator_list if d in info.jit_sites), None)
+        # `@jax.jit`, or `jax.jit(Trainer.update)` / `draw = jax.jit(_draw)` in the class body:
+        # the plain function, which takes the object as its first argument
+        site = next((d for d in node.decorator_list if d in info.jit_sites), None) or next(
+            (s for s in info.jit_sites if _jits_unbound(s, node, cls)), None
+        )
         if site is not None:
             static = static_parameters(info, site)
             if static is None or this in static or not plain_class(ctx, cls):
@@ -112,6 +115,23 @@ class JittedMethodTracesSelf(Rule):
                     f"apply `{transform}` to a function of the arrays (called from the method)",
                 )
                 return
+
+
+def _jits_unbound(site: ast.expr, method: ast.FunctionDef, cls: ast.ClassDef) -> bool:
+    """``jax.jit(Cls.method)``, or ``jax.jit(method)`` written in the class body: the function
+    itself, not bound to an object."""
+    if not isinstance(site, ast.Call) or not site.args:
+        return False
+    target = site.args[0]
+    if isinstance(target, ast.Attribute):
+        return (
+            target.attr == method.name and isinstance(target.value, ast.Name) and target.value.id == cls.name
+        )
+    return (
+        isinstance(target, ast.Name)
+        and target.id == method.name
+        and any(site in ast.walk(stmt) for stmt in cls.body if not isinstance(stmt, ast.FunctionDef))
+    )
 
 
 # transforms that take every positional argument as an array unless told otherwise, and how

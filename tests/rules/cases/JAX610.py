@@ -170,3 +170,24 @@ class CustomMeta(metaclass=OtherMeta):  # a metaclass may make it anything: sile
     @jax.jit
     def scale(self, x):
         return x * self.factor
+
+
+class Trainer:
+    def __init__(self, lr):
+        self.lr = lr
+
+    def update(self, w, g):
+        return w - self.lr * g
+
+    def decay(self, w):
+        return w * (1.0 - self.lr)
+
+    def _draw(self, x):
+        return x * self.lr
+
+    draw = jax.jit(_draw)  # error: JAX610
+
+
+update = jax.jit(Trainer.update)  # error: JAX610
+decay = jax.jit(Trainer.decay, static_argnums=0)  # a static object: hashed by identity
+bound_update = jax.jit(Trainer(0.1).update)  # bound: the object is not an argument
