@@ -1528,6 +1528,7 @@ class Interpreter:
         if self.tracker is None or self.state is None:
             return
         for argument in function_arguments(node, transform):
+            self.consume_by_sampler(transform, node, argument)
             for ref in refs(self.values.get(argument, UNKNOWN)):
                 if not isinstance(ref, FunctionRef):
                     continue
@@ -1539,6 +1540,21 @@ class Interpreter:
                         self.tracker.consume(node, [key], _consumed_text(key, call), "", self.state)
                         self.tracker.through_callees.add(node)
                     self.consume_operands(transform, node, target, ref.offset)
+
+    def consume_by_sampler(self, transform: Transform, node: ast.Call, argument: ast.expr) -> None:
+        """``lax.cond(p, jax.random.uniform, jax.random.normal, key)``: a sampler given as a
+        branch consumes the key the call hands it first."""
+        qualname = (
+            self.resolver.qualname(argument, self.scope)
+            if isinstance(argument, (ast.Name, ast.Attribute))
+            else None
+        )
+        operand = body_operand(node, transform, 0)
+        if qualname is None or operand is None or not self.consumes_key(qualname):
+            return
+        keys = all_key_ids(self.values.get(operand, UNKNOWN))
+        if keys and self.tracker is not None and self.state is not None:
+            self.tracker.consume(node, keys, _key_text(operand), _root_name(operand), self.state)
 
     def consume_operands(self, transform: Transform, node: ast.Call, body: FunctionInfo, offset: int) -> None:
         """The keys in the operands ``node`` hands to parameters ``body`` consumes."""

@@ -294,3 +294,14 @@ def shuffle_in_step(key, images, labels):
     images = jax.random.permutation(key, images)
     labels = jax.random.permutation(key, labels)  # error: JAX301 (the same order: no split fix)
     return images, labels
+
+
+def sampled_by_branch(key, flag):
+    r = jax.lax.cond(flag, jax.random.uniform, jax.random.normal, key)
+    return r + jax.random.uniform(key)  # error: JAX301 (a branch drew from it)
+
+
+def sampled_by_one_branch(key, flag):
+    k1, k2 = jax.random.split(key)
+    r = jax.lax.cond(flag, jax.random.uniform, lambda k: 1.0, k1)
+    return r + jax.random.uniform(k2)
