@@ -397,7 +397,10 @@ def _drawn_here(ctx: Context, key: ast.expr, function: FunctionInfo, depth: int)
         if isinstance(target, ast.Name):
             return _reads_drawn(ctx, target.id, function, depth + 1)
         if isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
-            return all(_reads_drawn(ctx, e.id, function, depth + 1) for e in target.elts)  # pyright: ignore[reportAttributeAccessIssue]
+            # `k1, k2 = split(key)`: the keys read are drawn from (one left unused says nothing)
+            names = [e.id for e in target.elts]  # pyright: ignore[reportAttributeAccessIssue]
+            read = [n for n in names if _reads_of(n, function)]
+            return bool(read) and all(_reads_drawn(ctx, n, function, depth + 1) for n in read)
         return False
     if isinstance(parent, ast.Subscript) and parent.value is key and isinstance(parent.slice, ast.Constant):
         return _drawn_here(ctx, parent, function, depth + 1)  # `keys[1]` of a split
@@ -417,12 +420,16 @@ def _reads_drawn(ctx: Context, name: str, function: FunctionInfo, depth: int) ->
     """Whether ``name``, bound once in ``function``, is read and every read is drawn from."""
     if function.scope.bound.get(name) != 1:
         return False
-    reads = [
+    reads = _reads_of(name, function)
+    return bool(reads) and all(_drawn_here(ctx, read, function, depth) for read in reads)
+
+
+def _reads_of(name: str, function: FunctionInfo) -> list[ast.Name]:
+    return [
         n
         for n in own_nodes(_statements(function))
         if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
     ]
-    return bool(reads) and all(_drawn_here(ctx, read, function, depth) for read in reads)
 
 
 def _statements(function: FunctionInfo) -> list[ast.stmt]:

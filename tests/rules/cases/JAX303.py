@@ -283,3 +283,16 @@ def row_constant_index(x):
 
 def split_rows(xs):
     return jax.vmap(row_two_keys)(xs), jax.vmap(row_constant_index)(xs)
+
+
+@jax.vmap
+def split_per_element(seed):
+    key = jax.random.key(0)  # error: JAX303
+    k1, k2 = jax.random.split(key)  # `k2` unused: `k1` is still the same for every element
+    return jax.random.bits(k1)
+
+
+@jax.vmap
+def seeded_per_element(seed):
+    k1, k2 = jax.random.split(jax.random.key(seed))
+    return jax.random.bits(k1)
