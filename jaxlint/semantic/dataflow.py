@@ -503,8 +503,35 @@ class Interpreter:
         self.state = None
 
     def s_return(self, node: ast.Return) -> None:
-        self.add_return(STATIC if node.value is None else self.eval(node.value))
+        value = STATIC if node.value is None else self.eval(node.value)
+        self.add_return(value)
+        if self.info is not None and self.tracker is not None and self.state is not None:
+            self.info.spent_returns = self.spent_keys(node, value)
         self.state = None
+
+    def spent_keys(self, node: ast.Return, value: Value) -> dict[int | None, ast.Call]:
+        """``return noise, key`` after ``reset(key)`` split it: the positions of the returned keys
+        this run consumed for sure (the function's one return, its last statement, and each
+        consumed by a statement of the body itself, not in a branch or loop), with the call that
+        consumed each."""
+        function = self.info.node if self.info is not None else None
+        body = function.body if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+        if not body or body[-1] is not node or self.state is None:
+            return {}
+        if sum(isinstance(n, ast.Return) for n in own_nodes(body)) != 1:
+            return {}
+        straight = {id(c) for stmt in body if not isinstance(stmt, BRANCHING) for c in ast.walk(stmt)}
+        items = known_elements(value)
+        parts: list[tuple[int | None, Value]] = (
+            list(enumerate(items)) if items is not None else [(None, value)]
+        )
+        consumed = self.state.consumed
+        spent: dict[int | None, ast.Call] = {}
+        for position, part in parts:
+            calls = [consumed.get(k) for k in key_ids(part)]
+            if calls and all(c is not None and id(c) in straight for c in calls):
+                spent[position] = calls[0]  # pyright: ignore[reportArgumentType]
+        return spent
 
     def s_raise(self, node: ast.Raise) -> None:
         for part in (node.exc, node.cause):
@@ -2061,9 +2088,31 @@ class Interpreter:
             self.model.ensure(target)  # a factory: what it returns may be a function to trace
         self.consume_through(target, offset, node, args, keywords, bound)
         result = without_keys(target.returns) if target.analyzed else UNKNOWN
+        if target.analyzed and target.spent_returns:
+            result = self.spent_result(node, target, result)
         if self.level < ABSTRACT and known_elements(result) is None:
             result = untraced(result)
         return result
+
+    def spent_result(self, node: ast.Call, target: FunctionInfo, result: Value) -> Value:
+        """The result of ``node`` with a key that ``target`` consumed before returning it: a key
+        consumed already, by that call in ``target`` (`_, key = step(key)`, then `split(key)`)."""
+        if self.tracker is None or self.state is None:
+            return result
+        items = known_elements(result)
+        text = f"the key `{target.name}` returns"
+        spent = target.spent_returns
+        if None in spent or items is None:
+            key = self.fresh_key(("spent", node, None))
+            self.tracker.consume(next(iter(spent.values())), [key], text, "", self.state)
+            return with_keys(result, frozenset({key}))
+        made = list(items)
+        for position, consumer in spent.items():
+            if position is not None and position < len(made):
+                key = self.fresh_key(("spent", node, position))
+                self.tracker.consume(consumer, [key], text, "", self.state)
+                made[position] = with_keys(made[position], frozenset({key}))
+        return sequence(made)
 
     def traced_defaults(
         self,
@@ -2518,6 +2567,9 @@ KEY_VIEW_FUNCTIONS = frozenset(
         "broadcast_to",
     )
 )
+
+
+BRANCHING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith, ast.Match)
 
 
 def _adds_axes(index: ast.expr) -> bool:

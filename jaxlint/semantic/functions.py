@@ -71,6 +71,9 @@ class FunctionInfo:
     # truth each needs (empty: always)
     consumption_guards: dict[str, list[frozenset[tuple[ast.expr, bool]]]] = field(default_factory=dict)
     consumed_outside: dict[KeyId, ast.Call] = field(default_factory=dict)  # outer keys it consumes
+    # where its one return hands back a key it consumed (an item's position; None: the value),
+    # with the call in its body that consumed it
+    spent_returns: dict[int | None, ast.Call] = field(default_factory=dict)
 
     @property
     def name(self) -> str:

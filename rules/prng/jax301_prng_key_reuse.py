@@ -150,6 +150,10 @@ class PrngKeyReuse(Rule):
         else:
             what = f"key `{event.key}`"
             advice = _advice(event.key, event.key.isidentifier() and is_local_name(ctx, event.key))
+        returned_by = _returned_spent(ctx, first)
+        if returned_by is not None:  # `x, key = step(key)`, where `step` consumed the key it returns
+            what = f"key `{event.key}`, which `{returned_by}` returns,"
+            advice = f"have `{returned_by}` return a key it has not consumed (a new one from a split)"
         paired = _paired_permutations(ctx, node, first)
         if paired:  # `images` and `labels` shuffled alike on purpose: splitting would unpair them
             effect = "both get the same order"
@@ -161,8 +165,20 @@ class PrngKeyReuse(Rule):
         ctx.report(
             node,
             f"{what} was already consumed by `{consumer}` at line {first.lineno}: {effect}; {advice}",  # pyright: ignore[reportAttributeAccessIssue]
-            fix=None if partial or elsewhere or bound or paired else _split_fix(node, ctx, event.key, first),
+            fix=None
+            if partial or elsewhere or bound or paired or returned_by
+            else _split_fix(node, ctx, event.key, first),
         )
+
+
+def _returned_spent(ctx: Context, first: ast.AST) -> str | None:
+    """The function that consumed a key in its body (``first``, outside the current function)
+    and then returned it."""
+    function = ctx.function
+    if function is None or encloses(function.node, first):
+        return None
+    owner = next((info for info in ctx.model.infos.values() if first in info.spent_returns.values()), None)
+    return None if owner is None else owner.name
 
 
 def _paired_permutations(ctx: Context, node: ast.Call, first: ast.AST) -> bool:
