@@ -54,6 +54,7 @@ from jaxlint.semantic.values import (
     CONTAINER,
     STATIC,
     TRACED,
+    TRACED_ARRAY,
     TRACED_CONTAINER,
     UNKNOWN,
     ClassRef,
@@ -1335,6 +1336,7 @@ class Interpreter:
             given = bind_values(target, ref.offset, _positional(node, args), keywords)
             self.hand_functions(target, given)
             self.hand_instances(target, given)
+            self.hand_arrays(target, ref, given)
         if self.info is not None:
             target.callers.add(self.info)
         # inside staged code, a transformed function's outputs are tracers of the outer trace
@@ -2177,6 +2179,25 @@ class Interpreter:
             )
         }
         if functions and target.apply(NONE, functions, "", self.runs):
+            self.model.enqueue(target)
+
+    def hand_arrays(self, target: FunctionInfo, ref: FunctionRef, params: dict[str, Value]) -> None:
+        """Eager code passing a JAX array to a function that equinox's ``filter_jit`` or
+        ``filter_vmap`` transforms: it traces every array it is given, so the parameter is a
+        tracer there (an unannotated one says nothing by itself)."""
+        kinds = {
+            self.model.transforms[layer.transform].kind
+            for layer in ref.layers
+            if layer.transform in self.model.transforms
+        }
+        if not kinds & {"filter", "filter_vmap"}:
+            return
+        found = {
+            name: TRACED_ARRAY
+            for name, value in params.items()
+            if is_jax_array(value) and not is_traced(value) and name in target.scope.params
+        }
+        if found and target.apply(NONE, found, "", self.runs):
             self.model.enqueue(target)
 
     def hand_instances(self, target: FunctionInfo, params: dict[str, Value]) -> None:
