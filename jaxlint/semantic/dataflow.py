@@ -1809,7 +1809,7 @@ class Interpreter:
         if not isinstance(expr, (ast.Name, ast.Attribute)):
             return None
         qualname = self.resolver.qualname(expr, self.scope)
-        if qualname is None or not qualname.startswith(("builtins.", "math.", "numpy.")):
+        if qualname is None or not qualname.startswith(("builtins.", "math.", "numpy.", "operator.")):
             return None
         return qualname
 

@@ -1,5 +1,6 @@
 import functools
 import math
+import operator
 
 import typing
 
@@ -112,8 +113,9 @@ def jitted_conversions(x):
     a = to_float(x)  # error: JAX503
     b = jax.jit(math.sqrt)(x)  # error: JAX503
     c = jax.jit(jnp.sqrt)(x)  # ok
+    e = jax.jit(operator.index)(x)  # error: JAX503
     d = jax.jit(float, static_argnums=0)(2.0)  # ok: static
-    return a, b, c, d
+    return a, b, c, d, e
 
 
 FLOOR = jnp.float32(1.5)
