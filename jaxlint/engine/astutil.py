@@ -36,6 +36,21 @@ def callee_leaf(call: ast.Call) -> str | None:
     return func.id if isinstance(func, ast.Name) else None
 
 
+CONTAINER_DISPLAYS = (ast.Dict, ast.List, ast.Tuple, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)
+
+
+def container_display(expr: ast.expr | None) -> bool:
+    """``{...}``, ``[...]``, ``(a, b)``, a comprehension, ``dict(...)``/``list(...)``/``tuple(...)``/
+    ``set(...)``: an expression that makes a plain container."""
+    if isinstance(expr, CONTAINER_DISPLAYS):
+        return True
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id in ("dict", "list", "tuple", "set")
+    )
+
+
 def without_not(test: ast.expr) -> tuple[ast.expr, bool]:
     """``test`` with one leading ``not`` taken off, and whether there was one."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):

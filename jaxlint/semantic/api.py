@@ -589,56 +589,29 @@ REVERSE_MODE = frozenset(
 )
 
 # Layers of flax and equinox whose call returns one array (not a tuple, as recurrent cells do).
+_EQUINOX_LAYERS = (
+    "Linear",
+    "MLP",
+    "Conv",
+    "Conv1d",
+    "Conv2d",
+    "ConvTranspose",
+    "Embedding",
+    "LayerNorm",
+    "RMSNorm",
+    "Dropout",
+)
+_FLAX_LAYERS = ("Conv", "ConvTranspose", "Embed", "LayerNorm", "RMSNorm", "BatchNorm", "GroupNorm", "Dropout")
 ARRAY_LAYERS = frozenset(
     [
         *(
-            f"flax.nnx.{name}"
-            for name in (
-                "Linear",
-                "LinearGeneral",
-                "Conv",
-                "ConvTranspose",
-                "Embed",
-                "LayerNorm",
-                "RMSNorm",
-                "BatchNorm",
-                "GroupNorm",
-                "Dropout",
-                "MultiHeadAttention",
-                "Einsum",
-            )
+            f"flax.nnx.{n}"
+            for n in (*_FLAX_LAYERS, "Linear", "LinearGeneral", "MultiHeadAttention", "Einsum")
         ),
         *(
-            f"flax.linen.{name}"
-            for name in (
-                "Dense",
-                "DenseGeneral",
-                "Conv",
-                "ConvTranspose",
-                "Embed",
-                "LayerNorm",
-                "RMSNorm",
-                "BatchNorm",
-                "GroupNorm",
-                "Dropout",
-                "MultiHeadDotProductAttention",
-                "SelfAttention",
-            )
+            f"flax.linen.{n}"
+            for n in (*_FLAX_LAYERS, "Dense", "DenseGeneral", "MultiHeadDotProductAttention", "SelfAttention")
         ),
-        *(
-            f"equinox.nn.{name}"
-            for name in (
-                "Linear",
-                "MLP",
-                "Conv",
-                "Conv1d",
-                "Conv2d",
-                "ConvTranspose",
-                "Embedding",
-                "LayerNorm",
-                "RMSNorm",
-                "Dropout",
-            )
-        ),
+        *(f"equinox.nn.{n}" for n in _EQUINOX_LAYERS),
     ]
 )

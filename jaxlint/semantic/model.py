@@ -22,7 +22,14 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
-from jaxlint.engine.astutil import encloses, keyword_argument, never_run, room_to_recurse, without_not
+from jaxlint.engine.astutil import (
+    container_display,
+    encloses,
+    keyword_argument,
+    never_run,
+    room_to_recurse,
+    without_not,
+)
 from jaxlint.semantic import api
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.cross_module import LayerSpec, ProjectView, TraceRequest
@@ -1160,7 +1167,7 @@ class SemanticModel:
             isinstance(func, ast.Attribute)
             and func.attr in CONTAINER_MUTATORS
             and isinstance(func.value, ast.Name)
-            and _is_container_display(self.index.module.assigned.get(func.value.id))
+            and container_display(self.index.module.assigned.get(func.value.id))
         ):
             return []
         return [(func.value.id, key) for key in _mutated_keys(call)]
@@ -2655,17 +2662,6 @@ CONTAINER_MUTATORS = frozenset(
         "discard",
     }
 )
-
-
-def _is_container_display(expr: ast.expr | None) -> bool:
-    """``{...}``, ``[...]``, ``dict(...)``, ``list(...)``: a value known to be a plain container."""
-    if isinstance(expr, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)):
-        return True
-    return (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Name)
-        and expr.func.id in ("dict", "list", "set")
-    )
 
 
 def _mutated_keys(call: ast.Call) -> list[object]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from jaxlint.engine.astutil import container_display
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
@@ -270,8 +271,8 @@ class TracerConversion(Rule):
         )
 
     def visit_BoolOp(self, node: ast.BoolOp, ctx: Context) -> None:
-        if not ctx.abstract or in_test_position(ctx, node) or _container_default(node.values[-1]):
-            return
+        if not ctx.abstract or in_test_position(ctx, node) or container_display(node.values[-1]):
+            return  # `opts or {}`: the operands are containers (or None), whose truth is their length
         culprit = next((v for v in node.values[:-1] if converts_tracer(ctx, v) is not None), None)
         if culprit is None:
             return
@@ -347,17 +348,6 @@ def _passed_to_python_call(ctx: Context, name: str) -> bool:
         if any(isinstance(a, ast.Name) and a.id == name for a in arguments):
             return True
     return False
-
-
-def _container_default(node: ast.expr) -> bool:
-    """``opts or {}``: the operands are containers (or None), whose truth is their length."""
-    if isinstance(node, (ast.Dict, ast.List, ast.Tuple, ast.Set, ast.DictComp, ast.ListComp)):
-        return True
-    return (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Name)
-        and node.func.id in ("dict", "list", "tuple")
-    )
 
 
 def _compares_traced(ctx: Context, value: Value) -> bool:
