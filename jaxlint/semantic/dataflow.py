@@ -1343,6 +1343,8 @@ class Interpreter:
         if self.staging(every):
             return TRACED
         compiled = all(layer.transform in COMPILED_OUTPUTS for layer in ref.layers)
+        if compiled and not target.analyzed:
+            self.model.ensure(target)  # module code calling it before the model ran it
         return compiled_output(target.returns) if compiled and target.analyzed else UNKNOWN
 
     def module_entry(

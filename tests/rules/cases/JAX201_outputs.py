@@ -26,3 +26,7 @@ def main():
     out = forward(np.ones(3))[0]
     out[1:] = 1.0  # error: JAX201
     return out
+
+
+scores = forward(np.ones(3))[0]
+scores[0] = 1.0  # error: JAX201 (module code, before the model ran `forward`)
