@@ -688,10 +688,11 @@ class SemanticModel:
         )
 
     def called_eagerly(self, info: FunctionInfo) -> bool:
-        """Whether the module function ``info`` is also called outside any trace: by module code,
-        or by a function nothing traces (``setup()`` at import, besides a lazy call of it)."""
+        """Whether the body of module function ``info`` also runs outside any trace: a helper
+        called by module code or by a function nothing traces (``setup()`` at import, besides a
+        lazy call of it). Not a transformed function: its calls run the transformation."""
         node = info.node
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or info.transformed_by:
             return False
         if any(caller.effective_level == NONE for caller in info.callers):
             return True
