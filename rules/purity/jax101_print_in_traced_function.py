@@ -68,7 +68,10 @@ class PrintInTracedFunction(Rule):
     kept, the values passed as arguments). Safe: the compiled function now prints on every call,
     as the function did when run eagerly. The output is produced asynchronously, so its order
     relative to other host output may differ. `file=`, `flush=` and a non-newline `end=` have no
-    `jax.debug.print` equivalent: no fix is offered then.
+    `jax.debug.print` equivalent: no fix is offered then. Nor where a printed value would not
+    print alike as an argument (a shape tuple prints as a tuple of arrays; a dtype or a string
+    is formatted at trace time): only arrays and Python numbers move; nor where literal braces
+    come before the first value (`jax.debug.print` then prints its text raw).
 
     ## References
     - [JAX: Common gotchas, pure functions](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#pure-functions)

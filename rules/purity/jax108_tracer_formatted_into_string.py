@@ -11,7 +11,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic.transforms import ABSTRACT
-from jaxlint.semantic.values import Value, is_container, is_static, is_traced
+from jaxlint.semantic.values import is_traced
 
 from ..support.explain import function_name, prints_alike_at_run_time, snippet, why_traced
 
@@ -68,8 +68,9 @@ class TracerFormattedIntoString(Rule):
 
     ## Fix safety
     The fix rewrites the f-string given to `jax.debug.print` to a template with the values as
-    arguments (conversions and format specs kept). Safe: the values of each call are printed, as
-    the code meant. A string used as data gets no fix: what the string is for decides the remedy.
+    arguments (conversions and format specs kept), where every field is an array or a Python
+    number (a shape tuple would print as a tuple of arrays) and the text has no literal braces.
+    Safe: the values of each call are printed, as the code meant. A string used as data gets no fix: what the string is for decides the remedy.
     The Example, fixed:
     ```python
     import jax
@@ -258,8 +259,3 @@ def _used_as_data(ctx: Context, node: ast.expr) -> bool:
 
 
 LOGGING_METHODS = ("debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print")
-
-
-def _plain_static(value: Value) -> bool:
-    """A static value that is no container (a shape entry, a string): hashable as an argument."""
-    return is_static(value) and not is_container(value)

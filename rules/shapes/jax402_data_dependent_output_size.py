@@ -294,7 +294,7 @@ def _staged_unknown(ctx: Context, argument: ast.expr) -> bool:
 
 def _static_size(qualname: str, node: ast.Call, ctx: Context) -> StaticSize | None:
     bound = _size_bound(qualname, node)
-    if not bound or _length_read(node, ctx):
+    if not bound:
         return None
     name = qualname.rsplit(".", 1)[1]
     if name not in VALUE_SETS:
@@ -309,37 +309,6 @@ def _static_size(qualname: str, node: ast.Call, ctx: Context) -> StaticSize | No
     if reduction in ("max", "min") and name in MINIMUM_FILLED:
         return StaticSize(bound)  # padded with the smallest value, which neither changes
     return None  # the padding would change the values the code sees (a count, a mean, a shape)
-
-
-def _length_read(node: ast.Call, ctx: Context) -> bool:
-    """Whether the code reads how many elements the call found: ``len(jnp.nonzero(x)[0])``,
-    ``jnp.argwhere(x).shape[0]``, ``idx = jnp.nonzero(x)[0]`` then ``len(idx)``. Padded to a static
-    size, that count would silently become the size."""
-    result: ast.AST = node
-    parents = list(ctx.ancestors())
-    while parents and isinstance(parents[0], ast.Subscript) and parents[0].value is result:
-        result = parents.pop(0)
-    parent = parents[0] if parents else None
-    if _reads_length(parent, result):
-        return True
-    if isinstance(parent, ast.Assign) and parent.value is result and ctx.function is not None:
-        names = {t.id for t in parent.targets if isinstance(t, ast.Name)}
-        parents_of = _parents(ctx.function.node)
-        return any(
-            isinstance(n, ast.Name) and n.id in names and _reads_length(parents_of[n], n) for n in parents_of
-        )
-    return False
-
-
-def _reads_length(parent: ast.AST | None, child: ast.AST) -> bool:
-    """``len(child)``, ``child.shape``, ``child.size``."""
-    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "len":
-        return child in parent.args
-    return isinstance(parent, ast.Attribute) and parent.attr in ("shape", "size") and parent.value is child
-
-
-def _parents(function: ast.AST) -> dict[ast.AST, ast.AST]:
-    return {child: parent for parent in ast.walk(function) for child in ast.iter_child_nodes(parent)}
 
 
 # Functions returning a set of values (not indices): padding them changes what the code computes
