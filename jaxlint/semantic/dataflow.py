@@ -519,20 +519,21 @@ class Interpreter:
         body = function.body if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
         if not body or body[-1] is not node or self.state is None:
             return {}
-        if sum(isinstance(n, ast.Return) for n in own_nodes(body)) != 1:
-            return {}
-        straight = {id(c) for stmt in body if not isinstance(stmt, BRANCHING) for c in ast.walk(stmt)}
         items = known_elements(value)
         parts: list[tuple[int | None, Value]] = (
             list(enumerate(items)) if items is not None else [(None, value)]
         )
         consumed = self.state.consumed
-        spent: dict[int | None, ast.Call] = {}
-        for position, part in parts:
-            calls = [consumed.get(k) for k in key_ids(part)]
-            if calls and all(c is not None and id(c) in straight for c in calls):
-                spent[position] = calls[0]  # pyright: ignore[reportArgumentType]
-        return spent
+        found = {position: [consumed.get(k) for k in key_ids(part)] for position, part in parts}
+        found = {position: calls for position, calls in found.items() if calls and None not in calls}
+        if not found or sum(isinstance(n, ast.Return) for n in own_nodes(body)) != 1:
+            return {}  # (the walks below only where a returned key was consumed)
+        straight = {id(c) for stmt in body if not isinstance(stmt, BRANCHING) for c in ast.walk(stmt)}
+        return {
+            position: calls[0]  # pyright: ignore[reportReturnType]
+            for position, calls in found.items()
+            if all(id(c) in straight for c in calls)
+        }
 
     def s_raise(self, node: ast.Raise) -> None:
         for part in (node.exc, node.cause):

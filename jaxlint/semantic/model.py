@@ -1275,13 +1275,14 @@ class SemanticModel:
         update(params, batch)``) is no change for it: fed back, it keeps the shapes the function
         returns, so passing it again does not trace it anew."""
         found: dict[ast.Name, ast.expr] = {}
-        for stmt in ast.walk(self.tree):
-            if isinstance(stmt, (*FUNCTION_NODES, ast.ClassDef)) or not isinstance(stmt, ast.Assign):
+        stack: list[ast.AST] = list(self.tree.body)
+        while stack:  # module-level code only: not into a def or class
+            stmt = stack.pop()
+            if isinstance(stmt, (*FUNCTION_NODES, ast.ClassDef)):
                 continue
-            for target in stmt.targets:
-                for node in ast.walk(target):
-                    if isinstance(node, ast.Name):
-                        found[node] = stmt.value
+            if isinstance(stmt, ast.Assign):
+                found |= {n: stmt.value for t in stmt.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
+            stack.extend(ast.iter_child_nodes(stmt))
         return found
 
     @cached_property
