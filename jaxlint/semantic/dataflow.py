@@ -41,6 +41,7 @@ from jaxlint.semantic.transforms import (
     ABSTRACT,
     COMPILED_OUTPUTS,
     CONCRETE,
+    FILTER_KINDS,
     JITTING_KINDS,
     NONE,
     PARTIALS,
@@ -54,7 +55,6 @@ from jaxlint.semantic.values import (
     CONTAINER,
     STATIC,
     TRACED,
-    TRACED_ARRAY,
     TRACED_CONTAINER,
     UNKNOWN,
     ClassRef,
@@ -76,6 +76,7 @@ from jaxlint.semantic.values import (
     entries,
     entry_values,
     field_of,
+    filter_traced,
     holding_tracer,
     is_container,
     is_jax_array,
@@ -364,8 +365,8 @@ class Interpreter:
             # store or after it: there its entries are known only as a whole
             self.summary[base.id] = whole(self.summary[base.id])
         elif is_traced(stored):
-            self.assign_name(base.id, holding_tracer(old))
-        elif known is not None:
+            self.assign_name(base.id, holding_tracer(old if known_elements(old) is None else whole(old)))
+        elif known is not None or known_elements(old) is not None:
             self.assign_name(base.id, whole(old))
 
     # ------------------------------------------------------------------ statements
@@ -748,7 +749,12 @@ class Interpreter:
         return sequence(elements)
 
     def e_list(self, node: ast.List | ast.Set) -> Value:
-        return container(self.unpacked(node.elts, [self.eval(e) for e in node.elts]))
+        """A list display is known item by item until something stores into it (see
+        :meth:`taint_container`); a set, or a display with a ``*spread``, only as a whole."""
+        elements = [self.eval(e) for e in node.elts]
+        if isinstance(node, ast.List) and not any(isinstance(e, ast.Starred) for e in node.elts):
+            return sequence(elements)
+        return container(self.unpacked(node.elts, elements))
 
     @staticmethod
     def unpacked(elements: list[ast.expr], values: list[Value]) -> list[Value]:
@@ -2193,12 +2199,12 @@ class Interpreter:
             for layer in ref.layers
             if layer.transform in self.model.transforms
         }
-        if not kinds & {"filter", "filter_vmap"}:
+        if not kinds & FILTER_KINDS:
             return
         found = {
-            name: TRACED_ARRAY
+            name: traced
             for name, value in params.items()
-            if is_jax_array(value) and not is_traced(value) and name in target.scope.params
+            if name in target.scope.params and (traced := filter_traced(value)) is not None
         }
         if found and target.apply(NONE, found, "", self.runs):
             self.model.enqueue(target)

@@ -64,6 +64,7 @@ from jaxlint.semantic.transforms import (
     ABSTRACT,
     CACHING_KINDS,
     CALL_TAILS,
+    FILTER_KINDS,
     FLAX_LIFTED,
     HOST,
     JITS_WITH_STATIC_ARGNAMES,
@@ -811,7 +812,8 @@ class SemanticModel:
             if transformed_library
             else []
         )
-        for node in [*self._unresolved, *callers, *self._function_handers()]:
+        handers = [*self._function_handers(), *self._array_handers()]
+        for node in [*self._unresolved, *callers, *handers]:
             info = self.infos.get(node)
             if info is not None:
                 self.ensure(info)
@@ -826,6 +828,19 @@ class SemanticModel:
             if info.level > NONE
             and isinstance(info.node, ast.FunctionDef)
             and info.scope.called & {p.arg for p in info.param_nodes()}
+        }
+        if not names:
+            return []
+        return [scope.node for scope in self.index.functions if scope.called & names]
+
+    def _array_handers(self) -> list[ast.AST]:
+        """Functions of this module calling, or transforming, by its name a function that
+        equinox's ``filter_jit``/``filter_vmap`` transforms: it traces only the arrays it is
+        given, so what they hand it says which parameters are tracers."""
+        names = {
+            info.name
+            for info in self.infos.values()
+            if info.transformed_by & FILTER_KINDS and isinstance(info.node, ast.FunctionDef)
         }
         if not names:
             return []

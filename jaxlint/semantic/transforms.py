@@ -69,6 +69,8 @@ traced (:mod:`jaxlint.semantic.tracing`) and what rules conclude:
 CACHING_KINDS: frozenset[Kind] = frozenset({"jit", "remat", "pmap", "filter"})
 # Of these, the kinds that compile (`checkpoint` caches its trace without compiling it).
 JITTING_KINDS: frozenset[Kind] = frozenset({"jit", "pmap", "filter"})
+# equinox's: they trace the arrays they are given and hold everything else static
+FILTER_KINDS: frozenset[Kind] = frozenset({"filter", "filter_vmap"})
 # Kinds under which the Python code of a function runs once per trace, not once per call (or per
 # step): compiled and cached, a lax body (run as a traced loop or branch), a flax module method
 # (applied under `jit` in training code). A bare vmap or grad runs it on every call.

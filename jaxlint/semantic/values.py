@@ -273,6 +273,33 @@ def traced_leaves(value: Value, traced: bool = True) -> Value:
     return Value(flags, items, members, frozenset(), instances)
 
 
+def filter_traced(value: Value, depth: int = 0) -> Value | None:
+    """``value`` as equinox's ``filter_jit``/``filter_vmap`` passes it to the function it traces:
+    each JAX array leaf a tracer, every other leaf as it was. None when it holds no known JAX
+    array (a Python number, or a container of unknown items, stays static there)."""
+    if value._items is None and value._members is None:
+        if value._flags & _ARRAY and not value._flags & _CONTAINER:
+            return _leaf(_TRACED | _ARRAY | (value._flags & _BOOL)) if not value._flags & _TRACED else None
+        return None
+    if depth > 4:
+        return None
+    items = [filter_traced(v, depth + 1) for v in value._items or ()]
+    members = [(k, filter_traced(v, depth + 1)) for k, v in value._members or ()]
+    if all(v is None for v in items) and all(v is None for _, v in members):
+        return None
+    new_items = (
+        tuple(v if new is None else new for v, new in zip(value._items, items))
+        if value._items is not None
+        else None
+    )
+    new_members = (
+        tuple((k, v if new is None else new) for (k, v), (_, new) in zip(value._members, members))
+        if value._members is not None
+        else None
+    )
+    return Value(value._flags | _TRACED, new_items, new_members, value._keys, value._refs)
+
+
 def compiled_output(value: Value) -> Value:
     """What a compiled function returns to eager code for the traced ``value`` it returned:
     the same pytree, each traced leaf a concrete JAX array; other leaves as they were (a

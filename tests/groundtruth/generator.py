@@ -1742,11 +1742,18 @@ def ctx_eqx_filter_jit(fn: Fn) -> Parts | None:
     return Parts(
         imports={"import equinox as eqx"},
         defs=define("step", fn.params, _fn_body(fn), ["@eqx.filter_jit"]),
-        main=[f"return step({_p(fn)})"],
-        main_params=fn.params,
-        args=fn.args(""),
+        main=[*_made_by_driver(fn, ""), f"return step({_p(fn)})"],
+        main_params=["seed"],
+        args=["seed"],
         requires=("equinox",),
     )
+
+
+def _made_by_driver(fn: Fn, shape: str) -> list[str]:
+    """The driver making the function's inputs itself. Equinox's transformations trace only the
+    arrays they are given and hold Python values static, so whether a parameter is a tracer is
+    decided by what the caller passes: the program must show it, as a training script does."""
+    return [f"{p} = {arg}" for p, arg in zip(fn.params, fn.args(shape), strict=True)]
 
 
 def ctx_nnx_jit(fn: Fn) -> Parts | None:
@@ -1948,9 +1955,9 @@ def ctx_eqx_filter_vmap(fn: Fn) -> Parts | None:
     return Parts(
         imports={"import equinox as eqx"},
         defs=define("per_example", fn.params, _fn_body(fn)),
-        main=[f"return eqx.filter_vmap(per_example)({_p(fn)})"],
-        main_params=fn.params,
-        args=fn.args("B"),
+        main=[*_made_by_driver(fn, "B"), f"return eqx.filter_vmap(per_example)({_p(fn)})"],
+        main_params=["seed"],
+        args=["seed"],
         requires=("equinox",),
     )
 

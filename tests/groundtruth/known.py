@@ -234,16 +234,6 @@ CAUSES: list[Cause] = [
         _miss(contexts=("jit_library",)),
     ),
     Cause(
-        "`equinox.filter_jit`/`filter_vmap`: an unannotated argument may be an array (traced) or a static value",
-        "`filter_jit` traces every array leaf and keeps every other value static; `filter_vmap` maps every array\n"
-        "leaf and passes every other value through (a lone Python float too, measured). jaxlint knows an argument\n"
-        "is traced only from its annotation (`jax.Array`, `Float[Array, ...]`) or an array use (`x.shape`,\n"
-        "`x.sum()`), and stays silent on the rest: real equinox code passes Python numbers unannotated to\n"
-        "`filter_jit` on purpose (`num_timesteps` used as a scan `length`, `k`, `tau`), so assuming arrays would\n"
-        "make false claims (taken as arrays, the 5,000-program differential would find recall 97.4%).",
-        _miss(contexts=("eqx_filter_jit", "eqx_filter_vmap")),
-    ),
-    Cause(
         "a key in a lax loop that no consumer ever sees twice, yet repeats across steps",
         "A closed-over key folded with the same Python data in a lax loop body (`fold_in` does not consume it),\n"
         "or a key the body hands on through a form the key flow does not follow: every step draws equal numbers\n"

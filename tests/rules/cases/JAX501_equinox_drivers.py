@@ -1,0 +1,47 @@
+# A driver function that makes arrays and hands them to equinox's filter_jit or filter_vmap:
+# each array leaf is a tracer there, in a dict or a list too; Python values stay static.
+import equinox as eqx
+import jax.numpy as jnp
+
+
+@eqx.filter_jit
+def step(x):
+    if x > 0:  # error: JAX501
+        return x
+    return -x
+
+
+@eqx.filter_jit
+def step_dict(batch, n):
+    if n > 2:  # a Python int: kept static
+        return batch["w"] * n
+    return float(batch["w"])  # error: JAX503
+
+
+def per_example(xs):
+    return float(xs[0])  # error: JAX503
+
+
+@eqx.filter_jit
+def from_numbers(xs):
+    if xs[0] > 0:  # a list of Python floats: kept static
+        return xs[1]
+    return xs[0]
+
+
+@eqx.filter_jit
+def overwritten(xs):
+    if xs[0] > 0:  # the array was replaced by a Python float before the call
+        return 1.0
+    return 0.0
+
+
+def train(raw):
+    x = jnp.asarray(raw)
+    step(x)
+    step_dict({"w": jnp.ones(()), "b": jnp.zeros(())}, 3)
+    eqx.filter_vmap(per_example)([jnp.ones(3), jnp.zeros(3)])
+    from_numbers([1.0, 2.0])
+    xs = [jnp.ones(())]
+    xs[0] = 1.0
+    overwritten(xs)
