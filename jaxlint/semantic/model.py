@@ -1226,14 +1226,19 @@ class SemanticModel:
             for c, loop in calls
             if self._calls_function(c, traced) or (isinstance(c.func, ast.Name) and c.func.id in runners)
         ]
-        read = _keys_read(info.node, name)
+        reads: list[set[object] | None] = []  # the keys of `name` the function reads, once needed
         ran = {c for c, _ in mine}
         changes = [
             (s, loop) for s, loop, key in stores if key is not None or self._module_results.get(s) not in ran
         ]
         for store, loop, key in stores:
-            if store.id != name or (key is not None and read is not None and key not in read):
+            if store.id != name:
                 continue
+            if key is not None:
+                if not reads:
+                    reads.append(_keys_read(info.node, name))
+                if reads[0] is not None and key not in reads[0]:
+                    continue
             if loop is not None:
                 changed = {s.id for s, other in changes if other is loop} - {name}
                 if any(other is loop and not _reads_any(c, changed) for c, other in mine):
