@@ -1224,6 +1224,8 @@ class Interpreter:
         if refs(callee):
             return self.call_refs(callee, node, args, keywords)
         if isinstance(func, ast.Call):
+            if self.layer_made((func, self.scope)):
+                return array(self.staging([*args, *keywords.values()]))  # `nn.Dense(3)(x)`
             return self.call_transformed(func, node, args, keywords)
         return UNKNOWN
 
@@ -1980,8 +1982,26 @@ class Interpreter:
     ) -> Value:
         found = self.model.resolve_function(func, self.scope)
         if found is None:
+            if self.layer_made(self.bound_value(func.id)):
+                return array(self.staging([*args, *keywords.values()]))  # `dense(x)`, `MLP(x)`
             return UNKNOWN
         return self.call_helper(found[0], found[1], node, args, keywords)
+
+    def bound_value(self, name: str) -> tuple[ast.expr, Scope] | None:
+        """The expression ``name`` is bound to where it is bound once, with its scope."""
+        owner = self.scope.lookup(name)
+        value = None if owner is None else owner.single_value(name)
+        return None if value is None or owner is None else (value, owner)
+
+    def layer_made(self, bound: tuple[ast.expr, Scope] | None) -> bool:
+        """Whether an expression makes a layer of flax or equinox (``nn.Dense(3)``,
+        ``eqx.nn.MLP(...)``): called, the layer returns one array."""
+        if bound is None or not isinstance(bound[0], ast.Call):
+            return False
+        func = bound[0].func
+        if not isinstance(func, (ast.Name, ast.Attribute)):
+            return False
+        return self.resolver.qualname(func, bound[1]) in api.ARRAY_LAYERS
 
     def call_method(
         self,
