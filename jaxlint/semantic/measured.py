@@ -101,6 +101,12 @@ def _measured_names() -> frozenset[str]:
     return frozenset(names)
 
 
+def is_jax_function(qualname: str) -> bool:
+    """Whether ``qualname`` is a function of the measured modules (``jax.numpy.tanh``,
+    ``jax.nn.relu``): a function object, not a constant, a dtype or a module."""
+    return qualname in _measured_names()
+
+
 def measured_with() -> str:
     """The JAX version the facts were measured with."""
     return str(_data()["jax_version"])

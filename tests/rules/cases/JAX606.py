@@ -35,7 +35,7 @@ def run(x, net):
     d = mlp_jit(x, (4, [2]), jnp.tanh)  # error: JAX606
     e = split_sum(x, jnp.array([2, 5]))  # error: JAX606
     f = split_sum(x, np.array([2, 5]))  # error: JAX606
-    g = jax.jit(mlp, static_argnames="layers")(x, layers={4, 2}, activation=jnp.tanh)  # error: JAX606
+    g = jax.jit(mlp, static_argnames="layers")(x, layers={4, 2}, activation=jnp.tanh)  # error: JAX606, JAX611
     h = net.apply(x, CONFIG)
     return a, b, c, d, e, f, g, h
 

@@ -1,0 +1,143 @@
+"""JAX611: a function passed as an argument that a jitted function traces."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.fixing.plans import MarkStatic
+from jaxlint.semantic.measured import is_jax_function
+
+from ..support.explain import snippet
+from ..support.jitted import JitCall, jitted_callee
+
+PARTIAL_OBJECTS = frozenset({"functools.partial"})
+# decorators that leave a def a function object (a JAX transformation returns another function)
+FUNCTION_DECORATORS_ROOTS = ("jax.", "functools.")
+
+
+class FunctionPassedToJit(Rule):
+    """## What it does
+    Finds a call of a jitted function (`@jax.jit`, `jax.jit(f)`, `nnx.jit`) that passes a
+    function to a parameter that is not static: a `def` or a lambda of this module, a function
+    of `jax.numpy`, `jax.nn`, `jax.lax`, `jax.random` or `jax.scipy`, or a `functools.partial`
+    object.
+
+    ## Why is this bad?
+    `jax.jit` traces every argument that is not static as an array (a pytree of arrays). A
+    function is not a JAX type: the call raises `TypeError` ("Error interpreting argument to
+    ... as an abstract array. The problematic value is of type <class 'function'>"), under an
+    outer `jit` too. Passing the loss or the activation as an argument is how the same code is
+    written eagerly, which is why it is an easy mistake to make.
+
+    ## Example
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    def mse(pred, y):
+        return jnp.mean((pred - y) ** 2)
+
+    @jax.jit
+    def step(w, x, y, loss_fn):
+        return jax.grad(lambda w: loss_fn(x @ w, y))(w)
+
+    step(w, x, y, mse)
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+    import functools
+
+    def mse(pred, y):
+        return jnp.mean((pred - y) ** 2)
+
+    @functools.partial(jax.jit, static_argnames=("loss_fn",))
+    def step(w, x, y, loss_fn):
+        return jax.grad(lambda w: loss_fn(x @ w, y))(w)
+
+    step(w, x, y, mse)
+    ```
+    A static argument must be hashable, which functions are, and jit compiles once per
+    function object. Or close over the function, or wrap it in `jax.tree_util.Partial`, a
+    pytree.
+
+    ## Fix safety
+    Unsafe: the parameter joins `static_argnames` of the jit. Each distinct function object
+    then compiles its own version: a lambda or a `partial` made anew for every call compiles on
+    every call. Offered for a named function, never for a lambda or `partial` written at the
+    call.
+
+    ## References
+    - [jax.jit: static_argnums and static_argnames](https://docs.jax.dev/en/latest/_autosummary/jax.jit.html)
+    """
+
+    code = "JAX611"
+    name = "function-passed-to-jit"
+    message = "A function is passed to a traced parameter of a jitted function"
+    outcome = "TypeError: a function is not a valid JAX type"
+    fix_title = "Mark the parameter static with `static_argnames`"
+    fix_availability = FixAvailability.SOMETIMES
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        callee = jitted_callee(ctx, node)
+        if callee is None:
+            return
+        for argument in [*node.args, *(k.value for k in node.keywords if k.arg)]:
+            if isinstance(argument, ast.Starred):
+                break
+            parameter = callee.parameter(node, argument)
+            kind = None if parameter is None or parameter in callee.static else _function_kind(ctx, argument)
+            if parameter is not None and kind is not None:
+                self.check(node, argument, parameter, kind, callee, ctx)
+
+    def check(
+        self, node: ast.Call, argument: ast.expr, parameter: str, kind: str, callee: JitCall, ctx: Context
+    ) -> None:
+        named = not isinstance(argument, (ast.Lambda, ast.Call))
+        ctx.report(
+            argument,
+            f"`{snippet(ctx, argument)}` is {kind}, passed to `{parameter}` of jitted `{callee.info.name}`, "
+            f"which traces it as an array: a function is not a JAX type, so the call raises `TypeError` "
+            f'("Error interpreting argument ... as an abstract array"); mark `{parameter}` static '
+            f"(`static_argnames`), or close over the function instead of passing it",
+            fix=MarkStatic(parameter, callee.info.node) if named else None,
+        )
+
+
+def _function_kind(ctx: Context, argument: ast.expr) -> str | None:
+    """What function ``argument`` certainly is, as a message fragment; None when not certain."""
+    if isinstance(argument, ast.Lambda):
+        return "a lambda"
+    if isinstance(argument, ast.Call):
+        qualname = ctx.model.qualname(argument.func, ctx.scope)
+        return "a `functools.partial` object" if qualname in PARTIAL_OBJECTS else None
+    if not isinstance(argument, (ast.Name, ast.Attribute)):
+        return None
+    qualname = ctx.model.qualname(argument, ctx.scope)
+    if qualname is not None:
+        return f"the function `{qualname}`" if is_jax_function(qualname) else None
+    if not isinstance(argument, ast.Name):
+        return None
+    owner = ctx.scope.lookup(argument.id)
+    if owner is None:
+        return None
+    definition = owner.single_def(argument.id)
+    if isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)) and _stays_a_function(ctx, definition):
+        return "a function"
+    return "a lambda" if isinstance(owner.single_value(argument.id), ast.Lambda) else None
+
+
+def _stays_a_function(ctx: Context, definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """A def whose decorators, if any, are JAX's or functools' (which give a function back): a
+    decorator of another library may make it anything."""
+    scope = ctx.model.index.parents.get(definition, ctx.model.index.module)
+    for decorator in definition.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        qualname = ctx.model.qualname(target, scope) or ""
+        if not qualname.startswith(FUNCTION_DECORATORS_ROOTS) or qualname == "jax.tree_util.Partial":
+            return False
+    return True

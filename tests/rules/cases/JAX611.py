@@ -1,0 +1,80 @@
+# A function passed to a parameter that a jitted function traces: not a JAX type, the call
+# raises TypeError. Static parameters, pytrees of functions (tree_util.Partial) and equinox's
+# filter_jit, which holds non-arrays static, take it.
+import functools
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+def mse(pred, y):
+    return jnp.mean((pred - y) ** 2)
+
+
+def weird(fn):
+    return fn
+
+
+@weird
+def decorated(pred, y):  # another library's decorator may make it anything
+    return pred - y
+
+
+square = lambda v: v * v  # noqa: E731
+
+
+@jax.jit
+def step(w, x, y, loss_fn):
+    return jax.grad(lambda w: loss_fn(x @ w, y))(w)
+
+
+@functools.partial(jax.jit, static_argnames=("loss_fn",))
+def static_step(w, x, y, loss_fn):
+    return jax.grad(lambda w: loss_fn(x @ w, y))(w)
+
+
+@jax.jit
+def apply(x, act=None):
+    return x if act is None else act(x)
+
+
+@jax.jit
+def scale(x, factor):
+    return x * factor
+
+
+@eqx.filter_jit
+def filtered(x, act):
+    return act(x)
+
+
+def run(w, x, y):
+    step(w, x, y, mse)  # error: JAX611
+    step(w, x, y, lambda p, t: jnp.abs(p - t).mean())  # error: JAX611
+    step(w, x, y, functools.partial(mse))  # error: JAX611
+    apply(x, act=jnp.tanh)  # error: JAX611
+    apply(x, jax.nn.relu)  # error: JAX611
+    apply(x, square)  # error: JAX611
+    jax.jit(lambda v, f: f(v))(x, mse)  # error: JAX601, JAX611
+    # near misses: a static parameter, a pytree, None, a number, another library's decorator
+    static_step(w, x, y, mse)
+    apply(x, jax.tree_util.Partial(jnp.tanh))  # a pytree: its function is static
+    apply(x, None)
+    scale(x, jnp.pi)  # a number
+    apply(x, decorated)
+    filtered(x, jnp.tanh)
+
+
+@jax.jit
+def outer(w, x, y):
+    return step(w, x, y, mse)  # error: JAX611
+
+
+if __name__ == "__main__":
+    w, x, y = jnp.ones(3), jnp.ones((4, 3)), jnp.zeros(4)
+    static_step(w, x, y, mse)
+    apply(x, jax.tree_util.Partial(jnp.tanh))
+    apply(x, None)
+    scale(x, jnp.pi)
+    filtered(x, jnp.tanh)
