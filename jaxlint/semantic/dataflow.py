@@ -1750,6 +1750,8 @@ class Interpreter:
             return self.replaced(args[0], keywords, named_tuple=False) or UNKNOWN
         if qualname == "jax.lax.stop_gradient" and self.level == CONCRETE and args:
             return untraced(args[0])  # under a bare grad: the primal value, not a JVP tracer
+        if qualname == "jax.device_put" and args and _array_leaf(args[0]):
+            return array(is_traced(args[0]), mask=is_mask(args[0]))  # `device_put(np.zeros(3))`
         if qualname in api.PASSTHROUGH:
             return args[0] if args else UNKNOWN
         if qualname in api.REF_CONSTRUCTORS:
@@ -2114,7 +2116,9 @@ class Interpreter:
         elif self.level == NONE and target is not self.info:
             self.hand_functions(target, bind_values(target, offset, _positional(node, args), keywords))
         if not target.analyzed and (
-            target.node in self.model.makes_functions or self.model.makes_objects(target)
+            target.node in self.model.makes_functions
+            or self.model.makes_objects(target)
+            or (self.level == NONE and self.model.makes_arrays(target))
         ):
             self.model.ensure(target)  # a factory: what it returns may be a function to trace
         self.consume_through(target, offset, node, args, keywords, bound)
@@ -2407,6 +2411,14 @@ def _root_name(expr: ast.expr) -> str:
     ``state["key"]``, an item a loop may store a new key in (see ``store_key_item``)."""
     slot = _item_slot(expr) if isinstance(expr, ast.Subscript) else None
     return slot or next((n.id for n in ast.walk(expr) if isinstance(n, ast.Name)), "")
+
+
+def _array_leaf(value: Value) -> bool:
+    """A value that ``jax.device_put`` makes a JAX array: an array, or a static Python or NumPy
+    value that is no container and names no function or object."""
+    if is_container(value) or refs(value):
+        return False
+    return is_jax_array(value) or is_static(value)
 
 
 def _item_slot(node: ast.Subscript) -> str | None:

@@ -261,6 +261,7 @@ class SemanticModel:
         self._drawing_once: dict[FunctionInfo, bool] = {}  # see _draws_once
         self.global_reads: set[str] = set()  # names imported from modules that may be the project's
         self._makes_objects: dict[ast.AST, bool] = {}
+        self._makes_arrays: dict[ast.AST, bool] = {}
         self._stores_by_class: dict[ast.ClassDef, dict[str, list[SelfStore]]] = {}
         self._self_function_readers: dict[tuple[ast.ClassDef, str], set[FunctionInfo]] = {}
         self._transformed_names: dict[ast.AST, frozenset[str]] = {}  # see transforms_param
@@ -745,6 +746,30 @@ class SemanticModel:
             )
             self._makes_objects[info.node] = found
         return found
+
+    def makes_arrays(self, info: FunctionInfo) -> bool:
+        """Whether ``info`` returns what a call of ``jax`` makes, or a display of such values
+        (``return {"w": jnp.zeros(n), "b": jnp.zeros(1)}``, an ``init``): an eager call of it runs
+        the interpreter on it, so the caller knows the arrays it gets. One walk, on its first call."""
+        found = self._makes_arrays.get(info.node)
+        if found is None:
+            body = getattr(info.node, "body", None)
+            scope = self.index.scopes.get(info.node, self.index.module)
+            found = isinstance(body, list) and any(
+                isinstance(node, ast.Return)
+                and node.value is not None
+                and self._made_by_jax(node.value, scope)
+                for node in own_nodes(body)
+            )
+            self._makes_arrays[info.node] = found
+        return found
+
+    def _made_by_jax(self, value: ast.expr, scope: Scope) -> bool:
+        if isinstance(value, (ast.Tuple, ast.List)):
+            return any(self._made_by_jax(e, scope) for e in value.elts)
+        if isinstance(value, ast.Dict):
+            return any(v is not None and self._made_by_jax(v, scope) for v in value.values)
+        return isinstance(value, ast.Call) and (self.qualname(value.func, scope) or "").startswith("jax.")
 
     # ----------------------------------------------------------------- lazy analysis
 

@@ -23,7 +23,7 @@ from jaxlint.semantic.values import (
 )
 
 from ..support.blocks import parents
-from ..support.explain import in_test_position, runs_only_traced, snippet, why_traced
+from ..support.explain import in_test_position, index_snippet, runs_only_traced, snippet, why_traced
 from ..support.handlers import caught_here
 from ..support.library import jitted_library_call
 from .conditions import bool_error, converts_tracer
@@ -266,7 +266,7 @@ class TracerConversion(Rule):
         )
         ctx.report(
             node,
-            f"`{snippet(ctx, node)}` indexes {container} with traced `{snippet(ctx, node.slice)}`: "
+            f"`{snippet(ctx, node)}` indexes {container} with traced `{index_snippet(ctx, node.slice)}`: "
             f"JAX raises {error} ({why_traced(ctx, node.slice)}); {advice}",
         )
 

@@ -27,7 +27,7 @@ from ..support.arrays import (
     scalar_fill,
 )
 from ..support.blocks import is_local_name
-from ..support.explain import snippet
+from ..support.explain import index_snippet, snippet
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ class ArrayItemAssignment(Rule):
         if evidence is None:
             return
         base = snippet(ctx, target.value)
-        index = snippet(ctx, target.slice)
+        index = index_snippet(ctx, target.slice)
         mask = is_mask(ctx.value(target.slice)) or (
             isinstance(target.slice, ast.Compare) and same_shape_mask(ctx, target.slice, target.value)
         )

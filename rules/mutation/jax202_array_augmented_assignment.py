@@ -25,7 +25,7 @@ from ..support.arrays import (
     static_index,
 )
 from ..support.blocks import is_local_name
-from ..support.explain import snippet
+from ..support.explain import index_snippet, snippet
 
 # augmented operator -> the `.at[]` method that performs it
 OPERATOR_AT_METHODS: dict[type[ast.operator], str] = {
@@ -112,7 +112,7 @@ class ArrayAugmentedAssignment(Rule):
         if evidence is None:
             return
         base = snippet(ctx, target.value)
-        index = snippet(ctx, target.slice)
+        index = index_snippet(ctx, target.slice)
         method = OPERATOR_AT_METHODS.get(type(node.op), "set")
         updated = f"{base}.at[{index}].{method}(...)"
         in_pytree = held_by_record_or_pytree(ctx, target.value)

@@ -11,7 +11,7 @@ from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic.values import is_traced_mask
 
 from ..support.arrays import keeps_dtype, same_shape_mask, scalar_fill
-from ..support.explain import operand_snippet, snippet, why_traced
+from ..support.explain import index_snippet, operand_snippet, snippet, why_traced
 from .reductions import IDENTITIES, only_reduction
 
 
@@ -115,7 +115,11 @@ class BooleanMaskIndexing(Rule):
             return
         is_at = isinstance(node.value, ast.Attribute) and node.value.attr == "at"
         base = operand_snippet(ctx, node.value.value if is_at else node.value)  # pyright: ignore[reportAttributeAccessIssue]
-        shown = f"{base}.at[{snippet(ctx, node.slice)}]" if is_at else f"{base}[{snippet(ctx, node.slice)}]"
+        shown = (
+            f"{base}.at[{index_snippet(ctx, node.slice)}]"
+            if is_at
+            else f"{base}[{index_snippet(ctx, node.slice)}]"
+        )
         ctx.report(
             node,
             f"`{shown}` indexes with the traced boolean mask `{snippet(ctx, mask)}`: the result's "

@@ -28,6 +28,13 @@ def snippet(ctx: Context, node: ast.AST, limit: int = MAX_SNIPPET) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def index_snippet(ctx: Context, node: ast.AST) -> str:
+    """:func:`snippet` of the index of ``x[...]`` as written there: ``0, 0``, not ``(0, 0)``."""
+    if isinstance(node, ast.Tuple) and len(node.elts) > 1:
+        return ", ".join(snippet(ctx, element) for element in node.elts)
+    return snippet(ctx, node)
+
+
 def operand_snippet(ctx: Context, node: ast.AST) -> str:
     """:func:`snippet` of ``node`` as the operand of ``[...]`` or ``.attr``: parenthesised unless
     a name, attribute, call, item or constant (``(pred - target)[valid]``)."""
