@@ -56,6 +56,7 @@ from jaxlint.semantic.values import (
     STATIC,
     TRACED,
     TRACED_CONTAINER,
+    TRACED_MASK,
     UNKNOWN,
     ClassRef,
     FunctionRef,
@@ -1346,6 +1347,7 @@ class Interpreter:
             self.hand_functions(target, given)
             self.hand_instances(target, given)
             self.hand_arrays(target, ref, given)
+            self.hand_masks(target, given)
         if self.info is not None:
             target.callers.add(self.info)
         # inside staged code, a transformed function's outputs are tracers of the outer trace
@@ -1944,7 +1946,8 @@ class Interpreter:
             if qualname in api.PYTREE_RESULTS:
                 return TRACED if traced else UNKNOWN
             return TRACED_CONTAINER if traced else CONTAINER
-        return array(traced, mask=qualname in api.BOOL_RESULTS or _bool_dtype(node))
+        mask = qualname in api.BOOL_RESULTS or _bool_dtype(node) or _bool_display(qualname, node)
+        return array(traced, mask=mask)
 
     def call_builtin(self, qualname: str, node: ast.Call, args: list[Value], every: list[Value]) -> Value:
         if qualname in api.STATIC_BUILTINS:
@@ -2231,6 +2234,16 @@ class Interpreter:
             if name in target.scope.params and (traced := filter_traced(value)) is not None
         }
         if found and target.apply(NONE, found, "", self.runs):
+            self.model.enqueue(target)
+
+    def hand_masks(self, target: FunctionInfo, params: dict[str, Value]) -> None:
+        """Eager code passing a boolean mask to a parameter that the transformation traces
+        (``jax.vmap(masked_sum)(xs, xs > 0)``): there it is a traced mask, and indexing with it
+        has a shape that depends on the data. One such call is enough for that to raise."""
+        masks = {
+            name: TRACED_MASK for name, value in params.items() if is_mask(value) and not is_traced(value)
+        }
+        if masks and target.refine_params(masks):
             self.model.enqueue(target)
 
     def hand_instances(self, target: FunctionInfo, params: dict[str, Value]) -> None:
@@ -2523,6 +2536,23 @@ def _number(expr: ast.AST) -> bool:
 
 def _float(expr: ast.AST) -> bool:
     return isinstance(expr, ast.Constant) and type(expr.value) is float
+
+
+def _bool_display(qualname: str, node: ast.Call) -> bool:
+    """``jnp.array([[True, False], [False, True]])``: an array of the booleans written out."""
+    if qualname not in ("jax.numpy.array", "jax.numpy.asarray") or len(node.args) != 1 or node.keywords:
+        return False
+    leaves: list[ast.expr] = []
+    pending = [node.args[0]]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, (ast.List, ast.Tuple)):
+            pending.extend(item.elts)
+        else:
+            leaves.append(item)
+    return bool(leaves) and all(
+        isinstance(leaf, ast.Constant) and type(leaf.value) is bool for leaf in leaves
+    )
 
 
 def _bool_dtype(node: ast.Call) -> bool:

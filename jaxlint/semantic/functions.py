@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from jaxlint.semantic.keys import KeyEvent, KeyId
 from jaxlint.semantic.scopes import Scope, all_params
 from jaxlint.semantic.transforms import ABSTRACT, HOST, NONE, Kind
-from jaxlint.semantic.values import TRACED, UNKNOWN, Value, join
+from jaxlint.semantic.values import TRACED, UNKNOWN, Value, is_container, is_traced, join, refine
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 
@@ -144,6 +144,19 @@ class FunctionInfo:
             if new != old:
                 self.params[name] = new
                 changed = True
+        return changed
+
+    def refine_params(self, facts: dict[str, Value]) -> bool:
+        """Add what one call says of parameters the function is already traced with (a boolean
+        mask that eager code hands a vmapped function): True when that changed anything."""
+        changed = False
+        for name, value in facts.items():
+            old = self.params.get(name)
+            if old is not None and is_traced(old) and not is_container(old):
+                new = refine(old, value)
+                if new != old:
+                    self.params[name] = new
+                    changed = True
         return changed
 
     def merge_flags(self, flags: dict[str, bool | None] | None) -> bool:

@@ -64,7 +64,6 @@ from jaxlint.semantic.transforms import (
     ABSTRACT,
     CACHING_KINDS,
     CALL_TAILS,
-    FILTER_KINDS,
     FLAX_LIFTED,
     HOST,
     JITS_WITH_STATIC_ARGNAMES,
@@ -837,7 +836,7 @@ class SemanticModel:
             if transformed_library
             else []
         )
-        handers = [*self._function_handers(), *self._array_handers()]
+        handers = [*self._function_handers(), *self._value_handers()]
         for node in [*self._unresolved, *callers, *handers]:
             info = self.infos.get(node)
             if info is not None:
@@ -858,14 +857,15 @@ class SemanticModel:
             return []
         return [scope.node for scope in self.index.functions if scope.called & names]
 
-    def _array_handers(self) -> list[ast.AST]:
-        """Functions of this module calling, or transforming, by its name a function that
-        equinox's ``filter_jit``/``filter_vmap`` transforms: it traces only the arrays it is
-        given, so what they hand it says which parameters are tracers."""
+    def _value_handers(self) -> list[ast.AST]:
+        """Functions of this module calling, or transforming, by its name a function that a
+        transformation traces: what they hand it says more of its parameters than the
+        transformation does (equinox's ``filter_jit`` traces only the arrays it is given; a
+        boolean mask handed to a vmapped function is a traced mask there)."""
         names = {
             info.name
             for info in self.infos.values()
-            if info.transformed_by & FILTER_KINDS and isinstance(info.node, ast.FunctionDef)
+            if info.transformed_by and isinstance(info.node, ast.FunctionDef)
         }
         if not names:
             return []

@@ -1,5 +1,6 @@
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 
 @jax.jit
@@ -26,6 +27,21 @@ def rows(m, threshold):
     return m[keep, :]  # error: JAX401
 
 
+@jax.jit
+def constant_mask(x):
+    mask = jnp.array([True, False, True])  # under jit, jnp makes a tracer even of constants
+    return x[mask]  # error: JAX401
+
+
+def masked_sum(x, m):
+    return x[m].sum()  # error: JAX401
+
+
+def summed_rows(rows):
+    xs = jnp.asarray(rows)
+    return jax.vmap(masked_sum)(xs, xs > 0.5)  # eager code hands it boolean masks
+
+
 # --- near misses ---
 
 
@@ -45,7 +61,7 @@ def integer_index(x, idx):
 
 @jax.jit
 def static_mask(x):
-    mask = jnp.array([True, False, True])
+    mask = np.array([True, False, True])  # NumPy: a constant of the trace
     return x[mask]
 
 
