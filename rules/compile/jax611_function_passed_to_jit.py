@@ -20,9 +20,9 @@ FUNCTION_DECORATORS_ROOTS = ("jax.", "functools.")
 class FunctionPassedToJit(Rule):
     """## What it does
     Finds a call of a jitted function (`@jax.jit`, `jax.jit(f)`, `nnx.jit`) that passes a
-    function to a parameter that is not static: a `def` or a lambda of this module, a function
-    of `jax.numpy`, `jax.nn`, `jax.lax`, `jax.random` or `jax.scipy`, or a `functools.partial`
-    object.
+    function to a parameter that is not static: a `def` or a lambda of this module, a method
+    bound to `self`, a function of `jax.numpy`, `jax.nn`, `jax.lax`, `jax.random` or
+    `jax.scipy`, or a `functools.partial` object.
 
     ## Why is this bad?
     `jax.jit` traces every argument that is not static as an array (a pytree of arrays). A
@@ -120,8 +120,8 @@ def _function_kind(ctx: Context, argument: ast.expr) -> str | None:
     qualname = ctx.model.qualname(argument, ctx.scope)
     if qualname is not None:
         return f"the function `{qualname}`" if is_jax_function(qualname) else None
-    if not isinstance(argument, ast.Name):
-        return None
+    if isinstance(argument, ast.Attribute):
+        return "a bound method" if _bound_method(ctx, argument) else None
     owner = ctx.scope.lookup(argument.id)
     if owner is None:
         return None
@@ -129,6 +129,27 @@ def _function_kind(ctx: Context, argument: ast.expr) -> str | None:
     if isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)) and _stays_a_function(ctx, definition):
         return "a function"
     return "a lambda" if isinstance(owner.single_value(argument.id), ast.Lambda) else None
+
+
+def _bound_method(ctx: Context, argument: ast.Attribute) -> bool:
+    """``self.loss`` where ``loss`` is a method of the class (or a base of this module) that no
+    method stores over on ``self``, and not a property: a bound method object."""
+    if not isinstance(argument.value, ast.Name):
+        return False
+    cls = ctx.model.class_of_self(ctx.scope, argument.value.id)
+    if cls is None or ctx.model.self_stores(cls).get(argument.attr):
+        return False
+    member = ctx.model.class_member(cls, argument.attr)
+    if not isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    return not any(_decorator_name(d) in ("property", "cached_property") for d in member.decorator_list)
+
+
+def _decorator_name(decorator: ast.expr) -> str | None:
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    if isinstance(target, ast.Attribute):
+        return target.attr
+    return target.id if isinstance(target, ast.Name) else None
 
 
 def _stays_a_function(ctx: Context, definition: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
