@@ -1049,28 +1049,37 @@ class SemanticModel:
         ``global`` assignment in a function (not one that then clears the jit caches, nor the
         configuration an entry point sets before it runs anything of the module), or module code
         that rebinds it between two calls of ``info``."""
-        for scope, store in self._global_writes.get(name, []):
+        writes = self._global_writes.get(name, [])
+        runners = self._info_runners(info) if writes else set()
+        for scope, store in writes:
             # `f.clear_cache()` after the write: the next call traces again
             if not scope.called & {"clear_cache", "clear_caches"} and not self._configures_before_running(
-                scope, store
+                scope, store, runners
             ):
                 return store
         loops = [s for s in self.runtime_rebound.get(name, []) if isinstance(s, (ast.For, ast.AsyncFor))]
         return loops[0] if loops else self._rebound_between_calls(name, info)
 
-    def _configures_before_running(self, scope: Scope, store: ast.AST) -> bool:
-        """A write that happens before anything of the module is traced: in the entry point
+    def _info_runners(self, info: FunctionInfo) -> set[str]:
+        """Module names whose call may trace ``info`` (or the jitted function that traces it)."""
+        root = self.compiled_root(info)
+        return self._runner_names({info.node} if root is None else {info.node, root.node})
+
+    def _configures_before_running(self, scope: Scope, store: ast.AST, runners: Collection[str]) -> bool:
+        """A write that happens before the function reading it is traced: in the entry point
         (``main``, which module code runs once) or in a configuration function (``configure()``)
         that the entry point or straight-line module code calls, each before it runs anything
-        that may trace (``HIDDEN = args.hidden`` after parsing flags)."""
+        that may trace that function (``runners``: the module names whose call may; a class or
+        a method may too) (``HIDDEN = args.hidden`` after parsing flags; ``set_scale(...)``
+        after another jitted function ran)."""
         node = scope.node
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return False
         if node in self._entry_points:
-            return self._set_before_tracing(node.body, store)
-        if scope.parent is not self.index.module or not self._set_before_tracing(node.body, store):
+            return self._set_before_tracing(node.body, store, runners)
+        if scope.parent is not self.index.module or not self._set_before_tracing(node.body, store, runners):
             return False
-        sites = self._configuration_calls(node.name) + self._lazy_calls(node.name, scope.globals)
+        sites = self._configuration_calls(node.name, runners) + self._lazy_calls(node.name, scope.globals)
         return bool(sites) and self._name_reads.get(node.name) == len(sites)
 
     def _lazy_calls(self, name: str, written: Collection[str]) -> list[ast.Call]:
@@ -1092,41 +1101,44 @@ class SemanticModel:
             if isinstance(node, ast.If) and _unset_name(node.test) is not None
         ]
 
-    def _configuration_calls(self, name: str) -> list[ast.Call]:
+    def _configuration_calls(self, name: str, runners: Collection[str]) -> list[ast.Call]:
         """The calls of module function ``name`` that run before anything may trace: in the
         entry point or in straight-line module code, each before any call that may trace."""
         found = []
         for entry in self._entry_points:
             for call in own_nodes(entry.body):  # pyright: ignore[reportAttributeAccessIssue]
-                if _called_name(call) == name and self._set_before_tracing(entry.body, call):  # pyright: ignore[reportAttributeAccessIssue]
+                if _called_name(call) == name and self._set_before_tracing(entry.body, call, runners):  # pyright: ignore[reportAttributeAccessIssue]
                     found.append(call)
         module_calls = self._module_level_code[0]
         for call, loop in module_calls:
             if _called_name(call) == name and loop is None:
                 earlier = [c for c, _ in module_calls if _position(c) < _position(call)]
-                if not any(self._may_trace(c) for c in earlier):
+                if not any(self._may_trace(c, runners) for c in earlier):
                     found.append(call)
         return found
 
-    def _set_before_tracing(self, body: list[ast.stmt], target: ast.AST) -> bool:
+    def _set_before_tracing(self, body: list[ast.stmt], target: ast.AST, runners: Collection[str]) -> bool:
         """Whether ``target`` is in a statement of ``body`` of its own (an assignment or a call)
-        that runs before any call that may trace something of the module."""
+        that runs before any call that may trace (``runners``: see :meth:`_may_trace`)."""
         for stmt in body:
+            calls = [c for c in ast.walk(stmt) if isinstance(c, ast.Call)]
             if target in ast.walk(stmt):
                 return isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr)) and not any(
-                    self._may_trace(c) for c in ast.walk(stmt) if isinstance(c, ast.Call) and c is not target
+                    self._may_trace(c, runners) for c in calls if c is not target
                 )
-            if any(self._may_trace(call) for call in ast.walk(stmt) if isinstance(call, ast.Call)):
+            if any(self._may_trace(call, runners) for call in calls):
                 return False
         return False
 
-    def _may_trace(self, call: ast.Call) -> bool:
-        """Whether ``call`` may run traced code of the module: a traced function or one that
-        calls it, a class or a method of the module (``parser.parse_args()`` does not)."""
+    def _may_trace(self, call: ast.Call, runners: Collection[str] | None = None) -> bool:
+        """Whether ``call`` may run traced code of the module: a function named in ``runners``
+        (default: any traced function or one that calls it), a class or a method of the module
+        (``parser.parse_args()`` does not)."""
         name = _called_name(call)
         if name is not None and name in self.index.module.defs:
             nodes = self.index.module.defs[name]
-            return name in self._tracing_runners or any(isinstance(n, ast.ClassDef) for n in nodes)
+            names = self._tracing_runners if runners is None else runners
+            return name in names or any(isinstance(n, ast.ClassDef) for n in nodes)
         return self._calls_module_function(call) and not (
             isinstance(call.func, ast.Name) and call.func.id not in self.index.module.bound
         )

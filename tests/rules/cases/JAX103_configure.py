@@ -10,6 +10,7 @@ import numpy as np
 EPS = 1e-6
 SCALE = 1.0
 TEMPERATURE = 1.0
+GAIN = 1.0
 
 
 def configure(half_precision):
@@ -32,6 +33,16 @@ def scaled(x):
     return x * SCALE  # error: JAX103
 
 
+def set_gain(value):
+    global GAIN
+    GAIN = value  # set after `normalise` ran, which does not read it, before `amplified` runs
+
+
+@jax.jit
+def amplified(x):
+    return x * GAIN
+
+
 @jax.jit
 def sample(key, logits):
     return jax.random.categorical(key, logits / TEMPERATURE)
@@ -50,6 +61,8 @@ def run(argv=()):
     TEMPERATURE = args.temperature
     x = jnp.ones(3)
     print(normalise(x), sample(jax.random.key(0), x))
+    set_gain(float(normalise(x)[0]) * 4)
+    print(amplified(x), amplified(x))
     print(scaled(x))
     set_scale(2.0)  # after `scaled` ran: its compiled program keeps 1.0
     print(scaled(x))
