@@ -14,6 +14,7 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.fixing.plans import CondBranches, ForiLoop, NanGuard, WhereAssign, WhereReturn, WhileLoop
+from jaxlint.semantic.values import is_container, refs
 
 from .blocks import (
     counter_step,
@@ -133,8 +134,20 @@ def _return_form(
     values.append(fallback)
     if not all(side_effect_free(ctx, e) for e in [*tests, *values]):
         return None
+    if not all(_array_valued(ctx, v) for v in values):
+        return None  # `jnp.where` takes arrays: a dict or a tuple needs `lax.cond`
     guards = tuple(nan_guards(ctx, v) for v in values)
     return WhereReturn(node, tuple(tests), tuple(values), guards, consumed)
+
+
+def _array_valued(ctx: Context, value: ast.expr) -> bool:
+    """Whether ``value`` may be an array, as ``jnp.where`` takes it: not a display of a
+    container (a dict, list, tuple or set, which it rejects or stacks into one array), nor a
+    value known to be a container, a record or an object."""
+    if isinstance(value, (ast.Dict, ast.List, ast.Tuple, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)):
+        return False
+    known = ctx.value(value)
+    return not is_container(known) and not refs(known)
 
 
 def _assign_form(
@@ -159,6 +172,8 @@ def _assign_form(
         return None
     if any(_reads_own_writes(pairs) for pairs in assignments):
         return None  # `a = ...; b = a + 1`: each where() would see the old `a`
+    if not all(_array_valued(ctx, v) for p in assignments for v in p.values()):
+        return None  # `state = {...}`: `jnp.where` takes arrays, a dict needs `lax.cond`
     values = tuple(tuple(pairs.get(name) for pairs in assignments) for name in names)
     guards = tuple(tuple(nan_guards(ctx, v) if v is not None else () for v in arms) for arms in values)
     return WhereAssign(node, tuple(tests), tuple(names), values, guards)
