@@ -1304,8 +1304,10 @@ class Interpreter:
                 results.append(self.construct(ref, node, args, keywords))
             elif isinstance(ref, InstanceRef):
                 method = self.model.bound_method(ref, "__call__")
-                results.append(
-                    UNKNOWN if method is None else self.call_function_ref(method, node, args, keywords)
+                results.append(  # `model(x)`: `self` is the object called, with its known fields
+                    UNKNOWN
+                    if method is None
+                    else self.call_function_ref(method, node, args, keywords, callee)
                 )
             elif ref.held:
                 results.append(self.call_bound_sampler(ref, node, args, keywords))
@@ -2263,7 +2265,8 @@ class Interpreter:
                 if pytree is not None
                 else referring([InstanceRef(cls)], static=False)
             )
-        if found and target.apply(NONE, found, "", self.runs):
+        changed = target.apply(NONE, {}, "", self.runs) | target.detail_params(found)
+        if found and changed:
             self.model.enqueue(target)
 
     def bind_arguments(

@@ -146,6 +146,20 @@ class FunctionInfo:
                 changed = True
         return changed
 
+    def detail_params(self, facts: dict[str, Value]) -> bool:
+        """Merge what one call hands the function, where a transformation only said "traced"
+        (``TRACED``): the pytree object that call passes (an equinox module, its fields traced)
+        replaces it, since the transformation traces every leaf of it. True when that changed
+        anything."""
+        changed = False
+        for name, value in facts.items():
+            old = self.params.get(name)
+            new = value if old is None or (old == TRACED and is_traced(value)) else join(old, value)
+            if new != old:
+                self.params[name] = new
+                changed = True
+        return changed
+
     def refine_params(self, facts: dict[str, Value]) -> bool:
         """Add what one call says of parameters the function is already traced with (a boolean
         mask that eager code hands a vmapped function): True when that changed anything."""
