@@ -117,11 +117,16 @@ class PythonRandomnessInTracedFunction(Rule):
         what = self.describe(node, ctx)
         if what is None:
             return
+        clock = ctx.qualname(node.func) in api.CLOCKS or "datetime" in what
+        cure = (
+            "read the clock outside and pass its value as an argument"
+            if clock
+            else "use `jax.random` with a key argument"
+        )
         ctx.report(
             node,
             f"`{what}(...)` in `{function_name(ctx)}` runs only while JAX traces it (once per compilation): its result is "
-            f"compiled in as a constant and repeats on every call ({why_traced(ctx)}); "
-            f"use `jax.random` with a key argument",
+            f"compiled in as a constant and repeats on every call ({why_traced(ctx)}); {cure}",
         )
 
     def describe(self, node: ast.Call, ctx: Context) -> str | None:
