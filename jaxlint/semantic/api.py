@@ -615,3 +615,35 @@ ARRAY_LAYERS = frozenset(
         *(f"equinox.nn.{n}" for n in _EQUINOX_LAYERS),
     ]
 )
+
+# optax functions that return a `GradientTransformation`, a NamedTuple of two functions: not a
+# JAX type, so `jax.jit` cannot trace it as an argument (measured with optax 0.2: `TypeError`).
+OPTAX_OPTIMIZERS = frozenset(
+    f"optax.{name}"
+    for name in (
+        "adabelief",
+        "adadelta",
+        "adafactor",
+        "adagrad",
+        "adam",
+        "adamax",
+        "adamaxw",
+        "adamw",
+        "amsgrad",
+        "chain",
+        "fromage",
+        "lamb",
+        "lars",
+        "lbfgs",
+        "lion",
+        "nadam",
+        "nadamw",
+        "noisy_sgd",
+        "novograd",
+        "radam",
+        "rmsprop",
+        "sgd",
+        "sm3",
+        "yogi",
+    )
+)

@@ -4,8 +4,10 @@
 import functools
 
 import equinox as eqx
+import flax.linen as nn
 import jax
 import jax.numpy as jnp
+import optax
 
 
 def mse(pred, y):
@@ -64,6 +66,39 @@ def run(w, x, y):
     scale(x, jnp.pi)  # a number
     apply(x, decorated)
     filtered(x, jnp.tanh)
+
+
+class Net(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(2)(x)
+
+
+@jax.jit
+def train_step(params, opt_state, optimizer, x):
+    grads = jax.grad(lambda p: jnp.sum((x @ p) ** 2))(params)
+    updates, opt_state = optimizer.update(grads, opt_state)
+    return optax.apply_updates(params, updates), opt_state
+
+
+@jax.jit
+def predict(model, variables, x):
+    return model.apply(variables, x)
+
+
+@functools.partial(jax.jit, static_argnames=("model",))
+def predict_static(model, variables, x):
+    return model.apply(variables, x)
+
+
+def train(params, x):
+    optimizer = optax.sgd(0.1)
+    net = Net()
+    variables = net.init(jax.random.key(0), x)
+    train_step(params, optimizer.init(params), optimizer, x)  # error: JAX611
+    predict(net, variables, x)  # error: JAX611
+    predict_static(net, variables, x)
+    return optimizer
 
 
 class Trainer:

@@ -1,4 +1,5 @@
-"""JAX611 fix: the parameter a function is passed to joins ``static_argnames``."""
+"""JAX611 fix: the parameter a function (or another non-array object) is passed to joins
+``static_argnames``."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from jaxlint.fixing.plans import MarkStatic
 from jaxlint.fixing.rewrites import mark_static
 
 
-class FunctionArgumentToStatic(Fixer[MarkStatic]):
-    """Unsafe: each distinct function object compiles its own version of the jitted function;
-    every caller must pass a hashable value there."""
+class NonArrayArgumentToStatic(Fixer[MarkStatic]):
+    """Unsafe: each distinct function (or optimizer, or module) compiles its own version of the
+    jitted function; every caller must pass a hashable value there."""
 
     code = "JAX611"
 

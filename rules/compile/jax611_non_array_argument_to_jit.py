@@ -1,4 +1,5 @@
-"""JAX611: a function passed as an argument that a jitted function traces."""
+"""JAX611: a function (or another object that is not a JAX type) passed as an argument that a
+jitted function traces."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import ast
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import MarkStatic
+from jaxlint.semantic import api
 from jaxlint.semantic.measured import is_jax_function
+from jaxlint.semantic.scopes import Scope
 
 from ..support.explain import snippet
 from ..support.jitted import JitCall, jitted_callee
@@ -17,19 +20,22 @@ PARTIAL_OBJECTS = frozenset({"functools.partial"})
 FUNCTION_DECORATORS_ROOTS = ("jax.", "functools.")
 
 
-class FunctionPassedToJit(Rule):
+class NonArrayArgumentToJit(Rule):
     """## What it does
     Finds a call of a jitted function (`@jax.jit`, `jax.jit(f)`, `nnx.jit`) that passes a
     function to a parameter that is not static: a `def` or a lambda of this module, a method
     bound to `self`, a function of `jax.numpy`, `jax.nn`, `jax.lax`, `jax.random` or
-    `jax.scipy`, or a `functools.partial` object.
+    `jax.scipy`, or a `functools.partial` object; or an object that is not a pytree of
+    arrays: an optax optimizer (a `GradientTransformation`, a NamedTuple of functions) or a
+    flax.linen module (a dataclass, not a pytree).
 
     ## Why is this bad?
     `jax.jit` traces every argument that is not static as an array (a pytree of arrays). A
     function is not a JAX type: the call raises `TypeError` ("Error interpreting argument to
     ... as an abstract array. The problematic value is of type <class 'function'>"), under an
-    outer `jit` too. Passing the loss or the activation as an argument is how the same code is
-    written eagerly, which is why it is an easy mistake to make.
+    outer `jit` too; so is an optimizer or a linen module. Passing the loss, the activation or
+    the optimizer as an argument is how the same code is written eagerly, which is why it is
+    an easy mistake to make.
 
     ## Example
     ```python
@@ -61,8 +67,8 @@ class FunctionPassedToJit(Rule):
 
     step(w, x, y, mse)
     ```
-    A static argument must be hashable, which functions are, and jit compiles once per
-    function object. Or close over the function, or wrap it in `jax.tree_util.Partial`, a
+    A static argument must be hashable, which functions, optimizers and linen modules are, and
+    jit compiles once per distinct one. Or close over the function, or wrap it in `jax.tree_util.Partial`, a
     pytree.
 
     ## Fix safety
@@ -76,9 +82,9 @@ class FunctionPassedToJit(Rule):
     """
 
     code = "JAX611"
-    name = "function-passed-to-jit"
-    message = "A function is passed to a traced parameter of a jitted function"
-    outcome = "TypeError: a function is not a valid JAX type"
+    name = "non-array-argument-to-jit"
+    message = "A function or another non-array object is passed to a traced parameter of a jitted function"
+    outcome = "TypeError: the argument is not a valid JAX type"
     fix_title = "Mark the parameter static with `static_argnames`"
     fix_availability = FixAvailability.SOMETIMES
 
@@ -101,9 +107,9 @@ class FunctionPassedToJit(Rule):
         ctx.report(
             argument,
             f"`{snippet(ctx, argument)}` is {kind}, passed to `{parameter}` of jitted `{callee.info.name}`, "
-            f"which traces it as an array: a function is not a JAX type, so the call raises `TypeError` "
+            f"which traces it as an array: it is not a JAX type, so the call raises `TypeError` "
             f'("Error interpreting argument ... as an abstract array"); mark `{parameter}` static '
-            f"(`static_argnames`), or close over the function instead of passing it",
+            f"(`static_argnames`), or close over it instead of passing it",
             fix=MarkStatic(parameter, callee.info.node) if named else None,
         )
 
@@ -128,7 +134,22 @@ def _function_kind(ctx: Context, argument: ast.expr) -> str | None:
     definition = owner.single_def(argument.id)
     if isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)) and _stays_a_function(ctx, definition):
         return "a function"
-    return "a lambda" if isinstance(owner.single_value(argument.id), ast.Lambda) else None
+    value = owner.single_value(argument.id)
+    if isinstance(value, ast.Lambda):
+        return "a lambda"
+    return _made_object(ctx, value, owner) if isinstance(value, ast.Call) else None
+
+
+def _made_object(ctx: Context, call: ast.Call, owner: Scope) -> str | None:
+    """What object ``call`` makes that is not a JAX type: an optax optimizer (a NamedTuple of
+    functions) or a flax.linen module (a dataclass, not a pytree)."""
+    qualname = ctx.model.qualname(call.func, owner)
+    if qualname in api.OPTAX_OPTIMIZERS:
+        return f"an optax optimizer (`{qualname}`: a `GradientTransformation`, a NamedTuple of functions)"
+    cls = ctx.model.class_named(call.func, owner)
+    if cls is not None and ctx.model.is_flax_module(cls):
+        return f"a flax.linen module (`{cls.name}`: a dataclass, not a pytree)"
+    return None
 
 
 def _bound_method(ctx: Context, argument: ast.Attribute) -> bool:
