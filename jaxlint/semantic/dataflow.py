@@ -79,6 +79,7 @@ from jaxlint.semantic.values import (
     field_of,
     filter_traced,
     holding_tracer,
+    holds_arrays,
     is_container,
     is_jax_array,
     is_mapping,
@@ -109,6 +110,7 @@ from jaxlint.semantic.values import (
     whole,
     with_fields,
     with_keys,
+    without_elements,
     without_keys,
 )
 
@@ -365,10 +367,15 @@ class Interpreter:
             # code elsewhere (a closure, a function reading a global) may read it before the
             # store or after it: there its entries are known only as a whole
             self.summary[base.id] = whole(self.summary[base.id])
-        elif is_traced(stored):
+            return
+        if not is_jax_array(stored) or is_container(stored):
+            old = without_elements(old)  # a list of arrays no more: `xs[0] = 1.0`, `xs.append(v)`
+        if is_traced(stored):
             self.assign_name(base.id, holding_tracer(old if known_elements(old) is None else whole(old)))
         elif known is not None or known_elements(old) is not None:
             self.assign_name(base.id, whole(old))
+        elif old is not self.state.names.get(base.id, UNKNOWN):
+            self.assign_name(base.id, old)
 
     # ------------------------------------------------------------------ statements
 
@@ -1051,6 +1058,8 @@ class Interpreter:
                 return known
         if is_jax_array(base):
             return self.staged(array(is_traced(base) or is_traced(index), mask=is_mask(base)))
+        if holds_arrays(base):  # `grids[1]` of `[jnp.zeros(n) for ...]`; a slice is a list again
+            return base if isinstance(node.slice, ast.Slice) else element(base)
         if is_traced(base):
             return TRACED
         if is_static(base):

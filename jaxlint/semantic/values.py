@@ -32,7 +32,8 @@ _BOOL = 4  # a boolean dtype: a mask
 _STATIC = 8  # a concrete Python value that holds no tracer
 _CONTAINER = 16  # a tuple, list or dict
 _MAPPING = 32  # a dict: iterating it gives its keys, which are never tracers
-_MUST = _ARRAY | _BOOL | _STATIC | _CONTAINER | _MAPPING  # facts a join keeps only if both agree
+_ELEMENTS = 64  # a list known as a whole whose every element is a JAX array (`[jnp.zeros(n) for ...]`)
+_MUST = _ARRAY | _BOOL | _STATIC | _CONTAINER | _MAPPING | _ELEMENTS  # facts a join keeps only if both agree
 
 Members = tuple[tuple[object, "Value"], ...]
 
@@ -200,9 +201,18 @@ def entries(value: Value) -> tuple[tuple[object, Value], ...] | None:
 
 
 def container(values: Iterable[Value], is_mapping: bool = False) -> Value:
-    """A tuple, list, set or dict built from ``values``, known only as a whole."""
-    flags = _container_flags(tuple(values)) | (_MAPPING if is_mapping else 0)
+    """A tuple, list, set or dict built from ``values``, known only as a whole; a sequence of
+    JAX arrays only (a comprehension of them) is known to hold arrays."""
+    values = tuple(values)
+    flags = _container_flags(values) | (_MAPPING if is_mapping else 0)
+    if values and not is_mapping and all(v._flags & (_ARRAY | _CONTAINER) == _ARRAY for v in values):
+        flags |= _ELEMENTS
     return _leaf(flags)
+
+
+def without_elements(value: Value) -> Value:
+    """``value`` after something not known to be an array went into it (``xs[0] = 1.0``)."""
+    return _replace_flags(value, value._flags & ~_ELEMENTS)
 
 
 def _container_flags(values: tuple[Value, ...]) -> int:
@@ -280,6 +290,8 @@ def filter_traced(value: Value, depth: int = 0) -> Value | None:
     if value._items is None and value._members is None:
         if value._flags & _ARRAY and not value._flags & _CONTAINER:
             return _leaf(_TRACED | _ARRAY | (value._flags & _BOOL)) if not value._flags & _TRACED else None
+        if value._flags & _ELEMENTS and not value._flags & _TRACED:
+            return _leaf(value._flags | _TRACED)  # a list of arrays: each one traced
         return None
     if depth > 4:
         return None
@@ -409,6 +421,8 @@ def element(value: Value) -> Value:
         return join_all(value._items, UNKNOWN)
     if flags & _STATIC:
         return STATIC
+    if flags & _ELEMENTS:
+        return _leaf(_ARRAY | (flags & _TRACED))
     return _leaf(flags & (_TRACED | _ARRAY | _BOOL))  # an element of a container is not known to be one
 
 
@@ -579,6 +593,11 @@ def is_mapping(value: Value) -> bool:
     return bool(value._flags & _MAPPING)
 
 
+def holds_arrays(value: Value) -> bool:
+    """A list known as a whole whose every element is a JAX array."""
+    return bool(value._flags & _ELEMENTS)
+
+
 def is_jax_array(value: Value) -> bool:
     """A JAX array (a leaf), traced or not."""
     return bool(value._flags & _ARRAY)
@@ -640,7 +659,15 @@ def refs(value: Value) -> frozenset[Ref]:
 
 # ---------------------------------------------------------------------------- text and JSON
 
-_NAMES = ((_TRACED, "T"), (_ARRAY, "A"), (_BOOL, "B"), (_STATIC, "S"), (_CONTAINER, "C"), (_MAPPING, "D"))
+_NAMES = (
+    (_TRACED, "T"),
+    (_ARRAY, "A"),
+    (_BOOL, "B"),
+    (_STATIC, "S"),
+    (_CONTAINER, "C"),
+    (_MAPPING, "D"),
+    (_ELEMENTS, "E"),
+)
 
 
 def describe(value: Value) -> str:
