@@ -368,6 +368,12 @@ class Interpreter:
             # store or after it: there its entries are known only as a whole
             self.summary[base.id] = whole(self.summary[base.id])
             return
+        position = _item_position(key, known_elements(old))
+        if position is not None:  # `args[0] = jnp.array(3)`: that item is known
+            items = known_elements(old) or ()
+            self.assign_name(base.id, sequence([*items[:position], stored, *items[position + 1 :]]))
+            self.summary[base.id] = whole(self.summary[base.id])
+            return
         if not is_jax_array(stored) or is_container(stored):
             old = without_elements(old)  # a list of arrays no more: `xs[0] = 1.0`, `xs.append(v)`
         if is_traced(stored):
@@ -2049,7 +2055,17 @@ class Interpreter:
                 return replaced
         every = [*args, *keywords.values()]
         method = func.attr
-        if method in api.MUTATING_METHODS:  # `d.update(...)`: what it holds is known only as a whole
+        items = known_elements(receiver)
+        if (
+            method == "append"
+            and items is not None
+            and len(args) == 1
+            and not keywords
+            and isinstance(func.value, ast.Name)
+        ):
+            self.assign_name(func.value.id, sequence([*items, args[0]]))  # `ts.append(x)`: one more item
+            self.summary[func.value.id] = whole(self.summary[func.value.id])
+        elif method in api.MUTATING_METHODS:  # `d.update(...)`: what it holds is known only as a whole
             self.taint_container(func.value, TRACED if any(is_traced(v) for v in every) else STATIC)
         base = whole(receiver)
         if is_traced(base) and method in api.ARRAY_ONLY_METHODS:
@@ -2436,6 +2452,13 @@ def _root_name(expr: ast.expr) -> str:
     ``state["key"]``, an item a loop may store a new key in (see ``store_key_item``)."""
     slot = _item_slot(expr) if isinstance(expr, ast.Subscript) else None
     return slot or next((n.id for n in ast.walk(expr) if isinstance(n, ast.Name)), "")
+
+
+def _item_position(key: ast.expr | None, items: tuple[Value, ...] | None) -> int | None:
+    """The position ``xs[key] = ...`` stores at, in a sequence whose items are known."""
+    if items is None or not isinstance(key, ast.Constant) or type(key.value) is not int:
+        return None
+    return key.value % len(items) if -len(items) <= key.value < len(items) else None
 
 
 def _array_leaf(value: Value) -> bool:

@@ -36,6 +36,21 @@ def overwritten(xs):
     return 0.0
 
 
+@eqx.filter_jit
+def scaled_by(x, n):
+    if n > 2:  # error: JAX501
+        return x * 2
+    return x
+
+
+@eqx.filter_jit
+def over_steps(x, ts):
+    for t in ts:
+        if t > 1:  # error: JAX501
+            x = x * t
+    return x
+
+
 def train(raw):
     x = jnp.asarray(raw)
     step(x)
@@ -45,3 +60,9 @@ def train(raw):
     xs = [jnp.ones(())]
     xs[0] = 1.0
     overwritten(xs)
+    args = [3]
+    args[0] = jnp.array(3)  # an item stored as an array: traced when handed over
+    scaled_by(jnp.ones(2), args[0])
+    ts = [2]
+    ts.append(jnp.array(3.0))
+    over_steps(jnp.ones(2), ts)
