@@ -2542,11 +2542,16 @@ def _replaced_after(node: ast.Dict, position: int) -> frozenset[object]:
 
 
 def _positional(node: ast.Call, args: list[Value]) -> list[Value]:
-    """The values of the positional arguments up to the first ``*starred`` one."""
+    """The values of the positional arguments, a ``*starred`` sequence's items where they are
+    known (``scale(x, *args)``), up to the first whose are not."""
     found: list[Value] = []
     for argument, value in zip(node.args, args):
         if isinstance(argument, ast.Starred):
-            break
+            items = known_elements(value)
+            if items is None:
+                break
+            found.extend(items)
+            continue
         found.append(value)
     return found
 

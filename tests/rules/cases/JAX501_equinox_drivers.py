@@ -62,7 +62,7 @@ def train(raw):
     overwritten(xs)
     args = [3]
     args[0] = jnp.array(3)  # an item stored as an array: traced when handed over
-    scaled_by(jnp.ones(2), args[0])
+    scaled_by(jnp.ones(2), *args)
     ts = [2]
     ts.append(jnp.array(3.0))
     over_steps(jnp.ones(2), ts)
