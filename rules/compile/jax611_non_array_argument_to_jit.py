@@ -26,8 +26,9 @@ class NonArrayArgumentToJit(Rule):
     function to a parameter that is not static: a `def` or a lambda of this module, a method
     bound to `self`, a function of `jax.numpy`, `jax.nn`, `jax.lax`, `jax.random` or
     `jax.scipy`, or a `functools.partial` object; or an object that is not a pytree of
-    arrays: an optax optimizer (a `GradientTransformation`, a NamedTuple of functions) or a
-    flax.linen module (a dataclass, not a pytree).
+    arrays: an optax optimizer (a `GradientTransformation`, a NamedTuple of functions), a
+    flax.linen module (a dataclass, not a pytree), or a tuple or list written with strings in
+    it (`frozen=("b",)`). (A lone string compared in the function is JAX501's.)
 
     ## Why is this bad?
     `jax.jit` traces every argument that is not static as an array (a pytree of arrays). A
@@ -103,7 +104,8 @@ class NonArrayArgumentToJit(Rule):
     def check(
         self, node: ast.Call, argument: ast.expr, parameter: str, kind: str, callee: JitCall, ctx: Context
     ) -> None:
-        named = not isinstance(argument, (ast.Lambda, ast.Call))
+        # a lambda or `partial` made at the call compiles anew on each call; a list is unhashable
+        named = not isinstance(argument, (ast.Lambda, ast.Call, ast.List)) and "list" not in kind
         ctx.report(
             argument,
             f"`{snippet(ctx, argument)}` is {kind}, passed to `{parameter}` of jitted `{callee.info.name}`, "
@@ -118,6 +120,8 @@ def _function_kind(ctx: Context, argument: ast.expr) -> str | None:
     """What function ``argument`` certainly is, as a message fragment; None when not certain."""
     if isinstance(argument, ast.Lambda):
         return "a lambda"
+    if isinstance(argument, (ast.Tuple, ast.List)):
+        return _strings(argument)
     if isinstance(argument, ast.Call):
         qualname = ctx.model.qualname(argument.func, ctx.scope)
         return "a `functools.partial` object" if qualname in PARTIAL_OBJECTS else None
@@ -137,7 +141,16 @@ def _function_kind(ctx: Context, argument: ast.expr) -> str | None:
     value = owner.single_value(argument.id)
     if isinstance(value, ast.Lambda):
         return "a lambda"
+    if isinstance(value, ast.Tuple):
+        return _strings(value)
     return _made_object(ctx, value, owner) if isinstance(value, ast.Call) else None
+
+
+def _strings(display: ast.Tuple | ast.List) -> str | None:
+    """A tuple or list written with a string in it (``frozen=("b",)``): a string is no JAX type."""
+    if not any(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in display.elts):
+        return None
+    return "a tuple holding strings" if isinstance(display, ast.Tuple) else "a list holding strings"
 
 
 def _made_object(ctx: Context, call: ast.Call, owner: Scope) -> str | None:

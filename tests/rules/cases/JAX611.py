@@ -68,6 +68,24 @@ def run(w, x, y):
     filtered(x, jnp.tanh)
 
 
+@jax.jit
+def mask_grads(grads, frozen):
+    grads = dict(grads)
+    for name in frozen:
+        grads[name] = jnp.zeros_like(grads[name])
+    return grads
+
+
+@functools.partial(jax.jit, static_argnames=("frozen",))
+def mask_static(grads, frozen):
+    return {k: jnp.zeros_like(v) if k in frozen else v for k, v in grads.items()}
+
+
+def freeze(grads):
+    mask_grads(grads, frozen=("b",))  # error: JAX611
+    mask_static(grads, ("b",))
+
+
 class Net(nn.Module):
     @nn.compact
     def __call__(self, x):
