@@ -55,6 +55,12 @@ class DeprecatedJaxApi(Rule):
     | `jax.numpy.row_stack`, `trapz` | `jax.numpy.vstack`, `trapezoid` | 0.4.16 | 0.4.24 |
     | `jax.numpy.round_` | `jax.numpy.round` | 0.4.32 | 0.4.38 |
     | `jax.nn.normalize` | `jax.nn.standardize` | 0.3.5 | 0.4.29 |
+    | `jax.numpy.in1d` | `jax.numpy.isin(x, y).ravel()` (no automatic fix) | 0.4.16 | 0.4.24 |
+    | `jax.numpy.NINF`, `PZERO`, `NZERO` | `-jax.numpy.inf`, `0.0`, `-0.0` (no automatic fix) | 0.4.16 | 0.4.24 |
+    | `jax.numpy.issubsctype(x, t)` | `jax.numpy.issubdtype(x.dtype, t)` (no automatic fix) | 0.4.16 | 0.4.24 |
+    | `jax.scipy.linalg.tril`, `triu` | `jax.numpy.tril`, `triu` | 0.4.16 | 0.4.24 |
+    | `jax.xla_computation(f)(*args)` | `jax.jit(f).trace(*args).lower().compiler_ir('hlo')` (no automatic fix) | 0.4.30 | 0.4.34 |
+    | `jax.device_put_replicated`, `device_put_sharded` | `jax.device_put` with a sharding (no automatic fix) | 0.8.1 | 0.10.0 |
 
     `jax.tree_util.tree_map`, `tree_flatten` and the rest of `jax.tree_util` are current and not
     reported.

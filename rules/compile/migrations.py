@@ -140,6 +140,24 @@ _TABLE = [
     Migration("jax.numpy.trapz", "jax.numpy.trapezoid", "0.4.16", "0.4.24"),
     Migration("jax.numpy.round_", "jax.numpy.round", "0.4.32", "0.4.38"),
     Migration("jax.nn.normalize", "jax.nn.standardize", "0.3.5", "0.4.29"),
+    # NumPy NEP 52 clean-up (CHANGELOG: deprecated 0.4.16, removed 0.4.24)
+    Migration("jax.numpy.in1d", "jax.numpy.isin(x, y).ravel()", "0.4.16", "0.4.24", REPORT),
+    Migration("jax.numpy.NINF", "-jax.numpy.inf", "0.4.16", "0.4.24", REPORT),
+    Migration("jax.numpy.PZERO", "0.0", "0.4.16", "0.4.24", REPORT),
+    Migration("jax.numpy.NZERO", "-0.0", "0.4.16", "0.4.24", REPORT),
+    Migration("jax.numpy.issubsctype", "jax.numpy.issubdtype(x.dtype, t)", "0.4.16", "0.4.24", REPORT),
+    Migration("jax.scipy.linalg.tril", "jax.numpy.tril", "0.4.16", "0.4.24"),
+    Migration("jax.scipy.linalg.triu", "jax.numpy.triu", "0.4.16", "0.4.24"),
+    Migration(
+        "jax.xla_computation",
+        "jax.jit(f).trace(*args).lower().compiler_ir('hlo')",
+        "0.4.30",
+        "0.4.34",
+        REPORT,
+        "the ahead-of-time lowering APIs",
+    ),
+    Migration("jax.device_put_replicated", "jax.device_put", "0.8.1", "0.10.0", REPORT, "with a sharding"),
+    Migration("jax.device_put_sharded", "jax.device_put", "0.8.1", "0.10.0", REPORT, "with a sharding"),
 ]
 MIGRATIONS: dict[str, Migration] = {m.old: m for m in _TABLE}
 # jax.ops.index_* -> the `.at[]` method that replaced it

@@ -28,6 +28,18 @@ is_array = isinstance(jnp.ones(2), jnp.DeviceArray)  # error: JAX609
 # --- near misses ---
 
 
+def numpy_clean_up(x, y):
+    found = jnp.in1d(x, y)  # error: JAX609
+    low = jnp.NINF  # error: JAX609
+    lower = jax.scipy.linalg.tril(x)  # error: JAX609
+    return found, low, lower, jnp.isin(x, y).ravel(), -jnp.inf, jnp.tril(x)
+
+
+def pmap_era(x):
+    replicated = jax.device_put_replicated(x, jax.devices())  # error: JAX609
+    return replicated, jax.device_put(x)
+
+
 def current(params):
     leaves, treedef = tree_flatten(params)
     return tm(lambda p: p, params), jax.tree.map(lambda p: p, params), jax.tree_util.tree_leaves(params), leaves, treedef
