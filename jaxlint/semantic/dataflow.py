@@ -355,8 +355,9 @@ class Interpreter:
 
     def taint_container(self, base: ast.expr, stored: Value, key: ast.expr | None = None) -> None:
         """A container that receives a traced value now holds a tracer; a dict whose entries
-        are known gets the new entry under a constant key (``d["n"] = 3``), or is known only as a
-        whole after a store under another."""
+        are known gets the new entry under a constant key (``d["n"] = 3``), a list whose items are
+        known the new item at a constant position (``xs[0] = v``); either is known only as a
+        whole after a store elsewhere."""
         if not isinstance(base, ast.Name) or self.state is None:
             return
         old = self.state.names.get(base.id, UNKNOWN)
@@ -368,20 +369,26 @@ class Interpreter:
             # store or after it: there its entries are known only as a whole
             self.summary[base.id] = whole(self.summary[base.id])
             return
-        position = _item_position(key, known_elements(old))
-        if position is not None:  # `args[0] = jnp.array(3)`: that item is known
-            items = known_elements(old) or ()
-            self.assign_name(base.id, sequence([*items[:position], stored, *items[position + 1 :]]))
-            self.summary[base.id] = whole(self.summary[base.id])
+        items = known_elements(old)
+        position = _item_position(key, items)
+        if items is not None and position is not None:  # `args[0] = jnp.array(3)`: that item is known
+            self.rebind_items(base.id, [*items[:position], stored, *items[position + 1 :]])
             return
-        if not is_jax_array(stored) or is_container(stored):
-            old = without_elements(old)  # a list of arrays no more: `xs[0] = 1.0`, `xs.append(v)`
+        # after `xs[0] = 1.0` or `xs.append(v)`, a list of arrays is one no more
+        new = old if is_jax_array(stored) and not is_container(stored) else without_elements(old)
         if is_traced(stored):
-            self.assign_name(base.id, holding_tracer(old if known_elements(old) is None else whole(old)))
-        elif known is not None or known_elements(old) is not None:
-            self.assign_name(base.id, whole(old))
-        elif old is not self.state.names.get(base.id, UNKNOWN):
-            self.assign_name(base.id, old)
+            new = holding_tracer(new if items is None else whole(new))
+        elif known is not None or items is not None:
+            new = whole(new)
+        if new is not old:
+            self.assign_name(base.id, new)
+
+    def rebind_items(self, name: str, items: list[Value]) -> None:
+        """``name`` now holds a list of these known items (an item stored, one appended). Code
+        elsewhere (a closure, a function reading a global) may read it before the change or
+        after it: there it is known only as a whole."""
+        self.assign_name(name, sequence(items))
+        self.summary[name] = whole(self.summary[name])
 
     # ------------------------------------------------------------------ statements
 
@@ -756,19 +763,18 @@ class Interpreter:
             self.eval(node.format_spec)
         return STATIC
 
-    def e_tuple(self, node: ast.Tuple) -> Value:
+    def e_tuple(self, node: ast.Tuple | ast.List) -> Value:
         elements = [self.eval(e) for e in node.elts]
         if any(isinstance(e, ast.Starred) for e in node.elts):
             return container(self.unpacked(node.elts, elements))
         return sequence(elements)
 
     def e_list(self, node: ast.List | ast.Set) -> Value:
-        """A list display is known item by item until something stores into it (see
-        :meth:`taint_container`); a set, or a display with a ``*spread``, only as a whole."""
-        elements = [self.eval(e) for e in node.elts]
-        if isinstance(node, ast.List) and not any(isinstance(e, ast.Starred) for e in node.elts):
-            return sequence(elements)
-        return container(self.unpacked(node.elts, elements))
+        """A list display is known item by item, as a tuple is, until something stores into it
+        (see :meth:`taint_container`); a set only as a whole."""
+        if isinstance(node, ast.List):
+            return self.e_tuple(node)
+        return container(self.unpacked(node.elts, [self.eval(e) for e in node.elts]))
 
     @staticmethod
     def unpacked(elements: list[ast.expr], values: list[Value]) -> list[Value]:
@@ -2056,15 +2062,9 @@ class Interpreter:
         every = [*args, *keywords.values()]
         method = func.attr
         items = known_elements(receiver)
-        if (
-            method == "append"
-            and items is not None
-            and len(args) == 1
-            and not keywords
-            and isinstance(func.value, ast.Name)
-        ):
-            self.assign_name(func.value.id, sequence([*items, args[0]]))  # `ts.append(x)`: one more item
-            self.summary[func.value.id] = whole(self.summary[func.value.id])
+        held = func.value.id if isinstance(func.value, ast.Name) else None
+        if method == "append" and held and items is not None and len(args) == 1 and not keywords:
+            self.rebind_items(held, [*items, args[0]])  # `ts.append(x)`: one more item
         elif method in api.MUTATING_METHODS:  # `d.update(...)`: what it holds is known only as a whole
             self.taint_container(func.value, TRACED if any(is_traced(v) for v in every) else STATIC)
         base = whole(receiver)
@@ -2290,8 +2290,7 @@ class Interpreter:
                 if pytree is not None
                 else referring([InstanceRef(cls)], static=False)
             )
-        changed = target.apply(NONE, {}, "", self.runs) | target.detail_params(found)
-        if found and changed:
+        if found and target.detail_params(found):
             self.model.enqueue(target)
 
     def bind_arguments(

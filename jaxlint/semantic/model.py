@@ -261,6 +261,8 @@ class SemanticModel:
         self.global_reads: set[str] = set()  # names imported from modules that may be the project's
         self._makes_objects: dict[ast.AST, bool] = {}
         self._makes_arrays: dict[ast.AST, bool] = {}
+        self._runners_of: dict[FunctionInfo, set[str]] = {}  # see _info_runners
+        self._keys_of: dict[tuple[FunctionInfo, str], set[object] | None] = {}  # see _keys_read
         self._stores_by_class: dict[ast.ClassDef, dict[str, list[SelfStore]]] = {}
         self._self_function_readers: dict[tuple[ast.ClassDef, str], set[FunctionInfo]] = {}
         self._transformed_names: dict[ast.AST, frozenset[str]] = {}  # see transforms_param
@@ -853,9 +855,7 @@ class SemanticModel:
             and isinstance(info.node, ast.FunctionDef)
             and info.scope.called & {p.arg for p in info.param_nodes()}
         }
-        if not names:
-            return []
-        return [scope.node for scope in self.index.functions if scope.called & names]
+        return self._scopes_calling(names)
 
     def _value_handers(self) -> list[ast.AST]:
         """Functions of this module calling, or transforming, by its name a function that a
@@ -867,6 +867,10 @@ class SemanticModel:
             for info in self.infos.values()
             if info.transformed_by and isinstance(info.node, ast.FunctionDef)
         }
+        return self._scopes_calling(names)
+
+    def _scopes_calling(self, names: set[str]) -> list[ast.AST]:
+        """The functions of this module that call, or pass on, one of ``names``."""
         if not names:
             return []
         return [scope.node for scope in self.index.functions if scope.called & names]
@@ -1060,10 +1064,25 @@ class SemanticModel:
         loops = [s for s in self.runtime_rebound.get(name, []) if isinstance(s, (ast.For, ast.AsyncFor))]
         return loops[0] if loops else self._rebound_between_calls(name, info)
 
-    def _info_runners(self, info: FunctionInfo) -> set[str]:
-        """Module names whose call may trace ``info`` (or the jitted function that traces it)."""
+    def _keys_read(self, info: FunctionInfo, name: str) -> set[object] | None:
+        """:func:`_keys_read` of ``info``, walked once per function and name, on first need."""
+        key = (info, name)
+        if key not in self._keys_of:
+            self._keys_of[key] = _keys_read(info.node, name)
+        return self._keys_of[key]
+
+    def _traced_with(self, info: FunctionInfo) -> set[ast.AST]:
+        """``info`` and the jitted function that traces it (a helper or a lambda is traced when
+        that function is)."""
         root = self.compiled_root(info)
-        return self._runner_names({info.node} if root is None else {info.node, root.node})
+        return {info.node} if root is None else {info.node, root.node}
+
+    def _info_runners(self, info: FunctionInfo) -> set[str]:
+        """Module names whose call may trace ``info`` (see :meth:`_traced_with`), once per function."""
+        found = self._runners_of.get(info)
+        if found is None:
+            found = self._runners_of[info] = self._runner_names(self._traced_with(info))
+        return found
 
     def _configures_before_running(self, scope: Scope, store: ast.AST, runners: Collection[str]) -> bool:
         """A write that happens before the function reading it is traced: in the entry point
@@ -1252,18 +1271,16 @@ class SemanticModel:
         arguments the loop leaves alone. Not where module code clears JAX's caches or disables
         jit, or a call may trace anew (other arguments: other shapes, other static values)."""
         calls, stores = self._module_level_code
-        root = self.compiled_root(info)  # a helper or lambda is traced when the jitted function is
-        traced = {info.node} if root is None else {info.node, root.node}
+        traced = self._traced_with(info)
         cleared = self._caches_cleared
         if cleared is None or cleared & traced:
             return None
-        runners = self._runner_names(traced)
+        runners = self._info_runners(info)
         mine = [
             (c, loop)
             for c, loop in calls
             if self._calls_function(c, traced) or (isinstance(c.func, ast.Name) and c.func.id in runners)
         ]
-        reads: list[set[object] | None] = []  # the keys of `name` the function reads, once needed
         ran = {c for c, _ in mine}
         changes = [
             (s, loop) for s, loop, key in stores if key is not None or self._module_results.get(s) not in ran
@@ -1271,11 +1288,9 @@ class SemanticModel:
         for store, loop, key in stores:
             if store.id != name:
                 continue
-            if key is not None:
-                if not reads:
-                    reads.append(_keys_read(info.node, name))
-                if reads[0] is not None and key not in reads[0]:
-                    continue
+            read = None if key is None else self._keys_read(info, name)
+            if read is not None and key not in read:
+                continue  # `CONFIG["lr"] = ...` where the function reads only `CONFIG["wd"]`
             if loop is not None:
                 changed = {s.id for s, other in changes if other is loop} - {name}
                 if any(other is loop and not _reads_any(c, changed) for c, other in mine):

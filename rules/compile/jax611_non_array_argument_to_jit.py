@@ -97,15 +97,13 @@ class NonArrayArgumentToJit(Rule):
             if isinstance(argument, ast.Starred):
                 break
             parameter = callee.parameter(node, argument)
-            kind = None if parameter is None or parameter in callee.static else _function_kind(ctx, argument)
+            kind = None if parameter is None or parameter in callee.static else _non_array_kind(ctx, argument)
             if parameter is not None and kind is not None:
-                self.check(node, argument, parameter, kind, callee, ctx)
+                self.check(argument, parameter, kind, callee, ctx)
 
-    def check(
-        self, node: ast.Call, argument: ast.expr, parameter: str, kind: str, callee: JitCall, ctx: Context
-    ) -> None:
+    def check(self, argument: ast.expr, parameter: str, kind: str, callee: JitCall, ctx: Context) -> None:
         # a lambda or `partial` made at the call compiles anew on each call; a list is unhashable
-        named = not isinstance(argument, (ast.Lambda, ast.Call, ast.List)) and "list" not in kind
+        named = not isinstance(argument, (ast.Lambda, ast.Call, ast.List))
         ctx.report(
             argument,
             f"`{snippet(ctx, argument)}` is {kind}, passed to `{parameter}` of jitted `{callee.info.name}`, "
@@ -116,8 +114,9 @@ class NonArrayArgumentToJit(Rule):
         )
 
 
-def _function_kind(ctx: Context, argument: ast.expr) -> str | None:
-    """What function ``argument`` certainly is, as a message fragment; None when not certain."""
+def _non_array_kind(ctx: Context, argument: ast.expr) -> str | None:
+    """What object that is no JAX type ``argument`` certainly is (a function, an optimizer, a
+    linen module, strings), as a message fragment; None when not certain."""
     if isinstance(argument, ast.Lambda):
         return "a lambda"
     if isinstance(argument, (ast.Tuple, ast.List)):
@@ -179,8 +178,13 @@ def _bound_method(ctx: Context, argument: ast.Attribute) -> bool:
     return not any(_decorator_name(d) in ("property", "cached_property") for d in member.decorator_list)
 
 
+def _decorator_target(decorator: ast.expr) -> ast.expr:
+    """What a decorator names: ``f`` of ``@f`` and of ``@f(...)``."""
+    return decorator.func if isinstance(decorator, ast.Call) else decorator
+
+
 def _decorator_name(decorator: ast.expr) -> str | None:
-    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    target = _decorator_target(decorator)
     if isinstance(target, ast.Attribute):
         return target.attr
     return target.id if isinstance(target, ast.Name) else None
@@ -191,8 +195,7 @@ def _stays_a_function(ctx: Context, definition: ast.FunctionDef | ast.AsyncFunct
     decorator of another library may make it anything."""
     scope = ctx.model.index.parents.get(definition, ctx.model.index.module)
     for decorator in definition.decorator_list:
-        target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        qualname = ctx.model.qualname(target, scope) or ""
+        qualname = ctx.model.qualname(_decorator_target(decorator), scope) or ""
         if not qualname.startswith(FUNCTION_DECORATORS_ROOTS) or qualname == "jax.tree_util.Partial":
             return False
     return True

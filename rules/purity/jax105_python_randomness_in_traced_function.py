@@ -52,17 +52,15 @@ NUMPY_NON_DRAWS = frozenset(
     }
 )
 # Clocks and entropy: values that differ on every call, frozen into the program at trace time.
-CLOCKS_AND_ENTROPY = api.CLOCKS | frozenset(
+CLOCK_READS = api.CLOCKS | frozenset(
     {
         "datetime.datetime.now",
         "datetime.datetime.utcnow",
         "datetime.datetime.today",
         "datetime.date.today",
-        "os.urandom",
-        "uuid.uuid1",
-        "uuid.uuid4",
     }
 )
+CLOCKS_AND_ENTROPY = CLOCK_READS | frozenset({"os.urandom", "uuid.uuid1", "uuid.uuid4"})
 
 
 class PythonRandomnessInTracedFunction(Rule):
@@ -117,10 +115,9 @@ class PythonRandomnessInTracedFunction(Rule):
         what = self.describe(node, ctx)
         if what is None:
             return
-        clock = ctx.qualname(node.func) in api.CLOCKS or "datetime" in what
         cure = (
             "read the clock outside and pass its value as an argument"
-            if clock
+            if ctx.qualname(node.func) in CLOCK_READS
             else "use `jax.random` with a key argument"
         )
         ctx.report(
