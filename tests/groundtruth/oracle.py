@@ -99,6 +99,7 @@ ERRORS: list[tuple[str, str, frozenset[str]]] = [
     ("TypeError", "requires ndarray or scalar arguments", frozenset({"JAX6"})),
     ("IndexError", "must be static", frozenset({"JAX4"})),
     ("IndexError", "Slice entries must be static", frozenset({"JAX4"})),
+    ("IndexError", "slice indices must have static", frozenset({"JAX4"})),  # JAX 0.11
     ("ValueError", "Non-hashable static arguments", frozenset({"JAX6"})),
     ("TypeError", "unhashable type", frozenset({"JAX6"})),
     ("AttributeError", "module 'jax", frozenset({"JAX6"})),

@@ -133,3 +133,20 @@ def test_agreement_counts_a_finding_only_on_the_hazard_line(programs):
     findings[ok.id] = []
     judged, _ = agreement.outcomes([p, ok], stored, findings)
     assert [o.kind for o in judged] == ["agree", "agree"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # JAX 0.10
+        "Slice entries must be static integers. Got slice(None, JitTracer(~int32[]), None) at position 0",
+        # JAX 0.11 (seen on the lent GPU machine, bench/gpu_check.sh)
+        "Array slice indices must have static start/stop/step to be used with NumPy indexing syntax. "
+        "Got slice(None, JitTracer(int32[]), None) at position 0",
+    ],
+)
+def test_the_oracle_explains_a_traced_slice_bound_in_each_jax_version(message):
+    pytest.importorskip("jax")
+    from tests.groundtruth.oracle import _classify
+
+    assert _classify(IndexError(message)) == frozenset({"JAX4"})

@@ -2,8 +2,10 @@
 
 ``python -m tests.groundtruth.verdicts`` runs every program with JAX (the oracle, a pool of
 worker processes) and rewrites ``verdicts.json``; ``--only-stale`` re-judges only the programs
-whose stored verdict is missing or was made for other source (the generator changed). Loading
-the stored verdicts needs no JAX.
+whose stored verdict is missing or was made for other source (the generator changed).
+``--compare FILE`` stores nothing: it judges (``--sample N`` programs, as ``bench/differential.py``
+draws them) with the JAX installed and writes where its verdicts differ from the stored ones, to
+tell what another JAX version or machine does differently. Loading the stored verdicts needs no JAX.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.groundtruth.generator import UNIVERSE_SEED, Program, universe
+from tests.groundtruth.generator import UNIVERSE_SEED, Program, sample, universe
 
 PATH = Path(__file__).resolve().parent / "verdicts.json"
 
@@ -50,6 +52,25 @@ def stale(programs: list[Program], data: dict[str, Any]) -> list[Program]:
     return [p for p in programs if stored.get(p.id, {}).get("digest") != p.digest]
 
 
+def compare(results: dict[str, dict[str, Any]], data: dict[str, Any], path: Path) -> int:
+    """Write the programs whose verdict or family differs from the stored one; print a summary."""
+    import jax
+
+    stored = data.get("programs", {})
+    changed = {
+        pid: {"stored": stored.get(pid), "now": record}
+        for pid, record in sorted(results.items())
+        if pid in stored
+        and (record["verdict"], record.get("family")) != (stored[pid]["verdict"], stored[pid].get("family"))
+    }
+    meta = {"stored_jax": data.get("jax"), "jax": jax.__version__, "judged": len(results)}
+    path.write_text(json.dumps({**meta, "changed": changed}, indent=1, sort_keys=True) + "\n")
+    print(
+        f"{len(results)} judged with JAX {jax.__version__}; {len(changed)} differ from JAX {data.get('jax')}"
+    )
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.groundtruth.verdicts", description=__doc__)
     parser.add_argument("--workers", type=int, default=2, help="oracle processes (default 2)")
@@ -57,6 +78,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only-stale", action="store_true", help="judge only missing or outdated verdicts")
     parser.add_argument("--limit", type=int, help="judge at most this many (for trying it out)")
     parser.add_argument("--dropped", action="store_true", help="also re-judge the programs stored as dropped")
+    parser.add_argument("--sample", type=int, metavar="N", help="judge the N programs the differential draws")
+    parser.add_argument(
+        "--compare", type=Path, metavar="FILE", help="store nothing; write where the verdicts differ to FILE"
+    )
     parser.add_argument("ids", nargs="*", help="re-judge only these programs")
     args = parser.parse_args(argv)
 
@@ -66,6 +91,11 @@ def main(argv: list[str] | None = None) -> int:
 
     programs = universe()
     data = load()
+    if args.compare:
+        todo = sample(programs, args.sample, seed=0) if args.sample else programs
+        return compare(
+            judge_all(todo[: args.limit], workers=args.workers, batch=args.batch), data, args.compare
+        )
     todo = stale(programs, data) if args.only_stale or args.dropped or args.ids else programs
     if args.dropped:
         todo += [
