@@ -121,7 +121,7 @@ def carried_leaf(
     owner = argument.value.id
     carry = carry_parameter(info)
     body = info.node.body
-    if carry is None or owner in ("self", "cls") or (not nested and _read_by_nested(body, owner)):
+    if carry is None or owner in ("self", "cls") or (not nested and read_by_nested(body, owner)):
         return None
     position = None if owner == carry else _unpacked_at(body, carry, owner)
     if owner != carry and position is None:
@@ -208,7 +208,17 @@ def _hands_back(info: FunctionInfo, body: list[ast.stmt], owner: str, position: 
     return True
 
 
-def _read_by_nested(body: list[ast.stmt], owner: str) -> bool:
+def carried_names(info: FunctionInfo) -> list[str]:
+    """The names a lax loop body holds its carry in: the carry parameter, and the names unpacked
+    from it at the top of the body."""
+    carry = carry_parameter(info)
+    if carry is None or not isinstance(info.node, ast.FunctionDef):
+        return []
+    unpacked = carry_unpacking(info.node.body, carry) or []
+    return [carry, *(target.id for target in unpacked if isinstance(target, ast.Name))]
+
+
+def read_by_nested(body: list[ast.stmt], owner: str) -> bool:
     """Whether a function or class defined in the body mentions ``owner``."""
     nested = [n for n in own_nodes(body) if isinstance(n, FUNCTION_NODES)]
     return any(isinstance(n, ast.Name) and n.id == owner for inner in nested for n in ast.walk(inner))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
@@ -12,10 +13,11 @@ from jaxlint.semantic import api
 from jaxlint.semantic.bodies import step_counter
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.transforms import MAPPING, REPEATING
-from jaxlint.semantic.values import is_traced
+from jaxlint.semantic.values import is_traced, key_ids
 
-from ..support.blocks import own_nodes, statement_path
+from ..support.blocks import own_nodes, statement_path, stores_name
 from ..support.explain import function_name, names_assigned_in, snippet
+from .carry import carried_names, hands_back_carried, read_by_nested
 
 CONSTRUCTOR_NAMES = frozenset(name.rsplit(".", 1)[1] for name in api.KEY_CONSTRUCTORS)
 
@@ -30,6 +32,18 @@ class HoistKey(FixRequest):
     key: str
     uses: tuple[ast.Name, ...]
     fold_index: str | None = None  # a fori_loop body's step index, folded into the hoisted key
+
+
+@dataclass(frozen=True)
+class SplitCarriedKey(FixRequest):
+    """Split the key ``carried`` that a ``scan``/``while_loop`` body carries and hands back, on
+    every step, and use the new key for the one made from a constant seed: before ``statement``
+    (of the body), ``carried, subkey = split(carried)``; with ``target``, the statement is
+    ``target = <the key made>`` and becomes ``carried, target = split(carried)``."""
+
+    carried: str
+    statement: ast.stmt
+    target: str | None
 
 
 @dataclass(frozen=True)
@@ -89,9 +103,12 @@ class ConstantSeedKeyInLoop(Rule):
     by nature: the numbers drawn change. In a `fori_loop` body the step index is folded into the
     key (`jax.random.fold_in(jax.random.key(0), i)`), and in a `while_loop` body the counter it
     unpacks from its carry and hands back as `count + 1`; the key is hoisted to the top of the
-    body first where a Python loop of identical iterations repeats it too. It is not offered
+    body first where a Python loop of identical iterations repeats it too. In a `scan` or
+    `while_loop` body whose carry holds a key that the body only hands back, that key is split on
+    every step and the new key takes the constant one's place (`key, key0 =
+    jax.random.split(key)`): the next step draws from the key handed back. It is not offered
     where the hoisted key would still be re-created each time (inside an outer loop, or in a
-    function that `vmap`, `scan` or a `while_loop` without such a counter repeats). A
+    function that `vmap`, `scan` or a `while_loop` without such a counter or key repeats). A
     constant-seed key folded with data that changes (a loop variable, a step index, a counter)
     is not reported.
 
@@ -160,13 +177,15 @@ class ConstantSeedKeyInLoop(Rule):
             fix=self.hoist(ctx) if hoistable else self.fold_step(ctx, node, where),
         )
 
-    def fold_step(self, ctx: Context, node: ast.Call, where: str) -> HoistKey | FoldStepIndex | None:
+    def fold_step(
+        self, ctx: Context, node: ast.Call, where: str
+    ) -> HoistKey | FoldStepIndex | SplitCarriedKey | None:
         """In a ``fori_loop`` body: the step index folded into the key where only the steps
         repeat it; hoisted to the top of the body and folded there, where a Python loop of
-        identical iterations repeats it too."""
+        identical iterations repeats it too. In a body with no step index, a key it carries."""
         index = _step_index(ctx)
         if index is None:
-            return None
+            return _split_carried(ctx, node)
         if where.startswith("on every iteration of `"):
             # in a Python loop whose iterations differ, the step index alone leaves every
             # iteration the same key: only a key the loop already folds its data into is fixed
@@ -210,6 +229,38 @@ class ConstantSeedKeyInLoop(Rule):
                 return f"for every element that `{repeated_by}` maps"
             return f"on every iteration of `{repeated_by}`"
         return None
+
+
+def _split_carried(ctx: Context, made: ast.Call) -> SplitCarriedKey | None:
+    """The fix for a key made at the top of a ``scan``/``while_loop`` body (not in a Python loop
+    there) that carries a key it only hands back: split that key on every step instead."""
+    info = ctx.function
+    if info is None or ctx.loops or not isinstance(info.node, ast.FunctionDef):
+        return None
+    body = info.node.body
+    statement = next((s for s in body if encloses(s, made)), None)
+    carried = next((name for name in carried_names(info) if _carries_a_key_only(ctx, body, info, name)), None)
+    if statement is None or isinstance(statement, ast.Return) or carried is None:
+        return None
+    if any(stores_name(n, carried) for n in own_nodes(body[body.index(statement) :])):
+        return None  # unpacked from the carry after the key is made
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1 and statement.value is made:
+        target = statement.targets[0]
+        return SplitCarriedKey(carried, statement, target.id if isinstance(target, ast.Name) else None)
+    return SplitCarriedKey(carried, statement, None)
+
+
+def _carries_a_key_only(ctx: Context, body: list[ast.stmt], info: FunctionInfo, name: str) -> bool:
+    """Whether the lax loop body ``info`` (statements ``body``) carries a PRNG key in ``name``
+    (named as keys are, and a key as far as the model knows) and only hands it back: it reads it
+    in its ``return`` statements alone, and no function nested in it reads it."""
+    if not _key_name(name) or not hands_back_carried(info, name) or read_by_nested(body, name):
+        return False
+    nodes = list(own_nodes(body))
+    reads = [n for n in nodes if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)]
+    returns = [n for n in nodes if isinstance(n, ast.Return)]
+    # each `return` hands it back once (hands_back_carried), and nothing else reads it
+    return len(reads) == len(returns) and all(key_ids(ctx.value(n)) for n in reads)
 
 
 def _read_where_repeated(ctx: Context) -> bool:
