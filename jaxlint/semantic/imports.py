@@ -26,6 +26,13 @@ CANONICAL_PREFIXES = {
     "flax.linen.module.Module": "flax.linen.Module",
     "flax.linen.module.compact": "flax.linen.compact",
     "jax.experimental.io_callback": "jax.experimental.io_callback",
+    # flax's control flow and pmap take modules among their operands and trace like JAX's own
+    # (measured with JAX 0.10.2 and flax 0.12: a Python `if` on an operand raises in each)
+    "flax.nnx.cond": "jax.lax.cond",
+    "flax.nnx.switch": "jax.lax.switch",
+    "flax.nnx.fori_loop": "jax.lax.fori_loop",
+    "flax.nnx.while_loop": "jax.lax.while_loop",
+    "flax.nnx.pmap": "jax.pmap",
 }
 
 

@@ -133,6 +133,8 @@ def _layer_value(
     if kind == "vmap":
         if _has_non_none_default(info, name):
             return None  # left out by the caller, it keeps its Python default
+        if transform.unmapped and _passed_through(layer, transform.unmapped, position, name):
+            return None  # `jnp.vectorize(f, excluded={1})`: the caller's value, unmapped
         return _vmap_value(layer, position)
     if kind == "grad":
         argnums = _int_set(keyword_argument(layer.call, "argnums"), default={0})
@@ -173,6 +175,19 @@ def _jit_value(info: FunctionInfo, layer: Layer, position: int | None, name: str
         # parameter none of them passes keeps its Python default (`axis=None`)
         return None
     return TRACED
+
+
+def _passed_through(layer: Layer, keyword: str, position: int | None, name: str) -> bool:
+    """Whether the ``keyword`` set of the mapping (``excluded={0, "scale"}``) may name this
+    parameter: by position or name, or in a set that is not written out."""
+    given = keyword_argument(layer.call, keyword)
+    if given is None:
+        return False
+    elements = given.elts if isinstance(given, (ast.Tuple, ast.List, ast.Set)) else None
+    if elements is None or not all(isinstance(e, ast.Constant) for e in elements):
+        return True  # `excluded=EXCLUDED`: any parameter may be
+    values = {e.value for e in elements if isinstance(e, ast.Constant)}
+    return name in values or position in values
 
 
 def _vmap_value(layer: Layer, position: int | None) -> Value | None:

@@ -94,6 +94,7 @@ class Transform:
     # (position, keyword) whose pytree it receives, its leaves traced (sliced along the leading
     # axis for `scan`'s xs, which keeps the structure); None: a fresh tracer (fori_loop's index)
     feeds: tuple[tuple[int, str] | None, ...] = ()
+    unmapped: str | None = None  # keyword naming the positions and names a mapping passes through
 
     @property
     def abstract(self) -> bool:
@@ -146,9 +147,15 @@ _ENTRIES = [
     Transform("jax.pmap", STAGED, "pmap", static_argnums="static_broadcasted_argnums"),
     Transform("jax.vmap", ABSTRACT, "vmap"),
     Transform("flax.nnx.vmap", ABSTRACT, "vmap"),
+    # vmap underneath, once per core dimension; `excluded` arguments reach the function as given
+    Transform("jax.numpy.vectorize", ABSTRACT, "vmap", fn_keywords=("pyfunc",), unmapped="excluded"),
     Transform("equinox.filter_jit", STAGED, "filter"),
     Transform("equinox.filter_vmap", ABSTRACT, "filter_vmap"),
     Transform("equinox.filter_pmap", STAGED, "filter"),
+    Transform("equinox.filter_checkpoint", STAGED, "filter"),
+    Transform("equinox.filter_eval_shape", STAGED, "filter"),
+    # traces to a program that returns the error beside the result (staged: measured)
+    _jit("jax.experimental.checkify.checkify", argnums=None, argnames=None),
     _grad("jax.grad"),
     _grad("jax.value_and_grad"),
     _grad("jax.jacfwd"),
@@ -194,7 +201,7 @@ _ENTRIES = [
 ]
 
 TRANSFORMS: dict[str, Transform] = {t.name: t for t in _ENTRIES}
-EVALUATING = frozenset({"jax.jvp", "jax.vjp", "jax.linearize", "jax.eval_shape"})
+EVALUATING = frozenset({"jax.jvp", "jax.vjp", "jax.linearize", "jax.eval_shape", "equinox.filter_eval_shape"})
 
 # jits whose ``static_argnames`` a fix can extend (one application marks a parameter static).
 JITS_WITH_STATIC_ARGNAMES = frozenset({"jax.jit", "flax.nnx.jit"})
@@ -205,9 +212,9 @@ COMPILING_TRANSFORMS = frozenset({"jax.jit", "jax.pmap", "flax.nnx.jit"})
 # JAX array (not flax.nnx.jit, which returns module objects updated in place).
 COMPILED_OUTPUTS = frozenset({"jax.jit", "jax.pmap", "equinox.filter_jit"})
 # Transformations that trace a function only to look at its result's shapes or program, never run it.
-TRACED_FOR_SHAPES = frozenset({"jax.eval_shape", "jax.make_jaxpr"})
+TRACED_FOR_SHAPES = frozenset({"jax.eval_shape", "jax.make_jaxpr", "equinox.filter_eval_shape"})
 # Transformations that run their function's body once per batch element (or device), all in one trace.
-MAPPING = frozenset({"jax.vmap", "flax.nnx.vmap", "equinox.filter_vmap", "jax.pmap"})
+MAPPING = frozenset({"jax.vmap", "flax.nnx.vmap", "jax.numpy.vectorize", "equinox.filter_vmap", "jax.pmap"})
 # Transformations that run their function's body once per iteration or batch element.
 REPEATING = MAPPING | frozenset(
     {"jax.lax.scan", "jax.lax.fori_loop", "jax.lax.while_loop", "jax.lax.map", "flax.nnx.scan"}
