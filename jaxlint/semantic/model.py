@@ -33,6 +33,7 @@ from jaxlint.engine.astutil import (
 from jaxlint.semantic import api
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.cross_module import LayerSpec, ProjectView, TraceRequest
+from jaxlint.semantic.decorators import forwards_calls
 from jaxlint.semantic.functions import FunctionInfo, FunctionNode
 from jaxlint.semantic.imports import Resolver
 from jaxlint.semantic.keys import KeyEvent, KeyId, origin
@@ -65,6 +66,7 @@ from jaxlint.semantic.transforms import (
     CACHING_KINDS,
     CALL_TAILS,
     FLAX_LIFTED,
+    FORWARDING,
     HOST,
     JITS_WITH_STATIC_ARGNAMES,
     NONE,
@@ -1498,6 +1500,8 @@ class SemanticModel:
         transform = self.transform_of(decorator, scope)
         if transform is not None:
             return Layer(transform, None, decorator)
+        if self._forwarding(decorator, scope):  # `def logged(fn): ... return wrapper`
+            return Layer(FORWARDING, None, decorator)
         if isinstance(decorator, ast.Name):  # `my_jit = partial(jax.jit, static_argnames=...)`
             owner = scope.lookup(decorator.id)
             bound_once = owner is not None and owner.bound.get(decorator.id) == 1
@@ -1517,6 +1521,14 @@ class SemanticModel:
         if transform is not None and (not decorator.args or transform.kind == "wrapper"):
             return Layer(transform, decorator, decorator)
         return None
+
+    def _forwarding(self, expr: ast.AST, scope: Scope) -> bool:
+        """Whether ``expr`` names a decorator of this module that forwards every call to the
+        function it decorates."""
+        if not isinstance(expr, ast.Name):
+            return False
+        found = self.resolve_function(expr, scope)
+        return found is not None and found[1] == 0 and forwards_calls(found[0].node)
 
     def apply_call(self, call: ast.Call, scope: Scope, transform: Transform, context: int) -> None:
         """Apply ``transform`` called as ``call`` to each function it receives. A function the
@@ -2076,6 +2088,8 @@ class SemanticModel:
             return Chain(None, [], 0, external=external)
         if not isinstance(expr, ast.Call):
             return None
+        if len(expr.args) == 1 and not expr.keywords and self._forwarding(expr.func, scope):
+            return self.resolve_chain(expr.args[0], scope, depth + 1)  # `jax.jit(logged(f))`
         qualname = self.resolver.qualname(expr.func, scope)
         if qualname is None or not expr.args:
             return None

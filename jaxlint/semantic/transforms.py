@@ -201,6 +201,9 @@ _ENTRIES = [
 ]
 
 TRANSFORMS: dict[str, Transform] = {t.name: t for t in _ENTRIES}
+# A decorator of the project that forwards every call to the function it decorates
+# (:mod:`jaxlint.semantic.decorators`): transparent, as `functools.wraps` is.
+FORWARDING = _wrapper("a decorator that forwards its calls")
 EVALUATING = frozenset({"jax.jvp", "jax.vjp", "jax.linearize", "jax.eval_shape", "equinox.filter_eval_shape"})
 
 # jits whose ``static_argnames`` a fix can extend (one application marks a parameter static).
