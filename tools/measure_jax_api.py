@@ -5,7 +5,8 @@ Usage: python tools/measure_jax_api.py [--check] [--verbose] [--output PATH] [--
 jaxlint's rules never import JAX; what they know about its API is either typed by hand or measured
 here and checked in as ``jaxlint/semantic/data/jax_api.json`` (read by
 :mod:`jaxlint.semantic.measured`). For every public callable of ``jax.numpy`` (with its ``linalg``
-and ``fft``), ``jax.lax``, ``jax.nn`` and ``jax.random``, the script
+and ``fft``), ``jax.lax``, ``jax.nn``, ``jax.random``, ``jax.ops``, ``jax.image`` and
+``jax.scipy`` (see ``MODULES``), the script
 
 1. finds a *baseline*: concrete arguments with which the call succeeds eagerly and under ``jax.jit``
    with every argument closed over. Candidates are chosen by parameter name and annotation (small
@@ -87,6 +88,7 @@ MODULES = (
     "jax.scipy.ndimage",
     "jax.scipy.integrate",
     "jax.ops",
+    "jax.image",
 )
 JNP_MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft")
 
@@ -271,6 +273,10 @@ BY_NAME: dict[str, list[Candidate]] = {
     "pad_width": [const(1), const(((1, 1), (0, 0))), const((1, 1))],
     "window_dimensions": [const((1, 2)), const((1, 1))],
     "window_strides": [const((1, 1))],
+    # convolutions: a batch of one image and one filter (NCHW, OIHW), two spatial dimensions,
+    # so that strides, padding and dilations have something to measure
+    "lhs": [F4D, F23],
+    "rhs": [F4D, F23],
     "num": INTS,
     "n": [const(3), const(2), const(1)],
     "m": [F23, F33, const(3)],
@@ -341,6 +347,7 @@ BY_NAME: dict[str, list[Candidate]] = {
     "p": [const(0.5), F3, const(2)],
     "data": [const(1), I2],
     "padding": [const("VALID"), const("SAME")],
+    "method": [const("linear"), const("nearest")],  # jax.image.resize
     "num_samples": [const(2)],
     "mode": [const("clip"), const("wrap")],
     "axis_name": [const("i")],
