@@ -1201,16 +1201,18 @@ class SemanticModel:
         return frozenset(found)
 
     @cached_property
-    def _module_level_code(
-        self,
-    ) -> tuple[list[tuple[ast.Call, ast.AST | None]], list[tuple[ast.Name, ast.AST | None, object]]]:
-        """The calls and the name stores of module-level code (not in a def or class), each with
-        the outermost module-level loop around it (None: straight-line code); a store into an
+    def _module_level_code(self) -> BlockCode:
+        """The calls and the name stores of module-level code (see :meth:`_code_of`)."""
+        return self._code_of(self.tree.body)
+
+    def _code_of(self, body: list[ast.stmt]) -> BlockCode:
+        """The calls and the name stores of ``body`` (not in a def or class in it), each with
+        the outermost loop of ``body`` around it (None: straight-line code); a store into an
         item or attribute counts as a store of the name it is reached through, with the key or
         attribute it stores (None: the name itself, or a key not known)."""
         calls: list[tuple[ast.Call, ast.AST | None]] = []
         stores: list[tuple[ast.Name, ast.AST | None, object]] = []
-        stack: list[tuple[ast.AST, ast.AST | None]] = [(stmt, None) for stmt in reversed(self.tree.body)]
+        stack: list[tuple[ast.AST, ast.AST | None]] = [(stmt, None) for stmt in reversed(body)]
         while stack:
             node, loop = stack.pop()
             if isinstance(node, (*FUNCTION_NODES, ast.ClassDef)):
@@ -1267,14 +1269,35 @@ class SemanticModel:
         return found
 
     def _rebound_between_calls(self, name: str, info: FunctionInfo) -> ast.AST | None:
-        """A module-level store of ``name`` (or of the item or attribute of it that ``info``
-        reads) between two module-level calls of ``info`` that pass the same arguments to the
-        same function (call, rebind, call), or in a module-level loop that calls it with
-        arguments the loop leaves alone. Not where module code clears JAX's caches or disables
-        jit, or a call may trace anew (other arguments: other shapes, other static values)."""
-        calls, stores = self._module_level_code
+        """A store of module name ``name`` (or of the item or attribute of it that ``info``
+        reads) between two calls of ``info`` that pass the same arguments to the same function
+        (call, rebind, call), or in a loop that calls it with arguments the loop leaves alone:
+        in module-level code, or in the body of an eager function of the module (a ``main``, a
+        ``train``) where ``name`` is not a local name. Not where that code clears JAX's caches
+        or disables jit, or a call may trace anew (other arguments: other shapes, other static
+        values)."""
+        found = self._rebound_in(self._module_level_code, self._caches_cleared, name, info)
+        if found is not None:
+            return found
+        runners = self._info_runners(info)
+        for scope in self.index.functions:
+            if not scope.called & runners or scope.lookup(name) is not self.index.module:
+                continue
+            function = self.infos.get(scope.node)
+            if function is None or function.abstract or not isinstance(scope.node, ast.FunctionDef):
+                continue
+            code = self._code_of(scope.node.body)
+            found = self._rebound_in(code, _cleared_by(self, code[0]), name, info)
+            if found is not None:
+                return found
+        return None
+
+    def _rebound_in(
+        self, code: BlockCode, cleared: set[ast.AST] | None, name: str, info: FunctionInfo
+    ) -> ast.AST | None:
+        """:meth:`_rebound_between_calls` in the calls and stores of one block of code."""
+        calls, stores = code
         traced = self._traced_with(info)
-        cleared = self._caches_cleared
         if cleared is None or cleared & traced:
             return None
         runners = self._info_runners(info)
@@ -1361,22 +1384,8 @@ class SemanticModel:
 
     @cached_property
     def _caches_cleared(self) -> set[ast.AST] | None:
-        """The functions whose cache module code clears (``f.clear_cache()``); None where it
-        clears them all or turns jit off (``jax.clear_caches()``, ``jax.disable_jit``)."""
-        cleared: set[ast.AST] = set()
-        for call, _ in self._module_level_code[0]:
-            func = call.func
-            leaf = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-            if leaf in ("clear_caches", "disable_jit") or any(
-                isinstance(a, ast.Constant) and a.value == "jax_disable_jit" for a in call.args
-            ):
-                return None
-            if leaf == "clear_cache" and isinstance(func, ast.Attribute):
-                found = refs(self.values.get(func.value, UNKNOWN))
-                if not found:
-                    return None  # a cache of a function the model does not know
-                cleared |= {ref.node for ref in found if isinstance(ref, FunctionRef)}
-        return cleared
+        """The functions whose cache module code clears (see :func:`_cleared_by`)."""
+        return _cleared_by(self, self._module_level_code[0])
 
     def _same_call(self, first: ast.Call, later: ast.Call, name: str, changes: list) -> bool:
         """Whether two calls pass the same arguments to the same function: written alike, and no
@@ -2839,8 +2848,31 @@ def _keys_read(function: ast.AST, name: str) -> set[object] | None:
     return keys
 
 
+def _cleared_by(model: SemanticModel, calls: list[tuple[ast.Call, ast.AST | None]]) -> set[ast.AST] | None:
+    """The functions whose cache ``calls`` clear (``f.clear_cache()``); None where they clear
+    them all or turn jit off (``jax.clear_caches()``, ``jax.disable_jit``)."""
+    cleared: set[ast.AST] = set()
+    for call, _ in calls:
+        func = call.func
+        leaf = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if leaf in ("clear_caches", "disable_jit") or any(
+            isinstance(a, ast.Constant) and a.value == "jax_disable_jit" for a in call.args
+        ):
+            return None
+        if leaf == "clear_cache" and isinstance(func, ast.Attribute):
+            found = refs(model.values.get(func.value, UNKNOWN))
+            if not found:
+                return None  # a cache of a function the model does not know
+            cleared |= {ref.node for ref in found if isinstance(ref, FunctionRef)}
+    return cleared
+
+
 def _reads_any(call: ast.Call, names: set[str]) -> bool:
     return bool(names) and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(call))
+
+
+# The calls and name stores of a block of code, each with the outermost loop of the block around it.
+BlockCode = tuple[list[tuple[ast.Call, "ast.AST | None"]], list[tuple[ast.Name, "ast.AST | None", object]]]
 
 
 def _position(node: ast.AST) -> tuple[int, int]:

@@ -147,10 +147,14 @@ class StaleGlobalInTracedFunction(Rule):
 
 
 def _outer_owner(scope: Scope, name: str) -> Scope | None:
-    """The module or enclosing function that binds ``name`` (not an import or a def)."""
+    """The module or enclosing function that binds ``name`` (not an import or a function; a
+    class, whose attributes the program may change, at module level)."""
     owner = scope.lookup(name)
     if owner is None or owner.function is scope.function:
         return None
-    if owner.imports.get(name) is not None or name in owner.defs:
+    if owner.imports.get(name) is not None:
+        return None
+    defs = owner.defs.get(name, [])
+    if defs and not (owner.kind == "module" and all(isinstance(d, ast.ClassDef) for d in defs)):
         return None
     return owner
