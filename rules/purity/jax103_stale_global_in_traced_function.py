@@ -19,8 +19,10 @@ class StaleGlobalInTracedFunction(Rule):
     """## What it does
     Finds reads, inside a jitted (or otherwise abstractly traced) function, of a module global
     that the program rebinds at run time (a `global` assignment in some function, a
-    module-level `for` loop over it, or module code that rebinds it between two calls of the
-    function or in a loop that calls it), of a closed-over variable that is rebound after a jitted
+    module-level `for` loop over it, or code that rebinds it, or changes the entry or the class
+    attribute the function reads, between two calls of the function with the same arguments or
+    in a loop that calls it: module code, or an eager function such as a `main` or a training
+    loop), of a closed-over variable that is rebound after a jitted
     nested function captured it, or of an attribute of a static object argument (a config
     object, or the `self` of a method jitted with `static_argnums=0`) that the program changes
     between two calls on the same object (a store, or a method that stores on `self`).
