@@ -14,6 +14,7 @@ from jaxlint.fixing.fixer import CannotFix, Fixer
 from jaxlint.fixing.plans import (
     CondBranches,
     MarkStatic,
+    NanGuard,
     WhereAssign,
     WhereExpression,
     WhereReturn,
@@ -91,12 +92,15 @@ class BranchOnTracerRewrite(Fixer[BranchFix]):
         values, guards = plan.values, plan.guards
         # the fallback's code comes from the `return` after the `if` when the plan consumes it
         fallback = WhereBuilder(doc, doc.snippet(plan.following), scope) if plan.following else where
-        last = fallback.guarded(values[-1], guards[-1], where.selector(tests, len(tests)))
-        codes = [
-            where.guarded(v, g, where.selector(tests, i))
-            for i, (v, g) in enumerate(zip(values[:-1], guards[:-1], strict=True))
-        ]
-        code = f"return {where.chain(tests, [*codes, last])}"
+        if plan.width:
+            rows = [v.elts for v in values if isinstance(v, ast.Tuple)]
+            columns = [
+                self.where_column(where, fallback, tests, [row[k] for row in rows], guards[k :: plan.width])
+                for k in range(plan.width)
+            ]
+            code = f"return {', '.join(columns)}" + ("," if plan.width == 1 else "")
+        else:
+            code = f"return {self.where_column(where, fallback, tests, list(values), guards)}"
         if plan.following is not None:
             following = doc.snippet(plan.following)
             comments = [c for c in [*snippet.comments(), *following.comments()] if c not in code]
@@ -104,6 +108,23 @@ class BranchOnTracerRewrite(Fixer[BranchFix]):
             text = text.replace("\n", doc.newline)
             return [doc.edit(snippet.line_start, doc.end(plan.following), text), *where.edits]
         return [snippet.replace_code(code), *where.edits]
+
+    @staticmethod
+    def where_column(
+        where: WhereBuilder,
+        fallback: WhereBuilder,
+        tests: list[str],
+        values: list[ast.expr],
+        guards: tuple[tuple[NanGuard, ...], ...],
+    ) -> str:
+        """The ``jnp.where`` chain choosing among ``values`` (one per test, then the fallback, whose
+        code ``fallback`` reads); the value itself where every branch returns the same code."""
+        pairs = enumerate(zip(values[:-1], guards[:-1], strict=True))
+        codes = [where.guarded(v, g, where.selector(tests, i)) for i, (v, g) in pairs]
+        codes.append(fallback.guarded(values[-1], guards[-1], where.selector(tests, len(tests))))
+        if len(set(codes)) == 1 and not any(guards):
+            return codes[0]
+        return where.chain(tests, codes)
 
     def where_assign(self, doc: Document, plan: WhereAssign, scope: Scope) -> list[Edit]:
         snippet = doc.snippet(plan.node)

@@ -42,13 +42,16 @@ class WhereReturn(FixRequest):
 
     ``values`` has one value per test and then the fallback; ``guards`` one tuple per value.
     ``following`` is the ``return`` after the ``if`` that supplies the fallback (and is replaced
-    too), or None when the chain's own ``else`` does."""
+    too), or None when the chain's own ``else`` does. With ``width``, every value is a tuple
+    display of that many elements, each chosen by a ``jnp.where`` of its own (the tuple stays a
+    tuple), and ``guards`` has one tuple per element, value after value."""
 
     node: ast.If
     tests: tuple[ast.expr, ...]
     values: tuple[ast.expr, ...]
     guards: tuple[tuple[NanGuard, ...], ...]
     following: ast.Return | None
+    width: int = 0
 
 
 @dataclass(frozen=True)

@@ -74,8 +74,9 @@ class PythonBranchOnTracer(Rule):
     helper that one jitted function calls with its own parameter (and nothing else names), to
     that caller's. An
     `if`/`elif`/`else` chain whose branches only return, or only bind the same names to,
-    side-effect-free expressions becomes nested `jnp.where`, and `a if c else b` becomes
-    `jnp.where(c, a, b)`; operands that are undefined outside their branch (`log`, `sqrt`,
+    side-effect-free expressions becomes nested `jnp.where` (one per element where every branch
+    returns a tuple of as many arrays, `return loss, aux`: the result stays a tuple, as a `scan`
+    body must hand it back), and `a if c else b` becomes `jnp.where(c, a, b)`; operands that are undefined outside their branch (`log`, `sqrt`,
     division, fractional powers) get the double-where guard, `jnp.log(jnp.where(c, x, 1.0))`, so
     the unselected branch cannot put NaN into gradients. Other `if` statements become
     `jax.lax.cond` with the branches lifted into local functions taking the variables they read

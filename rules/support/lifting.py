@@ -134,10 +134,24 @@ def _return_form(
     values.append(fallback)
     if not all(side_effect_free(ctx, e) for e in [*tests, *values]):
         return None
+    width = _tuple_width(values)
+    if width:  # `return loss, aux` in every branch: a `jnp.where` per element
+        elements = [e for v in values if isinstance(v, ast.Tuple) for e in v.elts]
+        if not all(_array_valued(ctx, e) for e in elements):
+            return None
+        guards = tuple(nan_guards(ctx, e) for e in elements)
+        return WhereReturn(node, tuple(tests), tuple(values), guards, consumed, width)
     if not all(_array_valued(ctx, v) for v in values):
-        return None  # `jnp.where` takes arrays: a dict or a tuple needs `lax.cond`
+        return None  # `jnp.where` takes arrays: a dict or a tuple of unknown width needs `lax.cond`
     guards = tuple(nan_guards(ctx, v) for v in values)
     return WhereReturn(node, tuple(tests), tuple(values), guards, consumed)
+
+
+def _tuple_width(values: list[ast.expr]) -> int:
+    """The number of elements when every value is a tuple display of that many, none starred."""
+    widths = {len(v.elts) if isinstance(v, ast.Tuple) else 0 for v in values}
+    starred = any(isinstance(e, ast.Starred) for v in values if isinstance(v, ast.Tuple) for e in v.elts)
+    return 0 if len(widths) != 1 or starred else widths.pop()
 
 
 def _array_valued(ctx: Context, value: ast.expr) -> bool:

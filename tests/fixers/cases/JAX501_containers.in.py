@@ -12,7 +12,7 @@ def maybe_reset(state, loss):
 
 @jax.jit
 def pair(x):
-    if x.sum() > 0:  # no fix: `jnp.where` would stack the two tuples into one array
+    if x.sum() > 0:  # a `jnp.where` for each element: the tuple stays a tuple
         return x, x + 1
     return x, x - 1
 

@@ -16,9 +16,8 @@ def maybe_reset(state, loss):
 
 @jax.jit
 def pair(x):
-    if x.sum() > 0:  # no fix: `jnp.where` would stack the two tuples into one array
-        return x, x + 1
-    return x, x - 1
+    # a `jnp.where` for each element: the tuple stays a tuple
+    return x, jnp.where(x.sum() > 0, x + 1, x - 1)
 
 
 @jax.jit
