@@ -647,3 +647,36 @@ OPTAX_OPTIMIZERS = frozenset(
         "yogi",
     )
 )
+
+
+# NumPy calls that always return a NumPy array or scalar (never a Python number): equinox's
+# filters (`eqx.is_array`) trace what they return as they trace a JAX array (measured with
+# equinox 0.13: a Python `if` on `np.float32(2.0)` or `np.array(2.0)` passed to `filter_jit` raises).
+NUMPY_ARRAY_MAKERS = frozenset(
+    f"numpy.{name}"
+    for name in (
+        "array",
+        "asarray",
+        "zeros",
+        "ones",
+        "full",
+        "empty",
+        "zeros_like",
+        "ones_like",
+        "full_like",
+        "arange",
+        "linspace",
+        "eye",
+        "identity",
+        "float16",
+        "float32",
+        "float64",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "uint32",
+        "bool_",
+    )
+)

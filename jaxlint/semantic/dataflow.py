@@ -53,6 +53,7 @@ from jaxlint.semantic.transforms import (
 )
 from jaxlint.semantic.values import (
     CONTAINER,
+    NUMPY_ARRAY,
     STATIC,
     TRACED,
     TRACED_CONTAINER,
@@ -84,6 +85,7 @@ from jaxlint.semantic.values import (
     is_jax_array,
     is_mapping,
     is_mask,
+    is_plain_static,
     is_static,
     is_traced,
     iterated,
@@ -927,8 +929,8 @@ class Interpreter:
             return STATIC if all(is_static(v) for v in operands) else UNKNOWN  # a Python bool, if anything
         result = combine(operands)
         if any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops):
-            return STATIC if result == STATIC else UNKNOWN
-        if result == STATIC:
+            return STATIC if is_plain_static(result) else UNKNOWN
+        if is_plain_static(result):
             return STATIC
         if is_traced(result) or is_jax_array(result):
             return self.staged(
@@ -1794,7 +1796,7 @@ class Interpreter:
             return (TRACED if traced else UNKNOWN) if qualname in api.TREE_CONTAINER_RESULTS else UNKNOWN
         if qualname.startswith(("numpy.", "math.")):
             if all(is_static(v) for v in every):
-                return STATIC
+                return NUMPY_ARRAY if qualname in api.NUMPY_ARRAY_MAKERS else STATIC
             if args and is_traced(args[0]) and measured.numpy_rejects_tracer(qualname) is False:
                 # measured: NumPy calls the tracer's own method (`np.all(x)` is `x.all()`)
                 return TRACED_CONTAINER if qualname in NUMPY_SPLITS else array(True)

@@ -29,6 +29,7 @@ from jaxlint.semantic.values import (
     as_container,
     container,
     is_jax_array,
+    is_plain_static,
     is_static,
     is_traced,
     known_elements,
@@ -117,9 +118,9 @@ def _merge(values: dict[str, Value], name: str, value: Value | None) -> None:
     if value is None:
         return
     old = values.get(name)
-    if old is None or old == STATIC:
+    if old is None or is_plain_static(old):
         values[name] = value
-    elif value != STATIC:
+    elif not is_plain_static(value):
         values[name] = refine(old, value)
 
 

@@ -33,7 +33,8 @@ _STATIC = 8  # a concrete Python value that holds no tracer
 _CONTAINER = 16  # a tuple, list or dict
 _MAPPING = 32  # a dict: iterating it gives its keys, which are never tracers
 _ELEMENTS = 64  # a list known as a whole whose every element is a JAX array (`[jnp.zeros(n) for ...]`)
-_MUST = _ARRAY | _BOOL | _STATIC | _CONTAINER | _MAPPING | _ELEMENTS  # facts a join keeps only if both agree
+_NUMPY = 128  # a NumPy array or scalar (static; equinox's filters trace it as they trace an array)
+_MUST = _ARRAY | _BOOL | _STATIC | _CONTAINER | _MAPPING | _ELEMENTS | _NUMPY  # kept by a join if both agree
 
 Members = tuple[tuple[object, "Value"], ...]
 
@@ -166,6 +167,7 @@ CONCRETE_MASK = _leaf(_ARRAY | _BOOL)
 CONTAINER = _leaf(_CONTAINER)  # a tuple, list or dict whose items are not known
 TRACED_CONTAINER = _leaf(_CONTAINER | _TRACED)
 STATIC_CONTAINER = _leaf(_CONTAINER | _STATIC)
+NUMPY_ARRAY = _leaf(_STATIC | _NUMPY)  # `np.zeros(3)`, `np.float32(0.5)`: concrete, not a JAX array
 
 
 # ---------------------------------------------------------------------------- constructors
@@ -285,10 +287,10 @@ def traced_leaves(value: Value, traced: bool = True) -> Value:
 
 def filter_traced(value: Value, depth: int = 0) -> Value | None:
     """``value`` as equinox's ``filter_jit``/``filter_vmap`` passes it to the function it traces:
-    each JAX array leaf a tracer, every other leaf as it was. None when it holds no known JAX
+    each JAX or NumPy array leaf a tracer (``eqx.is_array``), every other leaf as it was. None when it holds no known JAX
     array (a Python number, or a container of unknown items, stays static there)."""
     if value._items is None and value._members is None:
-        if value._flags & _ARRAY and not value._flags & _CONTAINER:
+        if value._flags & (_ARRAY | _NUMPY) and not value._flags & _CONTAINER:
             return _leaf(_TRACED | _ARRAY | (value._flags & _BOOL)) if not value._flags & _TRACED else None
         if value._flags & _ELEMENTS and not value._flags & _TRACED:
             return _leaf(value._flags | _TRACED)  # a list of arrays: each one traced
@@ -583,6 +585,11 @@ def is_static(value: Value) -> bool:
     return bool(value._flags & _STATIC)
 
 
+def is_plain_static(value: Value) -> bool:
+    """A concrete value and nothing more known of it (a Python value, or a NumPy array)."""
+    return value in (STATIC, NUMPY_ARRAY)
+
+
 def is_container(value: Value) -> bool:
     """A tuple, list or dict (perhaps of tracers): its truthiness and length are static."""
     return bool(value._flags & _CONTAINER)
@@ -667,6 +674,7 @@ _NAMES = (
     (_CONTAINER, "C"),
     (_MAPPING, "D"),
     (_ELEMENTS, "E"),
+    (_NUMPY, "N"),
 )
 
 
