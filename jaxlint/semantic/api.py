@@ -435,31 +435,29 @@ PYTHON_SCALAR_TYPES = frozenset(
     }
 )
 
+# The scalar types NumPy and jax.numpy share (jax.numpy adds `bfloat16`): called, each converts.
+SCALAR_TYPES = (
+    "bool_",
+    "float16",
+    "float32",
+    "float64",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "complex64",
+    "complex128",
+)
+
 # Given a concrete JAX array of their dtype, these hand it back rather than stage a conversion
 # (measured with JAX 0.10.2 under jit: `jnp.asarray(a)`, `jnp.float32(a)` stay concrete; to
 # another dtype they give a tracer).
 CONVERTING_AS_IS = frozenset(
-    {"jax.numpy.asarray"}
-    | {
-        f"jax.numpy.{name}"
-        for name in [
-            "bool_",
-            "bfloat16",
-            "float16",
-            "float32",
-            "float64",
-            "int8",
-            "int16",
-            "int32",
-            "int64",
-            "uint8",
-            "uint16",
-            "uint32",
-            "uint64",
-            "complex64",
-            "complex128",
-        ]
-    }
+    {"jax.numpy.asarray", "jax.numpy.bfloat16", *(f"jax.numpy.{name}" for name in SCALAR_TYPES)}
 )
 
 # isinstance() against these is true exactly when the value is a tracer: false proves it concrete.
@@ -668,15 +666,6 @@ NUMPY_ARRAY_MAKERS = frozenset(
         "linspace",
         "eye",
         "identity",
-        "float16",
-        "float32",
-        "float64",
-        "int8",
-        "int16",
-        "int32",
-        "int64",
-        "uint8",
-        "uint32",
-        "bool_",
+        *SCALAR_TYPES,
     )
 )

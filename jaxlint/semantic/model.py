@@ -265,6 +265,7 @@ class SemanticModel:
         self._makes_arrays: dict[ast.AST, bool] = {}
         self._runners_of: dict[FunctionInfo, set[str]] = {}  # see _info_runners
         self._keys_of: dict[tuple[FunctionInfo, str], set[object] | None] = {}  # see _keys_read
+        self._code_by_function: dict[ast.AST, tuple[BlockCode, set[ast.AST] | None]] = {}
         self._stores_by_class: dict[ast.ClassDef, dict[str, list[SelfStore]]] = {}
         self._self_function_readers: dict[tuple[ast.ClassDef, str], set[FunctionInfo]] = {}
         self._transformed_names: dict[ast.AST, frozenset[str]] = {}  # see transforms_param
@@ -1286,11 +1287,19 @@ class SemanticModel:
             function = self.infos.get(scope.node)
             if function is None or function.abstract or not isinstance(scope.node, ast.FunctionDef):
                 continue
-            code = self._code_of(scope.node.body)
-            found = self._rebound_in(code, _cleared_by(self, code[0]), name, info)
+            code, cleared = self._function_code(scope.node)
+            found = self._rebound_in(code, cleared, name, info)
             if found is not None:
                 return found
         return None
+
+    def _function_code(self, node: ast.FunctionDef) -> tuple[BlockCode, set[ast.AST] | None]:
+        """:meth:`_code_of` the function's body and the caches it clears, once per function."""
+        found = self._code_by_function.get(node)
+        if found is None:
+            code = self._code_of(node.body)
+            found = self._code_by_function[node] = (code, _cleared_by(self, code[0]))
+        return found
 
     def _rebound_in(
         self, code: BlockCode, cleared: set[ast.AST] | None, name: str, info: FunctionInfo
