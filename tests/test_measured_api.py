@@ -86,7 +86,9 @@ def test_what_jit_needs_and_what_it_refuses() -> None:
 
 
 def test_sequences_and_static_queries() -> None:
-    assert measured.rejects_sequence("jax.numpy.sum") == frozenset({0})
+    assert measured.rejects_sequence("jax.numpy.sum") == frozenset({0, 6})  # `a` and `where`
+    assert measured.rejects_sequence_keywords("jax.numpy.sum") == frozenset({"a", "where"})
+    assert measured.rejects_sequence_keywords("jax.numpy.mean") >= {"where"}  # keyword-only there
     assert measured.rejects_sequence("jax.lax.add") is None  # measured for jax.numpy only
     assert measured.is_static_query("jax.numpy.shape")
     assert not measured.is_static_query("jax.numpy.sum")

@@ -893,6 +893,8 @@ def measure(qualname: str, func: Any, signature: inspect.Signature) -> Measured 
             result.static_result = not holds_tracer(outputs)
     if qualname.startswith(JNP_MODULES):
         result.rejects_sequence = sequence_rejections(baseline.call, signature)
+        for name, addition in baseline.additions.items():  # `jnp.clip(x, [0, 0])`: an optional one
+            result.rejects_sequence += sequence_rejections(addition, signature, only=name)
     return result
 
 
@@ -910,13 +912,17 @@ def as_sequence(value: Any) -> tuple[np.ndarray, list[Any]] | None:
     return array, array.tolist()
 
 
-def sequence_rejections(call: Call, signature: inspect.Signature) -> list[tuple[int | None, str]]:
+def sequence_rejections(
+    call: Call, signature: inspect.Signature, only: str | None = None
+) -> list[tuple[int | None, str]]:
     """The arguments where a Python list raises ``TypeError`` eagerly while the same values as an
-    array work (``jnp.sum([1, 2])``); each element of ``*args`` on its own. Not where a list of
-    arrays (the array's rows) works: the parameter takes a sequence of arrays (``choices`` of
-    ``jnp.choose``), and a list there is what it is written for."""
+    array work (``jnp.sum([1, 2])``); each element of ``*args`` on its own; with ``only``, that
+    argument alone. Not where a list of arrays (the array's rows) works: the parameter takes a
+    sequence of arrays (``choices`` of ``jnp.choose``), and a list there is what it is written for."""
     found: list[tuple[int | None, str]] = []
     for name, value in call.values.items():
+        if only is not None and name != only:
+            continue
         param = signature.parameters[name]
         position = position_of(signature, name)
         if param.kind is param.VAR_POSITIONAL:

@@ -235,6 +235,13 @@ def rejects_sequence(qualname: str) -> frozenset[int] | None:
 # Parameters that take arrays one by one (``atleast_1d(*arys)``, ``broadcast_arrays(*args)``) or a
 # buffer: the measurement passed each one as a list of numbers. A parameter that takes a sequence
 # of arrays (``multi_dot(arrays)``, ``choose(a, choices)``) is measured as such and not recorded.
+def rejects_sequence_keywords(qualname: str) -> frozenset[str]:
+    """The parameters, by name, where a ``jax.numpy`` function raises ``TypeError`` on a Python
+    list (``jnp.sum(x, where=[True, False])``); empty when none was measured."""
+    entry = _data()["rejects_sequence"].get(qualname) or []
+    return frozenset(name for _, name in entry if name not in SEQUENCE_PARAMETERS)
+
+
 SEQUENCE_PARAMETERS = frozenset({"args", "arys", "buffer"})
 
 

@@ -11,7 +11,7 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 
 from ..support.explain import snippet
-from .numpy_api import JNP_REJECTS_SEQUENCE
+from .numpy_api import JNP_REJECTS_SEQUENCE, JNP_REJECTS_SEQUENCE_KEYWORDS
 
 DISPLAYS = (ast.List, ast.Tuple, ast.ListComp)
 JNP_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in JNP_REJECTS_SEQUENCE)
@@ -86,6 +86,11 @@ class SequencePassedAsArray(Rule):
             kind = _sequence_kind(ctx, argument) if position in positions else None
             if kind is not None:
                 found.append((argument, kind))
+        keywords = JNP_REJECTS_SEQUENCE_KEYWORDS.get(qualname or "", frozenset())
+        for keyword in node.keywords:  # `jnp.sum(x, where=[True, False])`
+            kind = _sequence_kind(ctx, keyword.value) if keyword.arg in keywords else None
+            if kind is not None:
+                found.append((keyword.value, kind))
         if not found:
             return
         argument, kind = found[0]

@@ -117,6 +117,7 @@ _CHECKED_REJECTS_SEQUENCE: dict[str, tuple[int, ...]] = {
     "jax.numpy.interp": (0, 1, 2),
     "jax.numpy.place": (0, 1, 2),
     "jax.numpy.full": (1,),
+    "jax.numpy.clip": (0, 1, 2),  # `min` and `max` too (checked with JAX 0.10.2)
     "jax.numpy.einsum": (1, 2, 3, 4, 5, 6, 7),
 }
 
@@ -131,3 +132,9 @@ def _rejects_sequence() -> dict[str, tuple[int, ...]]:
 
 # jax.numpy function -> the positions where a Python list or tuple raises `TypeError`
 JNP_REJECTS_SEQUENCE = _rejects_sequence()
+# jax.numpy function -> the parameters, by name, where one does (checked: `clip`'s `min`/`max`)
+JNP_REJECTS_SEQUENCE_KEYWORDS = {
+    qualname: measured.rejects_sequence_keywords(qualname)
+    | ({"min", "max"} if qualname.endswith(".clip") else set())
+    for qualname in JNP_REJECTS_SEQUENCE
+}
