@@ -12,6 +12,7 @@ from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.transforms import CACHING_KINDS
 
 from ..support.classes import jitted_once_bound, static_everywhere
+from ..support.explain import snippet
 from .static_objects import attribute_change, attribute_reads
 
 
@@ -103,10 +104,13 @@ class StaleGlobalInTracedFunction(Rule):
                 continue
             reported.add(name)
             kind = "global" if owner.kind == "module" else "closed-over variable"
+            part = _part_read(function, read)
+            what = f"{kind} `{name}`" if part is None else f"`{snippet(ctx, part)}` of {kind} `{name}`"
             ctx.report(
                 read,
-                f"`{function.name}` reads {kind} `{name}`, which changes at line {where}: JAX compiles "
-                f"in the value it has at trace time and later calls keep using it; pass `{name}` as an argument",
+                f"`{function.name}` reads {what}, which changes at line {where}: JAX compiles "
+                f"in the value it has at trace time and later calls keep using it; pass "
+                f"`{name if part is None else snippet(ctx, part)}` as an argument",
             )
         self.check_static_objects(function, ctx)
 
@@ -146,6 +150,15 @@ class StaleGlobalInTracedFunction(Rule):
         if not function.transformed_by & CACHING_KINDS:
             return None  # a lax body or helper is traced afresh each time its caller runs
         return ctx.model.closure_rebinding(owner, name, function.node)
+
+
+def _part_read(function: FunctionInfo, read: ast.Name) -> ast.expr | None:
+    """``CONFIG["lr"]``, ``CONFIG.get("lr", 0.1)`` or ``Sampling.temperature`` where ``read`` is
+    the name of it."""
+    nodes = list(ast.walk(function.node))
+    part = next((n for n in nodes if isinstance(n, (ast.Subscript, ast.Attribute)) and n.value is read), None)
+    call = next((n for n in nodes if isinstance(n, ast.Call) and n.func is part), None)
+    return call or part
 
 
 def _outer_owner(scope: Scope, name: str) -> Scope | None:
