@@ -56,6 +56,7 @@ class FunctionInfo:
     # results of the last analysis
     analyzed: bool = False
     running: bool = False
+    stale: bool = False  # what it depends on changed while it ran: its results are out of date
     runs: int = 0
     returns: Value = UNKNOWN
     summary: dict[str, Value] = field(default_factory=dict)

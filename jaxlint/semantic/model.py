@@ -778,7 +778,11 @@ class SemanticModel:
     # ----------------------------------------------------------------- lazy analysis
 
     def ensure(self, info: FunctionInfo) -> None:
-        if not info.analyzed and not info.running:
+        """Analyse ``info`` unless it is up to date (again, a bounded number of times, when a
+        function it depends on changed while it ran)."""
+        for _ in range(MAX_RUNS):
+            if info.analyzed or info.running:
+                return
             self.run(info)
 
     def run(self, info: FunctionInfo) -> None:
@@ -798,7 +802,8 @@ class SemanticModel:
         finally:
             info.running = False
             self._live.pop(info.node, None)
-        info.analyzed = True
+        info.analyzed = not info.stale  # a callee it read changed during the run: not final
+        info.stale = False
         now = (info.consumed_params, info.consumed_in_part, set(info.consumed_outside))
         if returns != info.returns or consumed != now:
             info.returns = returns
@@ -814,6 +819,8 @@ class SemanticModel:
             self.enqueue(info)
         elif not info.running:
             info.analyzed = False
+        else:
+            info.stale = True
 
     def enqueue(self, info: FunctionInfo) -> None:
         if not info.queued and info.runs < MAX_RUNS:
