@@ -1584,7 +1584,8 @@ class Interpreter:
             return
         for name, default in parameter_defaults(target.node.args).items():
             if name in consumed and name not in passed and isinstance(default, ast.Name):
-                value = self.model.module_summary.get(default.id, UNKNOWN)
+                # the module's value, or, while module code runs (and calls this), its value there
+                value = self.model.outer_value(target.scope, default.id)
                 if key_ids(value) and self.tracker is not None and self.state is not None:
                     self.tracker.consume(node, key_ids(value), default.id, "", self.state)
 

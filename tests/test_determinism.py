@@ -1,0 +1,67 @@
+"""The same file gives the same findings on every run, whatever order the hash seed gives to
+the lazy analysis of its functions (which once decided whether a reuse was found)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow  # eight processes
+
+# Module code calls every function; `use_default` consumes the default key `KEY` twice. Whether
+# `noise`'s default was known when `use_default` was first analysed used to depend on the order.
+PROGRAM = """\
+import jax
+import jax.numpy as jnp
+
+KEY = jax.random.key(0)
+
+
+def noise(x, key=KEY):
+    return x + jax.random.normal(key, x.shape)
+
+
+def noise_none(x, key=None):
+    if key is None:
+        key = jax.random.key(1)
+    return x + jax.random.normal(key, x.shape)
+
+
+def use(x):
+    return noise(x, jax.random.key(1)) + noise_none(x) + noise_none(x)
+
+
+def use_default(x):
+    return noise(x) + noise(x)
+
+
+@jax.jit
+def use_jit(x):
+    return noise(x)
+
+
+for f in (use, use_default, use_jit):
+    f(jnp.ones(2))
+"""
+
+
+def findings(path: Path, seed: int) -> list[tuple[int, str]]:
+    env = {**os.environ, "PYTHONHASHSEED": str(seed)}
+    command = [sys.executable, "-m", "jaxlint", "check", "--no-cache", "--isolated", "--exit-zero"]
+    result = subprocess.run(
+        [*command, "--output-format", "json", str(path)], capture_output=True, text=True, env=env, check=True
+    )
+    return sorted((d["location"]["row"], d["code"]) for d in json.loads(result.stdout))
+
+
+def test_findings_do_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
+    path = tmp_path / "draws.py"
+    path.write_text(PROGRAM)
+    runs = {seed: findings(path, seed) for seed in range(1, 9)}
+    assert all(run == runs[1] for run in runs.values()), runs
+    assert (22, "JAX301") in runs[1]  # the second `noise(x)` reuses `KEY`
