@@ -421,7 +421,7 @@ class SemanticModel:
             root = self.compiled_root(parent, seen)
             if root is not None:
                 return root
-        for caller in info.callers:
+        for caller in sorted(info.callers, key=_node_position):  # in source order: deterministic
             if caller not in seen and caller.effective_level > NONE:
                 root = self.compiled_root(caller, seen)
                 if root is not None:
@@ -2889,6 +2889,10 @@ def _reads_any(call: ast.Call, names: set[str]) -> bool:
 
 # The calls and name stores of a block of code, each with the outermost loop of the block around it.
 BlockCode = tuple[list[tuple[ast.Call, "ast.AST | None"]], list[tuple[ast.Name, "ast.AST | None", object]]]
+
+
+def _node_position(info: FunctionInfo) -> tuple[int, int]:
+    return _position(info.node)
 
 
 def _position(node: ast.AST) -> tuple[int, int]:
