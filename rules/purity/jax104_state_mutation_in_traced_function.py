@@ -7,11 +7,12 @@ import ast
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.api import MUTATING_METHODS
+from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.values import is_traced
 
 from ..support.classes import self_static_at
 from ..support.explain import function_name, holds_container, why_traced
-from ..support.lifetimes import is_self, outlives_trace, self_outlives_trace
+from ..support.lifetimes import enclosing_method, is_self, outlives_trace, self_outlives_trace
 
 # Methods that only lists and deques have: the receiver is a container whatever it was bound to.
 SEQUENCE_METHODS = frozenset({"append", "appendleft", "extend", "extendleft", "popleft"})
@@ -28,7 +29,8 @@ class StateMutationInTracedFunction(Rule):
     """## What it does
     Finds a traced function changing state that outlives the call: assigning a `global` or
     `nonlocal` name, mutating a module-level or closed-over list/dict/set (`history.append(x)`,
-    `cache[k] = v`), or storing a traced value on `self`.
+    `cache[k] = v`), storing a traced value on `self`, or putting one into a list, dict or set
+    the object keeps (`self.losses.append(loss)` in a logger made before the trace).
 
     ## Why is this bad?
     JAX runs the Python body once, while tracing; the compiled program has no Python side
@@ -107,6 +109,9 @@ class StateMutationInTracedFunction(Rule):
             return
         if not ctx.traced_to_run and not (ctx.traced and not ctx.abstract):  # compiled, or under a bare grad
             return
+        if isinstance(func.value, ast.Attribute) and is_self(func.value.value, ctx):
+            self.check_self_container(node, func.value, ctx)
+            return
         if not isinstance(func.value, ast.Name):
             return
         name = func.value.id
@@ -121,6 +126,22 @@ class StateMutationInTracedFunction(Rule):
             node,
             f"`{name}.{func.attr}(...)` in `{function_name(ctx)}` mutates {kind} `{name}` {effect} "
             f"({why_traced(ctx)}); return the values instead",
+        )
+
+    def check_self_container(self, node: ast.Call, held: ast.Attribute, ctx: Context) -> None:
+        """``self.losses.append(loss)``: a tracer put into a container the object keeps, where
+        the object outlives the trace (a logger made before the jitted step that calls it)."""
+        stored = [*node.args, *(k.value for k in node.keywords)]
+        if not any(is_traced(ctx.value(value)) for value in stored) or not self_outlives_trace(ctx):
+            return
+        if not _made_a_container(ctx, held.attr):
+            return  # `self.tx.update(grads, state)`: an optimizer's method, not a dict's
+        func = node.func
+        assert isinstance(func, ast.Attribute)
+        ctx.report(
+            node,
+            f"`self.{held.attr}.{func.attr}(...)` in `{function_name(ctx)}` puts a traced value into "
+            f"`self.{held.attr}`, which outlives the trace: {LEAKED}; return the value instead",
         )
 
     def check_store(self, target: ast.expr, value: ast.expr, ctx: Context) -> None:
@@ -192,6 +213,40 @@ def _effect(ctx: Context, stored: list[ast.expr]) -> str | None:
     if ctx.trace_reused:
         return "only while JAX traces it (once per compilation), not on each call"
     return None
+
+
+CONTAINER_MAKERS = frozenset({"list", "dict", "set", "collections.deque", "collections.defaultdict"})
+
+
+def _made_a_container(ctx: Context, attr: str) -> bool:
+    """Whether the class of the method stores ``self.<attr>`` only as a new list, dict or set
+    (``self.losses = []``), at least once."""
+    method = enclosing_method(ctx)
+    cls = ctx.model.index.parents.get(method.node) if method is not None else None
+    if cls is None or not isinstance(cls.node, ast.ClassDef):
+        return False
+    values = [
+        statement.value
+        for statement in ast.walk(cls.node)
+        if isinstance(statement, ast.Assign)
+        and any(
+            isinstance(t, ast.Attribute)
+            and t.attr == attr
+            and isinstance(t.value, ast.Name)
+            and t.value.id == "self"
+            for t in statement.targets
+        )
+    ]
+    return bool(values) and all(_container_display(ctx, value, cls) for value in values)
+
+
+def _container_display(ctx: Context, value: ast.expr, scope: Scope) -> bool:
+    if isinstance(value, (ast.List, ast.Dict, ast.Set, ast.ListComp, ast.DictComp, ast.SetComp)):
+        return True
+    return (
+        isinstance(value, ast.Call)
+        and (ctx.model.qualname(value.func, scope) or "").removeprefix("builtins.") in CONTAINER_MAKERS
+    )
 
 
 def _self_kept(ctx: Context) -> bool:
