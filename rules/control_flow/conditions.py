@@ -8,6 +8,7 @@ from jaxlint.engine.context import Context
 from jaxlint.fixing.plans import MarkStatic
 from jaxlint.semantic.values import is_container, is_traced
 
+from ..support.arrays import used_as_container
 from ..support.explain import static_request
 
 
@@ -27,7 +28,21 @@ def converts_tracer(ctx: Context, test: ast.expr) -> ast.expr | None:
     if isinstance(test, ast.Compare) and len(test.ops) > 1:
         return test if any(is_traced(ctx.value(part)) for part in [test.left, *test.comparators]) else None
     value = ctx.value(test)
-    return test if is_traced(value) and not is_container(value) else None
+    if not is_traced(value) or is_container(value) or _container_parameter(ctx, test):
+        return None
+    return test
+
+
+def _container_parameter(ctx: Context, test: ast.expr) -> bool:
+    """``if adapters:`` on a parameter the function also uses as a container (``for name, d in
+    adapters.items()``): the truth of a dict or list, which is static under every transformation."""
+    function = ctx.function
+    return (
+        isinstance(test, ast.Name)
+        and function is not None
+        and test.id in {p.arg for p in function.param_nodes()}
+        and used_as_container(ctx, function.node, test.id)
+    )
 
 
 def static_flag_parameter(ctx: Context, expr: ast.expr) -> MarkStatic | None:
@@ -48,6 +63,8 @@ def compared_with_strings(ctx: Context, test: ast.expr) -> ast.Name | None:
         return None
     left, right = test.left, test.comparators[0]
     name, other = (left, right) if isinstance(left, ast.Name) else (right, left)
+    if isinstance(test.ops[0], (ast.In, ast.NotIn)) and name is right:
+        return None  # `"bias" in params`: a membership test of a dict or list, not a string
     if not isinstance(name, ast.Name) or not is_traced(ctx.value(name)) or not _strings(other):
         return None
     return name

@@ -91,7 +91,7 @@ class StateMutationInTracedFunction(Rule):
         JAX's stateful-computations guide)."""
         if not (ctx.traced_to_run and ctx.trace_reused and is_self(target.value, ctx)):
             return
-        if not self_outlives_trace(ctx) or not _self_kept(ctx):
+        if not self_outlives_trace(ctx) or not _self_kept(ctx) or counts_traces(target.attr):
             return
         ctx.report(
             target,
@@ -118,7 +118,7 @@ class StateMutationInTracedFunction(Rule):
         owner = outlives_trace(ctx, name)
         if owner is None or not (func.attr in SEQUENCE_METHODS or holds_container(ctx, owner, name)):
             return
-        effect = _effect(ctx, [*node.args, *(k.value for k in node.keywords)])
+        effect = _effect(ctx, [*node.args, *(k.value for k in node.keywords)], name)
         if effect is None:
             return
         kind = "global" if owner.kind == "module" else "closed-over"
@@ -152,7 +152,7 @@ class StateMutationInTracedFunction(Rule):
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
             name = target.value.id
             owner = outlives_trace(ctx, name)
-            effect = _effect(ctx, [value])
+            effect = _effect(ctx, [value], name)
             if owner is not None and holds_container(ctx, owner, name) and effect is not None:
                 ctx.report(
                     target,
@@ -198,6 +198,8 @@ class StateMutationInTracedFunction(Rule):
                 f"tracer: {LEAKED} ({why_traced(ctx)}); return the value instead",
             )
             return
+        if counts_traces(target.id):
+            return
         ctx.report(
             target,
             f"assigning {kind} `{target.id}` in `{function_name(ctx)}` happens only while JAX traces "
@@ -205,14 +207,23 @@ class StateMutationInTracedFunction(Rule):
         )
 
 
-def _effect(ctx: Context, stored: list[ast.expr]) -> str | None:
-    """What mutating outer state with ``stored`` does in traced code: leak a tracer (any
-    trace), or happen once per trace (a compiled function); None when neither."""
+def _effect(ctx: Context, stored: list[ast.expr], name: str) -> str | None:
+    """What mutating outer state ``name`` with ``stored`` does in traced code: leak a tracer (any
+    trace), or happen once per trace (a compiled function, unless ``name`` counts traces); None
+    when neither."""
     if any(is_traced(ctx.value(value)) for value in stored):
         return f"with tracers, which leak: {LEAKED}"
-    if ctx.trace_reused:
+    if ctx.trace_reused and not counts_traces(name):
         return "only while JAX traces it (once per compilation), not on each call"
     return None
+
+
+def counts_traces(name: str) -> bool:
+    """Whether state named ``name`` says it records traces or compilations (``traces``,
+    ``trace_count``, ``n_compiles``): the test-suite idiom that wants the write to happen only
+    while JAX traces, so saying so would tell its author nothing."""
+    lowered = name.lower()
+    return "trace" in lowered or "compil" in lowered
 
 
 CONTAINER_MAKERS = frozenset({"list", "dict", "set", "collections.deque", "collections.defaultdict"})

@@ -307,7 +307,7 @@ def _plausible_store(ctx: Context, base: ast.expr, index: ast.expr, stored: ast.
     root = _root_name(base)
     if root is None or _mentions_ellipsis(index) or root.endswith("ref") or _uses_mutable_references(ctx):
         return False
-    return not (isinstance(base, ast.Name) and _used_as_container(ctx, function.node, root))
+    return not (isinstance(base, ast.Name) and used_as_container(ctx, function.node, root))
 
 
 def _root_name(expr: ast.expr) -> str | None:
@@ -357,7 +357,10 @@ def _is_numeric(ctx: Context, expr: ast.expr) -> bool:
     return is_jax_array(value) or is_traced(value)
 
 
-def _used_as_container(ctx: Context, function: ast.AST, name: str) -> bool:
+def used_as_container(ctx: Context, function: ast.AST, name: str) -> bool:
+    """Whether ``function`` uses ``name`` as a list, dict or set: calls a method only those have
+    (``.items()``), tests membership in it, iterates it, indexes it with a string or asks
+    ``isinstance`` about it."""
     key = ("container-use", function, name)
     cached = ctx.memo.get(key)
     if cached is None:
