@@ -43,6 +43,7 @@ from jaxlint.semantic.transforms import (
     CONCRETE,
     FILTER_KINDS,
     JITTING_KINDS,
+    MAPPING,
     NONE,
     PARTIALS,
     STAGED,
@@ -1355,6 +1356,7 @@ class Interpreter:
             return UNKNOWN
         if ref.held:
             self.consume_held(target, ref, node)
+        self.mapped_draw_event(target, ref, node)
         if not ref.layers:
             receiver = receiver if ref.offset == 1 and target.is_method and not ref.skip else None
             return self.call_helper(target, ref.offset, node, args, keywords, ref.bound, receiver)
@@ -2345,6 +2347,24 @@ class Interpreter:
                 self.tracker.consume(node, [key], text, "", self.state)
                 return
 
+    def mapped_draw_event(self, target: FunctionInfo, ref: FunctionRef, node: ast.Call) -> None:
+        """``jax.vmap(add_noise)(xs)`` where ``add_noise`` draws noise shaped like its mapped
+        argument (``normal(key, x.shape)``) from a key it closes over: that key is not mapped, so
+        every example gets the same noise. A draw of a fixed shape (a random projection shared by
+        the batch) may well be meant to be the same."""
+        if self.tracker is None or self.state is None or target is self.info:
+            return
+        mapping = next((layer.transform for layer in ref.layers if layer.transform in MAPPING), None)
+        if mapping is None or not self.model.may_use_keys(target):
+            return
+        params = set(target.positional_names()[ref.offset :])
+        for key, call in self.model.consumed_outside(target).items():
+            drawn = self.resolver.qualname(call.func, target.scope)
+            if not is_fold(key) and drawn in MAPPED_DRAWS and _shaped_like(call, params):
+                text = _key_text(call.args[0]) if call.args else _consumed_text(key, call)
+                self.tracker.event(node, KeyEvent("mapped", text, call, target.name, via=mapping))
+                return
+
     def call_transformed(
         self, func: ast.Call, node: ast.Call, args: list[Value], keywords: dict[str, Value]
     ) -> Value:
@@ -2379,6 +2399,19 @@ NOT_FIELDS = api.STATIC_ATTRIBUTES | api.CONTAINER_METHODS
 def _may_be_pytree_node(value: Value) -> bool:
     """A traced value that may be a pytree of a class with fields (not an array or a dict)."""
     return is_traced(value) and not is_jax_array(value) and not is_mapping(value)
+
+
+def _shaped_like(call: ast.Call, params: set[str]) -> bool:
+    """Whether a draw's shape is that of one of ``params`` (``normal(key, x.shape)``)."""
+    for argument in [*call.args[1:], *(k.value for k in call.keywords if k.arg == "shape")]:
+        if (
+            isinstance(argument, ast.Attribute)
+            and argument.attr == "shape"
+            and isinstance(argument.value, ast.Name)
+            and argument.value.id in params
+        ):
+            return True
+    return False
 
 
 # draws of values of a distribution: the same key on two leaves of one shape gives them
@@ -2419,6 +2452,9 @@ NOISE_DRAWS = frozenset(
         "geometric",
     )
 )
+
+# draws whose result is per example when shaped like one: noise, and a dropout mask
+MAPPED_DRAWS = NOISE_DRAWS | {"jax.random.bernoulli"}
 
 # NumPy functions that split their argument into a list (of tracers, for a tracer)
 NUMPY_SPLITS = frozenset(

@@ -81,9 +81,11 @@ class PrngKeyReuseInLoop(Rule):
     that does not rebind it; in a `jax.lax.scan`/`fori_loop`/`while_loop`/`map` body that closes
     over it or hands it back unsplit in its carry; in a `while_loop` condition (it runs on every
     step's carry and cannot return a new key); in a method that draws from `self.key` when only
-    `__init__` ever sets it (every call draws the same numbers); or in a jitted function that reads it from
+    `__init__` ever sets it (every call draws the same numbers); in a jitted function that reads it from
     outside (a module-level key, a key made before the function), where it is a constant of the
-    compiled program.
+    compiled program; or in a function mapped by `vmap` that draws noise shaped like its example
+    from a key it closes over (every example gets the same noise; a draw of a fixed shape, such as
+    a random projection shared by the batch, is left alone).
 
     ## Why is this bad?
     Every iteration, every step of the `lax` loop, or every call of the jitted function draws
@@ -143,7 +145,17 @@ class PrngKeyReuseInLoop(Rule):
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         event = ctx.key_events.get(node)
-        if event is None or event.kind not in ("loop", "call", "condition", "held", "leaves"):
+        if event is None or event.kind not in ("loop", "call", "condition", "held", "leaves", "mapped"):
+            return
+        if event.kind == "mapped":
+            mapping = event.via.rsplit(".", 1)[-1]
+            ctx.report(
+                node,
+                f"{_function_named(event.repeated_by)} draws random numbers shaped like its argument from "
+                f"key `{event.key}`, which it closes over, and `{mapping}` maps it over a batch: the key "
+                f"is not mapped, so every example gets identical random numbers; pass one key per "
+                f"example, split from this one, as a mapped argument",
+            )
             return
         if event.kind == "leaves":
             ctx.report(
