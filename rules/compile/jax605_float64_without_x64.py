@@ -9,7 +9,7 @@ from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic import api
-from jaxlint.semantic.values import is_jax_array, is_static
+from jaxlint.semantic.values import is_jax_array, is_static, is_traced
 
 from ..support.explain import snippet
 
@@ -132,7 +132,8 @@ class Float64WithoutX64(Rule):
             if wide is None:
                 return None  # (asked first: the receiver's value may cost an analysis)
             receiver = ctx.value(node.func.value)
-            return wide if is_jax_array(receiver) and not is_static(receiver) else None
+            array = (is_jax_array(receiver) and not is_static(receiver)) or is_traced(receiver)
+            return wide if array else None  # a tracer with `.astype` is an array
         else:
             return None
         return self.wide(candidates, ctx)

@@ -33,6 +33,16 @@ def converted(x):
     return lax.convert_element_type(x, jnp.float64)  # error: JAX605
 
 
+@jax.jit
+def precise_sum(x):
+    return jnp.sum(x.astype(jnp.float64))  # error: JAX605 (a tracer with `.astype` is an array)
+
+
+@jax.vmap
+def widened(x):
+    return x.astype("float64")  # error: JAX605
+
+
 # --- near misses ---
 
 
@@ -50,4 +60,9 @@ def thirty_two(n):
 
 
 def unknown_receiver(x):
-    return x.astype(jnp.float64)
+    return x.astype(jnp.float64)  # eager: NumPy's astype, perhaps
+
+
+@jax.jit
+def narrowed(x):
+    return x.astype(jnp.float32)
