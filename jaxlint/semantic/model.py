@@ -1954,6 +1954,24 @@ class SemanticModel:
                 return method, 1
         return None
 
+    def factory_result(self, call: ast.Call, scope: Scope) -> tuple[FunctionInfo, int] | None:
+        """The function a call of a factory of this module returns: every ``return`` of the
+        factory hands back one nested function (``return learning_rate_fn``, a lambda)."""
+        factory = self.resolve_function(call.func, scope)
+        if factory is None or factory[1] or isinstance(factory[0].node, ast.Lambda):
+            return None
+        info = factory[0]
+        returned = {
+            None if found is None else found[0]
+            for node in own_nodes(info.node.body)
+            if isinstance(node, ast.Return) and node.value is not None
+            for found in [self.resolve_function(node.value, info.scope)]
+        }
+        if len(returned) != 1:
+            return None
+        result = returned.pop()
+        return None if result is None or result.parent is not info else (result, 0)
+
     def held_key(self, info: FunctionInfo, expr: ast.Attribute) -> KeyId | None:
         """``self.key`` read in a method of a plain class whose ``__init__`` is the only code that
         stores it: the same key on every call of the method (its identity, else None)."""
@@ -2553,6 +2571,8 @@ class SemanticModel:
                 if argument is None and position is not None and position < len(call.args):
                     argument = call.args[position]
                 found = None if argument is None else self.resolve_function(argument, scope)
+                if found is None and isinstance(argument, ast.Call):
+                    found = self.factory_result(argument, scope)  # `optax.sgd(make_schedule(...))`
                 if found is None or found[1] or not found[0].positional_names():
                     continue
                 schedule = found[0]
