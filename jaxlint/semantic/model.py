@@ -1961,9 +1961,10 @@ class SemanticModel:
         if factory is None or factory[1] or isinstance(factory[0].node, ast.Lambda):
             return None
         info = factory[0]
+        body = info.node.body
         returned = {
             None if found is None else found[0]
-            for node in own_nodes(info.node.body)
+            for node in own_nodes(body if isinstance(body, list) else [])
             if isinstance(node, ast.Return) and node.value is not None
             for found in [self.resolve_function(node.value, info.scope)]
         }
