@@ -8,8 +8,10 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.api import MUTATING_METHODS
 from jaxlint.semantic.scopes import Scope
+from jaxlint.semantic.transforms import PARTIALS
 from jaxlint.semantic.values import is_traced
 
+from ..support.arrays import used_as_container
 from ..support.classes import self_static_at
 from ..support.explain import function_name, holds_container, why_traced
 from ..support.lifetimes import enclosing_method, is_self, outlives_trace, self_outlives_trace
@@ -29,8 +31,10 @@ class StateMutationInTracedFunction(Rule):
     """## What it does
     Finds a traced function changing state that outlives the call: assigning a `global` or
     `nonlocal` name, mutating a module-level or closed-over list/dict/set (`history.append(x)`,
-    `cache[k] = v`), storing a traced value on `self`, or putting one into a list, dict or set
-    the object keeps (`self.losses.append(loss)` in a logger made before the trace).
+    `cache[k] = v`), storing a traced value on `self`, putting one into a list, dict or set
+    the object keeps (`self.losses.append(loss)` in a logger made before the trace), or changing
+    a dict or list argument of a `jax.jit` function that never hands it back (`params[k] = ...`:
+    `jit` rebuilds its arguments from their leaves, so only that copy changes).
 
     ## Why is this bad?
     JAX runs the Python body once, while tracing; the compiled program has no Python side
@@ -115,6 +119,10 @@ class StateMutationInTracedFunction(Rule):
         if not isinstance(func.value, ast.Name):
             return
         name = func.value.id
+        if func.attr != "update" and self.check_argument_mutation(
+            node, name, f"`{name}.{func.attr}(...)`", ctx
+        ):
+            return  # (`tx.update(...)`: an optimizer's method as often as a dict's)
         owner = outlives_trace(ctx, name)
         if owner is None or not (func.attr in SEQUENCE_METHODS or holds_container(ctx, owner, name)):
             return
@@ -127,6 +135,21 @@ class StateMutationInTracedFunction(Rule):
             f"`{name}.{func.attr}(...)` in `{function_name(ctx)}` mutates {kind} `{name}` {effect} "
             f"({why_traced(ctx)}); return the values instead",
         )
+
+    def check_argument_mutation(self, node: ast.AST, name: str, what: str, ctx: Context) -> bool:
+        """``params[k] = ...`` on a dict or list argument of a function ``jax.jit`` compiles, never
+        handed back: the function received a copy JAX rebuilt from the leaves, so the caller's
+        container keeps its old values (it changed them when run eagerly)."""
+        site = mutated_argument(ctx, name)
+        if site is None:
+            return False
+        ctx.report(
+            node,
+            f"{what} in `{function_name(ctx)}` changes only the copy of argument `{name}` that "
+            f"`jax.jit` (line {site.lineno}) rebuilt from its leaves for the trace: the caller's "
+            f"`{name}` keeps its old values; return `{name}` and rebind it at the call",
+        )
+        return True
 
     def check_self_container(self, node: ast.Call, held: ast.Attribute, ctx: Context) -> None:
         """``self.losses.append(loss)``: a tracer put into a container the object keeps, where
@@ -151,6 +174,8 @@ class StateMutationInTracedFunction(Rule):
             self.check_name_store(target, value, ctx)
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
             name = target.value.id
+            if self.check_argument_mutation(target, name, f"`{name}[...] = ...`", ctx):
+                return
             owner = outlives_trace(ctx, name)
             effect = _effect(ctx, [value], name)
             if owner is not None and holds_container(ctx, owner, name) and effect is not None:
@@ -205,6 +230,39 @@ class StateMutationInTracedFunction(Rule):
             f"assigning {kind} `{target.id}` in `{function_name(ctx)}` happens only while JAX traces "
             f"it (once per compilation), not on each call ({why_traced(ctx)}); return the new value instead",
         )
+
+
+def mutated_argument(ctx: Context, name: str) -> ast.expr | None:
+    """The ``jax.jit`` of the current function when ``name`` is one of its parameters that it
+    uses as a container, never rebinds and never returns: what it changes there is lost."""
+    function = ctx.function
+    if function is None or not ctx.traced_to_run or name not in function.positional_names():
+        return None
+    if function.scope.bound.get(name) != 1 or not used_as_container(ctx, function.node, name):
+        return None
+    site = next((site for site in function.jit_sites if _plain_jit(ctx, site)), None)
+    if site is None or _hands_back(function.node, name):
+        return None
+    return site
+
+
+def _plain_jit(ctx: Context, site: ast.expr) -> bool:
+    """Whether a jit site is ``jax.jit`` itself (``flax.nnx.jit`` keeps objects' updates)."""
+    if isinstance(site, ast.Call):
+        if ctx.qualname(site.func) in PARTIALS and site.args:
+            return ctx.qualname(site.args[0]) == "jax.jit"
+        return ctx.qualname(site.func) == "jax.jit"
+    return ctx.qualname(site) == "jax.jit"
+
+
+def _hands_back(function: ast.AST, name: str) -> bool:
+    """Whether ``function`` returns or yields something that mentions ``name``."""
+    return any(
+        isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom))
+        and node.value is not None
+        and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.value))
+        for node in ast.walk(function)
+    )
 
 
 def _effect(ctx: Context, stored: list[ast.expr], name: str) -> str | None:

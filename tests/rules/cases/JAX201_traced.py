@@ -18,7 +18,7 @@ class Pair(NamedTuple):
 def decorated(x, pair, params):
     x[0] = 0.0  # error: JAX201
     pair[1][1:3] = 0.0  # error: JAX201
-    params["w"] = 1.0  # a string key: a dict
+    params["w"] = 1.0  # error: JAX104 (a string key: a dict, changed only in jit's copy)
     return x
 
 
