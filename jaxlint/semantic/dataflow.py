@@ -82,6 +82,7 @@ from jaxlint.semantic.values import (
     filter_traced,
     holding_tracer,
     holds_arrays,
+    instance_classes,
     is_container,
     is_jax_array,
     is_mapping,
@@ -1375,6 +1376,7 @@ class Interpreter:
             self.hand_instances(target, given)
             self.hand_arrays(target, ref, given)
             self.hand_masks(target, given)
+            self.hand_containers(target, given)
         if self.info is not None:
             target.callers.add(self.info)
         # inside staged code, a transformed function's outputs are tracers of the outer trace
@@ -1461,8 +1463,10 @@ class Interpreter:
             made = self.fresh_key(("make", node))
             if qualname == "jax.random.split":
                 count = _split_count(node)
-                if count is not None:
-                    return sequence(with_keys(result, frozenset({derived(made, i)})) for i in range(count))
+                if count is not None:  # an array of keys, each known by its index
+                    return as_array(
+                        sequence(with_keys(result, frozenset({derived(made, i)})) for i in range(count))
+                    )
             return with_keys(result, frozenset({made}))
         return result
 
@@ -2278,6 +2282,21 @@ class Interpreter:
         if masks and target.refine_params(masks):
             self.model.enqueue(target)
 
+    def hand_containers(self, target: FunctionInfo, params: dict[str, Value]) -> None:
+        """Eager code passing a list, tuple or dict it made to a parameter the transformation
+        traces (``run([w1, w2])``): the function receives that pytree, each leaf a tracer, and
+        its truth, length and indexing stay Python's (``ws[i]`` with a traced ``i`` raises)."""
+        found = {
+            name: traced_leaves(value)
+            for name, value in params.items()
+            if is_container(value)
+            and not instance_classes(value)
+            and not _holds_static(value)
+            and target.params.get(name) == TRACED
+        }
+        if found and target.detail_params(found):
+            self.model.enqueue(target)
+
     def hand_instances(self, target: FunctionInfo, params: dict[str, Value]) -> None:
         """Eager code passing an object of a class of this module to a transformed function
         (``run(Clip(1.0), x)``): the function calls its methods in the trace. A pytree object
@@ -2322,7 +2341,7 @@ class Interpreter:
             positional = target.positional_names()[offset:]
             if with_path:  # the first parameter gets each leaf's key path: static
                 positional = positional[1:]
-            params = {name: element(value) for name, value in zip(positional, args[1:])}
+            params = {name: _tree_leaf(value) for name, value in zip(positional, args[1:])}
             params = {name: value for name, value in params.items() if is_traced(value)}
             reason = (
                 f"`{target.name}` is mapped over traced leaves in `{self.info.name}` at line {node.lineno}"
@@ -2399,6 +2418,31 @@ NOT_FIELDS = api.STATIC_ATTRIBUTES | api.CONTAINER_METHODS
 def _may_be_pytree_node(value: Value) -> bool:
     """A traced value that may be a pytree of a class with fields (not an array or a dict)."""
     return is_traced(value) and not is_jax_array(value) and not is_mapping(value)
+
+
+def _holds_static(value: Value, depth: int = 0) -> bool:
+    """Whether a container may hold a Python value (a string, None, a number) among its parts:
+    no tracer for ``jit`` (a string raises at the call), so its traced form is unknown."""
+    if not is_container(value) or depth > 8:
+        return is_static(value)
+    parts = known_elements(value)
+    if parts is None:
+        found = entries(value)
+        parts = None if found is None else tuple(v for _, v in found)
+    if parts is None:
+        return is_static(value)
+    return any(_holds_static(part, depth + 1) for part in parts)
+
+
+def _tree_leaf(value: Value) -> Value:
+    """What a function mapped over the leaves of ``value`` receives (a lone array is a tree of
+    one leaf; a dict's leaves are its values, not its keys)."""
+    if not is_container(value):
+        return element(value)
+    leaves = tree_leaves(value)
+    if leaves:
+        return join_all(leaves, UNKNOWN)
+    return TRACED if is_traced(value) else UNKNOWN
 
 
 def _shaped_like(call: ast.Call, params: set[str]) -> bool:

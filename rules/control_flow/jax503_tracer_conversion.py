@@ -256,8 +256,9 @@ class TracerConversion(Rule):
         if not ctx.abstract or isinstance(node.slice, (ast.Slice, ast.Tuple)):
             return
         base = ctx.value(node.value)
-        if not is_static(base) or not is_traced(ctx.value(node.slice)):
-            return
+        python_container = is_container(base) and not is_jax_array(base)  # (not `split(key, 4)`)
+        if not (is_static(base) or python_container) or not is_traced(ctx.value(node.slice)):
+            return  # (a list of arrays is no array: `xs[i]` asks the index for a Python int)
         container, error = _indexed(ctx, node.value, base)
         advice = (
             "make the key static"

@@ -135,7 +135,7 @@ class ConstantSeedKeyInLoop(Rule):
         if is_traced(ctx.value(seed)):
             return
         names = {n.id for n in ast.walk(seed) if isinstance(n, ast.Name)}
-        names |= _folded_with(ctx, node)
+        names |= _folded_with(ctx, node) | _picked_with(ctx, node)
         replaced = _replaced_key(ctx, names)
         if replaced is not None:
             ctx.report(
@@ -529,6 +529,33 @@ def _folded_with(ctx: Context, node: ast.Call) -> set[str]:
     if ctx.qualname(parent.func) != "jax.random.fold_in" or len(parent.args) < 2:
         return set()
     return {n.id for n in ast.walk(parent.args[1]) if isinstance(n, ast.Name)}
+
+
+def _picked_with(ctx: Context, node: ast.Call) -> set[str]:
+    """The names in the index of ``split(<node>, n)[index]``, directly or through the name the
+    split is bound to: the key drawn from then changes wherever they do."""
+    parent = ctx.parent
+    if not isinstance(parent, ast.Call) or not parent.args or parent.args[0] is not node:
+        return set()
+    if ctx.qualname(parent.func) != "jax.random.split" or ctx.function is None:
+        return set()
+    ancestors = list(ctx.ancestors())
+    holder = ancestors[1] if len(ancestors) > 1 else None
+    indexes: list[ast.expr] = []
+    if isinstance(holder, ast.Subscript) and holder.value is parent:
+        indexes.append(holder.slice)
+    elif (
+        isinstance(holder, ast.Assign)
+        and len(holder.targets) == 1
+        and isinstance(holder.targets[0], ast.Name)
+    ):
+        name = holder.targets[0].id
+        indexes.extend(
+            use.slice
+            for use in ast.walk(ctx.function.node)
+            if isinstance(use, ast.Subscript) and isinstance(use.value, ast.Name) and use.value.id == name
+        )
+    return {n.id for index in indexes for n in ast.walk(index) if isinstance(n, ast.Name)}
 
 
 def _step_index(ctx: Context) -> str | None:
