@@ -140,14 +140,13 @@ class StateMutationInTracedFunction(Rule):
         """``params[k] = ...`` on a dict or list argument of a function ``jax.jit`` compiles, never
         handed back: the function received a copy JAX rebuilt from the leaves, so the caller's
         container keeps its old values (it changed them when run eagerly)."""
-        site = mutated_argument(ctx, name)
-        if site is None:
+        if not mutated_argument(ctx, name):
             return False
         ctx.report(
             node,
-            f"{what} in `{function_name(ctx)}` changes only the copy of argument `{name}` that "
-            f"`jax.jit` (line {site.lineno}) rebuilt from its leaves for the trace: the caller's "
-            f"`{name}` keeps its old values; return `{name}` and rebind it at the call",
+            f"{what} in `{function_name(ctx)}` changes only the copy of argument `{name}` that JAX "
+            f"rebuilt from its leaves for the trace ({why_traced(ctx)}): the caller's `{name}` keeps "
+            f"its old values; return `{name}` and rebind it at the call",
         )
         return True
 
@@ -232,27 +231,31 @@ class StateMutationInTracedFunction(Rule):
         )
 
 
-def mutated_argument(ctx: Context, name: str) -> ast.expr | None:
-    """The ``jax.jit`` of the current function when ``name`` is one of its parameters that it
-    uses as a container, never rebinds and never returns: what it changes there is lost."""
+def mutated_argument(ctx: Context, name: str) -> bool:
+    """Whether ``name`` is a parameter of the current function, which ``jax.jit`` or equinox's
+    ``filter_jit`` compiles, that it uses as a container, never rebinds and never returns: what
+    it changes there is lost."""
     function = ctx.function
     if function is None or not ctx.traced_to_run or name not in function.positional_names():
-        return None
+        return False
     if function.scope.bound.get(name) != 1 or not used_as_container(ctx, function.node, name):
-        return None
-    site = next((site for site in function.jit_sites if _plain_jit(ctx, site)), None)
-    if site is None or _hands_back(function.node, name):
-        return None
-    return site
+        return False
+    sites = [*function.static_jit_sites(), *getattr(function.node, "decorator_list", [])]
+    return any(_copying_jit(ctx, site) for site in sites) and not _hands_back(function.node, name)
 
 
-def _plain_jit(ctx: Context, site: ast.expr) -> bool:
-    """Whether a jit site is ``jax.jit`` itself (``flax.nnx.jit`` keeps objects' updates)."""
+# compilers that hand the function a copy of each pytree argument (`flax.nnx.jit` writes the
+# updates of its objects back)
+COPYING_JITS = frozenset({"jax.jit", "equinox.filter_jit"})
+
+
+def _copying_jit(ctx: Context, site: ast.expr) -> bool:
+    """Whether a jit site or decorator is one of ``COPYING_JITS`` (called, or under ``partial``)."""
     if isinstance(site, ast.Call):
         if ctx.qualname(site.func) in PARTIALS and site.args:
-            return ctx.qualname(site.args[0]) == "jax.jit"
-        return ctx.qualname(site.func) == "jax.jit"
-    return ctx.qualname(site) == "jax.jit"
+            return ctx.qualname(site.args[0]) in COPYING_JITS
+        return ctx.qualname(site.func) in COPYING_JITS
+    return ctx.qualname(site) in COPYING_JITS
 
 
 def _hands_back(function: ast.AST, name: str) -> bool:

@@ -3,6 +3,7 @@
 # caller's container keeps its old values (measured with JAX 0.10.2; eagerly it would change).
 from functools import partial
 
+import equinox as eqx
 import jax
 import jax.numpy as jnp
 
@@ -17,6 +18,26 @@ def sgd_update(params, grads):
 def record(history, x, scale):
     history.append(x * scale)  # error: JAX104
     return x
+
+
+def sgd_rebound(params, grads):
+    for k in params:
+        params[k] = params[k] - 0.1 * grads[k]  # error: JAX104
+
+
+sgd_rebound = jax.jit(sgd_rebound)
+
+
+@eqx.filter_jit
+def sgd_filtered(params, grads):
+    for k in params:
+        params[k] = params[k] - 0.1 * grads[k]  # error: JAX104
+
+
+class Trainer:
+    def step(self, params, grads):
+        for k in params:
+            params[k] = params[k] - 0.1 * grads[k]  # error: JAX104
 
 
 @jax.jit
@@ -60,6 +81,9 @@ if __name__ == "__main__":
     params = {"w": jnp.ones(2)}
     grads = {"w": jnp.ones(2)}
     sgd_update(params, grads)
+    sgd_rebound(params, grads)
+    sgd_filtered(params, grads)
+    jax.jit(Trainer().step)(params, grads)
     assert jnp.allclose(params["w"], 1.0)  # unchanged
     history = []
     record(history, jnp.ones(2), 2.0)
