@@ -22,9 +22,11 @@ class PrintToDebugPrint(Fixer[DebugPrint]):
     def fix(self, request: DebugPrint, site: Site, doc: Document) -> Fix | None:
         call = request.call
         template, arguments = debug_print_arguments(call)
-        if next(iter(string.Formatter().parse(template)))[1] is None:
+        if arguments and next(iter(string.Formatter().parse(template)))[1] is None:
             # `"{{x}} {}"`: JAX sees no placeholder in the first part and prints the text raw
             raise CannotFix("literal braces before the first value")
+        if not arguments and template != template.replace("{{", "{").replace("}}", "}"):
+            raise CannotFix("literal braces in a text JAX prints raw")
         jax, edits = doc.reference("jax", site.scope)
         code = f"{jax}.debug.print({', '.join([string_literal(template), *arguments])})"
         snippet = doc.snippet(site.statement)

@@ -28,6 +28,7 @@ class FunctionInfo:
     host: bool = False
     is_method: bool = False
     repeated_by: str | None = None  # a loop/batch transform that runs the body repeatedly
+    branch_of: ast.Call | None = None  # a `lax.cond`/`switch` that traces it as a branch
     body_offset: int = 0  # leading parameters bound before that transform runs it (`partial`)
     body_bound: frozenset[str] = frozenset()  # parameters bound by keyword before it runs it
     loop_condition: bool = False  # the cond_fun of a while_loop: it sees every step's carry

@@ -142,6 +142,8 @@ FLAX_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 INITIALIZERS = frozenset({"__init__", "setup", "__post_init__"})
 # library bases that define no attribute which could shadow a field of a subclass
 FIELD_SAFE_BASES = FLAX_MODULES | EQUINOX_BASES | NAMED_TUPLES | PYTREE_BASES | {"object", "builtins.object"}
+# lax functions that trace every branch they are given, whichever one runs
+BRANCHING = frozenset({"jax.lax.cond", "jax.lax.switch"})
 # methods that run an optax optimizer's update (and so its schedules)
 UPDATING = frozenset({"update", "apply_gradients"})
 JAX_ROOTS = ("jax", "flax", "equinox", "optax", "chex", "jaxtyping")
@@ -1778,6 +1780,8 @@ class SemanticModel:
             reason = f"`{info.name}` is traced by `{transform.name}` at {where}"
             if transform.kind == "body":
                 reason = f"`{info.name}` is traced as a body of `{transform.name}` at {where}"
+        if transform.name in BRANCHING and level > NONE and isinstance(outermost.site, ast.Call):
+            info.branch_of = info.branch_of or outermost.site
         if transform.name in REPEATING and level > NONE:
             info.repeated_by = transform.name
             info.body_offset = outermost.offset

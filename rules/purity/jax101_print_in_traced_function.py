@@ -32,7 +32,9 @@ class PrintInTracedFunction(Rule):
     the compiled program and prints the runtime values on every call.
 
     A `print` whose arguments are all static (strings, shapes, dtypes) is not reported: printing
-    while tracing is the idiomatic way to see shapes, and when JAX compiles. Under a bare
+    while tracing is the idiomatic way to see shapes, and when JAX compiles. In a branch of
+    `lax.cond`/`lax.switch` it is: JAX traces every branch whichever is taken, so the text
+    appears for a branch that never runs (`print("warmup branch taken")`). Under a bare
     `jax.grad` the function runs eagerly on every call, so `print` works there and this rule
     stays silent. So it does for a function only traced by `jax.eval_shape` or
     `jax.make_jaxpr` (and what it calls): nothing compiled from it ever runs, so printing while
@@ -91,12 +93,32 @@ class PrintInTracedFunction(Rule):
         if not ctx.traced_to_run or ctx.qualname(node.func) != "builtins.print":
             return
         if not any(shows_tracer(ctx, arg) for arg in node.args):
+            self.check_branch_print(node, ctx)
             return  # shapes, dtypes and strings: the trace-time debugging idiom
         when = "runs only while JAX traces it, and " if ctx.trace_reused else ""
         ctx.report(
             node,
             f"`print` in `{function_name(ctx)}` {when}shows tracers, not values ({why_traced(ctx)}); "
             f"use `jax.debug.print`",
+            fix=DebugPrint(node)
+            if all(prints_alike_at_run_time(ctx, v) for v in _printed_values(node))
+            else None,
+        )
+
+    def check_branch_print(self, node: ast.Call, ctx: Context) -> None:
+        """``print("warmup branch taken")`` in a branch of ``lax.cond``/``switch``: JAX traces
+        every branch, so it prints for the branch that is not taken too, and never when the
+        branch runs: it says nothing of which branch ran."""
+        function = ctx.function
+        cond = function.branch_of if function is not None else None
+        if cond is None:
+            return
+        lax_function = ast.unparse(cond.func)
+        ctx.report(
+            node,
+            f"`print` in `{function_name(ctx)}`, a branch of `{lax_function}` (line {cond.lineno}), "
+            f"runs when JAX traces the `{lax_function}`, which traces every branch whichever is "
+            f"taken, and not when this branch runs; use `jax.debug.print`, which prints when it runs",
             fix=DebugPrint(node)
             if all(prints_alike_at_run_time(ctx, v) for v in _printed_values(node))
             else None,

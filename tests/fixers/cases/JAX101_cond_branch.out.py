@@ -1,0 +1,19 @@
+# fix: safe
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def warmup(lr):
+    jax.debug.print("warmup branch taken")  # a comment stays
+    print("rate", lr.shape, "{{raw}}")  # no fix
+    return lr * 0.1
+
+
+def keep(lr):
+    return lr
+
+
+@jax.jit
+def schedule(flag, lr):
+    return lax.cond(flag, warmup, keep, lr)
