@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from jaxlint.engine.astutil import encloses
+from jaxlint.engine.astutil import callee_leaf, encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
@@ -122,6 +122,8 @@ class PrngKeyReuse(Rule):
         if event is None or event.kind != "reuse" or event.first is None:
             return
         first = event.first
+        if _compared_alike(ctx, node, first):
+            return  # `a = normal(key); b = normal(key); assert array_equal(a, b)`: sameness is the point
         consumer = snippet(ctx, first.func, 32) if isinstance(first, ast.Call) else "a call"
         splits = any(_is_split(ctx, call) for call in (node, first))
         effect = (
@@ -187,6 +189,44 @@ def _paired_permutations(ctx: Context, node: ast.Call, first: ast.AST) -> bool:
         isinstance(call, ast.Call) and ctx.qualname(call.func) == "jax.random.permutation"
         for call in (node, first)
     )
+
+
+def _compared_alike(ctx: Context, node: ast.Call, first: ast.AST) -> bool:
+    """Whether the two draws are bound to names that the code then checks for equality (a
+    determinism test: ``assert jnp.array_equal(a, b)``, ``np.testing.assert_allclose(a, b)``)."""
+    scope = ctx.function.node if ctx.function is not None else ctx.model.tree
+    names: list[str] = []
+    for draw in (first, node):
+        bound = next(
+            (
+                statement.targets[0].id
+                for statement in ast.walk(scope)
+                if isinstance(statement, ast.Assign)
+                and statement.value is draw
+                and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Name)
+            ),
+            None,
+        )
+        if bound is None:
+            return False
+        names.append(bound)
+    pair = set(names)
+    negated = {n.operand for n in ast.walk(scope) if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not)}
+    for check in ast.walk(scope):
+        if check in negated:
+            continue  # `assert not jnp.allclose(a, b)`: the draws were meant to differ
+        if isinstance(check, ast.Call):
+            leaf = (callee_leaf(check) or "").lower()
+            operands: list[ast.expr] = list(check.args) if "equal" in leaf or "close" in leaf else []
+        elif isinstance(check, ast.Compare) and all(isinstance(op, ast.Eq) for op in check.ops):
+            operands = [check.left, *check.comparators]
+        else:
+            continue
+        mentioned = {n.id for operand in operands for n in ast.walk(operand) if isinstance(n, ast.Name)}
+        if len(pair) == 2 and pair <= mentioned:
+            return True
+    return False
 
 
 def _held_elsewhere(ctx: Context, key: str) -> bool:

@@ -86,7 +86,7 @@ class StateMutationInTracedFunction(Rule):
             self.check_store(target, node.value, ctx)
 
     def visit_AugAssign(self, node: ast.AugAssign, ctx: Context) -> None:
-        self.check_store(node.target, node.value, ctx)
+        self.check_store(node.target, node.value, ctx, accumulates=True)
         if isinstance(node.target, ast.Attribute) and not is_traced(ctx.value(node.value)):
             self.check_self_counter(node.target, ctx)
 
@@ -166,17 +166,19 @@ class StateMutationInTracedFunction(Rule):
             f"`self.{held.attr}`, which outlives the trace: {LEAKED}; return the value instead",
         )
 
-    def check_store(self, target: ast.expr, value: ast.expr, ctx: Context) -> None:
+    def check_store(self, target: ast.expr, value: ast.expr, ctx: Context, accumulates: bool = False) -> None:
         if not ctx.traced_to_run and not (ctx.traced and not ctx.abstract):  # compiled, or under a bare grad
             return
         if isinstance(target, ast.Name):
-            self.check_name_store(target, value, ctx)
+            self.check_name_store(target, value, ctx, accumulates)
         elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
             name = target.value.id
             if self.check_argument_mutation(target, name, f"`{name}[...] = ...`", ctx):
                 return
             owner = outlives_trace(ctx, name)
             effect = _effect(ctx, [value], name)
+            if effect is not None and not is_traced(ctx.value(value)) and _memoizes(ctx, name):
+                return  # `if shape not in cache: cache[shape] = ...`: a trace-time cache
             if owner is not None and holds_container(ctx, owner, name) and effect is not None:
                 ctx.report(
                     target,
@@ -200,12 +202,14 @@ class StateMutationInTracedFunction(Rule):
                 )
         elif isinstance(target, (ast.Tuple, ast.List)):
             for element in target.elts:
-                self.check_store(element, value, ctx)
+                self.check_store(element, value, ctx, accumulates)
 
-    def check_name_store(self, target: ast.Name, value: ast.expr, ctx: Context) -> None:
+    def check_name_store(self, target: ast.Name, value: ast.expr, ctx: Context, accumulates: bool) -> None:
         leaks = is_traced(ctx.value(value))
         if not ctx.trace_reused and not leaks:
             return  # traced afresh on every call (a bare vmap or grad): it counts calls
+        if not leaks and not accumulates and _same_every_call(value, target.id):
+            return  # `seen_shape = x.shape`: each call would store what the trace stored
         if not leaks and ctx.function is not None and ctx.model.called_eagerly(ctx.function):
             return  # it runs eagerly too (`setup()` at import): traced too, only maybe, lazily
         scope = ctx.scope.function
@@ -277,6 +281,42 @@ def _effect(ctx: Context, stored: list[ast.expr], name: str) -> str | None:
     if ctx.trace_reused and not counts_traces(name):
         return "only while JAX traces it (once per compilation), not on each call"
     return None
+
+
+# calls whose result depends only on their arguments
+PURE_BUILTINS = frozenset({"len", "tuple", "list", "dict", "set", "frozenset", "str", "int", "float", "bool"})
+
+
+def _same_every_call(value: ast.expr, name: str) -> bool:
+    """Whether storing ``value`` in ``name`` stores what every call with these shapes would:
+    static data read without calls (a shape, a constant, a flag), not the old value of ``name``
+    (a counter) and not a clock or a random number."""
+    for node in ast.walk(value):
+        if isinstance(node, ast.Name) and node.id == name:
+            return False
+        if isinstance(node, (ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr, ast.Lambda)):
+            return False
+        if isinstance(node, ast.Call) and not (
+            isinstance(node.func, ast.Name) and node.func.id in PURE_BUILTINS
+        ):
+            return False
+    return True
+
+
+def _memoizes(ctx: Context, name: str) -> bool:
+    """Whether the current statement is under ``if key not in <name>:`` (a memo: the entry is
+    made once, and read by later traces)."""
+    for ancestor in ctx.ancestors():
+        if isinstance(ancestor, ast.If) and isinstance(ancestor.test, ast.Compare):
+            test = ancestor.test
+            if (
+                len(test.ops) == 1
+                and isinstance(test.ops[0], ast.NotIn)
+                and isinstance(test.comparators[0], ast.Name)
+                and test.comparators[0].id == name
+            ):
+                return True
+    return False
 
 
 def counts_traces(name: str) -> bool:
