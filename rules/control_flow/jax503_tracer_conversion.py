@@ -45,6 +45,9 @@ NUMPY_CONVERSIONS = frozenset(
     {"numpy.asarray", "numpy.array", "numpy.asanyarray", "numpy.ascontiguousarray", "numpy.copy"}
     | {f"numpy.{name}" for name in NUMPY_SCALAR_TYPES.split()}
 )
+# builtins that call `bool()` on each element of their one argument (`sorted` through `<`),
+# with the `jax.numpy` function that computes the same on an array
+ELEMENT_TRUTHS = {"builtins.any": "any", "builtins.all": "all", "builtins.sorted": "sort"}
 METHOD_CONVERSIONS = {
     "item": "ConcretizationTypeError",
     "tolist": "ConcretizationTypeError",
@@ -107,7 +110,8 @@ class TracerConversion(Rule):
     """## What it does
     Finds a traced value turned into a Python value inside code JAX traces abstractly:
     `bool()`, `int()`, `float()`, `complex()`, `.item()`, `.tolist()`, `np.asarray()` /
-    `np.array()` and NumPy scalar types (`np.float32(x)`), `math.*` functions, the built-in `max`/`min` on tracers, a tracer used as the
+    `np.array()` and NumPy scalar types (`np.float32(x)`), `math.*` functions, the built-in `max`/`min` on tracers,
+    `any`/`all`/`sorted` over a traced array (each element's truth is asked), a tracer used as the
     index of a Python list or tuple, and `and` / `or` / `not` / chained comparisons applied to
     tracers outside an `if` condition. A conversion compiled with `jax.jit` (`jax.jit(float)(x)`,
     `jax.jit(math.sqrt)(x)`) is the same: `jit` traces every argument it does not mark static.
@@ -156,8 +160,8 @@ class TracerConversion(Rule):
     array arithmetic (an operand, a comparison, the index of a JAX array, a `jnp` argument that
     is not a shape, a returned value), directly or through the one name it is assigned to: a
     value wanted as a Python index, a shape or a count cannot be an array (make it static).
-    `np.asarray(x)`, `np.array(x)` and the 32-bit NumPy scalar types become their `jax.numpy`
-    namesakes: safe in a function that only ever runs traced (the call always raised there),
+    `np.asarray(x)`, `np.array(x)`, the 32-bit NumPy scalar types, and `any(x)`/`all(x)` of an
+    array (not of a generator) become their `jax.numpy` namesakes: safe in a function that only ever runs traced (the call always raised there),
     unsafe elsewhere. `.tolist()`, `math.*` and 64-bit NumPy types get no fix.
 
     ## References
@@ -241,6 +245,10 @@ class TracerConversion(Rule):
             if traced is not None:
                 name = qualname.rsplit(".", 1)[1]
                 return f"{name}(...)", "TracerBoolConversionError", traced
+        if qualname in ELEMENT_TRUTHS and len(args) == 1 and not node.keywords:
+            culprit = _truth_tested_elements(ctx, args[0])
+            if culprit is not None:
+                return f"{qualname.rsplit('.', 1)[1]}(...)", "TracerBoolConversionError", culprit
         func = node.func
         if (
             qualname is None
@@ -351,6 +359,16 @@ def _passed_to_python_call(ctx: Context, name: str) -> bool:
     return False
 
 
+def _truth_tested_elements(ctx: Context, argument: ast.expr) -> ast.expr | None:
+    """What ``any``/``all``/``sorted`` call ``bool()`` on, element by element, when that is a
+    tracer: the rows of a traced array (``any(x > 5)``), the items of a comprehension."""
+    if isinstance(argument, (ast.GeneratorExp, ast.ListComp)):
+        element, culprit = ctx.value(argument.elt), argument.elt
+    else:
+        element, culprit = iterated(ctx.value(argument)), argument
+    return culprit if _compares_traced(ctx, element) and not is_container(element) else None
+
+
 def _compares_traced(ctx: Context, value: Value) -> bool:
     """Whether comparing ``value`` (as the built-in ``max``/``min`` do) gives a tracer: a traced
     value, or under ``jit`` any JAX array, even a concrete global (JAX stages every operation)."""
@@ -397,6 +415,8 @@ def _array_form(node: ast.Call, ctx: Context) -> ConversionFix | None:
         return JaxNumpyFunction(form, safe=runs_only_traced(ctx)) if form else None
     if _is_item(node, qualname):
         return SingleElement(node.func.value)  # pyright: ignore[reportAttributeAccessIssue]
+    if qualname in ("builtins.any", "builtins.all") and not isinstance(node.args[0], ast.GeneratorExp):
+        return JaxNumpyFunction(ELEMENT_TRUTHS[qualname], safe=runs_only_traced(ctx))
     return None
 
 

@@ -1,0 +1,11 @@
+# fix: safe
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def scale(x):
+    big = jnp.any(x > 5.0)  # a comment stays
+    small = jnp.all(jnp.abs(x) < 1.0)
+    each = all(v > 0 for v in x)  # no fix
+    return jnp.where(big, x / 5.0, jnp.where(small, x * 5.0, x))
