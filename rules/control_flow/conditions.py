@@ -27,10 +27,28 @@ def converts_tracer(ctx: Context, test: ast.expr) -> ast.expr | None:
         return converts_tracer(ctx, test.operand)
     if isinstance(test, ast.Compare) and len(test.ops) > 1:
         return test if any(is_traced(ctx.value(part)) for part in [test.left, *test.comparators]) else None
+    if _member_of_display(ctx, test):
+        return test.left  # pyright: ignore[reportAttributeAccessIssue]
     value = ctx.value(test)
     if not is_traced(value) or is_container(value) or _container_parameter(ctx, test):
         return None
     return test
+
+
+def _member_of_display(ctx: Context, test: ast.expr) -> bool:
+    """``mode in (0, 1)`` on a traced ``mode``: the tuple compares each item with ``==`` and asks
+    ``bool()`` of the traced result (strings are `compared_with_strings`'s)."""
+    if not (
+        isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.In, ast.NotIn))
+    ):
+        return False
+    items = test.comparators[0]
+    if not isinstance(items, (ast.Tuple, ast.List)) or not items.elts:
+        return False
+    if not all(isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) for e in items.elts):
+        return False
+    value = ctx.value(test.left)
+    return is_traced(value) and not is_container(value)
 
 
 def _container_parameter(ctx: Context, test: ast.expr) -> bool:
