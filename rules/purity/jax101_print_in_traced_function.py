@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.semantic.values import is_traced
 
 from ..support.explain import function_name, prints_alike_at_run_time, shows_tracer, why_traced
+from .jax108_tracer_formatted_into_string import spec_formatted
 
 
 @dataclass(frozen=True)
@@ -96,10 +98,12 @@ class PrintInTracedFunction(Rule):
             self.check_branch_print(node, ctx)
             return  # shapes, dtypes and strings: the trace-time debugging idiom
         when = "runs only while JAX traces it, and " if ctx.trace_reused else ""
+        effect = f"{when}shows tracers, not values"
+        if ctx.abstract and any(is_traced(ctx.value(v)) for a in node.args for v in spec_formatted(a)):
+            effect = "raises `TypeError` while JAX traces it (a tracer has no value to format with a spec)"
         ctx.report(
             node,
-            f"`print` in `{function_name(ctx)}` {when}shows tracers, not values ({why_traced(ctx)}); "
-            f"use `jax.debug.print`",
+            f"`print` in `{function_name(ctx)}` {effect} ({why_traced(ctx)}); use `jax.debug.print`",
             fix=DebugPrint(node)
             if all(prints_alike_at_run_time(ctx, v) for v in _printed_values(node))
             else None,

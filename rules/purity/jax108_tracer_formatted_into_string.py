@@ -28,7 +28,10 @@ class TracerFormattedIntoString(Rule):
     Finds a traced value formatted into a string (an f-string, `str.format`, `%`, `str()` or
     `repr()`) in traced code, where the string is then used as data: passed to a function (not
     to `print`, logging, a warning or an exception), used as a key or an index; and an f-string
-    of tracers (or `str.format` of them) handed to `jax.debug.print` as its format string.
+    of tracers (or `str.format` of them) handed to `jax.debug.print` as its format string. Also a
+    traced value formatted with a format spec or a numeric `%` conversion (`f"{x:.2f}"`,
+    `"layer_%d" % i`), which raises `TypeError` while tracing (in a `print`, JAX101 says so;
+    in the message of an error raised anyway, nothing is said).
 
     ## Why is this bad?
     While JAX traces a function, its arguments and what is computed from them are tracers: a
@@ -112,7 +115,26 @@ class TracerFormattedIntoString(Rule):
             self.check(node, [v.value for v in fields], ctx, [v.value for v in fields if v.format_spec])
             return
         # a format spec (`{x:.2f}`) makes the tracer raise TypeError instead
+        self.check_raising(node, [v.value for v in fields if v.format_spec is not None], ctx)
         self.check(node, [v.value for v in fields if v.format_spec is None], ctx)
+
+    def check_raising(self, node: ast.expr, specified: list[ast.expr], ctx: Context) -> None:
+        """``f"{loss:.3f}"``, ``"%d" % step``: a tracer formats only as its description (``%s``,
+        ``{}``); a format spec or a numeric conversion raises `TypeError` while tracing."""
+        if ctx.level < ABSTRACT or not specified:
+            return
+        traced = next((p for p in specified if is_traced(ctx.value(p))), None)
+        if traced is None or _in_print(ctx):
+            return  # (a `print` of it is JAX101's, whose fix keeps the spec in `jax.debug.print`)
+        if any(isinstance(a, (ast.Raise, ast.Assert)) for a in ctx.ancestors()):
+            return  # the message of an error raised anyway (its check is what fails under `jit`)
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` formats traced `{snippet(ctx, traced)}` with a numeric format "
+            f"while JAX traces `{function_name(ctx)}` ({why_traced(ctx, traced)}): a tracer has no "
+            f"value yet, so JAX raises `TypeError`; build the string from static values, or print "
+            f"the value with `jax.debug.print`",
+        )
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         func = node.func
@@ -129,6 +151,8 @@ class TracerFormattedIntoString(Rule):
                 self.check(node, values, ctx)
             elif _debug_print_format(ctx, node) is not None:  # `{:.1f}` raises on a tracer there
                 self.check(node, values, ctx, values)
+            else:
+                self.check_raising(node, _specified_fields(func.value.value, node), ctx)
 
     def visit_BinOp(self, node: ast.BinOp, ctx: Context) -> None:
         left = node.left
@@ -140,6 +164,8 @@ class TracerFormattedIntoString(Rule):
         ):
             right = node.right
             self.check(node, list(right.elts) if isinstance(right, ast.Tuple) else [right], ctx)
+        elif isinstance(node.op, ast.Mod) and isinstance(left, ast.Constant) and isinstance(left.value, str):
+            self.check_raising(node, _numeric_conversions(left.value, node.right), ctx)
 
     def check(
         self, node: ast.expr, parts: list[ast.expr], ctx: Context, specified: list[ast.expr] | None = None
@@ -181,6 +207,79 @@ class TracerFormattedIntoString(Rule):
 
 # `%s` and `%r` format a tracer as its description; `%d`, `%f`... raise TypeError instead
 PERCENT_CONVERSION = re.compile(r"%(\([^)]*\))?[-#0 +]*(\d+|\*)?(\.(\d+|\*))?[sr]")
+
+
+# one `%` conversion of a template: its mapping key, and its conversion character
+ANY_CONVERSION = re.compile(r"%(\([^)]*\))?[-#0 +]*(\d+|\*)?(\.(\d+|\*))?[hlL]?([a-zA-Z%])")
+
+
+def _numeric_conversions(template: str, right: ast.expr) -> list[ast.expr]:
+    """The values ``template % right`` formats with a conversion other than ``%s``/``%r``/``%a``
+    (``%d``, ``%.3f``: they raise on a tracer), for a tuple or a single value and no ``*`` width."""
+    conversions = [m for m in ANY_CONVERSION.finditer(template) if m.group(5) != "%"]
+    if any(m.group(1) or "*" in m.group(0) for m in conversions):
+        return []
+    values = list(right.elts) if isinstance(right, ast.Tuple) else [right]
+    if len(values) != len(conversions):
+        return []
+    return [value for value, m in zip(values, conversions) if m.group(5) not in "sra"]
+
+
+def _specified_fields(template: str, call: ast.Call) -> list[ast.expr]:
+    """The arguments of ``template.format(...)`` that fields with a format spec take."""
+    try:
+        fields = [(name, spec) for _, name, spec, _ in string.Formatter().parse(template) if name is not None]
+    except ValueError:
+        return []
+    found: list[ast.expr] = []
+    automatic = 0
+    keywords = {k.arg: k.value for k in call.keywords if k.arg}
+    for name, spec in fields:
+        if name == "":
+            index, automatic = automatic, automatic + 1
+            value = call.args[index] if index < len(call.args) else None
+        elif name.isdigit():
+            value = call.args[int(name)] if int(name) < len(call.args) else None
+        else:
+            value = keywords.get(name)
+        if spec and value is not None and not isinstance(value, ast.Starred):
+            found.append(value)
+    return found
+
+
+def spec_formatted(node: ast.expr) -> list[ast.expr]:
+    """The values a string expression formats with a format spec or a numeric ``%``
+    conversion (``f"{x:.2f}"``, ``"{:d}".format(i)``, ``"%d" % i``): on a tracer they raise."""
+    if isinstance(node, ast.JoinedStr):
+        return [
+            v.value for v in node.values if isinstance(v, ast.FormattedValue) and v.format_spec is not None
+        ]
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "format"
+        and isinstance(node.func.value, ast.Constant)
+        and isinstance(node.func.value.value, str)
+    ):
+        return _specified_fields(node.func.value.value, node)
+    if (
+        isinstance(node, ast.BinOp)
+        and isinstance(node.op, ast.Mod)
+        and isinstance(node.left, ast.Constant)
+        and isinstance(node.left.value, str)
+    ):
+        return _numeric_conversions(node.left.value, node.right)
+    return []
+
+
+def _in_print(ctx: Context) -> bool:
+    """Whether the string is (part of) an argument of the built-in ``print``."""
+    for ancestor in ctx.ancestors():
+        if isinstance(ancestor, ast.Call):
+            return ctx.qualname(ancestor.func) == "builtins.print"
+        if isinstance(ancestor, ast.stmt):
+            return False
+    return False
 
 
 def _plain_fields(template: str) -> bool:

@@ -34,7 +34,7 @@ def per_example(x):
         fh.writelines([f"{x}\n"])  # error: JAX102
         fh.write(f"shape {x.shape}\n")  # static: written on each call, as it reads
         fh.write("tick\n")
-        fh.write(f"{x:.3f}")  # a tracer with a format spec: TypeError, not a write
+        fh.write(f"{x:.3f}")  # error: JAX108 (a tracer with a format spec: TypeError, not a write)
         fh.write(x)  # a tracer itself: TypeError (write() takes a str)
     return x + 1.0
 

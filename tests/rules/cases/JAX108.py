@@ -30,7 +30,7 @@ def body(carry, x):
 
 def numeric_conversion(carry, x):
     i, total = carry
-    return (i + 1, record("w_%d" % i, total + x)), total  # %d raises TypeError on a tracer: another claim
+    return (i + 1, record("w_%d" % i, total + x)), total  # error: JAX108 (%d raises TypeError on a tracer)
 
 
 def scan_numeric(xs):
