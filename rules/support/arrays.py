@@ -331,9 +331,13 @@ def _uses_mutable_references(ctx: Context) -> bool:
             qualname.startswith(MUTABLE_REFERENCE_MODULES)
             for scope in [ctx.model.index.module, *ctx.model.index.functions]
             for qualname in scope.imports.values()
-        )
+        ) or any(maker in line for line in ctx.lines for maker in REFERENCE_MAKERS)
         ctx.memo[key] = cached
     return cached
+
+
+# calls that make a mutable array, however the module reaches them (`jax.new_ref(...)`)
+REFERENCE_MAKERS = ("new_ref(", "mutable_array(", "empty_ref(")
 
 
 def _default_of(args: ast.arguments, name: str) -> ast.expr | None:

@@ -81,10 +81,3 @@ def zero_bias(params, x):
     params["b"][0] = 0.0  # error: JAX201 (unsafe fix: params["b"] = params["b"].at[0].set(0.0))
     return x @ params["w"] + params["b"]
 
-
-@jax.jit
-def through_a_mutable_reference(x):
-    ref = jax.new_ref(jnp.zeros(3))  # a jax.Ref takes item assignment, under jit too
-    ref[0] = x
-    ref[1] += x
-    return ref[...]
