@@ -166,13 +166,25 @@ def origin(key: KeyId) -> ast.AST | None:
     """The syntax node where a key was made or bound (None for a parameter)."""
     while True:
         if isinstance(key, tuple) and len(key) == 3 and key[0] == "fold":
-            return key[2]
+            if not _constant_fold(key[2]):
+                return key[2]
+            key = key[1]  # `fold_in(key, 0)`: the same key wherever it is made, as `key` is
+            continue
         if isinstance(key, tuple) and key and key[0] in ("item", "except"):
             key = key[1]
             continue
         if isinstance(key, tuple) and len(key) >= 2 and isinstance(key[1], ast.AST):
             return key[1]
         return None
+
+
+def _constant_fold(call: object) -> bool:
+    """Whether a ``fold_in`` call folds in data without names (``fold_in(key, 0)``)."""
+    return (
+        isinstance(call, ast.Call)
+        and len(call.args) > 1
+        and not any(isinstance(n, ast.Name) for n in ast.walk(call.args[1]))
+    )
 
 
 def made_inside(key: KeyId, node: ast.AST) -> bool:
@@ -273,7 +285,7 @@ class KeyTracker:
                 holder = root if root in edge.names else name  # an item the loop stored a key in
                 if holder in edge.names:
                     held = key_ids(edge.names[holder])
-                    holds = key in held or any(a in held for a in ancestors(key))
+                    holds = key in held or any(a in held for a in lineage(key))
                 else:  # closed over (or global): the same key on every iteration
                     holds = bool(name) and name not in self.local_names
                 if holds and first_consumer(edge.consumed, key):

@@ -229,6 +229,15 @@ class PrngKeyReuseInLoop(Rule):
             )
             return
         loop = ctx.loops[-1] if ctx.loops else None
+        constant = _constant_fold(node, ctx, loop)
+        if constant is not None:
+            ctx.report(
+                node,
+                f"`{snippet(ctx, constant)}` folds the same constant into the same key on every "
+                f"iteration, so every iteration draws the same random numbers; fold in what "
+                f"changes per iteration (the loop variable)",
+            )
+            return
         fixable = (
             node not in ctx.model.partial_calls  # it uses a key the value holds: not the value
             and node not in ctx.model.bound_key_calls  # nor the key a `partial` bound
@@ -248,6 +257,28 @@ class PrngKeyReuseInLoop(Rule):
             else _fold_in_loop_index(node, ctx, event.key, loop)
             or _split_around_inner_loop(node, ctx, event.key),
         )
+
+
+def _constant_fold(node: ast.Call, ctx: Context, loop: ast.AST | None) -> ast.Call | None:
+    """The ``fold_in(key, 0)`` that the draw ``node`` takes its key from, directly or through the
+    name the loop body binds it to, when its data is a constant."""
+    argument = node.args[0] if node.args else None
+    if isinstance(argument, ast.Name) and loop is not None:
+        bound = [
+            s.value
+            for s in ast.walk(loop)
+            if isinstance(s, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == argument.id for t in s.targets)
+        ]
+        argument = bound[0] if len(bound) == 1 else None
+    if (
+        isinstance(argument, ast.Call)
+        and len(argument.args) == 2
+        and ctx.qualname(argument.func) == "jax.random.fold_in"
+        and not any(isinstance(n, ast.Name) for n in ast.walk(argument.args[1]))
+    ):
+        return argument
+    return None
 
 
 def _function_named(name: str) -> str:
