@@ -67,6 +67,8 @@ def trace_params(
                 _merge(values, param.arg, _layer_value(model, info, layer, None, param.arg))
         for param in (args.vararg, args.kwarg):
             if param is not None and layer.transform.kind in ("jit", "remat", "pmap", "vmap", "body"):
+                if param is args.kwarg and _static_through_kwargs(info, layer):
+                    continue  # `static_argnames=("mode",)` reaching `**options`: some entries static
                 _merge(values, param.arg, TRACED)
     if skip_first and any(layer.offset == 0 and layer.transform.kind in TRACING_SELF for layer in layers):
         instance = _traced_self(model, info)
@@ -86,6 +88,14 @@ def trace_params(
             elif kind == "container":
                 values[name] = as_container(value)
     return level, values
+
+
+def _static_through_kwargs(info: FunctionInfo, layer: Layer) -> bool:
+    """Whether the jit marks static a name that only the function's ``**kwargs`` can take."""
+    names = static_names(layer.call) if layer.transform.kind == "jit" else set()
+    args = info.node.args
+    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    return bool(names) and not names <= params  # pyright: ignore[reportOperatorIssue]
 
 
 # Transformations that receive the object a decorated method is called on as its first argument
