@@ -111,7 +111,8 @@ class TracerConversion(Rule):
     Finds a traced value turned into a Python value inside code JAX traces abstractly:
     `bool()`, `int()`, `float()`, `complex()`, `.item()`, `.tolist()`, `np.asarray()` /
     `np.array()` and NumPy scalar types (`np.float32(x)`), `math.*` functions, the built-in `max`/`min` on tracers,
-    `any`/`all`/`sorted` over a traced array (each element's truth is asked), a tracer used as the
+    `any`/`all`/`sorted` over a traced array (each element's truth is asked), a tracer passed to
+    a `functools.lru_cache`d function (it hashes its arguments), a tracer used as the
     index of a Python list or tuple, and `and` / `or` / `not` / chained comparisons applied to
     tracers outside an `if` condition. A conversion compiled with `jax.jit` (`jax.jit(float)(x)`,
     `jax.jit(math.sqrt)(x)`) is the same: `jit` traces every argument it does not mark static.
@@ -183,6 +184,7 @@ class TracerConversion(Rule):
         self.check_jitted_library(node, ctx)
         if not ctx.traced:
             return
+        self.check_cached_call(node, ctx)
         found = self.conversion(node, ctx)
         if found is None or (not ctx.abstract and not found[0].startswith(RAISES_ON_JVP_TRACERS)):
             return  # under a bare grad, `bool`/`int`/`.item()` read the value a JVP tracer carries
@@ -204,6 +206,27 @@ class TracerConversion(Rule):
             f"`{what}` needs a concrete value but `{snippet(ctx, culprit)}` is traced: JAX raises "
             f"{raised} ({why_traced(ctx, culprit)}); keep it an array (`jnp`), or make it static",
             fix=_extremum(node, ctx) or _redundant_bool(node, ctx) or _array_form(node, ctx),
+        )
+
+    def check_cached_call(self, node: ast.Call, ctx: Context) -> None:
+        """``rotation(theta)`` where ``rotation`` is ``functools.lru_cache``d: the cache hashes
+        its arguments, and a tracer is unhashable."""
+        if not ctx.abstract or not isinstance(node.func, ast.Name):
+            return
+        found = ctx.model.resolve_function(node.func, ctx.scope)
+        target = found[0] if found is not None else None
+        if target is None or not _cached(ctx, target.node):
+            return
+        traced = next(
+            (a for a in [*node.args, *(k.value for k in node.keywords)] if is_traced(ctx.value(a))), None
+        )
+        if traced is None or caught_here(ctx, node, "TypeError"):
+            return
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` calls `{target.name}`, which `functools` caches by hashing its "
+            f"arguments, with traced `{snippet(ctx, traced)}`: a tracer is unhashable, so this raises "
+            f"`TypeError` ({why_traced(ctx, traced)}); drop the cache, or pass static values only",
         )
 
     def check_jitted_library(self, node: ast.Call, ctx: Context) -> None:
@@ -355,6 +378,18 @@ def _passed_to_python_call(ctx: Context, name: str) -> bool:
             continue
         arguments = [*node.args, *(k.value for k in node.keywords)]
         if any(isinstance(a, ast.Name) and a.id == name for a in arguments):
+            return True
+    return False
+
+
+CACHES = frozenset({"functools.lru_cache", "functools.cache"})
+
+
+def _cached(ctx: Context, function: ast.AST) -> bool:
+    """Whether ``function`` is decorated with ``functools.lru_cache`` (called or not) or ``cache``."""
+    for decorator in getattr(function, "decorator_list", []):
+        callee = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if ctx.qualname(callee) in CACHES:
             return True
     return False
 
