@@ -1,0 +1,133 @@
+"""JAX613: a function differentiated with respect to an argument that is given as an integer."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import Rule
+from jaxlint.semantic.tracing import int_literals
+from jaxlint.semantic.values import FunctionRef, LayerRef, LibraryRef, refs
+
+from ..support.explain import snippet
+
+# differentiations, and the name JAX's error gives them (`hessian` is `jacfwd` of `jacrev`)
+DIFFERENTIATIONS = {
+    "jax.grad": "grad",
+    "jax.value_and_grad": "grad",
+    "jax.jacrev": "jacrev",
+    "jax.jacfwd": "jacfwd",
+    "jax.hessian": "jacfwd",
+}
+# wrappers that pass the arguments through unchanged
+PASSING = frozenset({"jax.jit"})
+
+
+class IntegerArgumentToGrad(Rule):
+    """## What it does
+    Finds a call of a function made by `jax.grad` (or `value_and_grad`, `jacrev`, `jacfwd`,
+    `hessian`, also under `jax.jit`) that passes a Python integer or boolean literal where the
+    function is differentiated (`argnums`, the first argument by default): `d_energy(3, 2.0)`.
+
+    ## Why is this bad?
+    JAX differentiates only with respect to floating (or complex) inputs, and a Python `int`
+    becomes an `int32` array: the call raises `TypeError` ("grad requires real- or complex-valued
+    inputs (input dtype that is a sub-dtype of np.inexact), but got int32"). Pass `3.0`, or
+    differentiate with respect to another argument (`argnums`), or pass `allow_int=True` to get
+    a zero (`float0`) gradient for it.
+
+    ## Example
+    ```python
+    import jax
+
+    def energy(n, scale):
+        return scale * n**2
+
+    d_energy = jax.grad(energy)
+    d_energy(3, 2.0)
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+
+    def energy(n, scale):
+        return scale * n**2
+
+    d_energy = jax.grad(energy)
+    d_energy(3.0, 2.0)
+    ```
+
+    ## Fix safety
+    No automatic fix: whether the argument should be a float or should not be differentiated is
+    the author's call.
+
+    ## References
+    - [jax.grad](https://docs.jax.dev/en/latest/_autosummary/jax.grad.html)
+    """
+
+    code = "JAX613"
+    name = "integer-argument-to-grad"
+    message = "A function is differentiated with respect to an integer argument"
+    outcome = "TypeError: grad requires real- or complex-valued inputs"
+    visits_anywhere = frozenset({ast.Call})
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if not node.args or not any(_integer_literal(a) for a in node.args):
+            return
+        found = _differentiation(ctx.value(node.func))
+        if found is None:
+            return
+        layer, positions = found
+        for position in sorted(positions):
+            argument = node.args[position] if -len(node.args) <= position < len(node.args) else None
+            if argument is None or any(isinstance(a, ast.Starred) for a in node.args[: position + 1]):
+                continue
+            if _integer_literal(argument):
+                name = DIFFERENTIATIONS[layer.transform]
+                kinds = "real-valued" if name == "jacfwd" else "real- or complex-valued"
+                ctx.report(
+                    argument,
+                    f"`{snippet(ctx, node)}` differentiates with respect to `{snippet(ctx, argument)}`, "
+                    f"a Python {type(argument.value).__name__}: JAX raises `TypeError` ({name} "  # pyright: ignore[reportAttributeAccessIssue]
+                    f"requires {kinds} inputs); pass a float, or differentiate with respect to "
+                    f"another argument (`argnums`)",
+                )
+                return
+
+
+def _integer_literal(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Constant) and type(expr.value) in (int, bool)
+
+
+def _differentiation(value: object) -> tuple[LayerRef, set[int]] | None:
+    """The differentiating layer of a function value, and the positions it differentiates, when
+    every layer around it passes the arguments through (``jax.jit``) and nothing is bound."""
+    found = refs(value)  # pyright: ignore[reportArgumentType]
+    if len(found) != 1:
+        return None
+    ref = next(iter(found))
+    if not isinstance(ref, (FunctionRef, LibraryRef)) or not ref.layers:
+        return None
+    if isinstance(ref, FunctionRef) and (ref.offset or ref.bound or ref.skip):
+        return None
+    for index, layer in enumerate(ref.layers):
+        if layer.transform in DIFFERENTIATIONS:
+            outer = ref.layers[index + 1 :]
+            if layer.offset or layer.bound or not all(o.transform in PASSING for o in outer):
+                return None
+            return _positions(layer)
+    return None
+
+
+def _positions(layer: LayerRef) -> tuple[LayerRef, set[int]] | None:
+    call = layer.call
+    keywords = {k.arg: k.value for k in call.keywords} if call is not None else {}
+    allow = keywords.get("allow_int")
+    if allow is not None and not (isinstance(allow, ast.Constant) and allow.value is False):
+        return None
+    argnums = keywords.get("argnums")
+    if argnums is None and call is not None and len(call.args) > 1:
+        argnums = call.args[1]
+    positions = {0} if argnums is None else int_literals(argnums)
+    return None if not positions else (layer, positions)
