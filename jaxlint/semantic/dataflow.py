@@ -2379,13 +2379,43 @@ class Interpreter:
         mapping = next((layer.transform for layer in ref.layers if layer.transform in MAPPING), None)
         if mapping is None or not self.model.may_use_keys(target):
             return
-        params = set(target.positional_names()[ref.offset :])
+        names = target.positional_names()[ref.offset :]
+        unmapped = _unmapped_positions(ref, mapping)
+        params = {name for index, name in enumerate(names) if index not in unmapped}
         for key, call in self.model.consumed_outside(target).items():
             drawn = self.resolver.qualname(call.func, target.scope)
             if not is_fold(key) and drawn in MAPPED_DRAWS and _shaped_like(call, params):
                 text = _key_text(call.args[0]) if call.args else _consumed_text(key, call)
                 self.tracker.event(node, KeyEvent("mapped", text, call, target.name, via=mapping))
                 return
+        for index in sorted(unmapped):  # `vmap(add_noise, in_axes=(0, None))(xs, key)`
+            if (
+                index >= len(names)
+                or index >= len(node.args)
+                or not key_ids(self.values.get(node.args[index], UNKNOWN))
+            ):
+                continue
+            draw = self.unmapped_draw(target, names[index], params)
+            if draw is not None:
+                text = _key_text(node.args[index])
+                event = KeyEvent("mapped", text, draw, target.name, via=mapping, passed_unmapped=True)
+                self.tracker.event(node, event)
+                return
+
+    def unmapped_draw(self, target: FunctionInfo, name: str, mapped: set[str]) -> ast.Call | None:
+        """A draw in ``target`` of noise shaped like a mapped parameter from parameter ``name``."""
+        body = getattr(target.node, "body", [])
+        for node in own_nodes(body if isinstance(body, list) else [body]):
+            if (
+                isinstance(node, ast.Call)
+                and node.args
+                and isinstance(node.args[0], ast.Name)
+                and node.args[0].id == name
+                and self.resolver.qualname(node.func, target.scope) in MAPPED_DRAWS
+                and _shaped_like(node, mapped)
+            ):
+                return node
+        return None
 
     def call_transformed(
         self, func: ast.Call, node: ast.Call, args: list[Value], keywords: dict[str, Value]
@@ -2435,6 +2465,19 @@ def _holds_static(value: Value, depth: int = 0) -> bool:
     if parts is None:
         return is_static(value)
     return any(_holds_static(part, depth + 1) for part in parts)
+
+
+def _unmapped_positions(ref: FunctionRef, mapping: str) -> set[int]:
+    """The positions ``jax.vmap(f, in_axes=(0, None))`` leaves unmapped (a literal tuple)."""
+    layer = next((layer for layer in ref.layers if layer.transform == mapping), None)
+    if mapping != "jax.vmap" or layer is None or layer.call is None:
+        return set()
+    in_axes = keyword_argument(layer.call, "in_axes")
+    if in_axes is None and len(layer.call.args) > 1:
+        in_axes = layer.call.args[1]
+    if not isinstance(in_axes, (ast.Tuple, ast.List)):
+        return set()
+    return {i for i, axis in enumerate(in_axes.elts) if isinstance(axis, ast.Constant) and axis.value is None}
 
 
 def _tree_leaf(value: Value) -> Value:

@@ -54,6 +54,7 @@ class KeyEvent:
     # the function consuming the key, where the compiled function runs it (a helper, a method)
     via: str = ""
     compiled_by: str = "jitted"  # a `call`: how the function is compiled ("jitted", "checkpointed")
+    passed_unmapped: bool = False  # a `mapped` draw: the key is an argument `in_axes` leaves unmapped
 
 
 class State:

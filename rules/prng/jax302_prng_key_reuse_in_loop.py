@@ -149,10 +149,11 @@ class PrngKeyReuseInLoop(Rule):
             return
         if event.kind == "mapped":
             mapping = event.via.rsplit(".", 1)[-1]
+            how = "which `in_axes` passes unmapped" if event.passed_unmapped else "which it closes over"
             ctx.report(
                 node,
                 f"{_function_named(event.repeated_by)} draws random numbers shaped like its argument from "
-                f"key `{event.key}`, which it closes over, and `{mapping}` maps it over a batch: the key "
+                f"key `{event.key}`, {how}, and `{mapping}` maps it over a batch: the key "
                 f"is not mapped, so every example gets identical random numbers; pass one key per "
                 f"example, split from this one, as a mapped argument",
             )

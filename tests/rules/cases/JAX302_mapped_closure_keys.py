@@ -30,6 +30,18 @@ def add_own_noise(x, key):
     return x + jax.random.normal(key, x.shape)
 
 
+def check_unmapped_key():
+    key = jax.random.key(5)
+    noisy = jax.vmap(add_own_noise, in_axes=(0, None))(jnp.zeros((4, 3)), key)  # error: JAX302
+    assert jnp.allclose(noisy[0], noisy[1])
+    shared = jax.vmap(project_with, in_axes=(0, None))(jnp.ones((4, 3)), jax.random.key(6))  # shared
+    assert jnp.allclose(shared[0], shared[1])
+
+
+def project_with(x, key):
+    return jax.random.normal(key, (3, 3)) @ x
+
+
 def check_noise():
     noisy = jax.vmap(add_noise)(jnp.zeros((4, 3)))  # error: JAX302
     assert jnp.allclose(noisy[0], noisy[1])
@@ -42,6 +54,7 @@ def check_filtered_noise():
 
 if __name__ == "__main__":
     check_noise()
+    check_unmapped_key()
     check_filtered_noise()
     dropped = dropout(jnp.ones((4, 3)))  # error: JAX302
     assert jnp.allclose(dropped[0], dropped[1])
