@@ -11,6 +11,7 @@ from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.values import is_jax_array, is_static
 
+from ..support.classes import self_static_at
 from ..support.explain import snippet
 from ..support.jitted import declares_static, jitted_callee, jitted_callee_in
 from .treedefs import aux_data_arrays, static_field_arrays
@@ -37,7 +38,8 @@ class UnhashableStaticArgument(Rule):
     NumPy array made on the spot) in a position that `static_argnums` / `static_argnames` declares
     static; and an array of several elements (its shape or items written out) stored in a static
     field of an equinox module (`eqx.field(static=True)`) or a flax struct
-    (`flax.struct.field(pytree_node=False)`).
+    (`flax.struct.field(pytree_node=False)`); and a method jitted with `self` static in a
+    `@dataclass` that is neither frozen nor `unsafe_hash` (Python sets its `__hash__` to None).
 
     ## Why is this bad?
     JAX looks static arguments up in its compilation cache by hash, so they must be hashable:
@@ -111,6 +113,8 @@ class UnhashableStaticArgument(Rule):
                 f"elements that raises `ValueError` (a jitted function given a `{node.name}` built "
                 f"apart from the first); make `{field}` an ordinary field",
             )
+        if _unhashable_dataclass(ctx, node):
+            self.check_static_self(node, ctx)
         for attr, where, kind in aux_data_arrays(ctx, node):
             ctx.report(
                 where,
@@ -119,6 +123,24 @@ class UnhashableStaticArgument(Rule):
                 f"it looks up a compiled program, and for two array objects of several elements that "
                 f"raises `ValueError` (a jitted function given a `{node.name}` built apart from the "
                 f"first); return `self.{attr}` among the children",
+            )
+
+    def check_static_self(self, cls: ast.ClassDef, ctx: Context) -> None:
+        """``@partial(jax.jit, static_argnums=0)`` on a method of an unhashable dataclass: every
+        call passes the object as a static argument, and it has no hash."""
+        for statement in cls.body:
+            info = ctx.model.infos.get(statement) if isinstance(statement, ast.FunctionDef) else None
+            if info is None or not info.positional_names():
+                continue
+            site = next((s for s in info.jit_sites if self_static_at(info, s)), None)
+            if site is None:
+                continue
+            ctx.report(
+                site,
+                f"`{info.positional_names()[0]}` is static in `{cls.name}.{info.name}`, but `{cls.name}` "
+                f"is a `@dataclass` that is neither frozen nor `unsafe_hash`, so Python sets its "
+                f"`__hash__` to None: every call raises `ValueError: Non-hashable static arguments are "
+                f"not supported`; declare the dataclass `frozen=True`, which makes it hashable",
             )
 
     def check(self, argument: ast.expr, where: str, ctx: Context) -> None:
