@@ -851,7 +851,7 @@ def measure(qualname: str, func: Any, signature: inspect.Signature) -> Measured 
     for name, call in calls:
         value = call.values[name]
         kind = value_kind(value)
-        if kind is None or name in baseline.jit_requires:
+        if kind is None:
             continue
         outcome, detail = classify(call, name)
         if outcome == "traceable":
