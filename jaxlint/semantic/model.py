@@ -411,7 +411,9 @@ class SemanticModel:
         """``jax.jit(f)(x)`` where ``f`` is a new function object each time it runs (a lambda, a
         ``partial``, a bound method, what ``jax.grad`` or a factory returns) and the jitted
         function is called right away, never kept."""
-        if call is None or call not in self.invoked_at_once or not call.args:
+        if call is None or not call.args:
+            return False
+        if call not in self.invoked_at_once and not self._used_within_its_loop(call):
             return False
         made = call.args[0]
         if isinstance(made, ast.Lambda):
@@ -422,6 +424,41 @@ class SemanticModel:
             else frozenset()
         )
         return bool(found) and all(isinstance(ref, FunctionRef) and self.made_anew(ref) for ref in found)
+
+    def _used_within_its_loop(self, call: ast.Call) -> bool:
+        """``f = jax.jit(lambda x: x * k)`` bound in a loop body and read only inside that loop:
+        each iteration jits a new function and calls it before the next one replaces it."""
+        for loop in self._loop_binding_jits.get(call, ()):
+            bound = next(
+                (
+                    s.targets[0].id
+                    for s in own_nodes(loop.body)
+                    if isinstance(s, ast.Assign)
+                    and s.value is call
+                    and len(s.targets) == 1
+                    and isinstance(s.targets[0], ast.Name)
+                ),
+                None,
+            )
+            if bound is not None:
+                reads = [
+                    n
+                    for n in ast.walk(self.tree)
+                    if isinstance(n, ast.Name) and n.id == bound and isinstance(n.ctx, ast.Load)
+                ]
+                return all(any(encloses(part, read) for part in loop.body) for read in reads)
+        return False
+
+    @cached_property
+    def _loop_binding_jits(self) -> dict[ast.Call, list[ast.For | ast.While | ast.AsyncFor]]:
+        """The loops whose body binds a name to each call (one walk of the module)."""
+        found: dict[ast.Call, list[ast.For | ast.While | ast.AsyncFor]] = {}
+        for loop in ast.walk(self.tree):
+            if isinstance(loop, (ast.For, ast.While, ast.AsyncFor)):
+                for statement in own_nodes(loop.body):
+                    if isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Call):
+                        found.setdefault(statement.value, []).append(loop)
+        return found
 
     def made_anew(self, ref: FunctionRef) -> bool:
         """Whether the expression that gave ``ref`` makes a new function object each time: a
