@@ -614,6 +614,29 @@ ARRAY_LAYERS = frozenset(
     ]
 )
 
+# optax functions of arrays that return arrays (a norm, a loss): given a tracer, a tracer
+OPTAX_ARRAY_FUNCTIONS = frozenset(
+    f"optax.{name}"
+    for name in (
+        "global_norm",
+        "safe_norm",
+        "safe_root_mean_squares",
+        "l2_loss",
+        "squared_error",
+        "huber_loss",
+        "log_cosh",
+        "cosine_similarity",
+        "cosine_distance",
+        "softmax_cross_entropy",
+        "softmax_cross_entropy_with_integer_labels",
+        "sigmoid_binary_cross_entropy",
+        "hinge_loss",
+        "kl_divergence",
+        "smooth_labels",
+    )
+)
+# optax functions of pytrees of arrays that return one (`apply_updates(params, updates)`)
+OPTAX_TREE_FUNCTIONS = frozenset({"optax.apply_updates", "optax.incremental_update", "optax.periodic_update"})
 # optax functions that return a `GradientTransformation`, a NamedTuple of two functions: not a
 # JAX type, so `jax.jit` cannot trace it as an argument (measured with optax 0.2: `TypeError`).
 OPTAX_OPTIMIZERS = frozenset(

@@ -1744,6 +1744,10 @@ class Interpreter:
         every = [*args, *keywords.values()]
         if self.tracker is not None and qualname.startswith("jax.random."):
             return self.random_call(qualname, node, args, keywords, self.jax_call(qualname, node, every))
+        if qualname in api.OPTAX_ARRAY_FUNCTIONS or qualname.startswith("optax.losses."):
+            return array(any(is_traced(v) for v in every))  # `optax.global_norm(grads)`
+        if qualname in api.OPTAX_TREE_FUNCTIONS:
+            return TRACED if any(is_traced(v) for v in every) else UNKNOWN
         if self.level > NONE and self.info is not None and any(is_traced(v) for v in every):
             external = self.model.external_function(node.func, self.scope)
             if external is not None:
