@@ -1,0 +1,217 @@
+"""JAX204: the result of a pure JAX function thrown away (``jnp.clip(x, 0, 1)`` as a statement)."""
+
+from __future__ import annotations
+
+import ast
+import os
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import Rule
+from jaxlint.semantic.values import Value, is_container, is_jax_array, is_traced
+
+from ..support.explain import snippet
+
+# functions that compute an updated version of their first argument, which a statement that
+# discards the result means to update (`jnp.clip(x, 0, 1)`, `optax.apply_updates(params, u)`,
+# `jax.random.split(key)`); a `jnp.dot(x, x)` on its own is more often made to see that it runs
+UPDATING_FUNCTIONS = frozenset(
+    {
+        *(
+            f"jax.numpy.{name}"
+            for name in (
+                "clip",
+                "nan_to_num",
+                "round",
+                "around",
+                "sort",
+                "flip",
+                "roll",
+                "pad",
+                "reshape",
+                "transpose",
+                "squeeze",
+                "expand_dims",
+                "astype",
+                "where",
+                "maximum",
+                "minimum",
+                "fill_diagonal",
+                "put",
+                "delete",
+                "insert",
+                "append",
+            )
+        ),
+        "jax.random.split",
+        "optax.apply_updates",
+        "optax.incremental_update",
+        "optax.periodic_update",
+    }
+)
+# methods of a JAX array that return a new array and change nothing
+PURE_ARRAY_METHODS = frozenset(
+    {
+        "astype",
+        "clip",
+        "reshape",
+        "transpose",
+        "squeeze",
+        "flatten",
+        "ravel",
+        "round",
+        "sort",
+        "argsort",
+        "cumsum",
+        "cumprod",
+        "swapaxes",
+        "conj",
+    }
+)
+
+
+class DiscardedPureResult(Rule):
+    """## What it does
+    Finds a call that computes an updated version of a value, used as a statement so the result
+    is thrown away while the code goes on reading the old value: `jnp.clip(x, -1, 1)` and other
+    `jax.numpy` functions that transform their first argument, `jax.random.split(key)`, optax's
+    `apply_updates`, or a method of a JAX array that returns a new one (`g.clip(-1.0, 1.0)`,
+    `x.astype(jnp.float32)`). A lone call whose input is not read again, a call in a `try` or
+    under `pytest.raises`, and tests (where a call is often made to see that it runs) are left
+    alone.
+
+    ## Why is this bad?
+    JAX arrays are immutable and these functions change nothing: they return a new value. Called
+    as a statement, the new value is dropped, and the code goes on with the old one: the
+    gradient is not clipped, the parameters are not updated, the key is not split (every later
+    draw repeats). NumPy's in-place habits (`np.clip(x, 0, 1, out=x)`, `arr.sort()`) do not
+    carry over.
+
+    ## Example
+    ```python
+    import jax
+    import optax
+
+    def step(params, updates):
+        optax.apply_updates(params, updates)
+        return params
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import optax
+
+    def step(params, updates):
+        params = optax.apply_updates(params, updates)
+        return params
+    ```
+
+    ## Fix safety
+    No automatic fix: which name the result belongs to (the argument, or a new one) is the
+    author's call.
+
+    ## References
+    - [JAX: Common gotchas, in-place updates](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#in-place-updates)
+    """
+
+    code = "JAX204"
+    name = "discarded-pure-result"
+    message = "The result of a pure JAX function is thrown away"
+    outcome = "nothing changes: the code goes on with the old value"
+    severity = "warning"
+    visits_anywhere = frozenset({ast.Expr})
+
+    def visit_Expr(self, node: ast.Expr, ctx: Context) -> None:
+        call = node.value
+        if not isinstance(call, ast.Call) or _expected_to_raise(ctx) or _in_test(ctx):
+            return
+        func = call.func
+        qualname = ctx.qualname(func) if isinstance(func, (ast.Name, ast.Attribute)) else None
+        if qualname in UPDATING_FUNCTIONS:
+            what = f"`{snippet(ctx, call)}` returns a new value and changes nothing"
+        elif (
+            qualname is None
+            and isinstance(func, ast.Attribute)
+            and func.attr in PURE_ARRAY_METHODS
+            and _array(ctx.value(func.value))
+        ):
+            what = (
+                f"`{snippet(ctx, call)}` returns a new array and leaves `{snippet(ctx, func.value)}` "
+                f"unchanged (JAX arrays are immutable)"
+            )
+        else:
+            return
+        if not _read_afterwards(ctx, node, _source(call, qualname)):
+            return  # `jnp.ones(1)` on its own: a call made to see that it runs (a test)
+        ctx.report(
+            node, f"{what}: its result is thrown away here; assign it, {_assignment(ctx, call, qualname)}"
+        )
+
+
+def _in_test(ctx: Context) -> bool:
+    """Whether the code is a test (a ``test_*``/``*_test.py`` file, a ``test*`` function), where
+    a lone call is made to see that it runs (``jnp.pad(x, ...)  # doesn't crash``)."""
+    name = os.path.basename(ctx.path)
+    if name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py":
+        return True
+    function = ctx.function
+    while function is not None:
+        if function.name.startswith("test"):
+            return True
+        function = function.parent
+    return False
+
+
+# context managers of tests that check what a call does (`assertRaises`, `assertWarns`,
+# `count_jit_and_pmap_lowerings`, `transfer_guard`)
+CHECKING_WORDS = ("raise", "warn", "assert", "count", "guard", "check")
+
+
+def _expected_to_raise(ctx: Context) -> bool:
+    """Whether the statement is called for the error it raises: in a ``try`` body, or under
+    ``pytest.raises``/``self.assertRaises`` (a test that the call fails)."""
+    for ancestor in ctx.ancestors():
+        if isinstance(ancestor, ast.Try):
+            return True
+        if isinstance(ancestor, (ast.With, ast.AsyncWith)) and any(
+            word in snippet(ctx, item.context_expr).lower()
+            for item in ancestor.items
+            for word in CHECKING_WORDS
+        ):
+            return True
+    return False
+
+
+def _array(value: Value) -> bool:
+    """A JAX array: known as one, or a tracer that is no container (a pytree has no ``.clip``)."""
+    return is_jax_array(value) or (is_traced(value) and not is_container(value))
+
+
+def _source(call: ast.Call, qualname: str | None) -> ast.expr | None:
+    """The value the call computes from: a method's receiver, else its first argument."""
+    func = call.func
+    return func.value if qualname is None and isinstance(func, ast.Attribute) else (call.args or [None])[0]
+
+
+def _read_afterwards(ctx: Context, statement: ast.stmt, source: ast.expr | None) -> bool:
+    """Whether the name the call computes from is read again after it, in the same function:
+    the code goes on with the old value (a lone call is more often made to see that it runs)."""
+    if not isinstance(source, ast.Name):
+        return False
+    scope = ctx.function.node if ctx.function is not None else ctx.model.tree
+    return any(
+        isinstance(n, ast.Name)
+        and n.id == source.id
+        and isinstance(n.ctx, ast.Load)
+        and (n.lineno, n.col_offset) > (statement.end_lineno or statement.lineno, 0)
+        for n in ast.walk(scope)
+    )
+
+
+def _assignment(ctx: Context, call: ast.Call, qualname: str | None) -> str:
+    """How to keep the result: back into the name it was computed from, where there is one."""
+    source = _source(call, qualname)
+    if qualname == "jax.random.split" and isinstance(source, ast.Name):
+        return f"`{source.id}, subkey = {snippet(ctx, call)}`"
+    name = source.id if isinstance(source, ast.Name) else "result"
+    return f"`{name} = {snippet(ctx, call)}`"

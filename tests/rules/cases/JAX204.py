@@ -1,0 +1,58 @@
+# These calls change nothing: they return a new value, and as statements that value is lost
+# while the code goes on with the old one (measured with JAX 0.10.2: the parameters stay, the
+# gradient is not clipped, the key is not split).
+import jax
+import jax.numpy as jnp
+import optax
+
+
+def sgd(params, grads):
+    updates = jax.tree_util.tree_map(lambda g: -0.1 * g, grads)
+    optax.apply_updates(params, updates)  # error: JAX204
+    return params
+
+
+@jax.jit
+def clipped_update(w, g):
+    g.clip(-1.0, 1.0)  # error: JAX204
+    return w - g
+
+
+def noisy_epochs(key):
+    draws = []
+    for _ in range(3):
+        jax.random.split(key)  # error: JAX204, JAX302
+        draws.append(jax.random.uniform(key))  # error: JAX301
+    return draws
+
+
+# --- near misses ---
+
+
+def kept(params, grads, key):
+    params = optax.apply_updates(params, grads)
+    key, subkey = jax.random.split(key)
+    return params, jax.random.uniform(subkey)
+
+
+def warm_up(x):
+    jnp.dot(x, x)  # computes something else: made to see that it runs
+    try:
+        jnp.pad(x, 1, mode="unknown")  # called for the error it raises
+    except NotImplementedError:
+        pass
+    return x
+
+
+def test_pad_runs():
+    x = jnp.ones(3)
+    jnp.pad(x, 1)  # a test's smoke call
+    assert x.shape == (3,)
+
+
+if __name__ == "__main__":
+    params = {"w": jnp.ones(2)}
+    assert jnp.allclose(sgd(params, params)["w"], 1.0)
+    assert jnp.allclose(clipped_update(jnp.zeros(3), jnp.full(3, 5.0)), -5.0)
+    assert len({float(d) for d in noisy_epochs(jax.random.key(0))}) == 1
+    print(kept(params, params, jax.random.key(1)), warm_up(jnp.ones(2)), test_pad_runs())
