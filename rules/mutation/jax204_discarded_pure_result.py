@@ -48,6 +48,8 @@ UPDATING_FUNCTIONS = frozenset(
         "optax.periodic_update",
     }
 )
+# methods of flax's `TrainState` and struct dataclasses that return an updated copy
+RECORD_UPDATES = frozenset({"apply_gradients", "replace"})
 # methods of a JAX array that return a new array and change nothing
 PURE_ARRAY_METHODS = frozenset(
     {
@@ -75,7 +77,8 @@ class DiscardedPureResult(Rule):
     is thrown away while the code goes on reading the old value: `jnp.clip(x, -1, 1)` and other
     `jax.numpy` functions that transform their first argument, `jax.random.split(key)`, optax's
     `apply_updates`, or a method of a JAX array that returns a new one (`g.clip(-1.0, 1.0)`,
-    `x.astype(jnp.float32)`). A lone call whose input is not read again, a call in a `try` or
+    `x.astype(jnp.float32)`), or `state.apply_gradients(...)`/`.replace(...)` on a traced pytree
+    argument of a compiled function (a flax `TrainState`). A lone call whose input is not read again, a call in a `try` or
     under `pytest.raises`, and tests (where a call is often made to see that it runs) are left
     alone.
 
@@ -138,6 +141,17 @@ class DiscardedPureResult(Rule):
             what = (
                 f"`{snippet(ctx, call)}` returns a new array and leaves `{snippet(ctx, func.value)}` "
                 f"unchanged (JAX arrays are immutable)"
+            )
+        elif (
+            qualname is None
+            and isinstance(func, ast.Attribute)
+            and func.attr in RECORD_UPDATES
+            and ctx.traced_to_run
+            and is_traced(ctx.value(func.value))
+        ):
+            what = (
+                f"`{snippet(ctx, call)}` returns an updated copy of traced `{snippet(ctx, func.value)}` "
+                f"(a pytree argument of the compiled function: nothing done to it reaches the caller)"
             )
         else:
             return

@@ -4,6 +4,7 @@
 import jax
 import jax.numpy as jnp
 import optax
+from flax.training import train_state
 
 
 def sgd(params, grads):
@@ -26,7 +27,19 @@ def noisy_epochs(key):
     return draws
 
 
+@jax.jit
+def train_step(state, grads):
+    state.apply_gradients(grads=grads)  # error: JAX204
+    return state
+
+
 # --- near misses ---
+
+
+@jax.jit
+def applied(state, grads):
+    state = state.apply_gradients(grads=grads)
+    return state
 
 
 def kept(params, grads, key):
@@ -56,3 +69,6 @@ if __name__ == "__main__":
     assert jnp.allclose(clipped_update(jnp.zeros(3), jnp.full(3, 5.0)), -5.0)
     assert len({float(d) for d in noisy_epochs(jax.random.key(0))}) == 1
     print(kept(params, params, jax.random.key(1)), warm_up(jnp.ones(2)), test_pad_runs())
+    state = train_state.TrainState.create(apply_fn=None, params=params, tx=optax.sgd(0.1))
+    assert int(train_step(state, params).step) == 0  # the update was lost
+    assert int(applied(state, params).step) == 1
