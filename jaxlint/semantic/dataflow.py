@@ -24,6 +24,7 @@ from jaxlint.semantic.keys import (
     LoopFrame,
     State,
     ancestors,
+    constant_fold,
     derived,
     excepting,
     folded,
@@ -1455,7 +1456,7 @@ class Interpreter:
             # the same key folded with the same Python data is the same key: on every step of a
             # lax loop that hands the key back unchanged, `fold_in(key, 0)` repeats its draws;
             # so does folding in a fori_loop's step index every time that loop runs again
-            if not any(isinstance(n, ast.Name) for n in ast.walk(node.args[1])):
+            if constant_fold(node):
                 # `fold_in(key, 0)`: the same key whenever it runs, consumed or not before
                 return with_keys(result, frozenset(folded(key, node) for key in key_ids(args[0])))
             keys = frozenset(self.fresh_key(folded(key, node)) for key in key_ids(args[0]))

@@ -167,7 +167,7 @@ def origin(key: KeyId) -> ast.AST | None:
     """The syntax node where a key was made or bound (None for a parameter)."""
     while True:
         if isinstance(key, tuple) and len(key) == 3 and key[0] == "fold":
-            if not _constant_fold(key[2]):
+            if not constant_fold(key[2]):
                 return key[2]
             key = key[1]  # `fold_in(key, 0)`: the same key wherever it is made, as `key` is
             continue
@@ -179,8 +179,9 @@ def origin(key: KeyId) -> ast.AST | None:
         return None
 
 
-def _constant_fold(call: object) -> bool:
-    """Whether a ``fold_in`` call folds in data without names (``fold_in(key, 0)``)."""
+def constant_fold(call: object) -> bool:
+    """Whether a ``fold_in`` call folds in data without names (``fold_in(key, 0)``): the same
+    key whenever it runs."""
     return (
         isinstance(call, ast.Call)
         and len(call.args) > 1

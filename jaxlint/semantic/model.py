@@ -297,6 +297,7 @@ class SemanticModel:
         self._wrapped: dict[ast.expr, tuple[list[Scope], bool]] = {}  # see _wrapped_callees
         self._requested_reuse: set[FunctionInfo] = set()  # traced by cached callers in other modules
         self._flax_modules: dict[ast.ClassDef, bool] = {}
+        self._within_loop: dict[ast.Call, bool] = {}  # see _used_within_its_loop
         # functions made `jax.custom_jvp`/`jax.custom_vjp`, with their `nondiff_argnums`
         self.custom_derivatives: dict[FunctionInfo, frozenset[str]] = {}
         # their rules (`f.defvjp(fwd, bwd)`, `@f.defjvp`): (the function, its rules, the site)
@@ -428,7 +429,16 @@ class SemanticModel:
     def _used_within_its_loop(self, call: ast.Call) -> bool:
         """``f = jax.jit(lambda x: x * k)`` bound in a loop body and read only inside that loop:
         each iteration jits a new function and calls it before the next one replaces it."""
-        for loop in self._loop_binding_jits.get(call, ()):
+        loops = self._loop_binding_jits.get(call)
+        if not loops:
+            return False
+        found = self._within_loop.get(call)
+        if found is None:
+            found = self._within_loop[call] = self._read_only_in(call, loops)
+        return found
+
+    def _read_only_in(self, call: ast.Call, loops: list[ast.For | ast.While | ast.AsyncFor]) -> bool:
+        for loop in loops:
             bound = next(
                 (
                     s.targets[0].id

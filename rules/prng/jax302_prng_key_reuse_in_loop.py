@@ -10,6 +10,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.keys import constant_fold
 
 from ..support.blocks import is_local_name, own_nodes, stored_names, stores_name
 from ..support.explain import BOUND_KEY_ADVICE, snippet, split_advice
@@ -230,7 +231,7 @@ class PrngKeyReuseInLoop(Rule):
             )
             return
         loop = ctx.loops[-1] if ctx.loops else None
-        constant = _constant_fold(node, ctx, loop)
+        constant = _constant_fold_drawn(node, ctx, loop)
         if constant is not None:
             ctx.report(
                 node,
@@ -260,7 +261,7 @@ class PrngKeyReuseInLoop(Rule):
         )
 
 
-def _constant_fold(node: ast.Call, ctx: Context, loop: ast.AST | None) -> ast.Call | None:
+def _constant_fold_drawn(node: ast.Call, ctx: Context, loop: ast.AST | None) -> ast.Call | None:
     """The ``fold_in(key, 0)`` that the draw ``node`` takes its key from, directly or through the
     name the loop body binds it to, when its data is a constant."""
     argument = node.args[0] if node.args else None
@@ -276,7 +277,7 @@ def _constant_fold(node: ast.Call, ctx: Context, loop: ast.AST | None) -> ast.Ca
         isinstance(argument, ast.Call)
         and len(argument.args) == 2
         and ctx.qualname(argument.func) == "jax.random.fold_in"
-        and not any(isinstance(n, ast.Name) for n in ast.walk(argument.args[1]))
+        and constant_fold(argument)
     ):
         return argument
     return None

@@ -104,9 +104,7 @@ class PrintInTracedFunction(Rule):
         ctx.report(
             node,
             f"`print` in `{function_name(ctx)}` {effect} ({why_traced(ctx)}); use `jax.debug.print`",
-            fix=DebugPrint(node)
-            if all(prints_alike_at_run_time(ctx, v) for v in _printed_values(node))
-            else None,
+            fix=_debug_print_fix(node, ctx),
         )
 
     def check_branch_print(self, node: ast.Call, ctx: Context) -> None:
@@ -123,10 +121,13 @@ class PrintInTracedFunction(Rule):
             f"`print` in `{function_name(ctx)}`, a branch of `{lax_function}` (line {cond.lineno}), "
             f"runs when JAX traces the `{lax_function}`, which traces every branch whichever is "
             f"taken, and not when this branch runs; use `jax.debug.print`, which prints when it runs",
-            fix=DebugPrint(node)
-            if all(prints_alike_at_run_time(ctx, v) for v in _printed_values(node))
-            else None,
+            fix=_debug_print_fix(node, ctx),
         )
+
+
+def _debug_print_fix(node: ast.Call, ctx: Context) -> DebugPrint | None:
+    """The fix to `jax.debug.print`, where every printed value prints alike as its argument."""
+    return DebugPrint(node) if all(prints_alike_at_run_time(ctx, v) for v in _printed_values(node)) else None
 
 
 def _printed_values(call: ast.Call) -> list[ast.expr]:

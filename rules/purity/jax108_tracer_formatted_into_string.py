@@ -115,7 +115,7 @@ class TracerFormattedIntoString(Rule):
             self.check(node, [v.value for v in fields], ctx, [v.value for v in fields if v.format_spec])
             return
         # a format spec (`{x:.2f}`) makes the tracer raise TypeError instead
-        self.check_raising(node, [v.value for v in fields if v.format_spec is not None], ctx)
+        self.check_raising(node, spec_formatted(node), ctx)
         self.check(node, [v.value for v in fields if v.format_spec is None], ctx)
 
     def check_raising(self, node: ast.expr, specified: list[ast.expr], ctx: Context) -> None:
@@ -152,7 +152,7 @@ class TracerFormattedIntoString(Rule):
             elif _debug_print_format(ctx, node) is not None:  # `{:.1f}` raises on a tracer there
                 self.check(node, values, ctx, values)
             else:
-                self.check_raising(node, _specified_fields(func.value.value, node), ctx)
+                self.check_raising(node, spec_formatted(node), ctx)
 
     def visit_BinOp(self, node: ast.BinOp, ctx: Context) -> None:
         left = node.left
@@ -164,8 +164,8 @@ class TracerFormattedIntoString(Rule):
         ):
             right = node.right
             self.check(node, list(right.elts) if isinstance(right, ast.Tuple) else [right], ctx)
-        elif isinstance(node.op, ast.Mod) and isinstance(left, ast.Constant) and isinstance(left.value, str):
-            self.check_raising(node, _numeric_conversions(left.value, node.right), ctx)
+        else:
+            self.check_raising(node, spec_formatted(node), ctx)
 
     def check(
         self, node: ast.expr, parts: list[ast.expr], ctx: Context, specified: list[ast.expr] | None = None
