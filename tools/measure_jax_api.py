@@ -1224,6 +1224,7 @@ def to_json(report: Report) -> dict[str, Any]:
         "static_results": sorted(q for q, r in report.measured.items() if r.static_result),
         "array_methods": array_methods(),
         "schedules": optax_schedules(),
+        "records": library_records(),
         "keys": {
             "consumes": sorted(report.consumes),
             "does_not_consume": sorted(report.keeps),
@@ -1306,6 +1307,55 @@ def optax_schedules() -> dict[str, Any]:
                 index = position if parameter.kind is parameter.POSITIONAL_OR_KEYWORD else None
                 found.setdefault(f"optax.{name}", []).append([parameter.name, index])
     return {"optax_version": optax.__version__, "parameters": found}
+
+
+# Pytree classes of libraries whose instances JAX code hands to `jit` (a flax `TrainState` to a
+# train step), each with a function that builds a small instance
+LIBRARY_RECORDS: dict[str, Callable[[], Any]] = {
+    "flax.training.train_state.TrainState": lambda: _train_state(),
+}
+
+
+def _train_state() -> Any:
+    import optax
+    from flax.training import train_state
+
+    return train_state.TrainState.create(
+        apply_fn=lambda params, x: x, params={"w": jnp.ones(2)}, tx=optax.adam(0.1)
+    )
+
+
+def library_records() -> dict[str, Any]:
+    """What each field of a library's pytree class holds when an instance is passed to ``jit``:
+    ``"traced"`` (a tracer), ``"container"`` (a dict, list or tuple of tracers) or ``"static"``
+    (kept in the treedef: a function, a transformation). Measured: a small instance goes
+    through ``jax.jit`` and each field is looked at there. A class whose library is not
+    installed is left out."""
+    import dataclasses
+
+    found: dict[str, list[list[str]]] = {}
+    for qualname, make in LIBRARY_RECORDS.items():
+        try:
+            instance = make()
+        except ImportError:
+            continue
+        kinds: list[list[str]] = []
+
+        def look(value: Any, kinds: list[list[str]] = kinds) -> Any:
+            for item in dataclasses.fields(value):
+                held = getattr(value, item.name)
+                leaves = jax.tree_util.tree_leaves(held)
+                if isinstance(held, Tracer):
+                    kinds.append([item.name, "traced"])
+                elif leaves and all(isinstance(leaf, Tracer) for leaf in leaves):
+                    kinds.append([item.name, "container"])
+                elif not any(isinstance(leaf, Tracer) for leaf in leaves):
+                    kinds.append([item.name, "static"])
+            return 0
+
+        jax.jit(look)(instance)
+        found[qualname] = kinds
+    return found
 
 
 def dumps(data: Any, depth: int = 0) -> str:

@@ -157,6 +157,15 @@ def schedule_functions() -> frozenset[str]:
     return frozenset(_data().get("schedules", {}).get("parameters", {}))
 
 
+@cache
+def library_records() -> dict[str, tuple[tuple[str, str], ...]]:
+    """Library pytree classes (flax's ``TrainState``), each with its fields in order and what
+    each holds when an instance is passed to ``jit``: ``"traced"``, ``"container"`` (a pytree
+    of tracers) or ``"static"`` (kept in the treedef)."""
+    found = _data().get("records", {})
+    return {qualname: tuple((name, kind) for name, kind in fields) for qualname, fields in found.items()}
+
+
 def required_under_jit(qualname: str) -> RequiredUnderJit | None:
     """What ``qualname`` needs to work under ``jit`` at all, if anything."""
     entry = _data()["jit_requires"].get(qualname)

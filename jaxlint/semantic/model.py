@@ -2387,7 +2387,7 @@ class SemanticModel:
     def field_by_name(self, name: str) -> Value | None:
         """What attribute ``name`` of a traced pytree of unknown class holds, when the module's
         pytree classes say (see :func:`records.field_by_name`)."""
-        if not self.pytree_fields.classes:
+        if not self.pytree_fields.classes and not self.pytree_fields.library:
             return None
         if name not in self._fields_by_name:
             self._fields_by_name[name] = field_by_name(self, name)

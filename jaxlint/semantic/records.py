@@ -8,6 +8,9 @@ field (``field(metadata={"static": True})``, ``struct.field(pytree_node=False)``
 traces only array leaves, so an equinox field is known to be traced only when it is annotated as
 an array.
 
+A library's pytree class (flax's ``TrainState``) is known from measurement
+(``measured.library_records``): a module that imports it, or subclasses it, knows its fields.
+
 Classes registered with their own flatten function (``register_pytree_node_class``) keep their
 attributes to themselves: an attribute of theirs is never taken to be a field.
 """
@@ -18,6 +21,7 @@ import ast
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from jaxlint.semantic.measured import library_records
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.tracing import annotation_kind_in
 from jaxlint.semantic.values import (
@@ -52,6 +56,7 @@ CUSTOM_REGISTRATION = frozenset(
 STATIC_FIELD_CALLS = frozenset({"equinox.static_field"})
 FIELD_CALLS = frozenset({"dataclasses.field", "flax.struct.field", "equinox.field", "chex.field"})
 MAX_DEPTH = 4
+MEASURED_KINDS = {"traced": TRACED, "container": TRACED_CONTAINER, "static": STATIC}
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,16 @@ class PytreeClass:
     scope: Scope
     is_tuple: bool
     only_arrays_traced: bool  # equinox: filter_jit leaves non-array leaves static
+    measured: tuple[tuple[str, str], ...] = ()  # fields of a library base class, as measured
+
+
+@dataclass(frozen=True)
+class LibraryRecord:
+    """A library's pytree class: its fields in order, each with what it holds when traced
+    (``"traced"``, ``"container"`` or ``"static"``, measured)."""
+
+    qualname: str
+    fields: tuple[tuple[str, str], ...]
 
 
 @dataclass(frozen=True)
@@ -74,6 +89,7 @@ class Fields:
     classes: dict[ast.ClassDef, PytreeClass]
     custom_attributes: frozenset[str]  # attributes of classes with their own flatten function
     custom_classes: frozenset[ast.ClassDef] = frozenset()  # the classes with their own flatten function
+    library: tuple[LibraryRecord, ...] = ()  # library pytree classes the module imports
 
 
 def is_dataclass(model: SemanticModel, cls: ast.ClassDef, scope: Scope) -> bool:
@@ -97,7 +113,18 @@ def find_pytree_classes(model: SemanticModel) -> Fields:
         pytree = _pytree_class(model, cls, scope, names, registered.get(cls.name), found)
         if pytree is not None:
             found[cls] = pytree
-    return Fields(found, frozenset(custom), frozenset(custom_classes))
+    return Fields(found, frozenset(custom), frozenset(custom_classes), _imported_records(model))
+
+
+def _imported_records(model: SemanticModel) -> tuple[LibraryRecord, ...]:
+    """The library pytree classes the module imports, or whose module it imports
+    (``from flax.training import train_state``)."""
+    imported = {model.resolver.absolute(path) for path in model.index.module.imports.values()}
+    return tuple(
+        LibraryRecord(qualname, fields)
+        for qualname, fields in library_records().items()
+        if qualname in imported or qualname.rpartition(".")[0] in imported
+    )
 
 
 def _callee(decorator: ast.expr) -> ast.expr:
@@ -115,6 +142,10 @@ def _pytree_class(
     bases = [model.resolver.qualname(base, scope) for base in cls.bases]
     inherited = [known[b] for b in (model.class_named(base, scope) for base in cls.bases) if b in known]
     own = _own_fields(model, cls, scope)
+    measured = [field for base in bases if base in library_records() for field in library_records()[base]]
+    if measured:  # a subclass of flax's `TrainState`: a struct dataclass with the base's fields first
+        fields = [(name, None, kind == "static") for name, kind in measured]
+        return _make(cls, scope, [*fields, *own], set(), measured=tuple(measured))
     if set(bases) & NAMED_TUPLES:
         return _make(cls, scope, own, set(), is_tuple=True)
     registered = isinstance(registration, tuple) or bool(decorators & REGISTER_DATACLASS)
@@ -147,6 +178,7 @@ def _make(
     meta: set[str],
     is_tuple: bool = False,
     only_arrays: bool = False,
+    measured: tuple[tuple[str, str], ...] = (),
 ) -> PytreeClass:
     order: dict[str, Field] = {}
     for field in fields:
@@ -160,6 +192,7 @@ def _make(
         scope,
         is_tuple,
         only_arrays,
+        measured,
     )
 
 
@@ -257,6 +290,9 @@ def traced_field(model: SemanticModel, pytree: PytreeClass, name: str, depth: in
     """What field ``name`` of a traced instance of ``pytree`` holds."""
     if name in pytree.static:
         return STATIC
+    measured = dict(pytree.measured).get(name)
+    if measured is not None:
+        return MEASURED_KINDS[measured]
     annotation = dict(pytree.annotations).get(name)
     nested = model.class_named(annotation, pytree.scope) if annotation is not None else None
     fields = model.pytree_fields.classes
@@ -310,6 +346,7 @@ def field_by_name(model: SemanticModel, name: str) -> Value | None:
     if name in fields.custom_attributes:
         return None
     values = [traced_field(model, p, name) for p in fields.classes.values() if name in p.fields]
+    values += [MEASURED_KINDS[kind] for r in fields.library for field, kind in r.fields if field == name]
     if not values or any(v in (STATIC, UNKNOWN) for v in values):
         return None
     first = values[0]
