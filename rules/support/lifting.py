@@ -14,8 +14,9 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.fixing.plans import CondBranches, ForiLoop, NanGuard, WhereAssign, WhereReturn, WhileLoop
-from jaxlint.semantic.values import is_container, refs
+from jaxlint.semantic.values import is_container, is_jax_array, refs
 
+from .arrays import used_as_container
 from .blocks import (
     counter_step,
     definitely_bound_before,
@@ -157,11 +158,35 @@ def _tuple_width(values: list[ast.expr]) -> int:
 def _array_valued(ctx: Context, value: ast.expr) -> bool:
     """Whether ``value`` may be an array, as ``jnp.where`` takes it: not a display of a
     container (a dict, list, tuple or set, which it rejects or stacks into one array), nor a
-    value known to be a container, a record or an object."""
+    value known to be a container, a record or an object; nor a parameter of unknown kind
+    passed on as it is (``grads``: a pytree as often as an array)."""
     if isinstance(value, (ast.Dict, ast.List, ast.Tuple, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)):
         return False
     known = ctx.value(value)
-    return not is_container(known) and not refs(known)
+    if is_container(known) or refs(known):
+        return False
+    return is_jax_array(known) or not (isinstance(value, ast.Name) and _pytree_parameter(ctx, value.id))
+
+
+def _pytree_parameter(ctx: Context, name: str) -> bool:
+    """Whether ``name`` is a parameter of the current function that the function uses as a
+    pytree: as a dict or list, or as a tree of ``tree_map``."""
+    function = ctx.function
+    if function is None or name not in function.params:
+        return False
+    return used_as_container(ctx, function.node, name) or name in _mapped_trees(ctx, function.node)
+
+
+def _mapped_trees(ctx: Context, function: ast.AST) -> set[str]:
+    """The names ``function`` hands to ``tree_map`` as trees (after the function mapped)."""
+    found: set[str] = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Call) and ctx.qualname(node.func) in TREE_MAPS:
+            found |= {a.id for a in node.args[1:] if isinstance(a, ast.Name)}
+    return found
+
+
+TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map"})
 
 
 def _assign_form(
@@ -188,6 +213,8 @@ def _assign_form(
         return None  # `a = ...; b = a + 1`: each where() would see the old `a`
     if not all(_array_valued(ctx, v) for p in assignments for v in p.values()):
         return None  # `state = {...}`: `jnp.where` takes arrays, a dict needs `lax.cond`
+    if any(_pytree_parameter(ctx, name) for name in names):
+        return None  # `grads` handed to `tree_map` later: so is what it holds now
     values = tuple(tuple(pairs.get(name) for pairs in assignments) for name in names)
     guards = tuple(tuple(nan_guards(ctx, v) if v is not None else () for v in arms) for arms in values)
     return WhereAssign(node, tuple(tests), tuple(names), values, guards)

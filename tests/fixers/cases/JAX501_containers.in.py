@@ -24,3 +24,17 @@ def clip(x):
     else:
         y = x
     return y
+
+
+@jax.jit
+def skip_update(loss, grads, zeros):
+    if loss > 1.0:  # `grads` is a pytree (handed to `tree_map`): `lax.cond`, not `jnp.where`
+        grads = zeros
+    return jax.tree_util.tree_map(lambda g: g * 0.5, grads)
+
+
+@jax.jit
+def pick(flag, params, other):
+    if flag > 0:  # ok to use `jnp.where`: nothing says `params` is not an array
+        params = other
+    return params * 2

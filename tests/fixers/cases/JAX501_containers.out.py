@@ -24,3 +24,21 @@ def pair(x):
 def clip(x):
     y = jnp.where(x.sum() > 0, x * 2, x)
     return y
+
+
+@jax.jit
+def skip_update(loss, grads, zeros):
+    def true_branch(grads, zeros):  # `grads` is a pytree (handed to `tree_map`): `lax.cond`, not `jnp.where`
+        grads = zeros
+        return grads
+    def false_branch(grads, zeros):
+        return grads
+    grads = jax.lax.cond(loss > 1.0, true_branch, false_branch, grads, zeros)
+    return jax.tree_util.tree_map(lambda g: g * 0.5, grads)
+
+
+@jax.jit
+def pick(flag, params, other):
+    # ok to use `jnp.where`: nothing says `params` is not an array
+    params = jnp.where(flag > 0, other, params)
+    return params * 2
