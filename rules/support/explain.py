@@ -448,17 +448,22 @@ def prints_alike_at_run_time(ctx: Context, expr: ast.expr) -> bool:
     an array (traced or not) or a pytree of them, or a Python number (a shape entry, a length).
     Not a tuple such as ``x.shape`` (it prints as a tuple of arrays), a dtype or a string."""
     value = ctx.value(expr)
-    return is_traced(value) or is_jax_array(value) or (is_static(value) and _python_number(expr))
+    return is_traced(value) or is_jax_array(value) or (is_static(value) and _python_number(expr, ctx.scope))
 
 
-def _python_number(expr: ast.expr) -> bool:
-    """``3``, ``len(xs)``, ``x.ndim``, ``x.size``, ``x.shape[0]`` and arithmetic of them."""
+def _python_number(expr: ast.expr, scope: Scope, depth: int = 0) -> bool:
+    """``3``, ``len(xs)``, ``x.ndim``, ``x.size``, ``x.shape[0]`` and arithmetic of them, also
+    through a local name bound once to one (``dim = x.shape[0] / 2.0``)."""
+    if isinstance(expr, ast.Name) and depth < 4:
+        owner = scope.lookup(expr.id)
+        bound = owner.single_value(expr.id) if owner is not None and owner is scope.function else None
+        return bound is not None and _python_number(bound, scope, depth + 1)
     if isinstance(expr, ast.Constant):
         return type(expr.value) in (int, float)
     if isinstance(expr, ast.UnaryOp):
-        return _python_number(expr.operand)
+        return _python_number(expr.operand, scope, depth)
     if isinstance(expr, ast.BinOp):
-        return _python_number(expr.left) and _python_number(expr.right)
+        return _python_number(expr.left, scope, depth) and _python_number(expr.right, scope, depth)
     if isinstance(expr, ast.Call):
         return isinstance(expr.func, ast.Name) and expr.func.id == "len"
     if isinstance(expr, ast.Attribute):

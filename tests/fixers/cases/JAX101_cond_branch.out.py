@@ -7,6 +7,10 @@ from jax import lax
 def warmup(lr):
     jax.debug.print("warmup branch taken")  # a comment stays
     print("rate", lr.shape, "{{raw}}")  # no fix
+    rows = lr.shape[0] / 2.0
+    jax.debug.print("half the rows: {}", rows)  # a Python number prints alike
+    shape = lr.shape
+    print(f"shape {shape}")  # no fix: a tuple prints as a tuple of arrays
     return lr * 0.1
 
 
