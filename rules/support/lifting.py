@@ -14,6 +14,7 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.fixing.plans import CondBranches, ForiLoop, NanGuard, WhereAssign, WhereReturn, WhileLoop
+from jaxlint.semantic.transforms import TREE_MAPS
 from jaxlint.semantic.values import is_container, is_jax_array, refs
 
 from .arrays import used_as_container
@@ -184,9 +185,6 @@ def _mapped_trees(ctx: Context, function: ast.AST) -> set[str]:
         if isinstance(node, ast.Call) and ctx.qualname(node.func) in TREE_MAPS:
             found |= {a.id for a in node.args[1:] if isinstance(a, ast.Name)}
     return found
-
-
-TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map"})
 
 
 def _assign_form(
