@@ -81,6 +81,7 @@ from jaxlint.semantic.values import (
     entry_values,
     field_of,
     filter_traced,
+    gradient,
     holding_tracer,
     holds_arrays,
     instance_classes,
@@ -1383,10 +1384,39 @@ class Interpreter:
         # inside staged code, a transformed function's outputs are tracers of the outer trace
         if self.staging(every):
             return TRACED
+        differentiated = self.eager_gradient(ref, target, node, args, keywords)
+        if differentiated is not None:
+            return differentiated
         compiled = all(layer.transform in COMPILED_OUTPUTS for layer in ref.layers)
         if compiled and not target.analyzed:
             self.model.ensure(target)  # module code calling it before the model ran it
         return compiled_output(target.returns) if compiled and target.analyzed else UNKNOWN
+
+    def eager_gradient(
+        self,
+        ref: FunctionRef,
+        target: FunctionInfo,
+        node: ast.Call,
+        args: list[Value],
+        keywords: dict[str, Value],
+    ) -> Value | None:
+        """``jax.grad(f)(params)`` called eagerly: the gradient has the pytree of the argument it
+        is taken with respect to (the first; ``argnums`` and ``has_aux`` not given), each array
+        leaf a concrete JAX array (``grads["w"][0] = 0.0`` raises: JAX arrays are immutable);
+        ``value_and_grad`` gives the value with it."""
+        if len(ref.layers) != 1 or ref.offset or ref.bound or not args or keywords:
+            return None
+        layer = ref.layers[0]
+        call = layer.call
+        if layer.transform not in EAGER_GRADIENTS or call is None or call.keywords or len(call.args) != 1:
+            return None
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return None
+        grads = gradient(args[0])
+        if layer.transform == "jax.grad":
+            return grads
+        value = compiled_output(target.returns) if target.analyzed else UNKNOWN
+        return sequence([value, grads])
 
     def module_entry(
         self, ref: FunctionRef, node: ast.Call, args: list[Value], keywords: dict[str, Value]
@@ -2813,6 +2843,10 @@ def _constructs_object(qualname: str) -> bool:
         return False
     name = qualname.rpartition(".")[2]
     return name[:1].isupper() and not name.isupper() and "_" not in name
+
+
+# Differentiations whose eager result has the pytree of the differentiated argument.
+EAGER_GRADIENTS = frozenset({"jax.grad", "jax.value_and_grad"})
 
 
 # Operations that give the same PRNG key in another shape (or a copy of its data): consuming

@@ -285,6 +285,11 @@ def traced_leaves(value: Value, traced: bool = True) -> Value:
     return Value(flags, items, members, frozenset(), instances)
 
 
+def is_numpy_array(value: Value) -> bool:
+    """A NumPy array or scalar (``np.zeros(3)``): concrete and mutable in place."""
+    return bool(value._flags & _NUMPY) and not value._flags & (_CONTAINER | _TRACED)
+
+
 def filter_traced(value: Value, depth: int = 0) -> Value | None:
     """``value`` as equinox's ``filter_jit``/``filter_vmap`` passes it to the function it traces:
     each JAX or NumPy array leaf a tracer (``eqx.is_array``), every other leaf as it was. None when it holds no known JAX
@@ -327,6 +332,23 @@ def compiled_output(value: Value) -> Value:
     items = tuple(compiled_output(v) for v in value._items) if value._items is not None else None
     members = (
         tuple((k, compiled_output(v)) for k, v in value._members) if value._members is not None else None
+    )
+    return Value(_CONTAINER | (value._flags & _MAPPING), items, members, frozenset(), frozenset())
+
+
+def gradient(value: Value, depth: int = 0) -> Value:
+    """What ``jax.grad`` returns to eager code for the argument ``value`` it differentiates:
+    the same pytree, each array leaf a concrete JAX array; unknown where a leaf is not known
+    to be an array."""
+    if value._items is None and value._members is None:
+        if value._flags & _CONTAINER:
+            return _leaf(_CONTAINER | (value._flags & _MAPPING))
+        return _leaf(_ARRAY) if value._flags & _ARRAY else UNKNOWN
+    if depth > 8:
+        return UNKNOWN
+    items = tuple(gradient(v, depth + 1) for v in value._items) if value._items is not None else None
+    members = (
+        tuple((k, gradient(v, depth + 1)) for k, v in value._members) if value._members is not None else None
     )
     return Value(_CONTAINER | (value._flags & _MAPPING), items, members, frozenset(), frozenset())
 
