@@ -9,7 +9,7 @@ from jaxlint.engine.rule import Rule
 from jaxlint.semantic.api import MUTATING_METHODS
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.transforms import PARTIALS
-from jaxlint.semantic.values import is_traced
+from jaxlint.semantic.values import is_numpy_array, is_traced
 
 from ..support.arrays import used_as_container
 from ..support.classes import self_static_at
@@ -185,6 +185,12 @@ class StateMutationInTracedFunction(Rule):
                     f"`{name}[...] = ...` in `{function_name(ctx)}` mutates outer `{name}` {effect}; "
                     f"return the values instead",
                 )
+            elif owner is not None and effect == ONCE_PER_TRACE and is_numpy_array(ctx.value(target.value)):
+                ctx.report(  # a tracer stored there raises instead: NumPy converts it
+                    target,
+                    f"`{name}[...] = ...` in `{function_name(ctx)}` mutates the outer NumPy array "
+                    f"`{name}` {effect} ({why_traced(ctx)}); return the values instead",
+                )
         elif isinstance(target, ast.Attribute) and is_self(target.value, ctx):
             cls = _traced_custom_pytree(ctx)
             if cls is not None:
@@ -279,8 +285,11 @@ def _effect(ctx: Context, stored: list[ast.expr], name: str) -> str | None:
     if any(is_traced(ctx.value(value)) for value in stored):
         return f"with tracers, which leak: {LEAKED}"
     if ctx.trace_reused and not counts_traces(name):
-        return "only while JAX traces it (once per compilation), not on each call"
+        return ONCE_PER_TRACE
     return None
+
+
+ONCE_PER_TRACE = "only while JAX traces it (once per compilation), not on each call"
 
 
 # calls whose result depends only on their arguments
