@@ -13,7 +13,7 @@ from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.values import instance_classes
 
 from ..support.blocks import leaves_block, statement_path
-from ..support.classes import hashes_by_identity, static_self_class
+from ..support.classes import bound_jit_holders, hashes_by_identity, static_self_class
 from ..support.jitted import jitted_callee_in
 
 # methods that build an object: what they store on `self` is there before any call
@@ -166,8 +166,10 @@ def _runs_on(
     for a static ``self``, ``f(x, cfg)`` for another static parameter."""
     func = node.func
     if is_self:
-        method = getattr(function.node, "name", "")
-        if isinstance(func, ast.Attribute) and func.attr == method and isinstance(func.value, ast.Name):
+        held = bound_jit_holders(ctx, function)
+        # held under another name, `obj.method(...)` runs the method eagerly, not the jitted one
+        names = held[1] if held is not None else {getattr(function.node, "name", "")}
+        if isinstance(func, ast.Attribute) and func.attr in names and isinstance(func.value, ast.Name):
             return [func.value.id]
         return []
     jit = jitted_callee_in(ctx, node, scope)

@@ -111,8 +111,16 @@ def static_self_class(ctx: Context, function: FunctionInfo) -> ast.ClassDef | No
 
 def jitted_once_bound(ctx: Context, function: FunctionInfo) -> ast.ClassDef | None:
     """The class of a method its ``__init__`` jits bound and keeps, ``self.compute =
-    jax.jit(self.compute)``: each object holds one jitted function, traced once with that
-    ``self`` as a constant, whatever the class's hashing. None otherwise."""
+    jax.jit(self.compute)`` (or under another name, ``self.step_fn = jax.jit(self.step)``):
+    each object holds one jitted function, traced once with that ``self`` as a constant,
+    whatever the class's hashing. None otherwise."""
+    found = bound_jit_holders(ctx, function)
+    return found[0] if found is not None else None
+
+
+def bound_jit_holders(ctx: Context, function: FunctionInfo) -> tuple[ast.ClassDef, frozenset[str]] | None:
+    """The class of a method its ``__init__`` jits bound and keeps (see
+    :func:`jitted_once_bound`), and the attributes of ``self`` that hold the jitted method."""
     name = getattr(function.node, "name", "")
     owner = function.scope.parent
     cls = owner.node if owner is not None else None
@@ -120,6 +128,7 @@ def jitted_once_bound(ctx: Context, function: FunctionInfo) -> ast.ClassDef | No
         return None
     init = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
     this = init.args.args[0].arg if init is not None and init.args.args else None
+    holders: set[str] = set()
     for statement in init.body if init is not None else []:
         value = statement.value if isinstance(statement, ast.Assign) and len(statement.targets) == 1 else None
         target = statement.targets[0] if isinstance(statement, ast.Assign) else None
@@ -128,11 +137,12 @@ def jitted_once_bound(ctx: Context, function: FunctionInfo) -> ast.ClassDef | No
             and len(value.args) == 1
             and _names(value.args[0], this, name)
             and isinstance(target, ast.Attribute)
-            and _names(target, this, name)
+            and isinstance(target.value, ast.Name)
+            and target.value.id == this
             and ctx.qualname(value.func) in COMPILING_TRANSFORMS
         ):
-            return cls
-    return None
+            holders.add(target.attr)
+    return (cls, frozenset(holders)) if holders else None
 
 
 def _names(expr: ast.expr, this: str | None, attr: str) -> bool:
