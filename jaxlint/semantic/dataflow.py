@@ -2339,7 +2339,8 @@ class Interpreter:
         """Eager code passing an object of a class of this module to a transformed function
         (``run(Clip(1.0), x)``): the function calls its methods in the trace. A pytree object
         (an equinox module, a registered dataclass) arrives with its fields traced as the
-        transformation traces them; any other object is a static argument, as it was."""
+        transformation traces them; any other object, or one passed for a static parameter
+        (``static_argnums``), is a static argument, as it was."""
         found = {}
         for name, value in params.items():
             classes = {ref.node for ref in refs(value) if isinstance(ref, InstanceRef)}
@@ -2347,6 +2348,9 @@ class Interpreter:
                 continue
             cls = classes.pop()
             pytree = self.model.pytree_class(cls)
+            if pytree is not None and is_static(target.params.get(name, UNKNOWN)):
+                found[name] = value  # a static pytree: its fields are the Python values it was made with
+                continue
             found[name] = (
                 traced_instance(self.model, pytree)
                 if pytree is not None

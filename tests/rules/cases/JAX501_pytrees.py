@@ -147,3 +147,20 @@ def lists(xs):
     if xs.count(1) > 0:  # a list method, not the field `count`
         pass
     return xs
+
+
+class HParams(NamedTuple):
+    n_steps: int
+    lr: float
+
+
+@partial(jax.jit, static_argnums=(1,))
+def fit(w, hp):
+    if hp.n_steps > 1:  # a NamedTuple passed for a static parameter keeps its Python fields
+        w = w * 2
+    for _ in range(hp.n_steps):
+        w = w - hp.lr * w
+    return w
+
+
+fitted = fit(jnp.ones(2), HParams(2, 0.25))
