@@ -1,0 +1,140 @@
+"""JAX614: ``jax.grad``/``value_and_grad`` of a function that returns a tuple, without ``has_aux``."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.astutil import keyword_argument
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import Rule
+from jaxlint.semantic.bodies import own_nodes
+from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.values import FunctionRef, refs
+
+from ..support.explain import snippet
+
+# differentiations that need a scalar output, unless `has_aux` splits the output in two
+SCALAR_GRADIENTS = frozenset({"jax.grad", "jax.value_and_grad"})
+
+
+class GradientOfTupleOutput(Rule):
+    """## What it does
+    Finds `jax.grad(f)` or `jax.value_and_grad(f)` without `has_aux=True` where every `return`
+    of `f` returns a tuple or list display (`return loss, metrics`), and `has_aux=True` where
+    every `return` returns a tuple of another length than two.
+
+    ## Why is this bad?
+    `grad` differentiates a scalar: called, the function raises `TypeError` ("Gradient only
+    defined for scalar-output functions. Output was (...)"), also under `jax.jit`. A loss that
+    returns metrics beside it needs `has_aux=True`, which differentiates the first element and
+    hands the second back as it is; with `has_aux=True` the function must return exactly a
+    pair ("expected function with aux output to return a two-element tuple").
+
+    ## Example
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    def loss_fn(w, x):
+        loss = jnp.mean((x @ w) ** 2)
+        return loss, {"loss": loss}
+
+    grad_fn = jax.value_and_grad(loss_fn)
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    def loss_fn(w, x):
+        loss = jnp.mean((x @ w) ** 2)
+        return loss, {"loss": loss}
+
+    grad_fn = jax.value_and_grad(loss_fn, has_aux=True)
+    ```
+
+    ## Fix safety
+    No automatic fix: `has_aux=True` changes what the gradient function returns (`(value, aux),
+    grads`), so every caller must unpack it anew.
+
+    ## References
+    - [jax.value_and_grad](https://docs.jax.dev/en/latest/_autosummary/jax.value_and_grad.html)
+    """
+
+    code = "JAX614"
+    name = "gradient-of-tuple-output"
+    message = "`jax.grad` of a function returning a tuple, without `has_aux`"
+    outcome = "TypeError: Gradient only defined for scalar-output functions"
+    visits_anywhere = frozenset({ast.Call})
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        transform = ctx.qualname(node.func)
+        if transform not in SCALAR_GRADIENTS or not node.args:
+            return
+        function = _one_function(ctx, node.args[0])
+        aux = keyword_argument(node, "has_aux")
+        if function is None or (aux is not None and not isinstance(aux, ast.Constant)):
+            return
+        widths = _returned_widths(function)
+        if not widths:
+            return
+        name = snippet(ctx, node.func)
+        differentiated = "the lambda" if isinstance(function.node, ast.Lambda) else f"`{function.name}`"
+        if aux is None or aux.value is False:  # pyright: ignore[reportAttributeAccessIssue]
+            if 0 not in widths:
+                ctx.report(
+                    node,
+                    f"`{name}` differentiates {differentiated}, which returns a tuple (line "
+                    f"{_first_return(function)}): the call raises `TypeError` (gradient only defined for "
+                    f"scalar-output functions); pass `has_aux=True` to differentiate the first element "
+                    f"and return the second as auxiliary data",
+                )
+        elif aux.value is True and 0 not in widths and 2 not in widths:  # pyright: ignore[reportAttributeAccessIssue]
+            ctx.report(
+                node,
+                f"`{name}` with `has_aux=True` differentiates {differentiated}, which returns a tuple "
+                f"of {min(widths)} elements (line {_first_return(function)}): the call raises `TypeError` "
+                f"(a function with aux output must return a pair); return `(value, aux)`, the aux "
+                f"values in one tuple or dict",
+            )
+
+
+def _one_function(ctx: Context, expr: ast.expr) -> FunctionInfo | None:
+    """The function of this module ``expr`` names, with nothing bound to it (a def or lambda)."""
+    found = refs(ctx.value(expr))
+    if len(found) != 1:
+        return None
+    ref = next(iter(found))
+    if not isinstance(ref, FunctionRef) or ref.layers or ref.offset or ref.bound or ref.skip:
+        return None
+    return ctx.model.infos.get(ref.node)
+
+
+def _returned_widths(function: FunctionInfo) -> set[int]:
+    """For each way the function returns, the width of the tuple or list display it returns
+    (0: another value, or a starred display); empty when it never returns a value or is a
+    generator."""
+    node = function.node
+    if isinstance(node, ast.Lambda):
+        return {_width(node.body)}
+    nodes = list(own_nodes(node.body))
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in nodes):
+        return set()
+    returns = [n for n in nodes if isinstance(n, ast.Return)]
+    if not returns or any(r.value is None for r in returns):
+        return set()
+    return {_width(r.value) for r in returns if r.value is not None}
+
+
+def _width(expr: ast.expr) -> int:
+    if isinstance(expr, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in expr.elts):
+        return len(expr.elts) if len(expr.elts) >= 2 else 0
+    return 0
+
+
+def _first_return(function: FunctionInfo) -> int:
+    node = function.node
+    if isinstance(node, ast.Lambda):
+        return node.lineno
+    return next((n.lineno for n in own_nodes(node.body) if isinstance(n, ast.Return)), node.lineno)
