@@ -127,3 +127,18 @@ def own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
                         push(item)
             elif isinstance(value, node_class):
                 push(value)
+
+
+def returned_expressions(node: ast.AST) -> list[ast.expr]:
+    """The values a function returns, one per ``return`` (a lambda's body): empty when some
+    ``return`` has no value, when there is none, or for a generator."""
+    if isinstance(node, ast.Lambda):
+        return [node.body]
+    body = getattr(node, "body", [])
+    nodes = list(own_nodes(body if isinstance(body, list) else []))
+    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in nodes):
+        return []
+    returns = [n for n in nodes if isinstance(n, ast.Return)]
+    if any(r.value is None for r in returns):
+        return []
+    return [r.value for r in returns if r.value is not None]

@@ -323,32 +323,30 @@ def compiled_output(value: Value) -> Value:
     """What a compiled function returns to eager code for the traced ``value`` it returned:
     the same pytree, each traced leaf a concrete JAX array; other leaves as they were (a
     ``None``), or unknown."""
-    if value._items is None and value._members is None:
-        if value._flags & _CONTAINER:
-            return _leaf(_CONTAINER | (value._flags & _MAPPING))
-        if value._flags & _TRACED:
-            return _leaf(_ARRAY | (value._flags & _BOOL))
-        return value if value._flags & _STATIC and not value._refs and not value._keys else UNKNOWN
-    items = tuple(compiled_output(v) for v in value._items) if value._items is not None else None
-    members = (
-        tuple((k, compiled_output(v)) for k, v in value._members) if value._members is not None else None
-    )
-    return Value(_CONTAINER | (value._flags & _MAPPING), items, members, frozenset(), frozenset())
+
+    def leaf(part: Value) -> Value:
+        if part._flags & _TRACED:
+            return _leaf(_ARRAY | (part._flags & _BOOL))
+        return part if part._flags & _STATIC and not part._refs and not part._keys else UNKNOWN
+
+    return _same_pytree(value, leaf)
 
 
-def gradient(value: Value, depth: int = 0) -> Value:
+def gradient(value: Value) -> Value:
     """What ``jax.grad`` returns to eager code for the argument ``value`` it differentiates:
     the same pytree, each array leaf a concrete JAX array; unknown where a leaf is not known
     to be an array."""
+    return _same_pytree(value, lambda part: _leaf(_ARRAY) if part._flags & _ARRAY else UNKNOWN)
+
+
+def _same_pytree(value: Value, leaf: Callable[[Value], Value]) -> Value:
+    """``value``'s pytree with each leaf mapped by ``leaf``; a container of unknown parts stays
+    a container (a dict stays a dict)."""
     if value._items is None and value._members is None:
-        if value._flags & _CONTAINER:
-            return _leaf(_CONTAINER | (value._flags & _MAPPING))
-        return _leaf(_ARRAY) if value._flags & _ARRAY else UNKNOWN
-    if depth > 8:
-        return UNKNOWN
-    items = tuple(gradient(v, depth + 1) for v in value._items) if value._items is not None else None
+        return _leaf(_CONTAINER | (value._flags & _MAPPING)) if value._flags & _CONTAINER else leaf(value)
+    items = tuple(_same_pytree(v, leaf) for v in value._items) if value._items is not None else None
     members = (
-        tuple((k, gradient(v, depth + 1)) for k, v in value._members) if value._members is not None else None
+        tuple((k, _same_pytree(v, leaf)) for k, v in value._members) if value._members is not None else None
     )
     return Value(_CONTAINER | (value._flags & _MAPPING), items, members, frozenset(), frozenset())
 

@@ -7,7 +7,7 @@ import ast
 from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic.bodies import own_nodes
+from jaxlint.semantic.bodies import returned_expressions
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.values import FunctionRef, refs
 
@@ -112,19 +112,9 @@ def _one_function(ctx: Context, expr: ast.expr) -> FunctionInfo | None:
 
 
 def _returned_widths(function: FunctionInfo) -> set[int]:
-    """For each way the function returns, the width of the tuple or list display it returns
-    (0: another value, or a starred display); empty when it never returns a value or is a
-    generator."""
-    node = function.node
-    if isinstance(node, ast.Lambda):
-        return {_width(node.body)}
-    nodes = list(own_nodes(node.body))
-    if any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in nodes):
-        return set()
-    returns = [n for n in nodes if isinstance(n, ast.Return)]
-    if not returns or any(r.value is None for r in returns):
-        return set()
-    return {_width(r.value) for r in returns if r.value is not None}
+    """For each value the function returns, the width of the tuple or list display it is (0:
+    another value, or a starred display); empty when it never returns a value or is a generator."""
+    return {_width(value) for value in returned_expressions(function.node)}
 
 
 def _width(expr: ast.expr) -> int:
@@ -134,7 +124,4 @@ def _width(expr: ast.expr) -> int:
 
 
 def _first_return(function: FunctionInfo) -> int:
-    node = function.node
-    if isinstance(node, ast.Lambda):
-        return node.lineno
-    return next((n.lineno for n in own_nodes(node.body) if isinstance(n, ast.Return)), node.lineno)
+    return returned_expressions(function.node)[0].lineno

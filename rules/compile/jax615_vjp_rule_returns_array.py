@@ -6,7 +6,7 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic.bodies import own_nodes
+from jaxlint.semantic.bodies import returned_expressions
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.values import is_jax_array, is_traced
@@ -101,16 +101,9 @@ class VjpRuleReturnsArray(Rule):
 def _array_returns(ctx: Context, function: FunctionInfo) -> list[ast.expr]:
     """The returned values, when every ``return`` of ``function`` returns a JAX array (none
     when one returns something else, or nothing)."""
-    node = function.node
-    if isinstance(node, ast.Lambda):
-        values = [node.body]
-    else:
-        returns = [n for n in own_nodes(node.body) if isinstance(n, ast.Return)]
-        if not returns or any(r.value is None for r in returns):
-            return []
-        values = [r.value for r in returns if r.value is not None]
+    values = returned_expressions(function.node)
     scope = function.scope
-    return values if all(_is_array(ctx, value, scope) for value in values) else []
+    return values if values and all(_is_array(ctx, value, scope) for value in values) else []
 
 
 # arithmetic that on two tracers gives an array (`+` would join two tuples)

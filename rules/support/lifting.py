@@ -179,11 +179,15 @@ def _pytree_parameter(ctx: Context, name: str) -> bool:
 
 
 def _mapped_trees(ctx: Context, function: ast.AST) -> set[str]:
-    """The names ``function`` hands to ``tree_map`` as trees (after the function mapped)."""
-    found: set[str] = set()
-    for node in ast.walk(function):
-        if isinstance(node, ast.Call) and ctx.qualname(node.func) in TREE_MAPS:
-            found |= {a.id for a in node.args[1:] if isinstance(a, ast.Name)}
+    """The names ``function`` hands to ``tree_map`` as trees (after the function mapped),
+    found in one walk per function."""
+    key = ("mapped-trees", function)
+    found: set[str] | None = ctx.memo.get(key)
+    if found is None:
+        found = ctx.memo[key] = set()
+        for node in ast.walk(function):
+            if isinstance(node, ast.Call) and ctx.qualname(node.func) in TREE_MAPS:
+                found |= {a.id for a in node.args[1:] if isinstance(a, ast.Name)}
     return found
 
 
