@@ -489,7 +489,7 @@ class Checker:
                 min(self.mode.jobs, len(jobs)),  # more workers than files would only cost
                 mp_context=context,
                 initializer=_init_worker,
-                initargs=(self.mode,),
+                initargs=(self.mode, os.getpid()),
             ) as pool:
                 for outcome in pool.map(_run_job, jobs, chunksize=chunk):
                     outcomes[outcome.path] = outcome
@@ -691,17 +691,19 @@ def _start_method() -> str:
     return "fork" if sys.platform.startswith("linux") and not threaded else "spawn"
 
 
-def _init_worker(mode: Mode) -> None:
+def _init_worker(mode: Mode, parent: int) -> None:
     global _WORKER
-    _die_with_parent()
+    _die_with_parent(parent)
     _WORKER = Worker(mode)
 
 
-def _die_with_parent() -> None:
-    """A worker ends when the jaxlint process that started it dies, even by SIGKILL (which runs
-    no cleanup): Linux sends it SIGTERM (``PR_SET_PDEATHSIG``); elsewhere a watchdog thread
-    notices that the parent changed."""
-    parent = os.getppid()
+def _die_with_parent(parent: int) -> None:
+    """A worker ends when the jaxlint process ``parent`` that started it dies, even by SIGKILL
+    (which runs no cleanup): Linux sends it SIGTERM (``PR_SET_PDEATHSIG``); elsewhere a watchdog
+    thread notices that the parent changed. ``parent`` is the pid the parent gave: one read here
+    could already be init's, if the parent died while the worker started."""
+    if os.getppid() != parent:
+        os._exit(1)
     if sys.platform.startswith("linux"):
         import ctypes
         import signal
