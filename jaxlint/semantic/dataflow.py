@@ -49,6 +49,7 @@ from jaxlint.semantic.transforms import (
     PARTIALS,
     STAGED,
     TREE_MAPS,
+    UNHASHING_KINDS,
     Transform,
     body_operand,
     function_arguments,
@@ -1863,7 +1864,7 @@ class Interpreter:
                 made.append(LibraryRef(library, (LayerRef(transform.name, node, node),)))
             for ref in refs(self.values.get(argument, UNKNOWN)):
                 if isinstance(ref, InstanceRef) and transform.kind != "wrapper":
-                    ref = self.call_method_of(ref)  # `jax.jit(model)` traces `model.__call__`
+                    ref = self.call_method_of(ref, transform)  # `jax.jit(model)` traces `__call__`
                 if transform.kind == "wrapper":
                     made.append(ref)
                 elif isinstance(ref, FunctionRef):
@@ -1876,14 +1877,23 @@ class Interpreter:
                     made.append(LibraryRef(ref.qualname, (*ref.layers, LayerRef(transform.name, node, node))))
         return referring(made) if made else STATIC
 
-    def call_method_of(self, ref: InstanceRef) -> Ref:
-        """The bound ``__call__`` of an instance of a plain class of this module, else the
-        instance. Not a flax module, which runs only through ``apply``; not a dataclass or a
-        pytree class: ``jit`` and the ``lax`` loops hash the function they are given, and such an
-        instance is unhashable, or hashes its array fields (``TypeError``, before any tracing)."""
+    def call_method_of(self, ref: InstanceRef, transform: Transform) -> Ref:
+        """The bound ``__call__`` of an instance of a class of this module, else the instance.
+        Never a flax module, which runs only through ``apply``. ``jit``, ``checkpoint``, ``pmap``
+        and the ``lax`` loops hash the function they are given, so there only a plain class's
+        object is traced: a dataclass is unhashable, and a pytree class (an equinox module)
+        hashes its array fields (``TypeError``, before any tracing). ``vmap`` and ``grad`` hash
+        nothing, and equinox's ``filter_jit`` splits a module into its arrays and the rest
+        (measured with JAX 0.10.2: each traces ``__call__``)."""
         node = ref.node
         model = self.model
-        if model.is_flax_module(node) or model.pytree_class(node) is not None or model.is_dataclass(node):
+        if model.is_flax_module(node):
+            return ref
+        pytree = model.pytree_class(node)
+        hashes = transform.kind not in UNHASHING_KINDS and not (
+            transform.kind == "filter" and pytree is not None and pytree.only_arrays_traced
+        )
+        if hashes and (pytree is not None or model.is_dataclass(node)):
             return ref
         method = model.bound_method(ref, "__call__")
         return ref if method is None else method
@@ -1914,7 +1924,7 @@ class Interpreter:
         for argument in self.model.branch_tables(function_arguments(node, transform), self.scope, transform):
             for ref in refs(self.values.get(argument, UNKNOWN)):
                 if isinstance(ref, InstanceRef):
-                    ref = self.call_method_of(ref)
+                    ref = self.call_method_of(ref, transform)
                 if not isinstance(ref, FunctionRef) or ref.layers:
                     continue
                 target = self.model.infos.get(ref.node)

@@ -71,6 +71,9 @@ CACHING_KINDS: frozenset[Kind] = frozenset({"jit", "remat", "pmap", "filter"})
 JITTING_KINDS: frozenset[Kind] = frozenset({"jit", "pmap", "filter"})
 # equinox's: they trace the arrays they are given and hold everything else static
 FILTER_KINDS: frozenset[Kind] = frozenset({"filter", "filter_vmap"})
+# Kinds that never hash the function they are given, so an unhashable callable object (a
+# dataclass, an equinox module holding arrays) is traced through its `__call__` (measured).
+UNHASHING_KINDS: frozenset[Kind] = frozenset({"vmap", "grad", "filter_vmap"})
 # Kinds under which the Python code of a function runs once per trace, not once per call (or per
 # step): compiled and cached, a lax body (run as a traced loop or branch), a flax module method
 # (applied under `jit` in training code). A bare vmap or grad runs it on every call.

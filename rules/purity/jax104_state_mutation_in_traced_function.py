@@ -9,7 +9,7 @@ from jaxlint.engine.rule import Rule
 from jaxlint.semantic.api import MUTATING_METHODS
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.transforms import PARTIALS
-from jaxlint.semantic.values import is_numpy_array, is_traced
+from jaxlint.semantic.values import InstanceRef, is_numpy_array, is_traced, refs
 
 from ..support.arrays import used_as_container
 from ..support.classes import self_static_at
@@ -116,7 +116,7 @@ class StateMutationInTracedFunction(Rule):
         if isinstance(func.value, ast.Attribute) and is_self(func.value.value, ctx):
             self.check_self_container(node, func.value, ctx)
             return
-        if not isinstance(func.value, ast.Name):
+        if not isinstance(func.value, ast.Name) or _own_method(ctx, func):
             return
         name = func.value.id
         if func.attr != "update" and self.check_argument_mutation(
@@ -193,7 +193,15 @@ class StateMutationInTracedFunction(Rule):
                 )
         elif isinstance(target, ast.Attribute) and is_self(target.value, ctx):
             cls = _traced_custom_pytree(ctx)
-            if cls is not None:
+            frozen = _frozen_class_outside_init(ctx)
+            if frozen is not None:
+                ctx.report(
+                    target,
+                    f"assigning `self.{target.attr}` in `{function_name(ctx)}` of `{frozen[0]}`, "
+                    f"{frozen[1]}, raises `dataclasses.FrozenInstanceError`: its objects are frozen "
+                    f"once `__init__` ends; return the new value, or an updated object",
+                )
+            elif cls is not None:
                 ctx.report(
                     target,
                     f"assigning `self.{target.attr}` in `{function_name(ctx)}` changes the copy of "
@@ -256,6 +264,7 @@ def mutated_argument(ctx: Context, name: str) -> bool:
 
 # compilers that hand the function a copy of each pytree argument (`flax.nnx.jit` writes the
 # updates of its objects back)
+FROZEN_FLAX = frozenset({"flax.struct.dataclass", "flax.struct.PyTreeNode"})
 COPYING_JITS = frozenset({"jax.jit", "equinox.filter_jit"})
 
 
@@ -378,6 +387,33 @@ def _self_kept(ctx: Context) -> bool:
     if function is None or not function.positional_names():
         return False
     return all(self_static_at(function, site) is not False for site in function.jit_sites)
+
+
+def _own_method(ctx: Context, func: ast.Attribute) -> bool:
+    """``state.clear()`` where ``state`` is an object of a class of this module that defines
+    ``clear``: its own method, not a container's."""
+    return any(
+        isinstance(ref, InstanceRef) and ctx.model.class_member(ref.node, func.attr) is not None
+        for ref in refs(ctx.value(func.value))
+    )
+
+
+def _frozen_class_outside_init(ctx: Context) -> tuple[str, str] | None:
+    """The class of the current method and what it is, when the class is a frozen dataclass (an
+    equinox module, a flax struct) and the method is not one of its initialisers: assigning an
+    attribute there raises (measured with JAX 0.10.2, eagerly, under ``jit`` and ``filter_jit``)."""
+    function = ctx.function
+    if function is None or not function.is_method or function.name in ("__init__", "__post_init__"):
+        return None
+    cls = ctx.model.index.parents[function.node].node
+    pytree = ctx.model.pytree_class(cls) if isinstance(cls, ast.ClassDef) else None
+    if pytree is None or not isinstance(cls, ast.ClassDef):
+        return None
+    if pytree.only_arrays_traced:
+        return cls.name, "an equinox module"
+    scope = ctx.model.index.parents.get(cls, ctx.model.index.module)
+    named = {ctx.model.qualname(d, scope) for d in [*cls.decorator_list, *cls.bases]}
+    return (cls.name, "a flax struct dataclass") if named & FROZEN_FLAX else None
 
 
 def _traced_custom_pytree(ctx: Context) -> str | None:
