@@ -13,7 +13,7 @@ from jaxlint.semantic.values import is_jax_array, is_static
 
 from ..support.classes import self_static_at
 from ..support.explain import snippet
-from ..support.jitted import declares_static, jitted_callee, jitted_callee_in
+from ..support.jitted import declares_static, jitted_callee, jitted_callee_in, opaque_static_arguments
 from .treedefs import aux_data_arrays, static_field_arrays
 
 DISPLAYS = {
@@ -92,6 +92,9 @@ class UnhashableStaticArgument(Rule):
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         if not declares_static(ctx):
+            if _names_static_arguments(ctx):
+                for where, argument in opaque_static_arguments(ctx, node):
+                    self.check(argument, where, ctx)
             return
         callee = jitted_callee(ctx, node)
         if callee is not None:
@@ -100,6 +103,8 @@ class UnhashableStaticArgument(Rule):
             return
         for argument, relay in _relayed_static_arguments(ctx, node):
             self.check(argument, relay, ctx)
+        for where, argument in opaque_static_arguments(ctx, node):
+            self.check(argument, where, ctx)
 
     def visit_ClassDef(self, node: ast.ClassDef, ctx: Context) -> None:
         """An array in a static field of an equinox module or a flax struct, or in the auxiliary
@@ -159,6 +164,14 @@ class UnhashableStaticArgument(Rule):
             f"hashable, so JAX raises `ValueError: Non-hashable static arguments are not supported`; "
             f"{cure}",
         )
+
+
+def _names_static_arguments(ctx: Context) -> bool:
+    """Whether the source names static arguments at all (a cheap gate, memoised)."""
+    found = ctx.memo.get("names-static")
+    if found is None:
+        found = ctx.memo["names-static"] = any("static_" in line for line in ctx.lines)
+    return found
 
 
 def _unhashable(ctx: Context, node: ast.expr, depth: int = 0) -> str | None:

@@ -91,6 +91,64 @@ def jitted_callee_in(ctx: Context, call: ast.Call, scope: Scope) -> JitCall | No
     return None
 
 
+def opaque_static_arguments(ctx: Context, call: ast.Call) -> list[tuple[str, ast.expr]]:
+    """The arguments of ``call`` that are static when it runs ``jax.jit`` (or ``pmap``) of a
+    function this module does not define (``jax.jit(net.apply, static_argnames=("train",))``),
+    each with where it lands. Without the signature, only what JAX applies to the call itself
+    counts: a keyword named in ``static_argnames``, a position in ``static_argnums``."""
+    site, scope = _jit_site_of(ctx, call)
+    if site is None or not site.args:
+        return []
+    transform = ctx.model.transform_of(site.func, scope)
+    if transform is None or transform.kind not in ("jit", "pmap"):
+        return []
+    chain = ctx.model.resolve_chain(site.args[0], scope)
+    if chain is not None and chain.target is not None:
+        return []  # a function of this module: its signature says more (`jitted_callee`)
+    names, positions = _literal_statics(site, transform.static_argnames, transform.static_argnums)
+    jitted = f"`{ast.unparse(site.args[0])}`, jitted at line {site.lineno}"
+    found = [(f"static argument `{k.arg}` of {jitted}", k.value) for k in call.keywords if k.arg in names]
+    for index, argument in enumerate(call.args):
+        if isinstance(argument, ast.Starred):
+            break
+        if index in positions:
+            found.append((f"static argument {index} of {jitted}", argument))
+    return found
+
+
+def _jit_site_of(ctx: Context, call: ast.Call) -> tuple[ast.Call | None, Scope]:
+    """The ``jax.jit(...)`` call ``call`` runs: on the spot, or bound once to the callee's name."""
+    if isinstance(call.func, ast.Call):
+        return call.func, ctx.scope
+    if isinstance(call.func, ast.Name):
+        owner = ctx.scope.lookup(call.func.id)
+        value = _single_assignment(ctx.scope, call.func.id)
+        if owner is not None and isinstance(value, ast.Call):
+            return value, owner
+    return None, ctx.scope
+
+
+def _literal_statics(
+    site: ast.Call, argnames: str | None, argnums: str | None
+) -> tuple[frozenset[str], frozenset[int]]:
+    """The names and (non-negative) positions a jit site declares static, where literal."""
+    names: set[str] = set()
+    positions: set[int] = set()
+    for keyword in site.keywords:
+        if keyword.arg is None or keyword.arg not in (argnames, argnums):
+            continue
+        try:
+            value = ast.literal_eval(keyword.value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+        for item in value if isinstance(value, (tuple, list)) else [value]:
+            if keyword.arg == argnames and isinstance(item, str):
+                names.add(item)
+            elif keyword.arg == argnums and type(item) is int and item >= 0:
+                positions.add(item)
+    return frozenset(names), frozenset(positions)
+
+
 def transformed_callee(ctx: Context, call: ast.Call) -> bool:
     """Whether ``call`` runs a function made by a JAX transformation (``jit``, ``vmap``, ``grad``,
     ``pmap``, ``equinox.filter_jit``...): decorated with one, bound once to one, or transformed on
