@@ -2516,13 +2516,18 @@ def _holds_static(value: Value, depth: int = 0) -> bool:
     return any(_holds_static(part, depth + 1) for part in parts)
 
 
+# mappings whose `in_axes` tuple leaves a position unmapped with `None`, as `jax.vmap`'s does
+IN_AXES_MAPPINGS = frozenset({"jax.vmap", "jax.pmap", "flax.nnx.vmap"})
+
+
 def _unmapped_positions(ref: FunctionRef, mapping: str) -> set[int]:
-    """The positions ``jax.vmap(f, in_axes=(0, None))`` leaves unmapped (a literal tuple)."""
+    """The positions ``jax.vmap(f, in_axes=(0, None))`` (or ``pmap``, ``nnx.vmap``) leaves
+    unmapped (a literal tuple; ``vmap`` alone takes ``in_axes`` second by position)."""
     layer = next((layer for layer in ref.layers if layer.transform == mapping), None)
-    if mapping != "jax.vmap" or layer is None or layer.call is None:
+    if mapping not in IN_AXES_MAPPINGS or layer is None or layer.call is None:
         return set()
     in_axes = keyword_argument(layer.call, "in_axes")
-    if in_axes is None and len(layer.call.args) > 1:
+    if in_axes is None and len(layer.call.args) > 1 and mapping == "jax.vmap":
         in_axes = layer.call.args[1]
     if not isinstance(in_axes, (ast.Tuple, ast.List)):
         return set()

@@ -151,12 +151,13 @@ class PrngKeyReuseInLoop(Rule):
         if event.kind == "mapped":
             mapping = event.via.rsplit(".", 1)[-1]
             how = "which `in_axes` passes unmapped" if event.passed_unmapped else "which it closes over"
+            over, each = ("devices", "device") if mapping == "pmap" else ("a batch", "example")
             ctx.report(
                 node,
                 f"{_function_named(event.repeated_by)} draws random numbers shaped like its argument from "
-                f"key `{event.key}`, {how}, and `{mapping}` maps it over a batch: the key "
-                f"is not mapped, so every example gets identical random numbers; pass one key per "
-                f"example, split from this one, as a mapped argument",
+                f"key `{event.key}`, {how}, and `{mapping}` maps it over {over}: the key "
+                f"is not mapped, so every {each} gets identical random numbers; pass one key per "
+                f"{each}, split from this one, as a mapped argument",
             )
             return
         if event.kind == "leaves":
