@@ -46,10 +46,16 @@ UPDATING_FUNCTIONS = frozenset(
         "optax.apply_updates",
         "optax.incremental_update",
         "optax.periodic_update",
+        "equinox.tree_at",
+        "dataclasses.replace",
     }
 )
+# updating functions whose updated value is not their first argument (`eqx.tree_at(where, tree, v)`)
+SOURCE_POSITIONS = {"equinox.tree_at": 1}
 # methods of flax's `TrainState` and struct dataclasses that return an updated copy
 RECORD_UPDATES = frozenset({"apply_gradients", "replace"})
+# methods that return an updated copy whatever the receiver: only a NamedTuple has `_replace`
+COPYING_METHODS = frozenset({"_replace"})
 # methods of a JAX array that return a new array and change nothing
 PURE_ARRAY_METHODS = frozenset(
     {
@@ -76,7 +82,7 @@ class DiscardedPureResult(Rule):
     Finds a call that computes an updated version of a value, used as a statement so the result
     is thrown away while the code goes on reading the old value: `jnp.clip(x, -1, 1)` and other
     `jax.numpy` functions that transform their first argument, `jax.random.split(key)`, optax's
-    `apply_updates`, or a method of a JAX array that returns a new one (`g.clip(-1.0, 1.0)`,
+    `apply_updates`, `equinox.tree_at`, `dataclasses.replace`, a NamedTuple's `_replace`, or a method of a JAX array that returns a new one (`g.clip(-1.0, 1.0)`,
     `x.astype(jnp.float32)`), or `state.apply_gradients(...)`/`.replace(...)` on a traced pytree
     argument of a compiled function (a flax `TrainState`). A lone call whose input is not read again, a call in a `try` or
     under `pytest.raises`, and tests (where a call is often made to see that it runs) are left
@@ -142,6 +148,11 @@ class DiscardedPureResult(Rule):
                 f"`{snippet(ctx, call)}` returns a new array and leaves `{snippet(ctx, func.value)}` "
                 f"unchanged (JAX arrays are immutable)"
             )
+        elif qualname is None and isinstance(func, ast.Attribute) and func.attr in COPYING_METHODS:
+            what = (
+                f"`{snippet(ctx, call)}` returns an updated copy and leaves `{snippet(ctx, func.value)}` "
+                f"unchanged (a NamedTuple is immutable)"
+            )
         elif (
             qualname is None
             and isinstance(func, ast.Attribute)
@@ -204,7 +215,10 @@ def _array(value: Value) -> bool:
 def _source(call: ast.Call, qualname: str | None) -> ast.expr | None:
     """The value the call computes from: a method's receiver, else its first argument."""
     func = call.func
-    return func.value if qualname is None and isinstance(func, ast.Attribute) else (call.args or [None])[0]
+    if qualname is None and isinstance(func, ast.Attribute):
+        return func.value
+    position = SOURCE_POSITIONS.get(qualname or "", 0)
+    return call.args[position] if position < len(call.args) else None
 
 
 def _read_afterwards(ctx: Context, statement: ast.stmt, source: ast.expr | None) -> bool:
