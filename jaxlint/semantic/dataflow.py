@@ -1363,7 +1363,9 @@ class Interpreter:
         self.mapped_draw_event(target, ref, node)
         if not ref.layers:
             receiver = receiver if ref.offset == 1 and target.is_method and not ref.skip else None
-            return self.call_helper(target, ref.offset, node, args, keywords, ref.bound, receiver)
+            return self.call_helper(
+                target, ref.offset, node, args, keywords, ref.bound, receiver, dict(ref.traced_bound)
+            )
         self.consume_through(target, ref.offset, node, args, keywords, ref.bound)
         every = [*args, *keywords.values()]
         traced = any(is_traced(v) for v in every)
@@ -1935,6 +1937,7 @@ class Interpreter:
                     operand = body_operand(node, transform, position)
                     if operand is not None:
                         params[name] = traced_leaves(self.values.get(operand, UNKNOWN))
+                params = dict(ref.traced_bound) | params  # `partial(body, scale=s)`, `s` traced
                 if params and target.feed(params):
                     self.model.enqueue(target)
 
@@ -1952,11 +1955,25 @@ class Interpreter:
                 ref.bound | {k.arg for k in node.keywords if k.arg},
                 ref.layers,
                 held=ref.held + self.bound_keys(ref, node),
+                traced_bound=ref.traced_bound + self.traced_bound(ref, node),
             )
             for ref in refs(self.values.get(node.args[0], UNKNOWN))
             if isinstance(ref, FunctionRef)
         ]
         return referring(made) if made else STATIC
+
+    def traced_bound(self, ref: FunctionRef, node: ast.Call) -> tuple[tuple[str, Value], ...]:
+        """The parameters ``partial(f, a, k=v)`` binds to traced values, with those values."""
+        target = self.model.infos.get(ref.node)
+        if target is None:
+            return ()
+        names = target.positional_names()[ref.offset : ref.offset + len(node.args) - 1]
+        pairs = [*zip(names, node.args[1:]), *((k.arg, k.value) for k in node.keywords if k.arg)]
+        return tuple(
+            (name, value)
+            for name, argument in pairs
+            if is_traced(value := self.values.get(argument, UNKNOWN))
+        )
 
     def bound_sampler(self, node: ast.Call) -> LibraryRef | None:
         """``partial(jax.random.normal, key)``: a ``jax.random`` function that consumes the key
@@ -2165,14 +2182,16 @@ class Interpreter:
         keywords: dict[str, Value],
         bound: frozenset[str] = frozenset(),
         receiver: Value | None = None,
+        traced_bound: dict[str, Value] | None = None,
     ) -> Value:
         """A call into a function of this module: traced arguments make it a traced helper
-        (``bound``: the keywords a ``partial`` gave it; ``receiver``: the record a method is
-        called on, whose known fields ``self`` then holds)."""
+        (``bound``: the keywords a ``partial`` gave it, ``traced_bound`` the traced values among
+        them; ``receiver``: the record a method is called on, whose known fields ``self`` then
+        holds)."""
         if self.info is not None:
             target.callers.add(self.info)
         if self.level > NONE and target is not self.info:
-            params = self.bind_arguments(target, offset, node, args, keywords)
+            params = (traced_bound or {}) | self.bind_arguments(target, offset, node, args, keywords)
             params |= self.traced_defaults(target, offset, node, bound, params)
             nondiff = self.model.custom_derivatives.get(target) if self.level == STAGED else None
             if nondiff is not None:

@@ -66,6 +66,8 @@ class FunctionRef:
     # the PRNG keys it holds, bound by ``partial`` or as a nested ``def``'s defaults:
     # (parameter, how the key is written, its key identities)
     held: tuple[tuple[str, str, frozenset[object]], ...] = ()
+    # the traced values ``partial`` bound, by parameter: the function gets them when called
+    traced_bound: tuple[tuple[str, Value], ...] = ()
 
 
 @dataclass(frozen=True)
