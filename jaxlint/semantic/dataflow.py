@@ -59,6 +59,7 @@ from jaxlint.semantic.values import (
     NUMPY_ARRAY,
     STATIC,
     TRACED,
+    TRACED_ARRAY,
     TRACED_CONTAINER,
     TRACED_MASK,
     UNKNOWN,
@@ -90,6 +91,7 @@ from jaxlint.semantic.values import (
     is_jax_array,
     is_mapping,
     is_mask,
+    is_numpy_array,
     is_plain_static,
     is_static,
     is_traced,
@@ -2340,11 +2342,16 @@ class Interpreter:
             self.model.enqueue(target)
 
     def hand_masks(self, target: FunctionInfo, params: dict[str, Value]) -> None:
-        """Eager code passing a boolean mask to a parameter that the transformation traces
-        (``jax.vmap(masked_sum)(xs, xs > 0)``): there it is a traced mask, and indexing with it
+        """Eager code passing an array to a parameter that the transformation traces: there it
+        is a traced array, not a pytree of unknown shape (``sorted(x)`` compares its elements), and
+        a boolean mask (``jax.vmap(masked_sum)(xs, xs > 0)``) stays a mask, so indexing with it
         has a shape that depends on the data. One such call is enough for that to raise."""
         masks = {
-            name: TRACED_MASK for name, value in params.items() if is_mask(value) and not is_traced(value)
+            name: TRACED_MASK if is_mask(value) else TRACED_ARRAY
+            for name, value in params.items()
+            if not is_traced(value)
+            and not is_container(value)
+            and (is_jax_array(value) or is_numpy_array(value))
         }
         if masks and target.refine_params(masks):
             self.model.enqueue(target)

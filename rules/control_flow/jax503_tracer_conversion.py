@@ -19,6 +19,7 @@ from jaxlint.semantic.values import (
     is_mapping,
     is_static,
     is_traced,
+    is_traced_array,
     iterated,
 )
 
@@ -333,6 +334,9 @@ class TracerConversion(Rule):
         )
 
     def visit_Compare(self, node: ast.Compare, ctx: Context) -> None:
+        if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)) and ctx.abstract:
+            self.check_membership(node, ctx)
+            return
         if len(node.ops) < 2 or not ctx.abstract or in_test_position(ctx, node):
             return
         if converts_tracer(ctx, node) is None:
@@ -342,6 +346,22 @@ class TracerConversion(Rule):
             f"the chained comparison `{snippet(ctx, node)}` calls `bool()` on a traced comparison: "
             f"JAX raises {bool_error(ctx, node)} ({why_traced(ctx, node)}); "
             f"combine the comparisons with `&`",
+        )
+
+    def check_membership(self, node: ast.Compare, ctx: Context) -> None:
+        """``0 in tokens`` on a traced array: the array's ``__contains__`` compares every element
+        and Python asks the truth of the traced answer (measured with JAX 0.10.2)."""
+        array = node.comparators[0]
+        value = ctx.value(array)
+        if not is_traced_array(value) or is_container(value):
+            return
+        item = snippet(ctx, node.left)
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` asks whether traced array `{snippet(ctx, array)}` holds "
+            f"`{item}`: the answer is a tracer and Python needs a bool, so JAX raises "
+            f"`TracerBoolConversionError` ({why_traced(ctx, array)}); use "
+            f"`jnp.any({snippet(ctx, array)} == {item})`",
         )
 
 

@@ -46,7 +46,9 @@ def array_evidence(ctx: Context, target: ast.Subscript, stored: ast.expr) -> str
     value = ctx.value(base)
     name = snippet(ctx, base)
     if is_jax_array(value):
-        return f"`{name}` is a JAX array" + (" (a tracer)" if is_traced(value) else "")
+        return f"`{name}` is a JAX array" + (
+            f", a tracer: {why_traced(ctx, base)}" if is_traced(value) else ""
+        )
     if is_traced(value) and _index_proves_array(ctx, target.slice):
         return f"`{name}` holds tracers and is indexed like an array"
     if is_traced(value) and not is_container(value) and _plausible_store(ctx, base, target.slice, stored):
