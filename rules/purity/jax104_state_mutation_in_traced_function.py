@@ -9,7 +9,7 @@ from jaxlint.engine.rule import Rule
 from jaxlint.semantic.api import MUTATING_METHODS
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.transforms import PARTIALS
-from jaxlint.semantic.values import InstanceRef, is_numpy_array, is_traced, refs
+from jaxlint.semantic.values import UNKNOWN, InstanceRef, is_numpy_array, is_traced, refs
 
 from ..support.arrays import used_as_container
 from ..support.classes import self_static_at
@@ -214,9 +214,34 @@ class StateMutationInTracedFunction(Rule):
                     f"storing a traced value on `self.{target.attr}` in `{function_name(ctx)}` leaks a "
                     f"tracer: {LEAKED}; return it instead",
                 )
+        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+            self.check_record_argument(target, target.value.id, ctx)
         elif isinstance(target, (ast.Tuple, ast.List)):
             for element in target.elts:
                 self.check_store(element, value, ctx, accumulates)
+
+    def check_record_argument(self, target: ast.Attribute, name: str, ctx: Context) -> None:
+        """``b.data = ...`` on a pytree object a compiled function received and never returns:
+        JAX rebuilt that object from its leaves for the trace, so the caller's keeps its old
+        field (a frozen class raises instead)."""
+        cls = _record_argument(ctx, name)
+        if cls is None:
+            return
+        frozen = _frozen_kind(ctx, cls)
+        if frozen is not None:
+            ctx.report(
+                target,
+                f"assigning `{name}.{target.attr}` in `{function_name(ctx)}` raises "
+                f"`dataclasses.FrozenInstanceError`: `{cls.name}` is {frozen}; build an updated "
+                f"object (`{name}.replace(...)`, `eqx.tree_at`) and return it",
+            )
+            return
+        ctx.report(
+            target,
+            f"assigning `{name}.{target.attr}` in `{function_name(ctx)}` changes only the copy of "
+            f"argument `{name}` that JAX rebuilt from its leaves for the trace ({why_traced(ctx)}): "
+            f"the caller's `{name}` keeps its old `{target.attr}`; return `{name}` and rebind it at the call",
+        )
 
     def check_name_store(self, target: ast.Name, value: ast.expr, ctx: Context, accumulates: bool) -> None:
         leaks = is_traced(ctx.value(value))
@@ -275,6 +300,41 @@ def _copying_jit(ctx: Context, site: ast.expr) -> bool:
             return ctx.qualname(site.args[0]) in COPYING_JITS
         return ctx.qualname(site.func) in COPYING_JITS
     return ctx.qualname(site) in COPYING_JITS
+
+
+def _record_argument(ctx: Context, name: str) -> ast.ClassDef | None:
+    """The pytree class of argument ``name`` of the compiled function being checked, when a
+    copying jit compiles it and it never returns ``name`` itself."""
+    function = ctx.function
+    if function is None or not ctx.traced_to_run or name not in function.positional_names():
+        return None
+    if function.scope.bound.get(name) != 1 or _returns_name(function.node, name):
+        return None
+    sites = [*function.static_jit_sites(), *getattr(function.node, "decorator_list", [])]
+    if not any(_copying_jit(ctx, site) for site in sites):
+        return None
+    classes = {
+        ref.node
+        for ref in refs(function.params.get(name, UNKNOWN))
+        if isinstance(ref, InstanceRef)
+        and (pytree := ctx.model.pytree_class(ref.node)) is not None
+        and not pytree.is_tuple  # a NamedTuple's fields cannot be assigned at all
+    }
+    return classes.pop() if len(classes) == 1 else None
+
+
+def _returns_name(function: ast.AST, name: str) -> bool:
+    """Whether ``function`` returns ``name`` itself, alone or in a tuple, list or dict display."""
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Return) or node.value is None:
+            continue
+        value = node.value
+        parts = [*value.elts] if isinstance(value, (ast.Tuple, ast.List)) else [value]
+        if isinstance(value, ast.Dict):
+            parts = [v for v in value.values]
+        if any(isinstance(p, ast.Name) and p.id == name for p in parts):
+            return True
+    return False
 
 
 def _hands_back(function: ast.AST, name: str) -> bool:
@@ -406,14 +466,35 @@ def _frozen_class_outside_init(ctx: Context) -> tuple[str, str] | None:
     if function is None or not function.is_method or function.name in ("__init__", "__post_init__"):
         return None
     cls = ctx.model.index.parents[function.node].node
-    pytree = ctx.model.pytree_class(cls) if isinstance(cls, ast.ClassDef) else None
-    if pytree is None or not isinstance(cls, ast.ClassDef):
+    if not isinstance(cls, ast.ClassDef):
+        return None
+    kind = _frozen_kind(ctx, cls)
+    return None if kind is None else (cls.name, kind)
+
+
+def _frozen_kind(ctx: Context, cls: ast.ClassDef) -> str | None:
+    """What frozen pytree class ``cls`` is (an equinox module, a flax struct), else None."""
+    pytree = ctx.model.pytree_class(cls)
+    if pytree is None:
         return None
     if pytree.only_arrays_traced:
-        return cls.name, "an equinox module"
+        return "an equinox module"
     scope = ctx.model.index.parents.get(cls, ctx.model.index.module)
     named = {ctx.model.qualname(d, scope) for d in [*cls.decorator_list, *cls.bases]}
-    return (cls.name, "a flax struct dataclass") if named & FROZEN_FLAX else None
+    if named & FROZEN_FLAX:
+        return "a flax struct dataclass"
+    for decorator in cls.decorator_list:
+        if (
+            isinstance(decorator, ast.Call)
+            and ctx.model.qualname(decorator.func, scope) == "dataclasses.dataclass"
+            and any(k.arg == "frozen" and not _false(k.value) for k in decorator.keywords)
+        ):
+            return "a frozen dataclass"
+    return None
+
+
+def _false(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Constant) and not expr.value
 
 
 def _traced_custom_pytree(ctx: Context) -> str | None:
