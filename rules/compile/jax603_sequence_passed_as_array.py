@@ -9,6 +9,15 @@ from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.semantic.values import (
+    Value,
+    instance_classes,
+    is_container,
+    is_jax_array,
+    is_mapping,
+    known_elements,
+    record_kind,
+)
 
 from ..support.explain import snippet
 from .numpy_api import JNP_REJECTS_SEQUENCE, JNP_REJECTS_SEQUENCE_KEYWORDS
@@ -110,6 +119,8 @@ def _sequence_kind(ctx: Context, node: ast.expr) -> str | None:
         owner = ctx.scope.lookup(node.id)
         if owner is None or owner.bound.get(node.id) != 1:
             return None
+        if node.id in owner.params and _passed_sequence(ctx.value(node)):
+            return "a Python list or tuple (what eager code passes for it)"
         value = owner.assigned.get(node.id)
         return None if value is None or isinstance(value, ast.Name) else _sequence_kind(ctx, value)
     if isinstance(node, (ast.List, ast.ListComp)):
@@ -121,3 +132,16 @@ def _sequence_kind(ctx: Context, node: ast.expr) -> str | None:
         if qualname in SEQUENCE_BUILTINS:
             return f"a Python {qualname.removeprefix('builtins.')}"
     return None
+
+
+def _passed_sequence(value: Value) -> bool:
+    """A list or tuple of known length that is no array, record or dict: a parameter that eager
+    code hands a list display (``total([1.0, 2.0])``), which the function receives as it is."""
+    return (
+        is_container(value)
+        and not is_jax_array(value)
+        and known_elements(value) is not None
+        and record_kind(value) is None
+        and not is_mapping(value)
+        and not instance_classes(value)
+    )
