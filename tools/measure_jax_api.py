@@ -1225,6 +1225,7 @@ def to_json(report: Report) -> dict[str, Any]:
         "array_methods": array_methods(),
         "schedules": optax_schedules(),
         "records": library_records(),
+        "optimizers": optax_stateful(),
         "keys": {
             "consumes": sorted(report.consumes),
             "does_not_consume": sorted(report.keeps),
@@ -1307,6 +1308,38 @@ def optax_schedules() -> dict[str, Any]:
                 index = position if parameter.kind is parameter.POSITIONAL_OR_KEYWORD else None
                 found.setdefault(f"optax.{name}", []).append([parameter.name, index])
     return {"optax_version": optax.__version__, "parameters": found}
+
+
+def optax_stateful() -> dict[str, Any]:
+    """The optax optimizers whose state carries what earlier steps did: built with a learning
+    rate of 0.1 (and nothing else), their ``update`` changes some array leaf of the state
+    (Adam's moments and count, momentum). Re-initialised every step, such an optimizer forgets
+    it; a stateless one (``optax.sgd``) does not. Empty (with no version) without optax."""
+    try:
+        import optax
+    except ImportError:
+        return {"optax_version": None, "stateful": []}
+    params, grads = {"w": jnp.ones(2)}, {"w": jnp.full(2, 0.5)}
+    found: list[str] = []
+    for name in sorted(dir(optax)):
+        function = getattr(optax, name)
+        if name.startswith("_") or inspect.isclass(function) or not callable(function):
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                transformation = function(learning_rate=0.1)
+                state = transformation.init(params)
+                _, after = transformation.update(grads, state, params)
+        except Exception:  # takes no learning rate alone, or is no optimizer
+            continue
+        before_leaves = jax.tree_util.tree_leaves(state)
+        after_leaves = jax.tree_util.tree_leaves(after)
+        if len(before_leaves) == len(after_leaves) and any(
+            not np.array_equal(np.asarray(a), np.asarray(b)) for a, b in zip(before_leaves, after_leaves)
+        ):
+            found.append(f"optax.{name}")
+    return {"optax_version": optax.__version__, "stateful": found}
 
 
 # Pytree classes of libraries whose instances JAX code hands to `jit` (a flax `TrainState` to a

@@ -158,6 +158,13 @@ def schedule_functions() -> frozenset[str]:
 
 
 @cache
+def stateful_optimizers() -> frozenset[str]:
+    """The optax optimizers whose state carries what earlier steps did (Adam's moments, a step
+    count): measured, one ``update`` changes an array leaf of the state."""
+    return frozenset(_data().get("optimizers", {}).get("stateful", []))
+
+
+@cache
 def library_records() -> dict[str, tuple[tuple[str, str], ...]]:
     """Library pytree classes (flax's ``TrainState``), each with its fields in order and what
     each holds when an instance is passed to ``jit``: ``"traced"``, ``"container"`` (a pytree
