@@ -11,7 +11,7 @@ from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.transforms import CACHING_KINDS
 
-from ..support.classes import jitted_once_bound, static_everywhere
+from ..support.classes import hash_basis, jitted_once_bound, static_everywhere
 from ..support.explain import snippet
 from .static_objects import attribute_change, attribute_reads
 
@@ -134,7 +134,7 @@ class StaleGlobalInTracedFunction(Rule):
                     f"`__init__` jits the bound method once, with `{param}` a constant of its trace"
                     if bound and param == function.positional_names()[0]
                     else f"`{param}` is a static argument, and JAX finds the compiled program by its hash "
-                    f"(for `{cls.name}`, the object's identity)"
+                    f"(for `{cls.name}`, {hash_basis(ctx, cls)})"
                 )
                 ctx.report(
                     read,

@@ -29,7 +29,7 @@ def attribute_change(
     in a loop that does both, the object never rebound in between. The line, how it changes
     and the object's class; None where no such sequence is in sight."""
     is_self = function.is_method and function.positional_names()[0] == param
-    cls = static_self_class(ctx, function) if is_self else None
+    cls = static_self_class(ctx, function, attr) if is_self else None
     if is_self and cls is None:
         return None
     setters: dict[str, int] = {}
@@ -171,11 +171,19 @@ def _runs_on(
         names = held[1] if held is not None else {getattr(function.node, "name", "")}
         if isinstance(func, ast.Attribute) and func.attr in names and isinstance(func.value, ast.Name):
             return [func.value.id]
+        if "__call__" in names and isinstance(func, ast.Name) and _calls_object_of(ctx, func, scope, function):
+            return [func.id]  # `scaler(x)` runs `Scaler.__call__`
         return []
     jit = jitted_callee_in(ctx, node, scope)
     if jit is None or jit.info is not function:
         return []
     return [a.id for name, a in jit.static_arguments(node) if name == param and isinstance(a, ast.Name)]
+
+
+def _calls_object_of(ctx: Context, func: ast.Name, scope: Scope, method: FunctionInfo) -> bool:
+    """Whether ``func`` names an object of the class that defines ``method``."""
+    owner = ctx.model.index.parents.get(method.node)
+    return owner is not None and owner.node in instance_classes(ctx.model.value(func, scope))
 
 
 def _builds(ctx: Context, cls: ast.ClassDef, method: str) -> bool:

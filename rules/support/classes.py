@@ -87,11 +87,14 @@ def hashes_by_identity(ctx: Context, cls: ast.ClassDef) -> bool:
     return plain_class(ctx, cls) and not _hashes_by_value(ctx, cls)
 
 
-def static_self_class(ctx: Context, function: FunctionInfo) -> ast.ClassDef | None:
+def static_self_class(ctx: Context, function: FunctionInfo, attr: str | None = None) -> ast.ClassDef | None:
     """The class of a method that every jit site compiles with ``self`` static (a decorator
     with ``static_argnums=0``), when the class is plain and hashes by identity (no ``__hash__``
     or ``__eq__``, no decorator): JAX then finds the compiled program by the object itself,
-    whatever its attributes hold now. None otherwise."""
+    whatever its attributes hold now. Given the ``attr`` that changes, a plain class with its
+    own hashing counts too: JAX's cache keeps the object as the key, which changes with it, so
+    even hashing that covers ``attr`` finds the old program (measured with JAX 0.10.2). None
+    otherwise."""
     node = function.node
     bound = jitted_once_bound(ctx, function)
     if bound is not None:
@@ -106,7 +109,19 @@ def static_self_class(ctx: Context, function: FunctionInfo) -> ast.ClassDef | No
         return None
     if not all(self_static_at(function, site) for site in function.jit_sites):
         return None
-    return cls if hashes_by_identity(ctx, cls) else None
+    if hashes_by_identity(ctx, cls) or (attr is not None and plain_class(ctx, cls) and not cls.decorator_list):
+        return cls
+    return None
+
+
+def hash_basis(ctx: Context, cls: ast.ClassDef) -> str:
+    """How JAX's cache finds the program of a static object of ``cls``, as a message fragment."""
+    if hashes_by_identity(ctx, cls):
+        return "the object's identity"
+    return (
+        "its own `__hash__` and `__eq__`, but the cache keeps the object itself as the key, so a "
+        "change to it changes the key too"
+    )
 
 
 def jitted_once_bound(ctx: Context, function: FunctionInfo) -> ast.ClassDef | None:
