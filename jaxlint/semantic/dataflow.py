@@ -114,6 +114,7 @@ from jaxlint.semantic.values import (
     subscript,
     traced,
     traced_leaves,
+    traced_variable,
     tree_leaves,
     untraced,
     whole,
@@ -1248,6 +1249,9 @@ class Interpreter:
                 return self.call_refs(callee, node, args, keywords, receiver)
             if self.held_layer(receiver, func):
                 return array(self.staging([*args, *keywords.values()]))  # `self.linear(x)`
+            held = field_of(receiver, "value") if func.attr == "get_value" and not args else None
+            if held is not None:
+                return held  # an nnx variable's `get_value()`, as its `.value`
             return self.call_method(func, receiver, node, args, keywords)
         callee = self.eval(func)
         if isinstance(func, ast.Call):
@@ -1380,7 +1384,7 @@ class Interpreter:
         if self.level == NONE:  # `step(state, lr_fn)`: a function handed to a jitted one it calls
             given = bind_values(target, ref.offset, _positional(node, args), keywords)
             self.hand_functions(target, given)
-            self.hand_instances(target, given)
+            self.hand_instances(target, given, ref)
             self.hand_arrays(target, ref, given)
             self.hand_masks(target, given)
             self.hand_containers(target, given)
@@ -2371,18 +2375,26 @@ class Interpreter:
         if found and target.detail_params(found):
             self.model.enqueue(target)
 
-    def hand_instances(self, target: FunctionInfo, params: dict[str, Value]) -> None:
+    def hand_instances(self, target: FunctionInfo, params: dict[str, Value], ref: FunctionRef) -> None:
         """Eager code passing an object of a class of this module to a transformed function
         (``run(Clip(1.0), x)``): the function calls its methods in the trace. A pytree object
         (an equinox module, a registered dataclass) arrives with its fields traced as the
         transformation traces them; any other object, or one passed for a static parameter
-        (``static_argnums``), is a static argument, as it was."""
+        (``static_argnums``), is a static argument, as it was. A flax nnx module handed to an
+        nnx transformation arrives with the value of each of its variables traced."""
         found = {}
+        nnx = any(layer.transform.startswith("flax.nnx.") for layer in ref.layers)
         for name, value in params.items():
             classes = {ref.node for ref in refs(value) if isinstance(ref, InstanceRef)}
             if len(classes) != 1 or name not in target.scope.params:
                 continue
             cls = classes.pop()
+            variables = self.model.nnx_variables(cls) if nnx else None
+            if variables and not is_static(target.params.get(name, UNKNOWN)):
+                found[name] = record(
+                    InstanceRef(cls), [(v, traced_variable()) for v in sorted(variables)], False
+                )
+                continue
             pytree = self.model.pytree_class(cls)
             if pytree is not None and is_static(target.params.get(name, UNKNOWN)):
                 found[name] = value  # a static pytree: its fields are the Python values it was made with

@@ -138,6 +138,11 @@ LIBRARY_ROOTS = frozenset(sys.stdlib_module_names) | {
     "ml_dtypes",
 }
 FLAX_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+NNX_MODULES = frozenset({"flax.nnx.Module"})
+# flax nnx's variable types: what an nnx transformation traces in a module it is given
+NNX_VARIABLES = frozenset(
+    f"flax.nnx.{name}" for name in ("Variable", "Param", "BatchStat", "Cache", "Intermediate", "Perturbation")
+)
 
 # methods that fill in an object's attributes before it is used
 INITIALIZERS = frozenset({"__init__", "setup", "__post_init__"})
@@ -2643,6 +2648,26 @@ class SemanticModel:
         ]
 
     # ----------------------------------------------------------------- flax
+
+    def nnx_variables(self, cls: ast.ClassDef) -> frozenset[str] | None:
+        """The attributes a flax nnx module's ``__init__`` sets to an nnx variable
+        (``self.n = nnx.Variable(jnp.array(3))``); None when ``cls`` is no direct subclass of
+        ``nnx.Module`` or another method stores one of those attributes."""
+        scope = self._class_scope(cls)
+        if not any(self.resolver.qualname(base, scope) in NNX_MODULES for base in cls.bases):
+            return None
+        found: set[str] = set()
+        for attr, stores in self.self_stores(cls).items():
+            made = [
+                store.value
+                for store in stores
+                if store.method.name == "__init__"
+                and isinstance(store.value, ast.Call)
+                and self.resolver.qualname(store.value.func, self.index.scopes[store.method]) in NNX_VARIABLES
+            ]
+            if made and len(made) == len(stores):
+                found.add(attr)
+        return frozenset(found)
 
     def is_flax_module(self, cls: ast.ClassDef) -> bool:
         """Whether ``cls`` is a flax linen module (a subclass of ``nn.Module``, here or in bases)."""

@@ -238,6 +238,11 @@ def _record(fields: tuple[tuple[str, Value], ...], is_tuple: bool, instances: fr
     return Value(_container_flags(values), values if is_tuple else None, members, frozenset(), instances)
 
 
+def traced_variable() -> Value:
+    """A flax nnx variable whose value an nnx transformation traces: ``v.value`` is a tracer."""
+    return _record((("value", TRACED_ARRAY),), False, frozenset())
+
+
 def field_of(value: Value, name: str) -> Value | None:
     """The value of field ``name`` of a record, when it is known."""
     for key, entry in value._members or ():

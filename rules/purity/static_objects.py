@@ -171,7 +171,11 @@ def _runs_on(
         names = held[1] if held is not None else {getattr(function.node, "name", "")}
         if isinstance(func, ast.Attribute) and func.attr in names and isinstance(func.value, ast.Name):
             return [func.value.id]
-        if "__call__" in names and isinstance(func, ast.Name) and _calls_object_of(ctx, func, scope, function):
+        if (
+            "__call__" in names
+            and isinstance(func, ast.Name)
+            and _calls_object_of(ctx, func, scope, function)
+        ):
             return [func.id]  # `scaler(x)` runs `Scaler.__call__`
         return []
     jit = jitted_callee_in(ctx, node, scope)

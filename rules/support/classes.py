@@ -109,7 +109,9 @@ def static_self_class(ctx: Context, function: FunctionInfo, attr: str | None = N
         return None
     if not all(self_static_at(function, site) for site in function.jit_sites):
         return None
-    if hashes_by_identity(ctx, cls) or (attr is not None and plain_class(ctx, cls) and not cls.decorator_list):
+    if hashes_by_identity(ctx, cls) or (
+        attr is not None and plain_class(ctx, cls) and not cls.decorator_list
+    ):
         return cls
     return None
 

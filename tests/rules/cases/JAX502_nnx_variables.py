@@ -1,0 +1,77 @@
+# A flax nnx module handed to an nnx transformation arrives with each of its variables traced:
+# `self.n.value` of an `nnx.Variable` is a tracer there, and `range` of it raises
+# `TracerIntegerConversionError` (measured with JAX 0.10.2 and flax nnx). A plain Python
+# attribute of the module stays static, as does the module used eagerly.
+import jax.numpy as jnp
+from flax import nnx
+
+
+class Repeat(nnx.Module):
+    def __init__(self, n, rngs):
+        self.n = nnx.Variable(jnp.array(n))
+        self.lin = nnx.Linear(2, 2, rngs=rngs)
+
+    def __call__(self, x):
+        for _ in range(self.n.value):  # error: JAX502
+            x = self.lin(x)
+        return x
+
+
+class Scaled(nnx.Module):
+    def __init__(self, times):
+        self.times = nnx.Param(jnp.array(times))
+        self.steps = nnx.Variable(jnp.array(times))
+
+    def __call__(self, x):
+        for _ in range(self.times[...]):  # error: JAX502
+            x = x * 2.0
+        return x
+
+    def stepped(self, x):
+        for _ in range(self.steps.get_value()):  # error: JAX502
+            x = x + 1.0
+        return x
+
+
+class RepeatStatic(nnx.Module):
+    def __init__(self, n, rngs):
+        self.n = n
+        self.lin = nnx.Linear(2, 2, rngs=rngs)
+
+    def __call__(self, x):
+        for _ in range(self.n):  # a Python int: static
+            x = self.lin(x)
+        return x
+
+
+class Counter(nnx.Module):
+    def __init__(self):
+        self.count = nnx.Variable(jnp.array(0))
+
+    def __call__(self, x):
+        self.count.value = self.count.value + 1  # nnx.jit writes variable updates back
+        return x * self.count.value
+
+
+class Eager(nnx.Module):
+    def __init__(self, n):
+        self.n = nnx.Variable(jnp.array(n))
+
+    def __call__(self, x):
+        for _ in range(self.n.value):  # only ever called eagerly: a concrete array
+            x = x * 2.0
+        return x
+
+
+def run(module, x):
+    return module(x)
+
+
+if __name__ == "__main__":
+    x = jnp.ones((1, 2))
+    print(nnx.jit(lambda m, x: m(x))(Repeat(3, nnx.Rngs(0)), x))
+    print(nnx.jit(lambda m, x: m(x))(Scaled(2), x))
+    print(nnx.jit(lambda m, x: m.stepped(x))(Scaled(2), x))
+    print(nnx.jit(lambda m, x: m(x))(RepeatStatic(3, nnx.Rngs(0)), x))
+    print(nnx.jit(run)(Counter(), x))
+    print(Eager(2)(x))
