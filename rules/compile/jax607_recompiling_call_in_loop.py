@@ -10,7 +10,7 @@ from jaxlint.engine.rule import Rule
 
 from ..support.blocks import counter_step, own_nodes, stores_name
 from ..support.explain import snippet
-from ..support.jitted import jitted_callee
+from ..support.jitted import JitCall, jitted_callee
 from .loops import range_trips, static_int
 
 SMALL = 10  # a literal range this short compiles a handful of times, on purpose
@@ -81,15 +81,17 @@ class RecompilingCallInLoop(Rule):
     severity = "warning"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if ctx.traced:
+        if ctx.traced or not ctx.loops:
             return
         counted = next(((c, i) for c in reversed(ctx.loops) if (i := _loop_index(ctx, c)) is not None), None)
-        if counted is None:
-            return
-        loop, index = counted
         callee = jitted_callee(ctx, node)
         if callee is None:
             return
+        if counted is None:
+            self.check_stepped(node, callee, ctx)
+            return
+        loop, index = counted
+        self.check_stepped(node, callee, ctx, index)
         line = loop.lineno  # pyright: ignore[reportAttributeAccessIssue]
         static = {id(argument) for _, argument in callee.static_arguments(node)}
         for argument in [*node.args, *(k.value for k in node.keywords)]:
@@ -109,6 +111,58 @@ class RecompilingCallInLoop(Rule):
                     f"line {line}: JAX traces and compiles jitted `{callee.info.name}` again for "
                     f"each shape; keep the shape fixed (pad and mask, or bucket the sizes)",
                 )
+
+    def check_stepped(self, node: ast.Call, callee: JitCall, ctx: Context, index: str | None = None) -> None:
+        """A static argument that the loop steps by a constant on every iteration (``lr = lr *
+        0.9``, ``temperature -= 0.01``): a new value, so a new compilation, each time. (The
+        loop's own counter, ``index``, is reported as such.)"""
+        for parameter, argument in callee.static_arguments(node):
+            if not isinstance(argument, ast.Name) or argument.id == index:
+                continue
+            loop = next((c for c in reversed(ctx.loops) if _steps(ctx, c, argument.id)), None)
+            if loop is None:
+                continue
+            ctx.report(
+                argument,
+                f"static argument `{parameter}` of jitted `{callee.info.name}` gets `{argument.id}`, "
+                f"which the loop at line {getattr(loop, 'lineno', 0)} changes by a constant step on every "
+                f"iteration: JAX traces and compiles `{callee.info.name}` again each time; make "
+                f"`{parameter}` an ordinary (traced) argument{_branch_advice(callee.info.node, parameter)}",
+            )
+
+
+def _steps(ctx: Context, loop: ast.AST, name: str) -> bool:
+    """Whether every iteration of ``loop`` (not a short literal ``range``) changes ``name`` once,
+    by a statement of its own body: ``name = name * k`` or ``name op= k`` with a literal ``k``
+    that changes it (``+``/``-`` of a non-zero, ``*``/``/`` by neither 0 nor 1)."""
+    if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) or (
+        isinstance(loop, ast.For) and (trips := range_trips(ctx, loop)) is not None and trips < SMALL
+    ):
+        return False
+    stores = [n for n in own_nodes(loop.body) if stores_name(n, name)]
+    steps = [s for s in loop.body if _constant_step(s, name)]
+    return len(stores) == 1 and len(steps) == 1
+
+
+def _constant_step(statement: ast.stmt, name: str) -> bool:
+    if isinstance(statement, ast.AugAssign) and stores_name(statement.target, name):
+        op, amount = statement.op, statement.value
+    elif (
+        isinstance(statement, ast.Assign)
+        and len(statement.targets) == 1
+        and stores_name(statement.targets[0], name)
+        and isinstance(statement.value, ast.BinOp)
+        and isinstance(statement.value.left, ast.Name)
+        and statement.value.left.id == name
+    ):
+        op, amount = statement.value.op, statement.value.right
+    else:
+        return False
+    if not (isinstance(amount, ast.Constant) and type(amount.value) in (int, float)):
+        return False
+    if isinstance(op, (ast.Add, ast.Sub)):
+        return amount.value != 0
+    return isinstance(op, (ast.Mult, ast.Div)) and amount.value not in (0, 1)
 
 
 def _loop_index(ctx: Context, loop: ast.AST) -> str | None:
