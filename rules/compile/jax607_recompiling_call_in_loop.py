@@ -135,13 +135,26 @@ def _steps(ctx: Context, loop: ast.AST, name: str) -> bool:
     """Whether every iteration of ``loop`` (not a short literal ``range``) changes ``name`` once,
     by a statement of its own body: ``name = name * k`` or ``name op= k`` with a literal ``k``
     that changes it (``+``/``-`` of a non-zero, ``*``/``/`` by neither 0 nor 1)."""
-    if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) or (
-        isinstance(loop, ast.For) and (trips := range_trips(ctx, loop)) is not None and trips < SMALL
-    ):
+    if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)) or _short(ctx, loop):
         return False
     stores = [n for n in own_nodes(loop.body) if stores_name(n, name)]
     steps = [s for s in loop.body if _constant_step(s, name)]
     return len(stores) == 1 and len(steps) == 1
+
+
+def _short(ctx: Context, loop: ast.For | ast.AsyncFor | ast.While) -> bool:
+    """A ``for`` over a literal ``range`` shorter than ``SMALL``, or ``while i < k`` with a
+    literal ``k`` that small: a handful of compilations, on purpose."""
+    if isinstance(loop, ast.For):
+        trips = range_trips(ctx, loop)
+        return trips is not None and trips < SMALL
+    if not isinstance(loop, ast.While):
+        return False
+    test = loop.test
+    if isinstance(test, ast.Compare) and len(test.comparators) == 1:
+        bound = static_int(ctx, test.comparators[0])
+        return bound is not None and bound < SMALL
+    return False
 
 
 def _constant_step(statement: ast.stmt, name: str) -> bool:
