@@ -155,6 +155,17 @@ class ConstantSeedKeyInLoop(Rule):
             )
             return
         where = self.repetition(ctx, ctx.loops, names)
+        if where is None and not ctx.loops and _read_where_repeated(ctx):
+            caller = _called_in_loop(ctx, names)
+            if caller is not None:
+                ctx.report(
+                    node,
+                    f"`{snippet(ctx, node)}` makes the same key on every call of "
+                    f"`{function_name(ctx)}`, and the loop at line {caller} calls it on every "
+                    f"iteration: each iteration draws identical random numbers; pass `{function_name(ctx)}` "
+                    f"a key split from one made once outside the loop",
+                )
+            return
         if where is None or not _read_where_repeated(ctx):
             return
         # hoisted out of its loop, the key must not land in another repetition, unless that is
@@ -229,6 +240,47 @@ class ConstantSeedKeyInLoop(Rule):
                 return f"for every element that `{repeated_by}` maps"
             return f"on every iteration of `{repeated_by}`"
         return None
+
+
+def _called_in_loop(ctx: Context, seed_names: set[str]) -> int | None:
+    """The line of a loop, anywhere in the module, whose every iteration calls the current
+    function by its name (``step(x)`` in ``for _ in range(n)``, the loop variable unused) when
+    the seed comes from none of its parameters: each call makes the same key again. None for a
+    method, a function whose name is defined twice, or where no such loop is in sight."""
+    function = ctx.function
+    if function is None or function.is_method or seed_names & set(function.params):
+        return None
+    name = getattr(function.node, "name", None)
+    if name is None:
+        return None
+    loops = _loops_calling(ctx).get(name, [])
+    return min(loops) if loops and _defined_once(ctx, name) else None
+
+
+def _loops_calling(ctx: Context) -> dict[str, list[int]]:
+    """For each name, the lines of the loops of identical iterations whose body calls it
+    (memoised: one walk of the module)."""
+    found: dict[str, list[int]] | None = ctx.memo.get("loops-calling")
+    if found is not None:
+        return found
+    found = ctx.memo["loops-calling"] = {}
+    for loop in ast.walk(ctx.model.tree):
+        if not isinstance(loop, (ast.For, ast.While)) or _iterations_differ(loop):
+            continue
+        for node in own_nodes(loop.body):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                found.setdefault(node.func.id, []).append(loop.lineno)
+    return found
+
+
+def _defined_once(ctx: Context, name: str) -> bool:
+    counts: dict[str, int] | None = ctx.memo.get("functions-named")
+    if counts is None:
+        counts = ctx.memo["functions-named"] = {}
+        for node in ast.walk(ctx.model.tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                counts[node.name] = counts.get(node.name, 0) + 1
+    return counts.get(name) == 1
 
 
 def _split_carried(ctx: Context, made: ast.Call) -> SplitCarriedKey | None:
