@@ -1311,16 +1311,18 @@ def optax_schedules() -> dict[str, Any]:
 
 
 def optax_stateful() -> dict[str, Any]:
-    """The optax optimizers whose state carries what earlier steps did: built with a learning
-    rate of 0.1 (and nothing else), their ``update`` changes some array leaf of the state
-    (Adam's moments and count, momentum). Re-initialised every step, such an optimizer forgets
-    it; a stateless one (``optax.sgd``) does not. Empty (with no version) without optax."""
+    """The optax optimizers built with a learning rate of 0.1 (and nothing else) whose state
+    carries what earlier steps did (``stateful``: their ``update`` changes some array leaf of
+    the state, Adam's moments and count, momentum; re-initialised every step, such an
+    optimizer forgets it), and those whose ``update`` raises without ``params``
+    (``needs_params``: weight decay, trust ratios). Empty (with no version) without optax."""
     try:
         import optax
     except ImportError:
-        return {"optax_version": None, "stateful": []}
+        return {"optax_version": None, "stateful": [], "needs_params": []}
     params, grads = {"w": jnp.ones(2)}, {"w": jnp.full(2, 0.5)}
     found: list[str] = []
+    needs_params: list[str] = []
     for name in sorted(dir(optax)):
         function = getattr(optax, name)
         if name.startswith("_") or inspect.isclass(function) or not callable(function):
@@ -1333,13 +1335,19 @@ def optax_stateful() -> dict[str, Any]:
                 _, after = transformation.update(grads, state, params)
         except Exception:  # takes no learning rate alone, or is no optimizer
             continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                transformation.update(grads, state)
+        except Exception:  # `params` missing
+            needs_params.append(f"optax.{name}")
         before_leaves = jax.tree_util.tree_leaves(state)
         after_leaves = jax.tree_util.tree_leaves(after)
         if len(before_leaves) == len(after_leaves) and any(
             not np.array_equal(np.asarray(a), np.asarray(b)) for a, b in zip(before_leaves, after_leaves)
         ):
             found.append(f"optax.{name}")
-    return {"optax_version": optax.__version__, "stateful": found}
+    return {"optax_version": optax.__version__, "stateful": found, "needs_params": needs_params}
 
 
 # Pytree classes of libraries whose instances JAX code hands to `jit` (a flax `TrainState` to a

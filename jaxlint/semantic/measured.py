@@ -165,6 +165,13 @@ def stateful_optimizers() -> frozenset[str]:
 
 
 @cache
+def optimizers_needing_params() -> frozenset[str]:
+    """The optax optimizers whose ``update`` raises without ``params`` (measured: ``adamw``'s
+    weight decay, ``lamb``'s trust ratio)."""
+    return frozenset(_data().get("optimizers", {}).get("needs_params", []))
+
+
+@cache
 def library_records() -> dict[str, tuple[tuple[str, str], ...]]:
     """Library pytree classes (flax's ``TrainState``), each with its fields in order and what
     each holds when an instance is passed to ``jit``: ``"traced"``, ``"container"`` (a pytree

@@ -7,13 +7,12 @@ import ast
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic import measured
-from jaxlint.semantic.scopes import Scope
 
 from ..support.explain import snippet
+from ..support.optimizers import optimizer_among
 
 LOOP_TYPES = (ast.For, ast.AsyncFor, ast.While)
 NESTED = (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-CHAINS = frozenset({"optax.chain", "optax.named_chain"})
 
 
 class OptimizerStateResetInLoop(Rule):
@@ -85,7 +84,7 @@ class OptimizerStateResetInLoop(Rule):
             if init is None:
                 continue
             state, optimizer, params = init
-            kind = _stateful_optimizer(ctx, optimizer)
+            kind = optimizer_among(ctx, optimizer, measured.stateful_optimizers())
             if kind is None or params in targets:
                 continue
             later = statements[index + 1 :]
@@ -142,27 +141,6 @@ def _state_init(statement: ast.stmt) -> tuple[str, str, str] | None:
     ):
         return None
     return target.id, call.func.value.id, call.args[0].id
-
-
-def _stateful_optimizer(ctx: Context, name: str) -> str | None:
-    """The optax function ``name`` is bound once to a call of (directly, or as a part of an
-    ``optax.chain``) when that optimizer keeps state across steps; None otherwise."""
-    owner = ctx.scope.lookup(name)
-    value = None if owner is None or owner.bound.get(name) != 1 else owner.single_value(name)
-    if not isinstance(value, ast.Call) or owner is None:
-        return None
-    return _stateful_call(ctx, value, owner, 0)
-
-
-def _stateful_call(ctx: Context, call: ast.Call, scope: Scope, depth: int) -> str | None:
-    qualname = ctx.model.qualname(call.func, scope)
-    if qualname in measured.stateful_optimizers():
-        return f"`{snippet(ctx, call.func)}(...)`"
-    if qualname in CHAINS and depth < 4:
-        parts = [a for a in call.args if isinstance(a, ast.Call)]
-        inner = next((found for a in parts if (found := _stateful_call(ctx, a, scope, depth + 1))), None)
-        return None if inner is None else f"`{snippet(ctx, call.func)}(...)` holding {inner}"
-    return None
 
 
 def _updates(statement: ast.stmt, optimizer: str, state: str) -> bool:
