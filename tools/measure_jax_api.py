@@ -1226,6 +1226,7 @@ def to_json(report: Report) -> dict[str, Any]:
         "schedules": optax_schedules(),
         "records": library_records(),
         "optimizers": optax_stateful(),
+        "nnx_layers": nnx_layers(),
         "keys": {
             "consumes": sorted(report.consumes),
             "does_not_consume": sorted(report.keeps),
@@ -1348,6 +1349,44 @@ def optax_stateful() -> dict[str, Any]:
         ):
             found.append(f"optax.{name}")
     return {"optax_version": optax.__version__, "stateful": found, "needs_params": needs_params}
+
+
+# argument sets tried, in order, to build each flax nnx layer (with `rngs=nnx.Rngs(0)`)
+NNX_LAYER_ARGUMENTS: list[tuple[tuple[int, ...], dict[str, Any]]] = [
+    ((2, 3), {}),
+    ((2, 3), {"kernel_size": (3,)}),
+    ((4,), {}),
+    ((4,), {"num_groups": 2}),
+]
+
+
+def nnx_layers() -> dict[str, Any]:
+    """The flax nnx layers (``nnx.Linear``...) and the attributes of each that hold an
+    ``nnx.Variable`` (``kernel``, ``bias``): what an nnx transformation traces in a layer a
+    module holds. Measured: a small layer is built and its attributes looked at. Empty (with no
+    version) without flax."""
+    try:
+        import flax
+        from flax import nnx
+    except ImportError:
+        return {"flax_version": None, "variables": {}}
+    found: dict[str, list[str]] = {}
+    for name in sorted(dir(nnx)):
+        cls = getattr(nnx, name)
+        if not (inspect.isclass(cls) and issubclass(cls, nnx.Module)) or cls is nnx.Module:
+            continue
+        for args, keywords in NNX_LAYER_ARGUMENTS:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    layer = cls(*args, **keywords, rngs=nnx.Rngs(0))
+            except Exception:  # other arguments needed
+                continue
+            held = sorted(k for k, v in vars(layer).items() if isinstance(v, nnx.Variable))
+            if held:
+                found[f"flax.nnx.{name}"] = held
+            break
+    return {"flax_version": flax.__version__, "variables": found}
 
 
 # Pytree classes of libraries whose instances JAX code hands to `jit` (a flax `TrainState` to a

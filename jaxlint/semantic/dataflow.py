@@ -2391,9 +2391,8 @@ class Interpreter:
             cls = classes.pop()
             variables = self.model.nnx_variables(cls) if nnx else None
             if variables and not is_static(target.params.get(name, UNKNOWN)):
-                found[name] = record(
-                    InstanceRef(cls), [(v, traced_variable()) for v in sorted(variables)], False
-                )
+                fields = [(attr, traced_variable(held)) for attr, held in sorted(variables.items())]
+                found[name] = record(InstanceRef(cls), fields, False)
                 continue
             pytree = self.model.pytree_class(cls)
             if pytree is not None and is_static(target.params.get(name, UNKNOWN)):

@@ -172,6 +172,14 @@ def optimizers_needing_params() -> frozenset[str]:
 
 
 @cache
+def nnx_layer_variables() -> dict[str, frozenset[str]]:
+    """The flax nnx layers and the attributes of each that hold a variable (measured:
+    ``nnx.Linear`` holds ``kernel`` and ``bias``)."""
+    found = _data().get("nnx_layers", {}).get("variables", {})
+    return {qualname: frozenset(names) for qualname, names in found.items()}
+
+
+@cache
 def library_records() -> dict[str, tuple[tuple[str, str], ...]]:
     """Library pytree classes (flax's ``TrainState``), each with its fields in order and what
     each holds when an instance is passed to ``jit``: ``"traced"``, ``"container"`` (a pytree

@@ -30,7 +30,7 @@ from jaxlint.engine.astutil import (
     room_to_recurse,
     without_not,
 )
-from jaxlint.semantic import api
+from jaxlint.semantic import api, measured
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.cross_module import LayerSpec, ProjectView, TraceRequest
 from jaxlint.semantic.decorators import forwards_calls
@@ -2649,25 +2649,31 @@ class SemanticModel:
 
     # ----------------------------------------------------------------- flax
 
-    def nnx_variables(self, cls: ast.ClassDef) -> frozenset[str] | None:
-        """The attributes a flax nnx module's ``__init__`` sets to an nnx variable
-        (``self.n = nnx.Variable(jnp.array(3))``); None when ``cls`` is no direct subclass of
-        ``nnx.Module`` or another method stores one of those attributes."""
+    def nnx_variables(self, cls: ast.ClassDef) -> dict[str, frozenset[str] | None] | None:
+        """What a flax nnx module's ``__init__`` stores that an nnx transformation traces: each
+        attribute set to an nnx variable (``self.n = nnx.Variable(jnp.array(3))``, None), or to
+        an nnx layer, with the layer's variables (``self.lin = nnx.Linear(...)``: ``kernel``,
+        ``bias``; measured). None when ``cls`` is no direct subclass of ``nnx.Module``; an
+        attribute another method stores is left out."""
         scope = self._class_scope(cls)
         if not any(self.resolver.qualname(base, scope) in NNX_MODULES for base in cls.bases):
             return None
-        found: set[str] = set()
+        layers = measured.nnx_layer_variables()
+        found: dict[str, frozenset[str] | None] = {}
         for attr, stores in self.self_stores(cls).items():
-            made = [
-                store.value
+            made = {
+                self.resolver.qualname(store.value.func, self.index.scopes[store.method])
                 for store in stores
-                if store.method.name == "__init__"
-                and isinstance(store.value, ast.Call)
-                and self.resolver.qualname(store.value.func, self.index.scopes[store.method]) in NNX_VARIABLES
-            ]
-            if made and len(made) == len(stores):
-                found.add(attr)
-        return frozenset(found)
+                if store.method.name == "__init__" and isinstance(store.value, ast.Call)
+            }
+            if len(made) != 1 or len(stores) != 1:
+                continue
+            qualname = made.pop()
+            if qualname in NNX_VARIABLES:
+                found[attr] = None
+            elif qualname in layers:
+                found[attr] = layers[qualname]
+        return found
 
     def is_flax_module(self, cls: ast.ClassDef) -> bool:
         """Whether ``cls`` is a flax linen module (a subclass of ``nn.Module``, here or in bases)."""

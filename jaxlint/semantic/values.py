@@ -238,8 +238,11 @@ def _record(fields: tuple[tuple[str, Value], ...], is_tuple: bool, instances: fr
     return Value(_container_flags(values), values if is_tuple else None, members, frozenset(), instances)
 
 
-def traced_variable() -> Value:
-    """A flax nnx variable whose value an nnx transformation traces: ``v.value`` is a tracer."""
+def traced_variable(held: frozenset[str] | None = None) -> Value:
+    """A flax nnx variable whose value an nnx transformation traces (``v.value`` is a tracer),
+    or, given the names of its variables, an nnx layer holding such variables."""
+    if held is not None:
+        return _record(tuple((name, traced_variable()) for name in sorted(held)), False, frozenset())
     return _record((("value", TRACED_ARRAY),), False, frozenset())
 
 

@@ -1,7 +1,8 @@
-# A flax nnx module handed to an nnx transformation arrives with each of its variables traced:
-# `self.n.value` of an `nnx.Variable` is a tracer there, and `range` of it raises
-# `TracerIntegerConversionError` (measured with JAX 0.10.2 and flax nnx). A plain Python
-# attribute of the module stays static, as does the module used eagerly.
+# A flax nnx module handed to an nnx transformation arrives with each of its variables traced,
+# its layers' too: `self.n.value` of an `nnx.Variable` and `self.lin.kernel.value` are tracers
+# there, so `range` of one raises `TracerIntegerConversionError` and an `if` on one
+# `TracerBoolConversionError` (measured with JAX 0.10.2 and flax nnx). A plain Python
+# attribute (of the module or of a layer) stays static, as does the module used eagerly.
 import jax.numpy as jnp
 from flax import nnx
 
@@ -30,6 +31,26 @@ class Scaled(nnx.Module):
     def stepped(self, x):
         for _ in range(self.steps.get_value()):  # error: JAX502
             x = x + 1.0
+        return x
+
+
+class Gate(nnx.Module):
+    def __init__(self, rngs):
+        self.lin = nnx.Linear(3, 3, rngs=rngs)
+
+    def __call__(self, x):
+        if self.lin.kernel.value.mean() > 0:  # error: JAX501
+            return self.lin(x)
+        return x
+
+
+class Widen(nnx.Module):
+    def __init__(self, rngs):
+        self.lin = nnx.Linear(3, 3, rngs=rngs)
+
+    def __call__(self, x):
+        for _ in range(self.lin.in_features):  # a Python int of the layer: static
+            x = self.lin(x)
         return x
 
 
@@ -72,6 +93,8 @@ if __name__ == "__main__":
     print(nnx.jit(lambda m, x: m(x))(Repeat(3, nnx.Rngs(0)), x))
     print(nnx.jit(lambda m, x: m(x))(Scaled(2), x))
     print(nnx.jit(lambda m, x: m.stepped(x))(Scaled(2), x))
+    print(nnx.jit(lambda m, x: m(x))(Gate(nnx.Rngs(0)), jnp.ones(3)))
+    print(nnx.jit(lambda m, x: m(x))(Widen(nnx.Rngs(0)), jnp.ones(3)))
     print(nnx.jit(lambda m, x: m(x))(RepeatStatic(3, nnx.Rngs(0)), x))
     print(nnx.jit(run)(Counter(), x))
     print(Eager(2)(x))
