@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.functions import FunctionInfo
@@ -21,6 +22,7 @@ FIXED_CALLS: dict[str, tuple[tuple[int, str, int, str], ...]] = {
 }
 # branch primitives: the position of the first operand; every branch gets all the operands
 BRANCHES = {"jax.lax.cond": (1, 3), "jax.lax.switch": (None, 2)}
+LEAVES = frozenset(name.rsplit(".", 1)[1] for name in [*FIXED_CALLS, *BRANCHES])
 
 
 class LaxBodyArity(Rule):
@@ -71,6 +73,8 @@ class LaxBodyArity(Rule):
     visits_anywhere = frozenset({ast.Call})
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if callee_leaf(node) not in LEAVES:
+            return
         qualname = ctx.qualname(node.func)
         if qualname in FIXED_CALLS:
             for position, keyword, count, what in FIXED_CALLS[qualname]:

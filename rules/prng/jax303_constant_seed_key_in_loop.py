@@ -264,12 +264,22 @@ def _loops_calling(ctx: Context) -> dict[str, list[int]]:
     if found is not None:
         return found
     found = ctx.memo["loops-calling"] = {}
-    for loop in ast.walk(ctx.model.tree):
-        if not isinstance(loop, (ast.For, ast.While)) or _iterations_differ(loop):
-            continue
-        for node in own_nodes(loop.body):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                found.setdefault(node.func.id, []).append(loop.lineno)
+    # one walk; each node with the line of the innermost loop of alike iterations around it in
+    # its own function (None: none)
+    stack: list[tuple[ast.AST, int | None]] = [(ctx.model.tree, None)]
+    while stack:
+        node, loop = stack.pop()
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and loop is not None:
+            found.setdefault(node.func.id, []).append(loop)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            inner = None
+        elif isinstance(node, (ast.For, ast.While)) and not _iterations_differ(node):
+            inner = node.lineno
+        else:
+            inner = loop
+        body = {id(statement) for statement in node.body} if isinstance(node, (ast.For, ast.While)) else ()
+        for child in ast.iter_child_nodes(node):
+            stack.append((child, inner if id(child) in body or inner is None or inner == loop else loop))
     return found
 
 

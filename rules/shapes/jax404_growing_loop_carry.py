@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.bodies import returned_expressions
@@ -18,6 +19,7 @@ LOOPS = {
     "jax.lax.while_loop": (1, 0, False),
     "jax.lax.scan": (0, 0, True),
 }
+LOOP_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in LOOPS)
 # functions that join arrays along an axis: with the whole carry among their inputs, the result
 # is longer than the carry
 JOINS = frozenset(
@@ -76,6 +78,8 @@ class GrowingLoopCarry(Rule):
     visits_anywhere = frozenset({ast.Call})
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if callee_leaf(node) not in LOOP_LEAVES:
+            return
         qualname = ctx.qualname(node.func)
         shape = LOOPS.get(qualname or "")
         if shape is None:

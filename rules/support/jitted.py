@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.semantic.api import MUTATING_METHODS
 from jaxlint.semantic.functions import FunctionInfo
@@ -21,6 +22,7 @@ from jaxlint.semantic.scopes import FUNCTION_NODES, Scope
 from jaxlint.semantic.transforms import PARTIALS
 
 STATIC_KEYWORDS = ("static_argnums", "static_argnames")
+JIT_LEAVES = frozenset({"jit", "pmap"})  # the callee's last name, a cheap gate before resolving
 CONTAINERS = frozenset({"builtins.list", "builtins.tuple", "builtins.dict", "builtins.set"})
 LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
@@ -119,11 +121,11 @@ def opaque_static_arguments(ctx: Context, call: ast.Call) -> list[tuple[str, ast
 def _jit_site_of(ctx: Context, call: ast.Call) -> tuple[ast.Call | None, Scope]:
     """The ``jax.jit(...)`` call ``call`` runs: on the spot, or bound once to the callee's name."""
     if isinstance(call.func, ast.Call):
-        return call.func, ctx.scope
+        return (call.func, ctx.scope) if callee_leaf(call.func) in JIT_LEAVES else (None, ctx.scope)
     if isinstance(call.func, ast.Name):
-        owner = ctx.scope.lookup(call.func.id)
         value = _single_assignment(ctx.scope, call.func.id)
-        if owner is not None and isinstance(value, ast.Call):
+        owner = ctx.scope.lookup(call.func.id) if isinstance(value, ast.Call) else None
+        if owner is not None and isinstance(value, ast.Call) and callee_leaf(value) in JIT_LEAVES:
             return value, owner
     return None, ctx.scope
 
