@@ -253,6 +253,9 @@ def _called_in_loop(ctx: Context, seed_names: set[str]) -> int | None:
     name = getattr(function.node, "name", None)
     if name is None:
         return None
+    index = ctx.model.index
+    if not any(name in scope.called for scope in [index.module, *index.functions]):
+        return None  # called nowhere in this module (a cheap question, asked first)
     loops = _loops_calling(ctx).get(name, [])
     return min(loops) if loops and _defined_once(ctx, name) else None
 
@@ -284,13 +287,7 @@ def _loops_calling(ctx: Context) -> dict[str, list[int]]:
 
 
 def _defined_once(ctx: Context, name: str) -> bool:
-    counts: dict[str, int] | None = ctx.memo.get("functions-named")
-    if counts is None:
-        counts = ctx.memo["functions-named"] = {}
-        for node in ast.walk(ctx.model.tree):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                counts[node.name] = counts.get(node.name, 0) + 1
-    return counts.get(name) == 1
+    return sum(1 for info in ctx.model.infos.values() if info.name == name) == 1
 
 
 def _split_carried(ctx: Context, made: ast.Call) -> SplitCarriedKey | None:
