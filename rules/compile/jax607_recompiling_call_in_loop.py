@@ -9,11 +9,17 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 
 from ..support.blocks import counter_step, own_nodes, stores_name
+from ..support.classes import identity_hashed
 from ..support.explain import snippet
 from ..support.jitted import JitCall, jitted_callee
 from .loops import range_trips, static_int
 
-SMALL = 10  # a literal range this short compiles a handful of times, on purpose
+SMALL = 10
+LOOP_STATEMENTS = (
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+)  # a literal range this short compiles a handful of times, on purpose
 SHAPE_FUNCTIONS = frozenset(
     f"jax.numpy.{name}" for name in ["zeros", "ones", "empty", "full", "arange", "eye", "identity"]
 )
@@ -87,6 +93,7 @@ class RecompilingCallInLoop(Rule):
         callee = jitted_callee(ctx, node)
         if callee is None:
             return
+        self.check_fresh_objects(node, callee, ctx)
         if counted is None:
             self.check_stepped(node, callee, ctx)
             return
@@ -111,6 +118,27 @@ class RecompilingCallInLoop(Rule):
                     f"line {line}: JAX traces and compiles jitted `{callee.info.name}` again for "
                     f"each shape; keep the shape fixed (pad and mask, or bucket the sizes)",
                 )
+
+    def check_fresh_objects(self, node: ast.Call, callee: JitCall, ctx: Context) -> None:
+        """A static argument built on the spot, in a loop, from a class whose objects hash by
+        identity (``cfg=Cfg(scale=2.0)``, ``Cfg`` a ``@dataclass(eq=False)``): every iteration
+        passes a new static value, so JAX compiles the function again each time."""
+        # (however short the loop: the objects are alike, so the compilations are never meant)
+        loop = next((c for c in reversed(ctx.loops) if isinstance(c, LOOP_STATEMENTS)), None)
+        if loop is None:
+            return
+        for parameter, argument in callee.static_arguments(node):
+            cls = ctx.model.class_named(argument.func, ctx.scope) if isinstance(argument, ast.Call) else None
+            if cls is None or not identity_hashed(ctx, cls):
+                continue
+            ctx.report(
+                argument,
+                f"static argument `{parameter}` of jitted `{callee.info.name}` gets a new `{cls.name}` "
+                f"on every iteration of the loop at line {getattr(loop, 'lineno', 0)}, and `{cls.name}` "
+                f"objects hash by identity: each is a new static value, so JAX compiles "
+                f"`{callee.info.name}` again each time; make the object once, before the loop (or give "
+                f"`{cls.name}` value equality: a frozen dataclass)",
+            )
 
     def check_stepped(self, node: ast.Call, callee: JitCall, ctx: Context, index: str | None = None) -> None:
         """A static argument that the loop steps by a constant on every iteration (``lr = lr *

@@ -87,6 +87,24 @@ def hashes_by_identity(ctx: Context, cls: ast.ClassDef) -> bool:
     return plain_class(ctx, cls) and not _hashes_by_value(ctx, cls)
 
 
+def identity_hashed(ctx: Context, cls: ast.ClassDef) -> bool:
+    """Whether objects of ``cls`` hash and compare by identity: a plain class with no hashing or
+    equality of its own, or a ``@dataclass(eq=False)`` (equal fields make no equal objects)."""
+    if hashes_by_identity(ctx, cls):
+        return True
+    if not plain_class(ctx, cls) or len(cls.decorator_list) != 1:
+        return False
+    decorator = cls.decorator_list[0]
+    return (
+        isinstance(decorator, ast.Call)
+        and any(
+            k.arg == "eq" and isinstance(k.value, ast.Constant) and k.value.value is False
+            for k in decorator.keywords
+        )
+        and not any(_defines(item) & {"__hash__", "__eq__"} for item in cls.body)
+    )
+
+
 def static_self_class(ctx: Context, function: FunctionInfo, attr: str | None = None) -> ast.ClassDef | None:
     """The class of a method that every jit site compiles with ``self`` static (a decorator
     with ``static_argnums=0``), when the class is plain and hashes by identity (no ``__hash__``
