@@ -1387,7 +1387,7 @@ class Interpreter:
             self.hand_instances(target, given, ref)
             self.hand_arrays(target, ref, given)
             self.hand_masks(target, given)
-            self.hand_containers(target, given)
+            self.hand_containers(target, given, _number_displays(target, ref.offset, node))
         if self.info is not None:
             target.callers.add(self.info)
         # inside staged code, a transformed function's outputs are tracers of the outer trace
@@ -2360,7 +2360,9 @@ class Interpreter:
         if masks and target.refine_params(masks):
             self.model.enqueue(target)
 
-    def hand_containers(self, target: FunctionInfo, params: dict[str, Value]) -> None:
+    def hand_containers(
+        self, target: FunctionInfo, params: dict[str, Value], numbers: frozenset[str] = frozenset()
+    ) -> None:
         """Eager code passing a list, tuple or dict it made to a parameter the transformation
         traces (``run([w1, w2])``): the function receives that pytree, each leaf a tracer, and
         its truth, length and indexing stay Python's (``ws[i]`` with a traced ``i`` raises)."""
@@ -2369,7 +2371,7 @@ class Interpreter:
             for name, value in params.items()
             if is_container(value)
             and not instance_classes(value)
-            and not _holds_static(value)
+            and (not _holds_static(value) or name in numbers)
             and target.params.get(name) == TRACED
         }
         if found and target.detail_params(found):
@@ -2757,6 +2759,26 @@ def _replaced_after(node: ast.Dict, position: int) -> frozenset[object]:
         key.value
         for key in node.keys[position + 1 :]
         if isinstance(key, ast.Constant) and type(key.value) in (str, int)
+    )
+
+
+def _number_displays(target: FunctionInfo, offset: int, node: ast.Call) -> frozenset[str]:
+    """The parameters of ``target`` that ``node`` passes a list or tuple written with numbers
+    only (``total([1.0, 2.0])``): under a transformation each number is a traced leaf."""
+    positional = target.positional_names()[offset:]
+    pairs = []
+    for index, argument in enumerate(node.args):
+        if isinstance(argument, ast.Starred):
+            break
+        if index < len(positional):
+            pairs.append((positional[index], argument))
+    pairs += [(k.arg, k.value) for k in node.keywords if k.arg is not None]
+    return frozenset(
+        name
+        for name, argument in pairs
+        if isinstance(argument, (ast.List, ast.Tuple))
+        and argument.elts
+        and all(isinstance(e, ast.Constant) and type(e.value) in (int, float) for e in argument.elts)
     )
 
 

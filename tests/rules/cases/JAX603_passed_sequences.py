@@ -1,5 +1,5 @@
-# A jitted function receives a list (or tuple) that eager code passes as it is: a pytree, not
-# an array. Handed on to a `jax.numpy` function that only takes arrays, it raises `TypeError`
+# A jitted function receives a list (or tuple) that eager code passes as it is, of arrays or of
+# numbers: a pytree of traced leaves, not an array. Handed on to a `jax.numpy` function that only takes arrays, it raises `TypeError`
 # ("sum requires ndarray or scalar arguments, got <class 'list'>", measured with JAX 0.10.2).
 # `jnp.stack` takes a sequence by design, and an array passed stays an array.
 import jax
@@ -9,6 +9,16 @@ import jax.numpy as jnp
 @jax.jit
 def total(xs):
     return jnp.sum(xs)  # error: JAX603
+
+
+@jax.jit
+def mean_of(values):
+    return jnp.mean(values)  # error: JAX603
+
+
+@jax.jit
+def mean_of_array(values):
+    return jnp.mean(jnp.asarray(values))
 
 
 @jax.jit
@@ -30,5 +40,7 @@ if __name__ == "__main__":
     a = jnp.ones(2)
     print(total([a, a]))
     print(stacked([a, a]))
+    print(mean_of([1.0, 2.0, 3.0]))
+    print(mean_of_array([1.0, 2.0, 3.0]))
     print(norm(jnp.ones(3)))
     print(first((a, a)))
