@@ -2382,10 +2382,10 @@ class Interpreter:
         (``run(Clip(1.0), x)``): the function calls its methods in the trace. A pytree object
         (an equinox module, a registered dataclass) arrives with its fields traced as the
         transformation traces them; any other object, or one passed for a static parameter
-        (``static_argnums``), is a static argument, as it was. A flax nnx module handed to an
-        nnx transformation arrives with the value of each of its variables traced."""
+        (``static_argnums``), is a static argument, as it was. A flax nnx module handed to
+        ``nnx.jit`` arrives with the value of each of its variables traced."""
         found = {}
-        nnx = any(layer.transform.startswith("flax.nnx.") for layer in ref.layers)
+        nnx = any(layer.transform in NNX_TRACING_VARIABLES for layer in ref.layers)
         for name, value in params.items():
             classes = {ref.node for ref in refs(value) if isinstance(ref, InstanceRef)}
             if len(classes) != 1 or name not in target.scope.params:
@@ -2555,6 +2555,10 @@ def _holds_static(value: Value, depth: int = 0) -> bool:
     return any(_holds_static(part, depth + 1) for part in parts)
 
 
+# nnx transformations that trace every variable of the modules they are given (measured with
+# flax nnx: under `nnx.vmap` a module passed with `in_axes=None` keeps concrete values, and
+# under `nnx.grad` Python control flow on them works)
+NNX_TRACING_VARIABLES = frozenset({"flax.nnx.jit"})
 # mappings whose `in_axes` tuple leaves a position unmapped with `None`, as `jax.vmap`'s does
 IN_AXES_MAPPINGS = frozenset({"jax.vmap", "jax.pmap", "flax.nnx.vmap"})
 

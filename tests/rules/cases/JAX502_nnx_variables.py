@@ -79,7 +79,7 @@ class Eager(nnx.Module):
         self.n = nnx.Variable(jnp.array(n))
 
     def __call__(self, x):
-        for _ in range(self.n.value):  # only ever called eagerly: a concrete array
+        for _ in range(self.n.value):  # eager, or under nnx.vmap unmapped: a concrete array
             x = x * 2.0
         return x
 
@@ -98,3 +98,4 @@ if __name__ == "__main__":
     print(nnx.jit(lambda m, x: m(x))(RepeatStatic(3, nnx.Rngs(0)), x))
     print(nnx.jit(run)(Counter(), x))
     print(Eager(2)(x))
+    print(nnx.vmap(lambda m, x: m(x), in_axes=(None, 0))(Eager(2), jnp.ones((3, 2))))
