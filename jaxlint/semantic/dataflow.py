@@ -1386,7 +1386,7 @@ class Interpreter:
             self.hand_functions(target, given)
             self.hand_instances(target, given, ref)
             self.hand_arrays(target, ref, given)
-            self.hand_masks(target, given)
+            self.hand_masks(target, given, ref)
             self.hand_containers(target, given, _number_displays(target, ref.offset, node))
         if self.info is not None:
             target.callers.add(self.info)
@@ -2345,15 +2345,25 @@ class Interpreter:
         if found and target.apply(NONE, found, "", self.runs):
             self.model.enqueue(target)
 
-    def hand_masks(self, target: FunctionInfo, params: dict[str, Value]) -> None:
+    def hand_masks(self, target: FunctionInfo, params: dict[str, Value], ref: FunctionRef) -> None:
         """Eager code passing an array to a parameter that the transformation traces: there it
         is a traced array, not a pytree of unknown shape (``sorted(x)`` compares its elements), and
         a boolean mask (``jax.vmap(masked_sum)(xs, xs > 0)``) stays a mask, so indexing with it
-        has a shape that depends on the data. One such call is enough for that to raise."""
+        has a shape that depends on the data. One such call is enough for that to raise. A
+        parameter the mapping leaves unmapped (``in_axes=None``) is not traced by this call."""
+        kinds = {
+            self.model.transforms[layer.transform].kind
+            for layer in ref.layers
+            if layer.transform in self.model.transforms
+        }
+        if not kinds - {"grad"}:
+            return  # a bare `grad` traces concretely: what it is given says nothing of other traces
+        unmapped = _unmapped_names(target, ref)
         masks = {
             name: TRACED_MASK if is_mask(value) else TRACED_ARRAY
             for name, value in params.items()
-            if not is_traced(value)
+            if (unmapped is not None and name not in unmapped)
+            and not is_traced(value)
             and not is_container(value)
             and (is_jax_array(value) or is_numpy_array(value))
         }
@@ -2561,6 +2571,21 @@ def _holds_static(value: Value, depth: int = 0) -> bool:
 NNX_TRACING_VARIABLES = frozenset({"flax.nnx.jit"})
 # mappings whose `in_axes` tuple leaves a position unmapped with `None`, as `jax.vmap`'s does
 IN_AXES_MAPPINGS = frozenset({"jax.vmap", "jax.pmap", "flax.nnx.vmap"})
+
+
+def _unmapped_names(target: FunctionInfo, ref: FunctionRef) -> set[str] | None:
+    """The parameters of ``target`` that a mapping among ``ref``'s layers leaves unmapped
+    (``in_axes=(0, None)``); None when one leaves every parameter unmapped (``in_axes=None``)."""
+    names = target.positional_names()[ref.offset :]
+    unmapped: set[str] = set()
+    for layer in ref.layers:
+        if layer.transform not in MAPPING or layer.call is None:
+            continue
+        in_axes = keyword_argument(layer.call, "in_axes")
+        if isinstance(in_axes, ast.Constant) and in_axes.value is None:
+            return None
+        unmapped |= {names[i] for i in _unmapped_positions(ref, layer.transform) if i < len(names)}
+    return unmapped
 
 
 def _unmapped_positions(ref: FunctionRef, mapping: str) -> set[int]:

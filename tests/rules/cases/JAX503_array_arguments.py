@@ -38,9 +38,16 @@ def padded(tokens):
     return jnp.any(tokens == 0)
 
 
+def smallest(x):
+    s = sorted(x)  # under `grad` alone, or `vmap` with `x` unmapped: concrete elements
+    return s[0] + max(x)
+
+
 if __name__ == "__main__":
     print(median3(jnp.array([3.0, 1.0, 2.0])))
     print(has_pad(jnp.array([3, 0, 2])))
     print(largest(np.array([1.0, 5.0])))
     print(first_layer({"a": jnp.ones(2), "b": jnp.zeros(2)}))
     print(padded(jnp.array([3, 0, 2])))
+    print(jax.grad(smallest)(jnp.array([3.0, 1.0])))
+    print(jax.vmap(smallest, in_axes=None, axis_size=2)(jnp.array([3.0, 1.0])))
