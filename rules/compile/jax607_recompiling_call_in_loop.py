@@ -8,7 +8,7 @@ import ast
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 
-from ..support.blocks import counter_step, own_nodes, stores_name
+from ..support.blocks import counter_step, literal_step, own_nodes, stores_name
 from ..support.classes import identity_hashed
 from ..support.explain import snippet
 from ..support.jitted import JitCall, jitted_callee
@@ -186,24 +186,15 @@ def _short(ctx: Context, loop: ast.For | ast.AsyncFor | ast.While) -> bool:
 
 
 def _constant_step(statement: ast.stmt, name: str) -> bool:
-    if isinstance(statement, ast.AugAssign) and stores_name(statement.target, name):
-        op, amount = statement.op, statement.value
-    elif (
-        isinstance(statement, ast.Assign)
-        and len(statement.targets) == 1
-        and stores_name(statement.targets[0], name)
-        and isinstance(statement.value, ast.BinOp)
-        and isinstance(statement.value.left, ast.Name)
-        and statement.value.left.id == name
-    ):
-        op, amount = statement.value.op, statement.value.right
-    else:
+    """``name op= k`` that changes ``name``: ``+``/``-`` of a non-zero, ``*``/``/`` by neither
+    0 nor 1."""
+    step = literal_step(statement, name)
+    if step is None:
         return False
-    if not (isinstance(amount, ast.Constant) and type(amount.value) in (int, float)):
-        return False
+    op, amount = step
     if isinstance(op, (ast.Add, ast.Sub)):
-        return amount.value != 0
-    return isinstance(op, (ast.Mult, ast.Div)) and amount.value not in (0, 1)
+        return amount != 0
+    return isinstance(op, (ast.Mult, ast.Div)) and amount not in (0, 1)
 
 
 def _loop_index(ctx: Context, loop: ast.AST) -> str | None:

@@ -7,6 +7,7 @@ import ast
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.api import MUTATING_METHODS
+from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.transforms import PARTIALS
 from jaxlint.semantic.values import UNKNOWN, InstanceRef, is_numpy_array, is_traced, refs
@@ -278,13 +279,24 @@ def mutated_argument(ctx: Context, name: str) -> bool:
     """Whether ``name`` is a parameter of the current function, which ``jax.jit`` or equinox's
     ``filter_jit`` compiles, that it uses as a container, never rebinds and never returns: what
     it changes there is lost."""
+    function = _copied_argument(ctx, name)
+    return (
+        function is not None
+        and used_as_container(ctx, function.node, name)
+        and not _hands_back(function.node, name)
+    )
+
+
+def _copied_argument(ctx: Context, name: str) -> FunctionInfo | None:
+    """The function being checked, when ``name`` is a parameter of it that it never rebinds and
+    a copying jit compiles it (so the parameter holds a copy rebuilt from the leaves)."""
     function = ctx.function
     if function is None or not ctx.traced_to_run or name not in function.positional_names():
-        return False
-    if function.scope.bound.get(name) != 1 or not used_as_container(ctx, function.node, name):
-        return False
+        return None
+    if function.scope.bound.get(name) != 1:
+        return None
     sites = [*function.static_jit_sites(), *getattr(function.node, "decorator_list", [])]
-    return any(_copying_jit(ctx, site) for site in sites) and not _hands_back(function.node, name)
+    return function if any(_copying_jit(ctx, site) for site in sites) else None
 
 
 # compilers that hand the function a copy of each pytree argument (`flax.nnx.jit` writes the
@@ -305,13 +317,8 @@ def _copying_jit(ctx: Context, site: ast.expr) -> bool:
 def _record_argument(ctx: Context, name: str) -> ast.ClassDef | None:
     """The pytree class of argument ``name`` of the compiled function being checked, when a
     copying jit compiles it and it never returns ``name`` itself."""
-    function = ctx.function
-    if function is None or not ctx.traced_to_run or name not in function.positional_names():
-        return None
-    if function.scope.bound.get(name) != 1 or _returns_name(function.node, name):
-        return None
-    sites = [*function.static_jit_sites(), *getattr(function.node, "decorator_list", [])]
-    if not any(_copying_jit(ctx, site) for site in sites):
+    function = _copied_argument(ctx, name)
+    if function is None or _returns_name(function.node, name):
         return None
     classes = {
         ref.node
@@ -329,12 +336,14 @@ def _returns_name(function: ast.AST, name: str) -> bool:
         if not isinstance(node, ast.Return) or node.value is None:
             continue
         value = node.value
-        parts = [*value.elts] if isinstance(value, (ast.Tuple, ast.List)) else [value]
-        if isinstance(value, ast.Dict):
-            parts = [v for v in value.values]
+        parts = value.values if isinstance(value, ast.Dict) else _items(value)
         if any(isinstance(p, ast.Name) and p.id == name for p in parts):
             return True
     return False
+
+
+def _items(value: ast.expr) -> list[ast.expr]:
+    return value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]
 
 
 def _hands_back(function: ast.AST, name: str) -> bool:

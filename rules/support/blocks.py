@@ -211,9 +211,9 @@ def parents(ctx: Context) -> dict[ast.AST, ast.AST]:
     return found
 
 
-def counter_step(statement: ast.stmt, name: str) -> int | None:
-    """How much ``statement`` advances the counter ``name``: ``k`` in ``i += k`` or
-    ``i = i + k`` (``-k`` for ``-``), for a literal ``k``; None for any other statement."""
+def literal_step(statement: ast.stmt, name: str) -> tuple[ast.operator, int | float] | None:
+    """The operator and literal number of ``name op= k`` or ``name = name op k``; None for any
+    other statement."""
     if isinstance(statement, ast.AugAssign) and stores_name(statement.target, name):
         op, amount = statement.op, statement.value
     elif (
@@ -227,11 +227,20 @@ def counter_step(statement: ast.stmt, name: str) -> int | None:
         op, amount = statement.value.op, statement.value.right
     else:
         return None
-    if not (isinstance(amount, ast.Constant) and type(amount.value) is int):
+    value = amount.value if isinstance(amount, ast.Constant) else None
+    return (op, value) if type(value) in (int, float) and isinstance(value, (int, float)) else None
+
+
+def counter_step(statement: ast.stmt, name: str) -> int | None:
+    """How much ``statement`` advances the counter ``name``: ``k`` in ``i += k`` or
+    ``i = i + k`` (``-k`` for ``-``), for a literal ``k``; None for any other statement."""
+    step = literal_step(statement, name)
+    if step is None or type(step[1]) is not int:
         return None
+    op, amount = step
     if isinstance(op, ast.Add):
-        return amount.value
-    return -amount.value if isinstance(op, ast.Sub) else None
+        return int(amount)
+    return -int(amount) if isinstance(op, ast.Sub) else None
 
 
 def stores_name(node: ast.AST, name: str) -> bool:

@@ -139,11 +139,7 @@ def _literal_statics(
     for keyword in site.keywords:
         if keyword.arg is None or keyword.arg not in (argnames, argnums):
             continue
-        try:
-            value = ast.literal_eval(keyword.value)
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-            continue
-        for item in value if isinstance(value, (tuple, list)) else [value]:
+        for item in _literal_items(keyword.value) or []:
             if keyword.arg == argnames and isinstance(item, str):
                 names.add(item)
             elif keyword.arg == argnums and type(item) is int and item >= 0:
@@ -227,11 +223,9 @@ def static_parameters(info: FunctionInfo, site: ast.expr) -> frozenset[str] | No
             if keyword.arg is None:
                 return None
             continue
-        try:
-            value = ast.literal_eval(keyword.value)
-        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        items = _literal_items(keyword.value)
+        if items is None:
             return None
-        items = list(value) if isinstance(value, (tuple, list)) else [value]
         for item in items:
             if keyword.arg == "static_argnames" and isinstance(item, str):
                 names.add(item)
@@ -242,6 +236,16 @@ def static_parameters(info: FunctionInfo, site: ast.expr) -> frozenset[str] | No
             else:
                 return None
     return frozenset(names)
+
+
+def _literal_items(expr: ast.expr) -> list[object] | None:
+    """The items of a literal ``static_argnums``/``static_argnames`` (one item for a scalar);
+    None when it is not a literal."""
+    try:
+        value = ast.literal_eval(expr)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return list(value) if isinstance(value, (tuple, list)) else [value]
 
 
 # ---------------------------------------------------------------------------- lifetimes
