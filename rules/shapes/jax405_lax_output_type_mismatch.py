@@ -1,0 +1,282 @@
+"""JAX405: a ``lax`` loop body that hands back its carry with another structure or dtype than
+it was given, or ``cond``/``switch`` branches that return different ones."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from jaxlint.engine.astutil import callee_leaf
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import Rule
+from jaxlint.semantic.bodies import own_nodes, returned_expressions
+from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.scopes import Scope
+from jaxlint.semantic.values import is_jax_array
+
+from ..support.dtypes import DtypeKind, carry_mismatch, dtype_kind
+from ..support.explain import snippet
+
+# loop -> (body position and keyword, carry position and keyword, whether the body returns
+# (carry, output) rather than the carry)
+LOOPS = {
+    "jax.lax.fori_loop": ((2, "body_fun"), (3, "init_val"), False),
+    "jax.lax.while_loop": ((1, "body_fun"), (2, "init_val"), False),
+    "jax.lax.scan": ((0, "f"), (1, "init"), True),
+}
+BRANCHES = ("jax.lax.cond", "jax.lax.switch")
+LEAVES = frozenset(name.rsplit(".", 1)[1] for name in [*LOOPS, *BRANCHES])
+DISPLAYS = (ast.Tuple, ast.List)
+IMPLICIT_NONE = ast.Constant(None)  # what a def without `return` hands back
+
+
+@dataclass(frozen=True)
+class Output:
+    """One value a function hands back, as far as its expression shows: ``None``, a tuple or
+    list display, or a leaf (a number or an array) with its dtype kind where known."""
+
+    node: ast.expr
+    scope: Scope
+    shape: str  # "none", "tuple", "list", "leaf" or "unknown"
+    items: tuple[Output, ...] = ()
+    kind: DtypeKind | None = None
+    implicit: bool = False  # the `None` a def without `return` hands back
+
+    def describe(self) -> str:
+        if self.shape in ("tuple", "list"):
+            return f"a {self.shape} of {len(self.items)}"
+        if self.shape == "none":
+            return "`None`"
+        if isinstance(self.node, ast.Constant) and self.kind is not None:
+            return {"bool": "a Python bool", "int": "a Python int", "float": "a Python float"}[self.kind.kind]
+        return self.kind.describe() if self.kind is not None else "an array"
+
+
+class LaxOutputTypeMismatch(Rule):
+    """## What it does
+    Finds a `lax.fori_loop`, `lax.while_loop` or `lax.scan` whose body hands back its carry
+    with another structure (a tuple of three for a tuple of two, a list for a tuple) or another
+    dtype (a float where the carry starts as `jnp.int32(0)` or `jnp.arange(n)`; an integer
+    cast where it starts as a float) than the carry it starts with; and `lax.cond`/`lax.switch`
+    branches that return different structures (a tuple and an array, `None` and an array) or
+    dtypes (`0` in one branch, `0.5` in the other).
+
+    Only what the code shows is compared: tuple and list displays, `None`, numbers, explicit
+    dtypes (`jnp.int32(0)`, `.astype(jnp.int32)`, `dtype=jnp.int32`), and operations whose
+    result is a float whatever their input (`c + 0.5`, `c / 2`, `jnp.exp(c)`).
+
+    ## Why is this bad?
+    A `lax` loop compiles its body once, for a carry of fixed structure, shape and dtype, and a
+    `cond` compiles both branches into one program with one output type. JAX raises `TypeError`
+    when it traces them ("body function carry input and carry output must have equal types",
+    "cond branches must have equal output types"). A Python number as the initial carry is the
+    one exception: JAX promotes `0` to the float the body returns, so a loop started at `0` may
+    add `0.5`, while one started at `jnp.int32(0)` may not. Branches get no such promotion.
+
+    ## Example
+    ```python
+    import jax.numpy as jnp
+    from jax import lax
+
+    def body(i, total):
+        return total + 0.5 * i
+
+    lax.fori_loop(0, 10, body, jnp.int32(0))
+    ```
+
+    ## Use instead
+    ```python
+    import jax.numpy as jnp
+    from jax import lax
+
+    def body(i, total):
+        return total + 0.5 * i
+
+    lax.fori_loop(0, 10, body, jnp.float32(0))
+    ```
+
+    ## Fix safety
+    No automatic fix: which of the two types the program meant is the author's call.
+
+    ## References
+    - [Control flow](https://docs.jax.dev/en/latest/control-flow.html)
+    - [Type promotion semantics](https://docs.jax.dev/en/latest/type_promotion.html)
+    """
+
+    code = "JAX405"
+    name = "lax-output-type-mismatch"
+    message = "A `lax` loop carry or `cond` branch output changes structure or dtype"
+    outcome = "TypeError when JAX traces the loop or branch"
+    visits_anywhere = frozenset({ast.Call})
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if callee_leaf(node) not in LEAVES:
+            return
+        qualname = ctx.qualname(node.func)
+        if qualname in LOOPS:
+            self.check_loop(node, ctx, qualname)
+        elif qualname in BRANCHES:
+            self.check_branches(node, ctx, qualname)
+
+    def check_loop(self, node: ast.Call, ctx: Context, qualname: str) -> None:
+        (body_at, body_keyword), (carry_at, carry_keyword), pairs = LOOPS[qualname]
+        body_argument = _argument(node, body_at, body_keyword)
+        start = _argument(node, carry_at, carry_keyword)
+        if body_argument is None or start is None:
+            return
+        found = ctx.model.resolve_function(body_argument, ctx.scope)
+        if found is None:
+            return
+        body = found[0]
+        initial = _output(ctx, start, ctx.scope)
+        loop = "lax." + qualname.rsplit(".", 1)[1]
+        for returned in _returns(body):
+            carried = _carry_of(returned, pairs)
+            if carried is None:
+                continue
+            differing = _carry_difference(initial, _output(ctx, carried, body.scope))
+            if differing is not None:
+                before, after = differing
+                ctx.report(
+                    after.node,
+                    f"`{snippet(ctx, after.node)}` in `{body.name}` hands back {after.describe()} "
+                    f"where the carry of `{loop}` (line {node.lineno}) starts as {before.describe()} "
+                    f"(`{snippet(ctx, before.node)}`): a loop carry keeps its structure and dtype, so "
+                    f"JAX raises `TypeError` (carry input and output types differ); start the carry "
+                    f"with the type the body returns",
+                )
+                return
+
+    def check_branches(self, node: ast.Call, ctx: Context, qualname: str) -> None:
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            return
+        if qualname == "jax.lax.cond":
+            if len(node.args) == 5 or len(node.args) < 3:
+                return  # the old `cond(pred, true_operand, true_fun, false_operand, false_fun)`
+            branches = node.args[1:3]
+        elif len(node.args) > 1 and isinstance(node.args[1], DISPLAYS):
+            branches = list(node.args[1].elts)
+        else:
+            return
+        outputs: list[tuple[FunctionInfo, Output, ast.expr]] = []
+        for branch in branches:
+            found = ctx.model.resolve_function(branch, ctx.scope)
+            if found is None:
+                return
+            function = found[0]
+            outputs += [(function, _output(ctx, r, function.scope), branch) for r in _returns(function)]
+        if not outputs:
+            return
+        primitive = "lax." + qualname.rsplit(".", 1)[1]
+        first, a, _ = outputs[0]
+        for second, b, branch in outputs[1:]:
+            differing = _branch_difference(a, b)
+            if differing is None:
+                continue
+            here, there = differing
+            ctx.report(
+                branch if there.implicit else there.node,
+                f"{_returning(ctx, second, there)} where {_returning(ctx, first, here)}: the "
+                f"branches of `{primitive}` (line {node.lineno}) must return the same structure and "
+                f"dtype, so JAX raises `TypeError`; return the same type from every branch",
+            )
+            return
+
+
+def _returning(ctx: Context, function: FunctionInfo, output: Output) -> str:
+    if output.implicit:
+        return f"`{function.name}` returns `None` (it has no `return`)"
+    return f"`{snippet(ctx, output.node)}` in `{function.name}` returns {output.describe()}"
+
+
+def _argument(node: ast.Call, position: int, keyword: str) -> ast.expr | None:
+    if any(isinstance(a, ast.Starred) for a in node.args[: position + 1]):
+        return None
+    if position < len(node.args):
+        return node.args[position]
+    return next((k.value for k in node.keywords if k.arg == keyword), None)
+
+
+def _returns(function: FunctionInfo) -> list[ast.expr]:
+    """What the function returns, when it has one ``return`` (with several, a Python branch on
+    a static value may pick which one is traced): ``None`` for a def that never returns a value
+    and cannot end otherwise (no ``raise``, no ``yield``)."""
+    returned = returned_expressions(function.node)
+    if returned or isinstance(function.node, ast.Lambda):
+        return returned if len(returned) == 1 else []
+    body = getattr(function.node, "body", [])
+    nodes = list(own_nodes(body))
+    if any(isinstance(n, (ast.Return, ast.Raise, ast.Yield, ast.YieldFrom)) for n in nodes):
+        return []
+    return [IMPLICIT_NONE]
+
+
+def _carry_of(returned: ast.expr, pairs: bool) -> ast.expr | None:
+    if not pairs:
+        return returned
+    if isinstance(returned, ast.Tuple) and len(returned.elts) == 2:
+        return returned.elts[0]
+    return None
+
+
+def _output(ctx: Context, expr: ast.expr, scope: Scope, depth: int = 0) -> Output:
+    """What ``expr`` shows of the value it makes; a name bound once is read through."""
+    if isinstance(expr, ast.Name) and depth < 3:
+        owner = scope.lookup(expr.id)
+        value = None if owner is None else owner.single_value(expr.id)
+        if isinstance(value, (*DISPLAYS, ast.Constant)):
+            inner = _output(ctx, value, owner or scope, depth + 1)
+            return Output(expr, scope, inner.shape, inner.items, inner.kind)
+    if isinstance(expr, ast.Constant) and expr.value is None:
+        return Output(expr, scope, "none", implicit=expr is IMPLICIT_NONE)
+    if isinstance(expr, DISPLAYS):
+        if any(isinstance(e, ast.Starred) for e in expr.elts):
+            return Output(expr, scope, "unknown")
+        items = tuple(_output(ctx, e, scope, depth) for e in expr.elts)
+        return Output(expr, scope, "tuple" if isinstance(expr, ast.Tuple) else "list", items)
+    kind = dtype_kind(ctx.model, expr, scope)
+    if kind is not None or _is_leaf(ctx, expr, scope):
+        return Output(expr, scope, "leaf", kind=kind)
+    return Output(expr, scope, "unknown")
+
+
+def _is_leaf(ctx: Context, expr: ast.expr, scope: Scope) -> bool:
+    if isinstance(expr, ast.Constant):
+        return isinstance(expr.value, (int, float))
+    return is_jax_array(ctx.model.value(expr, scope))
+
+
+def _structure_differs(a: Output, b: Output) -> bool:
+    known = ("none", "tuple", "list", "leaf")
+    if a.shape not in known or b.shape not in known:
+        return False
+    if a.shape != b.shape:
+        return True
+    return a.shape in ("tuple", "list") and len(a.items) != len(b.items)
+
+
+def _pairs(a: Output, b: Output) -> Iterator[tuple[Output, Output]]:
+    """``a`` and ``b`` and, where both are displays of one length, their items, depth first."""
+    yield a, b
+    if a.shape == b.shape and a.shape in ("tuple", "list") and len(a.items) == len(b.items):
+        for x, y in zip(a.items, b.items):
+            yield from _pairs(x, y)
+
+
+def _carry_difference(start: Output, out: Output) -> tuple[Output, Output] | None:
+    for a, b in _pairs(start, out):
+        if _structure_differs(a, b):
+            return a, b
+        if a.kind is not None and b.kind is not None and carry_mismatch(a.kind, b.kind):
+            return a, b
+    return None
+
+
+def _branch_difference(a: Output, b: Output) -> tuple[Output, Output] | None:
+    for x, y in _pairs(a, b):
+        if _structure_differs(x, y):
+            return x, y
+        if x.kind is not None and y.kind is not None and x.kind.kind != y.kind.kind:
+            return x, y
+    return None

@@ -1,0 +1,111 @@
+# A `lax` loop body must hand back its carry with the structure and dtype it was given, and the
+# branches of `cond`/`switch` must return one structure and dtype: JAX raises `TypeError` when it
+# traces them (measured with JAX 0.10.2). A Python number as the initial carry is promoted to a
+# higher kind (`0` may become a float); strongly typed starts (`jnp.int32(0)`, `jnp.arange(n)`,
+# `jnp.zeros(n)`) and branches get no promotion.
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+DEBUG = False
+
+
+def halving(i, state):
+    t, x = state
+    return t / 2, x  # error: JAX405
+
+
+def draws(c, x):
+    return c + jnp.mean(x), None  # error: JAX405
+
+
+def with_aux(x):
+    return x * 2, jnp.sum(x)
+
+
+def without_aux(x):
+    return x  # error: JAX405
+
+
+def log_only(x):
+    jax.debug.print("{}", x)
+
+
+def int_float(p):
+    return lax.cond(p, lambda: 1, lambda: 0.5)  # error: JAX405
+
+
+def cast_branch(p, x):
+    return lax.cond(p, lambda x: x.astype(jnp.int32), lambda x: x + 1.0, x)  # error: JAX405
+
+
+def switch_arity(i, x):
+    return lax.switch(i, [lambda x: (x, x), lambda x: (x, x, x)], x)  # error: JAX405
+
+
+def no_return_lambda(p, x):
+    return lax.cond(p, lambda x: jnp.sin(x), log_only, x)  # error: JAX405
+
+
+def aux(p, x):
+    return lax.cond(p, with_aux, without_aux, x)
+
+
+# near misses
+
+
+def promoted(i, c):
+    return c + 0.5
+
+
+def floor_halving(i, c):
+    return c // 2
+
+
+def steps(state):
+    t, x = state
+    return t + 1, x * 0.5
+
+
+def same_kind(p, x):
+    return lax.cond(p, lambda x: x, lambda x: x.astype(jnp.float32), x)
+
+
+def weak_float(p, x):
+    return lax.cond(p, lambda x: x * 2.0, lambda x: 0.0, x)
+
+
+def unknown_kind(p, x):
+    return lax.cond(p, lambda x: 1, lambda x: x + 1, x)
+
+
+def static_paths(i, c):
+    if DEBUG:
+        return c.astype(jnp.int32)
+    return c * 0.5
+
+
+def both_log(p, x):
+    return lax.cond(p, log_only, log_only, x)
+
+
+if __name__ == "__main__":
+    print(lax.fori_loop(0, 3, lambda i, c: c + 0.5, jnp.int32(0)))  # error: JAX405
+    print(lax.fori_loop(0, 3, halving, (jnp.arange(3), 1.0)))
+    print(lax.scan(draws, jnp.int32(0), jnp.ones((2, 3))))
+    print(lax.while_loop(lambda c: c < 3, lambda c: c < 2, 0))  # error: JAX405
+    print(lax.fori_loop(0, 3, lambda i, c: [c[0] + 1, c[1]], (0, 1)))  # error: JAX405
+    print(lax.fori_loop(0, 3, lambda i, c: c.astype(jnp.int32), jnp.zeros(3)))  # error: JAX405
+    print(jax.jit(int_float)(True))
+    print(jax.jit(cast_branch)(True, jnp.ones(3)))
+    print(jax.jit(switch_arity)(0, 1.0))
+    print(jax.jit(no_return_lambda)(True, 1.0))
+    print(jax.jit(aux)(True, jnp.ones(3)))
+    print(lax.fori_loop(0, 3, promoted, 0))
+    print(lax.fori_loop(0, 3, floor_halving, jnp.int32(8)))
+    print(lax.while_loop(lambda s: s[0] < 3, steps, (jnp.int32(0), jnp.float32(1.0))))
+    print(jax.jit(same_kind)(True, jnp.ones(3)))
+    print(jax.jit(weak_float)(True, jnp.float32(1.0)))
+    print(jax.jit(unknown_kind)(True, jnp.int32(1)))
+    print(lax.fori_loop(0, 3, static_paths, jnp.float32(1.0)))
+    print(jax.jit(both_log)(True, 1.0))
