@@ -9,6 +9,7 @@ from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.semantic.bodies import carry_parameter, carry_unpacking
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.keys import constant_fold
 
@@ -209,8 +210,9 @@ class PrngKeyReuseInLoop(Rule):
         if event.repeated_by:
             where = f"`{event.repeated_by.rsplit('.', 1)[-1]}`"
             folded = _folded_key(node, ctx)
+            named = _carried_name(ctx, event.key) or event.key
             what = (
-                f"key `{event.key}` is consumed on every step of {where} (closed over, or carried unsplit)"
+                f"key `{named}` is consumed on every step of {where} (closed over, or carried unsplit)"
                 if folded is None
                 else f"`{event.key}` folds the same Python value into the same key `{folded}` "
                 f"on every step of {where}"
@@ -226,7 +228,7 @@ class PrngKeyReuseInLoop(Rule):
             ctx.report(
                 node,
                 f"{what}: {effect}; carry the key, split it each "
-                f"step and hand the new key back in the carry, {_step_split(folded or event.key)}",
+                f"step and hand the new key back in the carry, {_step_split(folded or named)}",
                 fix=_step_fix(node, ctx, folded or event.key, event.via, event.repeated_by)
                 or _split_around_inner_loop(node, ctx, folded or event.key),
             )
@@ -298,6 +300,34 @@ def _folded_key(node: ast.Call, ctx: Context) -> str | None:
     ):
         return snippet(ctx, argument.args[0])
     return None
+
+
+def _carried_name(ctx: Context, key: str) -> str | None:
+    """The name the body unpacks a carried key into (``key`` of ``key, total = state``), for a
+    key a helper consumes, which the walker names by its place in the carry (``state[0]``,
+    ``fold_in(state[0], ...)`` for a key folded with Python values there)."""
+    base = key.removeprefix("fold_in(").removesuffix(", ...)")
+    try:
+        path = ast.parse(base, mode="eval").body
+    except SyntaxError:
+        return None
+    info = ctx.function
+    if (
+        info is None
+        or not isinstance(path, ast.Subscript)
+        or not isinstance(path.value, ast.Name)
+        or not isinstance(path.slice, ast.Constant)
+        or not isinstance(path.slice.value, int)
+        or path.value.id != carry_parameter(info)
+        or not isinstance(info.node.body, list)
+    ):
+        return base if base != key and plain_path_text(base) else None
+    targets = carry_unpacking(info.node.body, path.value.id) or []
+    index = path.slice.value
+    target = targets[index] if 0 <= index < len(targets) else None
+    if isinstance(target, ast.Name) and info.scope.bound.get(target.id) == 1:
+        return target.id
+    return base if base != key else None
 
 
 def _step_split(key: str) -> str:

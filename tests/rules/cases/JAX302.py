@@ -465,6 +465,20 @@ def carries_its_key_unsplit(key):
     return jax.lax.fori_loop(0, 3, outer_body, (key, jnp.float32(0.0)))
 
 
+def folding_helper_body(step, state):
+    key, total = state
+
+    def inner():
+        return sum(jax.random.normal(jax.random.fold_in(key, i), (4,)) for i in range(3))
+
+    y = inner()  # error: JAX302 (named `key`, as the body unpacks it)
+    return key, total + jnp.sum(y)
+
+
+def carries_a_key_it_folds(key):
+    return jax.lax.fori_loop(0, 3, folding_helper_body, (key, jnp.float32(0.0)))
+
+
 def noisy_check(state):
     count, key, total = state
     draws = [jax.random.normal(jax.random.fold_in(key, i), (2,)) for i in range(2)]  # error: JAX302
