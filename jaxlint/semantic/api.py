@@ -323,6 +323,11 @@ KEY_MAKERS = KEY_CONSTRUCTORS | {
     "jax.random.clone",
     "jax.random.wrap_key_data",
 }
+# Their keys are typed (dtype `key<impl>`): arithmetic on them raises `TypeError`, where a raw
+# `PRNGKey` is a uint32 array (measured with JAX 0.10.2).
+TYPED_KEY_MAKERS = frozenset({"jax.random.key", "jax.random.wrap_key_data"})
+# Their keys are typed exactly when the key they are given is.
+KEY_DERIVERS = frozenset({"jax.random.split", "jax.random.fold_in", "jax.random.clone"})
 
 # Annotation spellings of a JAX array.
 ARRAY_ANNOTATIONS = frozenset(
