@@ -138,13 +138,19 @@ class LaxOutputTypeMismatch(Rule):
             differing = _carry_difference(initial, _output(ctx, carried, body.scope))
             if differing is not None:
                 before, after = differing
+                handed = (
+                    f"`{body.name}` has no `return`, so it hands back `None`"
+                    if after.implicit
+                    else f"`{snippet(ctx, after.node)}` in `{body.name}` hands back {after.describe()}"
+                )
+                at, through = _site(body, after)
                 ctx.report(
-                    after.node,
-                    f"`{snippet(ctx, after.node)}` in `{body.name}` hands back {after.describe()} "
-                    f"where the carry of `{loop}` (line {node.lineno}) starts as {before.describe()} "
+                    at,
+                    f"{handed} where the carry of `{loop}` (line {node.lineno}) starts as {before.describe()} "
                     f"(`{snippet(ctx, before.node)}`): a loop carry keeps its structure and dtype, so "
                     f"JAX raises `TypeError` (carry input and output types differ); start the carry "
                     f"with the type the body returns",
+                    end=through,
                 )
                 return
 
@@ -159,29 +165,41 @@ class LaxOutputTypeMismatch(Rule):
             branches = list(node.args[1].elts)
         else:
             return
-        outputs: list[tuple[FunctionInfo, Output, ast.expr]] = []
+        outputs: list[tuple[FunctionInfo, Output]] = []
         for branch in branches:
             found = ctx.model.resolve_function(branch, ctx.scope)
             if found is None:
                 return
             function = found[0]
-            outputs += [(function, _output(ctx, r, function.scope), branch) for r in _returns(function)]
+            outputs += [(function, _output(ctx, r, function.scope)) for r in _returns(function)]
         if not outputs:
             return
         primitive = "lax." + qualname.rsplit(".", 1)[1]
-        first, a, _ = outputs[0]
-        for second, b, branch in outputs[1:]:
+        first, a = outputs[0]
+        for second, b in outputs[1:]:
             differing = _branch_difference(a, b)
             if differing is None:
                 continue
             here, there = differing
+            at, through = _site(second, there)
             ctx.report(
-                branch if there.implicit else there.node,
+                at,
                 f"{_returning(ctx, second, there)} where {_returning(ctx, first, here)}: the "
                 f"branches of `{primitive}` (line {node.lineno}) must return the same structure and "
                 f"dtype, so JAX raises `TypeError`; return the same type from every branch",
+                end=through,
             )
             return
+
+
+def _site(function: FunctionInfo, output: Output) -> tuple[ast.AST, ast.AST]:
+    """Where to report ``output`` (from, through): a def without ``return`` from its ``def``
+    through its last parameter."""
+    if not output.implicit:
+        return output.node, output.node
+    node = function.node
+    parameters = [*node.args.posonlyargs, *node.args.args]
+    return node, parameters[-1] if parameters else node
 
 
 def _returning(ctx: Context, function: FunctionInfo, output: Output) -> str:

@@ -27,7 +27,7 @@ def without_aux(x):
     return x  # error: JAX405
 
 
-def log_only(x):
+def log_only(x):  # error: JAX405 (no return: `None` where the other branch returns an array)
     jax.debug.print("{}", x)
 
 
@@ -44,7 +44,15 @@ def switch_arity(i, x):
 
 
 def no_return_lambda(p, x):
-    return lax.cond(p, lambda x: jnp.sin(x), log_only, x)  # error: JAX405
+    return lax.cond(p, lambda x: jnp.sin(x), log_only, x)
+
+
+def power_iteration(a):
+    def body(i, v):  # error: JAX405 (no return: the carry comes back as `None`)
+        v = a @ v
+        v = v / jnp.linalg.norm(v)
+
+    return lax.fori_loop(0, 10, body, jnp.ones(a.shape[0]))
 
 
 def aux(p, x):
@@ -101,6 +109,7 @@ if __name__ == "__main__":
     print(jax.jit(switch_arity)(0, 1.0))
     print(jax.jit(no_return_lambda)(True, 1.0))
     print(jax.jit(aux)(True, jnp.ones(3)))
+    print(power_iteration(jnp.eye(2)))
     print(lax.fori_loop(0, 3, promoted, 0))
     print(lax.fori_loop(0, 3, floor_halving, jnp.int32(8)))
     print(lax.while_loop(lambda s: s[0] < 3, steps, (jnp.int32(0), jnp.float32(1.0))))
