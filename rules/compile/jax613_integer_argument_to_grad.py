@@ -9,6 +9,7 @@ from jaxlint.engine.rule import Rule
 from jaxlint.semantic.tracing import int_literals
 from jaxlint.semantic.values import FunctionRef, LayerRef, LibraryRef, refs
 
+from ..support.dtypes import dtype_kind
 from ..support.explain import snippet
 
 # differentiations, and the name JAX's error gives them (`hessian` is `jacfwd` of `jacrev`)
@@ -73,7 +74,10 @@ class IntegerArgumentToGrad(Rule):
     visits_anywhere = frozenset({ast.Call})
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if not node.args or not any(_integer_literal(a) for a in node.args):
+        if not node.args:
+            return
+        kinds = [_integer_kind(ctx, a) for a in node.args]
+        if not any(kinds):
             return
         found = _differentiation(ctx.value(node.func))
         if found is None:
@@ -83,21 +87,29 @@ class IntegerArgumentToGrad(Rule):
             argument = node.args[position] if -len(node.args) <= position < len(node.args) else None
             if argument is None or any(isinstance(a, ast.Starred) for a in node.args[: position + 1]):
                 continue
-            if _integer_literal(argument):
+            kind = kinds[position]
+            if kind is not None:
                 name = DIFFERENTIATIONS[layer.transform]
-                kinds = "real-valued" if name == "jacfwd" else "real- or complex-valued"
+                accepted = "real-valued" if name == "jacfwd" else "real- or complex-valued"
                 ctx.report(
                     argument,
                     f"`{snippet(ctx, node)}` differentiates with respect to `{snippet(ctx, argument)}`, "
-                    f"a Python {type(argument.value).__name__}: JAX raises `TypeError` ({name} "  # pyright: ignore[reportAttributeAccessIssue]
-                    f"requires {kinds} inputs); pass a float, or differentiate with respect to "
-                    f"another argument (`argnums`)",
+                    f"{kind}: JAX raises `TypeError` ({name} requires {accepted} inputs); pass a "
+                    f"float, or differentiate with respect to another argument (`argnums`)",
                 )
                 return
 
 
-def _integer_literal(expr: ast.expr) -> bool:
-    return isinstance(expr, ast.Constant) and type(expr.value) in (int, bool)
+def _integer_kind(ctx: Context, expr: ast.expr) -> str | None:
+    """How an integer or boolean argument is described (``a Python int``, ``an integer
+    array``), when its expression proves that dtype (a literal, ``jnp.array([1, 2])``, a name
+    bound once to one)."""
+    if isinstance(expr, ast.Constant) and type(expr.value) in (int, bool):
+        return f"a Python {type(expr.value).__name__}"
+    kind = dtype_kind(ctx.model, expr, ctx.scope)
+    if kind is None or kind.kind not in ("int", "bool"):
+        return None
+    return kind.describe()
 
 
 def _differentiation(value: object) -> tuple[LayerRef, set[int]] | None:

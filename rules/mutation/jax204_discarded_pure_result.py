@@ -51,7 +51,10 @@ UPDATING_FUNCTIONS = frozenset(
     }
 )
 # updating functions whose updated value is not their first argument (`eqx.tree_at(where, tree, v)`)
-SOURCE_POSITIONS = {"equinox.tree_at": 1}
+SOURCE_POSITIONS = {"equinox.tree_at": 1, "jax.tree_util.tree_map": 1, "jax.tree.map": 1}
+# maps over a pytree: pure when the function mapped is (a lambda of arithmetic and jax.numpy)
+TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map"})
+PURE_MODULES = ("jax.numpy.", "jax.lax.", "jax.nn.")
 # methods of flax's `TrainState` and struct dataclasses that return an updated copy
 RECORD_UPDATES = frozenset({"apply_gradients", "replace"})
 # methods that return an updated copy whatever the receiver: only a NamedTuple has `_replace`
@@ -138,6 +141,10 @@ class DiscardedPureResult(Rule):
         qualname = ctx.qualname(func) if isinstance(func, (ast.Name, ast.Attribute)) else None
         if qualname in UPDATING_FUNCTIONS:
             what = f"`{snippet(ctx, call)}` returns a new value and changes nothing"
+        elif qualname in TREE_MAPS and call.args and _pure_lambda(ctx, call.args[0]):
+            what = (
+                f"`{snippet(ctx, call)}` returns a new pytree and changes nothing (JAX arrays are immutable)"
+            )
         elif (
             qualname is None
             and isinstance(func, ast.Attribute)
@@ -171,6 +178,21 @@ class DiscardedPureResult(Rule):
         ctx.report(
             node, f"{what}: its result is thrown away here; assign it, {_assignment(ctx, call, qualname)}"
         )
+
+
+def _pure_lambda(ctx: Context, function: ast.expr) -> bool:
+    """A lambda computing only with operators and ``jax.numpy``/``lax``/``nn`` functions: mapped
+    over a pytree it has no effect but its result (``lambda x: x.block_until_ready()`` has)."""
+    if not isinstance(function, ast.Lambda):
+        return False
+    for node in ast.walk(function.body):
+        if isinstance(node, (ast.Lambda, ast.NamedExpr, ast.Await, ast.Yield)):
+            return False
+        if isinstance(node, ast.Call):
+            qualname = ctx.model.qualname(node.func, ctx.scope)
+            if qualname is None or not qualname.startswith(PURE_MODULES):
+                return False
+    return True
 
 
 def _in_test(ctx: Context) -> bool:

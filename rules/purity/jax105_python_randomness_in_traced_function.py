@@ -7,6 +7,7 @@ import ast
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic import api
+from jaxlint.semantic.transforms import MAPPING
 
 from ..support.explain import function_name, why_traced
 
@@ -63,6 +64,13 @@ CLOCK_READS = api.CLOCKS | frozenset(
 CLOCKS_AND_ENTROPY = CLOCK_READS | frozenset({"os.urandom", "uuid.uuid1", "uuid.uuid4"})
 
 
+def _shaped(node: ast.Call) -> bool:
+    """A NumPy draw given a shape: ``size=...``, or the dimensions of ``rand``/``randn``."""
+    func = node.func
+    sized = any(k.arg == "size" for k in node.keywords)
+    return sized or (isinstance(func, ast.Attribute) and func.attr in ("rand", "randn") and bool(node.args))
+
+
 class PythonRandomnessInTracedFunction(Rule):
     """## What it does
     Finds `random.*`, `np.random.*` (and draws from NumPy generators), `time.time()`,
@@ -72,8 +80,8 @@ class PythonRandomnessInTracedFunction(Rule):
     These run in Python, once, while JAX traces the function; the number they return is
     compiled into the program as a constant. Every later call reuses it: the "random" noise is
     the same on every step and the "timestamp" never moves. Nothing fails, the results are
-    just wrong. A bare `jax.vmap` traces the function again on every
-    call, so a draw there is not reported there.
+    just wrong. A bare `jax.vmap` traces the function again on every call, but once for the
+    whole batch: an array of NumPy draws there (`size=x.shape`) is the same for every element.
 
     ## Example
     ```python
@@ -111,7 +119,8 @@ class PythonRandomnessInTracedFunction(Rule):
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         if not ctx.trace_reused:
-            return  # traced afresh on every call (a bare vmap): it draws again each time
+            self.check_mapped(node, ctx)  # traced afresh on every call: one draw per call
+            return
         what = self.describe(node, ctx)
         if what is None:
             return
@@ -124,6 +133,23 @@ class PythonRandomnessInTracedFunction(Rule):
             node,
             f"`{what}(...)` in `{function_name(ctx)}` runs only while JAX traces it (once per compilation): its result is "
             f"compiled in as a constant and repeats on every call ({why_traced(ctx)}); {cure}",
+        )
+
+    def check_mapped(self, node: ast.Call, ctx: Context) -> None:
+        """An array of NumPy draws in a function a bare ``vmap`` maps: one draw per trace,
+        shared by the batch (a scalar draw may be meant once per call)."""
+        function = ctx.function
+        mapping = function.repeated_by if function is not None and ctx.traced_to_run else None
+        if mapping not in MAPPING or not _shaped(node):
+            return
+        what = self.describe(node, ctx)
+        if what is None or not what.startswith("np.random."):
+            return
+        ctx.report(
+            node,
+            f"`{what}(...)` in `{function_name(ctx)}` runs once, while `{mapping}` traces it, not once "
+            f"per element: every element of the batch gets the same numbers; draw with "
+            f"`jax.random` from a key per element (`jax.random.split(key, n)`, mapped with the batch)",
         )
 
     def describe(self, node: ast.Call, ctx: Context) -> str | None:

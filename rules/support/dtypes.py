@@ -140,11 +140,33 @@ def _constructor_kind(model: SemanticModel, call: ast.Call, scope: Scope, qualna
         return _named_kind(model, dtype, scope)
     if qualname in FLOAT_BY_DEFAULT:
         return DtypeKind("float", False)
+    if qualname in ("jax.numpy.array", "jax.numpy.asarray") and call.args:
+        return _literal_data_kind(call.args[0])
     if qualname == "jax.numpy.arange" and call.args:
         bounds = [_constant_kind(a.value) if isinstance(a, ast.Constant) else None for a in call.args]
         if all(b is not None and b.kind == "int" for b in bounds):
             return DtypeKind("int", False)
     return None
+
+
+def _literal_data_kind(data: ast.expr) -> DtypeKind | None:
+    """``jnp.array(0)`` (weakly typed, as its number) or ``jnp.array([1, 2])`` (strongly typed,
+    the highest kind of its numbers), for data written as numbers."""
+    if isinstance(data, ast.Constant):
+        return _constant_kind(data.value)
+    numbers = []
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (ast.List, ast.Tuple)):
+            stack.extend(item.elts)
+        elif isinstance(item, ast.Constant) and (kind := _constant_kind(item.value)) is not None:
+            numbers.append(kind.kind)
+        else:
+            return None
+    if not numbers:
+        return None
+    return DtypeKind(max(numbers, key=ORDER.index), False)
 
 
 def _named_kind(model: SemanticModel, dtype: ast.expr, scope: Scope) -> DtypeKind | None:

@@ -16,7 +16,27 @@ def add_noise(x):
     return x + 0.1 * noise + coin + stamp + extra
 
 
+@jax.vmap
+def jitter(x):
+    # a bare vmap traces once per call, for the whole batch: every element gets this array
+    return x + 0.1 * np.random.normal(size=x.shape)  # error: JAX105
+
+
+def jitter_rows(batch):
+    return jax.vmap(lambda row: row + np.random.randn(3))(batch)  # error: JAX105
+
+
 # --- near misses ---
+
+
+@jax.vmap
+def shifted(x):
+    return x + random.random()  # one number per call: perhaps meant so
+
+
+def jitter_keys(key, batch):
+    keys = jax.random.split(key, batch.shape[0])
+    return jax.vmap(lambda k, row: row + jax.random.normal(k, row.shape))(keys, batch)
 
 
 @jax.jit
@@ -57,3 +77,15 @@ def unseeded_projection(x):
 @jax.jit
 def draws_from_a_module_generator(x):
     return x + rng.standard_normal(x.shape)  # error: JAX105
+
+
+if __name__ == "__main__":
+    import jax.numpy as jnp
+
+    rows = jitter(jnp.zeros((4, 3)))
+    assert bool((rows[0] == rows[1]).all())  # the same noise in every row
+    rows = jitter_rows(jnp.zeros((4, 3)))
+    assert bool((rows[0] == rows[1]).all())
+    rows = jitter_keys(jax.random.key(0), jnp.zeros((4, 3)))
+    assert not bool((rows[0] == rows[1]).all())
+    print(shifted(jnp.zeros(2)))

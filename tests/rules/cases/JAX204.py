@@ -33,6 +33,12 @@ def train_step(state, grads):
     return state
 
 
+def descend(params, grads, steps):
+    for _ in range(steps):
+        jax.tree.map(lambda p, g: p - 0.1 * jnp.sign(g), params, grads)  # error: JAX204
+    return params
+
+
 # --- near misses ---
 
 
@@ -57,6 +63,12 @@ def warm_up(x):
     return x
 
 
+def finished(out):
+    jax.tree_util.tree_map(lambda x: x.block_until_ready(), out)  # waits: an effect of its own
+    jax.tree.map(print, out)
+    return out
+
+
 def test_pad_runs():
     x = jnp.ones(3)
     jnp.pad(x, 1)  # a test's smoke call
@@ -72,3 +84,5 @@ if __name__ == "__main__":
     state = train_state.TrainState.create(apply_fn=None, params=params, tx=optax.sgd(0.1))
     assert int(train_step(state, params).step) == 0  # the update was lost
     assert int(applied(state, params).step) == 1
+    assert jnp.allclose(descend(params, params, 3)["w"], 1.0)  # the parameters never moved
+    print(finished(params))
