@@ -132,6 +132,8 @@ class LaxOutputTypeMismatch(Rule):
         initial = _output(ctx, start, ctx.scope)
         loop = "lax." + qualname.rsplit(".", 1)[1]
         for returned in _returns(body):
+            if pairs and self.check_pair(node, ctx, body, _output(ctx, returned, body.scope)):
+                return
             carried = _carry_of(returned, pairs)
             if carried is None:
                 continue
@@ -153,6 +155,25 @@ class LaxOutputTypeMismatch(Rule):
                     end=through,
                 )
                 return
+
+    def check_pair(self, node: ast.Call, ctx: Context, body: FunctionInfo, out: Output) -> bool:
+        """A ``scan`` body must return a pair, ``(carry, output)``: report one that does not."""
+        if out.shape in ("unknown", "tuple", "list") and (out.shape == "unknown" or len(out.items) == 2):
+            return False
+        handed = (
+            f"`{body.name}` has no `return`, so it hands back `None`"
+            if out.implicit
+            else f"`{snippet(ctx, out.node)}` in `{body.name}` hands back {out.describe()}"
+        )
+        at, through = _site(body, out)
+        ctx.report(
+            at,
+            f"{handed}, but a `lax.scan` body must return a pair, `(carry, output)` (line "
+            f"{node.lineno}): JAX raises `TypeError` (scan body output must be a pair); return "
+            f"`new_carry, y`, or `new_carry, None` when there is no per-step output",
+            end=through,
+        )
+        return True
 
     def check_branches(self, node: ast.Call, ctx: Context, qualname: str) -> None:
         if any(isinstance(a, ast.Starred) for a in node.args):
@@ -221,6 +242,8 @@ def _returns(function: FunctionInfo) -> list[ast.expr]:
     a static value may pick which one is traced): ``None`` for a def that never returns a value
     and cannot end otherwise (no ``raise``, no ``yield``)."""
     returned = returned_expressions(function.node)
+    if _always_raises(function):
+        return []
     if returned or isinstance(function.node, ast.Lambda):
         return returned if len(returned) == 1 else []
     body = getattr(function.node, "body", [])
@@ -230,10 +253,20 @@ def _returns(function: FunctionInfo) -> list[ast.expr]:
     return [IMPLICIT_NONE]
 
 
+def _always_raises(function: FunctionInfo) -> bool:
+    """A def whose body raises before it can return: a ``raise`` or ``assert False`` at its top."""
+    body = function.node.body
+    return isinstance(body, list) and any(
+        isinstance(s, ast.Raise)
+        or (isinstance(s, ast.Assert) and isinstance(s.test, ast.Constant) and not s.test.value)
+        for s in body
+    )
+
+
 def _carry_of(returned: ast.expr, pairs: bool) -> ast.expr | None:
     if not pairs:
         return returned
-    if isinstance(returned, ast.Tuple) and len(returned.elts) == 2:
+    if isinstance(returned, DISPLAYS) and len(returned.elts) == 2:
         return returned.elts[0]
     return None
 

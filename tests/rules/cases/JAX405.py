@@ -55,6 +55,22 @@ def power_iteration(a):
     return lax.fori_loop(0, 10, body, jnp.ones(a.shape[0]))
 
 
+def ema(xs, alpha=0.9):
+    def step(avg, x):
+        return alpha * avg + (1 - alpha) * x  # error: JAX405 (a scan body must return a pair)
+
+    return lax.scan(step, 0.0, xs)[0]
+
+
+def unreachable(c, x):
+    assert False, "never traced to the end"
+    return ()
+
+
+def never_finishes(xs):
+    return lax.scan(unreachable, 0.0, xs)  # raises AssertionError while tracing, not TypeError
+
+
 def aux(p, x):
     return lax.cond(p, with_aux, without_aux, x)
 
@@ -93,6 +109,10 @@ def static_paths(i, c):
     return c * 0.5
 
 
+def listed(c, x):
+    return [c + x, x]
+
+
 def both_log(p, x):
     return lax.cond(p, log_only, log_only, x)
 
@@ -110,6 +130,7 @@ if __name__ == "__main__":
     print(jax.jit(no_return_lambda)(True, 1.0))
     print(jax.jit(aux)(True, jnp.ones(3)))
     print(power_iteration(jnp.eye(2)))
+    print(jax.jit(ema)(jnp.arange(5.0)))
     print(lax.fori_loop(0, 3, promoted, 0))
     print(lax.fori_loop(0, 3, floor_halving, jnp.int32(8)))
     print(lax.while_loop(lambda s: s[0] < 3, steps, (jnp.int32(0), jnp.float32(1.0))))
@@ -118,3 +139,4 @@ if __name__ == "__main__":
     print(jax.jit(unknown_kind)(True, jnp.int32(1)))
     print(lax.fori_loop(0, 3, static_paths, jnp.float32(1.0)))
     print(jax.jit(both_log)(True, 1.0))
+    print(lax.scan(listed, 0.0, jnp.arange(3.0)))
