@@ -215,11 +215,25 @@ def _jit_call(info: FunctionInfo, site: ast.expr, offset: int) -> JitCall | None
 def static_parameters(info: FunctionInfo, site: ast.expr) -> frozenset[str] | None:
     """The parameters a jit site declares static (``static_argnums`` and ``static_argnames``
     imply each other, as in ``jax.jit``); None when they are not literals."""
+    return declared_parameters(info, site, "static_argnames", "static_argnums")
+
+
+def donated_parameters(info: FunctionInfo, site: ast.expr) -> frozenset[str] | None:
+    """The parameters a jit site donates (``donate_argnums``, ``donate_argnames``); None when
+    they are not literals."""
+    return declared_parameters(info, site, "donate_argnames", "donate_argnums")
+
+
+def declared_parameters(
+    info: FunctionInfo, site: ast.expr, argnames: str, argnums: str
+) -> frozenset[str] | None:
+    """The parameters a jit site names in ``argnames`` or by position in ``argnums``; None when
+    they are not literals (or a ``**`` spread may name them)."""
     keywords = site.keywords if isinstance(site, ast.Call) else []
     positional = info.positional_names()
     names: set[str] = set()
     for keyword in keywords:
-        if keyword.arg not in STATIC_KEYWORDS:
+        if keyword.arg not in (argnames, argnums):
             if keyword.arg is None:
                 return None
             continue
@@ -227,9 +241,9 @@ def static_parameters(info: FunctionInfo, site: ast.expr) -> frozenset[str] | No
         if items is None:
             return None
         for item in items:
-            if keyword.arg == "static_argnames" and isinstance(item, str):
+            if keyword.arg == argnames and isinstance(item, str):
                 names.add(item)
-            elif keyword.arg == "static_argnums" and type(item) is int:
+            elif keyword.arg == argnums and type(item) is int:
                 index = item + len(positional) if item < 0 else item
                 if 0 <= index < len(positional):
                     names.add(positional[index])
