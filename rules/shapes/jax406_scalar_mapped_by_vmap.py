@@ -1,0 +1,146 @@
+"""JAX406: a Python number passed where ``jax.vmap`` maps an axis."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.astutil import keyword_argument
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import Rule
+from jaxlint.semantic.values import FunctionRef, LayerRef, LibraryRef, refs
+
+from ..support.explain import snippet
+
+# wrappers that hand the call's arguments on unchanged
+PASSING = frozenset({"jax.jit"})
+
+
+class ScalarMappedByVmap(Rule):
+    """## What it does
+    Finds a call of a `jax.vmap`-ped function (also under `jax.jit`) that passes a Python
+    number (`2.0`, `True`, or a name bound once to one) where `vmap` maps an axis: a positional
+    argument whose `in_axes` entry is an integer (`in_axes=0` by default), or any keyword
+    argument, which `vmap` always maps along axis 0.
+
+    ## Why is this bad?
+    A number has no axis to map over: JAX raises `ValueError` ("vmap was requested to map its
+    argument along axis 0, which implies that its rank should be at least 1, but is only 0").
+    Mark the argument unmapped with `None` in `in_axes` (`in_axes=(0, None)`), and pass it by
+    position, or close over it.
+
+    ## Example
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    def scaled_norm(v, scale):
+        return scale * jnp.linalg.norm(v)
+
+    jax.vmap(scaled_norm)(jnp.ones((5, 3)), 2.0)
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+
+    def scaled_norm(v, scale):
+        return scale * jnp.linalg.norm(v)
+
+    jax.vmap(scaled_norm, in_axes=(0, None))(jnp.ones((5, 3)), 2.0)
+    ```
+
+    ## Fix safety
+    No automatic fix: whether the argument was meant to be a batch is the author's call.
+
+    ## References
+    - [jax.vmap](https://docs.jax.dev/en/latest/_autosummary/jax.vmap.html)
+    """
+
+    code = "JAX406"
+    name = "scalar-mapped-by-vmap"
+    message = "A Python number is passed where `jax.vmap` maps an axis"
+    outcome = "ValueError: vmap cannot map an argument of rank 0"
+    visits_anywhere = frozenset({ast.Call})
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if not node.args and not node.keywords:
+            return
+        layer = _mapping_layer(ctx.value(node.func))
+        if layer is None:
+            return
+        axes = _in_axes(layer)
+        if axes is None or any(isinstance(a, ast.Starred) for a in node.args):
+            return
+        mapped: list[ast.expr] = [
+            argument
+            for index, argument in enumerate(node.args)
+            if (axes if isinstance(axes, int) else axes[index] if index < len(axes) else None) is not None
+        ]
+        if isinstance(axes, int) or len(axes) == len(node.args):
+            # keywords are mapped along axis 0 (a tuple `in_axes` of another length than the
+            # positional arguments raises about `in_axes` itself)
+            mapped += [k.value for k in node.keywords if k.arg is not None]
+        for argument in mapped:
+            if _python_number(ctx, argument):
+                ctx.report(
+                    argument,
+                    f"`{snippet(ctx, argument)}` is a Python scalar, but `jax.vmap` (line "
+                    f"{layer.site.lineno}) maps this argument along an axis: JAX raises `ValueError` "  # pyright: ignore[reportAttributeAccessIssue]
+                    f"(an argument of rank 0 has no axis to map); mark it unmapped with `None` in "
+                    f"`in_axes` and pass it by position, or close over it",
+                )
+                return
+
+
+def _mapping_layer(value: object) -> LayerRef | None:
+    """The ``jax.vmap`` layer of a function value that receives the call's own arguments: no
+    ``partial`` or ``self`` bound around or inside it, only ``jax.jit`` outside it."""
+    found = refs(value)  # pyright: ignore[reportArgumentType]
+    if len(found) != 1:
+        return None
+    ref = next(iter(found))
+    if not isinstance(ref, (FunctionRef, LibraryRef)) or not ref.layers:
+        return None
+    if isinstance(ref, FunctionRef) and (ref.offset or ref.bound or ref.skip):
+        return None
+    for index, layer in enumerate(ref.layers):
+        if layer.transform == "jax.vmap":
+            outer = ref.layers[index + 1 :]
+            if layer.offset or layer.bound or not all(o.transform in PASSING and not o.bound for o in outer):
+                return None
+            return layer
+    return None
+
+
+def _in_axes(layer: LayerRef) -> int | list[int | None] | None:
+    """``in_axes`` when literal: an int for every argument, or one entry per position (None:
+    unmapped; a position with a pytree of axes counts as unknown, so unmapped). None when it
+    is not literal or maps nothing."""
+    call = layer.call
+    if call is None:
+        return 0  # `@jax.vmap`
+    in_axes = keyword_argument(call, "in_axes")
+    if in_axes is None and len(call.args) > 1:
+        in_axes = call.args[1]  # `jax.vmap(f, in_axes)`, `partial(jax.vmap, in_axes)`
+    if in_axes is None:
+        return 0
+    if isinstance(in_axes, ast.Constant):
+        return in_axes.value if type(in_axes.value) is int else None
+    if isinstance(in_axes, (ast.Tuple, ast.List)):
+        return [
+            e.value if isinstance(e, ast.Constant) and type(e.value) is int else None for e in in_axes.elts
+        ]
+    return None
+
+
+def _python_number(ctx: Context, argument: ast.expr, depth: int = 0) -> bool:
+    if isinstance(argument, ast.UnaryOp) and isinstance(argument.op, ast.USub):
+        argument = argument.operand
+    if isinstance(argument, ast.Constant):
+        return type(argument.value) in (int, float, bool)
+    if isinstance(argument, ast.Name) and depth < 3:
+        owner = ctx.scope.lookup(argument.id)
+        value = None if owner is None else owner.single_value(argument.id)
+        return value is not None and _python_number(ctx, value, depth + 1)
+    return False
