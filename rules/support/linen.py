@@ -1,0 +1,47 @@
+"""flax linen modules made in plain Python code: which construction an expression is, and
+whether the module needs ``init``/``apply`` to be called (it has parameters)."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.semantic import api
+from jaxlint.semantic.scopes import Scope
+
+COMPACT = frozenset({"flax.linen.compact", "flax.linen.module.compact"})
+
+
+def linen_construction(ctx: Context, expr: ast.expr) -> ast.Call | None:
+    """The ``Module(...)`` call ``expr`` is (or a name bound once to, in this scope or around
+    it), when that module has parameters: a flax linen layer, or a linen module class of this
+    file with a ``@nn.compact`` ``__call__`` or a ``setup``."""
+    if isinstance(expr, ast.Name):
+        owner = ctx.scope.lookup(expr.id)
+        value = None if owner is None else owner.single_value(expr.id)
+        if not isinstance(value, ast.Call) or owner is None:
+            return None
+        return value if _has_parameters(ctx, value, owner) else None
+    if isinstance(expr, ast.Call) and _has_parameters(ctx, expr, ctx.scope):
+        return expr
+    return None
+
+
+def _has_parameters(ctx: Context, call: ast.Call, scope: Scope) -> bool:
+    if ctx.model.qualname(call.func, scope) in api.LINEN_LAYERS:
+        return True
+    if not isinstance(call.func, ast.Name):
+        return False
+    owner = scope.lookup(call.func.id)
+    cls = None if owner is None else owner.single_def(call.func.id)
+    if not isinstance(cls, ast.ClassDef) or not ctx.model.is_flax_module(cls):
+        return False
+    class_scope = ctx.model.index.scopes.get(cls)
+    for statement in cls.body:
+        if isinstance(statement, ast.FunctionDef) and statement.name == "setup":
+            return True
+        if isinstance(statement, ast.FunctionDef) and statement.name == "__call__":
+            return any(
+                ctx.model.qualname(d, class_scope or scope) in COMPACT for d in statement.decorator_list
+            )
+    return False

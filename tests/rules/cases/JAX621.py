@@ -1,0 +1,61 @@
+# A flax linen module with parameters runs only bound to the variables `init` made: called
+# directly it raises `CallCompactUnboundModuleError` (a module set up in `setup`:
+# `AttributeError`), measured with flax beside JAX 0.10.2. Inside a module's methods, in helpers
+# they call, through `bind`, and for a module without parameters, the call is fine.
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+
+
+class Encoder(nn.Module):
+    features: int = 8
+
+    @nn.compact
+    def __call__(self, x):
+        return nn.tanh(mlp(x, self.features))
+
+
+class Doubler(nn.Module):
+    def __call__(self, x):
+        return x * 2
+
+
+def mlp(x, features):
+    return nn.Dense(features)(x)  # made and called inside Encoder's compact method: fine
+
+
+def encode(x):
+    enc = Encoder()
+    return enc(x)  # error: JAX621
+
+
+def dense_on_the_spot(x):
+    return nn.Dense(2)(x)  # error: JAX621
+
+
+# near misses
+
+
+def bound(x):
+    enc = Encoder()
+    variables = enc.init(jax.random.key(0), x)
+    return enc.bind(variables)(x), enc.apply(variables, x)
+
+
+def no_parameters(x):
+    return Doubler()(x)
+
+
+x0 = jnp.ones((2, 5))
+
+if __name__ == "__main__":
+    print(bound(x0)[1].shape, no_parameters(x0).shape)
+    try:
+        encode(x0)
+    except Exception as error:
+        print(type(error).__name__)
+    try:
+        dense_on_the_spot(x0)
+    except Exception as error:
+        print(type(error).__name__)
+    print(nn.LayerNorm()(x0))  # error: JAX621
