@@ -1632,11 +1632,18 @@ class Interpreter:
         if passed is None or defining is None or defining.kind != "module":
             return
         for name, default in parameter_defaults(target.node.args).items():
-            if name in consumed and name not in passed and isinstance(default, ast.Name):
+            if name not in consumed or name in passed or default is None:
+                continue
+            written = default_key_text(target.name, name)
+            if isinstance(default, ast.Name):
                 # the module's value, or, while module code runs (and calls this), its value there
                 value = self.model.outer_value(target.scope, default.id)
-                if key_ids(value) and self.tracker is not None and self.state is not None:
-                    self.tracker.consume(node, key_ids(value), default.id, "", self.state)
+                root = default.id
+            else:  # `key=jax.random.key(0)`: made once, when the `def` ran
+                value = self.model.values.get(default, UNKNOWN)
+                root = written  # held by the function, as a global is: the same on every iteration
+            if key_ids(value) and self.tracker is not None and self.state is not None:
+                self.tracker.consume(node, key_ids(value), written, root, self.state)
 
     def consume_closed_over(self, transform: Transform, node: ast.Call) -> None:
         """``lax.cond(p, f, g)``, ``lax.scan(f, init, xs)``: the call runs its functions here, so
@@ -2751,6 +2758,11 @@ def _consumed_text(key: KeyId, call: ast.Call) -> str:
     if is_fold(key) and call.args:
         return _key_text(call.args[0])
     return _key_name(key)
+
+
+def default_key_text(function: str, parameter: str) -> str:
+    """How a key a ``def`` makes as a parameter's default is named in findings."""
+    return f"{function}(..., {parameter}=...)"
 
 
 def _key_name(key: object) -> str:

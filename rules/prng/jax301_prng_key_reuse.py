@@ -17,6 +17,7 @@ from ..support.paths import path_root, plain_path
 from .carry import ThreadCarriedKey, thread_carried_key
 from .keypaths import (
     REPEATING,
+    default_key,
     drawn_only_at,
     handed_over_once,
     local_of_a_single_run,
@@ -135,12 +136,17 @@ class PrngKeyReuse(Rule):
         partial = node in ctx.model.partial_calls or first in ctx.model.partial_calls
         bound = node in ctx.model.bound_key_calls or first in ctx.model.bound_key_calls
         elsewhere = _held_elsewhere(ctx, event.key)
+        default = default_key(event.key)
         if bound:  # `add = partial(noise, key)` called twice
             what = f"key `{event.key}`"
             advice = BOUND_KEY_ADVICE
         elif partial:  # the calls consume a key that `event.key` holds (a field, an item)
             what = f"a key held by `{event.key}`"
             advice = "split that key and pass each call a record holding a key of its own"
+        elif default is not None:  # `def noise(x, key=jax.random.key(0))` called twice
+            function, parameter = default
+            what = f"the default `{parameter}` of `{function}`, a key made once when the `def` ran,"
+            advice = f"give `{function}` no default key and pass each call a key of its own (split)"
         elif elsewhere:  # `m.sample_a(); m.sample_b()`, both drawing from `self.key`
             same = isinstance(first, ast.Call) and ast.dump(first.func) == ast.dump(node.func)
             drawer = "the method draws" if same else "both methods draw"

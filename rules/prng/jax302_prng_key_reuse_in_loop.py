@@ -19,6 +19,7 @@ from ..support.paths import path_root, plain_path
 from .carry import ThreadCarriedKey, carried_leaf, hands_back_carried, thread_carried_key
 from .keypaths import (
     calls_passing,
+    default_key,
     drawn_only_at,
     handed_over_once,
     local_of_a_single_run,
@@ -200,9 +201,15 @@ class PrngKeyReuseInLoop(Rule):
                 if event.via in ("", event.repeated_by)
                 else f"inside `{event.via}`, which it runs"
             )
+            default = default_key(event.key)
+            what = (
+                f"key `{event.key}`"
+                if default is None
+                else f"the default `{default[1]}` of `{default[0]}`, a key made when the `def` ran,"
+            )
             ctx.report(
                 node,
-                f"key `{event.key}` is made outside {event.compiled_by} `{event.repeated_by}` and consumed {inside}: "
+                f"{what} is made outside {event.compiled_by} `{event.repeated_by}` and consumed {inside}: "
                 f"it is a constant of the {program}, so every call draws the same random "
                 f"numbers; pass the key as an argument and split it for each call",
             )
@@ -251,6 +258,16 @@ class PrngKeyReuseInLoop(Rule):
             and isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
             and event.key not in stored_names(loop.body)  # a key rebound in the loop is split there already
         )
+        default = default_key(event.key)
+        if default is not None:  # `noise(x)` in a loop, `def noise(x, key=jax.random.key(0))`
+            function, parameter = default
+            ctx.report(
+                node,
+                f"`{function}` draws from its default `{parameter}`, a key made once when the `def` "
+                f"ran, on every iteration: every iteration draws the same random numbers; pass each "
+                f"call a key of its own (split one in the loop)",
+            )
+            return
         ctx.report(
             node,
             f"key `{event.key}` is created outside the loop and consumed on every iteration: every "

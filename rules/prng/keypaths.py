@@ -5,6 +5,7 @@ the value it starts from is a local of code that runs once per call (a fix may s
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterable
 
 from jaxlint.engine.astutil import encloses
@@ -118,3 +119,10 @@ def drawn_only_at(info: FunctionInfo, root: str, key: str, calls: tuple[ast.Call
         isinstance(n, ast.Call) and all(n is not c for c in calls) and passed_as(n, key) is not None
         for n in ast.walk(owner.node)
     )
+
+
+def default_key(key: str) -> tuple[str, str] | None:
+    """The function and parameter of a key a call consumes as the parameter's default, as the
+    interpreter names it (``noise(..., key=...)``), else None."""
+    found = re.fullmatch(r"(\w+)\(\.\.\., (\w+)=\.\.\.\)", key)
+    return None if found is None else (found[1], found[2])

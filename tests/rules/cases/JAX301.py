@@ -290,6 +290,20 @@ def default_and_given(x, key):
     return noise_by_default(x) + noise_by_default(x, key)  # ok: one default, one given
 
 
+def jitter(x, scale=0.1, key=jax.random.key(0)):
+    return x + scale * jax.random.normal(key, x.shape)
+
+
+def two_views(x):
+    first = jitter(x)
+    return first, jitter(x)  # error: JAX301 (the key `def jitter` made, drawn again)
+
+
+def two_given_views(x, key):
+    a, b = jax.random.split(key)
+    return jitter(x, key=a), jitter(x, 0.2, b)  # ok: each call is given its own key
+
+
 def shuffle_in_step(key, images, labels):
     images = jax.random.permutation(key, images)
     labels = jax.random.permutation(key, labels)  # error: JAX301 (the same order: no split fix)

@@ -584,6 +584,21 @@ def default_step(x):
     return noise_by_default(x)  # error: JAX302 (the default key, made when the def ran)
 
 
+def made_by_default(x, key=jax.random.key(3)):
+    return x + jax.random.normal(key, x.shape)
+
+
+def augmented(x, steps):
+    views = []
+    for _ in range(steps):
+        views.append(made_by_default(x))  # error: JAX302 (the default key on every iteration)
+    return views
+
+
+def augmented_with_keys(x, key, steps):
+    return [made_by_default(x, k) for k in jax.random.split(key, steps)]  # ok: a key each
+
+
 @jax.jit
 def given_default_step(x, key):
     return noise_by_default(x, key)  # ok: the caller's key
