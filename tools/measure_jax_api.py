@@ -33,7 +33,7 @@ and ``fft``), ``jax.lax``, ``jax.nn``, ``jax.random``, ``jax.ops``, ``jax.image`
 5. for each ``jax.random`` function taking a key, calls it twice on one typed key under
    ``jax.debug_key_reuse(True)``: a ``KeyReuseError`` on the second call means it consumes the
    key. The static checker's signature (``jax.experimental.key_reuse``) must agree;
-6. for each NumPy function with a ``jax.numpy`` namesake, finds a NumPy baseline and traces its
+6. for each NumPy (SciPy) function with a ``jax.numpy`` (``jax.scipy``) namesake, finds a baseline and traces its
    first array argument: ``TracerArrayConversionError`` means NumPy rejects a tracer; a result
    means it works on one (``np.sum`` delegates to the array's method).
 
@@ -91,6 +91,8 @@ MODULES = (
     "jax.image",
 )
 JNP_MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft")
+# modules named after a NumPy-side one whose functions are measured on tracers (step 6)
+NAMESAKE_MODULES = (*JNP_MODULES, "jax.scipy.")
 
 # Never called: they read or write files or change global state.
 SKIP = frozenset(
@@ -1021,8 +1023,11 @@ def consumes_key(call: Call, name: str) -> tuple[bool | None, bool | None]:
 
 
 def numpy_namesake(qualname: str) -> tuple[str, Any] | None:
-    suffix = qualname.removeprefix("jax.numpy.")
-    module_name, _, name = f"numpy.{suffix}".rpartition(".")
+    """The NumPy (or SciPy) function a ``jax.numpy`` (or ``jax.scipy``) function is named after."""
+    if qualname.startswith("jax.scipy."):
+        module_name, _, name = qualname.removeprefix("jax.").rpartition(".")
+    else:
+        module_name, _, name = f"numpy.{qualname.removeprefix('jax.numpy.')}".rpartition(".")
     try:
         module = importlib.import_module(module_name)
         with warnings.catch_warnings():
@@ -1116,7 +1121,7 @@ def run(only: Sequence[str] = (), verbose: bool = False) -> Report:
             if only and qualname not in only:
                 continue
             report.scanned[module_name] += 1
-            namesake = numpy_namesake(qualname) if module_name in JNP_MODULES else None
+            namesake = numpy_namesake(qualname) if module_name.startswith(NAMESAKE_MODULES) else None
             if namesake is not None:
                 numpy_names[namesake[0]] = namesake[1]
             names = None

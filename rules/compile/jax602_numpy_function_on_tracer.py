@@ -13,9 +13,10 @@ from jaxlint.semantic.transforms import STAGED
 from jaxlint.semantic.values import is_traced
 
 from ..support.explain import runs_only_traced, snippet, why_traced
-from .numpy_api import NUMPY_CONVERTS_TRACER
+from .numpy_api import NUMPY_CONVERTS_TRACER, SCIPY_CONVERTS_TRACER
 
-NUMPY_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in NUMPY_CONVERTS_TRACER)
+CONVERTS_TRACER = NUMPY_CONVERTS_TRACER | SCIPY_CONVERTS_TRACER
+NUMPY_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in CONVERTS_TRACER)
 # Keywords that mean the same to the NumPy function and its jax.numpy namesake.
 SHARED_KEYWORDS = frozenset({"axis", "keepdims", "dtype", "ddof", "ord", "optimize", "decimals"})
 
@@ -27,7 +28,9 @@ class NumpyFunctionOnTracer(Rule):
     NumPy array. (`np.asarray(x)` and other conversions are JAX503; NumPy functions that call a
     method of their argument, such as `np.sum(x)` or `np.reshape(x, s)`, work on tracers and are
     not reported.) Also the NumPy functions measured to catch the conversion error and answer
-    anyway: `np.array_equal(x, y)` on a tracer is `False`, whatever the values.
+    anyway: `np.array_equal(x, y)` on a tracer is `False`, whatever the values. And the SciPy
+    functions measured to convert a tracer (`scipy.special.expit`, `scipy.linalg.expm`), whose
+    `jax.scipy` namesake traces.
 
     ## Why is this bad?
     NumPy computes on concrete host arrays: it calls `__array__` on its argument, and a tracer has
@@ -94,6 +97,13 @@ class NumpyFunctionOnTracer(Rule):
         if culprit is None:
             return
         qualname: str = ctx.qualname(node.func)  # pyright: ignore[reportAssignmentType]
+        if qualname in SCIPY_CONVERTS_TRACER:  # no fix: `jax.scipy` may need importing as a module
+            ctx.report(
+                node,
+                f"`{qualname}` converts traced `{snippet(ctx, culprit)}` to a NumPy array: JAX raises "
+                f"`TracerArrayConversionError` ({why_traced(ctx, culprit)}); use `jax.{qualname}`",
+            )
+            return
         name = qualname.removeprefix("numpy.")
         fixable = all(k.arg in SHARED_KEYWORDS for k in node.keywords)
         ctx.report(
@@ -130,7 +140,7 @@ class NumpyFunctionOnTracer(Rule):
 def _traced_operand(ctx: Context, node: ast.Call) -> ast.expr | None:
     """The first traced argument of a converting NumPy call (an argument that is itself such a
     call on a tracer counts: it is reported too, and rewritten to return a tracer)."""
-    if callee_leaf(node) not in NUMPY_LEAVES or ctx.qualname(node.func) not in NUMPY_CONVERTS_TRACER:
+    if callee_leaf(node) not in NUMPY_LEAVES or ctx.qualname(node.func) not in CONVERTS_TRACER:
         return None
     for argument in [*node.args, *(k.value for k in node.keywords)]:
         value = argument.value if isinstance(argument, ast.Starred) else argument

@@ -12,6 +12,8 @@ every one), cover what the measurement cannot reach (``jnp.where``'s second and 
   as are conversions (``np.asarray``: JAX503), ``np.random``, and functions whose ``jax.numpy``
   namesake fails under ``jit`` too (``np.nonzero``, ``np.unique``). ``np.clip`` and ``np.ptp`` call
   the array's method with NumPy's signature (``out=``), which JAX's does not take, and convert.
+- :data:`SCIPY_CONVERTS_TRACER`: SciPy functions measured to reject a tracer whose ``jax.scipy``
+  namesake works under ``jit`` (``scipy.special.expit``).
 - :data:`JNP_REJECTS_SEQUENCE`: ``jax.numpy`` functions that raise ``TypeError`` ("requires
   ndarray or scalar arguments") when a Python list or tuple is passed at one of the given
   positions, unlike NumPy. Constructors (``array``, ``asarray``, ``stack``, ``concatenate``...)
@@ -63,6 +65,8 @@ def _measured_converters() -> frozenset[str]:
     namesake works under jit as it is called."""
     found = set()
     for qualname in measured.numpy_functions_rejecting_tracers():
+        if not qualname.startswith("numpy."):
+            continue
         namesake = "jax.numpy." + qualname.removeprefix("numpy.")
         if (
             qualname not in _NOT_REWRITTEN
@@ -78,6 +82,26 @@ def _measured_converters() -> frozenset[str]:
 NUMPY_CONVERTS_TRACER = (
     frozenset(f"numpy.{name}" for name in (_UFUNCS + _CONVERTING).split()) | _measured_converters()
 )
+
+
+def _measured_scipy_converters() -> frozenset[str]:
+    """SciPy functions measured to raise ``TracerArrayConversionError`` whose ``jax.scipy``
+    namesake works under jit as it is called (``scipy.special.expit``)."""
+    found = set()
+    for qualname in measured.numpy_functions_rejecting_tracers():
+        namesake = "jax." + qualname
+        if (
+            qualname.startswith("scipy.")
+            and measured.numpy_tracer_error(qualname) == "TracerArrayConversionError"
+            and measured.concrete_parameters(namesake) is not None
+            and measured.required_under_jit(namesake) is None
+            and measured.fails_under_jit(namesake) is None
+        ):
+            found.add(qualname)
+    return frozenset(found)
+
+
+SCIPY_CONVERTS_TRACER = _measured_scipy_converters()
 
 _FIRST = """
 abs absolute acos acosh all amax amin angle any arccos arccosh arcsin arcsinh arctan arctanh argmax
