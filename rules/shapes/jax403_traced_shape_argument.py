@@ -30,6 +30,7 @@ from ..support.explain import (
 )
 from ..support.library import array_method_receiver, jitted_library_call
 from ..support.staging import compile_time_eval, computed_by_numpy, numpy_advice
+from .jax402_data_dependent_output_size import SIZED_FUNCTIONS
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,9 @@ class DynamicSliceWindow(FixRequest):
 # Array methods whose arguments are a shape (`x.reshape(n, -1)`); functions come from the
 # measured facts of `jaxlint.semantic.measured`.
 ARRAY_SHAPE_METHODS = frozenset({"reshape", "broadcast_to"})
+# keywords that give a data-dependent result its size: where one makes a parameter optional,
+# the parameter is JAX402's (the remedy is to pass the size)
+SIZE_KEYWORDS = frozenset(keyword for keyword, _ in SIZED_FUNCTIONS.values())
 
 
 class TracedShapeArgument(Rule):
@@ -134,6 +138,15 @@ class TracedShapeArgument(Rule):
             self.check_staged_constant(node, ctx)
             return
         culprit, parameter, error = found
+        optional = _made_optional_by(ctx, node, parameter)
+        if optional is not None:  # `jnp.delete(x, i)`: a keyword lets JAX take it traced
+            ctx.report(
+                node,
+                f"`{snippet(ctx, node)}` needs a concrete `{parameter}` but `{snippet(ctx, culprit)}` is "
+                f"traced: JAX raises `{error}` ({why_traced(ctx, culprit)}); pass `{optional}=True` "
+                f"where that holds, and JAX takes a traced `{parameter}`",
+            )
+            return
         if len(node.args) == 1 and not node.keywords:
             parameter = LONE_ARGUMENT_NAMES.get((ctx.qualname(node.func) or "", parameter), parameter)
         several = _traced_parameters(ctx, culprit)
@@ -272,13 +285,13 @@ class TracedShapeArgument(Rule):
             if isinstance(argument, ast.Starred) or (first and position > agree):
                 break
             parameter = params.find(position=position)
-            if _needs_concrete(parameter) and is_traced(ctx.value(argument)):
+            if _needs_concrete(parameter, node) and is_traced(ctx.value(argument)):
                 return argument, parameter.name, parameter.error  # pyright: ignore[reportOptionalMemberAccess]
         for keyword in node.keywords:
             parameter = params.find(keyword=keyword.arg)
             if first and (parameter is None or parameter.position is None or parameter.position > agree):
                 continue  # a method's keyword that may not be the function's
-            if _needs_concrete(parameter) and is_traced(ctx.value(keyword.value)):
+            if _needs_concrete(parameter, node) and is_traced(ctx.value(keyword.value)):
                 return keyword.value, parameter.name, parameter.error  # pyright: ignore[reportOptionalMemberAccess]
         return None
 
@@ -436,12 +449,26 @@ def _window(ctx: Context, node: ast.Subscript) -> DynamicSliceWindow | None:
     return None
 
 
-def _needs_concrete(parameter: ConcreteParameter | None) -> bool:
-    """Whether ``parameter`` must be concrete in this call. A parameter another one can make
-    optional (``repeats`` of ``jnp.repeat`` with ``total_repeat_length``) is JAX402's: the remedy
-    is to pass that size. One that takes a traced array as well as a concrete int (``bins`` of
-    ``jnp.histogram``) is left alone: a tracer there may well be an array."""
-    return parameter is not None and not parameter.unless and not parameter.array_ok
+def _made_optional_by(ctx: Context, call: ast.Call, name: str) -> str | None:
+    """The keyword that lets ``call``'s parameter ``name`` be traced (``assume_unique_indices``)."""
+    params = concrete_parameters(ctx.qualname(call.func) or "")
+    parameter = None if params is None else params.find(keyword=name)
+    return parameter.unless[0] if parameter is not None and parameter.unless else None
+
+
+def _needs_concrete(parameter: ConcreteParameter | None, call: ast.Call | None = None) -> bool:
+    """Whether ``parameter`` must be concrete in ``call``. One that takes a traced array as well
+    as a concrete int (``bins`` of ``jnp.histogram``) is left alone: a tracer there may well be
+    an array. One another keyword makes optional must be concrete where the call does not pass
+    that keyword (``obj`` of ``jnp.delete`` without ``assume_unique_indices``); where the remedy
+    is to pass a size (``repeats`` of ``jnp.repeat``: ``total_repeat_length``) it is JAX402's."""
+    if parameter is None or parameter.array_ok:
+        return False
+    if not parameter.unless:
+        return True
+    if call is None or any(unless in SIZE_KEYWORDS for unless in parameter.unless):
+        return False
+    return not any(k.arg is None or k.arg in parameter.unless for k in call.keywords)
 
 
 def _first_traced(ctx: Context, candidates: list[ast.expr]) -> ast.expr | None:
