@@ -1321,14 +1321,17 @@ def optax_stateful() -> dict[str, Any]:
     carries what earlier steps did (``stateful``: their ``update`` changes some array leaf of
     the state, Adam's moments and count, momentum; re-initialised every step, such an
     optimizer forgets it), and those whose ``update`` raises without ``params``
-    (``needs_params``: weight decay, trust ratios). Empty (with no version) without optax."""
+    (``needs_params``: weight decay, trust ratios), and those whose ``update`` takes required
+    keyword-only arguments (``needs_keywords``: ``lbfgs``'s line search needs ``value``, ``grad``
+    and ``value_fn``). Empty (with no version) without optax."""
     try:
         import optax
     except ImportError:
-        return {"optax_version": None, "stateful": [], "needs_params": []}
+        return {"optax_version": None, "stateful": [], "needs_params": [], "needs_keywords": {}}
     params, grads = {"w": jnp.ones(2)}, {"w": jnp.full(2, 0.5)}
     found: list[str] = []
     needs_params: list[str] = []
+    needs_keywords: dict[str, list[str]] = {}
     for name in sorted(dir(optax)):
         function = getattr(optax, name)
         if name.startswith("_") or inspect.isclass(function) or not callable(function):
@@ -1338,6 +1341,10 @@ def optax_stateful() -> dict[str, Any]:
                 warnings.simplefilter("ignore")
                 transformation = function(learning_rate=0.1)
                 state = transformation.init(params)
+                extra = _required_update_keywords(transformation, grads, state, params)
+                if extra:
+                    needs_keywords[f"optax.{name}"] = extra
+                    continue
                 _, after = transformation.update(grads, state, params)
         except Exception:  # takes no learning rate alone, or is no optimizer
             continue
@@ -1353,7 +1360,33 @@ def optax_stateful() -> dict[str, Any]:
             not np.array_equal(np.asarray(a), np.asarray(b)) for a, b in zip(before_leaves, after_leaves)
         ):
             found.append(f"optax.{name}")
-    return {"optax_version": optax.__version__, "stateful": found, "needs_params": needs_params}
+    return {
+        "optax_version": optax.__version__,
+        "stateful": found,
+        "needs_params": needs_params,
+        "needs_keywords": needs_keywords,
+    }
+
+
+def _required_update_keywords(transformation: Any, grads: Any, state: Any, params: Any) -> list[str]:
+    """The keyword-only arguments ``update(grads, state, params)`` says it misses, when the
+    update then runs with them given (``value``, ``grad``, ``value_fn`` of a line search)."""
+    try:
+        transformation.update(grads, state, params)
+        return []
+    except TypeError as error:
+        missing = re.findall(r"'(\w+)'", str(error)) if "keyword-only" in str(error) else []
+    if not missing:
+        return []
+
+    def loss(tree: Any) -> Any:
+        return sum(jnp.sum(leaf**2) for leaf in jax.tree_util.tree_leaves(tree))
+
+    given = {"value": loss(params), "grad": grads, "value_fn": loss}
+    if any(name not in given for name in missing):
+        return []
+    transformation.update(grads, state, params, **{name: given[name] for name in missing})
+    return missing
 
 
 # argument sets tried, in order, to build each flax nnx layer (with `rngs=nnx.Rngs(0)`)

@@ -172,6 +172,14 @@ def optimizers_needing_params() -> frozenset[str]:
 
 
 @cache
+def optimizers_needing_keywords() -> dict[str, tuple[str, ...]]:
+    """The optax optimizers whose ``update`` requires keyword-only arguments, and those
+    arguments (measured: ``lbfgs``'s line search needs ``value``, ``grad`` and ``value_fn``)."""
+    found = _data().get("optimizers", {}).get("needs_keywords", {})
+    return {name: tuple(keywords) for name, keywords in found.items()}
+
+
+@cache
 def nnx_layer_variables() -> dict[str, frozenset[str]]:
     """The flax nnx layers and the attributes of each that hold a variable (measured:
     ``nnx.Linear`` holds ``kernel`` and ``bias``)."""
