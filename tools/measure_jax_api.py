@@ -1232,6 +1232,7 @@ def to_json(report: Report) -> dict[str, Any]:
         "records": library_records(),
         "optimizers": optax_stateful(),
         "nnx_layers": nnx_layers(),
+        "linen_layers": linen_layers(),
         "keys": {
             "consumes": sorted(report.consumes),
             "does_not_consume": sorted(report.keeps),
@@ -1425,6 +1426,64 @@ def nnx_layers() -> dict[str, Any]:
                 found[f"flax.nnx.{name}"] = held
             break
     return {"flax_version": flax.__version__, "variables": found}
+
+
+# argument sets tried, in order, to build each flax linen layer
+LINEN_LAYER_ARGUMENTS: list[tuple[tuple[Any, ...], dict[str, Any]]] = [
+    ((3,), {}),
+    ((4, 3), {}),
+    ((3, (3,)), {}),
+    ((), {"num_heads": 1}),
+    ((), {"use_running_average": True}),
+    ((), {"num_groups": 2}),
+    ((), {}),
+]
+
+
+def linen_layers() -> dict[str, Any]:
+    """The flax linen layers whose instance raises when called outside ``init``/``apply``
+    (``CallCompactUnboundModuleError``; a layer set up in ``setup``: ``AttributeError``):
+    the layers with parameters. Measured: a small layer is built and called unbound. Empty
+    (with no version) without flax."""
+    try:
+        import flax
+        import flax.linen as nn
+    except ImportError:
+        return {"flax_version": None, "unbound_call_raises": []}
+    inputs = (jnp.ones((2, 4, 4)), jnp.ones((2,), int))  # features, or token ids (`Embed`)
+    found: list[str] = []
+    for name in sorted(dir(nn)):
+        cls = getattr(nn, name)
+        if not (inspect.isclass(cls) and issubclass(cls, nn.Module)) or cls is nn.Module:
+            continue
+        for args, keywords in LINEN_LAYER_ARGUMENTS:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    layer = cls(*args, **keywords)
+            except Exception:  # other arguments needed
+                continue
+            if any(_raises_unbound(layer, given) for given in inputs):
+                found.append(f"flax.linen.{name}")
+            break
+    return {"flax_version": flax.__version__, "unbound_call_raises": found}
+
+
+def _raises_unbound(layer: Any, given: Any) -> bool:
+    """Whether calling ``layer`` unbound raises flax's unbound-module error."""
+    import flax.errors
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            layer(given)
+    except flax.errors.CallCompactUnboundModuleError:
+        return True
+    except AttributeError as error:
+        return "setup" in str(error)
+    except Exception:  # fails otherwise (the input does not suit it): not this error
+        return False
+    return False
 
 
 # Pytree classes of libraries whose instances JAX code hands to `jit` (a flax `TrainState` to a

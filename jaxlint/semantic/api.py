@@ -697,27 +697,3 @@ NUMPY_ARRAY_MAKERS = frozenset(
         *SCALAR_TYPES,
     )
 )
-
-# flax linen layers with parameters: an instance called outside `init`/`apply` raises
-# (`CallCompactUnboundModuleError`; `Embed`, set up in `setup`: `AttributeError`), measured with
-# flax as installed beside JAX 0.10.2.
-LINEN_LAYERS = frozenset(
-    f"flax.linen.{name}"
-    for name in (
-        "Dense",
-        "DenseGeneral",
-        "Conv",
-        "ConvTranspose",
-        "Embed",
-        "LayerNorm",
-        "GroupNorm",
-        "RMSNorm",
-        "BatchNorm",
-        "MultiHeadDotProductAttention",
-        "SelfAttention",
-        "Dropout",
-        "LSTMCell",
-        "GRUCell",
-        "Sequential",
-    )
-)

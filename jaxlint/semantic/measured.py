@@ -180,6 +180,13 @@ def optimizers_needing_keywords() -> dict[str, tuple[str, ...]]:
 
 
 @cache
+def linen_layers_with_parameters() -> frozenset[str]:
+    """The flax linen layers whose instance raises when called outside ``init``/``apply``
+    (measured: ``nn.Dense(2)(x)`` raises ``CallCompactUnboundModuleError``)."""
+    return frozenset(_data().get("linen_layers", {}).get("unbound_call_raises", []))
+
+
+@cache
 def nnx_layer_variables() -> dict[str, frozenset[str]]:
     """The flax nnx layers and the attributes of each that hold a variable (measured:
     ``nnx.Linear`` holds ``kernel`` and ``bias``)."""

@@ -16,8 +16,9 @@ FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 class LinenModuleCalledUnbound(Rule):
     """## What it does
-    Finds a flax linen module that has parameters (a layer such as `nn.Dense`, or a module of
-    this file whose `__call__` is `@nn.compact` or which has a `setup`) made and then called
+    Finds a flax linen module that has parameters (a layer such as `nn.Dense`, measured to raise
+    when called unbound, or a module of this file whose `__call__` is `@nn.compact` or which has
+    a `setup`) made and then called
     directly in plain code: `Encoder()(x)`, or `enc = Encoder()` then `enc(x)`, at module level
     or in a function that is only ever called. Code in a module's methods, and functions handed
     elsewhere (to `apply(..., method=f)`, `nn.apply`), run with a bound module and are not checked.

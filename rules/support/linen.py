@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 
 from jaxlint.engine.context import Context
-from jaxlint.semantic import api
+from jaxlint.semantic import measured
 from jaxlint.semantic.scopes import Scope
 
 COMPACT = frozenset({"flax.linen.compact", "flax.linen.module.compact"})
@@ -15,7 +15,8 @@ COMPACT = frozenset({"flax.linen.compact", "flax.linen.module.compact"})
 def linen_construction(ctx: Context, expr: ast.expr) -> ast.Call | None:
     """The ``Module(...)`` call ``expr`` is (or a name bound once to, in this scope or around
     it), when that module has parameters: a flax linen layer, or a linen module class of this
-    file with a ``@nn.compact`` ``__call__`` or a ``setup``."""
+    file with a ``@nn.compact`` ``__call__`` or a ``setup``. Which layers have parameters is
+    measured (``tools/measure_jax_api.py``: called unbound, they raise)."""
     if isinstance(expr, ast.Name):
         owner = ctx.scope.lookup(expr.id)
         value = None if owner is None else owner.single_value(expr.id)
@@ -28,7 +29,7 @@ def linen_construction(ctx: Context, expr: ast.expr) -> ast.Call | None:
 
 
 def _has_parameters(ctx: Context, call: ast.Call, scope: Scope) -> bool:
-    if ctx.model.qualname(call.func, scope) in api.LINEN_LAYERS:
+    if ctx.model.qualname(call.func, scope) in measured.linen_layers_with_parameters():
         return True
     if not isinstance(call.func, ast.Name):
         return False
