@@ -1233,6 +1233,7 @@ def to_json(report: Report) -> dict[str, Any]:
         "optimizers": optax_stateful(),
         "nnx_layers": nnx_layers(),
         "linen_layers": linen_layers(),
+        "equinox_layers": equinox_key_layers(),
         "keys": {
             "consumes": sorted(report.consumes),
             "does_not_consume": sorted(report.keeps),
@@ -1467,6 +1468,42 @@ def linen_layers() -> dict[str, Any]:
                 found.append(f"flax.linen.{name}")
             break
     return {"flax_version": flax.__version__, "unbound_call_raises": found}
+
+
+# argument sets tried, in order, to build each equinox layer that takes a key
+EQX_LAYER_ARGUMENTS: list[tuple[Any, ...]] = [(4, 4), (1, 2, 3, 4), (1, 2, 3), (4, 4, 4, 4), (4,)]
+
+
+def equinox_key_layers() -> dict[str, Any]:
+    """The equinox layers (``eqx.nn.Linear``...) whose construction consumes the ``key`` they
+    are given: built twice from one key they come out identical, and from another key not.
+    Measured: small layers are built with ``key=``. Empty (with no version) without equinox."""
+    try:
+        import equinox as eqx
+    except ImportError:
+        return {"equinox_version": None, "consume_key": []}
+    found: list[str] = []
+    for name in sorted(dir(eqx.nn)):
+        cls = getattr(eqx.nn, name)
+        try:
+            if not inspect.isclass(cls) or "key" not in inspect.signature(cls).parameters:
+                continue
+        except (TypeError, ValueError):
+            continue
+        for args in EQX_LAYER_ARGUMENTS:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    built = [cls(*args, key=jax.random.key(seed)) for seed in (0, 0, 1)]
+            except Exception:  # other arguments needed
+                continue
+            leaves = [jax.tree_util.tree_leaves(eqx.filter(b, eqx.is_array)) for b in built]
+            same = all(np.array_equal(a, b) for a, b in zip(leaves[0], leaves[1]))
+            other = any(not np.array_equal(a, b) for a, b in zip(leaves[0], leaves[2]))
+            if leaves[0] and same and other:
+                found.append(f"equinox.nn.{name}")
+            break
+    return {"equinox_version": eqx.__version__, "consume_key": found}
 
 
 def _raises_unbound(layer: Any, given: Any) -> bool:

@@ -1791,6 +1791,10 @@ class Interpreter:
         every = [*args, *keywords.values()]
         if self.tracker is not None and qualname.startswith("jax.random."):
             return self.random_call(qualname, node, args, keywords, self.jax_call(qualname, node, every))
+        if self.tracker is not None and "key" in keywords and qualname in measured.key_consuming_layers():
+            argument = keyword_argument(node, "key")  # `eqx.nn.Linear(4, 4, key=k)` draws its weights
+            if argument is not None:
+                self.consume(node, argument, keywords["key"])
         if qualname in api.OPTAX_ARRAY_FUNCTIONS or qualname.startswith("optax.losses."):
             return array(any(is_traced(v) for v in every))  # `optax.global_norm(grads)`
         if qualname in api.OPTAX_TREE_FUNCTIONS:

@@ -187,6 +187,13 @@ def linen_layers_with_parameters() -> frozenset[str]:
 
 
 @cache
+def key_consuming_layers() -> frozenset[str]:
+    """The library layers whose construction consumes the ``key=`` they are given (measured:
+    two ``eqx.nn.Linear(..., key=k)`` come out identical)."""
+    return frozenset(_data().get("equinox_layers", {}).get("consume_key", []))
+
+
+@cache
 def nnx_layer_variables() -> dict[str, frozenset[str]]:
     """The flax nnx layers and the attributes of each that hold a variable (measured:
     ``nnx.Linear`` holds ``kernel`` and ``bias``)."""

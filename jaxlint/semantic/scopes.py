@@ -14,7 +14,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
+from jaxlint.semantic import measured
 from jaxlint.semantic.api import MUTATING_METHODS, RANDOM_CONSUMERS
+
+# the names of the library layers built from a `key=` they consume (`eqx.nn.Linear`)
+KEY_LAYER_NAMES = frozenset(name.rsplit(".", 1)[1] for name in measured.key_consuming_layers())
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
@@ -453,8 +457,10 @@ class _ScopeBuilder:
             self.index.calls.append((node, scope))
         if tail is not None:
             scope.function.note_call(tail)
-            if own in RANDOM_CONSUMERS:
-                scope.function.note_random_call(node)
+            if own in RANDOM_CONSUMERS or (
+                tail in KEY_LAYER_NAMES and any(k.arg == "key" for k in node.keywords)
+            ):
+                scope.function.note_random_call(node)  # a draw, or a layer built from `key=`
         for argument in node.args:  # a function passed on (`jax.jit(draw)`) may be called later
             passed = argument.attr if isinstance(argument, ast.Attribute) else getattr(argument, "id", None)
             if passed is not None:

@@ -9,6 +9,7 @@ from jaxlint.engine.astutil import callee_leaf, encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.semantic import measured
 from jaxlint.semantic.bodies import step_counter
 
 from ..support.blocks import is_local_name, own_nodes
@@ -126,7 +127,7 @@ class PrngKeyReuse(Rule):
         if _compared_alike(ctx, node, first):
             return  # `a = normal(key); b = normal(key); assert array_equal(a, b)`: sameness is the point
         consumer = snippet(ctx, first.func, 32) if isinstance(first, ast.Call) else "a call"
-        splits = any(_is_split(ctx, call) for call in (node, first))
+        splits = any(_is_split(ctx, call) for call in (node, first)) or _layer_and_other(ctx, node, first)
         effect = (
             "the draws differ, but they are not guaranteed independent: a consumed key is never "
             "used again (`KeyReuseError` under `jax_debug_key_reuse`)"
@@ -240,6 +241,14 @@ def _held_elsewhere(ctx: Context, key: str) -> bool:
     from, consumed here through calls of those methods (no fix can split it here)."""
     root = key.split(".", 1)[0]
     return root == "self" and "." in key and not is_local_name(ctx, root)
+
+
+def _layer_and_other(ctx: Context, node: ast.Call, first: ast.AST) -> bool:
+    """A layer built from the key (which splits it inside) and another consumer: they draw
+    different bits from it, though not independent ones. Two alike layers draw the same."""
+    names = [ctx.qualname(c.func) if isinstance(c, ast.Call) else None for c in (node, first)]
+    layers = measured.key_consuming_layers()
+    return any(name in layers for name in names) and names[0] != names[1]
 
 
 def _is_split(ctx: Context, call: ast.AST) -> bool:
