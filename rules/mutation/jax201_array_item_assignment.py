@@ -9,7 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import ClosedOver, LocalLeaf, RecordField
-from jaxlint.semantic.values import is_mask
+from jaxlint.semantic.values import is_jax_array, is_mask, is_traced_leaf
 
 from ..support.arrays import (
     array_evidence,
@@ -109,8 +109,21 @@ class ArrayItemAssignment(Rule):
 
     def visit_Assign(self, node: ast.Assign, ctx: Context) -> None:
         for target in node.targets:
-            if isinstance(target, ast.Subscript):
+            if isinstance(target, ast.Subscript) and _at_helper(ctx, target.value):
+                self.check_helper(node, target, ctx)
+            elif isinstance(target, ast.Subscript):
                 self.check(node, target, node.value, ctx)
+
+    def check_helper(self, node: ast.Assign, target: ast.Subscript, ctx: Context) -> None:
+        """``x.at[i] = v``: an assignment into the ``.at`` helper, not an update."""
+        array = snippet(ctx, target.value.value)  # pyright: ignore[reportAttributeAccessIssue]
+        index = index_snippet(ctx, target.slice)
+        ctx.report(
+            node,
+            f"`{array}.at[{index}] = ...` assigns into the `.at` helper, which takes no item "
+            f"assignment: JAX raises `TypeError`; `.at[...]` updates through its methods and "
+            f"returns the new array, `{array} = {array}.at[{index}].set({snippet(ctx, node.value)})`",
+        )
 
     def check(self, node: ast.Assign, target: ast.Subscript, value: ast.expr, ctx: Context) -> None:
         evidence = array_evidence(ctx, target, value)
@@ -157,3 +170,12 @@ class ArrayItemAssignment(Rule):
             return FunctionalSet(use_where=mask, safe=False, leaf=leaf) if leaf else None
         safe = rewrite_is_safe(ctx, target.value) and (not mask or keeps_dtype(node.value))
         return FunctionalSet(use_where=mask, safe=safe)
+
+
+def _at_helper(ctx: Context, expr: ast.expr) -> bool:
+    """``x.at`` of a JAX array (or tracer): pandas' ``df.at[row, col] = v`` is its way to
+    assign, and a parameter of plain Python code may be a data frame."""
+    if not isinstance(expr, ast.Attribute) or expr.attr != "at":
+        return False
+    value = ctx.value(expr.value)
+    return is_jax_array(value) or is_traced_leaf(value)

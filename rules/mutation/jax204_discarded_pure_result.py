@@ -44,6 +44,7 @@ UPDATING_FUNCTIONS = frozenset(
         ),
         "jax.random.split",
         "optax.apply_updates",
+        "equinox.apply_updates",
         "optax.incremental_update",
         "optax.periodic_update",
         "equinox.tree_at",
