@@ -26,16 +26,18 @@ class FloatIndex(Rule):
 
     ## Example
     ```python
-    import jax.numpy as jnp
+    import jax
 
+    @jax.jit
     def median_of_sorted(s):
         return s[s.shape[0] / 2]
     ```
 
     ## Use instead
     ```python
-    import jax.numpy as jnp
+    import jax
 
+    @jax.jit
     def median_of_sorted(s):
         return s[s.shape[0] // 2]
     ```
