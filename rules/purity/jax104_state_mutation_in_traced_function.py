@@ -195,7 +195,15 @@ class StateMutationInTracedFunction(Rule):
         elif isinstance(target, ast.Attribute) and is_self(target.value, ctx):
             cls = _traced_custom_pytree(ctx)
             frozen = _frozen_class_outside_init(ctx)
-            if frozen is not None:
+            linen = _linen_outside_setup(ctx)
+            if linen is not None:
+                ctx.report(
+                    target,
+                    f"assigning `self.{target.attr}` in `{function_name(ctx)}` of `{linen}`, a flax "
+                    f"linen module, raises `SetAttributeFrozenModuleError`: a module's attributes are "
+                    f"frozen outside `setup`; return the value (or `self.sow` it into a collection)",
+                )
+            elif frozen is not None:
                 ctx.report(
                     target,
                     f"assigning `self.{target.attr}` in `{function_name(ctx)}` of `{frozen[0]}`, "
@@ -479,6 +487,18 @@ def _frozen_class_outside_init(ctx: Context) -> tuple[str, str] | None:
         return None
     kind = _frozen_kind(ctx, cls)
     return None if kind is None else (cls.name, kind)
+
+
+def _linen_outside_setup(ctx: Context) -> str | None:
+    """The flax linen module class of the current method, when the method is not ``setup``
+    (where submodules and attributes are assigned): assigning there raises."""
+    function = ctx.function
+    if function is None or not function.is_method or function.name in ("setup", "__post_init__"):
+        return None
+    cls = ctx.model.index.parents[function.node].node
+    if not isinstance(cls, ast.ClassDef) or not ctx.model.is_flax_module(cls):
+        return None
+    return cls.name
 
 
 def _frozen_kind(ctx: Context, cls: ast.ClassDef) -> str | None:
