@@ -10,7 +10,7 @@ from jaxlint.engine.rule import Rule
 from jaxlint.semantic.bodies import returned_expressions
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
-from jaxlint.semantic.values import is_jax_array
+from jaxlint.semantic.values import Value, is_container, is_jax_array, tree_leaves
 
 from ..support.blocks import statement_path
 from ..support.explain import snippet
@@ -101,23 +101,59 @@ class ArrayUsedAfterDonation(Rule):
             if (
                 parameter not in donated
                 or not isinstance(argument, ast.Name)
-                or not is_jax_array(ctx.value(argument))
+                or not _arrays(ctx.value(argument))
                 or not _reuses_buffer(ctx, jit, parameter)
             ):
                 continue
             read = _read_after(ctx, node, argument.id)
+            for alias in [] if read is not None else _aliases(ctx, node, argument.id):
+                read = _read_after(ctx, node, alias, rebound_by_call=False)
+                if read is not None:
+                    break
             if read is None:
                 continue
             again = read is argument
+            named = (
+                f"`{argument.id}`"
+                if read.id == argument.id
+                else f"`{read.id}` (the same arrays as `{argument.id}`)"
+            )
             ctx.report(
                 read,
-                f"`{argument.id}` was donated to jitted `{snippet(ctx, node.func)}` (`{parameter}`) at "
+                f"{named} was donated to jitted `{snippet(ctx, node.func)}` (`{parameter}`) at "
                 f"line {node.lineno}, which deletes it"
                 + (", and the next iteration passes it again" if again else "")
                 + ": using its data raises (`Array has been deleted`; in a computation, `Buffer has "
                 f"been deleted or donated`); rebind the name to the result "
-                f"(`{argument.id} = {snippet(ctx, node)}`) or do not donate it",
+                f"(`{argument.id} = {snippet(ctx, node)}`), copy what is still needed, or do not donate it",
             )
+
+
+def _arrays(value: Value) -> bool:
+    """A JAX array, or a container whose every known leaf is one (each leaf is donated)."""
+    if is_jax_array(value):
+        return True
+    leaves = tree_leaves(value) if is_container(value) else None
+    return bool(leaves) and all(is_jax_array(leaf) for leaf in leaves)  # pyright: ignore[reportOptionalIterable]
+
+
+def _aliases(ctx: Context, call: ast.Call, name: str) -> list[str]:
+    """Names bound once, by ``alias = name``, before ``call`` in the same function: the same
+    arrays, deleted with them."""
+    function = ctx.function.node if ctx.function is not None else ctx.model.tree
+    found = []
+    for node in _own_nodes(function):
+        if (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == name
+            and (node.lineno, node.col_offset) < (call.lineno, call.col_offset)
+            and ctx.scope.function.bound.get(node.targets[0].id) == 1
+        ):
+            found.append(node.targets[0].id)
+    return found
 
 
 def _donates_somewhere(ctx: Context) -> bool:
@@ -159,7 +195,7 @@ def _from_parameter(ctx: Context, scope: Scope, expr: ast.expr, parameter: str) 
     return False
 
 
-def _read_after(ctx: Context, call: ast.Call, name: str) -> ast.Name | None:
+def _read_after(ctx: Context, call: ast.Call, name: str, rebound_by_call: bool = True) -> ast.Name | None:
     """The first read of the array ``name`` after ``call`` deleted it: later in the blocks
     around the call, or the call's own argument when a loop around runs it again without
     rebinding ``name``. None once ``name`` is rebound first."""
@@ -168,7 +204,7 @@ def _read_after(ctx: Context, call: ast.Call, name: str) -> ast.Name | None:
     if not isinstance(body, list):
         return None
     path = statement_path(body, call)
-    if not path or _stores(path[-1][0][path[-1][1]], name):
+    if not path or (rebound_by_call and _stores(path[-1][0][path[-1][1]], name)):
         return None
     for block, index in reversed(path):
         for statement in block[index + 1 :]:

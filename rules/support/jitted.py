@@ -83,8 +83,13 @@ def jitted_callee_in(ctx: Context, call: ast.Call, scope: Scope) -> JitCall | No
         site = next((d for d in decorators if d in info.jit_sites), None)
         return None if site is None else _jit_call(info, site, offset)
     if isinstance(func, ast.Name):
-        value = _single_assignment(scope, func.id)
+        rebound = _rebound_as_jitted(scope, func.id)
         owner = scope.lookup(func.id)
+        if rebound is not None and owner is not None and rebound.lineno < call.lineno:
+            target = model.infos.get(owner.defs[func.id][0])
+            if target is not None and rebound in target.jit_sites:
+                return _jit_call(target, rebound, 0)
+        value = _single_assignment(scope, func.id)
         if isinstance(value, ast.Call) and owner is not None:
             chain = model.resolve_chain(value, owner)
             target = None if chain is None or chain.offset else chain.target
@@ -198,6 +203,24 @@ def declares_static(ctx: Context) -> bool:
         )
         ctx.memo["jitted-static"] = found
     return found
+
+
+def _rebound_as_jitted(scope: Scope, name: str) -> ast.Call | None:
+    """``f = jax.jit(f, ...)`` rebinding the one ``def f``: its two bindings are the def and the
+    jit of it (a call of ``f`` after the rebinding runs the jitted function)."""
+    owner = scope.lookup(name)
+    if owner is None or owner.bound.get(name) != 2 or len(owner.defs.get(name) or []) != 1:
+        return None
+    value = owner.assigned.get(name)
+    if (
+        isinstance(value, ast.Call)
+        and callee_leaf(value) in JIT_LEAVES
+        and value.args
+        and isinstance(value.args[0], ast.Name)
+        and value.args[0].id == name
+    ):
+        return value
+    return None
 
 
 def _single_assignment(scope: Scope, name: str) -> ast.expr | None:

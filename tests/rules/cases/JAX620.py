@@ -54,6 +54,20 @@ def lambda_jit():
     return out + w  # error: JAX620
 
 
+def tree_sgd(params, grads):
+    return jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)
+
+
+tree_sgd = jax.jit(tree_sgd, donate_argnames="params")
+
+
+def compared_with_start():
+    params = {"w": jnp.ones(4), "b": jnp.zeros(2)}
+    start = params
+    params = tree_sgd(params, {"w": jnp.ones(4), "b": jnp.ones(2)})
+    return jax.tree.map(lambda a, b: a - b, params, start)  # error: JAX620 (`start` is the donated dict)
+
+
 # near misses
 
 
@@ -68,6 +82,13 @@ def metadata():
     params = jnp.ones(4)
     new_params = sgd(params, jnp.ones(4))
     return new_params, params.shape, params.dtype, len(params)
+
+
+def copied_first():
+    params = {"w": jnp.ones(4), "b": jnp.zeros(2)}
+    start = jax.tree.map(jnp.copy, params)
+    params = tree_sgd(params, {"w": jnp.ones(4), "b": jnp.ones(2)})
+    return jax.tree.map(lambda a, b: a - b, params, start)
 
 
 def inspected():
@@ -104,8 +125,8 @@ def inside_jit(params):
 
 
 if __name__ == "__main__":
-    print(rebound(2), metadata(), inspected(), not_donated(), unusable(), numpy_input(), inside_jit(jnp.ones(4)))
-    for failing in (delta, lambda: repeated(2), keyword, lambda_jit):
+    print(rebound(2), metadata(), copied_first(), inspected(), not_donated(), unusable(), numpy_input(), inside_jit(jnp.ones(4)))
+    for failing in (delta, lambda: repeated(2), keyword, lambda_jit, compared_with_start):
         try:
             failing()
         except (RuntimeError, ValueError) as error:
