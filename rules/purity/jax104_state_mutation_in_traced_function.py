@@ -233,6 +233,15 @@ class StateMutationInTracedFunction(Rule):
         """``b.data = ...`` on a pytree object a compiled function received and never returns:
         JAX rebuilt that object from its leaves for the trace, so the caller's keeps its old
         field (a frozen class raises instead)."""
+        named_tuple = _named_tuple_of(ctx, target.value)
+        if named_tuple is not None:
+            ctx.report(
+                target,
+                f"assigning `{name}.{target.attr}` in `{function_name(ctx)}` raises `AttributeError`: "
+                f"`{named_tuple}` is a NamedTuple, whose fields cannot be assigned; build an updated "
+                f"one, `{name} = {name}._replace({target.attr}=...)`, and return it",
+            )
+            return
         cls = _record_argument(ctx, name)
         if cls is None:
             return
@@ -320,6 +329,16 @@ def _copying_jit(ctx: Context, site: ast.expr) -> bool:
             return ctx.qualname(site.args[0]) in COPYING_JITS
         return ctx.qualname(site.func) in COPYING_JITS
     return ctx.qualname(site) in COPYING_JITS
+
+
+def _named_tuple_of(ctx: Context, expr: ast.expr) -> str | None:
+    """The NamedTuple class of this module ``expr`` is known to be an instance of."""
+    found = refs(ctx.value(expr))
+    classes = [ref.node for ref in found if isinstance(ref, InstanceRef)]
+    if len(found) != 1 or len(classes) != 1:
+        return None
+    pytree = ctx.model.pytree_class(classes[0])
+    return classes[0].name if pytree is not None and pytree.is_tuple else None
 
 
 def _record_argument(ctx: Context, name: str) -> ast.ClassDef | None:
