@@ -36,7 +36,7 @@ from jaxlint.semantic.keys import (
     spread_base,
 )
 from jaxlint.semantic.records import traced_instance
-from jaxlint.semantic.scopes import Scope, parameter_defaults
+from jaxlint.semantic.scopes import Scope, parameter_defaults, rngs_keys
 from jaxlint.semantic.tracing import annotation_kind_in, bind_values, initial_param_value
 from jaxlint.semantic.transforms import (
     ABSTRACT,
@@ -1217,6 +1217,8 @@ class Interpreter:
         args = [self.eval(a) for a in node.args]
         keywords = {kw.arg or f"**{i}": self.eval(kw.value) for i, kw in enumerate(node.keywords)}
         func = node.func
+        if self.tracker is not None:
+            self.consume_rngs(node)
         if self.stores_attributes:  # `update(obj)`, `obj.reset()` may change what obj holds
             handed = [*node.args, *(k.value for k in node.keywords)]
             if isinstance(func, ast.Attribute):
@@ -1543,6 +1545,12 @@ class Interpreter:
                 if other != key and key not in ancestors(other)
             }
         return key
+
+    def consume_rngs(self, node: ast.Call) -> None:
+        """``module.apply(variables, x, rngs={"dropout": key})``: a flax module draws from the
+        keys of ``rngs`` (its dropout masks, its noise), so the call consumes each."""
+        for value in rngs_keys(node):
+            self.consume(node, value, self.values.get(value, UNKNOWN))
 
     def consume(self, call: ast.Call, argument: ast.expr, value: Value, partial: bool = False) -> None:
         """``call`` consumes the key ``argument`` evaluates to (``partial``: a key it holds)."""

@@ -60,6 +60,7 @@ from jaxlint.semantic.scopes import (
     ScopeCache,
     build_index,
     parameter_defaults,
+    rngs_keys,
 )
 from jaxlint.semantic.transforms import (
     ABSTRACT,
@@ -706,9 +707,9 @@ class SemanticModel:
         """Whether ``scope`` may call a ``jax.random`` consumer: a call of a random-like name
         (``split``, ``normal``) that is not a method of some object (``line.split(",")``,
         ``rng.normal()`` of NumPy's generator) nor a function of a library without keys."""
-        return any(self._may_consume_key(call.func, scope) for call in scope.random_calls) or any(
-            self._may_consume_key(argument, scope, passed=True) for argument in scope.random_passes
-        )
+        return any(
+            self._may_consume_key(call.func, scope) or rngs_keys(call) for call in scope.random_calls
+        ) or any(self._may_consume_key(argument, scope, passed=True) for argument in scope.random_passes)
 
     def _may_consume_key(self, function: ast.expr, scope: Scope, passed: bool = False) -> bool:
         """Whether ``function``, called (or ``passed`` on), may be a key consumer."""

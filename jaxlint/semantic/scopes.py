@@ -18,6 +18,7 @@ from jaxlint.semantic import measured
 from jaxlint.semantic.api import MUTATING_METHODS, RANDOM_CONSUMERS
 
 # the names of the library layers built from a `key=` they consume (`eqx.nn.Linear`)
+RNGS_METHODS = frozenset({"apply", "init", "init_with_output"})  # flax: `rngs={...}` keys drawn
 KEY_LAYER_NAMES = frozenset(name.rsplit(".", 1)[1] for name in measured.key_consuming_layers())
 
 BUILTIN_NAMES = frozenset(dir(builtins))
@@ -457,10 +458,12 @@ class _ScopeBuilder:
             self.index.calls.append((node, scope))
         if tail is not None:
             scope.function.note_call(tail)
-            if own in RANDOM_CONSUMERS or (
-                tail in KEY_LAYER_NAMES and any(k.arg == "key" for k in node.keywords)
+            if (
+                own in RANDOM_CONSUMERS
+                or (tail in KEY_LAYER_NAMES and any(k.arg == "key" for k in node.keywords))
+                or (tail in RNGS_METHODS and any(k.arg == "rngs" for k in node.keywords))
             ):
-                scope.function.note_random_call(node)  # a draw, or a layer built from `key=`
+                scope.function.note_random_call(node)  # a draw, a layer built from `key=`, `rngs=`
         for argument in node.args:  # a function passed on (`jax.jit(draw)`) may be called later
             passed = argument.attr if isinstance(argument, ast.Attribute) else getattr(argument, "id", None)
             if passed is not None:
@@ -647,3 +650,13 @@ def parameter_defaults(args: ast.arguments) -> dict[str, ast.expr]:
     found = {p.arg: d for p, d in zip(positional[len(positional) - len(args.defaults) :], args.defaults)}
     found |= {p.arg: d for p, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None}
     return found
+
+
+def rngs_keys(node: ast.Call) -> list[ast.expr]:
+    """The values of ``rngs={...}`` given to a flax module's ``apply``/``init``: the keys it
+    draws from (its dropout masks, its noise)."""
+    func = node.func
+    if not isinstance(func, ast.Attribute) or func.attr not in RNGS_METHODS:
+        return []
+    rngs = next((k.value for k in node.keywords if k.arg == "rngs"), None)
+    return [v for v in rngs.values if v is not None] if isinstance(rngs, ast.Dict) else []
