@@ -64,8 +64,9 @@ class ScalarMappedByVmap(Rule):
     visits_anywhere = frozenset({ast.Call})
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if not node.args and not node.keywords:
-            return
+        candidates = [*node.args, *(k.value for k in node.keywords)]
+        if not any(_python_number(ctx, a) for a in candidates):
+            return  # cheap first: most calls pass no Python scalar
         layer = _mapping_layer(ctx.value(node.func))
         if layer is None:
             return

@@ -58,20 +58,24 @@ class FloatIndex(Rule):
     def visit_Subscript(self, node: ast.Subscript, ctx: Context) -> None:
         if not isinstance(node.ctx, ast.Load):
             return
+        floats = [
+            index
+            for index in _indices(node.slice)
+            if (kind := dtype_kind(ctx.model, index, ctx.scope)) is not None and kind.kind == "float"
+        ]
+        if not floats:
+            return  # cheap first: most indices are no floats
         value = ctx.value(node.value)
         if not (is_jax_array(value) or is_traced_leaf(value)):
             return
-        for index in _indices(node.slice):
-            kind = dtype_kind(ctx.model, index, ctx.scope)
-            if kind is not None and kind.kind == "float":
-                why = " (`/` and float arithmetic give floats)" if isinstance(index, ast.BinOp) else ""
-                ctx.report(
-                    index,
-                    f"`{snippet(ctx, index)}` is a float{why}: "
-                    f"indexing `{snippet(ctx, node.value)}` with it raises `TypeError` (indices must "
-                    f"be integers); use `//`, or `.astype(jnp.int32)` on a traced value",
-                )
-                return
+        index = floats[0]
+        why = " (`/` and float arithmetic give floats)" if isinstance(index, ast.BinOp) else ""
+        ctx.report(
+            index,
+            f"`{snippet(ctx, index)}` is a float{why}: "
+            f"indexing `{snippet(ctx, node.value)}` with it raises `TypeError` (indices must "
+            f"be integers); use `//`, or `.astype(jnp.int32)` on a traced value",
+        )
 
 
 def _indices(index: ast.expr) -> list[ast.expr]:
