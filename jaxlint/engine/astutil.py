@@ -71,6 +71,16 @@ def keyword_argument(call: ast.Call | None, name: str | None) -> ast.expr | None
     return next((keyword.value for keyword in call.keywords if keyword.arg == name), None)
 
 
+def call_argument(call: ast.Call, position: int, keyword: str) -> ast.expr | None:
+    """The argument ``call`` passes at ``position`` or as ``keyword=``; None where a ``*args``
+    before it hides the position, or where it is not passed."""
+    if any(isinstance(a, ast.Starred) for a in call.args[: position + 1]):
+        return None
+    if position < len(call.args):
+        return call.args[position]
+    return keyword_argument(call, keyword)
+
+
 MODULE_CODE = "<module>"  # what lies outside every definition ``definitions`` names
 
 

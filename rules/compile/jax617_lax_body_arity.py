@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 
-from jaxlint.engine.astutil import callee_leaf
+from jaxlint.engine.astutil import call_argument, callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.functions import FunctionInfo
@@ -78,7 +78,7 @@ class LaxBodyArity(Rule):
         qualname = ctx.qualname(node.func)
         if qualname in FIXED_CALLS:
             for position, keyword, count, what in FIXED_CALLS[qualname]:
-                self.check(node, ctx, _argument(node, position, keyword), count, what, qualname)
+                self.check(node, ctx, call_argument(node, position, keyword), count, what, qualname)
         elif qualname in BRANCHES:
             branch_at, operands_from = BRANCHES[qualname]
             if any(isinstance(a, ast.Starred) for a in node.args) or node.keywords:
@@ -119,14 +119,6 @@ class LaxBodyArity(Rule):
             f"argument{'s' if count != 1 else ''} ({what}), but `{function.name}` takes {taken}: JAX "
             f"raises `TypeError` when it traces it; give `{function.name}` one parameter for each",
         )
-
-
-def _argument(node: ast.Call, position: int, keyword: str) -> ast.expr | None:
-    if any(isinstance(a, ast.Starred) for a in node.args[: position + 1]):
-        return None
-    if position < len(node.args):
-        return node.args[position]
-    return next((k.value for k in node.keywords if k.arg == keyword), None)
 
 
 def _accepts(function: FunctionInfo, count: int) -> bool:

@@ -8,7 +8,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic import measured
 
-from ..support.optimizers import optimizer_among
+from ..support.optimizers import optimizer_among, update_receiver
 
 
 class OptimizerUpdateWithoutParams(Rule):
@@ -54,19 +54,15 @@ class OptimizerUpdateWithoutParams(Rule):
     visits_anywhere = frozenset({ast.Call})
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        func = node.func
-        if not (
-            isinstance(func, ast.Attribute) and func.attr == "update" and isinstance(func.value, ast.Name)
-        ):
+        name = update_receiver(node)
+        if name is None or len(node.args) != 2 or node.keywords:
             return
-        if len(node.args) != 2 or any(isinstance(a, ast.Starred) for a in node.args) or node.keywords:
-            return
-        made = optimizer_among(ctx, func.value.id, measured.optimizers_needing_params())
+        made = optimizer_among(ctx, name, measured.optimizers_needing_params())
         if made is None:
             return
         ctx.report(
             node,
-            f"`{func.value.id}` is {made}, whose update reads the current parameters, but "
-            f"`{func.value.id}.update` is called without them: optax raises `ValueError`; pass "
-            f"them as the third argument, `{func.value.id}.update(grads, state, params)`",
+            f"`{name}` is {made}, whose update reads the current parameters, but "
+            f"`{name}.update` is called without them: optax raises `ValueError`; pass "
+            f"them as the third argument, `{name}.update(grads, state, params)`",
         )

@@ -7,7 +7,7 @@ import ast
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 
-from ..support.blocks import parents
+from ..support.blocks import name_loads, parents
 from ..support.explain import snippet
 from ..support.linen import linen_construction
 
@@ -104,7 +104,7 @@ def _only_called_plainly(ctx: Context, node: ast.AST, seen: set[ast.AST]) -> boo
         return True
     seen.add(node)
     tree_parents = parents(ctx)
-    for use, parent in _loads_of(ctx, node.name):
+    for use, parent in name_loads(ctx, node.name):
         if not (isinstance(parent, ast.Call) and parent.func is use):
             return False
         caller = tree_parents.get(parent)
@@ -118,15 +118,3 @@ def _only_called_plainly(ctx: Context, node: ast.AST, seen: set[ast.AST]) -> boo
     while outer is not None and not isinstance(outer, (*FUNCTIONS, ast.ClassDef)):
         outer = tree_parents.get(outer)
     return outer is None or _only_called_plainly(ctx, outer, seen)
-
-
-def _loads_of(ctx: Context, name: str) -> list[tuple[ast.Name, ast.AST | None]]:
-    """Every read of ``name`` in the file, with its parent node (indexed once per file)."""
-    index = ctx.memo.get("linen-loads")
-    if index is None:
-        index = {}
-        for child, parent in parents(ctx).items():
-            if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
-                index.setdefault(child.id, []).append((child, parent))
-        ctx.memo["linen-loads"] = index
-    return index.get(name, [])

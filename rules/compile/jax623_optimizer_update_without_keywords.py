@@ -8,7 +8,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic import measured
 
-from ..support.optimizers import optimizer_among
+from ..support.optimizers import optimizer_among, update_receiver
 
 
 class OptimizerUpdateWithoutKeywords(Rule):
@@ -57,27 +57,23 @@ class OptimizerUpdateWithoutKeywords(Rule):
     visits_anywhere = frozenset({ast.Call})
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        func = node.func
-        if not (
-            isinstance(func, ast.Attribute) and func.attr == "update" and isinstance(func.value, ast.Name)
-        ):
-            return
-        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+        name = update_receiver(node)
+        if name is None:
             return
         needing = measured.optimizers_needing_keywords()
-        made = optimizer_among(ctx, func.value.id, frozenset(needing))
+        made = optimizer_among(ctx, name, frozenset(needing))
         if made is None:
             return
         given = {k.arg for k in node.keywords}
-        required = _needed(ctx, func.value.id, needing)
+        required = _needed(ctx, name, needing)
         missing = [k for k in required if k not in given]
         if not missing:
             return
         ctx.report(
             node,
-            f"`{func.value.id}` is {made}, whose update requires {_listed(required)} (keyword-only), "
-            f"but `{func.value.id}.update` is called without {_listed(missing)}: optax raises "
-            f"`TypeError`; pass them, `{func.value.id}.update(grads, state, params, "
+            f"`{name}` is {made}, whose update requires {_listed(required)} (keyword-only), "
+            f"but `{name}.update` is called without {_listed(missing)}: optax raises "
+            f"`TypeError`; pass them, `{name}.update(grads, state, params, "
             + ", ".join(f"{k}=..." for k in missing)
             + ")`",
         )

@@ -10,7 +10,7 @@ from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.transforms import PARTIALS
 from jaxlint.semantic.values import instance_classes, refs
 
-from ..support.blocks import parents
+from ..support.blocks import name_loads
 from ..support.explain import snippet
 from ..support.jitted import jitted_callee
 
@@ -123,11 +123,6 @@ def _plain_class(ctx: Context, cls: ast.ClassDef) -> bool:
         return False
     if any(isinstance(s, ast.FunctionDef) and s.name == "__jax_array__" for s in cls.body):
         return False
-    tree_parents = parents(ctx)
-    return not any(
-        isinstance(child, ast.Name)
-        and child.id == cls.name
-        and isinstance(child.ctx, ast.Load)
-        and not (isinstance(parent, ast.Call) and parent.func is child)
-        for child, parent in tree_parents.items()
+    return all(
+        isinstance(parent, ast.Call) and parent.func is use for use, parent in name_loads(ctx, cls.name)
     )

@@ -60,14 +60,15 @@ _NOT_REWRITTEN = frozenset(
 )
 
 
-def _measured_converters() -> frozenset[str]:
-    """NumPy functions measured to raise ``TracerArrayConversionError`` whose ``jax.numpy``
-    namesake works under jit as it is called."""
+def _measured_converters(prefix: str, namesake_prefix: str) -> frozenset[str]:
+    """Functions under ``prefix`` (``numpy.``, ``scipy.``) measured to raise
+    ``TracerArrayConversionError`` whose JAX namesake (the name with ``namesake_prefix`` in
+    place of ``prefix``) works under jit as it is called."""
     found = set()
     for qualname in measured.numpy_functions_rejecting_tracers():
-        if not qualname.startswith("numpy."):
+        if not qualname.startswith(prefix):
             continue
-        namesake = "jax.numpy." + qualname.removeprefix("numpy.")
+        namesake = namesake_prefix + qualname.removeprefix(prefix)
         if (
             qualname not in _NOT_REWRITTEN
             and measured.numpy_tracer_error(qualname) == "TracerArrayConversionError"
@@ -79,29 +80,12 @@ def _measured_converters() -> frozenset[str]:
     return frozenset(found)
 
 
-NUMPY_CONVERTS_TRACER = (
-    frozenset(f"numpy.{name}" for name in (_UFUNCS + _CONVERTING).split()) | _measured_converters()
-)
+NUMPY_CONVERTS_TRACER = frozenset(
+    f"numpy.{name}" for name in (_UFUNCS + _CONVERTING).split()
+) | _measured_converters("numpy.", "jax.numpy.")
 
 
-def _measured_scipy_converters() -> frozenset[str]:
-    """SciPy functions measured to raise ``TracerArrayConversionError`` whose ``jax.scipy``
-    namesake works under jit as it is called (``scipy.special.expit``)."""
-    found = set()
-    for qualname in measured.numpy_functions_rejecting_tracers():
-        namesake = "jax." + qualname
-        if (
-            qualname.startswith("scipy.")
-            and measured.numpy_tracer_error(qualname) == "TracerArrayConversionError"
-            and measured.concrete_parameters(namesake) is not None
-            and measured.required_under_jit(namesake) is None
-            and measured.fails_under_jit(namesake) is None
-        ):
-            found.add(qualname)
-    return frozenset(found)
-
-
-SCIPY_CONVERTS_TRACER = _measured_scipy_converters()
+SCIPY_CONVERTS_TRACER = _measured_converters("scipy.", "jax.scipy.")
 
 _FIRST = """
 abs absolute acos acosh all amax amin angle any arccos arccosh arcsin arcsinh arctan arctanh argmax

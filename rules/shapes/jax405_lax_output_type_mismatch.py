@@ -7,7 +7,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from jaxlint.engine.astutil import callee_leaf
+from jaxlint.engine.astutil import call_argument, callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.bodies import own_nodes, returned_expressions
@@ -121,8 +121,8 @@ class LaxOutputTypeMismatch(Rule):
 
     def check_loop(self, node: ast.Call, ctx: Context, qualname: str) -> None:
         (body_at, body_keyword), (carry_at, carry_keyword), pairs = LOOPS[qualname]
-        body_argument = _argument(node, body_at, body_keyword)
-        start = _argument(node, carry_at, carry_keyword)
+        body_argument = call_argument(node, body_at, body_keyword)
+        start = call_argument(node, carry_at, carry_keyword)
         if body_argument is None or start is None:
             return
         found = ctx.model.resolve_function(body_argument, ctx.scope)
@@ -140,11 +140,7 @@ class LaxOutputTypeMismatch(Rule):
             differing = _carry_difference(initial, _output(ctx, carried, body.scope))
             if differing is not None:
                 before, after = differing
-                handed = (
-                    f"`{body.name}` has no `return`, so it hands back `None`"
-                    if after.implicit
-                    else f"`{snippet(ctx, after.node)}` in `{body.name}` hands back {after.describe()}"
-                )
+                handed = _handing_back(ctx, body, after)
                 at, through = _site(body, after)
                 ctx.report(
                     at,
@@ -160,11 +156,7 @@ class LaxOutputTypeMismatch(Rule):
         """A ``scan`` body must return a pair, ``(carry, output)``: report one that does not."""
         if out.shape in ("unknown", "tuple", "list") and (out.shape == "unknown" or len(out.items) == 2):
             return False
-        handed = (
-            f"`{body.name}` has no `return`, so it hands back `None`"
-            if out.implicit
-            else f"`{snippet(ctx, out.node)}` in `{body.name}` hands back {out.describe()}"
-        )
+        handed = _handing_back(ctx, body, out)
         at, through = _site(body, out)
         ctx.report(
             at,
@@ -223,18 +215,16 @@ def _site(function: FunctionInfo, output: Output) -> tuple[ast.AST, ast.AST]:
     return node, parameters[-1] if parameters else node
 
 
+def _handing_back(ctx: Context, body: FunctionInfo, output: Output) -> str:
+    if output.implicit:
+        return f"`{body.name}` has no `return`, so it hands back `None`"
+    return f"`{snippet(ctx, output.node)}` in `{body.name}` hands back {output.describe()}"
+
+
 def _returning(ctx: Context, function: FunctionInfo, output: Output) -> str:
     if output.implicit:
         return f"`{function.name}` returns `None` (it has no `return`)"
     return f"`{snippet(ctx, output.node)}` in `{function.name}` returns {output.describe()}"
-
-
-def _argument(node: ast.Call, position: int, keyword: str) -> ast.expr | None:
-    if any(isinstance(a, ast.Starred) for a in node.args[: position + 1]):
-        return None
-    if position < len(node.args):
-        return node.args[position]
-    return next((k.value for k in node.keywords if k.arg == keyword), None)
 
 
 def _returns(function: FunctionInfo) -> list[ast.expr]:

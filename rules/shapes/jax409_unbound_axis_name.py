@@ -10,7 +10,7 @@ from jaxlint.engine.rule import Rule
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.transforms import PARTIALS
 
-from ..support.blocks import parents
+from ..support.blocks import name_loads
 from ..support.explain import snippet
 
 MAPPINGS = frozenset({"jax.vmap", "jax.pmap"})
@@ -137,12 +137,8 @@ def _mapped_only_here(ctx: Context, info: FunctionInfo, site: ast.Call) -> bool:
     node = info.node
     if isinstance(node, ast.Lambda):
         return site.args[0] is node
-    uses = [
-        n
-        for n in parents(ctx)
-        if isinstance(n, ast.Name) and n.id == node.name and isinstance(n.ctx, ast.Load)
-    ]
-    return len(uses) == 1 and uses[0] is site.args[0] and not node.decorator_list
+    uses = name_loads(ctx, node.name)
+    return len(uses) == 1 and uses[0][0] is site.args[0] and not node.decorator_list
 
 
 def _collectives(ctx: Context, info: FunctionInfo) -> list[tuple[ast.Call, str]]:
@@ -188,10 +184,8 @@ def _called_only_from(ctx: Context, helper: FunctionInfo, caller: FunctionInfo) 
     node = helper.node
     if isinstance(node, ast.Lambda) or node.decorator_list:
         return False
-    tree_parents = parents(ctx)
-    for use in tree_parents:
-        if isinstance(use, ast.Name) and use.id == node.name and isinstance(use.ctx, ast.Load):
-            call = tree_parents.get(use)
-            if not (isinstance(call, ast.Call) and call.func is use and call in _own_calls(caller.node)):
-                return False
-    return True
+    calls = _own_calls(caller.node)
+    return all(
+        isinstance(call, ast.Call) and call.func is use and call in calls
+        for use, call in name_loads(ctx, node.name)
+    )

@@ -211,6 +211,18 @@ def parents(ctx: Context) -> dict[ast.AST, ast.AST]:
     return found
 
 
+def name_loads(ctx: Context, name: str) -> list[tuple[ast.Name, ast.AST | None]]:
+    """Every read of ``name`` in the file, with its parent node (indexed once per file)."""
+    index = ctx.memo.get("name-loads")
+    if index is None:
+        index = {}
+        for child, parent in parents(ctx).items():
+            if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
+                index.setdefault(child.id, []).append((child, parent))
+        ctx.memo["name-loads"] = index
+    return index.get(name, [])
+
+
 def literal_step(statement: ast.stmt, name: str) -> tuple[ast.operator, int | float] | None:
     """The operator and literal number of ``name op= k`` or ``name = name op k``; None for any
     other statement."""

@@ -14,6 +14,16 @@ CHAINS = frozenset({"optax.chain", "optax.named_chain"})
 MAX_DEPTH = 4
 
 
+def update_receiver(call: ast.Call) -> str | None:
+    """``opt`` of ``opt.update(...)`` with no ``*args``/``**kwargs``, else None."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "update" and isinstance(func.value, ast.Name)):
+        return None
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    return func.value.id
+
+
 def optimizer_among(ctx: Context, name: str, wanted: frozenset[str]) -> str | None:
     """How the source makes the optimizer ``name`` is bound once to, when it is one of
     ``wanted`` (optax qualified names) or an ``optax.chain`` holding one: ```optax.adam(...)```,
