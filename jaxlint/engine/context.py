@@ -37,6 +37,14 @@ class Context:
         self.frame: Frame = None
         self._key_events: dict[ast.Call, KeyEvent] | None = None
         self.memo: dict[object, Any] = {}  # per-file scratch space for rules
+        self._text: str | None = None
+
+    def mentions(self, word: str) -> bool:
+        """Whether ``word`` occurs anywhere in the file's text: a cheap gate before the model is
+        asked about something only a file naming it can hold (a ``vmap`` layer needs ``vmap``)."""
+        if self._text is None:
+            self._text = "\n".join(self.lines)
+        return word in self._text
 
     # ------------------------------------------------------------------ where we are
 

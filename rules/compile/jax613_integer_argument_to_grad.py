@@ -7,10 +7,11 @@ import ast
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.tracing import int_literals
-from jaxlint.semantic.values import FunctionRef, LayerRef, LibraryRef, refs
+from jaxlint.semantic.values import LayerRef
 
 from ..support.dtypes import dtype_kind
 from ..support.explain import snippet
+from ..support.layers import called_layer
 
 # differentiations, and the name JAX's error gives them (`hessian` is `jacfwd` of `jacrev`)
 DIFFERENTIATIONS = {
@@ -20,8 +21,6 @@ DIFFERENTIATIONS = {
     "jax.jacfwd": "jacfwd",
     "jax.hessian": "jacfwd",
 }
-# wrappers that pass the arguments through unchanged
-PASSING = frozenset({"jax.jit"})
 
 
 class IntegerArgumentToGrad(Rule):
@@ -79,7 +78,8 @@ class IntegerArgumentToGrad(Rule):
         kinds = [_integer_kind(ctx, a) for a in node.args]
         if not any(kinds):
             return
-        found = _differentiation(ctx.value(node.func))
+        layer = called_layer(ctx, node.func, DIFFERENTIATIONS)
+        found = None if layer is None else _positions(layer)
         if found is None:
             return
         layer, positions = found
@@ -110,26 +110,6 @@ def _integer_kind(ctx: Context, expr: ast.expr) -> str | None:
     if kind is None or kind.kind not in ("int", "bool"):
         return None
     return kind.describe()
-
-
-def _differentiation(value: object) -> tuple[LayerRef, set[int]] | None:
-    """The differentiating layer of a function value, and the positions it differentiates, when
-    every layer around it passes the arguments through (``jax.jit``) and nothing is bound."""
-    found = refs(value)  # pyright: ignore[reportArgumentType]
-    if len(found) != 1:
-        return None
-    ref = next(iter(found))
-    if not isinstance(ref, (FunctionRef, LibraryRef)) or not ref.layers:
-        return None
-    if isinstance(ref, FunctionRef) and (ref.offset or ref.bound or ref.skip):
-        return None
-    for index, layer in enumerate(ref.layers):
-        if layer.transform in DIFFERENTIATIONS:
-            outer = ref.layers[index + 1 :]
-            if layer.offset or layer.bound or not all(o.transform in PASSING for o in outer):
-                return None
-            return _positions(layer)
-    return None
 
 
 def _positions(layer: LayerRef) -> tuple[LayerRef, set[int]] | None:

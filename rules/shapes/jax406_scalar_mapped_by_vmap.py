@@ -7,12 +7,12 @@ import ast
 from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic.values import FunctionRef, LayerRef, LibraryRef, refs
+from jaxlint.semantic.values import LayerRef
 
 from ..support.explain import snippet
+from ..support.layers import called_layer
 
-# wrappers that hand the call's arguments on unchanged
-PASSING = frozenset({"jax.jit"})
+MAPPING = frozenset({"jax.vmap"})
 
 
 class ScalarMappedByVmap(Rule):
@@ -67,7 +67,7 @@ class ScalarMappedByVmap(Rule):
         candidates = [*node.args, *(k.value for k in node.keywords)]
         if not any(_python_number(ctx, a) for a in candidates):
             return  # cheap first: most calls pass no Python scalar
-        layer = _mapping_layer(ctx.value(node.func))
+        layer = called_layer(ctx, node.func, MAPPING)
         if layer is None:
             return
         axes = _in_axes(layer)
@@ -92,26 +92,6 @@ class ScalarMappedByVmap(Rule):
                     f"`in_axes` and pass it by position, or close over it",
                 )
                 return
-
-
-def _mapping_layer(value: object) -> LayerRef | None:
-    """The ``jax.vmap`` layer of a function value that receives the call's own arguments: no
-    ``partial`` or ``self`` bound around or inside it, only ``jax.jit`` outside it."""
-    found = refs(value)  # pyright: ignore[reportArgumentType]
-    if len(found) != 1:
-        return None
-    ref = next(iter(found))
-    if not isinstance(ref, (FunctionRef, LibraryRef)) or not ref.layers:
-        return None
-    if isinstance(ref, FunctionRef) and (ref.offset or ref.bound or ref.skip):
-        return None
-    for index, layer in enumerate(ref.layers):
-        if layer.transform == "jax.vmap":
-            outer = ref.layers[index + 1 :]
-            if layer.offset or layer.bound or not all(o.transform in PASSING and not o.bound for o in outer):
-                return None
-            return layer
-    return None
 
 
 def _in_axes(layer: LayerRef) -> int | list[int | None] | None:
