@@ -1467,7 +1467,65 @@ def linen_layers() -> dict[str, Any]:
             if any(_raises_unbound(layer, given) for given in inputs):
                 found.append(f"flax.linen.{name}")
             break
-    return {"flax_version": flax.__version__, "unbound_call_raises": found}
+    return {"flax_version": flax.__version__, "unbound_call_raises": found, "mode_flags": linen_mode_flags()}
+
+
+def linen_mode_flags() -> dict[str, dict[str, Any]]:
+    """The flax linen layers with a mode flag that must be given either to the constructor or
+    to the call (``Dropout``'s ``deterministic``, ``BatchNorm``'s ``use_running_average``): a
+    field defaulting to None that ``__call__`` also takes. Measured: the layer, built without
+    the flag, raises ``ValueError`` ("must be passed to the constructor or at call time") when
+    ``init`` calls it without the flag, and does not when the call gives it."""
+    import flax.linen as nn
+
+    inputs = (jnp.ones((2, 4, 4)), jnp.ones((2,), int))
+    found: dict[str, dict[str, Any]] = {}
+    for name in sorted(dir(nn)):
+        cls = getattr(nn, name)
+        if not (inspect.isclass(cls) and issubclass(cls, nn.Module)) or cls is nn.Module:
+            continue
+        fields = getattr(cls, "__dataclass_fields__", {})
+        constructor = list(inspect.signature(cls).parameters)
+        call = [p for p in inspect.signature(cls.__call__).parameters if p != "self"]
+        for flag in (f for f in constructor if f in call and getattr(fields.get(f), "default", 0) is None):
+            for args, keywords in LINEN_LAYER_ARGUMENTS:
+                if flag in keywords or len(args) > constructor.index(flag):
+                    continue  # the flag given
+                try:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        layer = cls(*args, **keywords)
+                except Exception:  # other arguments needed
+                    continue
+                if any(_needs_flag(layer, given, flag) for given in inputs):
+                    position = {
+                        "constructor_position": constructor.index(flag),
+                        "call_position": call.index(flag),
+                    }
+                    found[f"flax.linen.{name}"] = {"parameter": flag, **position}
+                break
+    return found
+
+
+def _needs_flag(layer: Any, given: Any, flag: str) -> bool:
+    """Whether ``init`` of ``layer`` on ``given`` raises for want of ``flag``, and runs with it."""
+    key = jax.random.key(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            layer.init(key, given)
+        except ValueError as error:
+            if f'"{flag}" must be passed' not in str(error):
+                return False
+        except Exception:  # fails otherwise (the input does not suit it): not this error
+            return False
+        else:
+            return False
+        try:
+            layer.init(key, given, **{flag: True})
+        except Exception:
+            return False
+    return True
 
 
 # argument sets tried, in order, to build each equinox layer that takes a key

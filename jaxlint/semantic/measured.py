@@ -186,6 +186,26 @@ def linen_layers_with_parameters() -> frozenset[str]:
     return frozenset(_data().get("linen_layers", {}).get("unbound_call_raises", []))
 
 
+@dataclass(frozen=True)
+class ModeFlag:
+    """A linen layer's mode flag (``Dropout``'s ``deterministic``): a field defaulting to None
+    that the call takes too; one of the two must give it. Its position in the constructor's
+    and in the call's (after ``self``) parameters."""
+
+    parameter: str
+    constructor_position: int
+    call_position: int
+
+
+@cache
+def linen_mode_flags() -> dict[str, ModeFlag]:
+    """The flax linen layers whose call raises ``ValueError`` when neither the constructor nor
+    the call gives a mode flag (measured: ``nn.Dropout(0.5)`` called without ``deterministic``
+    in ``init``)."""
+    found = _data().get("linen_layers", {}).get("mode_flags", {})
+    return {name: ModeFlag(**flag) for name, flag in found.items()}
+
+
 @cache
 def key_consuming_layers() -> frozenset[str]:
     """The library layers whose construction consumes the ``key=`` they are given (measured:
