@@ -46,3 +46,29 @@ def _has_parameters(ctx: Context, call: ast.Call, scope: Scope) -> bool:
                 ctx.model.qualname(d, class_scope or scope) in COMPACT for d in statement.decorator_list
             )
     return False
+
+
+def module_class(ctx: Context, call: ast.Call, scope: Scope) -> ast.ClassDef | None:
+    """The flax linen module class of this file that ``call`` (written in ``scope``) constructs."""
+    if not isinstance(call.func, ast.Name):
+        return None
+    owner = scope.lookup(call.func.id)
+    cls = None if owner is None else owner.single_def(call.func.id)
+    return cls if isinstance(cls, ast.ClassDef) and ctx.model.is_flax_module(cls) else None
+
+
+def method_named(cls: ast.ClassDef, name: str) -> ast.FunctionDef | None:
+    """The method ``name`` the class body defines itself (None where a base class has it)."""
+    for statement in cls.body:
+        if isinstance(statement, ast.FunctionDef) and statement.name == name:
+            return statement
+    return None
+
+
+def field_defaults(cls: ast.ClassDef) -> dict[str, ast.expr | None]:
+    """The dataclass fields a linen module class declares, in order, with their defaults."""
+    return {
+        statement.target.id: statement.value
+        for statement in cls.body
+        if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
+    }
