@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 
 from jaxlint.engine.astutil import callee_leaf, encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
+from jaxlint.semantic.scopes import all_params
 from jaxlint.semantic.transforms import COMPILING_TRANSFORMS, PARTIALS
 from jaxlint.semantic.values import FunctionRef, refs
 
@@ -229,11 +231,20 @@ def _reads_loop_names(ctx: Context, target: ast.expr, loop: ast.AST) -> bool:
         binding = owner.single_def(target.id) or owner.assigned.get(target.id) if owner is not None else None
         if binding is not None and encloses(loop, binding):
             nodes.append(binding)
-    return any(
-        isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id in changed
-        for node in nodes
-        for n in ast.walk(node)
-    )
+    return any(name in changed for node in nodes for name in _free_reads(node))
+
+
+def _free_reads(node: ast.AST, bound: frozenset[str] = frozenset()) -> Iterator[str]:
+    """The names ``node`` reads from around it: a lambda's own parameters are its own
+    (``jax.jit(lambda w: w * 2)`` reads no ``w`` of the loop's)."""
+    if isinstance(node, ast.Name):
+        if isinstance(node.ctx, ast.Load) and node.id not in bound:
+            yield node.id
+        return
+    if isinstance(node, ast.Lambda):
+        bound = bound | {a.arg for a in all_params(node.args)}
+    for child in ast.iter_child_nodes(node):
+        yield from _free_reads(child, bound)
 
 
 def _jit_decorator(ctx: Context, decorator: ast.expr) -> bool:

@@ -202,6 +202,19 @@ def sweep_of_bound_methods(scorers):
     return total
 
 
+def short_training_loop(w):
+    # `range(5)` is short, but the lambda reads no name the loop changes: its `w` is its own
+    # parameter, so every step compiles the same computation again
+    for step in range(5):
+        g = jax.jit(lambda w: w * 2.0)(w)  # error: JAX601
+        w = w - 0.01 * g
+    return w
+
+
+def sweep_through_a_closure(w):
+    return [jax.jit(lambda v: v * scale)(w) for scale in (1.0, 2.0)]  # ok: each scale compiles once
+
+
 class Trainer:
     def __init__(self):
         self.lr = 0.1
