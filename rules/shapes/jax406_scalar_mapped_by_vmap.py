@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import ast
 
-from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic.values import LayerRef
 
 from ..support.explain import snippet
-from ..support.layers import called_layer
+from ..support.layers import called_layer, literal_in_axes
 
 MAPPING = frozenset({"jax.vmap"})
 
@@ -70,7 +68,7 @@ class ScalarMappedByVmap(Rule):
         layer = called_layer(ctx, node.func, MAPPING)
         if layer is None:
             return
-        axes = _in_axes(layer)
+        axes = literal_in_axes(layer)
         if axes is None or any(isinstance(a, ast.Starred) for a in node.args):
             return
         mapped: list[ast.expr] = [
@@ -92,27 +90,6 @@ class ScalarMappedByVmap(Rule):
                     f"`in_axes` and pass it by position, or close over it",
                 )
                 return
-
-
-def _in_axes(layer: LayerRef) -> int | list[int | None] | None:
-    """``in_axes`` when literal: an int for every argument, or one entry per position (None:
-    unmapped; a position with a pytree of axes counts as unknown, so unmapped). None when it
-    is not literal or maps nothing."""
-    call = layer.call
-    if call is None:
-        return 0  # `@jax.vmap`
-    in_axes = keyword_argument(call, "in_axes")
-    if in_axes is None and len(call.args) > 1:
-        in_axes = call.args[1]  # `jax.vmap(f, in_axes)`, `partial(jax.vmap, in_axes)`
-    if in_axes is None:
-        return 0
-    if isinstance(in_axes, ast.Constant):
-        return in_axes.value if type(in_axes.value) is int else None
-    if isinstance(in_axes, (ast.Tuple, ast.List)):
-        return [
-            e.value if isinstance(e, ast.Constant) and type(e.value) is int else None for e in in_axes.elts
-        ]
-    return None
 
 
 def _python_number(ctx: Context, argument: ast.expr, depth: int = 0) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Collection
 
+from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
 from jaxlint.semantic.values import FunctionRef, LayerRef, LibraryRef, refs
 
@@ -34,4 +35,32 @@ def called_layer(ctx: Context, func: ast.expr, transforms: Collection[str]) -> L
             if layer.offset or layer.bound or not all(o.transform in PASSING and not o.bound for o in outer):
                 return None
             return layer
+    return None
+
+
+def in_axes_argument(layer: LayerRef) -> ast.expr | None:
+    """The ``in_axes`` a mapping layer was given: by keyword, or second to ``jax.vmap``
+    (``jax.vmap(f, in_axes)``, ``partial(jax.vmap, in_axes)``). None: the default, ``0``."""
+    call = layer.call
+    if call is None:
+        return None  # `@jax.vmap`
+    in_axes = keyword_argument(call, "in_axes")
+    if in_axes is None and layer.transform == "jax.vmap" and len(call.args) > 1:
+        in_axes = call.args[1]
+    return in_axes
+
+
+def literal_in_axes(layer: LayerRef) -> int | list[int | None] | None:
+    """``in_axes`` when literal: an int for every argument, or one entry per position (None:
+    unmapped; a position with a pytree of axes counts as unknown, so unmapped). None when it
+    is not literal or maps nothing."""
+    in_axes = in_axes_argument(layer)
+    if in_axes is None:
+        return 0
+    if isinstance(in_axes, ast.Constant):
+        return in_axes.value if type(in_axes.value) is int else None
+    if isinstance(in_axes, (ast.Tuple, ast.List)):
+        return [
+            e.value if isinstance(e, ast.Constant) and type(e.value) is int else None for e in in_axes.elts
+        ]
     return None
