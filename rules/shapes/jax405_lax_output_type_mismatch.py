@@ -7,7 +7,7 @@ import ast
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from jaxlint.engine.astutil import call_argument, callee_leaf
+from jaxlint.engine.astutil import call_argument, callee_leaf, encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.bodies import own_nodes, returned_expressions
@@ -137,7 +137,7 @@ class LaxOutputTypeMismatch(Rule):
             carried = _carry_of(returned, pairs)
             if carried is None:
                 continue
-            differing = _carry_difference(initial, _output(ctx, carried, body.scope))
+            differing = _carry_difference(initial, _output(ctx, carried, body.scope, function=body))
             if differing is not None:
                 before, after = differing
                 handed = _handing_back(ctx, body, after)
@@ -184,7 +184,9 @@ class LaxOutputTypeMismatch(Rule):
             if found is None:
                 return
             function = found[0]
-            outputs += [(function, _output(ctx, r, function.scope)) for r in _returns(function)]
+            outputs += [
+                (function, _output(ctx, r, function.scope, function=function)) for r in _returns(function)
+            ]
         if not outputs:
             return
         primitive = "lax." + qualname.rsplit(".", 1)[1]
@@ -261,25 +263,54 @@ def _carry_of(returned: ast.expr, pairs: bool) -> ast.expr | None:
     return None
 
 
-def _output(ctx: Context, expr: ast.expr, scope: Scope, depth: int = 0) -> Output:
-    """What ``expr`` shows of the value it makes; a name bound once is read through."""
+def _output(
+    ctx: Context, expr: ast.expr, scope: Scope, depth: int = 0, function: FunctionInfo | None = None
+) -> Output:
+    """What ``expr`` shows of the value it makes; a name bound once is read through, and so,
+    in what ``function`` returns, is a name's last assignment before its ``return``."""
     if isinstance(expr, ast.Name) and depth < 3:
         owner = scope.lookup(expr.id)
         value = None if owner is None else owner.single_value(expr.id)
         if isinstance(value, (*DISPLAYS, ast.Constant)):
             inner = _output(ctx, value, owner or scope, depth + 1)
             return Output(expr, scope, inner.shape, inner.items, inner.kind)
+        if function is not None and owner is function.scope:
+            assigned = value if value is not None else _assigned_before_return(function, expr)
+            if assigned is not None:
+                return _output(ctx, assigned, scope, depth + 1)  # reported where it is computed
     if isinstance(expr, ast.Constant) and expr.value is None:
         return Output(expr, scope, "none", implicit=expr is IMPLICIT_NONE)
     if isinstance(expr, DISPLAYS):
         if any(isinstance(e, ast.Starred) for e in expr.elts):
             return Output(expr, scope, "unknown")
-        items = tuple(_output(ctx, e, scope, depth) for e in expr.elts)
+        items = tuple(_output(ctx, e, scope, depth, function) for e in expr.elts)
         return Output(expr, scope, "tuple" if isinstance(expr, ast.Tuple) else "list", items)
     kind = dtype_kind(ctx.model, expr, scope)
     if kind is not None or _is_leaf(ctx, expr, scope):
         return Output(expr, scope, "leaf", kind=kind)
     return Output(expr, scope, "unknown")
+
+
+def _assigned_before_return(function: FunctionInfo, name: ast.Name) -> ast.expr | None:
+    """What ``name``, read in the ``return`` that ends ``function``'s body, was last assigned
+    (``n = n + 0.5``) in the straight-line statements before it, where nothing else between
+    binds it (a loop, a branch, an unpacking: unknown)."""
+    body = function.node.body
+    if not isinstance(body, list) or not body or not isinstance(body[-1], ast.Return):
+        return None
+    if not encloses(body[-1], name):
+        return None
+    for statement in reversed(body[:-1]):
+        if not any(
+            isinstance(n, ast.Name) and n.id == name.id and not isinstance(n.ctx, ast.Load)
+            for n in ast.walk(statement)
+        ):
+            continue
+        simple = isinstance(statement, ast.Assign) and len(statement.targets) == 1
+        if simple and isinstance(statement.targets[0], ast.Name):  # pyright: ignore[reportAttributeAccessIssue]
+            return statement.value  # pyright: ignore[reportAttributeAccessIssue]
+        return None
+    return None
 
 
 def _is_leaf(ctx: Context, expr: ast.expr, scope: Scope) -> bool:

@@ -75,6 +75,20 @@ def aux(p, x):
     return lax.cond(p, with_aux, without_aux, x)
 
 
+def counted(i, state):
+    t, n = state
+    n = n + 0.5  # error: JAX405
+    return t, n
+
+
+def truncated_branch(p, x):
+    def truncate(x):
+        y = x.astype(jnp.int32)  # error: JAX405
+        return y
+
+    return lax.cond(p, lambda x: x * 2.0, truncate, x)
+
+
 # near misses
 
 
@@ -117,6 +131,20 @@ def both_log(p, x):
     return lax.cond(p, log_only, log_only, x)
 
 
+def reassigned_in_a_branch(i, state):
+    t, n = state
+    if DEBUG:
+        n = n + 0.5
+    return t, n
+
+
+def recast(i, state):
+    t, n = state
+    n = n + 0.5
+    n = n.astype(jnp.int32)
+    return t, n
+
+
 if __name__ == "__main__":
     print(lax.fori_loop(0, 3, lambda i, c: c + 0.5, jnp.int32(0)))  # error: JAX405
     print(lax.fori_loop(0, 3, halving, (jnp.arange(3), 1.0)))
@@ -140,3 +168,7 @@ if __name__ == "__main__":
     print(lax.fori_loop(0, 3, static_paths, jnp.float32(1.0)))
     print(jax.jit(both_log)(True, 1.0))
     print(lax.scan(listed, 0.0, jnp.arange(3.0)))
+    print(lax.fori_loop(0, 3, counted, (jnp.ones(2), jnp.int32(0))))
+    print(jax.jit(truncated_branch)(True, jnp.ones(2)))
+    print(lax.fori_loop(0, 3, reassigned_in_a_branch, (jnp.ones(2), jnp.int32(0))))
+    print(lax.fori_loop(0, 3, recast, (jnp.ones(2), jnp.int32(0))))
