@@ -1561,7 +1561,38 @@ def equinox_key_layers() -> dict[str, Any]:
             if leaves[0] and same and other:
                 found.append(f"equinox.nn.{name}")
             break
-    return {"equinox_version": eqx.__version__, "consume_key": found}
+    return {"equinox_version": eqx.__version__, "consume_key": found, "jit_rejects": equinox_jit_rejects()}
+
+
+def equinox_jit_rejects() -> list[str]:
+    """The equinox layers that plain ``jax.jit`` cannot take as an argument: their pytree
+    holds a leaf that is no JAX type (``MLP``'s activation function), so ``jit`` raises
+    ``TypeError`` where ``eqx.filter_jit`` works. Measured: a small layer is passed to a
+    jitted identity."""
+    import equinox as eqx
+
+    found: list[str] = []
+    for name in sorted(dir(eqx.nn)):
+        cls = getattr(eqx.nn, name)
+        if not (inspect.isclass(cls) and issubclass(cls, eqx.Module)):
+            continue
+        for args in EQX_LAYER_ARGUMENTS:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    layer = cls(*args, key=jax.random.key(0))
+            except Exception:  # other arguments needed
+                continue
+            try:
+                jax.jit(lambda module: 0)(layer)
+            except TypeError:
+                try:
+                    eqx.filter_jit(lambda module: 0)(layer)
+                except Exception:  # not a jit question
+                    break
+                found.append(f"equinox.nn.{name}")
+            break
+    return found
 
 
 def _raises_unbound(layer: Any, given: Any) -> bool:

@@ -40,6 +40,7 @@ from jaxlint.semantic.scopes import Scope, parameter_defaults, rngs_keys
 from jaxlint.semantic.tracing import annotation_kind_in, bind_values, initial_param_value
 from jaxlint.semantic.transforms import (
     ABSTRACT,
+    CALL_STAGING,
     COMPILED_OUTPUTS,
     CONCRETE,
     FILTER_KINDS,
@@ -1897,7 +1898,11 @@ class Interpreter:
                 elif isinstance(ref, FunctionRef):
                     layer = LayerRef(transform.name, node, node, ref.offset, ref.bound)
                     transformed = dataclasses.replace(ref, layers=(*ref.layers, layer)[-MAX_LAYERS:])
-                    passed = self.model.passed_by_calls(node, self.scope) if transform.kind == "jit" else None
+                    passed = (
+                        self.model.passed_by_calls(node, self.scope)
+                        if transform.kind in CALL_STAGING
+                        else None
+                    )
                     self.model.apply_function_ref(transformed, self.level, passed)
                     made.append(transformed)
                 elif isinstance(ref, LibraryRef):

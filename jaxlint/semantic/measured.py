@@ -207,6 +207,14 @@ def linen_mode_flags() -> dict[str, ModeFlag]:
 
 
 @cache
+def jit_rejected_layers() -> frozenset[str]:
+    """The library layers plain ``jax.jit`` cannot take as an argument, since their pytree
+    holds a leaf that is no JAX type (measured: ``eqx.nn.MLP``'s activation function makes
+    ``jax.jit`` raise ``TypeError`` where ``eqx.filter_jit`` works)."""
+    return frozenset(_data().get("equinox_layers", {}).get("jit_rejects", []))
+
+
+@cache
 def key_consuming_layers() -> frozenset[str]:
     """The library layers whose construction consumes the ``key=`` they are given (measured:
     two ``eqx.nn.Linear(..., key=k)`` come out identical)."""

@@ -65,6 +65,7 @@ from jaxlint.semantic.scopes import (
 from jaxlint.semantic.transforms import (
     ABSTRACT,
     CACHING_KINDS,
+    CALL_STAGING,
     CALL_TAILS,
     FLAX_LIFTED,
     FORWARDING,
@@ -1657,7 +1658,7 @@ class SemanticModel:
             if layer.transform.kind != "wrapper":
                 layers.append(layer)
         if layers:
-            if layers[-1].transform.kind == "jit" and parameter_defaults(info.node.args):
+            if layers[-1].transform.kind in CALL_STAGING and parameter_defaults(info.node.args):
                 # `@jax.jit def f(x, n=15)` called `f(x, n=30)` here: what these calls pass
                 # (calls from other modules stay out of sight: a parameter they alone pass is
                 # missed, never claimed)
@@ -1711,7 +1712,7 @@ class SemanticModel:
                     self._unresolved.add(scope.function.node)
                 continue
             layer = Layer(transform, call, call, chain.offset, chain.bound)
-            if transform.kind == "jit" and not chain.layers and _may_take_defaults(chain.target):
+            if transform.kind in CALL_STAGING and not chain.layers and _may_take_defaults(chain.target):
                 layer.passed = self.passed_by_calls(call, scope)
             chain.layers.append(layer)
             self.apply_chain(chain, context)

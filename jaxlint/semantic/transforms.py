@@ -67,6 +67,9 @@ traced (:mod:`jaxlint.semantic.tracing`) and what rules conclude:
 # Kinds that compile the function and cache the program on it: what it reads at trace time stays
 # frozen until it is traced again.
 CACHING_KINDS: frozenset[Kind] = frozenset({"jit", "remat", "pmap", "filter"})
+# The kinds that stage every argument a call passes (a Python number too): a parameter with a
+# default is traced where some call passes it, and keeps its default where none does.
+CALL_STAGING: frozenset[Kind] = frozenset({"jit", "remat", "pmap"})
 # Of these, the kinds that compile (`checkpoint` caches its trace without compiling it).
 JITTING_KINDS: frozenset[Kind] = frozenset({"jit", "pmap", "filter"})
 # equinox's: they trace the arrays they are given and hold everything else static

@@ -6,13 +6,11 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic.scopes import Scope
-from jaxlint.semantic.transforms import PARTIALS
 from jaxlint.semantic.values import instance_classes, refs
 
 from ..support.blocks import name_loads
 from ..support.explain import snippet
-from ..support.jitted import jitted_callee
+from ..support.jitted import jitted_callee, plain_jit
 
 
 class UnregisteredClassToJit(Rule):
@@ -82,7 +80,7 @@ class UnregisteredClassToJit(Rule):
         if not node.args and not node.keywords:
             return
         jit = jitted_callee(ctx, node)
-        if jit is None or not _plain_jit(ctx, jit.site, jit.info.scope):
+        if jit is None or not plain_jit(ctx, jit.site, jit.info.scope):
             return
         for argument in [*node.args, *(k.value for k in node.keywords if k.arg)]:
             parameter = jit.parameter(node, argument)
@@ -101,17 +99,6 @@ class UnregisteredClassToJit(Rule):
                 f"make `{parameter}` static",
             )
             return
-
-
-def _plain_jit(ctx: Context, site: ast.expr, scope: Scope) -> bool:
-    """``@jax.jit``, ``jax.jit(f, ...)`` or ``partial(jax.jit, ...)``: not flax's ``nnx.jit``."""
-    model = ctx.model
-    if isinstance(site, ast.Call):
-        callee = model.qualname(site.func, scope)
-        if callee in PARTIALS and site.args:
-            return model.qualname(site.args[0], scope) == "jax.jit"
-        return callee == "jax.jit"
-    return model.qualname(site, scope) == "jax.jit"
 
 
 def _plain_class(ctx: Context, cls: ast.ClassDef) -> bool:

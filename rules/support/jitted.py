@@ -347,3 +347,15 @@ def used_per_iteration(ctx: Context, name: str | None, loop: ast.AST) -> bool:
         ):
             return False
     return True
+
+
+def plain_jit(ctx: Context, site: ast.expr, scope: Scope) -> bool:
+    """``@jax.jit``, ``jax.jit(f, ...)`` or ``partial(jax.jit, ...)``: not a jit that filters
+    its arguments first (``eqx.filter_jit``, flax's ``nnx.jit``)."""
+    model = ctx.model
+    if isinstance(site, ast.Call):
+        callee = model.qualname(site.func, scope)
+        if callee in PARTIALS and site.args:
+            return model.qualname(site.args[0], scope) == "jax.jit"
+        return callee == "jax.jit"
+    return model.qualname(site, scope) == "jax.jit"

@@ -492,3 +492,23 @@ def positive_or_unknown(x):
 @jax.jit
 def probes_the_sign(x):
     return x, positive_or_unknown(x)
+
+
+# `jax.checkpoint` stages every argument a call passes, as `jit` does: a flag with a default is
+# traced where a call passes it, and keeps its default where none does (measured with JAX 0.10.2)
+@jax.checkpoint
+def remat_block(x, residual=False):
+    return jnp.tanh(x) + (x if residual else 0.0)  # error: JAX501
+
+
+def remat_caller(x):
+    return remat_block(x, residual=False)
+
+
+@jax.checkpoint
+def remat_default(x, residual=False):
+    return jnp.tanh(x) + (x if residual else 0.0)
+
+
+def remat_default_caller(x):
+    return remat_default(x)

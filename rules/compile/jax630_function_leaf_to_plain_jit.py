@@ -1,0 +1,123 @@
+"""JAX630: an equinox module whose pytree holds a function passed to plain ``jax.jit``."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import Rule
+from jaxlint.semantic import measured
+from jaxlint.semantic.values import instance_classes, refs
+
+from ..support.explain import snippet
+from ..support.jitted import jitted_callee, plain_jit
+
+DEPTH = 3  # names followed to their single binding
+
+
+class FunctionLeafToPlainJit(Rule):
+    """## What it does
+    Finds a call of a function compiled with plain `jax.jit` that passes, where the function
+    is not told to keep the argument static, an equinox layer whose pytree holds a leaf that
+    is no JAX type (`eqx.nn.MLP`, which holds its activation functions; which layers do is
+    measured), or an `eqx.Module` of this file that stores one in a field.
+
+    ## Why is this bad?
+    `jax.jit` flattens its arguments and traces every leaf: a function leaf is not a valid JAX
+    type, and JAX raises `TypeError` ("Error interpreting argument ... as an abstract
+    array"). Equinox's `eqx.filter_jit` traces the array leaves and keeps the others static;
+    use it, or split the module with `eqx.partition` and pass only its arrays.
+
+    ## Example
+    ```python
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+
+    model = eqx.nn.MLP(4, 4, 16, 2, key=jax.random.key(0))
+
+    @jax.jit
+    def forward(model, x):
+        return model(x)
+
+    y = forward(model, jnp.ones(4))
+    ```
+
+    ## Use instead
+    ```python
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+
+    model = eqx.nn.MLP(4, 4, 16, 2, key=jax.random.key(0))
+
+    @eqx.filter_jit
+    def forward(model, x):
+        return model(x)
+
+    y = forward(model, jnp.ones(4))
+    ```
+
+    ## Fix safety
+    No automatic fix: `eqx.filter_jit` also changes which other arguments are traced.
+
+    ## References
+    - [equinox: filtered transformations](https://docs.kidger.site/equinox/api/transformations/)
+    """
+
+    code = "JAX630"
+    name = "function-leaf-to-plain-jit"
+    message = "An equinox module holding a function is passed to plain `jax.jit`"
+    outcome = "TypeError: Error interpreting argument as an abstract array"
+    visits_anywhere = frozenset({ast.Call})
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if not (node.args or node.keywords) or not ctx.mentions("equinox"):
+            return
+        jit = jitted_callee(ctx, node)
+        if jit is None or not plain_jit(ctx, jit.site, jit.info.scope):
+            return
+        for argument in [*node.args, *(k.value for k in node.keywords if k.arg)]:
+            parameter = jit.parameter(node, argument)
+            found = None if parameter is None or parameter in jit.static else _holding(ctx, argument)
+            if found is None:
+                continue
+            layer, where = found
+            ctx.report(
+                argument,
+                f"`{snippet(ctx, argument)}` is {where}`{snippet(ctx, layer)}` (line {layer.lineno}), "
+                f"whose pytree holds a function, passed to `{jit.info.name}` (`{parameter}`), which "
+                f"plain `jax.jit` compiles: JAX raises `TypeError` (a function is not a valid JAX "
+                f"type); use `eqx.filter_jit`, which keeps the leaves that are not arrays static",
+            )
+            return
+
+
+def _holding(ctx: Context, expr: ast.expr, depth: int = 0) -> tuple[ast.Call, str] | None:
+    """The construction of a measured layer that ``expr`` is, or that the one ``eqx.Module`` of
+    this file it is an instance of stores in a field; with how the message names it."""
+    if isinstance(expr, ast.Call) and ctx.qualname(expr.func) in measured.jit_rejected_layers():
+        return expr, ""
+    if isinstance(expr, ast.Name) and depth < DEPTH:
+        owner = ctx.scope.lookup(expr.id)
+        value = None if owner is None else owner.single_value(expr.id)
+        rejected = measured.jit_rejected_layers()
+        if (
+            isinstance(value, ast.Call)
+            and owner is not None
+            and ctx.model.qualname(value.func, owner) in rejected
+        ):
+            return value, ""
+    value = ctx.value(expr)
+    classes = instance_classes(value)
+    if len(classes) != 1 or len(refs(value)) != 1:
+        return None
+    cls = classes[0]
+    for attr in ctx.model.self_stores(cls):
+        held = ctx.model.held_value(cls, attr)
+        if held is None or not isinstance(held[1], ast.Call):
+            continue
+        scope = ctx.model.index.scopes.get(held[0], ctx.model.index.module)
+        if ctx.model.qualname(held[1].func, scope) in measured.jit_rejected_layers():
+            return held[1], f"a `{cls.name}` whose field `{attr}` is "
+    return None
