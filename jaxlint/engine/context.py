@@ -38,13 +38,22 @@ class Context:
         self._key_events: dict[ast.Call, KeyEvent] | None = None
         self.memo: dict[object, Any] = {}  # per-file scratch space for rules
         self._text: str | None = None
+        self._mentioned: dict[str, bool] = {}
 
     def mentions(self, word: str) -> bool:
         """Whether ``word`` occurs anywhere in the file's text: a cheap gate before the model is
         asked about something only a file naming it can hold (a ``vmap`` layer needs ``vmap``)."""
+        found = self._mentioned.get(word)
+        if found is None:
+            found = self._mentioned[word] = word in self.text  # once per word: a file can be long
+        return found
+
+    @property
+    def text(self) -> str:
+        """The file's text (joined once, on first use)."""
         if self._text is None:
             self._text = "\n".join(self.lines)
-        return word in self._text
+        return self._text
 
     # ------------------------------------------------------------------ where we are
 

@@ -71,7 +71,7 @@ class CheckpointStaticArgumentByKeyword(Rule):
     visits_anywhere = frozenset({ast.Call})
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if any(isinstance(a, ast.Starred) for a in node.args):
+        if any(isinstance(a, ast.Starred) for a in node.args) or not ctx.mentions("static_argnums"):
             return
         layer = called_layer(ctx, node.func, CHECKPOINTS)
         static = (

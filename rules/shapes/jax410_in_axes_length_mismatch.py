@@ -4,6 +4,7 @@ than its tuple ``in_axes`` has entries."""
 from __future__ import annotations
 
 import ast
+import re
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
@@ -12,6 +13,9 @@ from ..support.explain import snippet
 from ..support.layers import called_layer, in_axes_argument
 
 MAPPINGS = frozenset({"jax.vmap", "jax.pmap"})
+# a tuple or list written as `in_axes`, by keyword or second to `vmap`: only a file that has one
+# can hold a finding, and most files of mapped code have none
+WRITTEN_TUPLE_IN_AXES = re.compile(r"in_axes\s*=\s*[(\[]|vmap\s*(?:\(\s*[\w.]+\s*)?,\s*[(\[]")
 
 
 class InAxesLengthMismatch(Rule):
@@ -68,7 +72,7 @@ class InAxesLengthMismatch(Rule):
     visits_anywhere = frozenset({ast.Call})
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if any(isinstance(a, ast.Starred) for a in node.args):
+        if any(isinstance(a, ast.Starred) for a in node.args) or not _writes_tuple_in_axes(ctx):
             return
         layer = called_layer(ctx, node.func, MAPPINGS)
         in_axes = None if layer is None else in_axes_argument(layer)
@@ -85,3 +89,10 @@ class InAxesLengthMismatch(Rule):
             f"(one `in_axes` entry per positional argument); give each positional argument its "
             f"entry, `None` for one that is not mapped",
         )
+
+
+def _writes_tuple_in_axes(ctx: Context) -> bool:
+    found = ctx.memo.get(WRITTEN_TUPLE_IN_AXES)
+    if found is None:
+        found = ctx.memo[WRITTEN_TUPLE_IN_AXES] = WRITTEN_TUPLE_IN_AXES.search(ctx.text) is not None
+    return found

@@ -18,9 +18,12 @@ def called_layer(ctx: Context, func: ast.expr, transforms: Collection[str]) -> L
     """The innermost layer among ``transforms`` of the one function ``func`` holds, when the
     call's own arguments reach it: nothing bound by ``partial`` or ``self`` around or inside it,
     only ``jax.jit`` outside it. A file that never names a transform cannot have applied it,
-    so the model is asked only where one is named (most calls of most files are not)."""
+    and a name imported from elsewhere carries no layer of this file's, so the model is asked
+    only about this file's values in a file that names a transform."""
     if not any(ctx.mentions(name.rpartition(".")[2]) for name in transforms):
         return None
+    if isinstance(func, (ast.Name, ast.Attribute)) and ctx.qualname(func) is not None:
+        return None  # an imported function (`jnp.sum`): only this file's values carry layers
     found = refs(ctx.value(func))
     if len(found) != 1:
         return None
