@@ -81,6 +81,27 @@ def counted(i, state):
     return t, n
 
 
+def running_max(carry, x):
+    new_carry = dict(carry)
+    new_carry["max"] = jnp.maximum(carry["sum"], x)
+    new_carry["sum"] = carry["sum"] + x
+    return new_carry, x  # error: JAX405 (a key the carry did not start with)
+
+
+def dropped_key(i, state):
+    out = {**state}
+    del out["tmp"]
+    return out  # error: JAX405
+
+
+def counted_dict(state):
+    return {"n": state["n"] + 0.5}  # error: JAX405
+
+
+def keyed_branches(p):
+    return lax.cond(p, lambda: {"a": 1.0}, lambda: {"b": 1.0})  # error: JAX405
+
+
 def truncated_branch(p, x):
     def truncate(x):
         y = x.astype(jnp.int32)  # error: JAX405
@@ -138,6 +159,22 @@ def reassigned_in_a_branch(i, state):
     return t, n
 
 
+def same_keys(carry, x):
+    new_carry = carry.copy()
+    new_carry["max"] = jnp.maximum(carry["max"], x)
+    return new_carry, x
+
+
+def merged(carry, x):
+    new_carry = dict(carry)
+    new_carry["sum"] = total(new_carry) + x
+    return new_carry, x
+
+
+def total(d):
+    return sum(d.values())
+
+
 def recast(i, state):
     t, n = state
     n = n + 0.5
@@ -172,3 +209,9 @@ if __name__ == "__main__":
     print(jax.jit(truncated_branch)(True, jnp.ones(2)))
     print(lax.fori_loop(0, 3, reassigned_in_a_branch, (jnp.ones(2), jnp.int32(0))))
     print(lax.fori_loop(0, 3, recast, (jnp.ones(2), jnp.int32(0))))
+    print(lax.scan(running_max, {"sum": jnp.float32(0.0)}, jnp.arange(3.0)))
+    print(lax.fori_loop(0, 3, dropped_key, {"tmp": 0.0, "x": 1.0}))
+    print(lax.while_loop(lambda s: s["n"] < 3, counted_dict, {"n": jnp.int32(0)}))
+    print(jax.jit(keyed_branches)(True))
+    print(lax.scan(same_keys, {"sum": 0.0, "max": 0.0}, jnp.arange(3.0)))
+    print(lax.scan(merged, {"sum": 0.0}, jnp.arange(3.0)))
