@@ -44,6 +44,7 @@ class Output:
     implicit: bool = False  # the `None` a def without `return` hands back
     keys: tuple[str, ...] = ()  # a dict's keys (items in their order); a carry copy's added keys
     removed: tuple[str, ...] = ()  # the keys a carry copy deletes
+    sites: tuple[ast.stmt, ...] = ()  # the statements that set a carry copy's keys, then delete
 
     def describe(self) -> str:
         if self.shape in ("tuple", "list"):
@@ -153,6 +154,9 @@ class LaxOutputTypeMismatch(Rule):
                 before, after = differing
                 handed = _handing_back(ctx, body, after)
                 at, through = _site(body, after)
+                changed = _changed_key_site(before, after)
+                if changed is not None:  # where the body adds or deletes the key
+                    at = through = changed
                 ctx.report(
                     at,
                     f"{handed} where the carry of `{loop}` (line {node.lineno}) starts as {before.describe()} "
@@ -419,24 +423,35 @@ def _dict_built(function: FunctionInfo, name: ast.Name, carry: str) -> Output | 
         return None
     if not encloses(body[-1], name):
         return None
-    added: list[str] | None = None
-    removed: list[str] = []
+    added: dict[str, ast.stmt] | None = None  # key -> the statement that sets it
+    removed: dict[str, ast.stmt] = {}
     for statement in body[:-1]:
         if not any(isinstance(n, ast.Name) and n.id == name.id for n in ast.walk(statement)):
             continue
         key = _keyed_store(statement, name.id)
         if isinstance(statement, ast.Assign) and _assigns_name(statement, name.id):
-            copied = _copies_carry(statement.value, carry)
-            added, removed = ([], []) if copied else (None, [])
-        elif added is not None and key is not None and isinstance(statement, ast.Assign):
-            added, removed = [*added, key], [k for k in removed if k != key]
-        elif added is not None and key is not None:  # `del d["k"]`
-            added, removed = [k for k in added if k != key], [*removed, key]
+            added, removed = ({}, {}) if _copies_carry(statement.value, carry) else (None, {})
+        elif added is not None and key is not None:
+            storing = isinstance(statement, ast.Assign)  # else `del d["k"]`
+            (added if storing else removed)[key] = statement
+            (removed if storing else added).pop(key, None)
         else:
             added = None
     if added is None or not (added or removed):
         return None
-    return Output(name, function.scope, "carry_dict", keys=tuple(added), removed=tuple(removed))
+    sites = (*added.values(), *removed.values())
+    return Output(name, function.scope, "carry_dict", keys=tuple(added), removed=tuple(removed), sites=sites)
+
+
+def _changed_key_site(start: Output, out: Output) -> ast.stmt | None:
+    """The statement of a carry copy that adds a key the carry did not start with, or deletes
+    one it did."""
+    if start.shape != "dict" or out.shape != "carry_dict":
+        return None
+    for key, site in zip([*out.keys, *out.removed], out.sites):
+        if (key in start.keys) == (key in out.removed):
+            return site
+    return None
 
 
 def _assigns_name(statement: ast.Assign, name: str) -> bool:

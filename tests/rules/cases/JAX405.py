@@ -83,15 +83,15 @@ def counted(i, state):
 
 def running_max(carry, x):
     new_carry = dict(carry)
-    new_carry["max"] = jnp.maximum(carry["sum"], x)
+    new_carry["max"] = jnp.maximum(carry["sum"], x)  # error: JAX405 (a key the carry did not start with)
     new_carry["sum"] = carry["sum"] + x
-    return new_carry, x  # error: JAX405 (a key the carry did not start with)
+    return new_carry, x
 
 
 def dropped_key(i, state):
     out = {**state}
-    del out["tmp"]
-    return out  # error: JAX405
+    del out["tmp"]  # error: JAX405
+    return out
 
 
 def counted_dict(state):
