@@ -4,19 +4,16 @@ it was given, or ``cond``/``switch`` branches that return different ones."""
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
-from dataclasses import dataclass
 
-from jaxlint.engine.astutil import call_argument, callee_leaf, encloses
+from jaxlint.engine.astutil import call_argument, callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.bodies import own_nodes, returned_expressions
 from jaxlint.semantic.functions import FunctionInfo
-from jaxlint.semantic.scopes import Scope
-from jaxlint.semantic.values import is_jax_array
 
-from ..support.dtypes import DtypeKind, carry_mismatch, dtype_kind
+from ..support.dtypes import carry_mismatch
 from ..support.explain import snippet
+from ..support.structures import DISPLAYS, IMPLICIT_NONE, Output, output_of, pairs, structure_differs
 
 # loop -> (body position and keyword, carry position and keyword, whether the body returns
 # (carry, output) rather than the carry)
@@ -27,39 +24,6 @@ LOOPS = {
 }
 BRANCHES = ("jax.lax.cond", "jax.lax.switch")
 LEAVES = frozenset(name.rsplit(".", 1)[1] for name in [*LOOPS, *BRANCHES])
-DISPLAYS = (ast.Tuple, ast.List)
-IMPLICIT_NONE = ast.Constant(None)  # what a def without `return` hands back
-
-
-@dataclass(frozen=True)
-class Output:
-    """One value a function hands back, as far as its expression shows: ``None``, a tuple or
-    list display, or a leaf (a number or an array) with its dtype kind where known."""
-
-    node: ast.expr
-    scope: Scope
-    shape: str  # "none", "tuple", "list", "dict", "carry_dict", "leaf" or "unknown"
-    items: tuple[Output, ...] = ()
-    kind: DtypeKind | None = None
-    implicit: bool = False  # the `None` a def without `return` hands back
-    keys: tuple[str, ...] = ()  # a dict's keys (items in their order); a carry copy's added keys
-    removed: tuple[str, ...] = ()  # the keys a carry copy deletes
-    sites: tuple[ast.stmt, ...] = ()  # the statements that set a carry copy's keys, then delete
-
-    def describe(self) -> str:
-        if self.shape in ("tuple", "list"):
-            return f"a {self.shape} of {len(self.items)}"
-        if self.shape == "dict":
-            return f"a dict of keys {', '.join(repr(k) for k in self.keys)}" if self.keys else "an empty dict"
-        if self.shape == "carry_dict":
-            changes = [f"sets {', '.join(repr(k) for k in self.keys)}"] if self.keys else []
-            changes += [f"deletes {', '.join(repr(k) for k in self.removed)}"] if self.removed else []
-            return f"a copy of the carry dict that {' and '.join(changes)}"
-        if self.shape == "none":
-            return "`None`"
-        if isinstance(self.node, ast.Constant) and self.kind is not None:
-            return {"bool": "a Python bool", "int": "a Python int", "float": "a Python float"}[self.kind.kind]
-        return self.kind.describe() if self.kind is not None else "an array"
 
 
 class LaxOutputTypeMismatch(Rule):
@@ -138,17 +102,17 @@ class LaxOutputTypeMismatch(Rule):
         if found is None:
             return
         body = found[0]
-        initial = _output(ctx, start, ctx.scope)
+        initial = output_of(ctx, start, ctx.scope)
         loop = "lax." + qualname.rsplit(".", 1)[1]
         for returned in _returns(body):
-            if pairs and self.check_pair(node, ctx, body, _output(ctx, returned, body.scope)):
+            if pairs and self.check_pair(node, ctx, body, output_of(ctx, returned, body.scope)):
                 return
             carried = _carry_of(returned, pairs)
             if carried is None:
                 continue
             carry = _carry_parameter(body, qualname)
             differing = _carry_difference(
-                initial, _output(ctx, carried, body.scope, function=body, carry=carry)
+                initial, output_of(ctx, carried, body.scope, function=body, carry=carry)
             )
             if differing is not None:
                 before, after = differing
@@ -200,7 +164,7 @@ class LaxOutputTypeMismatch(Rule):
                 return
             function = found[0]
             outputs += [
-                (function, _output(ctx, r, function.scope, function=function)) for r in _returns(function)
+                (function, output_of(ctx, r, function.scope, function=function)) for r in _returns(function)
             ]
         if not outputs:
             return
@@ -270,117 +234,12 @@ def _always_raises(function: FunctionInfo) -> bool:
     )
 
 
-def _carry_of(returned: ast.expr, pairs: bool) -> ast.expr | None:
-    if not pairs:
+def _carry_of(returned: ast.expr, scan_pair: bool) -> ast.expr | None:
+    if not scan_pair:
         return returned
     if isinstance(returned, DISPLAYS) and len(returned.elts) == 2:
         return returned.elts[0]
     return None
-
-
-def _output(
-    ctx: Context,
-    expr: ast.expr,
-    scope: Scope,
-    depth: int = 0,
-    function: FunctionInfo | None = None,
-    carry: str | None = None,
-) -> Output:
-    """What ``expr`` shows of the value it makes; a name bound once is read through, and so,
-    in what ``function`` returns, is a name's last assignment before its ``return``, and a
-    dict it builds from ``carry`` (its carry parameter) there."""
-    if isinstance(expr, ast.Name) and depth < 3:
-        owner = scope.lookup(expr.id)
-        value = None if owner is None else owner.single_value(expr.id)
-        if isinstance(value, (*DISPLAYS, ast.Constant)):
-            inner = _output(ctx, value, owner or scope, depth + 1)
-            return Output(expr, scope, inner.shape, inner.items, inner.kind)
-        built = None if function is None or carry is None else _dict_built(function, expr, carry)
-        if built is not None:
-            return built
-        if function is not None and owner is function.scope:
-            assigned = value if value is not None else _assigned_before_return(function, expr)
-            if assigned is not None:
-                return _output(ctx, assigned, scope, depth + 1)  # reported where it is computed
-    if isinstance(expr, ast.Constant) and expr.value is None:
-        return Output(expr, scope, "none", implicit=expr is IMPLICIT_NONE)
-    if isinstance(expr, DISPLAYS):
-        if any(isinstance(e, ast.Starred) for e in expr.elts):
-            return Output(expr, scope, "unknown")
-        items = tuple(_output(ctx, e, scope, depth, function, carry) for e in expr.elts)
-        return Output(expr, scope, "tuple" if isinstance(expr, ast.Tuple) else "list", items)
-    if isinstance(expr, ast.Dict):
-        keys = _constant_keys(expr)
-        if keys is None:
-            return Output(expr, scope, "unknown")
-        items = tuple(_output(ctx, v, scope, depth, function, carry) for v in expr.values)
-        return Output(expr, scope, "dict", items, keys=keys)
-    kind = dtype_kind(ctx.model, expr, scope)
-    if kind is not None or _is_leaf(ctx, expr, scope):
-        return Output(expr, scope, "leaf", kind=kind)
-    return Output(expr, scope, "unknown")
-
-
-def _assigned_before_return(function: FunctionInfo, name: ast.Name) -> ast.expr | None:
-    """What ``name``, read in the ``return`` that ends ``function``'s body, was last assigned
-    (``n = n + 0.5``) in the straight-line statements before it, where nothing else between
-    binds it (a loop, a branch, an unpacking: unknown)."""
-    body = function.node.body
-    if not isinstance(body, list) or not body or not isinstance(body[-1], ast.Return):
-        return None
-    if not encloses(body[-1], name):
-        return None
-    for statement in reversed(body[:-1]):
-        if not any(
-            isinstance(n, ast.Name) and n.id == name.id and not isinstance(n.ctx, ast.Load)
-            for n in ast.walk(statement)
-        ):
-            continue
-        simple = isinstance(statement, ast.Assign) and len(statement.targets) == 1
-        if simple and isinstance(statement.targets[0], ast.Name):  # pyright: ignore[reportAttributeAccessIssue]
-            return statement.value  # pyright: ignore[reportAttributeAccessIssue]
-        return None
-    return None
-
-
-def _is_leaf(ctx: Context, expr: ast.expr, scope: Scope) -> bool:
-    if isinstance(expr, ast.Constant):
-        return isinstance(expr.value, (int, float))
-    return is_jax_array(ctx.model.value(expr, scope))
-
-
-def _structure_differs(a: Output, b: Output) -> bool:
-    if a.shape == "dict" and b.shape == "carry_dict":  # the carry started as `a`, copied and changed
-        return bool(set(b.keys) - set(a.keys) or set(b.removed) & set(a.keys))
-    known = ("none", "tuple", "list", "dict", "leaf")
-    if a.shape not in known or b.shape not in known:
-        return False
-    if a.shape != b.shape:
-        return True
-    if a.shape == "dict":
-        return set(a.keys) != set(b.keys)
-    return a.shape in ("tuple", "list") and len(a.items) != len(b.items)
-
-
-def _pairs(a: Output, b: Output) -> Iterator[tuple[Output, Output]]:
-    """``a`` and ``b`` and, where both are displays of one length (dicts of one key set), their
-    items, depth first."""
-    yield a, b
-    if a.shape == b.shape and a.shape in ("tuple", "list") and len(a.items) == len(b.items):
-        for x, y in zip(a.items, b.items):
-            yield from _pairs(x, y)
-    if a.shape == b.shape == "dict" and set(a.keys) == set(b.keys):
-        by_key = dict(zip(b.keys, b.items))
-        for key, x in zip(a.keys, a.items):
-            yield from _pairs(x, by_key[key])
-
-
-def _constant_keys(display: ast.Dict) -> tuple[str, ...] | None:
-    """The keys of a dict display, when each is a string literal (no ``**`` spread)."""
-    keys = [
-        k.value if isinstance(k, ast.Constant) and isinstance(k.value, str) else None for k in display.keys
-    ]
-    return None if any(k is None for k in keys) else tuple(keys)  # pyright: ignore[reportReturnType]
 
 
 def _carry_parameter(body: FunctionInfo, loop: str) -> str | None:
@@ -389,58 +248,6 @@ def _carry_parameter(body: FunctionInfo, loop: str) -> str | None:
     names = body.positional_names()
     index = 1 if loop == "jax.lax.fori_loop" else 0
     return names[index] if index < len(names) else None
-
-
-COPIES = frozenset({"dict", "copy"})  # `dict(carry)`, `carry.copy()`, `copy.copy(carry)`
-
-
-def _copies_carry(value: ast.expr, carry: str) -> bool:
-    """``dict(carry)``, ``{**carry}``, ``carry.copy()`` or ``copy.copy(carry)``."""
-    if isinstance(value, ast.Dict):
-        return value.keys == [None] and isinstance(value.values[0], ast.Name) and value.values[0].id == carry
-    if not isinstance(value, ast.Call) or value.keywords:
-        return False
-    func = value.func
-    if isinstance(func, ast.Attribute) and func.attr == "copy" and not value.args:
-        return isinstance(func.value, ast.Name) and func.value.id == carry
-    leaf = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
-    arguments = value.args
-    return (
-        leaf in COPIES
-        and len(arguments) == 1
-        and isinstance(arguments[0], ast.Name)
-        and arguments[0].id == carry
-    )
-
-
-def _dict_built(function: FunctionInfo, name: ast.Name, carry: str) -> Output | None:
-    """The dict ``name`` holds at the ``return`` that ends ``function``'s body, when the
-    straight-line statements before it build it: a copy of the carry (or a display) whose
-    string keys are then set (``d["max"] = ...``) or deleted. Anything else that touches
-    the name makes it unknown."""
-    body = function.node.body
-    if not isinstance(body, list) or not body or not isinstance(body[-1], ast.Return):
-        return None
-    if not encloses(body[-1], name):
-        return None
-    added: dict[str, ast.stmt] | None = None  # key -> the statement that sets it
-    removed: dict[str, ast.stmt] = {}
-    for statement in body[:-1]:
-        if not any(isinstance(n, ast.Name) and n.id == name.id for n in ast.walk(statement)):
-            continue
-        key = _keyed_store(statement, name.id)
-        if isinstance(statement, ast.Assign) and _assigns_name(statement, name.id):
-            added, removed = ({}, {}) if _copies_carry(statement.value, carry) else (None, {})
-        elif added is not None and key is not None:
-            storing = isinstance(statement, ast.Assign)  # else `del d["k"]`
-            (added if storing else removed)[key] = statement
-            (removed if storing else added).pop(key, None)
-        else:
-            added = None
-    if added is None or not (added or removed):
-        return None
-    sites = (*added.values(), *removed.values())
-    return Output(name, function.scope, "carry_dict", keys=tuple(added), removed=tuple(removed), sites=sites)
 
 
 def _changed_key_site(start: Output, out: Output) -> ast.stmt | None:
@@ -454,36 +261,9 @@ def _changed_key_site(start: Output, out: Output) -> ast.stmt | None:
     return None
 
 
-def _assigns_name(statement: ast.Assign, name: str) -> bool:
-    return (
-        len(statement.targets) == 1
-        and isinstance(statement.targets[0], ast.Name)
-        and statement.targets[0].id == name
-    )
-
-
-def _keyed_store(statement: ast.stmt, name: str) -> str | None:
-    """The string key of ``name["k"] = value`` (with ``name`` not read in ``value``) or
-    ``del name["k"]``."""
-    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-        target = statement.targets[0]
-        if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(statement.value)):
-            target = None  # `d["k"] = f(d)`: what `f` does with `d` is unknown
-    elif isinstance(statement, ast.Delete) and len(statement.targets) == 1:
-        target = statement.targets[0]
-    else:
-        return None
-    if not (
-        isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) and target.value.id == name
-    ):
-        return None
-    key = target.slice
-    return key.value if isinstance(key, ast.Constant) and isinstance(key.value, str) else None
-
-
 def _carry_difference(start: Output, out: Output) -> tuple[Output, Output] | None:
-    for a, b in _pairs(start, out):
-        if _structure_differs(a, b):
+    for a, b in pairs(start, out):
+        if structure_differs(a, b):
             return a, b
         if a.kind is not None and b.kind is not None and carry_mismatch(a.kind, b.kind):
             return a, b
@@ -491,8 +271,8 @@ def _carry_difference(start: Output, out: Output) -> tuple[Output, Output] | Non
 
 
 def _branch_difference(a: Output, b: Output) -> tuple[Output, Output] | None:
-    for x, y in _pairs(a, b):
-        if _structure_differs(x, y):
+    for x, y in pairs(a, b):
+        if structure_differs(x, y):
             return x, y
         if x.kind is not None and y.kind is not None and x.kind.kind != y.kind.kind:
             return x, y
