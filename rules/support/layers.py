@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Collection
+from functools import cache
 
 from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
+from jaxlint.semantic.imports import CANONICAL_PREFIXES
 from jaxlint.semantic.values import FunctionRef, LayerRef, LibraryRef, refs
 
 # wrappers that hand a call's arguments on unchanged
@@ -20,7 +22,7 @@ def called_layer(ctx: Context, func: ast.expr, transforms: Collection[str]) -> L
     only ``jax.jit`` outside it. A file that never names a transform cannot have applied it,
     and a name imported from elsewhere carries no layer of this file's, so the model is asked
     only about this file's values in a file that names a transform."""
-    if not any(ctx.mentions(name.rpartition(".")[2]) for name in transforms):
+    if not any(ctx.mentions(leaf) for leaf in _spelled_leaves(frozenset(transforms))):
         return None
     if isinstance(func, (ast.Name, ast.Attribute)) and ctx.qualname(func) is not None:
         return None  # an imported function (`jnp.sum`): only this file's values carry layers
@@ -67,3 +69,14 @@ def literal_in_axes(layer: LayerRef) -> int | list[int | None] | None:
             e.value if isinstance(e, ast.Constant) and type(e.value) is int else None for e in in_axes.elts
         ]
     return None
+
+
+@cache
+def _spelled_leaves(transforms: frozenset[str]) -> frozenset[str]:
+    """The last names the transforms go by in source: ``checkpoint``, and ``remat``, which
+    JAX exports as another name of it."""
+    names = {
+        *transforms,
+        *(alias for alias, canonical in CANONICAL_PREFIXES.items() if canonical in transforms),
+    }
+    return frozenset(name.rpartition(".")[2] for name in names)

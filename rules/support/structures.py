@@ -6,6 +6,7 @@ lax body's carry and branches with it; JAX411 the trees of a ``tree.map``."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -66,12 +67,12 @@ def output_of(
     if isinstance(expr, ast.Name) and depth < 3:
         owner = scope.lookup(expr.id)
         value = None if owner is None else owner.single_value(expr.id)
-        if isinstance(value, (*DISPLAYS, ast.Constant)):
-            inner = output_of(ctx, value, owner or scope, depth + 1)
-            return Output(expr, scope, inner.shape, inner.items, inner.kind)
         built = None if function is None or carry is None else _dict_built(function, expr, carry)
         if built is not None:
             return built
+        if isinstance(value, (*DISPLAYS, ast.Dict, ast.Constant)):
+            inner = output_of(ctx, value, owner or scope, depth + 1)
+            return dataclasses.replace(inner, node=expr, scope=scope)
         if function is not None and owner is function.scope:
             assigned = value if value is not None else _assigned_before_return(function, expr)
             if assigned is not None:

@@ -22,6 +22,15 @@ def scaled(x, power):
 remat_scaled = jax.checkpoint(scaled, static_argnums=1)
 
 
+@partial(jax.remat, static_argnums=1)
+def remat_block(x, residual=False):
+    return jnp.tanh(x) + (x if residual else 0.0)
+
+
+def remat_by_keyword():
+    return remat_block(x, residual=True)  # error: JAX631
+
+
 def by_keyword():
     return jax.grad(lambda x: block(x, residual=True).sum())(x)  # error: JAX631
 
@@ -56,7 +65,7 @@ def no_static():
 
 if __name__ == "__main__":
     positional(), negative(x), no_static()
-    for failing in (by_keyword, by_default, assigned):
+    for failing in (by_keyword, by_default, assigned, remat_by_keyword):
         try:
             failing()
         except ValueError as error:
