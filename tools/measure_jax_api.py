@@ -1561,7 +1561,45 @@ def equinox_key_layers() -> dict[str, Any]:
             if leaves[0] and same and other:
                 found.append(f"equinox.nn.{name}")
             break
-    return {"equinox_version": eqx.__version__, "consume_key": found, "jit_rejects": equinox_jit_rejects()}
+    return {
+        "equinox_version": eqx.__version__,
+        "consume_key": found,
+        "jit_rejects": equinox_jit_rejects(),
+        "call_needs_key": equinox_call_needs_key(),
+    }
+
+
+def equinox_call_needs_key() -> list[str]:
+    """The equinox layers with an ``inference`` switch whose call, in training mode (the
+    default), raises without a ``key`` (``Dropout``: "requires a key when running in
+    non-deterministic mode"), and runs with one or with ``inference=True``. Measured: a small
+    layer is built with its defaults and called on an array."""
+    import equinox as eqx
+
+    found: list[str] = []
+    given = jnp.ones((2, 4))
+    for name in sorted(dir(eqx.nn)):
+        cls = getattr(eqx.nn, name)
+        if not (inspect.isclass(cls) and issubclass(cls, eqx.Module)):
+            continue
+        try:
+            if "inference" not in inspect.signature(cls).parameters:
+                continue
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                layer = cls()
+        except Exception:  # arguments needed: its defaults are not measured
+            continue
+        try:
+            layer(given)
+        except RuntimeError as error:
+            if "key" in str(error):
+                layer(given, key=jax.random.key(0))
+                layer(given, inference=True)
+                found.append(f"equinox.nn.{name}")
+        except Exception:  # fails otherwise: not this question
+            continue
+    return found
 
 
 def equinox_jit_rejects() -> list[str]:

@@ -215,6 +215,14 @@ def jit_rejected_layers() -> frozenset[str]:
 
 
 @cache
+def layers_needing_a_key_to_call() -> frozenset[str]:
+    """The library layers whose call raises without a ``key`` in training mode, their default
+    (measured: ``eqx.nn.Dropout(0.5)(x)`` raises ``RuntimeError``; with ``key=`` or
+    ``inference=True`` it runs)."""
+    return frozenset(_data().get("equinox_layers", {}).get("call_needs_key", []))
+
+
+@cache
 def key_consuming_layers() -> frozenset[str]:
     """The library layers whose construction consumes the ``key=`` they are given (measured:
     two ``eqx.nn.Linear(..., key=k)`` come out identical)."""

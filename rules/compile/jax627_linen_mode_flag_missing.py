@@ -7,8 +7,8 @@ import ast
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic import measured
-from jaxlint.semantic.scopes import Scope
 
+from ..support.constructions import called_construction
 from ..support.explain import snippet
 
 
@@ -65,7 +65,7 @@ class LinenModeFlagMissing(Rule):
         flags = measured.linen_mode_flags()
         if not any(ctx.mentions(name.rpartition(".")[2]) for name in flags):
             return
-        found = _construction(ctx, node.func)
+        found = called_construction(ctx, node.func)
         if found is None:
             return
         construction, scope = found
@@ -90,27 +90,6 @@ class LinenModeFlagMissing(Rule):
             f"constructor or at call time) when `init` or `apply` runs it; pass `{flag.parameter}=...` "
             f"at the call, from the module's training switch, or to the constructor",
         )
-
-
-def _construction(ctx: Context, func: ast.expr) -> tuple[ast.Call, Scope] | None:
-    """The layer construction a called expression is: the construction itself
-    (``nn.Dropout(0.1)(x)``), a name bound once to one, or ``self.attr`` that ``setup`` (or
-    ``__init__``) alone stores one in; with the scope it is written in."""
-    if isinstance(func, ast.Call):
-        return func, ctx.scope
-    if isinstance(func, ast.Name):
-        owner = ctx.scope.lookup(func.id)
-        value = None if owner is None else owner.single_value(func.id)
-        return (value, owner) if isinstance(value, ast.Call) and owner is not None else None
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-        cls = ctx.model.class_of_self(ctx.scope, func.value.id)
-        held = None if cls is None else ctx.model.held_value(cls, func.attr)
-        if held is None:
-            return None
-        method, value = held
-        scope = ctx.model.index.scopes.get(method, ctx.model.index.module)
-        return (value, scope) if isinstance(value, ast.Call) else None
-    return None
 
 
 def _gives(call: ast.Call, parameter: str, position: int) -> bool:

@@ -1,0 +1,30 @@
+"""The layer construction a called expression stands for (``nn.Dropout(0.1)(x)``, ``drop(x)``,
+``self.drop(x)``), for the rules about how library layers are called (JAX627, JAX632)."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.semantic.scopes import Scope
+
+
+def called_construction(ctx: Context, func: ast.expr) -> tuple[ast.Call, Scope] | None:
+    """The layer construction a called expression is: the construction itself
+    (``nn.Dropout(0.1)(x)``), a name bound once to one, or ``self.attr`` that ``setup`` (or
+    ``__init__``) alone stores one in; with the scope it is written in."""
+    if isinstance(func, ast.Call):
+        return func, ctx.scope
+    if isinstance(func, ast.Name):
+        owner = ctx.scope.lookup(func.id)
+        value = None if owner is None else owner.single_value(func.id)
+        return (value, owner) if isinstance(value, ast.Call) and owner is not None else None
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+        cls = ctx.model.class_of_self(ctx.scope, func.value.id)
+        held = None if cls is None else ctx.model.held_value(cls, func.attr)
+        if held is None:
+            return None
+        method, value = held
+        scope = ctx.model.index.scopes.get(method, ctx.model.index.module)
+        return (value, scope) if isinstance(value, ast.Call) else None
+    return None
