@@ -823,6 +823,30 @@ def error_under_jit(call: Call, name: str) -> str | None:
     return type(error).__name__ if error is not None and must_be_concrete(error) else None
 
 
+def int_in_place_of_array(call: Call, name: str) -> Parameter | None:
+    """A parameter measured traceable with an array that also takes an int, a count the
+    function turns into a shape (``x`` of ``jax.random.permutation``, ``a`` of ``choice``): the
+    parameter, ``array_ok``, when the int works eagerly and raises traced."""
+    counted = call.with_value(name, 3)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            counted.run({})
+    except Timeout:
+        raise
+    except Exception:  # no int there
+        return None
+    outcome, detail = classify(counted, name)
+    if outcome != "concrete":
+        return None
+    param = call.signature.parameters[name]
+    found = Parameter(
+        name, position_of(call.signature, name), param.kind is param.VAR_POSITIONAL, "int", detail
+    )
+    found.array_ok = True
+    return found
+
+
 def describe(call: Call) -> str:
     parts = []
     for name, value in call.values.items():
@@ -856,6 +880,10 @@ def measure(qualname: str, func: Any, signature: inspect.Signature) -> Measured 
         if kind is None:
             continue
         outcome, detail = classify(call, name)
+        if outcome == "traceable" and kind == "array":
+            counted = int_in_place_of_array(call, name)
+            if counted is not None:  # `permutation(key, x)`: an array may be traced, an int not
+                result.concrete.append(counted)
         if outcome == "traceable":
             result.traceable.append(name)
         elif outcome == "unknown":

@@ -216,14 +216,14 @@ class TracedShapeArgument(Rule):
             argument
             for position, argument in enumerate(node.args)
             if position not in library.static
-            and _needs_concrete(parameter := params.find(position=position))
+            and _needs_concrete_here(parameter := params.find(position=position), argument)
             and parameter.name not in static  # pyright: ignore[reportOptionalMemberAccess]
         ]
         traced += [
             k.value
             for k in node.keywords
             if k.arg not in static
-            and _needs_concrete(parameter := params.find(keyword=k.arg))
+            and _needs_concrete_here(parameter := params.find(keyword=k.arg), k.value)
             and parameter.position not in library.static  # pyright: ignore[reportOptionalMemberAccess]
         ]
         if not traced:
@@ -469,6 +469,15 @@ def _needs_concrete(parameter: ConcreteParameter | None, call: ast.Call | None =
     if call is None or any(unless in SIZE_KEYWORDS for unless in parameter.unless):
         return False
     return not any(k.arg is None or k.arg in parameter.unless for k in call.keywords)
+
+
+def _needs_concrete_here(parameter: ConcreteParameter | None, argument: ast.expr) -> bool:
+    """Whether a traced ``argument`` raises for ``parameter``: one that must always be
+    concrete, or one that takes an array or a count (``x`` of ``jax.random.permutation``) given
+    a Python int, which it turns into a shape."""
+    if parameter is not None and parameter.array_ok:
+        return isinstance(argument, ast.Constant) and type(argument.value) is int
+    return _needs_concrete(parameter)
 
 
 def _first_traced(ctx: Context, candidates: list[ast.expr]) -> ast.expr | None:

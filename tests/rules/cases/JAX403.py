@@ -51,6 +51,15 @@ def jitted_library_function_inline(n):
     return jax.jit(jnp.ones)((n, 2))  # error: JAX403
 
 
+def jitted_permutation_of_a_count(key):
+    # `x` takes an array (traced: shuffled) or a count (an int: turned into `arange(x)`)
+    return jax.jit(jax.random.permutation)(key, 10)  # error: JAX403
+
+
+def jitted_choice_from_a_count(key):
+    return jax.jit(jax.random.choice)(key, 5)  # error: JAX403
+
+
 def jitted_library_function_shape_by_keyword(key):
     sample = jax.jit(jax.random.normal, static_argnames="dtype")
     return sample(key, shape=(3,))  # error: JAX403
@@ -124,6 +133,10 @@ def histogram_with_traced_edges(x):
 
 def jitted_library_function_on_arrays(x):
     return jax.jit(jnp.sum)(x)
+
+
+def jitted_permutation_of_an_array(key):
+    return jax.jit(jax.random.permutation)(key, jnp.arange(10))
 
 
 @jax.jit
