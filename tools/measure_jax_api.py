@@ -735,6 +735,9 @@ class Parameter:
     error: str
     unless: list[str] = field(default_factory=list)
     array_ok: bool = False  # an array there may be traced (only an int must be concrete)
+    # the forms in which a Python float there raises even eagerly: "scalar" (`zeros(2.0)`),
+    # "sequence" (a float in a shape, `(2.0, 3)`)
+    rejects_float: tuple[str, ...] = ()
     # the error a JAX array constant there raises under jit (none eagerly): the function stages
     # it (omnistaging); "" where it works
     array_constant_error: str = ""
@@ -754,6 +757,8 @@ class Parameter:
             out["array_ok"] = True
         if self.array_constant_error:
             out["array_constant_error"] = self.array_constant_error
+        if self.rejects_float:
+            out["rejects_float"] = list(self.rejects_float)
         return out
 
 
@@ -785,6 +790,29 @@ def accepts_traced_array(call: Call, name: str) -> bool:
     (``bins`` of ``jnp.histogram``: a count that must be concrete, or edges that need not be)."""
     with_array = call.with_value(name, np.linspace(0.0, 1.0, 5, dtype=np.float32))
     return eager(with_array) and classify(with_array, name)[0] == "traceable"
+
+
+def float_forms_rejected(call: Call, name: str) -> tuple[str, ...]:
+    """The forms in which a Python float in place of the int ``name`` raises eagerly where the
+    int works: "scalar" (``jnp.zeros(2.0)``, ``num=5.0``) and "sequence" (``(2.0, 3)`` in a
+    shape). A shape or a count must be an integer, while ``jnp.arange`` takes floats."""
+    value = call.values[name]
+    forms: list[str] = []
+    scalar = value[0] if isinstance(value, tuple | list) and value else value
+    if (
+        _plain_int(scalar)
+        and eager(call.with_value(name, scalar))
+        and not eager(call.with_value(name, float(scalar)))
+    ):
+        forms.append("scalar")
+    sequence = isinstance(value, tuple | list) and value and _plain_int(value[0]) and eager(call)
+    if sequence and not eager(call.with_value(name, type(value)([float(value[0]), *value[1:]]))):
+        forms.append("sequence")
+    return tuple(forms)
+
+
+def _plain_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def array_constant_error(call: Call, name: str) -> str:
@@ -899,6 +927,7 @@ def measure(qualname: str, func: Any, signature: inspect.Signature) -> Measured 
                         found.unless.append(extra)
             found.array_ok = kind == "int" and accepts_traced_array(call, name)
             found.array_constant_error = array_constant_error(call, name) if kind == "int" else ""
+            found.rejects_float = float_forms_rejected(call, name) if kind in ("int", "ints") else ()
             result.concrete.append(found)
     positional = [
         p.name

@@ -32,6 +32,9 @@ class ConcreteParameter:
     ``array_constant_error``: what a concrete JAX array there raises under ``jit`` (it works
     eagerly), since the function stages it (``repeats`` of ``jnp.repeat``: ``TypeError``;
     ``shape`` of ``jnp.zeros`` takes one); "" where it works.
+    ``rejects_float``: the forms in which a Python float there raises even eagerly:
+    ``"scalar"`` (``jnp.zeros(2.0)``, ``num=5.0`` of ``jnp.linspace``), ``"sequence"`` (a float
+    in a shape, ``(2.0, 3)``); ``jnp.arange`` takes floats.
     """
 
     name: str
@@ -42,6 +45,7 @@ class ConcreteParameter:
     unless: tuple[str, ...] = ()
     array_ok: bool = False
     array_constant_error: str = ""
+    rejects_float: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -129,6 +133,7 @@ def concrete_parameters(qualname: str) -> ConcreteParams | None:
                 unless=tuple(p.get("unless", ())),
                 array_ok=p.get("array_ok", False),
                 array_constant_error=p.get("array_constant_error", ""),
+                rejects_float=tuple(p.get("rejects_float", ())),
             )
             for p in entry["parameters"]
         ),

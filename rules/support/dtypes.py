@@ -74,7 +74,21 @@ def dtype_kind(model: SemanticModel, expr: ast.AST, scope: Scope, depth: int = 0
         owner = scope.lookup(expr.id)
         value = None if owner is None else owner.single_value(expr.id)
         return None if value is None else dtype_kind(model, value, owner or scope, depth + 1)
+    if _python_size(model, expr, scope):
+        return DtypeKind("int", True)
     return None
+
+
+def _python_size(model: SemanticModel, expr: ast.AST, scope: Scope) -> bool:
+    """``x.shape[0]``, ``x.ndim``, ``len(x)``: a Python int, whatever ``x`` is."""
+    if isinstance(expr, ast.Subscript):
+        base = expr.value
+        return (
+            isinstance(base, ast.Attribute) and base.attr == "shape" and not isinstance(expr.slice, ast.Slice)
+        )
+    if isinstance(expr, ast.Attribute):
+        return expr.attr == "ndim"
+    return isinstance(expr, ast.Call) and model.qualname(expr.func, scope) == "builtins.len"
 
 
 def _constant_kind(value: object) -> DtypeKind | None:
@@ -125,6 +139,8 @@ def _call_kind(model: SemanticModel, call: ast.Call, scope: Scope) -> DtypeKind 
             return DtypeKind(scalar, False)
     if qualname in FLOAT_RESULTS:
         return DtypeKind("float", False)
+    if qualname == "builtins.float" and len(call.args) == 1 and not call.keywords:
+        return DtypeKind("float", True)  # a Python float, weakly typed in JAX
     if qualname in DTYPE_POSITION:
         return _constructor_kind(model, call, scope, qualname)
     return None
