@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.semantic.measured import ConcreteParameter, concrete_parameters
+from jaxlint.semantic import measured
+from jaxlint.semantic.measured import ConcreteParameter, ConcreteParams, concrete_parameters
+from jaxlint.semantic.values import is_jax_array
 
 from ..support.dtypes import dtype_kind
 from ..support.explain import snippet
@@ -70,17 +72,22 @@ class FloatShapeArgument(Rule):
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         if not any(_may_be_float(a) for a in [*node.args, *(k.value for k in node.keywords)]):
             return  # cheap first: most calls pass no division, float literal or float()
-        qualname = ctx.qualname(node.func)
-        params = None if qualname is None else concrete_parameters(qualname)
-        if qualname is None or params is None:
+        found = _function_and_arguments(ctx, node)
+        if found is None:
             return
-        arguments = [(a, params.find(position=i)) for i, a in enumerate(node.args)]
+        qualname, params, offset = found
+        arguments = [(a, params.find(position=i + offset)) for i, a in enumerate(node.args)]
         arguments += [(k.value, params.find(keyword=k.arg)) for k in node.keywords if k.arg]
+        if offset and qualname == "jax.numpy.reshape" and len(node.args) > 1:
+            entries = ast.Tuple(elts=list(node.args), ctx=ast.Load())  # `x.reshape(a, b)`: one shape
+            arguments = [(entries, params.find(position=1))]
         for argument, parameter in arguments:
             culprit = None if parameter is None else _float_in(ctx, argument, parameter)
             if culprit is None or parameter is None:
                 continue
-            short = qualname.replace("jax.numpy.", "jnp.")
+            short = (
+                qualname.replace("jax.numpy.", "jnp.") if not offset else f".{qualname.rpartition('.')[2]}"
+            )
             ctx.report(
                 culprit,
                 f"`{snippet(ctx, culprit)}` is a float, but `{parameter.name}` of `{short}` must be an "
@@ -91,6 +98,26 @@ class FloatShapeArgument(Rule):
                 else None,
             )
             return
+
+
+def _function_and_arguments(ctx: Context, node: ast.Call) -> tuple[str, ConcreteParams, int] | None:
+    """The measured function a call applies, its parameters, and how many of them come before
+    the call's own arguments: 0 for ``jnp.zeros(...)``; 1 for a method of a JAX array, which is
+    the function applied to the array (``x.reshape(...)`` is ``jnp.reshape(x, ...)``)."""
+    func = node.func
+    qualname = ctx.qualname(func)
+    offset = 0
+    if qualname is None and isinstance(func, ast.Attribute):
+        method = (
+            "jax.numpy.reshape"
+            if func.attr == "reshape"
+            else (measured.array_method(func.attr) or (None,))[0]
+        )
+        if method is None or not is_jax_array(ctx.value(func.value)):
+            return None
+        qualname, offset = method, 1
+    params = None if qualname is None else concrete_parameters(qualname)
+    return None if qualname is None or params is None else (qualname, params, offset)
 
 
 def _float_in(ctx: Context, argument: ast.expr, parameter: ConcreteParameter) -> ast.expr | None:

@@ -28,6 +28,18 @@ def classes(labels, k):
     return jax.nn.one_hot(labels, float(k))  # error: JAX412
 
 
+def reshaped():
+    return x.reshape(x.shape[0] / 2, -1)  # error: JAX412
+
+
+def reshaped_by_tuple():
+    return x.reshape((x.shape[0] / 2, 6))  # error: JAX412
+
+
+def summed():
+    return x.sum(axis=1.0)  # error: JAX412
+
+
 def counted_bins(x):
     return jnp.histogram(x, bins=x.shape[0] / 2)  # error: JAX412
 
@@ -51,13 +63,17 @@ def split_takes_a_float_count(x):
     return jnp.split(x, 4 / 2)
 
 
+def reshaped_by_ints():
+    return x.reshape(x.shape[0] // 2, -1), x.reshape((2, 6))
+
+
 def integer_product(n):
     return jnp.zeros(n * 2)
 
 
 if __name__ == "__main__":
-    floor_divided(x), arange_takes_floats(x), split_takes_a_float_count(x), integer_product(2), bin_edges(x[0])
-    for failing in (lambda: half_buffer(x), lambda: shape_entry(x), lambda: noise(key, x), lambda: points(10), lambda: classes(jnp.arange(3), 3), lambda: counted_bins(x[0])):
+    floor_divided(x), arange_takes_floats(x), split_takes_a_float_count(x), integer_product(2), bin_edges(x[0]), reshaped_by_ints()
+    for failing in (lambda: half_buffer(x), lambda: shape_entry(x), lambda: noise(key, x), lambda: points(10), lambda: classes(jnp.arange(3), 3), lambda: counted_bins(x[0]), reshaped, reshaped_by_tuple, summed):
         try:
             failing()
         except TypeError:
