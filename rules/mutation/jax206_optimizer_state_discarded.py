@@ -11,6 +11,7 @@ from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic import measured
 from jaxlint.semantic.bodies import returned_expressions
 
+from ..support.blocks import name_loads
 from ..support.explain import snippet
 from ..support.optimizers import optimizer_among, update_receiver
 
@@ -25,7 +26,8 @@ class KeepState(FixRequest):
 
 class OptimizerStateDiscarded(Rule):
     """## What it does
-    Finds `updates, _ = opt.update(grads, state, ...)`, where `opt` is an optax optimizer
+    Finds `updates, _ = opt.update(grads, state, ...)` (or the new state bound to a name
+    nothing in the file reads), where `opt` is an optax optimizer
     whose state carries what earlier steps did (Adam's moments and step count, momentum;
     measured by running optax), and `state` is never rebound: the update runs in a loop over
     one `state`, or in a function that takes `state` as a parameter and hands the old one
@@ -86,8 +88,8 @@ class OptimizerStateDiscarded(Rule):
         if optimizer is None or len(target.elts) != 2:
             return
         discarded = target.elts[1]
-        if not (isinstance(discarded, ast.Name) and discarded.id == "_"):
-            return
+        if not isinstance(discarded, ast.Name) or (discarded.id != "_" and name_loads(ctx, discarded.id)):
+            return  # the new state is bound to a name something reads
         state = _state_argument(call)
         if state is None or ctx.scope.bound.get(state.id) != 1:
             return  # rebound somewhere: the state may advance another way
@@ -97,7 +99,8 @@ class OptimizerStateDiscarded(Rule):
             return
         ctx.report(
             node,
-            f"`{snippet(ctx, node)}` throws away the state `{optimizer}.update` returns, and "
+            f"`{snippet(ctx, node)}` throws away the state `{optimizer}.update` returns"
+            f"{'' if discarded.id == '_' else f' (nothing reads `{discarded.id}`)'}, and "
             f"`{state.id}` is never rebound ({repeated}): `{optimizer}` is {kind}, whose state "
             f"carries its moments and step count, so every step starts from the same state and "
             f"the optimizer never advances; bind it, `{snippet(ctx, target.elts[0])}, {state.id} = ...`",

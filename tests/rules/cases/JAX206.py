@@ -28,6 +28,14 @@ def step(params, opt_state):
     return optax.apply_updates(params, updates), opt_state
 
 
+def named_but_unread(params, steps):
+    state = adam.init(params)
+    for _ in range(steps):
+        updates, new_state = adam.update(jax.grad(loss)(params), state)  # error: JAX206
+        params = optax.apply_updates(params, updates)
+    return params
+
+
 def keyword_state(params, state):
     updates, _ = adam.update(jax.grad(loss)(params), state=state)  # error: JAX206
     return optax.apply_updates(params, updates)
