@@ -1,30 +1,41 @@
 """The layer construction a called expression stands for (``nn.Dropout(0.1)(x)``, ``drop(x)``,
-``self.drop(x)``), for the rules about how library layers are called (JAX627, JAX632)."""
+``self.drop(x)``), for the rules about how library layers are called (JAX627, JAX632) and the linen module
+run (JAX628, JAX629)."""
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from jaxlint.engine.context import Context
 from jaxlint.semantic.scopes import Scope
 
 
-def called_construction(ctx: Context, func: ast.expr) -> tuple[ast.Call, Scope] | None:
+def called_construction(
+    ctx: Context,
+    func: ast.expr,
+    scope: Scope | None = None,
+    self_class: Callable[[str], ast.ClassDef | None] | None = None,
+) -> tuple[ast.Call, Scope] | None:
     """The layer construction a called expression is: the construction itself
     (``nn.Dropout(0.1)(x)``), a name bound once to one, or ``self.attr`` that ``setup`` (or
-    ``__init__``) alone stores one in; with the scope it is written in."""
+    ``__init__``) alone stores one in; with the scope it is written in. ``scope`` is where
+    ``func`` is written (the current one by default); ``self_class`` says which class a name
+    is the instance of (by default, the first parameter of the method around ``scope``)."""
+    scope = scope or ctx.scope
     if isinstance(func, ast.Call):
-        return func, ctx.scope
+        return func, scope
     if isinstance(func, ast.Name):
-        owner = ctx.scope.lookup(func.id)
+        owner = scope.lookup(func.id)
         value = None if owner is None else owner.single_value(func.id)
         return (value, owner) if isinstance(value, ast.Call) and owner is not None else None
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-        cls = ctx.model.class_of_self(ctx.scope, func.value.id)
+        name = func.value.id
+        cls = self_class(name) if self_class is not None else ctx.model.class_of_self(scope, name)
         held = None if cls is None else ctx.model.held_value(cls, func.attr)
         if held is None:
             return None
         method, value = held
-        scope = ctx.model.index.scopes.get(method, ctx.model.index.module)
-        return (value, scope) if isinstance(value, ast.Call) else None
+        written = ctx.model.index.scopes.get(method, ctx.model.index.module)
+        return (value, written) if isinstance(value, ast.Call) else None
     return None

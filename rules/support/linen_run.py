@@ -15,6 +15,7 @@ from jaxlint.engine.context import Context
 from jaxlint.semantic import measured
 from jaxlint.semantic.scopes import Scope
 
+from .constructions import called_construction
 from .linen import field_defaults, method_named, module_class
 
 UNKNOWN = object()  # a value the module's own code does not decide
@@ -36,7 +37,9 @@ def applied_module(ctx: Context, node: ast.Call, check: Check[T]) -> tuple[ast.C
         isinstance(a, ast.Starred) for a in node.args
     ):
         return None  # another method runs, or the arguments are unpacked
-    built = layer_construction(ctx, func.value, ctx.scope)
+    built = called_construction(
+        ctx, func.value, self_class=lambda name: None
+    )  # `self.model.apply`: not followed
     if built is None:
         return None
     construction, scope = built
@@ -153,7 +156,7 @@ class Frame:
         found = check(self, call, None, None)
         if found is not None:
             return found
-        built = layer_construction(self.ctx, call.func, self.scope, self)
+        built = called_construction(self.ctx, call.func, self.scope, self.instance_of)
         if built is None:
             return None
         construction, scope = built
@@ -168,6 +171,10 @@ class Frame:
             return None
         return inner.run_call(submodule, call.args, call.keywords, self, check)
 
+    def instance_of(self, name: str) -> ast.ClassDef | None:
+        """The module class ``name`` is the instance of here: the ``self`` of ``__call__``."""
+        return self.cls if name == self.this else None
+
     def mode_flag(self, call: ast.Call, construction: ast.Call, layer: str) -> object:
         """The value of ``layer``'s measured mode flag (``Dropout``'s ``deterministic``) in
         this call: from the call, else from the construction; None where neither gives it."""
@@ -178,31 +185,6 @@ class Frame:
         if given is None:
             given = argument(construction, flag.parameter, flag.constructor_position)
         return None if given is None else self.evaluate(given)
-
-
-def layer_construction(
-    ctx: Context, expr: ast.expr, scope: Scope, frame: Frame | None = None
-) -> tuple[ast.Call, Scope] | None:
-    """The ``Module(...)`` call ``expr`` is, with the scope it is written in: the call itself, a
-    name bound once to one, or ``self.attr`` that ``setup`` alone stores one in."""
-    if isinstance(expr, ast.Call):
-        return expr, scope
-    if isinstance(expr, ast.Name):
-        owner = scope.lookup(expr.id)
-        value = None if owner is None else owner.single_value(expr.id)
-        return (value, owner) if isinstance(value, ast.Call) and owner is not None else None
-    if (
-        frame is not None
-        and frame.cls is not None
-        and isinstance(expr, ast.Attribute)
-        and isinstance(expr.value, ast.Name)
-        and expr.value.id == frame.this
-    ):
-        held = ctx.model.held_value(frame.cls, expr.attr)
-        if held is None or not isinstance(held[1], ast.Call):
-            return None
-        return held[1], ctx.model.index.scopes.get(held[0], ctx.model.index.module)
-    return None
 
 
 def argument(call: ast.Call, name: str, position: int) -> ast.expr | None:
