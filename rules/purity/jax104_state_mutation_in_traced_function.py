@@ -6,7 +6,7 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic.api import MUTATING_METHODS
+from jaxlint.semantic.api import MUTATING_METHODS, STATIC_ATTRIBUTES
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.transforms import PARTIALS
@@ -43,6 +43,9 @@ class StateMutationInTracedFunction(Rule):
     stored is a tracer, not a value: using it after the trace has ended raises
     `jax.errors.UnexpectedTracerError` (a leaked tracer). A bare `jax.vmap`
     traces the function again on every call: there only storing a tracer is reported.
+
+    Appending text about shapes and dtypes (`log.append(f"tracing {x.shape}")`) is not
+    reported: like a `print` of shapes, it is a deliberate log of what JAX traces.
 
     ## Example
     ```python
@@ -127,8 +130,9 @@ class StateMutationInTracedFunction(Rule):
         owner = outlives_trace(ctx, name)
         if owner is None or not (func.attr in SEQUENCE_METHODS or holds_container(ctx, owner, name)):
             return
-        effect = _effect(ctx, [*node.args, *(k.value for k in node.keywords)], name)
-        if effect is None:
+        stored = [*node.args, *(k.value for k in node.keywords)]
+        effect = _effect(ctx, stored, name)
+        if effect is None or (effect == ONCE_PER_TRACE and _logs_the_trace(stored)):
             return
         kind = "global" if owner.kind == "module" else "closed-over"
         ctx.report(
@@ -415,6 +419,44 @@ def _same_every_call(value: ast.expr, name: str) -> bool:
         ):
             return False
     return True
+
+
+def _logs_the_trace(stored: list[ast.expr]) -> bool:
+    """Whether ``stored`` describes what JAX traces (``log.append(f"tracing {x.shape}")``): text
+    and the shapes and dtypes of values, which every call with these shapes would store alike.
+    A log of the traces is what it means to keep, as a ``print`` of shapes is (JAX101)."""
+    return all(_trace_description(value) for value in stored) and any(
+        isinstance(node, ast.Attribute) and node.attr in STATIC_ATTRIBUTES
+        for value in stored
+        for node in ast.walk(value)
+    )
+
+
+def _trace_description(expr: ast.expr) -> bool:
+    """Whether ``expr`` is built only from constants and static attributes (``x.shape``,
+    ``self.w.dtype``): no other name, so no counter or outer state."""
+    if isinstance(expr, ast.Attribute) and expr.attr in STATIC_ATTRIBUTES:
+        return _attribute_path(expr.value)
+    if isinstance(expr, ast.Constant):
+        return True
+    if isinstance(expr, ast.FormattedValue):
+        spec = expr.format_spec
+        return _trace_description(expr.value) and (spec is None or _trace_description(spec))
+    if isinstance(expr, (ast.JoinedStr, ast.Tuple, ast.List)):
+        parts = expr.values if isinstance(expr, ast.JoinedStr) else expr.elts
+        return all(_trace_description(part) for part in parts)
+    if isinstance(expr, ast.Subscript):
+        return _trace_description(expr.value) and _trace_description(expr.slice)
+    if isinstance(expr, ast.BinOp):
+        return _trace_description(expr.left) and _trace_description(expr.right)
+    return False
+
+
+def _attribute_path(expr: ast.expr) -> bool:
+    """Whether ``expr`` is a name or a chain of attributes on one (``x``, ``self.w``)."""
+    while isinstance(expr, ast.Attribute):
+        expr = expr.value
+    return isinstance(expr, ast.Name)
 
 
 def _memoizes(ctx: Context, name: str) -> bool:

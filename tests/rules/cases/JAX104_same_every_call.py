@@ -40,6 +40,18 @@ def weigh(x):
     return (x * positions(x.shape)).sum() + (x * leaky_positions(x.shape)).sum()
 
 
+messages = []
+events = []
+
+
+@jax.jit
+def logged(x):
+    messages.append(f"tracing logged with x.shape={x.shape}, dtype={x.dtype}")  # a log of traces
+    events.append("called")  # error: JAX104
+    events.append(x.shape[0] + calls)  # error: JAX104
+    return x * 2
+
+
 if __name__ == "__main__":
     forward(jnp.ones(3))
     forward(jnp.ones(3))
@@ -49,3 +61,6 @@ if __name__ == "__main__":
         weigh(jnp.ones(4, dtype=jnp.int32))  # traced again: the cached tracer has leaked
     except jax.errors.UnexpectedTracerError:
         print("leaked")
+    logged(jnp.ones(2))
+    logged(jnp.ones(2))
+    assert messages == ["tracing logged with x.shape=(2,), dtype=float32"] and len(events) == 2
