@@ -195,6 +195,16 @@ CUSTOM_DERIVATIVES = frozenset({"jax.custom_jvp", "jax.custom_vjp"})
 DERIVATIVE_RULE_SETTERS = frozenset({"defvjp", "defjvp"})
 
 
+def _rewrapped(scope: Scope, name: str) -> bool:
+    """Whether ``scope`` rebinds ``name`` to a call on itself (``step = jax.jit(step)``)."""
+    value = scope.assigned.get(name)
+    return isinstance(value, ast.Call) and any(isinstance(a, ast.Name) and a.id == name for a in value.args)
+
+
+# transformations whose result takes the function's arguments in their places
+PLACE_KEEPING = frozenset({"jit", "remat", "pmap", "vmap", "grad", "filter", "filter_vmap"})
+
+
 def _differentiated(info: FunctionInfo, depth: int = 0, seen: set[FunctionInfo] | None = None) -> bool:
     """Whether a differentiation (``grad``, ``vjp``, ``jvp``...) reaches ``info``: applied to it,
     or to a function that calls it."""
@@ -1812,6 +1822,50 @@ class SemanticModel:
         if scope is self.index.module and not calls:
             return None  # other modules may import the jitted function and call it
         return calls
+
+    def calls_in_sight(self, info: FunctionInfo) -> list[ast.Call] | None:
+        """Every call of the plain function ``info`` (no decorator, not a method), each passing
+        its arguments in their places: called by name, or through transformations that keep
+        them (``jax.grad(loss)(params, x)``, ``step = jax.jit(step)``, ``g = jax.grad(f)``
+        then ``g(...)``). None when some use is not such a call in sight (handed on, stored,
+        returned, or in a module others may import it from and call)."""
+        node = info.node
+        if (
+            not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            or info.is_method
+            or node.decorator_list
+        ):
+            return None
+        scope = self.index.parents.get(node)
+        if scope is None or scope.bound.get(node.name) != (2 if _rewrapped(scope, node.name) else 1):
+            return None
+        calls: list[ast.Call] = []
+        for use in self._loads.get(node.name, []):
+            if not self._resolves_to(use, scope):
+                continue
+            found = self._calls_through(use)
+            if found is None:
+                return None
+            calls.extend(found)
+        return calls or None
+
+    def scope_of_load(self, use: ast.Name) -> Scope:
+        """The scope whose code reads the name ``use``."""
+        return self._scope_of_node.get(use, self.index.module)
+
+    def _calls_through(self, use: ast.Name) -> list[ast.Call] | None:
+        """The calls passing their arguments, in their places, to the function ``use`` names:
+        the call of ``use``, or those of a transformation of it that keeps the places."""
+        holder = self._name_parents.get(use)
+        if isinstance(holder, ast.Call) and holder.func is use:
+            return [holder]
+        if not isinstance(holder, ast.Call) or not holder.args or holder.args[0] is not use:
+            return None
+        where = self._scope_of_node.get(use, self.index.module)
+        transform = self.transform_of(holder.func, where)
+        if transform is None or transform.kind not in PLACE_KEEPING or transform.evaluates:
+            return None
+        return self._calls_of_site(holder, where)
 
     def _calls_of_self_attribute(self, target: ast.Attribute, scope: Scope) -> list[ast.Call] | None:
         """``self.step = jax.jit(self._step)`` in a method: the calls ``self.step(...)`` made

@@ -6,8 +6,9 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
+from jaxlint.semantic.scopes import Scope
 
-from ..support.explain import snippet
+from ..support.explain import argument_expression, snippet
 from ..support.linen import linen_construction
 
 DEPTH = 3  # names followed to their single binding
@@ -17,7 +18,9 @@ class LinenApplyGivenParams(Rule):
     """## What it does
     Finds `module.apply(params, ...)` (or `init_with_output`, `bind`) on a flax linen module
     with parameters, where `params` is the `"params"` collection taken out of the variables:
-    `variables["params"]`, directly or through a name bound once to it.
+    `variables["params"]`, directly, through a name bound once to it, or through a parameter
+    that every call in sight gives it (`jax.grad(loss_fn)(params, x)` where `loss_fn` applies
+    the module to its `params`).
 
     ## Why is this bad?
     `apply` takes the variables: a dict of collections, `{"params": ...}`. Given the contents of
@@ -79,16 +82,36 @@ class LinenApplyGivenParams(Rule):
         )
 
 
-def _params_collection(ctx: Context, expr: ast.expr, depth: int = 0) -> ast.Subscript | None:
-    """The ``variables["params"]`` ``expr`` is, directly or through names bound once."""
+def _params_collection(
+    ctx: Context, expr: ast.expr, scope: Scope | None = None, depth: int = 0
+) -> ast.Subscript | None:
+    """The ``variables["params"]`` ``expr`` is, directly, through names bound once, or through
+    a parameter every call in sight gives it (``jax.grad(loss_fn)(params, x)``)."""
     if (
         isinstance(expr, ast.Subscript)
         and isinstance(expr.slice, ast.Constant)
         and expr.slice.value == "params"
     ):
         return expr
-    if isinstance(expr, ast.Name) and depth < DEPTH:
-        owner = ctx.scope.lookup(expr.id)
-        value = None if owner is None else owner.single_value(expr.id)
-        return None if value is None else _params_collection(ctx, value, depth + 1)
-    return None
+    if not isinstance(expr, ast.Name) or depth >= DEPTH:
+        return None
+    scope = scope or ctx.model.scope_of_load(expr)
+    owner = scope.lookup(expr.id)
+    if owner is None:
+        return None
+    value = owner.single_value(expr.id)
+    if value is not None:
+        return _params_collection(ctx, value, None, depth + 1)
+    return _passed_params_collection(ctx, owner, expr.id, depth)
+
+
+def _passed_params_collection(ctx: Context, owner: Scope, name: str, depth: int) -> ast.Subscript | None:
+    """The ``variables["params"]`` every call in sight passes for parameter ``name`` of the
+    function ``owner`` is, where it never rebinds it."""
+    function = ctx.model.function_of(owner)
+    if function is None or owner.bound.get(name) != 1 or name not in function.positional_names():
+        return None
+    calls = ctx.model.calls_in_sight(function)
+    found = [argument_expression(call, function.positional_names(), name) for call in calls or []]
+    taken = [_params_collection(ctx, arg, None, depth + 1) if arg is not None else None for arg in found]
+    return taken[0] if taken and all(taken) else None

@@ -194,7 +194,7 @@ def _handed_an_array(ctx: Context, param: str, function: FunctionInfo) -> bool:
     if function.bound_jit_sites or _bound_method(function):
         positions = positions[1:]
     for call in _calls_named(ctx, names):
-        argument = _argument_expression(call, positions, param)
+        argument = argument_expression(call, positions, param)
         if argument is not None and _unhashable(ctx, argument):
             return True
     return False
@@ -227,7 +227,7 @@ def _calls_named(ctx: Context, names: set[str]) -> list[ast.Call]:
     return [call for name in names for call in calls.get(name, [])]
 
 
-def _argument_expression(call: ast.Call, positions: list[str], name: str) -> ast.expr | None:
+def argument_expression(call: ast.Call, positions: list[str], name: str) -> ast.expr | None:
     keyword = next((k.value for k in call.keywords if k.arg == name), None)
     if keyword is not None or name not in positions:
         return keyword
