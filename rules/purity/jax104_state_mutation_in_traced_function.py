@@ -14,7 +14,7 @@ from jaxlint.semantic.values import UNKNOWN, InstanceRef, is_numpy_array, is_tra
 
 from ..support.arrays import used_as_container
 from ..support.classes import self_static_at
-from ..support.explain import function_name, holds_container, why_traced
+from ..support.explain import function_name, holds_container, snippet, why_traced
 from ..support.lifetimes import enclosing_method, is_self, outlives_trace, self_outlives_trace
 
 # Methods that only lists and deques have: the receiver is a container whatever it was bound to.
@@ -35,7 +35,9 @@ class StateMutationInTracedFunction(Rule):
     `cache[k] = v`), storing a traced value on `self`, putting one into a list, dict or set
     the object keeps (`self.losses.append(loss)` in a logger made before the trace), or changing
     a dict or list argument of a `jax.jit` function that never hands it back (`params[k] = ...`:
-    `jit` rebuilds its arguments from their leaves, so only that copy changes).
+    `jit` rebuilds its arguments from their leaves, so only that copy changes). It also finds an
+    attribute assigned on an equinox module, a flax struct or a frozen dataclass
+    (`state.params = ...`), which raises `FrozenInstanceError` wherever it runs, traced or not.
 
     ## Why is this bad?
     JAX runs the Python body once, while tracing; the compiled program has no Python side
@@ -172,6 +174,8 @@ class StateMutationInTracedFunction(Rule):
         )
 
     def check_store(self, target: ast.expr, value: ast.expr, ctx: Context, accumulates: bool = False) -> None:
+        if isinstance(target, ast.Attribute) and self.check_frozen_store(target, ctx):
+            return
         if not ctx.traced_to_run and not (ctx.traced and not ctx.abstract):  # compiled, or under a bare grad
             return
         if isinstance(target, ast.Name):
@@ -198,7 +202,6 @@ class StateMutationInTracedFunction(Rule):
                 )
         elif isinstance(target, ast.Attribute) and is_self(target.value, ctx):
             cls = _traced_custom_pytree(ctx)
-            frozen = _frozen_class_outside_init(ctx)
             linen = _linen_outside_setup(ctx)
             if linen is not None:
                 ctx.report(
@@ -206,13 +209,6 @@ class StateMutationInTracedFunction(Rule):
                     f"assigning `self.{target.attr}` in `{function_name(ctx)}` of `{linen}`, a flax "
                     f"linen module, raises `SetAttributeFrozenModuleError`: a module's attributes are "
                     f"frozen outside `setup`; return the value (or `self.sow` it into a collection)",
-                )
-            elif frozen is not None:
-                ctx.report(
-                    target,
-                    f"assigning `self.{target.attr}` in `{function_name(ctx)}` of `{frozen[0]}`, "
-                    f"{frozen[1]}, raises `dataclasses.FrozenInstanceError`: its objects are frozen "
-                    f"once `__init__` ends; return the new value, or an updated object",
                 )
             elif cls is not None:
                 ctx.report(
@@ -233,6 +229,33 @@ class StateMutationInTracedFunction(Rule):
             for element in target.elts:
                 self.check_store(element, value, ctx, accumulates)
 
+    def check_frozen_store(self, target: ast.Attribute, ctx: Context) -> bool:
+        """``self.value = ...`` in a method of an equinox module, a flax struct or a frozen
+        dataclass (not its ``__init__``), or ``state.params = ...`` on an object of one: the
+        assignment raises ``FrozenInstanceError`` wherever it runs, traced or not."""
+        if is_self(target.value, ctx):
+            frozen = _frozen_class_outside_init(ctx)
+            if frozen is None:
+                return False
+            ctx.report(
+                target,
+                f"assigning `self.{target.attr}` in `{function_name(ctx)}` of `{frozen[0]}`, "
+                f"{frozen[1]}, raises `dataclasses.FrozenInstanceError`: its objects are frozen "
+                f"once `__init__` ends; return the new value, or an updated object",
+            )
+            return True
+        found = _frozen_instance(ctx, target.value)
+        if found is None:
+            return False
+        what = snippet(ctx, target.value)
+        ctx.report(
+            target,
+            f"assigning `{what}.{target.attr}` raises `dataclasses.FrozenInstanceError`: `{found[0]}` "
+            f"is {found[1]}, whose objects are frozen; build an updated object "
+            f"({REPLACERS[found[1]].format(what, target.attr)}) and use it instead",
+        )
+        return True
+
     def check_record_argument(self, target: ast.Attribute, name: str, ctx: Context) -> None:
         """``b.data = ...`` on a pytree object a compiled function received and never returns:
         JAX rebuilt that object from its leaves for the trace, so the caller's keeps its old
@@ -249,15 +272,8 @@ class StateMutationInTracedFunction(Rule):
         cls = _record_argument(ctx, name)
         if cls is None:
             return
-        frozen = _frozen_kind(ctx, cls)
-        if frozen is not None:
-            ctx.report(
-                target,
-                f"assigning `{name}.{target.attr}` in `{function_name(ctx)}` raises "
-                f"`dataclasses.FrozenInstanceError`: `{cls.name}` is {frozen}; build an updated "
-                f"object (`{name}.replace(...)`, `eqx.tree_at`) and return it",
-            )
-            return
+        if _frozen_kind(ctx, cls) is not None:
+            return  # it raises (check_frozen_store), when its class is known there
         ctx.report(
             target,
             f"assigning `{name}.{target.attr}` in `{function_name(ctx)}` changes only the copy of "
@@ -536,6 +552,40 @@ def _own_method(ctx: Context, func: ast.Attribute) -> bool:
     )
 
 
+# how to build an updated object of each kind of frozen class
+REPLACERS = {
+    "an equinox module": "`eqx.tree_at(lambda m: m.{1}, {0}, new_value)`",
+    "a flax struct dataclass": "`{0}.replace({1}=new_value)`",
+    "a frozen dataclass": "`dataclasses.replace({0}, {1}=new_value)`",
+}
+
+
+def _frozen_instance(ctx: Context, expr: ast.expr) -> tuple[str, str] | None:
+    """The frozen class of this module (an equinox module, a flax struct, a frozen dataclass)
+    ``expr`` is known to be an object of, and what it is."""
+    cls = _annotated_class(ctx, expr)
+    if cls is None:
+        found = refs(ctx.value(expr))
+        classes = {ref.node for ref in found if isinstance(ref, InstanceRef)}
+        if not found or len(classes) != 1 or len(found) != len(classes):
+            return None
+        cls = classes.pop()
+    kind = _frozen_kind(ctx, cls)
+    return None if kind is None else (cls.name, kind)
+
+
+def _annotated_class(ctx: Context, expr: ast.expr) -> ast.ClassDef | None:
+    """The class of this module that annotates ``expr``, a parameter of the current function
+    it never rebinds (``def bump(state: TrainState)``)."""
+    function = ctx.function
+    if not isinstance(expr, ast.Name) or function is None or function.scope.bound.get(expr.id) != 1:
+        return None
+    param = next((p for p in function.param_nodes() if p.arg == expr.id), None)
+    if param is None or param.annotation is None:
+        return None
+    return ctx.model.class_named(param.annotation, ctx.model.index.parents.get(function.node, function.scope))
+
+
 def _frozen_class_outside_init(ctx: Context) -> tuple[str, str] | None:
     """The class of the current method and what it is, when the class is a frozen dataclass (an
     equinox module, a flax struct) and the method is not one of its initialisers: assigning an
@@ -563,11 +613,10 @@ def _linen_outside_setup(ctx: Context) -> str | None:
 
 
 def _frozen_kind(ctx: Context, cls: ast.ClassDef) -> str | None:
-    """What frozen pytree class ``cls`` is (an equinox module, a flax struct), else None."""
+    """What frozen class ``cls`` is (an equinox module, a flax struct, a frozen dataclass),
+    else None."""
     pytree = ctx.model.pytree_class(cls)
-    if pytree is None:
-        return None
-    if pytree.only_arrays_traced:
+    if pytree is not None and pytree.only_arrays_traced:
         return "an equinox module"
     scope = ctx.model.index.parents.get(cls, ctx.model.index.module)
     named = {ctx.model.qualname(d, scope) for d in [*cls.decorator_list, *cls.bases]}
