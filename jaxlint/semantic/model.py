@@ -1823,12 +1823,13 @@ class SemanticModel:
             return None  # other modules may import the jitted function and call it
         return calls
 
-    def calls_in_sight(self, info: FunctionInfo) -> list[ast.Call] | None:
+    def calls_in_sight(self, info: FunctionInfo) -> list[tuple[ast.Call, Scope]] | None:
         """Every call of the plain function ``info`` (no decorator, not a method), each passing
         its arguments in their places: called by name, or through transformations that keep
         them (``jax.grad(loss)(params, x)``, ``step = jax.jit(step)``, ``g = jax.grad(f)``
-        then ``g(...)``). None when some use is not such a call in sight (handed on, stored,
-        returned, or in a module others may import it from and call)."""
+        then ``g(...)``), each with the scope it is made in. None when some use is not such a
+        call in sight (handed on, stored, returned, or in a module others may import it from
+        and call)."""
         node = info.node
         if (
             not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
@@ -1839,15 +1840,22 @@ class SemanticModel:
         scope = self.index.parents.get(node)
         if scope is None or scope.bound.get(node.name) != (2 if _rewrapped(scope, node.name) else 1):
             return None
-        calls: list[ast.Call] = []
+        calls: list[tuple[ast.Call, Scope]] = []
         for use in self._loads.get(node.name, []):
             if not self._resolves_to(use, scope):
                 continue
             found = self._calls_through(use)
             if found is None:
                 return None
-            calls.extend(found)
+            calls.extend((call, self._call_scope(call, use)) for call in found)
         return calls or None
+
+    def _call_scope(self, call: ast.Call, use: ast.Name) -> Scope:
+        """The scope ``call`` is made in: that of the name it calls (``g`` in ``g(x)``, ``self``
+        in ``self.step(x)``), else that of ``use`` (``jax.grad(f)(x)``)."""
+        func = call.func
+        named = func.value if isinstance(func, ast.Attribute) else func
+        return self.scope_of_load(named if isinstance(named, ast.Name) else use)
 
     def scope_of_load(self, use: ast.Name) -> Scope:
         """The scope whose code reads the name ``use``."""

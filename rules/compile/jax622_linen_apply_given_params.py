@@ -8,7 +8,8 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.scopes import Scope
 
-from ..support.explain import argument_expression, snippet
+from ..support.callsites import passed_arguments
+from ..support.explain import snippet
 from ..support.linen import linen_construction
 
 DEPTH = 3  # names followed to their single binding
@@ -95,8 +96,7 @@ def _params_collection(
         return expr
     if not isinstance(expr, ast.Name) or depth >= DEPTH:
         return None
-    scope = scope or ctx.model.scope_of_load(expr)
-    owner = scope.lookup(expr.id)
+    owner = (scope or ctx.model.scope_of_load(expr)).lookup(expr.id)
     if owner is None:
         return None
     value = owner.single_value(expr.id)
@@ -107,11 +107,8 @@ def _params_collection(
 
 def _passed_params_collection(ctx: Context, owner: Scope, name: str, depth: int) -> ast.Subscript | None:
     """The ``variables["params"]`` every call in sight passes for parameter ``name`` of the
-    function ``owner`` is, where it never rebinds it."""
+    function ``owner`` is."""
     function = ctx.model.function_of(owner)
-    if function is None or owner.bound.get(name) != 1 or name not in function.positional_names():
-        return None
-    calls = ctx.model.calls_in_sight(function)
-    found = [argument_expression(call, function.positional_names(), name) for call in calls or []]
-    taken = [_params_collection(ctx, arg, None, depth + 1) if arg is not None else None for arg in found]
+    passed = None if function is None else passed_arguments(ctx, function, name)
+    taken = [_params_collection(ctx, argument, scope, depth + 1) for argument, scope in passed or []]
     return taken[0] if taken and all(taken) else None

@@ -25,6 +25,7 @@ from jaxlint.semantic.tracing import annotation_kind
 from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced, record_kind
 
 from .blocks import is_local_name, names_by_function, own_nodes
+from .callsites import passed_arguments
 from .explain import snippet, why_traced
 from .paths import path_root, plain_path
 
@@ -53,9 +54,25 @@ def array_evidence(ctx: Context, target: ast.Subscript, stored: ast.expr) -> str
         return f"`{name}` holds tracers and is indexed like an array"
     if is_traced(value) and not is_container(value) and _plausible_store(ctx, base, target.slice, stored):
         return f"`{name}` is a tracer: {why_traced(ctx, base)}"
+    passed = _passed_array(ctx, base)
+    if passed is not None:
+        return passed
     if isinstance(base, ast.Name) and _presumed_array(ctx, base.id, target.slice, stored):
         return f"`{name}` is taken to be a JAX array (this module's only array library is jax.numpy)"
     return None
+
+
+def _passed_array(ctx: Context, base: ast.expr) -> str | None:
+    """Why ``base``, a parameter of the current function, is a JAX array: every call in sight
+    passes one (``boost(jnp.ones(8), 2)``), as a message fragment; None otherwise."""
+    function = ctx.function
+    if not isinstance(base, ast.Name) or function is None:
+        return None
+    passed = passed_arguments(ctx, function, base.id)
+    if not passed or not all(is_jax_array(ctx.model.value(arg, scope)) for arg, scope in passed):
+        return None
+    argument = passed[0][0]
+    return f"`{base.id}` is a JAX array: every call passes one (`{snippet(ctx, argument)}`, line {argument.lineno})"
 
 
 def assignable(base: ast.expr) -> bool:

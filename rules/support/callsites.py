@@ -1,0 +1,29 @@
+"""What the calls of a function of this module pass it."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.scopes import Scope
+
+from .explain import argument_expression
+
+
+def passed_arguments(ctx: Context, function: FunctionInfo, name: str) -> list[tuple[ast.expr, Scope]] | None:
+    """What every call in sight of ``function`` passes for its parameter ``name``, which it never
+    rebinds, each with the scope of the call (``model.calls_in_sight``). None when a call leaves
+    it out, or some use of the function is out of sight."""
+    if function.scope.bound.get(name) != 1 or all(p.arg != name for p in function.param_nodes()):
+        return None
+    calls = ctx.model.calls_in_sight(function)
+    if calls is None:
+        return None
+    passed = []
+    for call, scope in calls:
+        argument = argument_expression(call, function.positional_names(), name)
+        if argument is None:
+            return None
+        passed.append((argument, scope))
+    return passed
