@@ -12,6 +12,7 @@ from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic import api
 from jaxlint.semantic.bodies import step_counter
 from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.keys import constant_fold
 from jaxlint.semantic.transforms import MAPPING, REPEATING
 from jaxlint.semantic.values import is_traced, key_ids
 
@@ -60,7 +61,10 @@ class ConstantSeedKeyInLoop(Rule):
     the same work (its loop variable is unused, as in `for _ in range(n)`), or inside a function
     that a `lax` loop or `vmap` runs repeatedly (`lax.scan`, `fori_loop`, `while_loop`,
     `lax.map`, `vmap`). In a `lax` loop body, a Python loop whose iterations differ
-    (`fold_in(key(0), i)`) still makes the same keys on every step. Also a function that was
+    (`fold_in(key(0), i)`) still makes the same keys on every step. So does
+    `jax.random.fold_in(base_key, epoch)` in a loop that changes neither (an inner loop whose
+    variable is unused): `fold_in` does not consume its key, and the same inputs make the same
+    key. Also a function that was
     given a key (a parameter named `key`, `rng`, `*_key`..., or stax's `kwargs.get('rng')`)
     and replaces it, unread and not under a test of its own parameters, with a key of a fixed
     seed.
@@ -110,7 +114,8 @@ class ConstantSeedKeyInLoop(Rule):
     where the hoisted key would still be re-created each time (inside an outer loop, or in a
     function that `vmap`, `scan` or a `while_loop` without such a counter or key repeats). A
     constant-seed key folded with data that changes (a loop variable, a step index, a counter)
-    is not reported.
+    is not reported. A `fold_in` of values the loop does not change gets the loop variable
+    folded in too (`fold_in(fold_in(base_key, epoch), step)`), where the loop has a named one.
 
     ## References
     - [JAX: Pseudorandom numbers](https://docs.jax.dev/en/latest/random-numbers.html)
@@ -127,6 +132,9 @@ class ConstantSeedKeyInLoop(Rule):
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         func = node.func
         tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if tail == "fold_in" and ctx.loops:
+            self.check_fold(node, ctx)
+            return
         seed = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "seed"), None)
         if tail not in CONSTRUCTOR_NAMES or seed is None or ctx.qualname(func) not in api.KEY_CONSTRUCTORS:
             return
@@ -186,6 +194,33 @@ class ConstantSeedKeyInLoop(Rule):
             f"`{snippet(ctx, node)}` is re-created with the same seed {where}: every iteration "
             f"draws identical random numbers; create the key once outside and split it per iteration",
             fix=self.hoist(ctx) if hoistable else self.fold_step(ctx, node, where),
+        )
+
+    def check_fold(self, node: ast.Call, ctx: Context) -> None:
+        """``fold_in(base_key, epoch)`` in a loop where neither changes (and the loop variable is
+        unused): the same key on every iteration, as a constant seed makes."""
+        if ctx.qualname(node.func) != "jax.random.fold_in" or len(node.args) != 2 or node.keywords:
+            return
+        if constant_fold(node):
+            return  # a constant folded in: the key walker reports its draws (JAX302)
+        parts = [n for argument in node.args for n in ast.walk(argument)]
+        if any(isinstance(n, (ast.Call, ast.Await, ast.Yield, ast.NamedExpr)) for n in parts):
+            return  # a call may differ each time (a constant-seed key inside is checked itself)
+        names = {n.id for n in parts if isinstance(n, ast.Name)}
+        loop = ctx.loops[-1]
+        if names & names_assigned_in(ctx, loop) or _iterations_differ(loop) or not _read_where_repeated(ctx):
+            return
+        if not key_ids(ctx.value(node.args[0])):
+            return
+        target = getattr(loop, "target", None)
+        index = target.id if isinstance(target, ast.Name) and target.id.strip("_") else None
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` makes the same key on every iteration of the loop at line "
+            f"{loop.lineno}: nothing it folds changes there, so each iteration draws identical "  # pyright: ignore[reportAttributeAccessIssue]
+            f"random numbers; fold in what changes per iteration too"
+            + (f" (`jax.random.fold_in({snippet(ctx, node)}, {index})`)" if index else ""),
+            fix=FoldStepIndex(index) if index else None,
         )
 
     def fold_step(
