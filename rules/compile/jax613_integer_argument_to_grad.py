@@ -6,21 +6,11 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic.tracing import int_literals
-from jaxlint.semantic.values import LayerRef
 
 from ..support.dtypes import dtype_kind
 from ..support.explain import snippet
+from ..support.gradients import DIFFERENTIATIONS, differentiated_positions
 from ..support.layers import called_layer
-
-# differentiations, and the name JAX's error gives them (`hessian` is `jacfwd` of `jacrev`)
-DIFFERENTIATIONS = {
-    "jax.grad": "grad",
-    "jax.value_and_grad": "grad",
-    "jax.jacrev": "jacrev",
-    "jax.jacfwd": "jacfwd",
-    "jax.hessian": "jacfwd",
-}
 
 
 class IntegerArgumentToGrad(Rule):
@@ -79,7 +69,7 @@ class IntegerArgumentToGrad(Rule):
         if not any(kinds):
             return
         layer = called_layer(ctx, node.func, DIFFERENTIATIONS)
-        found = None if layer is None else _positions(layer)
+        found = None if layer is None else differentiated_positions(layer)
         if found is None:
             return
         layer, positions = found
@@ -110,16 +100,3 @@ def _integer_kind(ctx: Context, expr: ast.expr) -> str | None:
     if kind is None or kind.kind not in ("int", "bool"):
         return None
     return kind.describe()
-
-
-def _positions(layer: LayerRef) -> tuple[LayerRef, set[int]] | None:
-    call = layer.call
-    keywords = {k.arg: k.value for k in call.keywords} if call is not None else {}
-    allow = keywords.get("allow_int")
-    if allow is not None and not (isinstance(allow, ast.Constant) and allow.value is False):
-        return None
-    argnums = keywords.get("argnums")
-    if argnums is None and call is not None and len(call.args) > 1:
-        argnums = call.args[1]
-    positions = {0} if argnums is None else int_literals(argnums)
-    return None if not positions else (layer, positions)
