@@ -317,6 +317,8 @@ class SemanticModel:
         self._within_loop: dict[ast.Call, bool] = {}  # see _used_within_its_loop
         # functions made `jax.custom_jvp`/`jax.custom_vjp`, with their `nondiff_argnums`
         self.custom_derivatives: dict[FunctionInfo, frozenset[str]] = {}
+        # of those, the `jax.custom_vjp` ones: forward-mode differentiation rejects them
+        self.custom_vjps: set[FunctionInfo] = set()
         # their rules (`f.defvjp(fwd, bwd)`, `@f.defjvp`): (the function, its rules, the site)
         self._derivative_rules: list[tuple[ast.expr, tuple[ast.expr, ...], Scope, ast.AST]] = []
         # the interpreters running now, by the function (or module) they run: a function called
@@ -1573,7 +1575,7 @@ class SemanticModel:
             if transform is not None and transform.kind != "wrapper":
                 self.apply_call(call, scope, transform, NONE)
             elif qualname in CUSTOM_DERIVATIVES and call.args:  # `f = jax.custom_jvp(g, ...)`
-                self._note_custom_derivative(call.args[0], scope, call)
+                self._note_custom_derivative(call.args[0], scope, call, qualname)
             elif qualname in FLAX_LIFTED:
                 self._discover_lifted_module(call, scope, FLAX_LIFTED[qualname])
             elif qualname in schedule_functions():
@@ -1642,10 +1644,23 @@ class SemanticModel:
             return True
         return False
 
-    def _note_custom_derivative(self, expr: ast.expr, scope: Scope, call: ast.Call) -> None:
+    def _note_custom_derivative(self, expr: ast.expr, scope: Scope, call: ast.Call, qualname: str) -> None:
+        info = self.wrapped_in_place(expr, scope)
         found = self.resolve_function(expr, scope) if isinstance(expr, ast.Name) else None
-        if found is not None:
-            self.custom_derivatives[found[0]] = _nondiff_params(found[0], call)
+        if info is not None or found is not None:
+            self._note_custom(info or found[0], call, qualname)  # pyright: ignore[reportOptionalSubscript]
+
+    def wrapped_in_place(self, expr: ast.expr, scope: Scope) -> FunctionInfo | None:
+        """The def that the name ``expr`` reads, where the name is bound to it and then to a
+        wrapper of it (``f = jax.custom_vjp(f)``)."""
+        owner = scope.lookup(expr.id) if isinstance(expr, ast.Name) else None
+        node = None if owner is None else owner.rewrapped_def(expr.id)  # pyright: ignore[reportAttributeAccessIssue]
+        return None if node is None else self.infos.get(node)
+
+    def _note_custom(self, info: FunctionInfo, call: ast.Call | None, qualname: str) -> None:
+        self.custom_derivatives[info] = _nondiff_params(info, call)
+        if qualname == "jax.custom_vjp":
+            self.custom_vjps.add(info)
 
     def transform_of(self, expr: ast.AST, scope: Scope) -> Transform | None:
         qualname = self.resolver.qualname(expr, scope)
@@ -1664,7 +1679,7 @@ class SemanticModel:
             if layer is None:
                 break
             if layer.transform.name in CUSTOM_DERIVATIVES:
-                self.custom_derivatives[info] = _nondiff_params(info, layer.call)
+                self._note_custom(info, layer.call, layer.transform.name)
             if layer.transform.kind != "wrapper":
                 layers.append(layer)
         if layers:

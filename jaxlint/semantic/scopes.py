@@ -145,6 +145,16 @@ class Scope:
         """What ``name = value`` binds here, when that is the name's only binding."""
         return self.assigned.get(name) if self.bound.get(name) == 1 else None
 
+    def rewrapped_def(self, name: str) -> ast.AST | None:
+        """The def bound to ``name`` here when its only other binding wraps it in place
+        (``step = jax.jit(step)``, ``f = jax.custom_vjp(f)``)."""
+        nodes = self.defs.get(name)
+        value = self.assigned.get(name)
+        if not nodes or len(nodes) != 1 or self.bound.get(name) != 2 or not isinstance(value, ast.Call):
+            return None
+        first = value.args[0] if value.args else None
+        return nodes[0] if isinstance(first, ast.Name) and first.id == name else None
+
     def single_def(self, name: str) -> ast.AST | None:
         """The def or class bound to ``name`` here, when that is the name's only binding."""
         nodes = self.defs.get(name)
