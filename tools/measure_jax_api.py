@@ -1382,15 +1382,24 @@ def optax_stateful() -> dict[str, Any]:
     optimizer forgets it), and those whose ``update`` raises without ``params``
     (``needs_params``: weight decay, trust ratios), and those whose ``update`` takes required
     keyword-only arguments (``needs_keywords``: ``lbfgs``'s line search needs ``value``, ``grad``
-    and ``value_fn``). Empty (with no version) without optax."""
+    and ``value_fn``), and those whose updates for positive gradients are all negative
+    (``descending``: the minus sign is in the updates, which are added to the parameters).
+    Empty (with no version) without optax."""
     try:
         import optax
     except ImportError:
-        return {"optax_version": None, "stateful": [], "needs_params": [], "needs_keywords": {}}
+        return {
+            "optax_version": None,
+            "stateful": [],
+            "needs_params": [],
+            "needs_keywords": {},
+            "descending": [],
+        }
     params, grads = {"w": jnp.ones(2)}, {"w": jnp.full(2, 0.5)}
     found: list[str] = []
     needs_params: list[str] = []
     needs_keywords: dict[str, list[str]] = {}
+    descending: list[str] = []
     for name in sorted(dir(optax)):
         function = getattr(optax, name)
         if name.startswith("_") or inspect.isclass(function) or not callable(function):
@@ -1404,9 +1413,11 @@ def optax_stateful() -> dict[str, Any]:
                 if extra:
                     needs_keywords[f"optax.{name}"] = extra
                     continue
-                _, after = transformation.update(grads, state, params)
+                updates, after = transformation.update(grads, state, params)
         except Exception:  # takes no learning rate alone, or is no optimizer
             continue
+        if all(bool((np.asarray(leaf) < 0).all()) for leaf in jax.tree_util.tree_leaves(updates)):
+            descending.append(f"optax.{name}")
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -1424,6 +1435,7 @@ def optax_stateful() -> dict[str, Any]:
         "stateful": found,
         "needs_params": needs_params,
         "needs_keywords": needs_keywords,
+        "descending": descending,
     }
 
 

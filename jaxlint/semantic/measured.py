@@ -170,6 +170,13 @@ def stateful_optimizers() -> frozenset[str]:
 
 
 @cache
+def descending_optimizers() -> frozenset[str]:
+    """The optax optimizers whose updates carry the minus sign (measured: positive gradients give
+    all-negative updates), to be added to the parameters (``optax.apply_updates``)."""
+    return frozenset(_data().get("optimizers", {}).get("descending", []))
+
+
+@cache
 def optimizers_needing_params() -> frozenset[str]:
     """The optax optimizers whose ``update`` raises without ``params`` (measured: ``adamw``'s
     weight decay, ``lamb``'s trust ratio)."""
