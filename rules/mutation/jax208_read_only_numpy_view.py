@@ -1,0 +1,124 @@
+"""JAX208: writing into the read-only NumPy view of a JAX array."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.diagnostics import FixRequest
+from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.semantic.bodies import own_nodes
+from jaxlint.semantic.scopes import Scope
+from jaxlint.semantic.values import is_jax_array, is_traced
+
+from ..support.explain import snippet
+
+# calls that hand back the (read-only) NumPy buffer of a JAX array, not a copy (measured with
+# JAX 0.10.2: `np.array(x)` copies; these raise "assignment destination is read-only")
+VIEWS = frozenset({"numpy.asarray", "numpy.asanyarray", "jax.device_get"})
+
+
+@dataclass(frozen=True)
+class CopyArray(FixRequest):
+    """``np.asarray(x)`` -> ``np.array(x)``: a writable copy."""
+
+    view: ast.Call
+
+
+class ReadOnlyNumpyView(Rule):
+    """## What it does
+    Finds a name bound to `np.asarray(x)` (or `np.asanyarray`, `jax.device_get`) of a JAX
+    array, then written into: `a[i] = v`, `a[mask] = v`, `a[i] += v`, `a += v`.
+
+    ## Why is this bad?
+    A JAX array is immutable, and the NumPy array `np.asarray` gives for it is a view of its
+    buffer marked read-only, on every backend. Writing into it raises `ValueError:
+    assignment destination is read-only` (`output array is read-only` for `+=`). Take a
+    writable copy with `np.array(x)`.
+
+    ## Example
+    ```python
+    import jax.numpy as jnp
+    import numpy as np
+
+    scores = np.asarray(jnp.tanh(jnp.linspace(-2, 2, 5)))
+    scores[scores < 0] = 0.0
+    ```
+
+    ## Use instead
+    ```python
+    import jax.numpy as jnp
+    import numpy as np
+
+    scores = np.array(jnp.tanh(jnp.linspace(-2, 2, 5)))
+    scores[scores < 0] = 0.0
+    ```
+
+    ## Fix safety
+    The fix copies (`np.asarray` becomes `np.array`), which is what writing needs: safe. Not
+    offered for `jax.device_get`.
+
+    ## References
+    - [JAX: Common gotchas, in-place updates](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#in-place-updates)
+    """
+
+    code = "JAX208"
+    name = "read-only-numpy-view"
+    message = "The read-only NumPy view of a JAX array is written into"
+    outcome = "ValueError: assignment destination is read-only"
+    fix_title = "Take a writable copy with `np.array`"
+    fix_availability = FixAvailability.SOMETIMES
+    visits_anywhere = frozenset({ast.Assign, ast.AugAssign})
+
+    def visit_Assign(self, node: ast.Assign, ctx: Context) -> None:
+        for target in node.targets:
+            if isinstance(target, ast.Subscript):
+                self.check(target.value, node, ctx)
+
+    def visit_AugAssign(self, node: ast.AugAssign, ctx: Context) -> None:
+        target = node.target
+        self.check(target.value if isinstance(target, ast.Subscript) else target, node, ctx)
+
+    def check(self, base: ast.expr, node: ast.stmt, ctx: Context) -> None:
+        if not isinstance(base, ast.Name) or (not ctx.mentions("asarray") and not ctx.mentions("device_get")):
+            return
+        view = _view_bound_to(ctx, base.id)
+        if view is None:
+            return
+        call, qualname = view
+        ctx.report(
+            node,
+            f"`{base.id}` is `{snippet(ctx, call)}` (line {call.lineno}), the read-only NumPy view of a "
+            f"JAX array's buffer: writing into it raises `ValueError` (assignment destination is "
+            f"read-only); take a writable copy, `np.array(...)`",
+            fix=CopyArray(call) if qualname != "jax.device_get" else None,
+        )
+
+
+def _view_bound_to(ctx: Context, name: str) -> tuple[ast.Call, str] | None:
+    """The view call ``name`` is bound to, once, in the scope that binds it, where what it is
+    given is a JAX array; and the call's qualified name."""
+    owner = ctx.scope.lookup(name)
+    if owner is None or owner.bound.get(name) != 1 + _augmented(owner, name):
+        return None
+    value = owner.assigned.get(name)
+    if not isinstance(value, ast.Call) or len(value.args) != 1 or value.keywords:
+        return None
+    qualname = ctx.model.qualname(value.func, owner)
+    if qualname not in VIEWS or ctx.mentions("setflags"):
+        return None
+    given = ctx.model.value(value.args[0], owner)
+    if not is_jax_array(given) or is_traced(given):
+        return None  # (NumPy rejects a tracer before anything is written: JAX602)
+    return value, qualname
+
+
+def _augmented(scope: Scope, name: str) -> int:
+    """How many ``name += ...`` statements of ``scope`` bind ``name`` (in place, on an array)."""
+    body = getattr(scope.node, "body", [])
+    return sum(
+        1
+        for node in own_nodes(body if isinstance(body, list) else [])
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == name
+    )
