@@ -319,6 +319,7 @@ class SemanticModel:
         self.custom_derivatives: dict[FunctionInfo, frozenset[str]] = {}
         # of those, the `jax.custom_vjp` ones: forward-mode differentiation rejects them
         self.custom_vjps: set[FunctionInfo] = set()
+        self._sighted_calls: dict[FunctionInfo, list[tuple[ast.Call, Scope]] | None] = {}
         # their rules (`f.defvjp(fwd, bwd)`, `@f.defjvp`): (the function, its rules, the site)
         self._derivative_rules: list[tuple[ast.expr, tuple[ast.expr, ...], Scope, ast.AST]] = []
         # the interpreters running now, by the function (or module) they run: a function called
@@ -1845,6 +1846,12 @@ class SemanticModel:
         then ``g(...)``), each with the scope it is made in. None when some use is not such a
         call in sight (handed on, stored, returned, or in a module others may import it from
         and call)."""
+        if info not in self._sighted_calls:
+            self._sighted_calls[info] = self._find_calls_in_sight(info)
+        return self._sighted_calls[info]
+
+    def _find_calls_in_sight(self, info: FunctionInfo) -> list[tuple[ast.Call, Scope]] | None:
+        """Search for :meth:`calls_in_sight`."""
         node = info.node
         if (
             not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))

@@ -70,8 +70,10 @@ class LinenApplyGivenParams(Rule):
         if not isinstance(func, ast.Attribute) or func.attr not in ("apply", "bind") or not node.args:
             return
         variables = node.args[0]
+        if not ctx.mentions("params") or linen_construction(ctx, func.value) is None:
+            return
         taken = _params_collection(ctx, variables)
-        if taken is None or linen_construction(ctx, func.value) is None:
+        if taken is None:
             return
         ctx.report(
             variables,

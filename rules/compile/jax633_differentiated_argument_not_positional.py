@@ -18,8 +18,8 @@ ERRORS = {"grad": "TypeError", "jacrev": "ValueError", "jacfwd": "ValueError"}
 class DifferentiatedArgumentNotPositional(Rule):
     """## What it does
     Finds a call of a function made by `jax.grad` (or `value_and_grad`, `jacrev`, `jacfwd`,
-    `hessian`, also under `jax.jit`) that passes fewer positional arguments than its `argnums`
-    needs: the differentiated argument is given by keyword (`dloss(w, x, y=y)` with
+    `hessian`, also under `jax.jit`) that passes fewer positional arguments than its
+    `argnums=` needs: the differentiated argument is given by keyword (`dloss(w, x, y=y)` with
     `argnums=2`), or left to its default.
 
     ## Why is this bad?
@@ -69,8 +69,8 @@ class DifferentiatedArgumentNotPositional(Rule):
     visits_anywhere = frozenset({ast.Call})
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if any(isinstance(a, ast.Starred) for a in node.args):
-            return
+        if not ctx.mentions("argnums") or any(isinstance(a, ast.Starred) for a in node.args):
+            return  # (the default, argnums=0, needs one positional argument: any call gives it)
         layer = called_layer(ctx, node.func, DIFFERENTIATIONS)
         if layer is None:
             return

@@ -54,12 +54,9 @@ def array_evidence(ctx: Context, target: ast.Subscript, stored: ast.expr) -> str
         return f"`{name}` holds tracers and is indexed like an array"
     if is_traced(value) and not is_container(value) and _plausible_store(ctx, base, target.slice, stored):
         return f"`{name}` is a tracer: {why_traced(ctx, base)}"
-    passed = _passed_array(ctx, base)
-    if passed is not None:
-        return passed
     if isinstance(base, ast.Name) and _presumed_array(ctx, base.id, target.slice, stored):
         return f"`{name}` is taken to be a JAX array (this module's only array library is jax.numpy)"
-    return None
+    return _passed_array(ctx, base)
 
 
 def _passed_array(ctx: Context, base: ast.expr) -> str | None:

@@ -31,7 +31,7 @@ def keyword():
 
 
 def curvature():
-    return jax.hessian(loss, 1)(w)  # error: JAX633
+    return jax.hessian(loss, argnums=1)(w)  # error: JAX633
 
 
 def decorated():
@@ -42,7 +42,7 @@ def decorated():
 
 
 def positional():
-    return dloss_dy(w, x, 2.0), energy(w, x), jax.hessian(loss, 1)(w, x)
+    return dloss_dy(w, x, 2.0), energy(w, x), jax.hessian(loss, argnums=1)(w, x)
 
 
 def from_the_end():
