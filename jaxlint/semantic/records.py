@@ -109,11 +109,44 @@ def find_pytree_classes(model: SemanticModel) -> Fields:
         if names & CUSTOM_REGISTRATION or registered.get(cls.name) == "custom":
             custom |= _self_attributes(cls)
             custom_classes.add(cls)
+            flattened = _flattened_fields(cls)
+            if flattened is not None:
+                found[cls] = _make(cls, scope, flattened, set())
             continue
         pytree = _pytree_class(model, cls, scope, names, registered.get(cls.name), found)
         if pytree is not None:
             found[cls] = pytree
     return Fields(found, frozenset(custom), frozenset(custom_classes), _imported_records(model))
+
+
+def _flattened_fields(cls: ast.ClassDef) -> list[Field] | None:
+    """The fields of a class with its own ``tree_flatten``, when that returns displays of
+    ``self``'s attributes: ``return (self.coeffs, self.degree), None`` gives the children
+    (traced) and the auxiliary data (static). None for any other form."""
+    flatten = next((s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "tree_flatten"), None)
+    if flatten is None or not flatten.args.args:
+        return None
+    self_name = flatten.args.args[0].arg
+    returns = [n for n in ast.walk(flatten) if isinstance(n, ast.Return)]
+    if len(returns) != 1 or not isinstance(returns[0].value, ast.Tuple) or len(returns[0].value.elts) != 2:
+        return None
+    children, aux = returns[0].value.elts
+    traced = _self_attributes_in(children, self_name)
+    static = [] if isinstance(aux, ast.Constant) else _self_attributes_in(aux, self_name)
+    if traced is None or static is None:
+        return None
+    return [*((name, None, False) for name in traced), *((name, None, True) for name in static)]
+
+
+def _self_attributes_in(display: ast.expr, self_name: str) -> list[str] | None:
+    """``["a", "b"]`` for ``(self.a, self.b)`` (or one ``self.a``); None for anything else."""
+    items = display.elts if isinstance(display, (ast.Tuple, ast.List)) else [display]
+    names = [
+        item.attr
+        for item in items
+        if isinstance(item, ast.Attribute) and isinstance(item.value, ast.Name) and item.value.id == self_name
+    ]
+    return names if len(names) == len(items) else None
 
 
 def _imported_records(model: SemanticModel) -> tuple[LibraryRecord, ...]:

@@ -86,16 +86,51 @@ class PythonRangeOverTracer(Rule):
     fix_title = "Use `jax.lax.fori_loop`, or make the bound static"
     fix_availability = FixAvailability.SOMETIMES
 
+    def visit_ListComp(self, node: ast.ListComp, ctx: Context) -> None:
+        self.check_comprehension(node, ctx)
+
+    def visit_SetComp(self, node: ast.SetComp, ctx: Context) -> None:
+        self.check_comprehension(node, ctx)
+
+    def visit_DictComp(self, node: ast.DictComp, ctx: Context) -> None:
+        self.check_comprehension(node, ctx)
+
+    def visit_GeneratorExp(self, node: ast.GeneratorExp, ctx: Context) -> None:
+        self.check_comprehension(node, ctx)
+
+    def check_comprehension(
+        self, node: ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp, ctx: Context
+    ) -> None:
+        """``[f(k) for k in range(n)]``, ``sum(... for k in range(n))``: the same ``range``
+        over a traced bound (the first iterable is evaluated where the comprehension is)."""
+        if not ctx.abstract:
+            return
+        iterable = node.generators[0].iter
+        bound = self.traced_bound(iterable, ctx)
+        if bound is None:
+            return
+        static = static_request(ctx, traced_name(ctx, bound), bound)
+        cure = f"{static_advice(static, ctx)}, or use" if static else "use"
+        ctx.report(
+            iterable,
+            f"`range({snippet(ctx, bound)})` in `{function_name(ctx)}` needs a Python int but "
+            f"`{snippet(ctx, bound)}` is traced: JAX raises `TracerIntegerConversionError` "
+            f"({why_traced(ctx, bound)}); {cure} `jax.lax.fori_loop` or `jax.vmap`",
+            fix=static,
+        )
+
+    def traced_bound(self, iterable: ast.expr, ctx: Context) -> ast.expr | None:
+        """The first traced argument of ``range(...)``, when ``iterable`` is that call."""
+        if not isinstance(iterable, ast.Call) or ctx.qualname(iterable.func) != "builtins.range":
+            return None
+        return next((a for a in iterable.args if is_traced(ctx.value(a))), None)
+
     def visit_For(self, node: ast.For, ctx: Context) -> None:
-        if not ctx.abstract or not isinstance(node.iter, ast.Call):
-            return
-        if ctx.qualname(node.iter.func) != "builtins.range":
-            return
-        bound = next((a for a in node.iter.args if is_traced(ctx.value(a))), None)
+        bound = self.traced_bound(node.iter, ctx) if ctx.abstract else None
         if bound is None:
             return
         name = traced_name(ctx, bound)
-        static = static_request(ctx, name)
+        static = static_request(ctx, name, bound)
         staged = computed_by_numpy(ctx, bound)
         cure = f"{static_advice(static, ctx)}, or use" if static else "use"
         cure = f"{numpy_advice(name)}, or use" if staged and not static else cure

@@ -296,7 +296,7 @@ class TracedShapeArgument(Rule):
         return None
 
     def mark_static(self, ctx: Context, name: str | None, culprit: ast.expr) -> MarkStatic | None:
-        return None if _array_held_by(ctx, culprit, name) else static_request(ctx, name)
+        return None if _array_held_by(ctx, culprit, name) else static_request(ctx, name, culprit)
 
     def advice(
         self, ctx: Context, name: str | None, slicing: bool = False, culprit: ast.expr | None = None
@@ -307,7 +307,7 @@ class TracedShapeArgument(Rule):
                 f"derive the size from static shapes (`x.shape`): `{held}` is an array, so `{name}` "
                 f"cannot be static"
             )
-        request = static_request(ctx, name)
+        request = static_request(ctx, name, culprit)
         if request is not None:
             extra = " or use `jax.lax.dynamic_slice`" if slicing else ""
             return f"{static_advice(request, ctx)}{extra}"

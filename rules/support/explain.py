@@ -169,11 +169,14 @@ def jit_parameter(ctx: Context, name: str | None) -> str | None:
     return name if function.scope.bound.get(name) == 1 else None
 
 
-def static_request(ctx: Context, name: str | None) -> MarkStatic | None:
+def static_request(ctx: Context, name: str | None, needed: ast.expr | None = None) -> MarkStatic | None:
     """The ``static_argnames`` remedy for a traced ``name`` that must be concrete: the current
     function's parameter where it is jitted itself (:func:`jit_parameter`), else the parameter of
     the jitted function it closes over (:func:`enclosing_jit_parameter`) or of the one jitted
-    caller that hands it over (:func:`jitted_caller_parameter`)."""
+    caller that hands it over (:func:`jitted_caller_parameter`). None where the value ``needed``
+    reads a part of ``name`` (``poly.degree``): the whole object would become static."""
+    if name is not None and needed is not None and _reads_a_part(needed, name):
+        return None
     param = jit_parameter(ctx, name)
     if param is not None and ctx.function is not None:
         found: tuple[str, FunctionInfo] | None = (param, ctx.function)
@@ -182,6 +185,16 @@ def static_request(ctx: Context, name: str | None) -> MarkStatic | None:
     if found is None or _called_while_traced(found[1]) or _handed_an_array(ctx, *found):
         return None
     return MarkStatic(found[0]) if param is not None else MarkStatic(found[0], found[1].node)
+
+
+def _reads_a_part(expr: ast.expr, name: str) -> bool:
+    """Whether ``expr`` reads an attribute or an item of the name ``name``."""
+    return any(
+        isinstance(node, (ast.Attribute, ast.Subscript))
+        and isinstance(node.value, ast.Name)
+        and node.value.id == name
+        for node in ast.walk(expr)
+    )
 
 
 def _handed_an_array(ctx: Context, param: str, function: FunctionInfo) -> bool:

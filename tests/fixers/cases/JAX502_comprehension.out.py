@@ -1,0 +1,13 @@
+# fix: unsafe
+import jax
+import jax.numpy as jnp
+import functools
+
+
+@functools.partial(jax.jit, static_argnames=("n",))
+def powers(x, n):
+    return jnp.stack([x**k for k in range(n)])
+
+
+if __name__ == "__main__":
+    assert powers(jnp.float32(2.0), 3).tolist() == [1.0, 2.0, 4.0]
