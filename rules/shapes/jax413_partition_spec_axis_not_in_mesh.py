@@ -1,0 +1,125 @@
+"""JAX413: a ``PartitionSpec`` names an axis that the mesh it is used with does not have."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from jaxlint.engine.astutil import keyword_argument
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import Rule
+from jaxlint.semantic.tracing import str_literals
+from jaxlint.semantic.transforms import PARTIALS
+
+from ..support.explain import snippet
+
+MESHES = frozenset({"jax.sharding.Mesh", "jax.make_mesh"})
+SPECS = frozenset({"jax.sharding.PartitionSpec", "jax.P"})
+NAMED_SHARDINGS = frozenset({"jax.sharding.NamedSharding"})
+SHARD_MAPS = frozenset({"jax.shard_map", "jax.experimental.shard_map.shard_map"})
+
+
+class PartitionSpecAxisNotInMesh(Rule):
+    """## What it does
+    Finds a `PartitionSpec` naming an axis that the mesh it is used with does not define, where
+    the mesh is made in the file with literal axis names (`Mesh(devices, ("data", "model"))`,
+    `jax.make_mesh((4, 2), ("data", "model"))`): in `NamedSharding(mesh, P(...))`, and in the
+    `in_specs`/`out_specs` of `jax.shard_map(..., mesh=mesh)` (called, or under `partial`).
+
+    ## Why is this bad?
+    A partition spec shards array dimensions over named mesh axes. A name the mesh does not have
+    raises `ValueError`: `NamedSharding` when it is made ("Resource axis: tensor of P('data',
+    'tensor') is not found in mesh: ('data', 'model')"), `shard_map` when the mapped function is
+    called ("in_specs argument must refer to an axis marked as manual"). Use one of the mesh's
+    axis names, or `None` to replicate that dimension.
+
+    ## Example
+    ```python
+    import jax
+    import jax.numpy as jnp
+    from jax.sharding import NamedSharding, PartitionSpec as P
+
+    mesh = jax.make_mesh((1, 1), ("data", "model"))
+    w = jax.device_put(jnp.ones((16, 8)), NamedSharding(mesh, P("data", "tensor")))
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+    import jax.numpy as jnp
+    from jax.sharding import NamedSharding, PartitionSpec as P
+
+    mesh = jax.make_mesh((1, 1), ("data", "model"))
+    w = jax.device_put(jnp.ones((16, 8)), NamedSharding(mesh, P("data", "model")))
+    ```
+
+    ## Fix safety
+    No automatic fix: which axis was meant is the author's call.
+
+    ## References
+    - [JAX: Distributed arrays and automatic parallelization](https://docs.jax.dev/en/latest/notebooks/Distributed_arrays_and_automatic_parallelization.html)
+    """
+
+    code = "JAX413"
+    name = "partition-spec-axis-not-in-mesh"
+    message = "A `PartitionSpec` names an axis the mesh does not have"
+    outcome = "ValueError: Resource axis ... is not found in mesh"
+    visits_anywhere = frozenset({ast.Call})
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if not ctx.mentions("mesh") and not ctx.mentions("Mesh"):
+            return
+        qualname = ctx.qualname(node.func)
+        if qualname in PARTIALS and node.args:  # `@partial(jax.shard_map, mesh=mesh, ...)`
+            qualname = ctx.qualname(node.args[0]) if ctx.qualname(node.args[0]) in SHARD_MAPS else None
+        if qualname in NAMED_SHARDINGS:
+            mesh = node.args[0] if node.args else keyword_argument(node, "mesh")
+            spec = node.args[1] if len(node.args) > 1 else keyword_argument(node, "spec")
+            self.check(mesh, [spec], "`NamedSharding` raises `ValueError` when it is made", ctx)
+        elif qualname in SHARD_MAPS:
+            mesh = keyword_argument(node, "mesh")
+            specs = [keyword_argument(node, "in_specs"), keyword_argument(node, "out_specs")]
+            self.check(mesh, specs, "calling the `shard_map`-ped function raises `ValueError`", ctx)
+
+    def check(self, mesh: ast.expr | None, specs: list[ast.expr | None], effect: str, ctx: Context) -> None:
+        axes = _mesh_axes(ctx, mesh)
+        if axes is None or mesh is None:
+            return
+        for spec in specs:
+            for call, name in _named_axes(ctx, spec):
+                if name not in axes:
+                    ctx.report(
+                        call,
+                        f"`{snippet(ctx, call)}` names axis `{name!r}`, which mesh `{snippet(ctx, mesh)}` "
+                        f"does not have (its axes: {', '.join(repr(a) for a in axes)}): {effect}; name one "
+                        f"of its axes, or `None` to replicate that dimension",
+                    )
+                    return
+
+
+def _mesh_axes(ctx: Context, mesh: ast.expr | None) -> tuple[str, ...] | None:
+    """The literal axis names of the mesh ``mesh`` is, made here or bound once to a name."""
+    if isinstance(mesh, ast.Name):
+        owner = ctx.scope.lookup(mesh.id)
+        mesh = None if owner is None else owner.single_value(mesh.id)
+    if not isinstance(mesh, ast.Call) or ctx.qualname(mesh.func) not in MESHES:
+        return None
+    names = mesh.args[1] if len(mesh.args) > 1 else keyword_argument(mesh, "axis_names")
+    found = str_literals(names)
+    if not found or not isinstance(names, (ast.Tuple, ast.List, ast.Constant)):
+        return None
+    return tuple(e.value for e in names.elts) if isinstance(names, (ast.Tuple, ast.List)) else (names.value,)  # pyright: ignore
+
+
+def _named_axes(ctx: Context, spec: ast.expr | None) -> Iterator[tuple[ast.Call, str]]:
+    """Each literal axis name of each ``PartitionSpec(...)`` written in ``spec``."""
+    if spec is None:
+        return
+    for call in ast.walk(spec):
+        if not isinstance(call, ast.Call) or ctx.qualname(call.func) not in SPECS:
+            continue
+        for entry in call.args:
+            items = entry.elts if isinstance(entry, (ast.Tuple, ast.List)) else [entry]
+            for item in items:
+                if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                    yield call, item.value
