@@ -111,6 +111,6 @@ def _passed_params_collection(ctx: Context, owner: Scope, name: str, depth: int)
     """The ``variables["params"]`` every call in sight passes for parameter ``name`` of the
     function ``owner`` is."""
     function = ctx.model.function_of(owner)
-    passed = None if function is None else passed_arguments(ctx, function, name)
+    passed = None if function is None else passed_arguments(ctx.model, function, name)
     taken = [_params_collection(ctx, argument, scope, depth + 1) for argument, scope in passed or []]
     return taken[0] if taken and all(taken) else None

@@ -65,7 +65,7 @@ def _passed_array(ctx: Context, base: ast.expr) -> str | None:
     function = ctx.function
     if not isinstance(base, ast.Name) or function is None:
         return None
-    passed = passed_arguments(ctx, function, base.id)
+    passed = passed_arguments(ctx.model, function, base.id)
     if not passed or not all(is_jax_array(ctx.model.value(arg, scope)) for arg, scope in passed):
         return None
     argument = passed[0][0]

@@ -4,20 +4,22 @@ from __future__ import annotations
 
 import ast
 
-from jaxlint.engine.context import Context
 from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.model import SemanticModel
 from jaxlint.semantic.scopes import Scope
 
 from .explain import argument_expression
 
 
-def passed_arguments(ctx: Context, function: FunctionInfo, name: str) -> list[tuple[ast.expr, Scope]] | None:
+def passed_arguments(
+    model: SemanticModel, function: FunctionInfo, name: str
+) -> list[tuple[ast.expr, Scope]] | None:
     """What every call in sight of ``function`` passes for its parameter ``name``, which it never
     rebinds, each with the scope of the call (``model.calls_in_sight``). None when a call leaves
     it out, or some use of the function is out of sight."""
     if function.scope.bound.get(name) != 1 or all(p.arg != name for p in function.param_nodes()):
         return None
-    calls = ctx.model.calls_in_sight(function)
+    calls = model.calls_in_sight(function)
     if calls is None:
         return None
     passed = []

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from jaxlint.semantic.model import SemanticModel
 from jaxlint.semantic.scopes import Scope
 
+from .callsites import passed_arguments
+
 # the promotion order of the kinds: a weakly typed value takes the kind of a higher one
 ORDER = ("bool", "int", "float")
 # constructors whose dtype, when not given, is float32 (strongly typed)
@@ -73,10 +75,23 @@ def dtype_kind(model: SemanticModel, expr: ast.AST, scope: Scope, depth: int = 0
     if isinstance(expr, ast.Name):
         owner = scope.lookup(expr.id)
         value = None if owner is None else owner.single_value(expr.id)
+        if value is None and owner is not None:
+            return _passed_kind(model, owner, expr.id, depth)
         return None if value is None else dtype_kind(model, value, owner or scope, depth + 1)
     if _python_size(model, expr, scope):
         return DtypeKind("int", True)
     return None
+
+
+def _passed_kind(model: SemanticModel, owner: Scope, name: str, depth: int) -> DtypeKind | None:
+    """The dtype kind every call in sight passes for parameter ``name`` of the function
+    ``owner`` (``loss(params, x, labels)`` called with ``jnp.array([0, 2])``)."""
+    function = model.function_of(owner)
+    passed = None if function is None or owner.kind != "function" else passed_arguments(model, function, name)
+    kinds = [dtype_kind(model, argument, scope, depth + 1) for argument, scope in passed or []]
+    if not kinds or any(k is None or k.kind != kinds[0].kind for k in kinds):  # pyright: ignore[reportOptionalMemberAccess]
+        return None
+    return DtypeKind(kinds[0].kind, all(k.weak for k in kinds))  # pyright: ignore[reportOptionalMemberAccess]
 
 
 def _python_size(model: SemanticModel, expr: ast.AST, scope: Scope) -> bool:

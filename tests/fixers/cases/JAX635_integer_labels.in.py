@@ -1,0 +1,8 @@
+# fix: unsafe
+import jax.numpy as jnp
+import optax
+
+logits = jnp.zeros((4, 3))
+labels = jnp.array([0, 2, 1, 2])
+loss = optax.softmax_cross_entropy(logits, labels).mean()
+assert loss.shape == ()
