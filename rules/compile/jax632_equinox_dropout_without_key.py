@@ -8,10 +8,9 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic import measured
 
-from ..support.constructions import called_construction
+from ..support.constructions import MODE_KEYWORDS, called_construction, dropout_training
 from ..support.explain import snippet
 
-MODE_KEYWORDS = ("inference", "deterministic")
 # what switches every layer of a model to inference mode at once
 WHOLE_MODEL_SWITCHES = ("inference_mode", "tree_inference")
 
@@ -90,7 +89,7 @@ class EquinoxDropoutWithoutKey(Rule):
         if found is None:
             return
         construction, scope = found
-        if ctx.model.qualname(construction.func, scope) not in layers or not _training(construction):
+        if ctx.model.qualname(construction.func, scope) not in layers or not dropout_training(construction):
             return
         ctx.report(
             node,
@@ -99,21 +98,3 @@ class EquinoxDropoutWithoutKey(Rule):
             f"`RuntimeError` (Dropout requires a key when running in non-deterministic mode); pass "
             f"`key=`, a fresh key each step, and use `eqx.nn.inference_mode(model)` to evaluate",
         )
-
-
-def _training(construction: ast.Call) -> bool:
-    """Whether the construction leaves the layer in training mode with a rate above zero:
-    no mode given (or ``False``), a literal positive rate (or the default)."""
-    if any(k.arg is None for k in construction.keywords) or any(
-        isinstance(a, ast.Starred) for a in construction.args
-    ):
-        return False
-    given = {k.arg: k.value for k in construction.keywords}
-    mode = [given.get(m) for m in MODE_KEYWORDS] + construction.args[1:2]
-    if any(m is not None and not (isinstance(m, ast.Constant) and m.value is False) for m in mode):
-        return False
-    rate = given.get("p", construction.args[0] if construction.args else None)
-    if rate is None:
-        return True  # the default, 0.5
-    value = rate.value if isinstance(rate, ast.Constant) else None
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0

@@ -39,3 +39,25 @@ def called_construction(
         written = ctx.model.index.scopes.get(method, ctx.model.index.module)
         return (value, written) if isinstance(value, ast.Call) else None
     return None
+
+
+# the keywords that put an equinox dropout in inference mode
+MODE_KEYWORDS = ("inference", "deterministic")
+
+
+def dropout_training(construction: ast.Call) -> bool:
+    """Whether the construction leaves the layer in training mode with a rate above zero:
+    no mode given (or ``False``), a literal positive rate (or the default)."""
+    if any(k.arg is None for k in construction.keywords) or any(
+        isinstance(a, ast.Starred) for a in construction.args
+    ):
+        return False
+    given = {k.arg: k.value for k in construction.keywords}
+    mode = [given.get(m) for m in MODE_KEYWORDS] + construction.args[1:2]
+    if any(m is not None and not (isinstance(m, ast.Constant) and m.value is False) for m in mode):
+        return False
+    rate = given.get("p", construction.args[0] if construction.args else None)
+    if rate is None:
+        return True  # the default, 0.5
+    value = rate.value if isinstance(rate, ast.Constant) else None
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
