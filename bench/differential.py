@@ -63,7 +63,7 @@ def run_fix(
     jobs: int | None,
     report: Path | None = None,
     unsafe: bool = True,
-) -> tuple[int, int, Counter]:
+) -> tuple[int, int, Counter, set[str]]:
     from tests.groundtruth.oracle import judge_fixes
 
     fixable = fixable_rules()
@@ -109,7 +109,16 @@ def run_fix(
         rows.append({"id": p.id, "rules": list(p.rules), "why": reason, "fixed": dict(fixed.get(p.id, ()))})
     if report is not None:
         report.write_text(json.dumps(rows, indent=1))
-    return ok, len(targets), why
+    return ok, len(targets), why, {row["id"] for row in rows if row["why"]}
+
+
+def deliberate_ids(judged: list[agreement.Outcome]) -> set[str]:
+    """The programs whose miss is a silence by design (see :func:`deliberate_line`)."""
+    return {
+        o.program.id
+        for o in judged
+        if o.kind == "miss" and known.propose("miss", o).startswith("deliberate:")
+    }
 
 
 def deliberate_line(judged: list[agreement.Outcome]) -> str:
@@ -173,7 +182,9 @@ def main(argv: list[str] | None = None) -> int:
         fix_start = time.monotonic()
         reported = {o.program.id for o in judged if o.jax == "hazard" and o.jaxlint}
         unsafe = not args.safe_only
-        ok, total, why = run_fix(programs, stored, reported, args.workers, args.jobs, args.fix_report, unsafe)
+        ok, total, why, failed = run_fix(
+            programs, stored, reported, args.workers, args.jobs, args.fix_report, unsafe
+        )
         lines.insert(-1, "")
         lines.insert(
             -1,
@@ -182,6 +193,12 @@ def main(argv: list[str] | None = None) -> int:
         )
         for reason, n in why.most_common():
             lines.insert(-1, f"  {n:>5}  {reason}")
+        silent = failed & deliberate_ids(judged)
+        if silent:
+            lines.insert(
+                -1,
+                f"  ({len(silent)} of those are deliberate silences; without them: {ok}/{total - len(silent)})",
+            )
         lines.insert(-1, f"{'fix_ok' if unsafe else 'safe_fix_ok'}={ok}/{total}")
     print("\n".join(lines))
     print(f"(total {time.monotonic() - start:.0f} s)", file=sys.stderr)
