@@ -20,7 +20,7 @@ from collections import Counter, deque
 from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from jaxlint.engine.astutil import (
     container_display,
@@ -320,6 +320,7 @@ class SemanticModel:
         # of those, the `jax.custom_vjp` ones: forward-mode differentiation rejects them
         self.custom_vjps: set[FunctionInfo] = set()
         self._sighted_calls: dict[FunctionInfo, list[tuple[ast.Call, Scope]] | None] = {}
+        self.memo: dict[object, Any] = {}  # scratch space for what rules' support code derives
         # their rules (`f.defvjp(fwd, bwd)`, `@f.defjvp`): (the function, its rules, the site)
         self._derivative_rules: list[tuple[ast.expr, tuple[ast.expr, ...], Scope, ast.AST]] = []
         # the interpreters running now, by the function (or module) they run: a function called
@@ -1878,6 +1879,10 @@ class SemanticModel:
         func = call.func
         named = func.value if isinstance(func, ast.Attribute) else func
         return self.scope_of_load(named if isinstance(named, ast.Name) else use)
+
+    def stored_attributes(self) -> frozenset[str]:
+        """Every attribute name the module stores (``x.name = ...``)."""
+        return frozenset(self._attribute_stores)
 
     def scope_of_load(self, use: ast.Name) -> Scope:
         """The scope whose code reads the name ``use``."""

@@ -65,14 +65,12 @@ class IntegerArgumentToGrad(Rule):
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         if not node.args:
             return
-        kinds = [_integer_kind(ctx, a) for a in node.args]
-        if not any(kinds):
-            return
         layer = called_layer(ctx, node.func, DIFFERENTIATIONS)
         found = None if layer is None else differentiated_positions(layer)
         if found is None:
             return
         layer, positions = found
+        kinds = [_integer_kind(ctx, a) for a in node.args]
         for position in sorted(positions):
             argument = node.args[position] if -len(node.args) <= position < len(node.args) else None
             if argument is None or any(isinstance(a, ast.Starred) for a in node.args[: position + 1]):

@@ -86,12 +86,17 @@ def dtype_kind(model: SemanticModel, expr: ast.AST, scope: Scope, depth: int = 0
 def _passed_kind(model: SemanticModel, owner: Scope, name: str, depth: int) -> DtypeKind | None:
     """The dtype kind every call in sight passes for parameter ``name`` of the function
     ``owner`` (``loss(params, x, labels)`` called with ``jnp.array([0, 2])``)."""
-    function = model.function_of(owner)
-    passed = None if function is None or owner.kind != "function" else passed_arguments(model, function, name)
-    kinds = [dtype_kind(model, argument, scope, depth + 1) for argument, scope in passed or []]
-    if not kinds or any(k is None or k.kind != kinds[0].kind for k in kinds):  # pyright: ignore[reportOptionalMemberAccess]
-        return None
-    return DtypeKind(kinds[0].kind, all(k.weak for k in kinds))  # pyright: ignore[reportOptionalMemberAccess]
+    key = ("passed-kind", owner.node, name)
+    if key not in model.memo:
+        model.memo[key] = None  # (a recursive call passing the parameter on finds no kind)
+        function = model.function_of(owner)
+        passed = (
+            None if function is None or owner.kind != "function" else passed_arguments(model, function, name)
+        )
+        kinds = [dtype_kind(model, argument, scope, depth + 1) for argument, scope in passed or []]
+        if kinds and all(k is not None and k.kind == kinds[0].kind for k in kinds):  # pyright: ignore
+            model.memo[key] = DtypeKind(kinds[0].kind, all(k.weak for k in kinds))  # pyright: ignore
+    return model.memo[key]
 
 
 def _python_size(model: SemanticModel, expr: ast.AST, scope: Scope) -> bool:

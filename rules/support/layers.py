@@ -26,6 +26,9 @@ def called_layer(ctx: Context, func: ast.expr, transforms: Collection[str]) -> L
         return None
     if isinstance(func, (ast.Name, ast.Attribute)) and ctx.qualname(func) is not None:
         return None  # an imported function (`jnp.sum`): only this file's values carry layers
+    leaves = _spelled_leaves(frozenset(transforms))
+    if isinstance(func, (ast.Name, ast.Attribute)) and _named(func) not in _layer_holders(ctx, leaves):
+        return None  # no name of that spelling is ever bound to a transform's result
     found = refs(ctx.value(func))
     if len(found) != 1:
         return None
@@ -69,6 +72,43 @@ def literal_in_axes(layer: LayerRef) -> int | list[int | None] | None:
             e.value if isinstance(e, ast.Constant) and type(e.value) is int else None for e in in_axes.elts
         ]
     return None
+
+
+def _named(func: ast.Name | ast.Attribute) -> str:
+    return func.id if isinstance(func, ast.Name) else func.attr
+
+
+def _layer_holders(ctx: Context, leaves: frozenset[str]) -> frozenset[str]:
+    """The names the file binds to an expression that names one of the transforms ``leaves``
+    (``step = jax.vmap(f)``), the functions it decorates with one, and every attribute it
+    stores (memoised per file and transforms): only these can hold a layer of the file's own
+    making, from the scope index, without another walk of the tree."""
+    key = ("layer-holders", leaves)
+    found: frozenset[str] | None = ctx.memo.get(key)
+    if found is not None:
+        return found
+    model = ctx.model
+    names = {
+        name
+        for scope in model.index.scopes.values()
+        for name, value in scope.assigned.items()
+        if _mentions(value, leaves)
+    }
+    names |= {
+        node.name  # pyright: ignore[reportAttributeAccessIssue]
+        for node, _ in model.index.decorated
+        if any(_mentions(d, leaves) for d in node.decorator_list)  # pyright: ignore[reportAttributeAccessIssue]
+    }
+    names |= model.stored_attributes()  # (`self.run = ...`: any attribute stored may hold one)
+    found = ctx.memo[key] = frozenset(names)
+    return found
+
+
+def _mentions(expr: ast.expr, leaves: frozenset[str]) -> bool:
+    return any(
+        (isinstance(n, ast.Name) and n.id in leaves) or (isinstance(n, ast.Attribute) and n.attr in leaves)
+        for n in ast.walk(expr)
+    )
 
 
 @cache
