@@ -2432,8 +2432,9 @@ class Interpreter:
                 continue
             pytree = self.model.pytree_class(cls)
             if pytree is not None and is_static(target.params.get(name, UNKNOWN)):
-                found[name] = value  # a static pytree: its fields are the Python values it was made with
-                continue
+                if is_static(value):  # a static pytree: its fields are the Python values it was made with
+                    found[name] = value
+                continue  # (one with a field not known stays a bare static value, never traced)
             found[name] = (
                 traced_instance(self.model, pytree)
                 if pytree is not None

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from jaxlint.semantic.keys import KeyEvent, KeyId
 from jaxlint.semantic.scopes import Scope, all_params
 from jaxlint.semantic.transforms import ABSTRACT, HOST, NONE, Kind
-from jaxlint.semantic.values import TRACED, UNKNOWN, Value, is_container, is_traced, join, refine
+from jaxlint.semantic.values import STATIC, TRACED, UNKNOWN, Value, is_container, is_static, is_traced, join, refine
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 
@@ -151,12 +151,14 @@ class FunctionInfo:
     def detail_params(self, facts: dict[str, Value]) -> bool:
         """Merge what one call hands the function, where a transformation only said "traced"
         (``TRACED``): the pytree object that call passes (an equinox module, its fields traced)
-        replaces it, since the transformation traces every leaf of it. True when that changed
-        anything."""
+        replaces it, since the transformation traces every leaf of it; a static object (a
+        ``static_argnames`` NamedTuple) replaces a bare ``STATIC`` the same way. True when that
+        changed anything."""
         changed = False
         for name, value in facts.items():
             old = self.params.get(name)
-            new = value if old is None or (old == TRACED and is_traced(value)) else join(old, value)
+            replaces = old is None or (old == TRACED and is_traced(value)) or (old == STATIC and is_static(value))
+            new = value if replaces else join(old, value)
             if new != old:
                 self.params[name] = new
                 changed = True
