@@ -8,7 +8,17 @@ from dataclasses import dataclass, field
 from jaxlint.semantic.keys import KeyEvent, KeyId
 from jaxlint.semantic.scopes import Scope, all_params
 from jaxlint.semantic.transforms import ABSTRACT, HOST, NONE, Kind
-from jaxlint.semantic.values import STATIC, TRACED, UNKNOWN, Value, is_container, is_static, is_traced, join, refine
+from jaxlint.semantic.values import (
+    STATIC,
+    TRACED,
+    UNKNOWN,
+    Value,
+    is_container,
+    is_static,
+    is_traced,
+    join,
+    refine,
+)
 
 FunctionNode = ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
 
@@ -157,8 +167,10 @@ class FunctionInfo:
         changed = False
         for name, value in facts.items():
             old = self.params.get(name)
-            replaces = old is None or (old == TRACED and is_traced(value)) or (old == STATIC and is_static(value))
-            new = value if replaces else join(old, value)
+            if old is None or (old == TRACED and is_traced(value)) or (old == STATIC and is_static(value)):
+                new = value
+            else:
+                new = join(old, value)
             if new != old:
                 self.params[name] = new
                 changed = True

@@ -12,7 +12,7 @@ from jaxlint.semantic.scopes import all_params
 from jaxlint.semantic.transforms import COMPILING_TRANSFORMS, PARTIALS
 from jaxlint.semantic.values import FunctionRef, refs
 
-from ..support.blocks import own_nodes
+from ..support.blocks import mention_counts, own_nodes
 from ..support.explain import names_assigned_in, snippet
 from ..support.jitted import assigned_name, called_once_per_call, used_per_iteration
 from .loops import bounded_sweep
@@ -148,6 +148,8 @@ class RepeatedJitCreation(Rule):
         function = ctx.function
         if function is None or isinstance(function.node, ast.Lambda) or function.name.startswith(RUN_ONCE):
             return None
+        if _called_once_at_module_level(ctx, function.name):
+            return None  # the one call the file makes runs once: nothing is compiled again
         loops = ctx.memo.get(("JAX601 loops", function.node))
         if loops is None:
             loops = any(
@@ -210,6 +212,25 @@ class RepeatedJitCreation(Rule):
                 inner = self.fresh(binding, ctx, repeated)
                 return None if inner is None else f"`{target.id}` ({inner})"
         return None
+
+
+def _called_once_at_module_level(ctx: Context, name: str) -> bool:
+    """Whether the only mention of ``name`` in the file (as a name or an attribute: a method) is
+    one call in a module-level statement that is not a loop (``gp = GaussianProcess().fit(X)``)."""
+    if mention_counts(ctx)[name] != 1:
+        return False
+    for statement in ctx.model.tree.body:
+        if isinstance(
+            statement, (ast.For, ast.AsyncFor, ast.While, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+        ):
+            continue
+        for node in ast.walk(statement):
+            if isinstance(node, ast.Call) and callee_leaf(node) == name:
+                return not any(
+                    isinstance(n, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp, ast.Lambda))
+                    for n in ast.walk(statement)
+                )
+    return False
 
 
 def _reads_loop_names(ctx: Context, target: ast.expr, loop: ast.AST) -> bool:

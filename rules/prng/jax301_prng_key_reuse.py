@@ -199,10 +199,12 @@ def _paired_permutations(ctx: Context, node: ast.Call, first: ast.AST) -> bool:
 
 
 def _compared_alike(ctx: Context, node: ast.Call, first: ast.AST) -> bool:
-    """Whether the two draws are bound to names that the code then checks for equality (a
-    determinism test: ``assert jnp.array_equal(a, b)``, ``np.testing.assert_allclose(a, b)``)."""
+    """Whether the code checks the two draws for equality (a determinism test:
+    ``assert jnp.array_equal(a, b)``, ``np.testing.assert_allclose(a, b)``,
+    ``assert jnp.array_equal(w, init(shape))``), each draw by the name it is bound to or
+    written in the check itself."""
     scope = ctx.function.node if ctx.function is not None else ctx.model.tree
-    names: list[str] = []
+    handles: list[tuple[ast.AST, str | None]] = []
     for draw in (first, node):
         bound = next(
             (
@@ -215,10 +217,7 @@ def _compared_alike(ctx: Context, node: ast.Call, first: ast.AST) -> bool:
             ),
             None,
         )
-        if bound is None:
-            return False
-        names.append(bound)
-    pair = set(names)
+        handles.append((draw, bound))
     negated = {n.operand for n in ast.walk(scope) if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not)}
     for check in ast.walk(scope):
         if check in negated:
@@ -230,10 +229,14 @@ def _compared_alike(ctx: Context, node: ast.Call, first: ast.AST) -> bool:
             operands = [check.left, *check.comparators]
         else:
             continue
-        mentioned = {n.id for operand in operands for n in ast.walk(operand) if isinstance(n, ast.Name)}
-        if len(pair) == 2 and pair <= mentioned:
+        if len(operands) >= 2 and all(any(_shows(o, draw, name) for o in operands) for draw, name in handles):
             return True
     return False
+
+
+def _shows(operand: ast.expr, draw: ast.AST, name: str | None) -> bool:
+    """Whether ``operand`` holds the draw: the call itself, or the name it is bound to."""
+    return any(n is draw or (isinstance(n, ast.Name) and n.id == name) for n in ast.walk(operand))
 
 
 def _held_elsewhere(ctx: Context, key: str) -> bool:

@@ -19,6 +19,17 @@ def test_same_key_same_permutation():
     assert (order == repeat).all()
 
 
+INIT_KEY = jax.random.split(jax.random.key(42))[0]
+
+
+def init_weights(shape):
+    return jax.random.normal(INIT_KEY, shape) * 0.1
+
+
+weights = init_weights((3,))
+assert bool(jnp.array_equal(weights, init_weights((3,))))  # the second draw, in the check itself
+
+
 def noisy_pair(key, x):
     a = jax.random.normal(key, x.shape)
     b = jax.random.normal(key, x.shape)  # error: JAX301

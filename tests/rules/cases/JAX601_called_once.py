@@ -1,0 +1,32 @@
+# `jax.jit(self._factor)` in a method makes a new function object, and a new compilation, on
+# every call of the method (measured with JAX 0.10.2: three calls, three traces). A method the
+# file calls once, at module level, compiles once: nothing is repeated.
+import jax
+import jax.numpy as jnp
+
+
+class GaussianProcess:
+    def __init__(self, noise):
+        self.noise = noise
+
+    def _factor(self, x):
+        return jnp.linalg.cholesky(jnp.eye(x.shape[0]) * (1.0 + self.noise) + 0.0 * x[:, None])
+
+    def fit(self, x):
+        return jax.jit(self._factor)(x)  # called once below
+
+
+class Smoother:
+    def _smooth(self, x):
+        return jnp.convolve(x, jnp.ones(3) / 3.0, mode="same")
+
+    def step(self, x):
+        return jax.jit(self._smooth)(x)  # error: JAX601 (called in a loop below)
+
+
+chol = GaussianProcess(0.1).fit(jnp.linspace(0.0, 1.0, 5))
+smoother = Smoother()
+signal = jnp.ones(8)
+for _ in range(3):
+    signal = smoother.step(signal)
+assert chol.shape == (5, 5) and signal.shape == (8,)
