@@ -113,6 +113,19 @@ class ArrayItemAssignment(Rule):
                 self.check_helper(node, target, ctx)
             elif isinstance(target, ast.Subscript):
                 self.check(node, target, node.value, ctx)
+            elif isinstance(target, (ast.Tuple, ast.List)):
+                self.check_unpacking(node, target, ctx)
+
+    def check_unpacking(self, node: ast.Assign, target: ast.Tuple | ast.List, ctx: Context) -> None:
+        """``perm[i], perm[j] = perm[j], perm[i]``: each item stored into, reported once for the
+        statement (no fix: the swap needs both updates from the old array)."""
+        values = node.value.elts if isinstance(node.value, (ast.Tuple, ast.List)) else []
+        for position, element in enumerate(target.elts):
+            if not isinstance(element, ast.Subscript):
+                continue
+            value = values[position] if len(values) == len(target.elts) else node.value
+            if self.check(node, element, value, ctx, fixable=False):
+                return
 
     def check_helper(self, node: ast.Assign, target: ast.Subscript, ctx: Context) -> None:
         """``x.at[i] = v``: an assignment into the ``.at`` helper, not an update."""
@@ -125,10 +138,12 @@ class ArrayItemAssignment(Rule):
             f"returns the new array, `{array} = {array}.at[{index}].set({snippet(ctx, node.value)})`",
         )
 
-    def check(self, node: ast.Assign, target: ast.Subscript, value: ast.expr, ctx: Context) -> None:
+    def check(
+        self, node: ast.Assign, target: ast.Subscript, value: ast.expr, ctx: Context, fixable: bool = True
+    ) -> bool:
         evidence = array_evidence(ctx, target, value)
         if evidence is None:
-            return
+            return False
         base = snippet(ctx, target.value)
         index = index_snippet(ctx, target.slice)
         mask = is_mask(ctx.value(target.slice)) or (
@@ -144,8 +159,9 @@ class ArrayItemAssignment(Rule):
         ctx.report(
             node,
             f"`{base}[{index}] = ...` raises `TypeError`: JAX arrays are immutable ({evidence}); use {cure}",
-            fix=self.request(ctx, node, target, mask),
+            fix=self.request(ctx, node, target, mask) if fixable else None,
         )
+        return True
 
     def request(
         self, ctx: Context, node: ast.Assign, target: ast.Subscript, mask: bool
