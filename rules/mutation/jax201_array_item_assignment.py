@@ -117,14 +117,14 @@ class ArrayItemAssignment(Rule):
                 self.check_unpacking(node, target, ctx)
 
     def check_unpacking(self, node: ast.Assign, target: ast.Tuple | ast.List, ctx: Context) -> None:
-        """``perm[i], perm[j] = perm[j], perm[i]``: each item stored into, reported once for the
-        statement (no fix: the swap needs both updates from the old array)."""
+        """``perm[i], perm[j] = perm[j], perm[i]``: each item stored into from a display of as
+        many values, reported once for the statement (no fix: the swap needs both updates from
+        the old array)."""
         values = node.value.elts if isinstance(node.value, (ast.Tuple, ast.List)) else []
-        for position, element in enumerate(target.elts):
-            if not isinstance(element, ast.Subscript):
-                continue
-            value = values[position] if len(values) == len(target.elts) else node.value
-            if self.check(node, element, value, ctx, fixable=False):
+        if len(values) != len(target.elts):
+            return  # `keys[0], sub = split(keys[0])`: what each item receives is not written out
+        for element, value in zip(target.elts, values):
+            if isinstance(element, ast.Subscript) and self.check(node, element, value, ctx, fixable=False):
                 return
 
     def check_helper(self, node: ast.Assign, target: ast.Subscript, ctx: Context) -> None:

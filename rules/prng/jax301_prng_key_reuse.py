@@ -199,10 +199,12 @@ def _paired_permutations(ctx: Context, node: ast.Call, first: ast.AST) -> bool:
 
 
 def _compared_alike(ctx: Context, node: ast.Call, first: ast.AST) -> bool:
-    """Whether the code checks the two draws for equality (a determinism test:
+    """Whether the code checks two identical draws for equality (a determinism test:
     ``assert jnp.array_equal(a, b)``, ``np.testing.assert_allclose(a, b)``,
     ``assert jnp.array_equal(w, init(shape))``), each draw by the name it is bound to or
     written in the check itself."""
+    if not isinstance(first, ast.Call) or ast.dump(first) != ast.dump(node):
+        return False  # a determinism test repeats one draw; two different ones are two uses
     scope = ctx.function.node if ctx.function is not None else ctx.model.tree
     handles: list[tuple[ast.AST, str | None]] = []
     for draw in (first, node):

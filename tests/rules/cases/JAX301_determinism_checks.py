@@ -30,6 +30,21 @@ weights = init_weights((3,))
 assert bool(jnp.array_equal(weights, init_weights((3,))))  # the second draw, in the check itself
 
 
+SHARED = jax.random.key(42)
+
+
+def shared_weights(shape):
+    return jax.random.normal(SHARED, shape) * 0.1
+
+
+def shared_noise(shape):
+    return jax.random.normal(SHARED, shape) * 0.1
+
+
+noise = shared_noise((3,))
+assert bool(jnp.array_equal(shared_weights((3,)), noise))  # error: JAX301 (two different draws)
+
+
 def noisy_pair(key, x):
     a = jax.random.normal(key, x.shape)
     b = jax.random.normal(key, x.shape)  # error: JAX301
