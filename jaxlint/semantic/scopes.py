@@ -500,6 +500,10 @@ class _ScopeBuilder:
             if isinstance(target, ast.Name):
                 owner = self.module if target.id in scope.globals else scope
                 owner.assign(target.id, node.value)
+            elif _unpacks_display(target, node.value):  # `EOS, PAD = 2, 0`: each name its item
+                for item, value in zip(target.elts, node.value.elts):  # pyright: ignore[reportAttributeAccessIssue]
+                    if isinstance(item, ast.Name):
+                        (self.module if item.id in scope.globals else scope).assign(item.id, value)
         if isinstance(node, (ast.Assign, ast.Delete)):
             targets: list[ast.expr] = list(node.targets)
         else:
@@ -604,6 +608,16 @@ def child_fields(kind: type) -> tuple[str, ...]:
 
 def _reversed_children(node: ast.AST) -> Iterator[ast.AST]:
     return reversed(children(node))
+
+
+def _unpacks_display(target: ast.expr, value: ast.expr) -> bool:
+    """``a, b = 2, 0``: a tuple or list of targets bound to a display of as many items."""
+    return (
+        isinstance(target, (ast.Tuple, ast.List))
+        and isinstance(value, (ast.Tuple, ast.List))
+        and len(target.elts) == len(value.elts)
+        and not any(isinstance(e, ast.Starred) for e in [*target.elts, *value.elts])
+    )
 
 
 def _argument_defaults(args: ast.arguments) -> list[ast.AST]:

@@ -42,13 +42,30 @@ def _member_of_display(ctx: Context, test: ast.expr) -> bool:
         isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.In, ast.NotIn))
     ):
         return False
-    items = test.comparators[0]
-    if not isinstance(items, (ast.Tuple, ast.List)) or not items.elts:
+    items = _bound_display(ctx, test.comparators[0])
+    if items is None or not items.elts:
         return False
-    if not all(isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) for e in items.elts):
+    if not all(_number(ctx, e) for e in items.elts):
         return False
     value = ctx.value(test.left)
     return is_traced(value) and not is_container(value)
+
+
+def _bound_display(ctx: Context, expr: ast.expr) -> ast.Tuple | ast.List | None:
+    """The tuple or list display ``expr`` is, written there or bound once to a name
+    (``STOP_TOKENS = (EOS, PAD)``)."""
+    if isinstance(expr, ast.Name):
+        owner = ctx.scope.lookup(expr.id)
+        expr = (owner.single_value(expr.id) if owner is not None else None) or expr
+    return expr if isinstance(expr, (ast.Tuple, ast.List)) else None
+
+
+def _number(ctx: Context, expr: ast.expr) -> bool:
+    """A number written there, or a name bound once to one (``EOS, PAD = 2, 0``)."""
+    if isinstance(expr, ast.Name):
+        owner = ctx.scope.lookup(expr.id)
+        expr = (owner.single_value(expr.id) if owner is not None else None) or expr
+    return isinstance(expr, ast.Constant) and type(expr.value) in (int, float)
 
 
 def _container_parameter(ctx: Context, test: ast.expr) -> bool:
