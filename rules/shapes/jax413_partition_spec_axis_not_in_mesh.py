@@ -25,13 +25,17 @@ class PartitionSpecAxisNotInMesh(Rule):
     the mesh is made in the file with literal axis names (`Mesh(devices, ("data", "model"))`,
     `jax.make_mesh((4, 2), ("data", "model"))`): in `NamedSharding(mesh, P(...))`, and in the
     `in_specs`/`out_specs` of `jax.shard_map(..., mesh=mesh)` (called, or under `partial`).
+    Also a mesh given another number of axis names than its devices have dimensions
+    (`Mesh(devices.reshape(2, 4), ("data",))`, `jax.make_mesh((2, 4), ("data",))`).
 
     ## Why is this bad?
     A partition spec shards array dimensions over named mesh axes. A name the mesh does not have
     raises `ValueError`: `NamedSharding` when it is made ("Resource axis: tensor of P('data',
     'tensor') is not found in mesh: ('data', 'model')"), `shard_map` when the mapped function is
     called ("in_specs argument must refer to an axis marked as manual"). Use one of the mesh's
-    axis names, or `None` to replicate that dimension.
+    axis names, or `None` to replicate that dimension. A mesh names each dimension of its devices:
+    with more or fewer names, `Mesh` raises `ValueError` ("Mesh requires the ndim of its first
+    argument (`devices`) to equal the length of its second argument").
 
     ## Example
     ```python
@@ -70,6 +74,9 @@ class PartitionSpecAxisNotInMesh(Rule):
         if not ctx.mentions("mesh") and not ctx.mentions("Mesh"):
             return
         qualname = ctx.qualname(node.func)
+        if qualname in MESHES:
+            self.check_mesh(node, qualname, ctx)
+            return
         if qualname in PARTIALS and node.args:  # `@partial(jax.shard_map, mesh=mesh, ...)`
             qualname = ctx.qualname(node.args[0]) if ctx.qualname(node.args[0]) in SHARD_MAPS else None
         if qualname in NAMED_SHARDINGS:
@@ -80,6 +87,27 @@ class PartitionSpecAxisNotInMesh(Rule):
             mesh = keyword_argument(node, "mesh")
             specs = [keyword_argument(node, "in_specs"), keyword_argument(node, "out_specs")]
             self.check(mesh, specs, "calling the `shard_map`-ped function raises `ValueError`", ctx)
+
+    def check_mesh(self, node: ast.Call, qualname: str, ctx: Context) -> None:
+        """``Mesh(devices.reshape(2, 4), ("data",))``, ``jax.make_mesh((2, 4), ("data",))``: one
+        axis name per dimension of the devices, or ``ValueError``."""
+        names = node.args[1] if len(node.args) > 1 else keyword_argument(node, "axis_names")
+        shape = (
+            node.args[0]
+            if node.args
+            else keyword_argument(node, "axis_shapes" if qualname == "jax.make_mesh" else "devices")
+        )
+        if not isinstance(names, (ast.Tuple, ast.List)) or shape is None:
+            return
+        dims = _literal_dims(ctx, shape) if qualname == "jax.make_mesh" else _reshaped_dims(ctx, shape)
+        if dims is None or dims == len(names.elts):
+            return
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` gives {len(names.elts)} axis name{'s' * (len(names.elts) != 1)} for "
+            f"devices of {dims} dimensions: JAX raises `ValueError` (Mesh requires the ndim of `devices` "
+            f"to equal the number of axis names); name every dimension",
+        )
 
     def check(self, mesh: ast.expr | None, specs: list[ast.expr | None], effect: str, ctx: Context) -> None:
         axes = _mesh_axes(ctx, mesh)
@@ -95,6 +123,31 @@ class PartitionSpecAxisNotInMesh(Rule):
                         f"of its axes, or `None` to replicate that dimension",
                     )
                     return
+
+
+def _literal_dims(ctx: Context, shape: ast.expr) -> int | None:
+    """How many dimensions a literal shape ``(2, 4)`` has (a name bound once to one too)."""
+    if isinstance(shape, ast.Name):
+        owner = ctx.scope.lookup(shape.id)
+        shape = (owner.single_value(shape.id) if owner is not None else None) or shape
+    if isinstance(shape, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in shape.elts):
+        return len(shape.elts)
+    return None
+
+
+def _reshaped_dims(ctx: Context, devices: ast.expr) -> int | None:
+    """How many dimensions ``<array>.reshape(2, 4)`` (or ``.reshape((2, 4))``) makes, where the
+    devices are reshaped in place or through a name bound once to that."""
+    if isinstance(devices, ast.Name):
+        owner = ctx.scope.lookup(devices.id)
+        devices = (owner.single_value(devices.id) if owner is not None else None) or devices
+    if not (isinstance(devices, ast.Call) and isinstance(devices.func, ast.Attribute)):
+        return None
+    if devices.func.attr != "reshape" or not devices.args or devices.keywords:
+        return None
+    if len(devices.args) == 1:
+        return _literal_dims(ctx, devices.args[0]) if not isinstance(devices.args[0], ast.Constant) else 1
+    return None if any(isinstance(a, ast.Starred) for a in devices.args) else len(devices.args)
 
 
 def _mesh_axes(ctx: Context, mesh: ast.expr | None) -> tuple[str, ...] | None:

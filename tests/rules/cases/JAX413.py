@@ -33,7 +33,20 @@ def mapped():
     return jax.shard_map(lambda a: a, mesh=grid, in_specs=P("x"), out_specs=P("data"))(jnp.ones(8))  # error: JAX413
 
 
+def flat_names():
+    return Mesh(np.array(jax.devices()).reshape(2, 4), ("data",))  # error: JAX413
+
+
+def three_names():
+    shape = (2, 4)
+    return jax.make_mesh(shape, ("data", "model", "pipe"))  # error: JAX413
+
+
 # near misses
+
+
+def one_per_dimension():
+    return Mesh(np.array(jax.devices()).reshape(-1), ("data",)), jax.make_mesh((8,), ("data",))
 
 
 def right_names():
@@ -51,9 +64,10 @@ def summed(a):
 
 if __name__ == "__main__":
     right_names()
+    one_per_dimension()
     given(jax.make_mesh((8,), ("anything",)))
     print(summed(jnp.ones(8)).shape)
-    for failing in (shard_weights, shard_grid, lambda: per_shard(jnp.ones(8)), mapped):
+    for failing in (shard_weights, shard_grid, lambda: per_shard(jnp.ones(8)), mapped, flat_names, three_names):
         try:
             failing()
         except ValueError as error:
