@@ -394,13 +394,23 @@ def _items(value: ast.expr) -> list[ast.expr]:
 
 
 def _hands_back(function: ast.AST, name: str) -> bool:
-    """Whether ``function`` returns or yields something that mentions ``name``."""
+    """Whether ``function`` returns or yields something that holds ``name`` itself, not only
+    items read from it (``return state["w"]`` hands back the weights, not the dict)."""
     return any(
         isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom))
         and node.value is not None
-        and any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.value))
+        and _holds_whole(node.value, name)
         for node in ast.walk(function)
     )
+
+
+def _holds_whole(expr: ast.AST, name: str) -> bool:
+    """Whether ``expr`` reads ``name`` other than as the container of an item (``name[k]``)."""
+    if isinstance(expr, ast.Name):
+        return expr.id == name
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name) and expr.value.id == name:
+        return _holds_whole(expr.slice, name)
+    return any(_holds_whole(child, name) for child in ast.iter_child_nodes(expr))
 
 
 def _effect(ctx: Context, stored: list[ast.expr], name: str) -> str | None:

@@ -41,6 +41,12 @@ class Trainer:
 
 
 @jax.jit
+def update_weights(state, grad):
+    state["w"] = state["w"] - 0.1 * grad  # error: JAX104 (only an item is handed back)
+    return state["w"]
+
+
+@jax.jit
 def sgd_returned(params, grads):
     for k in params:
         params[k] = params[k] - 0.1 * grads[k]  # handed back: the caller rebinds it
@@ -84,6 +90,7 @@ if __name__ == "__main__":
     sgd_rebound(params, grads)
     sgd_filtered(params, grads)
     jax.jit(Trainer().step)(params, grads)
+    update_weights(params, grads["w"])
     assert jnp.allclose(params["w"], 1.0)  # unchanged
     history = []
     record(history, jnp.ones(2), 2.0)
