@@ -94,7 +94,33 @@ def _integer_kind(ctx: Context, expr: ast.expr) -> str | None:
     bound once to one)."""
     if isinstance(expr, ast.Constant) and type(expr.value) in (int, bool):
         return f"a Python {type(expr.value).__name__}"
+    leaf = _integer_leaf(ctx, expr)
+    if leaf is not None:
+        return leaf
     kind = dtype_kind(ctx.model, expr, ctx.scope)
     if kind is None or kind.kind not in ("int", "bool"):
         return None
     return kind.describe()
+
+
+def _integer_leaf(ctx: Context, expr: ast.expr, depth: int = 0) -> str | None:
+    """A pytree display (a dict, list or tuple; through a name bound once to one) with an
+    integer or boolean literal among its leaves: ``{"w": w, "n_layers": 2}``."""
+    if isinstance(expr, ast.Name) and depth == 0:
+        owner = ctx.scope.lookup(expr.id)
+        value = owner.single_value(expr.id) if owner is not None and owner.bound.get(expr.id) == 1 else None
+        return None if value is None else _integer_leaf(ctx, value, depth + 1)
+    if isinstance(expr, ast.Dict):
+        pairs = [(k, v) for k, v in zip(expr.keys, expr.values) if k is not None]
+    elif isinstance(expr, (ast.List, ast.Tuple)):
+        pairs = [(ast.Constant(i), v) for i, v in enumerate(expr.elts)]
+    else:
+        return None
+    for key, value in pairs:
+        if isinstance(value, ast.Constant) and type(value.value) in (int, bool):
+            return f"a pytree holding the Python {type(value.value).__name__} `{value.value!r}` at `{ast.unparse(key)}`"
+        if depth < 3 and isinstance(value, (ast.Dict, ast.List, ast.Tuple)):
+            found = _integer_leaf(ctx, value, depth + 1)
+            if found is not None:
+                return found
+    return None
