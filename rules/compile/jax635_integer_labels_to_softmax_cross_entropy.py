@@ -76,7 +76,7 @@ class IntegerLabelsToSoftmaxCrossEntropy(Rule):
         if not ctx.mentions("softmax_cross_entropy") or ctx.qualname(node.func) not in LOSSES:
             return
         labels = node.args[1] if len(node.args) > 1 else keyword_argument(node, "labels")
-        kind = None if labels is None else dtype_kind(ctx.model, labels, ctx.scope)
+        kind = None if labels is None else dtype_kind(ctx.model, labels, ctx.scope, through_calls=True)
         if labels is None or kind is None or kind.kind != "int" or kind.weak:
             return
         ctx.report(

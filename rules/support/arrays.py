@@ -20,7 +20,7 @@ from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.fixing.plans import ClosedOver, LocalLeaf, RecordField
 from jaxlint.semantic import api
-from jaxlint.semantic.scopes import FUNCTION_NODES
+from jaxlint.semantic.scopes import FUNCTION_NODES, Scope
 from jaxlint.semantic.tracing import annotation_kind
 from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced, record_kind
 
@@ -66,10 +66,23 @@ def _passed_array(ctx: Context, base: ast.expr) -> str | None:
     if not isinstance(base, ast.Name) or function is None:
         return None
     passed = passed_arguments(ctx.model, function, base.id)
-    if not passed or not all(is_jax_array(ctx.model.value(arg, scope)) for arg, scope in passed):
+    if not passed or not all(_made_by_jax(ctx, arg, scope) for arg, scope in passed):
         return None
     argument = passed[0][0]
     return f"`{base.id}` is a JAX array: every call passes one (`{snippet(ctx, argument)}`, line {argument.lineno})"
+
+
+def _made_by_jax(ctx: Context, expr: ast.expr, scope: Scope, depth: int = 0) -> bool:
+    """Whether ``expr`` is written as a call of JAX (``jnp.ones(8)``), or a name bound once to
+    one: read from the source, without asking the model to analyse the caller."""
+    if isinstance(expr, ast.Name) and depth == 0:
+        owner = scope.lookup(expr.id)
+        value = None if owner is None else owner.single_value(expr.id)
+        return value is not None and owner is not None and _made_by_jax(ctx, value, owner, 1)
+    if not isinstance(expr, ast.Call):
+        return False
+    qualname = ctx.model.qualname(expr.func, scope) or ""
+    return qualname.startswith(("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn."))
 
 
 def assignable(base: ast.expr) -> bool:

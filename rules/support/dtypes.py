@@ -58,8 +58,12 @@ def carry_mismatch(start: DtypeKind, out: DtypeKind) -> bool:
     return not (start.weak and ORDER.index(out.kind) > ORDER.index(start.kind))
 
 
-def dtype_kind(model: SemanticModel, expr: ast.AST, scope: Scope, depth: int = 0) -> DtypeKind | None:
-    """The dtype kind ``expr`` is known to make; None when the expression does not prove one."""
+def dtype_kind(
+    model: SemanticModel, expr: ast.AST, scope: Scope, depth: int = 0, through_calls: bool = False
+) -> DtypeKind | None:
+    """The dtype kind ``expr`` is known to make; None when the expression does not prove one.
+    ``through_calls``: a parameter has the kind every call in sight passes it (one level; it
+    asks the model about the callers, so only rules that need it ask)."""
     if depth > DEPTH:
         return None
     if isinstance(expr, ast.Constant):
@@ -75,7 +79,7 @@ def dtype_kind(model: SemanticModel, expr: ast.AST, scope: Scope, depth: int = 0
     if isinstance(expr, ast.Name):
         owner = scope.lookup(expr.id)
         value = None if owner is None else owner.single_value(expr.id)
-        if value is None and owner is not None:
+        if value is None and owner is not None and through_calls:
             return _passed_kind(model, owner, expr.id, depth)
         return None if value is None else dtype_kind(model, value, owner or scope, depth + 1)
     if _python_size(model, expr, scope):
