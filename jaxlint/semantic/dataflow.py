@@ -2344,7 +2344,7 @@ class Interpreter:
             and (
                 model.transforms_param(target, name)
                 or name in model.stored_on_self(target)
-                or (target.effective_level > NONE and name in target.scope.called)
+                or (target.effective_level > NONE and model.calls_within(target, name))
             )
         }
         if functions and target.apply(NONE, functions, "", self.runs):

@@ -1880,6 +1880,19 @@ class SemanticModel:
         named = func.value if isinstance(func, ast.Attribute) else func
         return self.scope_of_load(named if isinstance(named, ast.Name) else use)
 
+    def calls_within(self, info: FunctionInfo, name: str) -> bool:
+        """Whether ``info`` calls ``name``, itself or in a function nested in it that does not
+        bind ``name`` itself (``on_step(i, loss)`` in a loop body ``fit`` defines)."""
+        pending = [info.scope]
+        while pending:
+            scope = pending.pop()
+            if name in scope.called:
+                return True
+            pending.extend(
+                inner for inner in self._nested_scopes.get(scope.node, ()) if name not in inner.bound
+            )
+        return False
+
     def stored_attributes(self) -> frozenset[str]:
         """Every attribute name the module stores (``x.name = ...``)."""
         return frozenset(self._attribute_stores)
