@@ -110,14 +110,20 @@ class ArrayUsedAfterDonation(Rule):
                 read = _read_after(ctx, node, alias, rebound_by_call=False)
                 if read is not None:
                     break
+            holders = [] if read is not None else _holders(ctx, node, argument.id)
+            for holder in holders:
+                read = _container_read_after(ctx, node, holder)
+                if read is not None:
+                    break
             if read is None:
                 continue
             again = read is argument
-            named = (
-                f"`{argument.id}`"
-                if read.id == argument.id
-                else f"`{read.id}` (the same arrays as `{argument.id}`)"
-            )
+            if read.id == argument.id:
+                named = f"`{argument.id}`"
+            elif read.id in holders:
+                named = f"`{argument.id}`, which `{read.id}` holds,"
+            else:
+                named = f"`{read.id}` (the same arrays as `{argument.id}`)"
             ctx.report(
                 read,
                 f"{named} was donated to jitted `{snippet(ctx, node.func)}` (`{parameter}`) at "
@@ -154,6 +160,71 @@ def _aliases(ctx: Context, call: ast.Call, name: str) -> list[str]:
         ):
             found.append(node.targets[0].id)
     return found
+
+
+# methods that put an object into a list, a set or a dict (`history.append(params)`)
+STORING_METHODS = frozenset({"append", "extend", "insert", "add", "setdefault"})
+# methods that add to a container without reading what it holds
+ADDING_METHODS = frozenset({"append", "extend", "insert", "add"})
+
+
+def _holders(ctx: Context, call: ast.Call, name: str) -> list[str]:
+    """Containers that ``name`` is put into before ``call`` in the same function
+    (``history.append(params)``, ``snapshots[step] = params``): they hold the same arrays."""
+    function = ctx.function.node if ctx.function is not None else ctx.model.tree
+    found = []
+    for node in _own_nodes(function):
+        if not isinstance(node, (ast.Call, ast.Assign)) or (node.lineno, node.col_offset) >= (
+            call.lineno,
+            call.col_offset,
+        ):
+            continue
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in STORING_METHODS
+            and isinstance(node.func.value, ast.Name)
+            and any(isinstance(a, ast.Name) and a.id == name for a in node.args)
+        ):
+            found.append(node.func.value.id)
+        elif (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == name
+            and any(isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) for t in node.targets)
+        ):
+            found.extend(
+                t.value.id
+                for t in node.targets
+                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)
+            )  # pyright: ignore
+    return found
+
+
+def _container_read_after(ctx: Context, call: ast.Call, holder: str) -> ast.Name | None:
+    """The first read of what container ``holder`` holds, after ``call`` in source order (not
+    an ``append`` to it), outside the loop that runs the call; None once ``holder`` is rebound."""
+    function = ctx.function.node if ctx.function is not None else ctx.model.tree
+    after = max(
+        (loop.end_lineno or loop.lineno for loop in ctx.loops if isinstance(loop, LOOPS)), default=call.lineno
+    )
+    uses = sorted(
+        (n for n in _own_nodes(function) if isinstance(n, ast.Name) and n.id == holder and n.lineno > after),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    parents = {id(child): node for node in _own_nodes(function) for child in ast.iter_child_nodes(node)}
+    for use in uses:
+        if not isinstance(use.ctx, ast.Load):
+            return None  # rebound first
+        parent = parents.get(id(use))
+        if isinstance(parent, ast.Attribute) and parent.attr in ADDING_METHODS:
+            continue
+        if isinstance(parent, ast.Attribute) and parent.attr in METADATA:
+            continue
+        if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) and parent.func.id == "len":
+            continue  # how many it holds, not what
+        return use
+    return None
 
 
 def _donates_somewhere(ctx: Context) -> bool:
