@@ -13,6 +13,7 @@ from jaxlint.semantic.functions import FunctionInfo
 
 from ..support.dtypes import carry_mismatch
 from ..support.explain import snippet
+from ..support.lax_calls import swapped_while_functions
 from ..support.structures import DISPLAYS, IMPLICIT_NONE, Output, output_of, pairs, structure_differs
 
 # loop -> (body position and keyword, carry position and keyword, whether the body returns
@@ -87,7 +88,7 @@ class LaxOutputTypeMismatch(Rule):
         if callee_leaf(node) not in LEAVES:
             return
         qualname = ctx.qualname(node.func)
-        if qualname in LOOPS:
+        if qualname in LOOPS and swapped_while_functions(ctx, node) is None:  # (swapped: JAX637)
             self.check_loop(node, ctx, qualname)
         elif qualname in BRANCHES:
             self.check_branches(node, ctx, qualname)
