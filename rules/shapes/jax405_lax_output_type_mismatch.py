@@ -154,8 +154,8 @@ class LaxOutputTypeMismatch(Rule):
             if len(node.args) == 5 or len(node.args) < 3:
                 return  # the old `cond(pred, true_operand, true_fun, false_operand, false_fun)`
             branches = node.args[1:3]
-        elif len(node.args) > 1 and isinstance(node.args[1], DISPLAYS):
-            branches = list(node.args[1].elts)
+        elif len(node.args) > 1 and isinstance(table := _branch_table(ctx, node.args[1]), DISPLAYS):
+            branches = list(table.elts)  # pyright: ignore[reportAttributeAccessIssue]
         else:
             return
         outputs: list[tuple[FunctionInfo, Output]] = []
@@ -170,11 +170,18 @@ class LaxOutputTypeMismatch(Rule):
         if not outputs:
             return
         primitive = "lax." + qualname.rsplit(".", 1)[1]
-        first, a = outputs[0]
-        for second, b in outputs[1:]:
-            differing = _branch_difference(a, b)
-            if differing is None:
+        for index, (second, b) in enumerate(outputs[1:], start=1):
+            found = next(
+                (
+                    (earlier, d)
+                    for earlier, a in outputs[:index]
+                    if (d := _branch_difference(a, b)) is not None
+                ),
+                None,
+            )  # the first earlier branch it differs from
+            if found is None:
                 continue
+            first, differing = found
             here, there = differing
             at, through = _site(second, there)
             ctx.report(
@@ -207,6 +214,21 @@ def _returning(ctx: Context, function: FunctionInfo, output: Output) -> str:
     if output.implicit:
         return f"`{function.name}` returns `None` (it has no `return`)"
     return f"`{snippet(ctx, output.node)}` in `{function.name}` returns {output.describe()}"
+
+
+def _branch_table(ctx: Context, expr: ast.expr) -> ast.expr:
+    """The list of branches ``lax.switch`` is given: written there, or bound once to a name
+    (``branches = [relu, tanh]``) that nothing changes in place."""
+    if not isinstance(expr, ast.Name):
+        return expr
+    owner = ctx.scope.lookup(expr.id)
+    value = None if owner is None or owner.bound.get(expr.id) != 1 else owner.single_value(expr.id)
+    if value is None or any(
+        isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == expr.id
+        for n in ast.walk(owner.node)  # pyright: ignore[reportOptionalMemberAccess]
+    ):
+        return expr  # `branches.append(...)`: changed in place
+    return value
 
 
 def _returns(function: FunctionInfo) -> list[ast.expr]:
