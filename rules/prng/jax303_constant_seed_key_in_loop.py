@@ -21,6 +21,7 @@ from ..support.explain import function_name, names_assigned_in, snippet
 from .carry import carried_names, hands_back_carried, read_by_nested
 
 CONSTRUCTOR_NAMES = frozenset(name.rsplit(".", 1)[1] for name in api.KEY_CONSTRUCTORS)
+RNGS = frozenset({"flax.nnx.Rngs", "flax.nnx.rnglib.Rngs"})
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,8 @@ class ConstantSeedKeyInLoop(Rule):
     (`fold_in(key(0), i)`) still makes the same keys on every step. So does
     `jax.random.fold_in(base_key, epoch)` in a loop that changes neither (an inner loop whose
     variable is unused): `fold_in` does not consume its key, and the same inputs make the same
-    key. Also a function that was
+    key. So does `nnx.Rngs(dropout=0)` made on every iteration (its streams start over). Also a
+    function that was
     given a key (a parameter named `key`, `rng`, `*_key`..., or stax's `kwargs.get('rng')`)
     and replaces it, unread and not under a test of its own parameters, with a key of a fixed
     seed.
@@ -135,6 +137,9 @@ class ConstantSeedKeyInLoop(Rule):
         if tail == "fold_in" and ctx.loops:
             self.check_fold(node, ctx)
             return
+        if tail == "Rngs" and ctx.loops:
+            self.check_rngs(node, ctx)
+            return
         seed = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "seed"), None)
         if tail not in CONSTRUCTOR_NAMES or seed is None or ctx.qualname(func) not in api.KEY_CONSTRUCTORS:
             return
@@ -194,6 +199,24 @@ class ConstantSeedKeyInLoop(Rule):
             f"`{snippet(ctx, node)}` is re-created with the same seed {where}: every iteration "
             f"draws identical random numbers; create the key once outside and split it per iteration",
             fix=self.hoist(ctx) if hoistable else self.fold_step(ctx, node, where),
+        )
+
+    def check_rngs(self, node: ast.Call, ctx: Context) -> None:
+        """``nnx.Rngs(dropout=0)`` made again on every iteration: its streams start from the same
+        seeds, so every iteration draws the same numbers (a dropout mask, a noise)."""
+        if ctx.qualname(node.func) not in RNGS or not (node.args or node.keywords):
+            return
+        seeds = [*node.args, *(k.value for k in node.keywords)]
+        if not all(isinstance(s, ast.Constant) and type(s.value) is int for s in seeds):
+            return
+        where = self.repetition(ctx, ctx.loops, set())
+        if where is None or not _read_where_repeated(ctx):
+            return
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` is made again with the same seeds {where}: its streams start over, so "
+            f"every iteration draws identical random numbers (the same dropout mask); make the `Rngs` "
+            f"once, before the loop, and pass that one each time",
         )
 
     def check_fold(self, node: ast.Call, ctx: Context) -> None:
