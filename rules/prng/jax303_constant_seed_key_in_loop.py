@@ -22,6 +22,7 @@ from .carry import carried_names, hands_back_carried, read_by_nested
 
 CONSTRUCTOR_NAMES = frozenset(name.rsplit(".", 1)[1] for name in api.KEY_CONSTRUCTORS)
 RNGS = frozenset({"flax.nnx.Rngs", "flax.nnx.rnglib.Rngs"})
+STACKERS = frozenset({"jax.numpy.stack", "jax.numpy.array", "jax.numpy.asarray"})
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,8 @@ class ConstantSeedKeyInLoop(Rule):
     (`fold_in(key(0), i)`) still makes the same keys on every step. So does
     `jax.random.fold_in(base_key, epoch)` in a loop that changes neither (an inner loop whose
     variable is unused): `fold_in` does not consume its key, and the same inputs make the same
-    key. So does `nnx.Rngs(dropout=0)` made on every iteration (its streams start over). Also a
+    key. So does `nnx.Rngs(dropout=0)` made on every iteration (its streams start over), and
+    `jnp.stack([key] * n)` scanned over by `lax.scan` (a copy of one key for each step). Also a
     function that was
     given a key (a parameter named `key`, `rng`, `*_key`..., or stax's `kwargs.get('rng')`)
     and replaces it, unread and not under a test of its own parameters, with a key of a fixed
@@ -140,6 +142,9 @@ class ConstantSeedKeyInLoop(Rule):
         if tail == "Rngs" and ctx.loops:
             self.check_rngs(node, ctx)
             return
+        if tail in ("stack", "array", "asarray"):
+            self.check_copies(node, ctx)
+            return
         seed = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "seed"), None)
         if tail not in CONSTRUCTOR_NAMES or seed is None or ctx.qualname(func) not in api.KEY_CONSTRUCTORS:
             return
@@ -199,6 +204,30 @@ class ConstantSeedKeyInLoop(Rule):
             f"`{snippet(ctx, node)}` is re-created with the same seed {where}: every iteration "
             f"draws identical random numbers; create the key once outside and split it per iteration",
             fix=self.hoist(ctx) if hoistable else self.fold_step(ctx, node, where),
+        )
+
+    def check_copies(self, node: ast.Call, ctx: Context) -> None:
+        """``keys = jnp.stack([key] * n)`` scanned over (``lax.scan(step, x0, keys)``): every
+        step gets a copy of the same key and draws the same numbers."""
+        if ctx.qualname(node.func) not in STACKERS or len(node.args) != 1 or ctx.function is None:
+            return
+        copied = _copied_item(node.args[0])
+        assign = ctx.parent
+        if copied is None or not isinstance(assign, ast.Assign) or len(assign.targets) != 1:
+            return
+        target = assign.targets[0]
+        if not isinstance(target, ast.Name) or not (
+            key_ids(ctx.value(copied)) or (isinstance(copied, ast.Name) and _key_name(copied.id))
+        ):
+            return
+        scan = _scanned_over(ctx, target.id)
+        if scan is None:
+            return
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` holds copies of one key, `{snippet(ctx, copied)}`, and `lax.scan` at line "
+            f"{scan.lineno} hands one copy to each step: every step draws identical random numbers; split the key "
+            f"into one per step, `jax.random.split({snippet(ctx, copied)}, n)`",
         )
 
     def check_rngs(self, node: ast.Call, ctx: Context) -> None:
@@ -521,6 +550,33 @@ def _fixed_per_function(function: FunctionInfo, test: ast.expr) -> bool:
         if owner is None or owner is function.scope or owner.kind != "function":
             return False
     return bool(names)
+
+
+def _copied_item(expr: ast.expr) -> ast.expr | None:
+    """``key`` in ``[key] * n``, ``n * [key]`` or ``[key for _ in range(n)]``."""
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
+        display = expr.left if isinstance(expr.left, ast.List) else expr.right
+        if isinstance(display, ast.List) and len(display.elts) == 1:
+            return display.elts[0]
+    if isinstance(expr, ast.ListComp) and len(expr.generators) == 1:
+        names = {n.id for n in ast.walk(expr.generators[0].target) if isinstance(n, ast.Name)}
+        if not any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(expr.elt)):
+            return expr.elt
+    return None
+
+
+def _scanned_over(ctx: Context, name: str) -> ast.Call | None:
+    """The ``lax.scan`` of the current function that scans over ``name`` (its ``xs``)."""
+    for node in own_nodes(getattr(ctx.function.node, "body", [])):  # pyright: ignore[reportOptionalMemberAccess]
+        if isinstance(node, ast.Call) and ctx.qualname(node.func) == "jax.lax.scan":
+            xs = (
+                node.args[2]
+                if len(node.args) > 2
+                else next((k.value for k in node.keywords if k.arg == "xs"), None)
+            )
+            if isinstance(xs, ast.Name) and xs.id == name:
+                return node
+    return None
 
 
 def _key_name(name: str) -> bool:
