@@ -145,6 +145,18 @@ class Scope:
         """What ``name = value`` binds here, when that is the name's only binding."""
         return self.assigned.get(name) if self.bound.get(name) == 1 else None
 
+    def bound_value(self, name: str) -> tuple[ast.expr, Scope] | None:
+        """What the ``name`` seen from here is bound to by its only binding (``name = value``),
+        and the scope that binds it."""
+        owner = self.lookup(name)
+        value = None if owner is None else owner.single_value(name)
+        return None if value is None or owner is None else (value, owner)
+
+    def written_value(self, expr: ast.expr) -> ast.expr:
+        """``expr``, or for a name bound once to ``name = value``, that value."""
+        found = self.bound_value(expr.id) if isinstance(expr, ast.Name) else None
+        return expr if found is None else found[0]
+
     def rewrapped_def(self, name: str) -> ast.AST | None:
         """The def bound to ``name`` here when its only other binding wraps it in place
         (``step = jax.jit(step)``, ``f = jax.custom_vjp(f)``)."""

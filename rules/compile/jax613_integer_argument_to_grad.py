@@ -107,9 +107,8 @@ def _integer_leaf(ctx: Context, expr: ast.expr, depth: int = 0) -> str | None:
     """A pytree display (a dict, list or tuple; through a name bound once to one) with an
     integer or boolean literal among its leaves: ``{"w": w, "n_layers": 2}``."""
     if isinstance(expr, ast.Name) and depth == 0:
-        owner = ctx.scope.lookup(expr.id)
-        value = owner.single_value(expr.id) if owner is not None and owner.bound.get(expr.id) == 1 else None
-        return None if value is None else _integer_leaf(ctx, value, depth + 1)
+        found = ctx.scope.bound_value(expr.id)
+        return None if found is None else _integer_leaf(ctx, found[0], depth + 1)
     if isinstance(expr, ast.Dict):
         pairs = [(k, v) for k, v in zip(expr.keys, expr.values) if k is not None]
     elif isinstance(expr, (ast.List, ast.Tuple)):

@@ -54,17 +54,13 @@ def _member_of_display(ctx: Context, test: ast.expr) -> bool:
 def _bound_display(ctx: Context, expr: ast.expr) -> ast.Tuple | ast.List | None:
     """The tuple or list display ``expr`` is, written there or bound once to a name
     (``STOP_TOKENS = (EOS, PAD)``)."""
-    if isinstance(expr, ast.Name):
-        owner = ctx.scope.lookup(expr.id)
-        expr = (owner.single_value(expr.id) if owner is not None else None) or expr
+    expr = ctx.scope.written_value(expr)
     return expr if isinstance(expr, (ast.Tuple, ast.List)) else None
 
 
 def _number(ctx: Context, expr: ast.expr) -> bool:
     """A number written there, or a name bound once to one (``EOS, PAD = 2, 0``)."""
-    if isinstance(expr, ast.Name):
-        owner = ctx.scope.lookup(expr.id)
-        expr = (owner.single_value(expr.id) if owner is not None else None) or expr
+    expr = ctx.scope.written_value(expr)
     return isinstance(expr, ast.Constant) and type(expr.value) in (int, float)
 
 

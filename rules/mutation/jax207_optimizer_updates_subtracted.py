@@ -169,9 +169,9 @@ def _descending(ctx: Context, receiver: str, scope: Scope) -> str | None:
     """How the optimizer ``receiver`` is made, when its updates carry the minus sign: a measured
     descending optax optimizer, alone or chained with transformations that keep the sign
     (``optax.chain(optax.clip_by_global_norm(1.0), optax.adam(1e-3))``)."""
-    owner = scope.lookup(receiver)
-    value = None if owner is None or owner.bound.get(receiver) != 1 else owner.single_value(receiver)
-    if not isinstance(value, ast.Call) or owner is None:
+    found = scope.bound_value(receiver)
+    value, owner = found if found is not None else (None, scope)
+    if not isinstance(value, ast.Call):
         return None
     descending = measured.descending_optimizers()
     qualname = ctx.model.qualname(value.func, owner)

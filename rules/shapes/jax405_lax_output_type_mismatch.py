@@ -219,16 +219,13 @@ def _returning(ctx: Context, function: FunctionInfo, output: Output) -> str:
 def _branch_table(ctx: Context, expr: ast.expr) -> ast.expr:
     """The list of branches ``lax.switch`` is given: written there, or bound once to a name
     (``branches = [relu, tanh]``) that nothing changes in place."""
-    if not isinstance(expr, ast.Name):
-        return expr
-    owner = ctx.scope.lookup(expr.id)
-    value = None if owner is None or owner.bound.get(expr.id) != 1 else owner.single_value(expr.id)
-    if value is None or any(
-        isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == expr.id
-        for n in ast.walk(owner.node)  # pyright: ignore[reportOptionalMemberAccess]
+    found = ctx.scope.bound_value(expr.id) if isinstance(expr, ast.Name) else None
+    if found is None or any(
+        isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == expr.id  # pyright: ignore[reportAttributeAccessIssue]
+        for n in ast.walk(found[1].node)
     ):
         return expr  # `branches.append(...)`: changed in place
-    return value
+    return found[0]
 
 
 def _returns(function: FunctionInfo) -> list[ast.expr]:

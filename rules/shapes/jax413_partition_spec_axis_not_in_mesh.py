@@ -127,9 +127,7 @@ class PartitionSpecAxisNotInMesh(Rule):
 
 def _literal_dims(ctx: Context, shape: ast.expr) -> int | None:
     """How many dimensions a literal shape ``(2, 4)`` has (a name bound once to one too)."""
-    if isinstance(shape, ast.Name):
-        owner = ctx.scope.lookup(shape.id)
-        shape = (owner.single_value(shape.id) if owner is not None else None) or shape
+    shape = ctx.scope.written_value(shape)
     if isinstance(shape, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in shape.elts):
         return len(shape.elts)
     return None
@@ -138,9 +136,7 @@ def _literal_dims(ctx: Context, shape: ast.expr) -> int | None:
 def _reshaped_dims(ctx: Context, devices: ast.expr) -> int | None:
     """How many dimensions ``<array>.reshape(2, 4)`` (or ``.reshape((2, 4))``) makes, where the
     devices are reshaped in place or through a name bound once to that."""
-    if isinstance(devices, ast.Name):
-        owner = ctx.scope.lookup(devices.id)
-        devices = (owner.single_value(devices.id) if owner is not None else None) or devices
+    devices = ctx.scope.written_value(devices)
     if not (isinstance(devices, ast.Call) and isinstance(devices.func, ast.Attribute)):
         return None
     if devices.func.attr != "reshape" or not devices.args or devices.keywords:
@@ -152,9 +148,7 @@ def _reshaped_dims(ctx: Context, devices: ast.expr) -> int | None:
 
 def _mesh_axes(ctx: Context, mesh: ast.expr | None) -> tuple[str, ...] | None:
     """The literal axis names of the mesh ``mesh`` is, made here or bound once to a name."""
-    if isinstance(mesh, ast.Name):
-        owner = ctx.scope.lookup(mesh.id)
-        mesh = None if owner is None else owner.single_value(mesh.id)
+    mesh = None if mesh is None else ctx.scope.written_value(mesh)
     if not isinstance(mesh, ast.Call) or ctx.qualname(mesh.func) not in MESHES:
         return None
     names = mesh.args[1] if len(mesh.args) > 1 else keyword_argument(mesh, "axis_names")

@@ -92,8 +92,7 @@ def _dict_keys_of(ctx: Context, expr: ast.expr) -> tuple[str, list[str]] | None:
             expr = expr.args[0]
     if not isinstance(expr, ast.Name):
         return None
-    owner = ctx.scope.lookup(expr.id)
-    value = None if owner is None else owner.single_value(expr.id)
+    value = ctx.scope.written_value(expr)
     if not isinstance(value, ast.Dict) or not value.keys:
         return None
     keys = [k.value for k in value.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)]
@@ -114,9 +113,8 @@ def _same_keys(ctx: Context, tree: ast.expr, name: str, depth: int = 0) -> bool:
     if isinstance(tree, ast.Name) and tree.id == name:
         return True
     if isinstance(tree, ast.Name) and depth < DEPTH:
-        owner = ctx.scope.lookup(tree.id)
-        value = None if owner is None else owner.single_value(tree.id)
-        return value is not None and _same_keys(ctx, value, name, depth + 1)
+        found = ctx.scope.bound_value(tree.id)
+        return found is not None and _same_keys(ctx, found[0], name, depth + 1)
     return (
         isinstance(tree, ast.Call)
         and ctx.qualname(tree.func) in TREE_MAPS

@@ -76,9 +76,8 @@ def _made_by_jax(ctx: Context, expr: ast.expr, scope: Scope, depth: int = 0) -> 
     """Whether ``expr`` is written as a call of JAX (``jnp.ones(8)``), or a name bound once to
     one: read from the source, without asking the model to analyse the caller."""
     if isinstance(expr, ast.Name) and depth == 0:
-        owner = scope.lookup(expr.id)
-        value = None if owner is None else owner.single_value(expr.id)
-        return value is not None and owner is not None and _made_by_jax(ctx, value, owner, 1)
+        found = scope.bound_value(expr.id)
+        return found is not None and _made_by_jax(ctx, found[0], found[1], 1)
     if not isinstance(expr, ast.Call):
         return False
     qualname = ctx.model.qualname(expr.func, scope) or ""

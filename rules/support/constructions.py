@@ -26,9 +26,9 @@ def called_construction(
     if isinstance(func, ast.Call):
         return func, scope
     if isinstance(func, ast.Name):
-        owner = scope.lookup(func.id)
-        value = None if owner is None else owner.single_value(func.id)
-        return (value, owner) if isinstance(value, ast.Call) and owner is not None else None
+        found = scope.bound_value(func.id)
+        value, owner = found if found is not None else (None, scope)
+        return (value, owner) if isinstance(value, ast.Call) else None
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
         name = func.value.id
         cls = self_class(name) if self_class is not None else ctx.model.class_of_self(scope, name)
