@@ -242,6 +242,8 @@ FLAX_LIFTED: dict[str, Kind] = {
 
 # jax.tree.map and friends call their function on the leaves: traced leaves make it traced.
 TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map_with_path", "jax.tree.map_with_path"})
+# the name every spelling of `jax.tree.map` resolves to (`jax.tree_util.tree_map`, `jax.tree_map`)
+TREE_MAP = "jax.tree.map"
 
 # Last components of callee names worth collecting during the scope walk.
 CALL_TAILS = frozenset(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
@@ -105,7 +104,8 @@ def _custom_vjp_reached(ctx: Context, expr: ast.expr, scope: Scope) -> tuple[Fun
     """The ``custom_vjp`` function of this module that the function ``expr`` names calls, at
     most ``MAX_DEPTH`` helpers deep, and the helpers on the way."""
     seen: set[FunctionInfo] = set()
-    frontier = [(info, []) for info in _functions_named(ctx, expr, scope)]
+    start = _function_named(ctx, expr, scope)
+    frontier: list[tuple[FunctionInfo, list[str]]] = [] if start is None else [(start, [])]
     for _ in range(MAX_DEPTH):
         following: list[tuple[FunctionInfo, list[str]]] = []
         for info, path in frontier:
@@ -119,12 +119,9 @@ def _custom_vjp_reached(ctx: Context, expr: ast.expr, scope: Scope) -> tuple[Fun
                 if isinstance(info.node, (ast.FunctionDef, ast.AsyncFunctionDef))
                 else [info.node.body]
             )
-            for call in own_nodes(body):  # pyright: ignore[reportArgumentType]
-                if isinstance(call, ast.Call):
-                    following.extend(
-                        (callee, [*path, _named(info)])
-                        for callee in _functions_named(ctx, call.func, info.scope)
-                    )
+            calls = [node for node in own_nodes(body) if isinstance(node, ast.Call)]  # pyright: ignore[reportArgumentType]
+            callees = [_function_named(ctx, call.func, info.scope) for call in calls]
+            following.extend((callee, [*path, _named(info)]) for callee in callees if callee is not None)
         frontier = following
     return None
 
@@ -133,15 +130,11 @@ def _named(info: FunctionInfo) -> str:
     return "the lambda" if info.name == "<lambda>" else f"`{info.name}`"
 
 
-def _functions_named(ctx: Context, expr: ast.expr, scope: Scope) -> Iterator[FunctionInfo]:
-    """The functions of this module ``expr`` names: itself, or the function a transformation
-    in it wraps (``jax.grad(energy)``, ``jax.jit(f)``)."""
-    while isinstance(expr, ast.Call) and expr.args and ctx.model.transform_of(expr.func, scope) is not None:
-        expr = expr.args[0]
-    found = ctx.model.resolve_function(expr, scope)
-    if found is not None:
-        yield found[0]
-        return
-    rewrapped = ctx.model.wrapped_in_place(expr, scope)
-    if rewrapped is not None:
-        yield rewrapped
+def _function_named(ctx: Context, expr: ast.expr, scope: Scope) -> FunctionInfo | None:
+    """The function of this module ``expr`` names: itself, the function transformations or a
+    ``partial`` around it wrap (``jax.grad(energy)``, the model's ``resolve_chain``), or the
+    def a name wraps in place (``f = jax.custom_vjp(f)``)."""
+    chain = ctx.model.resolve_chain(expr, scope)
+    if chain is not None and chain.target is not None:
+        return chain.target
+    return ctx.model.wrapped_in_place(expr, scope)

@@ -11,11 +11,10 @@ from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic import measured
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.scopes import Scope
+from jaxlint.semantic.transforms import TREE_MAP
 
 from ..support.explain import snippet
 from ..support.optimizers import CHAINS, update_receiver
-
-TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map", "jax.tree_map"})
 
 
 @dataclass(frozen=True)
@@ -126,12 +125,7 @@ def _lambda_arguments(ctx: Context, node: ast.BinOp) -> dict[str, ast.expr] | No
     if not isinstance(body_of, ast.Lambda) or body_of.body is not node:
         return None
     call = next((a for a in ctx.ancestors() if isinstance(a, ast.Call)), None)
-    if (
-        call is None
-        or not call.args
-        or call.args[0] is not body_of
-        or ctx.qualname(call.func) not in TREE_MAPS
-    ):
+    if call is None or not call.args or call.args[0] is not body_of or ctx.qualname(call.func) != TREE_MAP:
         return {}
     params = [a.arg for a in body_of.args.args]
     return dict(zip(params, call.args[1:]))

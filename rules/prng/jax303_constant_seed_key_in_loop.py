@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from jaxlint.engine.astutil import encloses
+from jaxlint.engine.astutil import call_argument, encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
@@ -569,11 +569,7 @@ def _scanned_over(ctx: Context, name: str) -> ast.Call | None:
     """The ``lax.scan`` of the current function that scans over ``name`` (its ``xs``)."""
     for node in own_nodes(getattr(ctx.function.node, "body", [])):  # pyright: ignore[reportOptionalMemberAccess]
         if isinstance(node, ast.Call) and ctx.qualname(node.func) == "jax.lax.scan":
-            xs = (
-                node.args[2]
-                if len(node.args) > 2
-                else next((k.value for k in node.keywords if k.arg == "xs"), None)
-            )
+            xs = call_argument(node, 2, "xs")
             if isinstance(xs, ast.Name) and xs.id == name:
                 return node
     return None

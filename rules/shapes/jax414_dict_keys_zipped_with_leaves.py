@@ -6,11 +6,11 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
+from jaxlint.semantic.transforms import TREE_MAP
 
 from ..support.explain import snippet
 
 LEAVES = frozenset({"jax.tree.leaves", "jax.tree_util.tree_leaves", "jax.tree_leaves"})
-TREE_MAPS = frozenset({"jax.tree.map", "jax.tree_util.tree_map", "jax.tree_map"})
 DEPTH = 3  # names followed to a tree.map of the dict
 
 
@@ -117,7 +117,7 @@ def _same_keys(ctx: Context, tree: ast.expr, name: str, depth: int = 0) -> bool:
         return found is not None and _same_keys(ctx, found[0], name, depth + 1)
     return (
         isinstance(tree, ast.Call)
-        and ctx.qualname(tree.func) in TREE_MAPS
+        and ctx.qualname(tree.func) == TREE_MAP
         and len(tree.args) > 1
         and _same_keys(ctx, tree.args[1], name, depth + 1)
     )

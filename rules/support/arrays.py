@@ -66,18 +66,18 @@ def _passed_array(ctx: Context, base: ast.expr) -> str | None:
     if not isinstance(base, ast.Name) or function is None:
         return None
     passed = passed_arguments(ctx.model, function, base.id)
-    if not passed or not all(_made_by_jax(ctx, arg, scope) for arg, scope in passed):
+    if not passed or not all(_jax_array_call(ctx, arg, scope) for arg, scope in passed):
         return None
     argument = passed[0][0]
     return f"`{base.id}` is a JAX array: every call passes one (`{snippet(ctx, argument)}`, line {argument.lineno})"
 
 
-def _made_by_jax(ctx: Context, expr: ast.expr, scope: Scope, depth: int = 0) -> bool:
+def _jax_array_call(ctx: Context, expr: ast.expr, scope: Scope, depth: int = 0) -> bool:
     """Whether ``expr`` is written as a call of JAX (``jnp.ones(8)``), or a name bound once to
     one: read from the source, without asking the model to analyse the caller."""
     if isinstance(expr, ast.Name) and depth == 0:
         found = scope.bound_value(expr.id)
-        return found is not None and _made_by_jax(ctx, found[0], found[1], 1)
+        return found is not None and _jax_array_call(ctx, found[0], found[1], 1)
     if not isinstance(expr, ast.Call):
         return False
     qualname = ctx.model.qualname(expr.func, scope) or ""

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import ast
 
+from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
 from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.tracing import int_literals
 
 # attributes of an array that keep its derivative (others are static, or a module's fields)
 DIFFERENTIABLE_ATTRIBUTES = frozenset({"T", "mT", "real", "imag"})
@@ -96,17 +98,11 @@ def differentiated_caller(
 
 
 def differentiated_params(function: FunctionInfo, call: ast.Call | None, offset: int) -> set[str]:
-    """The parameters ``argnums`` (default 0) names, after ``offset`` bound ones."""
-    argnums: object = 0
-    for keyword in call.keywords if call is not None else []:
-        if keyword.arg == "argnums":
-            try:
-                argnums = ast.literal_eval(keyword.value)
-            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-                return set()
-    positions = argnums if isinstance(argnums, tuple) else (argnums,)
+    """The parameters ``argnums=`` (default 0) names, after ``offset`` bound ones."""
+    argnums = None if call is None else keyword_argument(call, "argnums")
+    positions = {0} if argnums is None else int_literals(argnums) or set()
     names = function.positional_names()[offset:]
-    return {names[p] for p in positions if type(p) is int and 0 <= p < len(names)}
+    return {names[p] for p in positions if 0 <= p < len(names)}
 
 
 def dependent_names(ctx: Context, function: FunctionInfo, seeds: set[str]) -> set[str]:
