@@ -88,14 +88,13 @@ class FloatShapeArgument(Rule):
             short = (
                 qualname.replace("jax.numpy.", "jnp.") if not offset else f".{qualname.rpartition('.')[2]}"
             )
+            divides = isinstance(culprit, ast.BinOp) and isinstance(culprit.op, ast.Div)
             ctx.report(
                 culprit,
                 f"`{snippet(ctx, culprit)}` is a float, but `{parameter.name}` of `{short}` must be an "
                 f"integer: JAX raises `TypeError` ({_what(parameter)} must be integers); "
-                f"{'use `//`' if isinstance(culprit, ast.BinOp) and isinstance(culprit.op, ast.Div) else 'pass an int'}",
-                fix=FloorDivide(culprit)
-                if isinstance(culprit, ast.BinOp) and isinstance(culprit.op, ast.Div)
-                else None,
+                f"{'use `//`' if divides else 'pass an int'}",
+                fix=FloorDivide(culprit) if divides else None,  # pyright: ignore[reportArgumentType]
             )
             return
 
