@@ -697,3 +697,7 @@ NUMPY_ARRAY_MAKERS = frozenset(
         *SCALAR_TYPES,
     )
 )
+
+
+# the keywords that put a dropout layer (equinox's, flax's) in inference mode
+LAYER_MODE_KEYWORDS = ("inference", "deterministic")

@@ -1220,6 +1220,7 @@ class Interpreter:
         func = node.func
         if self.tracker is not None:
             self.consume_rngs(node)
+            self.consume_layer_key(node, keywords)
         if self.stores_attributes:  # `update(obj)`, `obj.reset()` may change what obj holds
             handed = [*node.args, *(k.value for k in node.keywords)]
             if isinstance(func, ast.Attribute):
@@ -1552,6 +1553,32 @@ class Interpreter:
         keys of ``rngs`` (its dropout masks, its noise), so the call consumes each."""
         for value in rngs_keys(node):
             self.consume(node, value, self.values.get(value, UNKNOWN))
+
+    def consume_layer_key(self, node: ast.Call, keywords: dict[str, Value]) -> None:
+        """``drop(x, key=k)`` with ``drop = eqx.nn.Dropout(0.5)``: a layer that draws its mask
+        from the ``key`` it is called with consumes it (measured: a second call with the same key
+        raises ``KeyReuseError``). Not where a mode keyword may switch it to inference."""
+        argument = keyword_argument(node, "key")
+        if argument is None or not key_ids(keywords.get("key", UNKNOWN)):
+            return
+        if not _mode_given(node) and self.key_needing_layer(node.func, self.scope) is not None:
+            self.consume(node, argument, keywords["key"])
+
+    def key_needing_layer(self, func: ast.expr, scope: Scope) -> ast.Call | None:
+        """The construction of a library layer whose call draws from a ``key`` (an equinox
+        ``Dropout``, its mode left to the call) that ``func`` is: a name bound once to it, or
+        ``self.attr`` that ``__init__`` alone stores it in."""
+        found = scope.bound_value(func.id) if isinstance(func, ast.Name) else None
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            cls = self.model.class_of_self(scope, func.value.id)
+            held = None if cls is None else self.model.held_value(cls, func.attr)
+            owner = None if held is None else self.model.index.scopes.get(held[0])
+            found = None if held is None or owner is None else (held[1], owner)
+        construction = None if found is None else found[0]
+        if found is None or not isinstance(construction, ast.Call) or _mode_given(construction):
+            return None
+        qualname = self.resolver.qualname(construction.func, found[1])
+        return construction if qualname in measured.layers_needing_a_key_to_call() else None
 
     def consume(self, call: ast.Call, argument: ast.expr, value: Value, partial: bool = False) -> None:
         """``call`` consumes the key ``argument`` evaluates to (``partial``: a key it holds)."""
@@ -2500,10 +2527,13 @@ class Interpreter:
         if self.tracker is None or self.state is None or target is self.info:
             return
         mapping = next((layer.transform for layer in ref.layers if layer.transform in MAPPING), None)
-        if mapping is None or not self.model.may_use_keys(target):
+        if mapping is None:
             return
         names = target.positional_names()[ref.offset :]
         unmapped = _unmapped_positions(ref, mapping)
+        if not self.model.may_use_keys(target):
+            self.ignored_mapping_event(target, node, mapping, names, unmapped)
+            return
         params = {name for index, name in enumerate(names) if index not in unmapped}
         for key, call in self.model.consumed_outside(target).items():
             drawn = self.resolver.qualname(call.func, target.scope)
@@ -2524,21 +2554,78 @@ class Interpreter:
                 event = KeyEvent("mapped", text, draw, target.name, via=mapping, passed_unmapped=True)
                 self.tracker.event(node, event)
                 return
+        self.ignored_mapping_event(target, node, mapping, names, unmapped)
+
+    def ignored_mapping_event(
+        self, target: FunctionInfo, node: ast.Call, mapping: str, names: list[str], unmapped: set[int]
+    ) -> None:
+        """``jax.vmap(lambda k, _: model.init(k, x), in_axes=(None, 0))(key, ids)``: a function
+        that never reads what is mapped computes the same thing for every element; handed a key
+        (unmapped, or closed over), every element is drawn from that one key, identically."""
+        mapped = [name for index, name in enumerate(names) if index not in unmapped]
+        if not mapped or len(names) < len(node.args) or any(isinstance(a, ast.Starred) for a in node.args):
+            return
+        if target.node.args.vararg is not None or target.node.args.kwarg is not None:
+            return
+        read = {
+            n.id for n in ast.walk(target.node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+        }
+        if read & set(mapped):
+            return
+        passed = {names[i]: node.args[i] for i in unmapped if i < len(names) and i < len(node.args)}
+        body = target.node.body
+        tracker = self.tracker
+        for call in own_nodes(body if isinstance(body, list) else [ast.Expr(body)]):
+            if not isinstance(call, ast.Call) or tracker is None:
+                continue
+            for argument in [*call.args, *(k.value for k in call.keywords)]:
+                if not isinstance(argument, ast.Name):
+                    continue
+                given = passed.get(argument.id)
+                if given is not None and key_ids(self.values.get(given, UNKNOWN)):
+                    text = _key_text(given)
+                elif argument.id not in names and argument.id not in target.scope.bound:
+                    if not key_ids(self.load(argument.id)):
+                        continue
+                    text = argument.id
+                else:
+                    continue
+                event = KeyEvent("mapped", text, call, target.name, via=mapping, ignored=", ".join(mapped))
+                tracker.event(node, event)
+                return
 
     def unmapped_draw(self, target: FunctionInfo, name: str, mapped: set[str]) -> ast.Call | None:
         """A draw in ``target`` of noise shaped like a mapped parameter from parameter ``name``."""
         body = getattr(target.node, "body", [])
         for node in own_nodes(body if isinstance(body, list) else [body]):
+            if not isinstance(node, ast.Call):
+                continue
             if (
-                isinstance(node, ast.Call)
-                and node.args
+                node.args
                 and isinstance(node.args[0], ast.Name)
                 and node.args[0].id == name
                 and self.resolver.qualname(node.func, target.scope) in MAPPED_DRAWS
                 and _shaped_like(node, mapped)
             ):
                 return node
+            if self.layer_draw_shaped_like(node, target, name, mapped):
+                return node
         return None
+
+    def layer_draw_shaped_like(
+        self, node: ast.Call, target: FunctionInfo, name: str, mapped: set[str]
+    ) -> bool:
+        """``drop(x, key=k)``: a dropout layer draws its mask shaped like its input ``x``."""
+        key = keyword_argument(node, "key")
+        return (
+            isinstance(key, ast.Name)
+            and key.id == name
+            and bool(node.args)
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id in mapped
+            and not _mode_given(node)
+            and self.key_needing_layer(node.func, target.scope) is not None
+        )
 
     def call_transformed(
         self, func: ast.Call, node: ast.Call, args: list[Value], keywords: dict[str, Value]
@@ -2636,6 +2723,11 @@ def _tree_leaf(value: Value) -> Value:
     if leaves:
         return join_all(leaves, UNKNOWN)
     return TRACED if is_traced(value) else UNKNOWN
+
+
+def _mode_given(call: ast.Call) -> bool:
+    """Whether a layer's construction or call sets its mode (``inference=``), or may (``**kw``)."""
+    return any(k.arg is None or k.arg in api.LAYER_MODE_KEYWORDS for k in call.keywords)
 
 
 def _shaped_like(call: ast.Call, params: set[str]) -> bool:

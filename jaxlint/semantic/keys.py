@@ -55,6 +55,7 @@ class KeyEvent:
     via: str = ""
     compiled_by: str = "jitted"  # a `call`: how the function is compiled ("jitted", "checkpointed")
     passed_unmapped: bool = False  # a `mapped` draw: the key is an argument `in_axes` leaves unmapped
+    ignored: str = ""  # a `mapped` use: the mapped parameters the function never reads
 
 
 class State:

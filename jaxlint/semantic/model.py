@@ -71,6 +71,7 @@ from jaxlint.semantic.transforms import (
     FORWARDING,
     HOST,
     JITS_WITH_STATIC_ARGNAMES,
+    MAPPING,
     NONE,
     PARTIALS,
     REPEATING,
@@ -723,11 +724,14 @@ class SemanticModel:
         (``split``, ``normal``) that is not a method of some object (``line.split(",")``,
         ``rng.normal()`` of NumPy's generator) nor a function of a library without keys."""
         return any(
-            self._may_consume_key(call.func, scope) or rngs_keys(call) for call in scope.random_calls
+            self._may_consume_key(call.func, scope) or rngs_keys(call) or _called_with_key(call)
+            for call in scope.random_calls
         ) or any(self._may_consume_key(argument, scope, passed=True) for argument in scope.random_passes)
 
     def _may_consume_key(self, function: ast.expr, scope: Scope, passed: bool = False) -> bool:
         """Whether ``function``, called (or ``passed`` on), may be a key consumer."""
+        if isinstance(function, ast.Call):  # `jax.vmap(f)(key, xs)`
+            return self.resolver.qualname(function.func, scope) in MAPPING
         qualname = self.resolver.qualname(function, scope)
         if qualname is None:
             # called: a local function or parameter of that name; passed: a variable (`t`,
@@ -3221,3 +3225,8 @@ def _loop_condition(call: ast.Call) -> ast.expr | None:
 
 
 __all__ = ["HOST", "FunctionInfo", "FunctionNode", "SemanticModel", "api"]
+
+
+def _called_with_key(call: ast.Call) -> bool:
+    """``self.dropout(x, key=k)``: a method of an object (a layer) handed a key by keyword."""
+    return isinstance(call.func, ast.Attribute) and any(k.arg == "key" for k in call.keywords)

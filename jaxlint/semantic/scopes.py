@@ -14,14 +14,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
-from jaxlint.semantic import measured
 from jaxlint.semantic.api import MUTATING_METHODS, RANDOM_CONSUMERS
 
-# the names of the library layers built from a `key=` they consume (`eqx.nn.Linear`)
 RNGS_METHODS = frozenset({"apply", "init", "init_with_output"})  # flax: `rngs={...}` keys drawn
-KEY_LAYER_NAMES = frozenset(name.rsplit(".", 1)[1] for name in measured.key_consuming_layers())
 
 BUILTIN_NAMES = frozenset(dir(builtins))
+MAPPING_NAMES = frozenset({"vmap", "pmap", "filter_vmap"})
 FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 COMPREHENSION_NODES = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
@@ -482,10 +480,12 @@ class _ScopeBuilder:
             scope.function.note_call(tail)
             if (
                 own in RANDOM_CONSUMERS
-                or (tail in KEY_LAYER_NAMES and any(k.arg == "key" for k in node.keywords))
+                or any(k.arg == "key" for k in node.keywords)  # `eqx.nn.Linear(key=k)`, `drop(x, key=k)`
                 or (tail in RNGS_METHODS and any(k.arg == "rngs" for k in node.keywords))
             ):
                 scope.function.note_random_call(node)  # a draw, a layer built from `key=`, `rngs=`
+        elif _mapping_call(func):  # `jax.vmap(lambda k, _: model.init(k, x))(key, ids)`
+            scope.function.note_random_call(node)
         for argument in node.args:  # a function passed on (`jax.jit(draw)`) may be called later
             passed = argument.attr if isinstance(argument, ast.Attribute) else getattr(argument, "id", None)
             if passed is not None:
@@ -696,3 +696,11 @@ def rngs_keys(node: ast.Call) -> list[ast.expr]:
         return []
     rngs = next((k.value for k in node.keywords if k.arg == "rngs"), None)
     return [v for v in rngs.values if v is not None] if isinstance(rngs, ast.Dict) else []
+
+
+def _mapping_call(func: ast.expr) -> bool:
+    """Whether ``func`` is written ``vmap(...)`` (any spelling): the mapped function may draw."""
+    if not isinstance(func, ast.Call):
+        return False
+    inner = func.func
+    return (inner.attr if isinstance(inner, ast.Attribute) else getattr(inner, "id", None)) in MAPPING_NAMES

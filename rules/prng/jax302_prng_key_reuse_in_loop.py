@@ -150,6 +150,17 @@ class PrngKeyReuseInLoop(Rule):
         event = ctx.key_events.get(node)
         if event is None or event.kind not in ("loop", "call", "condition", "held", "leaves", "mapped"):
             return
+        if event.kind == "mapped" and event.ignored:
+            mapping = event.via.rsplit(".", 1)[-1]
+            ignored = ", ".join(f"`{name}`" for name in event.ignored.split(", "))
+            ctx.report(
+                node,
+                f"{_function_named(event.repeated_by)} never reads {ignored}, the argument `{mapping}` maps, "
+                f"and draws from key `{event.key}`, the same for every element: `{mapping}` computes "
+                f"identical results for every element; map over keys instead, one per element, "
+                f"split from this one (`jax.random.split({event.key}, n)`)",
+            )
+            return
         if event.kind == "mapped":
             mapping = event.via.rsplit(".", 1)[-1]
             how = "which `in_axes` passes unmapped" if event.passed_unmapped else "which it closes over"

@@ -64,7 +64,8 @@ class DataDependentOutputSize(Rule):
     that fixes the size: `jnp.nonzero`, one-argument `jnp.where`, `jnp.argwhere`,
     `jnp.flatnonzero`, `jnp.unique`, `jnp.compress`, `jnp.extract`, the set operations
     (`union1d`, `intersect1d`, `setdiff1d`, `setxor1d`) without `size=`, `jnp.bincount` without
-    `length=`, and `jnp.repeat` with traced repeats without `total_repeat_length=`; also these
+    `length=`, and `jnp.repeat` with traced repeats without `total_repeat_length=`; the
+    functions measured raising under `jit` whatever they are given (`jnp.trim_zeros`); also these
     functions compiled with `jax.jit` and called (`jax.jit(jnp.unique)(x)`), whose arguments
     `jit` traces. Under `jit` (not a bare `vmap`, nor in `jax.ensure_compile_time_eval()`) they
     raise on constants too, a NumPy array or a `jnp` constant: `jit` stages every `jax.numpy`
@@ -157,6 +158,8 @@ class DataDependentOutputSize(Rule):
             return
         qualname, args = _sized_call(ctx, node)
         spec = SIZED_FUNCTIONS.get(qualname or "")
+        if spec is None and qualname is not None and args:
+            self.check_unsizable(node, ctx, qualname, args[0])
         if spec is None or qualname is None:
             return
         keyword, positions = spec
@@ -218,6 +221,20 @@ class DataDependentOutputSize(Rule):
             f"and raises `ConcretizationTypeError`; compute it with NumPy (`np.{name}`), which "
             f"runs while tracing",
             fix=ComputeOnHost(node) if single else None,
+        )
+
+    def check_unsizable(self, node: ast.Call, ctx: Context, qualname: str, data: ast.expr) -> None:
+        """``jnp.trim_zeros(x)``: a data-dependent length with no keyword to fix it (measured:
+        it raises under ``jit`` and ``vmap`` on any argument, constants included)."""
+        error = measured.fails_under_jit(qualname)
+        if error is None or not (is_traced(ctx.value(data)) or _staged_constant(ctx, data)):
+            return
+        short = qualname.replace("jax.numpy.", "jnp.")
+        ctx.report(
+            node,
+            f"`{short}` returns a data-dependent number of elements and takes no `size=` to fix "
+            f"it: under a trace ({ctx.trace_reason()}) JAX raises `{error}`; keep the full shape "
+            f"and work with a mask (for a length, count the elements to keep)",
         )
 
     def check_jitted_library(self, node: ast.Call, ctx: Context) -> None:

@@ -8,6 +8,7 @@ import ast
 from collections.abc import Callable
 
 from jaxlint.engine.context import Context
+from jaxlint.semantic.api import LAYER_MODE_KEYWORDS as MODE_KEYWORDS
 from jaxlint.semantic.scopes import Scope
 
 
@@ -39,10 +40,6 @@ def called_construction(
         written = ctx.model.index.scopes.get(method, ctx.model.index.module)
         return (value, written) if isinstance(value, ast.Call) else None
     return None
-
-
-# the keywords that put an equinox dropout in inference mode
-MODE_KEYWORDS = ("inference", "deterministic")
 
 
 def dropout_training(construction: ast.Call) -> bool:

@@ -25,6 +25,22 @@ def encoder_and_noise(key):
     return encoder, noise
 
 
+class Residual(eqx.Module):
+    dropout: eqx.nn.Dropout
+
+    def __init__(self):
+        self.dropout = eqx.nn.Dropout(0.5)
+
+    def __call__(self, x, key):
+        h = self.dropout(x, key=key)
+        return h + self.dropout(x, key=key)  # error: JAX301
+
+
+def same_mask_twice(x, key):
+    dropout = eqx.nn.Dropout(0.5)  # a dropout's call draws its mask from the key
+    return dropout(x, key=key), dropout(x, key=key)  # error: JAX301
+
+
 # near misses
 
 
@@ -41,6 +57,11 @@ class SplitTowers(eqx.Module):
         return self.left(x) - self.right(x)
 
 
+def inference_twice(x, key):
+    dropout = eqx.nn.Dropout(0.5, inference=True)
+    return dropout(x, key=key), dropout(x, key=key)
+
+
 def dropout_twice(x, key):
     dropout = eqx.nn.Dropout(0.5)  # takes its key when called, not when built
     first, second = jax.random.split(key)
@@ -50,4 +71,13 @@ def dropout_twice(x, key):
 if __name__ == "__main__":
     assert bool(jnp.allclose(TwoTower(jax.random.key(1))(jnp.ones(4)), 0.0))  # the towers are one
     assert not bool(jnp.allclose(SplitTowers(jax.random.key(1))(jnp.ones(4)), 0.0))
+    first, second = same_mask_twice(jnp.ones(8), jax.random.key(0))
+    assert bool(jnp.array_equal(first, second))  # the same mask
+    inference_twice(jnp.ones(8), jax.random.key(0))
+    assert bool(
+        jnp.allclose(
+            Residual()(jnp.ones(8), jax.random.key(2)),
+            2 * Residual().dropout(jnp.ones(8), key=jax.random.key(2)),
+        )
+    )
     print(encoder_and_noise(jax.random.key(0))[1], dropout_twice(jnp.ones(4), jax.random.key(0)))
