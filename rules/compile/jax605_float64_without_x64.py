@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import re
 
 from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
@@ -11,6 +10,7 @@ from jaxlint.engine.rule import Rule
 from jaxlint.semantic import api
 from jaxlint.semantic.values import is_jax_array, is_static, is_traced
 
+from ..support.dtypes import mentions_x64
 from ..support.explain import snippet
 
 WIDE = {
@@ -44,7 +44,6 @@ DTYPE_POSITION = {
 }
 # Callees worth resolving when no `dtype=` keyword is given.
 DTYPE_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in [*CONSTRUCTORS, *DTYPE_POSITION]) | {"astype"}
-MENTIONS_X64 = re.compile(r"x64", re.IGNORECASE)
 
 
 class Float64WithoutX64(Rule):
@@ -107,7 +106,7 @@ class Float64WithoutX64(Rule):
             return
         qualname = ctx.qualname(node.func)
         dtype = self.requested(node, qualname, ctx)
-        if dtype is None or _mentions_x64(ctx):
+        if dtype is None or mentions_x64(ctx):
             return
         wide, narrow = dtype
         ctx.report(
@@ -148,11 +147,3 @@ class Float64WithoutX64(Rule):
             if spelled in WIDE:
                 return spelled.rsplit(".", 1)[1], WIDE[spelled]
         return None
-
-
-def _mentions_x64(ctx: Context) -> bool:
-    found = ctx.memo.get("JAX605-x64")
-    if found is None:
-        found = any(MENTIONS_X64.search(line) for line in ctx.lines)
-        ctx.memo["JAX605-x64"] = found
-    return found

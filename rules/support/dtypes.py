@@ -11,8 +11,10 @@ Measured with JAX 0.10.2: ``jnp.array(0)`` and ``jnp.full(3, 0)`` are weakly typ
 from __future__ import annotations
 
 import ast
+import re
 from dataclasses import dataclass
 
+from jaxlint.engine.context import Context
 from jaxlint.semantic.model import SemanticModel
 from jaxlint.semantic.scopes import Scope
 
@@ -38,6 +40,8 @@ FLOAT_RESULTS = frozenset(
     for name in ("exp", "log", "sqrt", "mean", "sin", "cos", "tanh", "log1p", "expm1", "linspace")
 )
 DEPTH = 4  # names followed to their single binding
+MENTIONS_X64 = re.compile(r"x64", re.IGNORECASE)
+INT32_RANGE = range(-(2**31), 2**31)
 
 
 @dataclass(frozen=True)
@@ -233,3 +237,46 @@ def _dtype_name_kind(name: str) -> str | None:
     if name.startswith(("float", "bfloat")) and name[-1].isdigit():
         return "float"
     return None
+
+
+def mentions_x64(ctx: Context) -> bool:
+    """Whether the module mentions x64 anywhere (``jax.config.update("jax_enable_x64", True)``,
+    ``jax.enable_x64``, ``JAX_ENABLE_X64``, a comment): 64-bit types may be on, so stay silent."""
+    found = ctx.memo.get("x64")
+    if found is None:
+        found = ctx.memo["x64"] = any(MENTIONS_X64.search(line) for line in ctx.lines)
+    return found
+
+
+def python_int_value(expr: ast.expr) -> int | None:
+    """The Python int a constant expression makes (``2654435761``, ``0xFFFFFFFF``, ``2**32``,
+    ``1 << 40``, ``-(2**31) - 1``); None for anything else (a bool, a name, a huge power)."""
+    if isinstance(expr, ast.Constant):
+        return expr.value if type(expr.value) is int else None
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd, ast.Invert)):
+        operand = python_int_value(expr.operand)
+        if operand is None:
+            return None
+        return (
+            -operand
+            if isinstance(expr.op, ast.USub)
+            else ~operand
+            if isinstance(expr.op, ast.Invert)
+            else operand
+        )
+    if isinstance(expr, ast.BinOp):
+        left, right = python_int_value(expr.left), python_int_value(expr.right)
+        if left is None or right is None:
+            return None
+        return _int_operation(expr.op, left, right)
+    return None
+
+
+def _int_operation(op: ast.operator, left: int, right: int) -> int | None:
+    if isinstance(op, ast.Pow):
+        return left**right if 0 <= right <= 128 and abs(left) <= 2**16 else None
+    if isinstance(op, ast.LShift):
+        return left << right if 0 <= right <= 128 else None
+    operations = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__, ast.BitOr: int.__or__}
+    operation = operations.get(type(op))
+    return None if operation is None else operation(left, right)
