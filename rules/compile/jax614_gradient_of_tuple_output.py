@@ -9,7 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.bodies import returned_expressions
 from jaxlint.semantic.functions import FunctionInfo
-from jaxlint.semantic.values import FunctionRef, refs
+from jaxlint.semantic.values import FunctionRef, is_jax_array, refs
 
 from ..support.explain import snippet
 
@@ -21,7 +21,7 @@ class GradientOfTupleOutput(Rule):
     """## What it does
     Finds `jax.grad(f)` or `jax.value_and_grad(f)` without `has_aux=True` where every `return`
     of `f` returns a tuple or list display (`return loss, metrics`), and `has_aux=True` where
-    every `return` returns a tuple of another length than two.
+    every `return` returns a tuple of another length than two, or a JAX array.
 
     ## Why is this bad?
     `grad` differentiates a scalar: called, the function raises `TypeError` ("Gradient only
@@ -90,6 +90,14 @@ class GradientOfTupleOutput(Rule):
                     f"scalar-output functions); pass `has_aux=True` to differentiate the first element "
                     f"and return the second as auxiliary data",
                 )
+        elif aux.value is True and widths == {0} and _returns_arrays(ctx, function):  # pyright: ignore[reportAttributeAccessIssue]
+            ctx.report(
+                node,
+                f"`{name}` with `has_aux=True` differentiates {differentiated}, which returns a single "
+                f"array (line {_first_return(function)}), not a pair: the call raises `TypeError` "
+                f"(a function with aux output must return a two-element tuple); return "
+                f"`(value, aux)`, or drop `has_aux=True`",
+            )
         elif aux.value is True and 0 not in widths and 2 not in widths:  # pyright: ignore[reportAttributeAccessIssue]
             ctx.report(
                 node,
@@ -121,6 +129,12 @@ def _width(expr: ast.expr) -> int:
     if isinstance(expr, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in expr.elts):
         return len(expr.elts) if len(expr.elts) >= 2 else 0
     return 0
+
+
+def _returns_arrays(ctx: Context, function: FunctionInfo) -> bool:
+    """Whether every value the function returns is known to be a JAX array (not a pair)."""
+    returned = returned_expressions(function.node)
+    return bool(returned) and all(is_jax_array(ctx.model.value(value, function.scope)) for value in returned)
 
 
 def _first_return(function: FunctionInfo) -> int:

@@ -24,6 +24,7 @@ from jaxlint.semantic.values import (
 )
 
 from ..support.blocks import parents
+from ..support.caching import cache_decorator
 from ..support.explain import in_test_position, index_snippet, runs_only_traced, snippet, why_traced
 from ..support.handlers import caught_here
 from ..support.library import jitted_library_call
@@ -216,7 +217,10 @@ class TracerConversion(Rule):
             return
         found = ctx.model.resolve_function(node.func, ctx.scope)
         target = found[0] if found is not None else None
-        if target is None or not _cached(ctx, target.node):
+        if (
+            target is None
+            or cache_decorator(ctx.model, target.node, target.scope.parent or ctx.scope) is None
+        ):
             return
         traced = next(
             (a for a in [*node.args, *(k.value for k in node.keywords)] if is_traced(ctx.value(a))), None
@@ -398,18 +402,6 @@ def _passed_to_python_call(ctx: Context, name: str) -> bool:
             continue
         arguments = [*node.args, *(k.value for k in node.keywords)]
         if any(isinstance(a, ast.Name) and a.id == name for a in arguments):
-            return True
-    return False
-
-
-CACHES = frozenset({"functools.lru_cache", "functools.cache"})
-
-
-def _cached(ctx: Context, function: ast.AST) -> bool:
-    """Whether ``function`` is decorated with ``functools.lru_cache`` (called or not) or ``cache``."""
-    for decorator in getattr(function, "decorator_list", []):
-        callee = decorator.func if isinstance(decorator, ast.Call) else decorator
-        if ctx.qualname(callee) in CACHES:
             return True
     return False
 

@@ -26,6 +26,13 @@ def three_parts(w):
 aux_grad = jax.grad(three_parts, has_aux=True)  # error: JAX614
 
 
+def plain_loss(w, x):
+    return jnp.sum((x @ w) ** 2)
+
+
+aux_of_array = jax.value_and_grad(plain_loss, has_aux=True)  # error: JAX614
+
+
 # near misses
 
 good = jax.value_and_grad(loss_with_metrics, has_aux=True)  # ok: a pair with has_aux
@@ -56,3 +63,25 @@ def one_element(w):
 
 
 single = jax.grad(one_element)  # ok here: not reported (a tuple of one)
+
+
+def helper_pair(w):
+    return plain_loss(w, jnp.ones((2, 3))), {"norm": jnp.linalg.norm(w)}
+
+
+def through_helper(w):
+    return helper_pair(w)
+
+
+aux_through_helper = jax.grad(through_helper, has_aux=True)  # ok: the helper returns a pair
+
+
+if __name__ == "__main__":
+    try:
+        aux_of_array(jnp.ones(3), jnp.ones((2, 3)))
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("expected TypeError")
+    grads, aux = aux_through_helper(jnp.ones(3))
+    assert set(aux) == {"norm"}
