@@ -1,0 +1,117 @@
+"""JAX640: probabilities (``jax.nn.softmax(x)``) passed where a function takes logits."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import Rule
+from jaxlint.semantic.scopes import Scope
+
+from ..support.explain import snippet
+
+SOFTMAX = frozenset({"jax.nn.softmax", "jax.numpy.exp"})
+SIGMOID = frozenset({"jax.nn.sigmoid"})
+# functions that take logits: the logits parameter (position, name) and what makes probabilities
+# of the kind they normalize (softmax over classes, or a sigmoid per element)
+LOGIT_TAKERS: dict[str, tuple[int, str, frozenset[str]]] = {
+    "jax.random.categorical": (1, "logits", SOFTMAX),
+    "optax.softmax_cross_entropy": (0, "logits", SOFTMAX),
+    "optax.losses.softmax_cross_entropy": (0, "logits", SOFTMAX),
+    "optax.softmax_cross_entropy_with_integer_labels": (0, "logits", SOFTMAX),
+    "optax.losses.softmax_cross_entropy_with_integer_labels": (0, "logits", SOFTMAX),
+    "optax.sigmoid_binary_cross_entropy": (0, "logits", SIGMOID),
+    "optax.losses.sigmoid_binary_cross_entropy": (0, "logits", SIGMOID),
+}
+DEPTH = 4  # names followed to their single binding
+
+
+class ProbabilitiesGivenAsLogits(Rule):
+    """## What it does
+    Finds probabilities passed where a function takes logits: the output of `jax.nn.softmax`
+    (or `jnp.exp` of log-probabilities) given to `jax.random.categorical`,
+    `optax.softmax_cross_entropy` or `optax.softmax_cross_entropy_with_integer_labels`, and
+    the output of `jax.nn.sigmoid` given to `optax.sigmoid_binary_cross_entropy`; written
+    there or bound once to a name.
+
+    ## Why is this bad?
+    These functions apply the softmax (or sigmoid) themselves. Given probabilities, they
+    normalize twice: `categorical` samples from `softmax(p)`, a much flatter distribution
+    (with `softmax([0, 5])`, about 99% for the second class, it draws it about 73% of the
+    time, measured with JAX 0.10.2), and the losses compute the cross entropy of the wrong
+    distribution, with gradients that vanish. Nothing raises.
+
+    ## Example
+    ```python
+    import jax
+
+    def sample(key, logits):
+        probs = jax.nn.softmax(logits)
+        return jax.random.categorical(key, probs)
+    ```
+
+    ## Use instead
+    ```python
+    import jax
+
+    def sample(key, logits):
+        return jax.random.categorical(key, logits)
+    ```
+
+    ## Fix safety
+    No automatic fix: pass the logits the probabilities come from (or `jnp.log(probs)`).
+
+    ## References
+    - [jax.random.categorical](https://docs.jax.dev/en/latest/_autosummary/jax.random.categorical.html)
+    - [optax: losses](https://optax.readthedocs.io/en/latest/api/losses.html)
+    """
+
+    code = "JAX640"
+    name = "probabilities-given-as-logits"
+    message = "Probabilities are passed where a function takes logits"
+    outcome = "the softmax (or sigmoid) is applied twice: wrong samples or a wrong loss, silently"
+    severity = "warning"
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if not (ctx.mentions("softmax") or ctx.mentions("sigmoid") or ctx.mentions("exp")):
+            return
+        qualname = ctx.qualname(node.func)
+        spec = LOGIT_TAKERS.get(qualname or "")
+        if spec is None or qualname is None:
+            return
+        position, keyword, normalizers = spec
+        logits = node.args[position] if len(node.args) > position else None
+        logits = logits or next((k.value for k in node.keywords if k.arg == keyword), None)
+        made = None if logits is None else _probabilities(ctx, logits, ctx.scope, normalizers, 0)
+        if made is None or logits is None:
+            return
+        takes = (
+            "samples from their softmax"
+            if qualname.startswith("jax.random.")
+            else "applies the softmax itself"
+        )
+        if normalizers is SIGMOID:
+            takes = "applies the sigmoid itself"
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` is given probabilities, `{snippet(ctx, logits)}`"
+            f"{_made_by(ctx, logits, made)}, but `{qualname.rsplit('.', 1)[1]}` takes logits and {takes}: "
+            f"the probabilities are normalized twice, silently; pass the logits",
+        )
+
+
+def _probabilities(
+    ctx: Context, expr: ast.expr, scope: Scope, normalizers: frozenset[str], depth: int
+) -> ast.Call | None:
+    """The normalizing call (``jax.nn.softmax(x)``) ``expr`` is, directly or through names
+    bound once."""
+    if isinstance(expr, ast.Name) and depth < DEPTH:
+        found = scope.bound_value(expr.id)
+        return None if found is None else _probabilities(ctx, found[0], found[1], normalizers, depth + 1)
+    if isinstance(expr, ast.Call) and ctx.model.qualname(expr.func, scope) in normalizers:
+        return expr
+    return None
+
+
+def _made_by(ctx: Context, logits: ast.expr, made: ast.Call) -> str:
+    return "" if made is logits else f" (`{snippet(ctx, made)}`)"
