@@ -10,7 +10,9 @@ from jaxlint.semantic import measured
 from jaxlint.semantic.values import instance_classes, refs
 
 from ..support.explain import snippet
+from ..support.gradients import DIFFERENTIATIONS, argnums_of
 from ..support.jitted import jitted_callee, plain_jit
+from ..support.layers import called_layer
 
 DEPTH = 3  # names followed to their single binding
 
@@ -18,7 +20,8 @@ DEPTH = 3  # names followed to their single binding
 class FunctionLeafToPlainJit(Rule):
     """## What it does
     Finds a call of a function compiled with plain `jax.jit` that passes, where the function
-    is not told to keep the argument static, an equinox layer whose pytree holds a leaf that
+    is not told to keep the argument static (or differentiated by plain `jax.grad` and its kin,
+    with respect to that argument), an equinox layer whose pytree holds a leaf that
     is no JAX type (`eqx.nn.MLP`, which holds its activation functions; which layers do is
     measured), or an `eqx.Module` of this file that stores one in a field.
 
@@ -74,6 +77,7 @@ class FunctionLeafToPlainJit(Rule):
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         if not (node.args or node.keywords) or not ctx.mentions("equinox"):
             return
+        self.check_differentiated(node, ctx)
         jit = jitted_callee(ctx, node)
         if jit is None or not plain_jit(ctx, jit.site, jit.info.scope):
             return
@@ -89,6 +93,31 @@ class FunctionLeafToPlainJit(Rule):
                 f"whose pytree holds a function, passed to `{jit.info.name}` (`{parameter}`), which "
                 f"plain `jax.jit` compiles: JAX raises `TypeError` (a function is not a valid JAX "
                 f"type); use `eqx.filter_jit`, which keeps the leaves that are not arrays static",
+            )
+            return
+
+    def check_differentiated(self, node: ast.Call, ctx: Context) -> None:
+        """``jax.grad(loss)(model, x)``: plain ``grad`` flattens the arguments it differentiates,
+        every leaf, and a function leaf is no JAX type (measured: ``TypeError``)."""
+        layer = called_layer(ctx, node.func, DIFFERENTIATIONS)
+        for position in [] if layer is None else sorted(argnums_of(layer)):
+            if position >= len(node.args) or any(
+                isinstance(a, ast.Starred) for a in node.args[: position + 1]
+            ):
+                continue
+            argument = node.args[position]
+            found = _holding(ctx, argument)
+            if found is None:
+                continue
+            held, where = found
+            name = layer.transform.removeprefix("jax.")  # pyright: ignore[reportOptionalMemberAccess]
+            ctx.report(
+                argument,
+                f"`{snippet(ctx, argument)}` is {where}`{snippet(ctx, held)}` (line {held.lineno}), whose "
+                f"pytree holds a function, and `jax.{name}` differentiates with respect to it: plain "
+                f"`{name}` flattens every leaf, and JAX raises `TypeError` (a function is not a valid "
+                f"JAX type); use `eqx.filter_grad` (`eqx.filter_value_and_grad`), which differentiates "
+                f"the array leaves only",
             )
             return
 

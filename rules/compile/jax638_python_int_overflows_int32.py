@@ -36,6 +36,7 @@ OPERAND_FUNCTIONS = frozenset(
         "greater",
     )
 )
+ARRAY_MAKERS = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
 AT_METHODS = frozenset({"set", "add", "multiply", "mul", "min", "max", "subtract"})
 
 
@@ -107,6 +108,8 @@ class PythonIntOverflowsInt32(Rule):
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         big = next((arg for arg in node.args if _out_of_int32(arg, ctx)), None)
+        if big is None and node.args and ctx.qualname(node.func) in ARRAY_MAKERS:
+            big = _out_of_int32_element(node.args[0], ctx)
         if big is None or any(k.arg == "dtype" for k in node.keywords):
             return
         func = node.func
@@ -144,6 +147,16 @@ class PythonIntOverflowsInt32(Rule):
 def _out_of_int32(expr: ast.expr, ctx: Context) -> bool:
     value = _int_value(expr, ctx)
     return value is not None and value not in INT32_RANGE
+
+
+def _out_of_int32_element(data: ast.expr, ctx: Context) -> ast.expr | None:
+    """An element of a list or tuple display (or a name bound once to one) of Python ints that
+    does not fit in int32: ``jnp.array([1_700_000_000_123, ...])``."""
+    if isinstance(data, ast.Name):
+        data = ctx.scope.written_value(data)
+    if not isinstance(data, (ast.List, ast.Tuple)):
+        return None
+    return next((element for element in data.elts if _out_of_int32(element, ctx)), None)
 
 
 def _int_value(expr: ast.expr, ctx: Context) -> int | None:

@@ -6,6 +6,7 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
+from jaxlint.semantic.bodies import returned_expressions
 from jaxlint.semantic.scopes import Scope
 
 from ..support.explain import snippet
@@ -32,7 +33,7 @@ class ProbabilitiesGivenAsLogits(Rule):
     (or `jnp.exp` of log-probabilities) given to `jax.random.categorical`,
     `optax.softmax_cross_entropy` or `optax.softmax_cross_entropy_with_integer_labels`, and
     the output of `jax.nn.sigmoid` given to `optax.sigmoid_binary_cross_entropy`; written
-    there or bound once to a name.
+    there, bound once to a name, or returned by a helper of this file.
 
     ## Why is this bad?
     These functions apply the softmax (or sigmoid) themselves. Given probabilities, they
@@ -108,8 +109,20 @@ def _probabilities(
     if isinstance(expr, ast.Name) and depth < DEPTH:
         found = scope.bound_value(expr.id)
         return None if found is None else _probabilities(ctx, found[0], found[1], normalizers, depth + 1)
-    if isinstance(expr, ast.Call) and ctx.model.qualname(expr.func, scope) in normalizers:
+    if not isinstance(expr, ast.Call):
+        return None
+    if ctx.model.qualname(expr.func, scope) in normalizers:
         return expr
+    if isinstance(expr.func, ast.Name) and depth < DEPTH:  # `probs = classifier(w, x)`
+        owner = scope.lookup(expr.func.id)
+        helper = None if owner is None else owner.single_def(expr.func.id)
+        returned = returned_expressions(helper) if isinstance(helper, ast.FunctionDef) else []
+        inner = ctx.model.index.scopes.get(helper) if helper is not None else None
+        made = (
+            [_probabilities(ctx, value, inner, normalizers, depth + 1) for value in returned] if inner else []
+        )
+        if made and all(m is not None for m in made):
+            return made[0]
     return None
 
 

@@ -19,6 +19,7 @@ from ..support.arrays import (
     held_by_record_or_pytree,
     keeps_dtype,
     local_leaf,
+    passed_array,
     pytree_update,
     rebinding_advice,
     record_field,
@@ -194,4 +195,4 @@ def _at_helper(ctx: Context, expr: ast.expr) -> bool:
     if not isinstance(expr, ast.Attribute) or expr.attr != "at":
         return False
     value = ctx.value(expr.value)
-    return is_jax_array(value) or is_traced_leaf(value)
+    return is_jax_array(value) or is_traced_leaf(value) or passed_array(ctx, expr.value) is not None

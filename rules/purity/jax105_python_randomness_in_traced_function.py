@@ -143,7 +143,8 @@ class PythonRandomnessInTracedFunction(Rule):
         if mapping not in MAPPING or not _shaped(node):
             return
         what = self.describe(node, ctx)
-        if what is None or not what.startswith("np.random."):
+        generator = ctx.qualname(node.func) is None  # `rng.normal(size=...)` of a NumPy generator
+        if what is None or not (what.startswith("np.random.") or generator):
             return
         ctx.report(
             node,

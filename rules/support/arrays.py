@@ -56,10 +56,10 @@ def array_evidence(ctx: Context, target: ast.Subscript, stored: ast.expr) -> str
         return f"`{name}` is a tracer: {why_traced(ctx, base)}"
     if isinstance(base, ast.Name) and _presumed_array(ctx, base.id, target.slice, stored):
         return f"`{name}` is taken to be a JAX array (this module's only array library is jax.numpy)"
-    return _passed_array(ctx, base)
+    return passed_array(ctx, base)
 
 
-def _passed_array(ctx: Context, base: ast.expr) -> str | None:
+def passed_array(ctx: Context, base: ast.expr) -> str | None:
     """Why ``base``, a parameter of the current function, is a JAX array: every call in sight
     passes one (``boost(jnp.ones(8), 2)``), as a message fragment; None otherwise."""
     function = ctx.function

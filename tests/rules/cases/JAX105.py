@@ -26,12 +26,21 @@ def jitter_rows(batch):
     return jax.vmap(lambda row: row + np.random.randn(3))(batch)  # error: JAX105
 
 
+def generator_rows(batch):
+    return jax.vmap(lambda row: row + rng.normal(size=row.shape))(batch)  # error: JAX105
+
+
 # --- near misses ---
 
 
 @jax.vmap
 def shifted(x):
     return x + random.random()  # one number per call: perhaps meant so
+
+
+@jax.vmap
+def shifted_by_generator(x):
+    return x + rng.normal()  # a scalar: one number per call, perhaps meant so
 
 
 def jitter_keys(key, batch):

@@ -17,6 +17,11 @@ def zero_first(x):
     return x
 
 
+def reset_slot(buffer, slot):
+    buffer.at[slot] = 0.0  # error: JAX201
+    return buffer
+
+
 # near misses
 
 
@@ -31,7 +36,7 @@ def pandas_like(frame):
 
 if __name__ == "__main__":
     print(set_bias_functionally(jnp.zeros(4), 2, 1.0))
-    for failing in (lambda: set_bias(2, 1.0), lambda: zero_first(jnp.ones(3))):
+    for failing in (lambda: set_bias(2, 1.0), lambda: zero_first(jnp.ones(3)), lambda: reset_slot(jnp.ones(4), 2)):
         try:
             failing()
         except TypeError as error:

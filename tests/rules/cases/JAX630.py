@@ -51,7 +51,27 @@ def assigned_jit():
     return apply(mlp, x)  # error: JAX630
 
 
+def mlp_loss(model, inputs):
+    return jnp.sum(model(inputs))
+
+
+def differentiated():
+    return jax.grad(mlp_loss)(mlp, x)  # error: JAX630
+
+
+def value_and_differentiated():
+    return jax.value_and_grad(mlp_loss)(mlp, x)  # error: JAX630
+
+
 # near misses
+
+
+def differentiated_by_input():
+    return jax.grad(mlp_loss, argnums=1)(mlp, x)
+
+
+def filter_differentiated():
+    return eqx.filter_grad(mlp_loss)(mlp, x)
 
 
 def arrays_only():
@@ -67,8 +87,8 @@ def closure():
 
 
 if __name__ == "__main__":
-    arrays_only(), filter_jit(), closure()
-    for failing in (decorated, wrapped_in_a_module, assigned_jit):
+    arrays_only(), filter_jit(), closure(), differentiated_by_input(), filter_differentiated()
+    for failing in (decorated, wrapped_in_a_module, assigned_jit, differentiated, value_and_differentiated):
         try:
             failing()
         except TypeError:

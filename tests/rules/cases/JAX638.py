@@ -45,7 +45,20 @@ def made():
     return jnp.array(-(2**31) - 1)  # error: JAX638
 
 
+def timestamps():
+    events_ms = [1_700_000_000_123, 1_700_000_000_623]
+    return jnp.array(events_ms)  # error: JAX638
+
+
 # near misses
+
+
+def small_list():
+    return jnp.array([1, 2, 2**31 - 1])
+
+
+def float_timestamps():
+    return jnp.array([1_700_000_000.123, 1_700_000_000.623])
 
 
 def on_numpy():
@@ -90,7 +103,8 @@ if __name__ == "__main__":
         chosen,
         updated,
         made,
+        timestamps,
     ):
         assert overflowing(call)
-    for call in (on_numpy, power, fits, typed, python_only, typed_array):
+    for call in (on_numpy, power, fits, typed, python_only, typed_array, small_list, float_timestamps):
         assert not overflowing(call)

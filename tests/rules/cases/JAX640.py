@@ -29,7 +29,24 @@ def double_sigmoid_loss(logits, labels):
     return optax.sigmoid_binary_cross_entropy(jax.nn.sigmoid(logits), labels).mean()  # error: JAX640
 
 
+def classifier(w, x):
+    return jax.nn.sigmoid(x @ w)
+
+
+def helper_loss(w, x, labels):
+    probs = classifier(w, x)
+    return optax.sigmoid_binary_cross_entropy(probs, labels).mean()  # error: JAX640
+
+
 # near misses
+
+
+def scores(w, x):
+    return x @ w
+
+
+def helper_logits_loss(w, x, labels):
+    return optax.sigmoid_binary_cross_entropy(scores(w, x), labels).mean()
 
 
 def softmax_loss(logits, labels):
@@ -70,3 +87,6 @@ if __name__ == "__main__":
     assert float(softmax_loss(confident, jnp.array([1]))) < 1e-3
     assert float(double_sigmoid_loss(jnp.array([12.0]), jnp.array([1.0]))) > 0.3
     assert float(sigmoid_loss(jnp.array([12.0]), jnp.array([1.0]))) < 1e-3
+    w, xs = jnp.array([8.0, 8.0]), jnp.array([[1.0, 1.0], [-1.0, -1.0]])
+    assert float(helper_loss(w, xs, jnp.array([1.0, 0.0]))) > 0.3
+    assert float(helper_logits_loss(w, xs, jnp.array([1.0, 0.0]))) < 1e-3
