@@ -1858,14 +1858,12 @@ class SemanticModel:
     def _find_calls_in_sight(self, info: FunctionInfo) -> list[tuple[ast.Call, Scope]] | None:
         """Search for :meth:`calls_in_sight`."""
         node = info.node
-        if (
-            not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-            or info.is_method
-            or node.decorator_list
-        ):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or info.is_method:
             return None
         scope = self.index.parents.get(node)
         if scope is None or scope.bound.get(node.name) != (2 if _rewrapped(scope, node.name) else 1):
+            return None
+        if not all(self._keeps_places(decorator, scope) for decorator in node.decorator_list):
             return None
         calls: list[tuple[ast.Call, Scope]] = []
         for use in self._loads.get(node.name, []):
@@ -1876,6 +1874,12 @@ class SemanticModel:
                 return None
             calls.extend((call, self._call_scope(call, use)) for call in found)
         return calls or None
+
+    def _keeps_places(self, decorator: ast.expr, scope: Scope) -> bool:
+        """Whether a decorator is a transformation that passes each argument in its place
+        (``@jax.jit``, ``@partial(jax.jit, static_argnames=...)``, ``@nnx.jit``)."""
+        layer = self._decorator_layer(decorator, scope)
+        return layer is not None and layer.transform.kind in PLACE_KEEPING and not layer.transform.evaluates
 
     def _call_scope(self, call: ast.Call, use: ast.Name) -> Scope:
         """The scope ``call`` is made in: that of the name it calls (``g`` in ``g(x)``, ``self``

@@ -27,8 +27,8 @@ class NonArrayArgumentToJit(Rule):
     bound to `self`, a function of `jax.numpy`, `jax.nn`, `jax.lax`, `jax.random` or
     `jax.scipy`, or a `functools.partial` object; or an object that is not a pytree of
     arrays: an optax optimizer (a `GradientTransformation`, a NamedTuple of functions), a
-    flax.linen module (a dataclass, not a pytree), or a tuple or list written with strings in
-    it (`frozen=("b",)`). (A lone string compared in the function is JAX501's.)
+    flax.linen module (a dataclass, not a pytree), a string (`"relu"`), or a tuple or list
+    written with strings in it (`frozen=("b",)`).
 
     ## Why is this bad?
     `jax.jit` traces every argument that is not static as an array (a pytree of arrays). A
@@ -119,6 +119,8 @@ def _non_array_kind(ctx: Context, argument: ast.expr) -> str | None:
     linen module, strings), as a message fragment; None when not certain."""
     if isinstance(argument, ast.Lambda):
         return "a lambda"
+    if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+        return "a string"
     if isinstance(argument, (ast.Tuple, ast.List)):
         return _strings(argument)
     if isinstance(argument, ast.Call):

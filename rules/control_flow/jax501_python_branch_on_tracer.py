@@ -9,6 +9,7 @@ from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import MarkStatic, WhereExpression
 
 from ..support.blocks import side_effect_free
+from ..support.callsites import passes_a_string
 from ..support.explain import (
     function_name,
     next_statement,
@@ -136,7 +137,10 @@ class PythonBranchOnTracer(Rule):
     def report_string(
         self, node: ast.AST, test: ast.expr, name: ast.Name, keyword: str, ctx: Context
     ) -> None:
-        """``if kind == "relu":`` on a traced ``kind``: a string, which cannot be traced at all."""
+        """``if kind == "relu":`` on a traced ``kind``: a string, which cannot be traced at all
+        (where a call in sight passes the string, JAX611 reports it there, where JAX raises)."""
+        if ctx.function is not None and passes_a_string(ctx.model, ctx.function, name.id):
+            return
         flag = static_request(ctx, name.id)
         cure = static_advice(flag, ctx) if flag else f"make `{name.id}` a static argument"
         ctx.report(

@@ -25,6 +25,7 @@ from jaxlint.semantic.values import (
 
 from ..support.blocks import parents
 from ..support.caching import cache_decorator
+from ..support.callsites import passes_a_string
 from ..support.explain import in_test_position, index_snippet, runs_only_traced, snippet, why_traced
 from ..support.handlers import caught_here
 from ..support.library import jitted_library_call
@@ -295,6 +296,8 @@ class TracerConversion(Rule):
         python_container = is_container(base) and not is_jax_array(base)  # (not `split(key, 4)`)
         if not (is_static(base) or python_container) or not is_traced(ctx.value(node.slice)):
             return  # (a list of arrays is no array: `xs[i]` asks the index for a Python int)
+        if _string_key(ctx, node.slice):
+            return  # a call passes a string there: JAX611 reports it at the call, where JAX raises
         container, error = _indexed(ctx, node.value, base)
         advice = (
             "make the key static"
@@ -543,6 +546,15 @@ def _indexed(ctx: Context, node: ast.expr, value: Value) -> tuple[str, str]:
         return "a Python sequence", "`TracerIntegerConversionError`"
     sequence = "`TracerIntegerConversionError` (`TracerArrayConversionError` if it is a NumPy array)"
     return "a Python sequence or NumPy array", sequence
+
+
+def _string_key(ctx: Context, index: ast.expr) -> bool:
+    """A parameter some call in sight passes a string for (``ACTIVATIONS[activation]``)."""
+    return (
+        isinstance(index, ast.Name)
+        and ctx.function is not None
+        and passes_a_string(ctx.model, ctx.function, index.id)
+    )
 
 
 def _made_by_numpy(ctx: Context, node: ast.expr) -> bool:

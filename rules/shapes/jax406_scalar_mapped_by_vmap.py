@@ -6,6 +6,7 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
+from jaxlint.semantic.scopes import Scope
 
 from ..support.explain import snippet
 from ..support.layers import called_layer, literal_in_axes
@@ -16,7 +17,8 @@ MAPPING = frozenset({"jax.vmap"})
 class ScalarMappedByVmap(Rule):
     """## What it does
     Finds a call of a `jax.vmap`-ped function (also under `jax.jit`) that passes a Python
-    number (`2.0`, `True`, or a name bound once to one) where `vmap` maps an axis: a positional
+    number (`2.0`, `True`), or a 0-d array made from one (`jnp.asarray(0.5)`, `jnp.float32(2)`),
+    written there or bound once to a name, where `vmap` maps an axis: a positional
     argument whose `in_axes` entry is an integer (`in_axes=0` by default), or any keyword
     argument, which `vmap` always maps along axis 0.
 
@@ -84,7 +86,7 @@ class ScalarMappedByVmap(Rule):
             if _python_number(ctx, argument):
                 ctx.report(
                     argument,
-                    f"`{snippet(ctx, argument)}` is a Python scalar, but `jax.vmap` (line "
+                    f"`{snippet(ctx, argument)}` is a scalar of rank 0, but `jax.vmap` (line "
                     f"{layer.site.lineno}) maps this argument along an axis: JAX raises `ValueError` "  # pyright: ignore[reportAttributeAccessIssue]
                     f"(an argument of rank 0 has no axis to map); mark it unmapped with `None` in "
                     f"`in_axes` and pass it by position, or close over it",
@@ -92,13 +94,26 @@ class ScalarMappedByVmap(Rule):
                 return
 
 
-def _python_number(ctx: Context, argument: ast.expr, depth: int = 0) -> bool:
+def _python_number(ctx: Context, argument: ast.expr, depth: int = 0, scope: Scope | None = None) -> bool:
+    """A Python number, or a 0-d array made from one (``jnp.asarray(0.5)``, ``jnp.float32(2)``),
+    written there or bound once to a name: no axis to map."""
+    scope = scope or ctx.scope
     if isinstance(argument, ast.UnaryOp) and isinstance(argument.op, ast.USub):
         argument = argument.operand
     if isinstance(argument, ast.Constant):
         return type(argument.value) in (int, float, bool)
+    if isinstance(argument, ast.Call) and len(argument.args) == 1 and depth < 3:
+        qualname = ctx.model.qualname(argument.func, scope) or ""
+        scalar = qualname in ZERO_D_MAKERS or qualname.removeprefix("jax.numpy.") in SCALAR_TYPES
+        return scalar and _python_number(ctx, argument.args[0], depth + 1, scope)
     if isinstance(argument, ast.Name) and depth < 3:
-        owner = ctx.scope.lookup(argument.id)
-        value = None if owner is None else owner.single_value(argument.id)
-        return value is not None and _python_number(ctx, value, depth + 1)
+        found = scope.bound_value(argument.id)
+        return found is not None and _python_number(ctx, found[0], depth + 1, found[1])
     return False
+
+
+# `jnp.asarray(0.5)`: a 0-d array made from a number (measured: vmap raises as for the number)
+ZERO_D_MAKERS = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
+SCALAR_TYPES = frozenset(
+    {"float32", "float16", "bfloat16", "float64", "int32", "int8", "int16", "int64", "uint8", "uint32"}
+)

@@ -61,7 +61,8 @@ class FloatIndex(Rule):
         floats = [
             index
             for index in _indices(node.slice)
-            if (kind := dtype_kind(ctx.model, index, ctx.scope)) is not None and kind.kind == "float"
+            if (kind := dtype_kind(ctx.model, index, ctx.scope, through_calls=True)) is not None
+            and kind.kind == "float"
         ]
         if not floats:
             return  # cheap first: most indices are no floats

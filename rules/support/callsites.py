@@ -29,3 +29,14 @@ def passed_arguments(
             return None
         passed.append((argument, scope))
     return passed
+
+
+def passes_a_string(model: SemanticModel, function: FunctionInfo, name: str) -> bool:
+    """Whether some call in sight of ``function`` passes a string literal for ``name``: JAX
+    raises there, at the call of the jitted function (JAX611 says so)."""
+    calls = model.calls_in_sight(function) or []
+    for call, _ in calls:
+        argument = argument_expression(call, function.positional_names(), name)
+        if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+            return True
+    return False

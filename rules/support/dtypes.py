@@ -73,11 +73,11 @@ def dtype_kind(
     if isinstance(expr, ast.Constant):
         return _constant_kind(expr.value)
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
-        return dtype_kind(model, expr.operand, scope, depth + 1)
+        return dtype_kind(model, expr.operand, scope, depth + 1, through_calls)
     if isinstance(expr, ast.Compare):
         return DtypeKind("bool", False)
     if isinstance(expr, ast.BinOp):
-        return _binop_kind(model, expr, scope, depth)
+        return _binop_kind(model, expr, scope, depth, through_calls)
     if isinstance(expr, ast.Call):
         return _call_kind(model, expr, scope)
     if isinstance(expr, ast.Name):
@@ -85,7 +85,7 @@ def dtype_kind(
         value = None if owner is None else owner.single_value(expr.id)
         if value is None and owner is not None and through_calls:
             return _passed_kind(model, owner, expr.id, depth)
-        return None if value is None else dtype_kind(model, value, owner or scope, depth + 1)
+        return None if value is None else dtype_kind(model, value, owner or scope, depth + 1, through_calls)
     if _python_size(model, expr, scope):
         return DtypeKind("int", True)
     return None
@@ -129,9 +129,11 @@ def _constant_kind(value: object) -> DtypeKind | None:
     return None
 
 
-def _binop_kind(model: SemanticModel, node: ast.BinOp, scope: Scope, depth: int) -> DtypeKind | None:
-    left = dtype_kind(model, node.left, scope, depth + 1)
-    right = dtype_kind(model, node.right, scope, depth + 1)
+def _binop_kind(
+    model: SemanticModel, node: ast.BinOp, scope: Scope, depth: int, through_calls: bool = False
+) -> DtypeKind | None:
+    left = dtype_kind(model, node.left, scope, depth + 1, through_calls)
+    right = dtype_kind(model, node.right, scope, depth + 1, through_calls)
     if _complex(node.left) or _complex(node.right):
         return None
     if isinstance(node.op, ast.Div) or any(k is not None and k.kind == "float" for k in (left, right)):

@@ -44,7 +44,20 @@ def compiled():
     return compiled_norm(batch, True)  # error: JAX406
 
 
+def zero_d_array():
+    temperature = jnp.asarray(0.5)
+    return jax.vmap(scaled_norm)(batch, temperature)  # error: JAX406
+
+
+def typed_scalar():
+    return jax.vmap(scaled_norm)(batch, jnp.float32(2.0))  # error: JAX406
+
+
 # near misses
+
+
+def one_d_array():
+    return jax.vmap(scaled_norm)(batch, jnp.asarray([1.0, 2.0, 3.0, 4.0, 5.0]))
 
 
 def unmapped():
@@ -64,8 +77,8 @@ def array_argument():
 
 
 if __name__ == "__main__":
-    print(unmapped(), unmapped_decorated(), closed_over(), array_argument())
-    for failing in (positional, keyword, decorated, compiled):
+    print(unmapped(), unmapped_decorated(), closed_over(), array_argument(), one_d_array())
+    for failing in (positional, keyword, decorated, compiled, zero_d_array, typed_scalar):
         try:
             failing()
         except ValueError as error:
