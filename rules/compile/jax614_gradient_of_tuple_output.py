@@ -82,6 +82,17 @@ class GradientOfTupleOutput(Rule):
         name = snippet(ctx, node.func)
         differentiated = "the lambda" if isinstance(function.node, ast.Lambda) else f"`{function.name}`"
         if aux is None or aux.value is False:  # pyright: ignore[reportAttributeAccessIssue]
+            layer = _vector_layer_output(ctx, function) if widths == {0} else None
+            if layer is not None:
+                ctx.report(
+                    node,
+                    f"`{name}` differentiates {differentiated}, which returns the output of "
+                    f"`{snippet(ctx, layer)}` (line {layer.lineno}), an array of shape (n,), not a "
+                    f"scalar: the call raises `TypeError` (gradient only defined for scalar-output "
+                    f"functions); index or sum it (`[0]`, `.sum()`), or build the layer with "
+                    f'`out_size="scalar"`',
+                )
+                return
             if 0 not in widths:
                 ctx.report(
                     node,
@@ -129,6 +140,33 @@ def _width(expr: ast.expr) -> int:
     if isinstance(expr, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in expr.elts):
         return len(expr.elts) if len(expr.elts) >= 2 else 0
     return 0
+
+
+# equinox layers whose output is a vector of `out` entries: where `out` is passed
+VECTOR_LAYERS = {"equinox.nn.MLP": (1, "out_size"), "equinox.nn.Linear": (1, "out_features")}
+
+
+def _vector_layer_output(ctx: Context, function: FunctionInfo) -> ast.Call | None:
+    """The construction of the equinox layer (``eqx.nn.MLP(2, 1, ...)``, an integer output
+    size, not ``"scalar"``) whose call every return of ``function`` is: a vector, not a scalar."""
+    found = None
+    for value in returned_expressions(function.node):
+        if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Name):
+            return None
+        bound = function.scope.bound_value(value.func.id)
+        construction = None if bound is None else bound[0]
+        if not isinstance(construction, ast.Call) or bound is None:
+            return None
+        spec = VECTOR_LAYERS.get(ctx.model.qualname(construction.func, bound[1]) or "")
+        if spec is None:
+            return None
+        position, keyword = spec
+        size = construction.args[position] if len(construction.args) > position else None
+        size = size or next((k.value for k in construction.keywords if k.arg == keyword), None)
+        if not (isinstance(size, ast.Constant) and type(size.value) is int):
+            return None
+        found = construction
+    return found
 
 
 def _returns_arrays(ctx: Context, function: FunctionInfo) -> bool:

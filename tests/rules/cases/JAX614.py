@@ -4,8 +4,12 @@
 
 from functools import partial
 
+import equinox as eqx
 import jax
 import jax.numpy as jnp
+
+value_net = eqx.nn.MLP(in_size=2, out_size=1, width_size=8, depth=2, key=jax.random.key(0))
+scalar_net = eqx.nn.MLP(in_size=2, out_size="scalar", width_size=8, depth=2, key=jax.random.key(1))
 
 
 def loss_with_metrics(w, x):
@@ -33,7 +37,26 @@ def plain_loss(w, x):
 aux_of_array = jax.value_and_grad(plain_loss, has_aux=True)  # error: JAX614
 
 
+def value(x):
+    return value_net(x)
+
+
+value_grad = jax.grad(value)  # error: JAX614
+
+
 # near misses
+
+
+def scalar_value(x):
+    return scalar_net(x)
+
+
+def first_value(x):
+    return value_net(x)[0]
+
+
+scalar_grad = jax.grad(scalar_value)  # ok: out_size="scalar"
+first_grad = jax.grad(first_value)  # ok: indexed
 
 good = jax.value_and_grad(loss_with_metrics, has_aux=True)  # ok: a pair with has_aux
 
@@ -83,5 +106,12 @@ if __name__ == "__main__":
         pass
     else:
         raise AssertionError("expected TypeError")
+    try:
+        value_grad(jnp.ones(2))
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("expected TypeError")
+    scalar_grad(jnp.ones(2)), first_grad(jnp.ones(2))
     grads, aux = aux_through_helper(jnp.ones(3))
     assert set(aux) == {"norm"}
