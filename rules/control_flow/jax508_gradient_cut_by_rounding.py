@@ -131,8 +131,12 @@ def _cut(ctx: Context, node: ast.FunctionDef, param: str, returned: list[ast.exp
         return None
     for statement in statements:
         for candidate in ast.walk(statement):
-            if _zero_derivative(ctx, candidate) and _reads(candidate, dependent):
-                return candidate  # type: ignore[return-value]
+            if (
+                isinstance(candidate, ast.expr)
+                and _zero_derivative(ctx, candidate)
+                and _reads(candidate, dependent)
+            ):
+                return candidate
     return None
 
 
