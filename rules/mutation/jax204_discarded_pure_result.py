@@ -9,6 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.values import Value, is_container, is_jax_array, is_traced
 
+from ..support.arrays import passed_array
 from ..support.explain import snippet
 
 # functions that compute an updated version of their first argument, which a statement that
@@ -150,7 +151,7 @@ class DiscardedPureResult(Rule):
             qualname is None
             and isinstance(func, ast.Attribute)
             and func.attr in PURE_ARRAY_METHODS
-            and _array(ctx.value(func.value))
+            and (_array(ctx.value(func.value)) or passed_array(ctx, func.value) is not None)
         ):
             what = (
                 f"`{snippet(ctx, call)}` returns a new array and leaves `{snippet(ctx, func.value)}` "

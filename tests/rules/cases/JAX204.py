@@ -39,7 +39,22 @@ def descend(params, grads, steps):
     return params
 
 
+def largest(x):
+    x.sort()  # error: JAX204
+    return x[-1]
+
+
 # --- near misses ---
+
+
+def largest_sorted(x):
+    return jnp.sort(x)[-1]
+
+
+def sort_a_list(items):
+    items.sort()  # a list (no call in sight passes a JAX array)
+    return items[-1]
+
 
 
 @jax.jit
@@ -86,3 +101,5 @@ if __name__ == "__main__":
     assert int(applied(state, params).step) == 1
     assert jnp.allclose(descend(params, params, 3)["w"], 1.0)  # the parameters never moved
     print(finished(params))
+    assert float(largest(jnp.array([3.0, 1.0, 2.0]))) == 2.0  # unsorted: the last element
+    assert float(largest_sorted(jnp.array([3.0, 1.0, 2.0]))) == 3.0

@@ -1,0 +1,97 @@
+"""JAX211: a NumPy function that writes into its argument, given a JAX array."""
+
+from __future__ import annotations
+
+import ast
+
+from jaxlint.engine.context import Context
+from jaxlint.engine.rule import Rule
+from jaxlint.semantic.values import is_jax_array, is_traced_leaf
+
+from ..support.arrays import passed_array
+from ..support.explain import snippet
+
+# NumPy functions that write into their first argument (measured with JAX 0.10.2 and NumPy:
+# each raises on a JAX array, `TypeError` mostly, `NotImplementedError` for `fill_diagonal`)
+WRITERS = frozenset(
+    f"numpy.{name}" for name in ("copyto", "put", "place", "putmask", "fill_diagonal", "random.shuffle")
+)
+# the ufunc methods that update their first argument in place (`np.add.at(a, idx, 1)`)
+UFUNC_METHODS = frozenset({"at"})
+
+
+class NumpyInPlaceOnJaxArray(Rule):
+    """## What it does
+    Finds a NumPy function that writes into its first argument (`np.add.at`, any ufunc's
+    `.at`, `np.copyto`, `np.put`, `np.place`, `np.putmask`, `np.fill_diagonal`,
+    `np.random.shuffle`, a ufunc's `out=`) given a JAX array.
+
+    ## Why is this bad?
+    JAX arrays are immutable and are not NumPy arrays: NumPy cannot write into them and
+    raises (`TypeError: first operand must be array`, `copyto() argument 1 must be a
+    numpy.ndarray`; `fill_diagonal`: `NotImplementedError`). Use the functional update,
+    `counts = counts.at[labels].add(1)`, or work on a NumPy copy (`np.array(x)`).
+
+    ## Example
+    ```python
+    import jax.numpy as jnp
+    import numpy as np
+
+    labels = jnp.array([0, 2, 2, 1])
+    counts = jnp.zeros(3, jnp.int32)
+    np.add.at(counts, labels, 1)
+    ```
+
+    ## Use instead
+    ```python
+    import jax.numpy as jnp
+
+    labels = jnp.array([0, 2, 2, 1])
+    counts = jnp.zeros(3, jnp.int32)
+    counts = counts.at[labels].add(1)
+    ```
+
+    ## Fix safety
+    No automatic fix: the functional form rebinds a name the code may share.
+
+    ## References
+    - [JAX: in-place updates](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#in-place-updates)
+    """
+
+    code = "JAX211"
+    name = "numpy-in-place-on-jax-array"
+    message = "A NumPy function that writes into its argument is given a JAX array"
+    outcome = "TypeError: NumPy cannot write into a JAX array"
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if not ctx.mentions("numpy"):
+            return
+        target = self.written(node, ctx)
+        if target is None or not _jax_array(ctx, target):
+            return
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` writes into `{snippet(ctx, target)}`, a JAX array: JAX arrays are "
+            f"immutable and no NumPy arrays, so NumPy raises (`TypeError`); use the functional "
+            f"update (`{snippet(ctx, target)} = {snippet(ctx, target)}.at[...].add(...)`), or a NumPy "
+            f"copy (`np.array(...)`)",
+        )
+
+    def written(self, node: ast.Call, ctx: Context) -> ast.expr | None:
+        """The argument ``node`` writes into, when it is a NumPy writer."""
+        func = node.func
+        out = next((k.value for k in node.keywords if k.arg == "out"), None)
+        qualname = ctx.qualname(func) or ""
+        if out is not None and qualname.startswith("numpy."):
+            return out
+        if qualname in WRITERS and node.args:
+            return node.args[0]
+        if isinstance(func, ast.Attribute) and func.attr in UFUNC_METHODS and node.args:
+            ufunc = ctx.qualname(func.value) or ""
+            return node.args[0] if ufunc.startswith("numpy.") and ufunc.count(".") == 1 else None
+        return None
+
+
+def _jax_array(ctx: Context, expr: ast.expr) -> bool:
+    value = ctx.value(expr)
+    return is_jax_array(value) or is_traced_leaf(value) or passed_array(ctx, expr) is not None
