@@ -1430,6 +1430,7 @@ def optax_stateful() -> dict[str, Any]:
             not np.array_equal(np.asarray(a), np.asarray(b)) for a, b in zip(before_leaves, after_leaves)
         ):
             found.append(f"optax.{name}")
+    needs_keywords.update(_keyword_transformations(optax, params, grads))
     return {
         "optax_version": optax.__version__,
         "stateful": found,
@@ -1437,6 +1438,28 @@ def optax_stateful() -> dict[str, Any]:
         "needs_keywords": needs_keywords,
         "descending": descending,
     }
+
+
+def _keyword_transformations(optax: Any, params: Any, grads: Any) -> dict[str, list[str]]:
+    """The optax transformations built with no arguments (``optax.contrib.reduce_on_plateau()``)
+    whose ``update`` requires keyword-only arguments (``value``)."""
+    found: dict[str, list[str]] = {}
+    for prefix, module in (("optax", optax), ("optax.contrib", getattr(optax, "contrib", None))):
+        for name in sorted(dir(module)) if module is not None else []:
+            function = getattr(module, name)
+            if name.startswith("_") or inspect.isclass(function) or not callable(function):
+                continue
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    transformation = function()
+                    state = transformation.init(params)
+                    extra = _required_update_keywords(transformation, grads, state, params)
+            except Exception:  # needs arguments, or is no transformation
+                continue
+            if extra:
+                found[f"{prefix}.{name}"] = extra
+    return found
 
 
 def _required_update_keywords(transformation: Any, grads: Any, state: Any, params: Any) -> list[str]:

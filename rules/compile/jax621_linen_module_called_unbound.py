@@ -9,7 +9,7 @@ from jaxlint.engine.rule import Rule
 
 from ..support.blocks import name_loads, parents
 from ..support.explain import snippet
-from ..support.linen import linen_construction
+from ..support.linen import linen_construction, method_named, module_class
 
 FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
@@ -62,7 +62,24 @@ class LinenModuleCalledUnbound(Rule):
     name = "linen-module-called-unbound"
     message = "A flax linen module is called outside `init`/`apply`"
     outcome = "CallCompactUnboundModuleError"
-    visits_anywhere = frozenset({ast.Call})
+    visits_anywhere = frozenset({ast.Call, ast.Attribute})
+
+    def visit_Attribute(self, node: ast.Attribute, ctx: Context) -> None:
+        """``model.encoder`` where ``setup`` assigns ``self.encoder``: on an unbound module
+        ``setup`` has not run, and flax raises ``AttributeError``."""
+        if not isinstance(node.value, ast.Name) or not isinstance(node.ctx, ast.Load):
+            return
+        construction = linen_construction(ctx, node.value)
+        cls = None if construction is None else module_class(ctx, construction, ctx.scope)
+        if cls is None or node.attr not in _set_up(cls) or not _plain_code(ctx):
+            return
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` reads a submodule that `{cls.name}.setup` assigns, on the unbound "
+            f"module made at line {construction.lineno}: `setup` runs only inside `init`/`apply`, so "  # pyright: ignore[reportOptionalMemberAccess]
+            f"flax raises `AttributeError`; bind the module first (`model.bind(variables).{node.attr}`), "
+            f"or run the submodule through a method with `model.apply(variables, x, method=...)`",
+        )
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         if not isinstance(node.func, (ast.Name, ast.Call)):
@@ -118,3 +135,19 @@ def _only_called_plainly(ctx: Context, node: ast.AST, seen: set[ast.AST]) -> boo
     while outer is not None and not isinstance(outer, (*FUNCTIONS, ast.ClassDef)):
         outer = tree_parents.get(outer)
     return outer is None or _only_called_plainly(ctx, outer, seen)
+
+
+def _set_up(cls: ast.ClassDef) -> set[str]:
+    """The attributes ``setup`` assigns on ``self`` (``self.encoder = nn.Dense(2)``)."""
+    setup = method_named(cls, "setup")
+    if setup is None:
+        return set()
+    return {
+        target.attr
+        for node in ast.walk(setup)
+        if isinstance(node, ast.Assign)
+        for target in node.targets
+        if isinstance(target, ast.Attribute)
+        and isinstance(target.value, ast.Name)
+        and target.value.id == "self"
+    }

@@ -33,7 +33,28 @@ def dense_on_the_spot(x):
     return nn.Dense(2)(x)  # error: JAX621
 
 
+class AutoEncoder(nn.Module):
+    def setup(self):
+        self.encoder = nn.Dense(2)
+        self.decoder = nn.Dense(5)
+
+    def __call__(self, x):
+        return self.decoder(self.encoder(x))
+
+
+def codes(x):
+    model = AutoEncoder()
+    variables = model.init(jax.random.key(0), x)
+    return model.encoder.apply({"params": variables["params"]["encoder"]}, x)  # error: JAX621
+
+
 # near misses
+
+
+def bound_codes(x):
+    model = AutoEncoder()
+    variables = model.init(jax.random.key(0), x)
+    return model.bind(variables).encoder(x)
 
 
 def bound(x):
@@ -49,7 +70,13 @@ def no_parameters(x):
 x0 = jnp.ones((2, 5))
 
 if __name__ == "__main__":
-    print(bound(x0)[1].shape, no_parameters(x0).shape)
+    print(bound(x0)[1].shape, no_parameters(x0).shape, bound_codes(x0).shape)
+    try:
+        codes(x0)
+    except AttributeError:
+        pass
+    else:
+        raise AssertionError("expected AttributeError")
     try:
         encode(x0)
     except Exception as error:

@@ -40,6 +40,25 @@ def line_search_steps(w, steps):
     return w
 
 
+def plateau_steps(w, steps):
+    opt = optax.chain(optax.adam(0.1), optax.contrib.reduce_on_plateau(patience=2))
+    state = opt.init(w)
+    for _ in range(steps):
+        updates, state = opt.update(jax.grad(loss)(w), state, w)  # error: JAX623
+        w = optax.apply_updates(w, updates)
+    return w
+
+
+def plateau_steps_with_value(w, steps):
+    opt = optax.chain(optax.adam(0.1), optax.contrib.reduce_on_plateau(patience=2))
+    state = opt.init(w)
+    for _ in range(steps):
+        value, grads = jax.value_and_grad(loss)(w)
+        updates, state = opt.update(grads, state, w, value=value)
+        w = optax.apply_updates(w, updates)
+    return w
+
+
 def adam_steps(w, steps):
     opt = optax.adam(0.1)
     state = opt.init(w)
@@ -50,8 +69,8 @@ def adam_steps(w, steps):
 
 
 if __name__ == "__main__":
-    print(line_search_steps(jnp.zeros(3), 3), adam_steps(jnp.zeros(3), 3))
-    for failing in (lambda: plain_steps(jnp.zeros(3), 2), lambda: partial_keywords(jnp.zeros(3))):
+    print(line_search_steps(jnp.zeros(3), 3), adam_steps(jnp.zeros(3), 3), plateau_steps_with_value(jnp.zeros(3), 3))
+    for failing in (lambda: plain_steps(jnp.zeros(3), 2), lambda: partial_keywords(jnp.zeros(3)), lambda: plateau_steps(jnp.zeros(3), 2)):
         try:
             failing()
         except TypeError as error:
