@@ -183,6 +183,15 @@ class ConstantSeedKeyInLoop(Rule):
                     f"iteration: each iteration draws identical random numbers; pass `{function_name(ctx)}` "
                     f"a key split from one made once outside the loop",
                 )
+                return
+            lines = _called_twice(ctx, names)
+            if lines is not None:
+                ctx.report(
+                    node,
+                    f"`{snippet(ctx, node)}` makes the same key on every call of `{function_name(ctx)}`, "
+                    f"which is called {_twice(lines)}: each call draws identical "
+                    f"random numbers; pass `{function_name(ctx)}` a key, split anew for each call",
+                )
             return
         if where is None or not _read_where_repeated(ctx):
             return
@@ -345,6 +354,25 @@ def _called_in_loop(ctx: Context, seed_names: set[str]) -> int | None:
         return None  # called nowhere in this module (a cheap question, asked first)
     loops = _loops_calling(ctx).get(name, [])
     return min(loops) if loops and _defined_once(ctx, name) else None
+
+
+def _called_twice(ctx: Context, seed_names: set[str]) -> tuple[int, int] | None:
+    """The lines of two calls in sight of the current function, a compiled one (a step,
+    called once per batch: every use of it is such a call), when the seed comes from none of
+    its parameters: the two draw the same numbers. A plain function called twice with a fixed
+    seed is often a reproducibility check, and stays silent."""
+    function = ctx.function
+    if function is None or function.is_method or seed_names & set(function.params):
+        return None
+    if ctx.model.compiled_root(function) is not function:
+        return None
+    calls = ctx.model.calls_in_sight(function)
+    lines = sorted(call.lineno for call, _ in calls or [])
+    return (lines[0], lines[1]) if len(lines) >= 2 else None
+
+
+def _twice(lines: tuple[int, int]) -> str:
+    return f"twice at line {lines[0]}" if lines[0] == lines[1] else f"at lines {lines[0]} and {lines[1]}"
 
 
 def _loops_calling(ctx: Context) -> dict[str, list[int]]:

@@ -30,6 +30,26 @@ def keyed_step(x, key):
     return x + jax.random.normal(key, x.shape)
 
 
+@jax.jit
+def augment(batch):
+    key = jax.random.PRNGKey(0)  # error: JAX303
+    flip = jax.random.bernoulli(key, 0.5, (batch.shape[0],))
+    return jnp.where(flip[:, None], batch[:, ::-1], batch)
+
+
+def two_batches(b):
+    return augment(b), augment(b + 100.0)
+
+
+def reference_run(scale):
+    key = jax.random.PRNGKey(3)  # a plain function run twice: a reproducibility check
+    return scale * jax.random.normal(key, (2,))
+
+
+def compare_runs():
+    return reference_run(1.0), reference_run(2.0)
+
+
 def run(x, num_steps):
     draws = []
     for _ in range(num_steps):
@@ -71,3 +91,7 @@ if __name__ == "__main__":
     print(run_seeded(x, 3))
     print(sweep([2, 3]))
     print(run_keyed(x, 3))
+    batch = jnp.arange(16.0).reshape(8, 2)
+    first, second = two_batches(batch)
+    assert jnp.array_equal(first != batch, second != batch + 100.0)
+    print(compare_runs())
