@@ -6,15 +6,12 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic import measured
-from jaxlint.semantic.values import instance_classes, refs
 
+from ..support.equinox import function_leaf_module
 from ..support.explain import snippet
 from ..support.gradients import DIFFERENTIATIONS, argnums_of
 from ..support.jitted import jitted_callee, plain_jit
 from ..support.layers import called_layer
-
-DEPTH = 3  # names followed to their single binding
 
 
 class FunctionLeafToPlainJit(Rule):
@@ -83,7 +80,9 @@ class FunctionLeafToPlainJit(Rule):
             return
         for argument in [*node.args, *(k.value for k in node.keywords if k.arg)]:
             parameter = jit.parameter(node, argument)
-            found = None if parameter is None or parameter in jit.static else _holding(ctx, argument)
+            found = (
+                None if parameter is None or parameter in jit.static else function_leaf_module(ctx, argument)
+            )
             if found is None:
                 continue
             layer, where = found
@@ -106,7 +105,7 @@ class FunctionLeafToPlainJit(Rule):
             ):
                 continue
             argument = node.args[position]
-            found = _holding(ctx, argument)
+            found = function_leaf_module(ctx, argument)
             if found is None:
                 continue
             held, where = found
@@ -120,33 +119,3 @@ class FunctionLeafToPlainJit(Rule):
                 f"the array leaves only",
             )
             return
-
-
-def _holding(ctx: Context, expr: ast.expr, depth: int = 0) -> tuple[ast.Call, str] | None:
-    """The construction of a measured layer that ``expr`` is, or that the one ``eqx.Module`` of
-    this file it is an instance of stores in a field; with how the message names it."""
-    if isinstance(expr, ast.Call) and ctx.qualname(expr.func) in measured.jit_rejected_layers():
-        return expr, ""
-    if isinstance(expr, ast.Name) and depth < DEPTH:
-        owner = ctx.scope.lookup(expr.id)
-        value = None if owner is None else owner.single_value(expr.id)
-        rejected = measured.jit_rejected_layers()
-        if (
-            isinstance(value, ast.Call)
-            and owner is not None
-            and ctx.model.qualname(value.func, owner) in rejected
-        ):
-            return value, ""
-    value = ctx.value(expr)
-    classes = instance_classes(value)
-    if len(classes) != 1 or len(refs(value)) != 1:
-        return None
-    cls = classes[0]
-    for attr in ctx.model.self_stores(cls):
-        held = ctx.model.held_value(cls, attr)
-        if held is None or not isinstance(held[1], ast.Call):
-            continue
-        scope = ctx.model.index.scopes.get(held[0], ctx.model.index.module)
-        if ctx.model.qualname(held[1].func, scope) in measured.jit_rejected_layers():
-            return held[1], f"a `{cls.name}` whose field `{attr}` is "
-    return None
