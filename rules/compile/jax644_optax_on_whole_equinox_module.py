@@ -85,7 +85,6 @@ def _optimizer_init(ctx: Context, func: ast.expr) -> bool:
     if not (isinstance(func, ast.Attribute) and func.attr == "init" and isinstance(func.value, ast.Name)):
         return False
     found = ctx.scope.bound_value(func.value.id)
-    value = None if found is None else found[0]
-    return isinstance(value, ast.Call) and (ctx.model.qualname(value.func, found[1]) or "").startswith(
-        "optax."
-    )  # pyright: ignore[reportOptionalSubscript]
+    if found is None or not isinstance(found[0], ast.Call):
+        return False
+    return (ctx.model.qualname(found[0].func, found[1]) or "").startswith("optax.")
