@@ -69,6 +69,8 @@ class LinenModuleCalledUnbound(Rule):
         ``setup`` has not run, and flax raises ``AttributeError``."""
         if not isinstance(node.value, ast.Name) or not isinstance(node.ctx, ast.Load):
             return
+        if not ctx.mentions("setup"):
+            return  # cheap first: only a module with a `setup` assigns submodules there
         construction = linen_construction(ctx, node.value)
         cls = None if construction is None else module_class(ctx, construction, ctx.scope)
         if cls is None or node.attr not in _set_up(cls) or not _plain_code(ctx):

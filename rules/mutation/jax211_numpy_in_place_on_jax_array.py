@@ -16,6 +16,7 @@ from ..support.explain import snippet
 WRITERS = frozenset(
     f"numpy.{name}" for name in ("copyto", "put", "place", "putmask", "fill_diagonal", "random.shuffle")
 )
+WRITER_NAMES = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "shuffle", "at"})
 # the ufunc methods that update their first argument in place (`np.add.at(a, idx, 1)`)
 UFUNC_METHODS = frozenset({"at"})
 
@@ -81,6 +82,9 @@ class NumpyInPlaceOnJaxArray(Rule):
         """The argument ``node`` writes into, when it is a NumPy writer."""
         func = node.func
         out = next((k.value for k in node.keywords if k.arg == "out"), None)
+        tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if out is None and tail not in WRITER_NAMES:
+            return None  # cheap first: the name a call is written with
         qualname = ctx.qualname(func) or ""
         if out is not None and qualname.startswith("numpy."):
             return out

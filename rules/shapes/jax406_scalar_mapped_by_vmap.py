@@ -102,7 +102,7 @@ def _python_number(ctx: Context, argument: ast.expr, depth: int = 0, scope: Scop
         argument = argument.operand
     if isinstance(argument, ast.Constant):
         return type(argument.value) in (int, float, bool)
-    if isinstance(argument, ast.Call) and len(argument.args) == 1 and depth < 3:
+    if isinstance(argument, ast.Call) and len(argument.args) == 1 and depth < 3 and _scalar_maker(argument):
         qualname = ctx.model.qualname(argument.func, scope) or ""
         scalar = qualname in ZERO_D_MAKERS or qualname.removeprefix("jax.numpy.") in SCALAR_TYPES
         return scalar and _python_number(ctx, argument.args[0], depth + 1, scope)
@@ -110,6 +110,13 @@ def _python_number(ctx: Context, argument: ast.expr, depth: int = 0, scope: Scop
         found = scope.bound_value(argument.id)
         return found is not None and _python_number(ctx, found[0], depth + 1, found[1])
     return False
+
+
+def _scalar_maker(call: ast.Call) -> bool:
+    """A cheap look at the name a call is written with: ``asarray``, ``float32``..."""
+    func = call.func
+    tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return tail in ("array", "asarray") or tail in SCALAR_TYPES
 
 
 # `jnp.asarray(0.5)`: a 0-d array made from a number (measured: vmap raises as for the number)

@@ -8,7 +8,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.values import is_jax_array, is_traced_leaf
 
-from ..support.dtypes import dtype_kind
+from ..support.dtypes import DtypeKind, dtype_kind
 from ..support.explain import snippet
 
 
@@ -61,8 +61,7 @@ class FloatIndex(Rule):
         floats = [
             index
             for index in _indices(node.slice)
-            if (kind := dtype_kind(ctx.model, index, ctx.scope, through_calls=True)) is not None
-            and kind.kind == "float"
+            if (kind := _index_kind(ctx, index)) is not None and kind.kind == "float"
         ]
         if not floats:
             return  # cheap first: most indices are no floats
@@ -77,6 +76,15 @@ class FloatIndex(Rule):
             f"indexing `{snippet(ctx, node.value)}` with it raises `TypeError` (indices must "
             f"be integers); use `//`, or `.astype(jnp.int32)` on a traced value",
         )
+
+
+def _index_kind(ctx: Context, index: ast.expr) -> DtypeKind | None:
+    """The dtype kind of an index; for arithmetic (``(e - e_min) // width``), also what every
+    call in sight passes its parameters (asked only there: it looks at the callers)."""
+    kind = dtype_kind(ctx.model, index, ctx.scope)
+    if kind is None and isinstance(index, ast.BinOp):
+        kind = dtype_kind(ctx.model, index, ctx.scope, through_calls=True)
+    return kind
 
 
 def _indices(index: ast.expr) -> list[ast.expr]:
