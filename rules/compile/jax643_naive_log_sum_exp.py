@@ -53,8 +53,16 @@ class NaiveLogSumExp(Rule):
     ```
 
     ## Fix safety
-    The fix calls `jax.nn.logsumexp` with the same `axis` and `keepdims`. Unsafe: the result
-    changes where the naive form overflowed, underflowed or rounded.
+    The fix calls `jax.nn.logsumexp` with the same `axis` and `keepdims` (importing `jax` when
+    the module does not). Unsafe: the result changes where the naive form overflowed,
+    underflowed or rounded. The fix rewrites the Example to:
+    ```python
+    import jax.numpy as jnp
+    import jax
+
+    def log_partition(logits):
+        return jax.nn.logsumexp(logits)
+    ```
 
     ## References
     - [jax.nn.logsumexp](https://docs.jax.dev/en/latest/_autosummary/jax.nn.logsumexp.html)
