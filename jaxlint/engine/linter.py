@@ -78,6 +78,10 @@ class RuleSet:
     dispatch: dict[type, list[tuple[Rule, Callback]]]
     traced_dispatch: dict[type, list[tuple[Rule, Callback]]]
     _tables: tuple[CallbackTable, CallbackTable] | None = field(default=None, repr=False, compare=False)
+    # tables without the rules a module's text leaves out (``Rule.mentioned``), by those rules
+    _gated: dict[frozenset[Rule], tuple[CallbackTable, CallbackTable]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @classmethod
     def from_codes(cls, codes: Iterable[str]) -> RuleSet:
@@ -110,6 +114,17 @@ class RuleSet:
         if not disabled:
             self._tables = tables
         return tables
+
+    def tables_for(self, context: Context) -> tuple[frozenset[Rule], tuple[CallbackTable, CallbackTable]]:
+        """The rules that cannot apply to this module (``Rule.applies``: none of the words a rule
+        needs occurs in its text), and the callback tables without them (built once per set)."""
+        skipped = frozenset(rule for rule in self.rules if not rule.applies(context))
+        if not skipped:
+            return skipped, self.callback_tables()
+        tables = self._gated.get(skipped)
+        if tables is None:
+            tables = self._gated[skipped] = self.callback_tables(skipped)
+        return skipped, tables
 
     @property
     def node_types(self) -> frozenset[type]:
@@ -268,10 +283,10 @@ def _may_hold_findings(source: str, traced_decorators: frozenset[str]) -> bool:
 
 
 def _dispatch(context: Context, ruleset: RuleSet) -> list[Diagnostic]:
-    eager, abstract = ruleset.callback_tables()
+    skipped, (eager, abstract) = ruleset.tables_for(context)
     table = eager
     errors: list[Diagnostic] = []
-    disabled: set[Rule] = set()
+    disabled: set[Rule] = set(skipped)
     current_scope = None
     unreached: frozenset[ast.AST] = frozenset()
     dead = context.model.dead_nodes  # code under `if TYPE_CHECKING:` or `if DEBUG:` never runs

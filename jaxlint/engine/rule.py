@@ -52,6 +52,14 @@ class Rule:
     # node types (``ast.Call``) a traced-only rule also visits outside traced code: a library
     # function compiled with `jax.jit` and called from plain code (``jax.jit(float)(x)``)
     visits_anywhere: ClassVar[frozenset[type]] = frozenset()
+    # words one of which a module's text must contain for the rule to run on it at all (an
+    # optax rule needs `optax`): the engine checks them once per file, before any visit
+    mentioned: ClassVar[frozenset[str]] = frozenset()
+
+    def applies(self, context: Context) -> bool:
+        """Whether the rule may find anything in this module at all, asked once per file before
+        any visit: by default, whether its text mentions one of ``mentioned`` (if any)."""
+        return not self.mentioned or any(map(context.mentions, self.mentioned))
 
     @classmethod
     def docs(cls) -> dict[str, str]:

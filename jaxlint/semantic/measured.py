@@ -273,6 +273,12 @@ def fails_under_jit(qualname: str) -> str | None:
     return None if error is None else str(error)
 
 
+@cache
+def key_consumers() -> frozenset[str]:
+    """The ``jax.random`` functions measured to consume the key they are given."""
+    return frozenset(_data()["keys"]["consumes"])
+
+
 def consumes_key(qualname: str) -> bool | None:
     """Whether a ``jax.random`` function consumes the key it is given (a second use of the key
     raises ``KeyReuseError`` under ``jax.debug_key_reuse``); None when it takes no key or was not

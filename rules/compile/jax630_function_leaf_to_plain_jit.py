@@ -66,6 +66,7 @@ class FunctionLeafToPlainJit(Rule):
     """
 
     code = "JAX630"
+    mentioned = frozenset({"equinox"})
     name = "function-leaf-to-plain-jit"
     message = "An equinox module holding a function is passed to plain `jax.jit`"
     outcome = "TypeError: Error interpreting argument as an abstract array"

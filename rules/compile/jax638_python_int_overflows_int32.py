@@ -93,25 +93,27 @@ class PythonIntOverflowsInt32(Rule):
     message = "A Python int outside the int32 range meets a JAX array while 64-bit types are off"
     outcome = "OverflowError"
 
+    def applies(self, context: Context) -> bool:
+        """Only a module whose text may write an int outside int32 (a cheap look at its lines)."""
+        text = context.text
+        written = any(pattern.search(text) for pattern in BIG_INT_TEXT)
+        return written and not mentions_x64(context)
+
     def visit_BinOp(self, node: ast.BinOp, ctx: Context) -> None:
-        if not isinstance(node.op, ast.Pow) and _may_hold_big_ints(ctx):  # `x ** 2**31` works (measured)
+        if not isinstance(node.op, ast.Pow):  # `x ** 2**31` works (measured)
             self.check_pair(node, node.left, node.right, ctx)
 
     def visit_AugAssign(self, node: ast.AugAssign, ctx: Context) -> None:
-        if not isinstance(node.op, ast.Pow) and _may_hold_big_ints(ctx):
+        if not isinstance(node.op, ast.Pow):
             self.check_pair(node, node.target, node.value, ctx)
 
     def visit_Compare(self, node: ast.Compare, ctx: Context) -> None:
-        if not _may_hold_big_ints(ctx):
-            return
         operands = [node.left, *node.comparators]
         for left, right in itertools.pairwise(operands):
             if self.check_pair(node, left, right, ctx):
                 return
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if not _may_hold_big_ints(ctx):
-            return
         big = next((arg for arg in node.args if _out_of_int32(arg, ctx)), None)
         if big is None and node.args and ctx.qualname(node.func) in ARRAY_MAKERS:
             big = _out_of_int32_element(node.args[0], ctx)
@@ -144,21 +146,18 @@ class PythonIntOverflowsInt32(Rule):
             node,
             f"`{snippet(ctx, node)}`: the Python int `{snippet(ctx, big)}` does not fit in int32, and "
             f"with 64-bit types off (JAX's default) JAX converts it to int32 before it meets the "
-            f"array and raises `OverflowError`; {advice}or enable x64 "
+            f"array and raises `OverflowError`; {advice}{'or ' if advice else ''}enable x64 "
             f'(`jax.config.update("jax_enable_x64", True)`)',
         )
 
 
-# an int literal of ten digits or more, eight hex digits, or a power or shift by two digits
-BIG_INT_TEXT = re.compile(r"(?<![\w.])(\d[\d_]{9,}|0[xX][0-9a-fA-F_]{8,})|\*\*\s*\(?\d{2}|<<\s*\(?\d{2}")
-
-
-def _may_hold_big_ints(ctx: Context) -> bool:
-    """Whether the module's text may write an int outside int32 (a cheap look, memoised)."""
-    found = ctx.memo.get("JAX638-text")
-    if found is None:
-        found = ctx.memo["JAX638-text"] = any(BIG_INT_TEXT.search(line) for line in ctx.lines)
-    return found
+# what writes an int outside int32: ten digits, eight hex digits, a power or shift by two
+# digits (simple patterns, each anchored on a character: a quick look at the whole text)
+BIG_INT_TEXT = (
+    re.compile(r"[0-9][0-9_]{9}"),
+    re.compile(r"0[xX][0-9a-fA-F_]{8}"),
+    re.compile(r"(?:\*\*|<<)\s*\(?[0-9][0-9]"),
+)
 
 
 def _out_of_int32(expr: ast.expr, ctx: Context) -> bool:

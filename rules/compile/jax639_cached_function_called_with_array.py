@@ -57,12 +57,13 @@ class CachedFunctionCalledWithArray(Rule):
     """
 
     code = "JAX639"
+    mentioned = frozenset({"cache"})
     name = "cached-function-called-with-array"
     message = "A `functools.lru_cache` function is called with a JAX array, which is unhashable"
     outcome = "TypeError: unhashable type: 'ArrayImpl'"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if not (ctx.mentions("lru_cache") or ctx.mentions("cache")):
+        if not isinstance(node.func, ast.Name) or not (node.args or node.keywords):
             return
         cache = _cache_of(ctx, node.func)
         if cache is None:

@@ -68,6 +68,7 @@ class ProbabilitiesGivenAsLogits(Rule):
     """
 
     code = "JAX640"
+    mentioned = frozenset({"categorical", "cross_entropy"})
     name = "probabilities-given-as-logits"
     message = "Probabilities are passed where a function takes logits"
     outcome = "the softmax (or sigmoid) is applied twice: wrong samples or a wrong loss, silently"

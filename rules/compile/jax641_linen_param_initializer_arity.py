@@ -57,6 +57,7 @@ class LinenParamInitializerArity(Rule):
     """
 
     code = "JAX641"
+    mentioned = frozenset({"flax"})
     name = "linen-param-initializer-arity"
     message = "A linen parameter initializer cannot take the PRNG key and the arguments given"
     outcome = "TypeError: the initializer takes another number of positional arguments"

@@ -51,6 +51,7 @@ class TreeAtWhereComputes(Rule):
     """
 
     code = "JAX642"
+    mentioned = frozenset({"tree_at"})
     name = "tree-at-where-computes"
     message = "The `where` function of `eqx.tree_at` computes instead of selecting a node"
     outcome = "TypeError (or AttributeError) on equinox's leaf wrapper"

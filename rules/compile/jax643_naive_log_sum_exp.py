@@ -69,6 +69,7 @@ class NaiveLogSumExp(Rule):
     """
 
     code = "JAX643"
+    mentioned = frozenset({"exp"})
     name = "naive-log-sum-exp"
     message = "`log(sum(exp(x)))` overflows where `jax.nn.logsumexp` does not"
     outcome = "inf (or -inf) for large (or very negative) inputs, and NaN gradients"
@@ -77,7 +78,8 @@ class NaiveLogSumExp(Rule):
     severity = "warning"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if len(node.args) != 1 or node.keywords or not ctx.mentions("exp"):
+        func = node.func
+        if len(node.args) != 1 or node.keywords or getattr(func, "attr", getattr(func, "id", None)) != "log":
             return
         if ctx.qualname(node.func) != "jax.numpy.log":
             return

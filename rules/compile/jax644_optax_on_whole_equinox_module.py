@@ -54,6 +54,7 @@ class OptaxOnWholeEquinoxModule(Rule):
     """
 
     code = "JAX644"
+    mentioned = frozenset({"equinox"})
     name = "optax-on-whole-equinox-module"
     message = "An optax optimizer is given an equinox module that holds a function"
     outcome = "TypeError: optax maps over a function leaf"

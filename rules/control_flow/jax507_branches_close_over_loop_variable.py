@@ -60,6 +60,7 @@ class BranchesCloseOverLoopVariable(Rule):
     """
 
     code = "JAX507"
+    mentioned = frozenset({"switch"})
     name = "branches-close-over-loop-variable"
     message = "`lax.switch` branches are lambdas that read a comprehension's loop variable"
     outcome = "every branch computes the same thing (the last value), silently"

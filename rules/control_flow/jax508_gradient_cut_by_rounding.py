@@ -74,6 +74,7 @@ class GradientCutByRounding(Rule):
     """
 
     code = "JAX508"
+    mentioned = frozenset({"grad", "jac"})
     name = "gradient-cut-by-rounding"
     message = "A differentiated argument reaches the output only through rounding or an integer cast"
     outcome = "the gradient is zero everywhere, silently"

@@ -76,6 +76,7 @@ class OptimizerUpdatesSubtracted(Rule):
     """
 
     code = "JAX207"
+    mentioned = frozenset({"optax"})
     name = "optimizer-updates-subtracted"
     message = "The updates of an optax optimizer are subtracted from the parameters"
     outcome = "the parameters climb the gradient (the loss rises), silently"

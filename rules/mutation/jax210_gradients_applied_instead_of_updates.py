@@ -70,6 +70,7 @@ class GradientsAppliedInsteadOfUpdates(Rule):
     """
 
     code = "JAX210"
+    mentioned = frozenset({"apply_updates"})
     name = "gradients-applied-instead-of-updates"
     message = "`optax.apply_updates` is given the gradients instead of the optimizer's updates"
     outcome = "the parameters climb the gradient (the loss rises), silently"

@@ -60,13 +60,16 @@ class NumpyInPlaceOnJaxArray(Rule):
     """
 
     code = "JAX211"
+    mentioned = frozenset({"numpy"})
     name = "numpy-in-place-on-jax-array"
     message = "A NumPy function that writes into its argument is given a JAX array"
     outcome = "TypeError: NumPy cannot write into a JAX array"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if not ctx.mentions("numpy"):
-            return
+        func = node.func
+        tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        if tail not in WRITER_NAMES and not node.keywords:
+            return  # cheap first: the name a call is written with, or an `out=`
         target = self.written(node, ctx)
         if target is None or not _jax_array(ctx, target):
             return

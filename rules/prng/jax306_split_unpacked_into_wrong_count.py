@@ -49,6 +49,7 @@ class SplitUnpackedIntoWrongCount(Rule):
     """
 
     code = "JAX306"
+    mentioned = frozenset({"split"})
     name = "split-unpacked-into-wrong-count"
     message = "`jax.random.split` is unpacked into another number of names than the keys it makes"
     outcome = "ValueError: not enough (or too many) values to unpack"

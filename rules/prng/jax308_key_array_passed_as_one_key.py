@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from functools import cache
 
 from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
@@ -54,13 +55,17 @@ class KeyArrayPassedAsOneKey(Rule):
     """
 
     code = "JAX308"
+    mentioned = frozenset({"split"})  # the key array comes from `jax.random.split`
     name = "key-array-passed-as-one-key"
     message = "The array of keys `jax.random.split` returns is passed where one key goes"
     outcome = "ValueError: accepts a single key, but was given a key array"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if not ctx.mentions("split"):
-            return
+        func = node.func
+        if (
+            func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        ) not in _one_key_names():
+            return  # cheap first: the name a call is written with
         qualname = ctx.qualname(node.func)
         if qualname is None or not _takes_one_key(qualname):
             return
@@ -76,6 +81,12 @@ class KeyArrayPassedAsOneKey(Rule):
             f"({name} accepts a single key); pass one of them (`{snippet(ctx, key)}[0]`), or map "
             f"over them with `jax.vmap`",
         )
+
+
+@cache
+def _one_key_names() -> frozenset[str]:
+    """The names of the ``jax.random`` functions that take one key (``normal``, ``fold_in``)."""
+    return frozenset({"fold_in", *(name.rsplit(".", 1)[1] for name in measured.key_consumers())})
 
 
 def _takes_one_key(qualname: str) -> bool:
