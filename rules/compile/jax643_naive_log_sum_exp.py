@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
@@ -78,8 +79,7 @@ class NaiveLogSumExp(Rule):
     severity = "warning"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        func = node.func
-        if len(node.args) != 1 or node.keywords or getattr(func, "attr", getattr(func, "id", None)) != "log":
+        if len(node.args) != 1 or node.keywords or callee_leaf(node) != "log":
             return
         if ctx.qualname(node.func) != "jax.numpy.log":
             return

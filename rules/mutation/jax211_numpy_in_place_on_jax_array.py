@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.values import is_jax_array, is_traced_leaf
@@ -66,9 +67,7 @@ class NumpyInPlaceOnJaxArray(Rule):
     outcome = "TypeError: NumPy cannot write into a JAX array"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        func = node.func
-        tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-        if tail not in WRITER_NAMES and not node.keywords:
+        if callee_leaf(node) not in WRITER_NAMES and not node.keywords:
             return  # cheap first: the name a call is written with, or an `out=`
         target = self.written(node, ctx)
         if target is None or not _jax_array(ctx, target):
@@ -85,8 +84,7 @@ class NumpyInPlaceOnJaxArray(Rule):
         """The argument ``node`` writes into, when it is a NumPy writer."""
         func = node.func
         out = next((k.value for k in node.keywords if k.arg == "out"), None)
-        tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-        if out is None and tail not in WRITER_NAMES:
+        if out is None and callee_leaf(node) not in WRITER_NAMES:
             return None  # cheap first: the name a call is written with
         qualname = ctx.qualname(func) or ""
         if out is not None and qualname.startswith("numpy."):

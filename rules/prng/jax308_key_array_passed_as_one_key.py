@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from functools import cache
 
-from jaxlint.engine.astutil import keyword_argument
+from jaxlint.engine.astutil import callee_leaf, keyword_argument
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic import measured
@@ -61,10 +61,7 @@ class KeyArrayPassedAsOneKey(Rule):
     outcome = "ValueError: accepts a single key, but was given a key array"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        func = node.func
-        if (
-            func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-        ) not in _one_key_names():
+        if callee_leaf(node) not in _one_key_names():
             return  # cheap first: the name a call is written with
         qualname = ctx.qualname(node.func)
         if qualname is None or not _takes_one_key(qualname):

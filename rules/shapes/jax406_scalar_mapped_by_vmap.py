@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.scopes import Scope
@@ -114,8 +115,7 @@ def _python_number(ctx: Context, argument: ast.expr, depth: int = 0, scope: Scop
 
 def _scalar_maker(call: ast.Call) -> bool:
     """A cheap look at the name a call is written with: ``asarray``, ``float32``..."""
-    func = call.func
-    tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    tail = callee_leaf(call)
     return tail in ("array", "asarray") or tail in SCALAR_TYPES
 
 
