@@ -2575,8 +2575,10 @@ class Interpreter:
         passed = {names[i]: node.args[i] for i in unmapped if i < len(names) and i < len(node.args)}
         body = target.node.body
         tracker = self.tracker
+        if tracker is None:
+            return
         for call in own_nodes(body if isinstance(body, list) else [ast.Expr(body)]):
-            if not isinstance(call, ast.Call) or tracker is None:
+            if not isinstance(call, ast.Call):
                 continue
             for argument in [*call.args, *(k.value for k in call.keywords)]:
                 if not isinstance(argument, ast.Name):

@@ -3228,9 +3228,9 @@ def _loop_condition(call: ast.Call) -> ast.expr | None:
     return next((k.value for k in call.keywords if k.arg == "cond_fun"), None)
 
 
-__all__ = ["HOST", "FunctionInfo", "FunctionNode", "SemanticModel", "api"]
-
-
 def _called_with_key(call: ast.Call) -> bool:
     """``self.dropout(x, key=k)``: a method of an object (a layer) handed a key by keyword."""
     return isinstance(call.func, ast.Attribute) and any(k.arg == "key" for k in call.keywords)
+
+
+__all__ = ["HOST", "FunctionInfo", "FunctionNode", "SemanticModel", "api"]

@@ -14,12 +14,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
+from jaxlint.engine.astutil import callee_leaf
 from jaxlint.semantic.api import MUTATING_METHODS, RANDOM_CONSUMERS
+from jaxlint.semantic.transforms import MAPPING
 
 RNGS_METHODS = frozenset({"apply", "init", "init_with_output"})  # flax: `rngs={...}` keys drawn
 
 BUILTIN_NAMES = frozenset(dir(builtins))
-MAPPING_NAMES = frozenset({"vmap", "pmap", "filter_vmap"})
+MAPPING_NAMES = frozenset(name.rsplit(".", 1)[1] for name in MAPPING)  # `vmap`, `pmap`...
 FUNCTION_NODES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 COMPREHENSION_NODES = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
@@ -700,7 +702,4 @@ def rngs_keys(node: ast.Call) -> list[ast.expr]:
 
 def _mapping_call(func: ast.expr) -> bool:
     """Whether ``func`` is written ``vmap(...)`` (any spelling): the mapped function may draw."""
-    if not isinstance(func, ast.Call):
-        return False
-    inner = func.func
-    return (inner.attr if isinstance(inner, ast.Attribute) else getattr(inner, "id", None)) in MAPPING_NAMES
+    return isinstance(func, ast.Call) and callee_leaf(func) in MAPPING_NAMES

@@ -82,18 +82,14 @@ class CachedFunctionCalledWithArray(Rule):
 
 
 def _cache_of(ctx: Context, func: ast.expr) -> str | None:
-    """The caching decorator (``functools.lru_cache``) of the def that ``func``, a name bound
-    only by that def, names (``@lru_cache(maxsize=None)`` or ``@functools.cache``)."""
-    if not isinstance(func, ast.Name):
-        return None
-    owner = ctx.scope.lookup(func.id)
-    nodes = None if owner is None else owner.defs.get(func.id)
-    if owner is None or not nodes or len(nodes) != 1 or owner.bound.get(func.id) != 1:
-        return None
-    definition = nodes[0]
-    if not isinstance(definition, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return None
-    return cache_decorator(ctx.model, definition, owner)
+    """The caching decorator (``functools.lru_cache``) of the function of this module that
+    ``func`` names (``@lru_cache(maxsize=None)`` or ``@functools.cache``), resolved as JAX503
+    resolves it for tracers."""
+    found = ctx.model.resolve_function(func, ctx.scope)
+    target = None if found is None else found[0]
+    return (
+        None if target is None else cache_decorator(ctx.model, target.node, target.scope.parent or ctx.scope)
+    )
 
 
 def _array(ctx: Context, expr: ast.expr) -> bool:

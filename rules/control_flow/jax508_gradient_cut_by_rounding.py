@@ -8,9 +8,10 @@ from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.bodies import returned_expressions
+from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import FUNCTION_NODES
 
-from ..support.differentiation import differentiated_params
+from ..support.differentiation import dependent_names, differentiated_params
 from ..support.explain import snippet
 
 # functions whose derivative is zero everywhere it exists (JAX defines it so): what passes
@@ -91,7 +92,7 @@ class GradientCutByRounding(Rule):
             if not returned:
                 continue
             for param in sorted(differentiated_params(info, call, offset)):
-                cut = _cut(ctx, node, param, returned)
+                cut = _cut(ctx, info, param, returned)
                 if cut is not None:
                     ctx.report(
                         cut,
@@ -117,17 +118,14 @@ def _differentiated_outputs(node: ast.FunctionDef, call: ast.Call | None) -> lis
     return firsts if len(firsts) == len(returned) else []
 
 
-def _cut(ctx: Context, node: ast.FunctionDef, param: str, returned: list[ast.expr]) -> ast.expr | None:
+def _cut(ctx: Context, info: FunctionInfo, param: str, returned: list[ast.expr]) -> ast.expr | None:
     """The zero-derivative operation that every path from ``param`` to ``returned`` passes,
     when ``param`` is read and reaches the outputs only through such operations (names bound
     from it followed, flow-insensitively); None otherwise."""
-    statements = [n for n in ast.walk(node) if isinstance(n, ast.stmt) and n is not node]
-    for statement in statements:
-        if not isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Return, ast.Expr)):
-            continue
-        if isinstance(statement, ast.Expr) and _reads(statement, {param}):
-            return None  # handed to a call for its effect: it may be stored and read elsewhere
-    dependent = _dependents(ctx, statements, {param})
+    statements = [n for n in ast.walk(info.node) if isinstance(n, ast.stmt) and n is not info.node]
+    if any(isinstance(statement, ast.Expr) and _reads(statement, {param}) for statement in statements):
+        return None  # handed to a call for its effect: it may be stored and read elsewhere
+    dependent = dependent_names(ctx, info, {param}, _carries)
     if any(_carries(ctx, value, dependent) for value in returned):
         return None
     for statement in statements:
@@ -139,27 +137,6 @@ def _cut(ctx: Context, node: ast.FunctionDef, param: str, returned: list[ast.exp
             ):
                 return candidate
     return None
-
-
-def _dependents(ctx: Context, statements: list[ast.stmt], seeds: set[str]) -> set[str]:
-    dependent = set(seeds)
-    changed = True
-    while changed:
-        changed = False
-        for statement in statements:
-            if (
-                isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign))
-                and statement.value is not None
-            ):
-                targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-                stored = {n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-                carried = _carries(ctx, statement.value, dependent) or (
-                    isinstance(statement, ast.AugAssign) and bool(stored & dependent)
-                )
-                if carried and not stored <= dependent:
-                    dependent |= stored
-                    changed = True
-    return dependent
 
 
 def _carries(ctx: Context, expr: ast.AST, dependent: set[str]) -> bool:

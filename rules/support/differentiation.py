@@ -4,6 +4,7 @@ derivative (JAX505, JAX506)."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 
 from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
@@ -105,9 +106,16 @@ def differentiated_params(function: FunctionInfo, call: ast.Call | None, offset:
     return {names[p] for p in positions if 0 <= p < len(names)}
 
 
-def dependent_names(ctx: Context, function: FunctionInfo, seeds: set[str]) -> set[str]:
+def dependent_names(
+    ctx: Context,
+    function: FunctionInfo,
+    seeds: set[str],
+    carries: Callable[[Context, ast.AST, set[str]], bool] | None = None,
+) -> set[str]:
     """The names of ``function``'s own scope whose value may carry the derivative of ``seeds``:
-    bound by an assignment whose value does (to a fixed point, flow-insensitive)."""
+    bound by an assignment whose value does (to a fixed point, flow-insensitive). ``carries``
+    says whether an expression carries it (by default: :func:`dependent_read` finds a name)."""
+    carries = carries or (lambda c, expr, names: dependent_read(c, expr, names) is not None)
     assignments: list[tuple[list[str], ast.AST]] = []
     for node in ast.walk(function.node):
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and node.value is not None:
@@ -124,7 +132,7 @@ def dependent_names(ctx: Context, function: FunctionInfo, seeds: set[str]) -> se
     while changed:
         changed = False
         for stored, value in assignments:
-            if not set(stored) <= dependent and dependent_read(ctx, value, dependent) is not None:
+            if not set(stored) <= dependent and carries(ctx, value, dependent):
                 dependent |= set(stored)
                 changed = True
     return dependent
