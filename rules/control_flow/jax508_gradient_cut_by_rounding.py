@@ -82,6 +82,12 @@ class GradientCutByRounding(Rule):
     severity = "warning"
 
     def visit_FunctionDef(self, node: ast.FunctionDef, ctx: Context) -> None:
+        self.check(node, ctx)
+
+    def visit_Lambda(self, node: ast.Lambda, ctx: Context) -> None:
+        self.check(node, ctx)
+
+    def check(self, node: ast.FunctionDef | ast.Lambda, ctx: Context) -> None:
         info = ctx.model.infos.get(node)
         if info is None or not info.reverse_sites or info in ctx.model.custom_derivatives:
             return
@@ -96,7 +102,7 @@ class GradientCutByRounding(Rule):
                 if cut is not None:
                     ctx.report(
                         cut,
-                        f"`{param}` reaches what `{node.name}` returns only through `{snippet(ctx, cut)}`, "
+                        f"`{param}` reaches what {_function_name(node)} returns only through `{snippet(ctx, cut)}`, "
                         f"whose derivative is zero: `{transform.removeprefix('jax.')}` (line "
                         f"{getattr(site, 'lineno', '?')}) gives a zero gradient for `{param}` everywhere, "
                         f"silently; pass the gradient straight through "
@@ -105,10 +111,14 @@ class GradientCutByRounding(Rule):
                     return
 
 
-def _differentiated_outputs(node: ast.FunctionDef, call: ast.Call | None) -> list[ast.expr]:
-    """What the function returns that is differentiated: each return value, or its first
-    element under ``has_aux=True``; empty where that is not written out."""
-    returned = returned_expressions(node)
+def _function_name(node: ast.FunctionDef | ast.Lambda) -> str:
+    return "the lambda" if isinstance(node, ast.Lambda) else f"`{node.name}`"
+
+
+def _differentiated_outputs(node: ast.FunctionDef | ast.Lambda, call: ast.Call | None) -> list[ast.expr]:
+    """What the function returns that is differentiated: each return value (a lambda's body),
+    or its first element under ``has_aux=True``; empty where that is not written out."""
+    returned = [node.body] if isinstance(node, ast.Lambda) else returned_expressions(node)
     aux = None if call is None else keyword_argument(call, "has_aux")
     if aux is None:
         return returned
@@ -128,14 +138,14 @@ def _cut(ctx: Context, info: FunctionInfo, param: str, returned: list[ast.expr])
     dependent = dependent_names(ctx, info, {param}, _carries)
     if any(_carries(ctx, value, dependent) for value in returned):
         return None
-    for statement in statements:
-        for candidate in ast.walk(statement):
-            if (
-                isinstance(candidate, ast.expr)
-                and _zero_derivative(ctx, candidate)
-                and _reads(candidate, dependent)
-            ):
-                return candidate
+    for candidate in ast.walk(info.node):
+        if (
+            candidate is not info.node
+            and isinstance(candidate, ast.expr)
+            and _zero_derivative(ctx, candidate)
+            and _reads(candidate, dependent)
+        ):
+            return candidate
     return None
 
 

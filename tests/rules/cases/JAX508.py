@@ -20,7 +20,13 @@ def aux_loss(w, x):
     return jnp.sum(level * x), {"level": level}
 
 
+rounded_grad = jax.grad(lambda w: jnp.sum(jnp.round(w) * 2.0))  # error: JAX508
+
+
 # near misses
+
+
+smooth_grad = jax.grad(lambda w: jnp.sum(jnp.round(w) + w))
 
 
 def straight_through(w, x, target):
@@ -51,3 +57,5 @@ if __name__ == "__main__":
     assert jnp.any(jax.grad(also_continuous)(w, x) != 0.0)
     assert jnp.any(jax.grad(float_cast)(w, x) != 0.0)
     assert jnp.any(jax.grad(branch_on)(w, x) != 0.0)
+    assert jnp.all(rounded_grad(w) == 0.0)
+    assert jnp.all(smooth_grad(w) == 1.0)
