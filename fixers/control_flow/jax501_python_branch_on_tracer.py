@@ -35,9 +35,10 @@ from ...rules.control_flow.jax501_python_branch_on_tracer import BranchFix
 
 
 class BranchOnTracerRewrite(Fixer[BranchFix]):
-    """Rewrites the branch the way the rule planned it. Unsafe, every form: making a flag static
-    recompiles per value and rejects traced callers; `jnp.where` evaluates both branches and, like
-    `lax.cond`, needs them to agree in shape and dtype; `while_loop` fixes the carried types."""
+    """Rewrites the branch the way the rule planned it. Safe where the plan says so (the branch
+    failed on every run in sight); else unsafe, every form: making a flag static recompiles per
+    value and rejects traced callers; `jnp.where` evaluates both branches and, like `lax.cond`,
+    needs them to agree in shape and dtype; `while_loop` fixes the carried types."""
 
     code = "JAX501"
 
@@ -65,7 +66,7 @@ class BranchOnTracerRewrite(Fixer[BranchFix]):
                     self.while_loop(doc, request, scope),
                     "Rewrite the loop with `jax.lax.while_loop`",
                 )
-        return doc.fix(Applicability.UNSAFE, message, edits, scope)
+        return doc.fix(Applicability.SAFE if request.safe else Applicability.UNSAFE, message, edits, scope)
 
     # ------------------------------------------------------------------ jnp.where
 
@@ -83,7 +84,9 @@ class BranchOnTracerRewrite(Fixer[BranchFix]):
         replacement = parse_expression(where.chain(tests, values))
         statement = snippet.statement.deep_replace(snippet.expression(node), replacement)
         edits = [snippet.replace([statement]), *where.edits]  # pyright: ignore[reportArgumentType]
-        return doc.fix(Applicability.UNSAFE, "Rewrite with `jnp.where`", edits)
+        return doc.fix(
+            Applicability.SAFE if plan.safe else Applicability.UNSAFE, "Rewrite with `jnp.where`", edits
+        )
 
     def where_return(self, doc: Document, plan: WhereReturn, scope: Scope) -> list[Edit]:
         snippet = doc.snippet(plan.node)

@@ -24,8 +24,7 @@ class RangeToForiLoop(Fixer[ForiLoop | MarkStatic | NumpyAtTraceTime]):
                 return numpy_at_trace_time(request, site, doc)
             case ForiLoop():
                 edits = fori_loop_edits(doc, request, site.scope)
-                return doc.fix(
-                    Applicability.UNSAFE, "Rewrite the loop with `jax.lax.fori_loop`", edits, site.scope
-                )
+                applicability = Applicability.SAFE if request.safe else Applicability.UNSAFE
+                return doc.fix(applicability, "Rewrite the loop with `jax.lax.fori_loop`", edits, site.scope)
             case MarkStatic():
                 return mark_static(doc, site.scope, request)

@@ -26,9 +26,10 @@ ATOMS = (ast.Name, ast.Attribute, ast.Call, ast.Subscript)
 
 
 class ConversionRewrite(Fixer[ConversionFix]):
-    """`max`/`min`/`and`/`or`/`not` to their elementwise `jnp` forms: unsafe, `jnp.maximum`
-    propagates NaN where `max` keeps its first argument, and `a or b` gave one of its operands
-    where `jnp.logical_or` gives a boolean array. `if bool(x):` to `if x:`: safe, a condition
+    """`max`/`min`/`and`/`or`/`not` to their elementwise `jnp` forms: safe where the request
+    says so (it failed on every run in sight); else unsafe, `jnp.maximum` propagates NaN where
+    `max` keeps its first argument, and `a or b` gave one of its operands where
+    `jnp.logical_or` gives a boolean array. `if bool(x):` to `if x:`: safe, a condition
     calls `bool` on its value anyway. `int(x)`/`x.item()` to arrays: unsafe, a Python scalar is
     weakly typed and a 0-d array is not. NumPy conversions to `jax.numpy`: as JAX602's fix."""
 
@@ -67,7 +68,8 @@ class ConversionRewrite(Fixer[ConversionFix]):
                 for operand in codes[1:]:
                     code = f"{jnp}.{name}({code}, {operand})"
                 edits = [doc.edit(doc.start(node), doc.end(node), code), *imports]
-                return doc.fix(Applicability.UNSAFE, f"Use `jnp.{name}`", edits)
+                applicability = Applicability.SAFE if request.safe else Applicability.UNSAFE
+                return doc.fix(applicability, f"Use `jnp.{name}`", edits)
 
 
 def _operand(doc: Document, operand: ast.expr) -> str:

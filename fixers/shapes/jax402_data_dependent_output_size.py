@@ -13,7 +13,8 @@ from ...rules.shapes.jax402_data_dependent_output_size import ComputeOnHost, Sta
 
 
 class PassStaticSize(Fixer[StaticSize | ComputeOnHost]):
-    """Unsafe: with `size=` the result is padded (with `fill_value`, or the default) up to the
+    """Safe where the request says so (the call failed on every run in sight, and the padding
+    meets only a sum or a maximum it leaves alone). Else unsafe: with `size=` the result is padded (with `fill_value`, or the default) up to the
     bound, so code that used its length or its last elements sees the padding. On a constant,
     NumPy computes the exact result while tracing, made a JAX array again with `jnp.asarray`
     (a NumPy value type where `jax.numpy` gives an array of 0-d inputs)."""
@@ -30,7 +31,8 @@ class PassStaticSize(Fixer[StaticSize | ComputeOnHost]):
         offset = doc.end(last)
         fill = f", fill_value={request.fill}" if request.fill else ""
         edit = doc.edit(offset, offset, f", size={request.bound}{fill}")
-        return doc.fix(Applicability.UNSAFE, "Pass `size=` with a static upper bound", [edit])
+        applicability = Applicability.SAFE if request.safe else Applicability.UNSAFE
+        return doc.fix(applicability, "Pass `size=` with a static upper bound", [edit])
 
 
 def _compute_on_host(call: ast.Call, site: Site, doc: Document) -> Fix | None:

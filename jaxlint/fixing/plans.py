@@ -4,12 +4,16 @@ marking a parameter static.
 A rule computes the plan on ``ast`` (:mod:`jaxlint.rules.support.lifting`): which names a
 lifted block carries, which operands need a NaN guard, which ``return`` supplies the fallback.
 The fixer (and :mod:`jaxlint.fixing.rewrites`) only writes the syntax the plan describes.
+
+``safe`` on a plan: the code it rewrites failed on every run in sight (its function only ever
+runs traced, and the rewritten construct raises on a tracer), so the rewrite, which computes what
+eager Python would, breaks nothing that worked: the fix is offered as safe.
 """
 
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from jaxlint.engine.diagnostics import FixRequest
 
@@ -19,7 +23,16 @@ NanGuard = tuple[ast.expr, str]
 
 
 @dataclass(frozen=True)
-class MarkStatic(FixRequest):
+class FailureRewrite(FixRequest):
+    """A rewrite of code that fails on a tracer. ``safe``: it failed on every run in sight, so
+    the rewrite breaks nothing that worked (``rules.support.explain.safe_where_it_always_failed``
+    decides)."""
+
+    safe: bool = field(default=False, kw_only=True)
+
+
+@dataclass(frozen=True)
+class MarkStatic(FailureRewrite):
     """Add ``param`` to the ``static_argnames`` of the one ``jax.jit`` applied to the function,
     or to ``function`` (a jitted caller that passes its ``param`` on to the function)."""
 
@@ -28,7 +41,7 @@ class MarkStatic(FixRequest):
 
 
 @dataclass(frozen=True)
-class WhereExpression(FixRequest):
+class WhereExpression(FailureRewrite):
     """``a if test else b`` -> ``jnp.where(test, a, b)``: both branches are side-effect free."""
 
     node: ast.IfExp
@@ -37,7 +50,7 @@ class WhereExpression(FixRequest):
 
 
 @dataclass(frozen=True)
-class WhereReturn(FixRequest):
+class WhereReturn(FailureRewrite):
     """``if t1: return v1 elif t2: return v2 else: return v3`` -> one ``return jnp.where(...)``.
 
     ``values`` has one value per test and then the fallback; ``guards`` one tuple per value.
@@ -55,7 +68,7 @@ class WhereReturn(FixRequest):
 
 
 @dataclass(frozen=True)
-class WhereAssign(FixRequest):
+class WhereAssign(FailureRewrite):
     """Branches that only assign plain names -> ``name = jnp.where(...)`` for each name.
 
     ``values[n][arm]`` is what arm ``arm`` assigns to ``names[n]`` (None: the arm leaves it as it
@@ -69,7 +82,7 @@ class WhereAssign(FixRequest):
 
 
 @dataclass(frozen=True)
-class CondBranches(FixRequest):
+class CondBranches(FailureRewrite):
     """``if``/``else`` -> two local functions and ``outputs = lax.cond(test, t, f, *operands)``."""
 
     node: ast.If
@@ -78,7 +91,7 @@ class CondBranches(FixRequest):
 
 
 @dataclass(frozen=True)
-class WhileLoop(FixRequest):
+class WhileLoop(FailureRewrite):
     """``while test: body`` -> ``carried = lax.while_loop(cond_fun, body_fun, carried)``."""
 
     node: ast.While
@@ -86,7 +99,7 @@ class WhileLoop(FixRequest):
 
 
 @dataclass(frozen=True)
-class ForiLoop(FixRequest):
+class ForiLoop(FailureRewrite):
     """``for index in range(a, b): body`` -> ``carried = lax.fori_loop(a, b, body_fun, carried)``;
     ``while index < b: body; index += 1`` -> ``lax.fori_loop(index, b, ...)`` (``b + 1`` when
     ``inclusive``: ``<=``), the last statement of the body left out."""

@@ -37,7 +37,8 @@ def mark_static(doc: Document, scope: Scope, request: MarkStatic) -> Fix:
     jit would each add the keyword."""
     function = jitted_function(doc, scope, request.function)
     edits = add_static_argname(doc, function, request.param)
-    return doc.fix(Applicability.UNSAFE, f"Mark `{request.param}` static", edits, function.scope)
+    applicability = Applicability.SAFE if request.safe else Applicability.UNSAFE
+    return doc.fix(applicability, f"Mark `{request.param}` static", edits, function.scope)
 
 
 def add_static_argname(doc: Document, function: FunctionInfo, name: str) -> list[Edit]:

@@ -79,6 +79,8 @@ from jaxlint.semantic.transforms import (
     TRACE_REUSING_KINDS,
     TRACED_FOR_SHAPES,
     TRANSFORMS,
+    TREE_MAP,
+    TREE_MAPS,
     Kind,
     Transform,
     body_operand,
@@ -321,6 +323,7 @@ class SemanticModel:
         # of those, the `jax.custom_vjp` ones: forward-mode differentiation rejects them
         self.custom_vjps: set[FunctionInfo] = set()
         self._sighted_calls: dict[FunctionInfo, list[tuple[ast.Call, Scope]] | None] = {}
+        self._only_traced: dict[FunctionInfo, bool] = {}  # see runs_only_traced
         self.memo: dict[object, Any] = {}  # scratch space for what rules' support code derives
         # their rules (`f.defvjp(fwd, bwd)`, `@f.defjvp`): (the function, its rules, the site)
         self._derivative_rules: list[tuple[ast.expr, tuple[ast.expr, ...], Scope, ast.AST]] = []
@@ -1875,6 +1878,133 @@ class SemanticModel:
             calls.extend((call, self._call_scope(call, use)) for call in found)
         return calls or None
 
+    def runs_only_traced(self, info: FunctionInfo) -> bool:
+        """Whether every run of ``info`` this module shows is traced, not merely differentiated:
+        a transformation that traces it decorates it, or the function it is nested in runs only
+        traced, or its name is read only where a transformation or ``lax`` primitive is given it
+        (``jax.jit(f)``, ``step = jax.jit(step)``, ``lax.scan(body, ...)``, ``jax.jit(model.apply)``,
+        ``jax.tree.map(f, ...)`` in traced code) or called by functions that run only traced. Code
+        of it that fails on a tracer then failed on every run in sight: a fix making it compute
+        what eager Python would breaks nothing that worked. Other modules' calls are out of sight,
+        as everywhere in this model."""
+        if info not in self._only_traced:
+            self._only_traced[info] = False  # a recursion through itself proves nothing
+            self._only_traced[info] = self._find_only_traced(info)
+        return self._only_traced[info]
+
+    def _find_only_traced(self, info: FunctionInfo) -> bool:
+        """Search for :meth:`runs_only_traced`."""
+        if not info.abstract or info.host:
+            return False
+        node = info.node
+        owner = self.index.parents.get(node)
+        if owner is None:
+            return False
+        if isinstance(node, ast.Lambda):
+            holder = self._name_parents.get(node)
+            if isinstance(holder, ast.Call) and self._traces_argument(holder, node, owner):
+                return True
+            name = next((n for n, v in owner.assigned.items() if v is node), None)
+            return name is not None and owner.bound.get(name) == 1 and self._names_only_traced(name, owner)
+        if any(self._decorator_traces(decorator, owner) for decorator in node.decorator_list):
+            return True
+        if node.decorator_list:
+            return False
+        if info.parent is not None and info.inherited >= ABSTRACT and self.runs_only_traced(info.parent):
+            return True
+        if info.is_method:  # read as `obj.method` or `self.method`: not `__call__`, its calls unseen
+            uses = self._site_index[3].get(node.name, [])
+            return (
+                not node.name.startswith("__")
+                and bool(uses)
+                and all(
+                    isinstance(use.value, ast.Name)
+                    and self._use_only_traced(use, self.scope_of_load(use.value))
+                    for use in uses
+                )
+            )
+        if _rewrapped(owner, node.name):
+            wrapper = owner.assigned[node.name]
+            transform = self.transform_of(wrapper.func, owner)  # pyright: ignore[reportAttributeAccessIssue]
+            return owner.rewrapped_def(node.name) is node and transform is not None and transform.abstract
+        return owner.bound.get(node.name) == 1 and self._names_only_traced(node.name, owner)
+
+    def _decorator_traces(self, decorator: ast.expr, scope: Scope) -> bool:
+        """Whether a decorator makes the function traced on every call: a tracing transformation
+        (``@jax.jit``, ``@partial(jax.jit, ...)``, an alias of one), or a decorator of this module
+        that returns one of its argument (``def compiled(fn): return jax.jit(fn)``)."""
+        layer = self._decorator_layer(decorator, scope)
+        if layer is not None:
+            return layer.transform.abstract
+        found = self.resolve_function(decorator, scope) if isinstance(decorator, ast.Name) else None
+        node = None if found is None or found[1] != 0 else found[0].node
+        if not isinstance(node, ast.FunctionDef) or len(node.body) != 1 or not node.args.args:
+            return False
+        result = getattr(node.body[0], "value", None)
+        if not isinstance(node.body[0], ast.Return) or not isinstance(result, ast.Call) or not result.args:
+            return False
+        transform = self.transform_of(result.func, self.index.scopes.get(node, scope))
+        first = result.args[0]
+        return (
+            transform is not None
+            and transform.abstract
+            and isinstance(first, ast.Name)
+            and first.id == node.args.args[0].arg
+        )
+
+    def _names_only_traced(self, name: str, owner: Scope) -> bool:
+        """Whether every read of the function ``owner`` binds to ``name`` hands it to a tracing
+        transformation or calls it from a function that runs only traced (and there is one)."""
+        uses = [use for use in self._loads.get(name, []) if self._resolves_to(use, owner)]
+        return bool(uses) and all(self._use_only_traced(use, self.scope_of_load(use)) for use in uses)
+
+    def _use_only_traced(self, use: ast.expr, where: Scope) -> bool:
+        """Whether one read of a function runs it traced: it is the function a tracing
+        transformation is given, or the callee of a call in code that runs only traced."""
+        holder = self._name_parents.get(use)
+        if isinstance(holder, (ast.List, ast.Tuple)):  # `lax.switch(i, [f, g], x)`
+            branches = self._name_parents.get(holder)
+            return isinstance(branches, ast.Call) and self._traces_argument(branches, holder, where)
+        if not isinstance(holder, ast.Call):
+            return False
+        if holder.func is not use:
+            return self._traces_argument(holder, use, where)
+        caller = self.function_of(where)
+        return caller is not None and self.runs_only_traced(caller)
+
+    def _traces_argument(self, call: ast.Call, argument: ast.AST, where: Scope) -> bool:
+        """Whether ``call`` runs the function ``argument`` traced: a tracing transformation or
+        ``lax`` primitive given it (directly or in a ``partial`` it is given), or a tree map
+        called from code that runs only traced."""
+        qualname = self.resolver.qualname(call.func, where)
+        if qualname in PARTIALS and call.args and call.args[0] is argument:
+            return self._result_runs_traced(call, where)
+        transform = None if qualname is None else self.transforms.get(qualname)
+        if transform is not None and transform.abstract:
+            return True
+        if transform is not None and transform.level >= NONE:  # `jax.jit(jax.grad(f))`
+            return self._result_runs_traced(call, where)
+        if qualname in TREE_MAPS or qualname == TREE_MAP:
+            caller = self.function_of(where)
+            return caller is not None and self.runs_only_traced(caller)
+        return False
+
+    def _result_runs_traced(self, call: ast.Call, where: Scope) -> bool:
+        """Whether the function ``call`` makes of its argument (``jax.grad(f)``, ``partial(f,
+        k)``) runs traced: given to a tracing transformation, or called in code that runs only
+        traced."""
+        outer = self._name_parents.get(call)
+        if not isinstance(outer, ast.Call):
+            return False
+        if outer.func is call:
+            caller = self.function_of(where)
+            return caller is not None and self.runs_only_traced(caller)
+        return self._traces_argument(outer, call, where)
+
+    def differentiated(self, info: FunctionInfo) -> bool:
+        """Whether a differentiation reaches ``info``: applied to it or to a function calling it."""
+        return _differentiated(info)
+
     def _keeps_places(self, decorator: ast.expr, scope: Scope) -> bool:
         """Whether a decorator is a transformation that passes each argument in its place
         (``@jax.jit``, ``@partial(jax.jit, static_argnames=...)``, ``@nnx.jit``)."""
@@ -2056,6 +2186,7 @@ class SemanticModel:
             and outermost.site not in info.jit_sites
             and hasattr(outermost.site, "lineno")
             and outermost.site.lineno > 0
+            and not self._jits_a_parameter(outermost.site)
         ):
             info.jit_sites.append(outermost.site)
         if _jits_bound_method(info, chain, transform.name, outermost.site):
@@ -2070,6 +2201,14 @@ class SemanticModel:
             self.enqueue(info)
 
     # ----------------------------------------------------------------- other project modules
+
+    def _jits_a_parameter(self, site: ast.AST) -> bool:
+        """Whether ``site`` is ``jax.jit(fn)`` of a parameter ``fn`` (a decorator's, a factory's):
+        every function passed in shares it, so it is no one function's to give static arguments."""
+        if not isinstance(site, ast.Call) or not site.args or not isinstance(site.args[0], ast.Name):
+            return False
+        owner = self.scope_of_load(site.args[0]).lookup(site.args[0].id)
+        return owner is not None and owner.kind == "function" and site.args[0].id in owner.params
 
     def external_function(self, expr: ast.AST, scope: Scope) -> str | None:
         """The qualified name of an imported function that may belong to the project (not a

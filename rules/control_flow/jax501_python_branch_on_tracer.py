@@ -13,6 +13,7 @@ from ..support.callsites import passes_a_string
 from ..support.explain import (
     function_name,
     next_statement,
+    safe_where_it_always_failed,
     snippet,
     static_advice,
     static_request,
@@ -83,8 +84,13 @@ class PythonBranchOnTracer(Rule):
     `jax.lax.cond` with the branches lifted into local functions taking the variables they read
     and returning those they rebind; `while` loops become `jax.lax.while_loop` carrying every
     variable the body rebinds. No fix when a variable is not defined on every path, or a body
-    holds `return`, `break`, `continue`, `yield`, `raise` or stores into containers. All of these
-    are unsafe: the branches must agree in shape and dtype, and a static flag recompiles per value.
+    holds `return`, `break`, `continue`, `yield`, `raise` or stores into containers. Safe where
+    the function only ever runs traced in this module (decorated with a transformation, rebound
+    to one, a `lax` body, a bound method given to `jax.jit`, or called only from such code): the
+    branch then raised on every run, and the rewrite computes what eager Python would. A static
+    flag also needs every call to reach the `if` (no call that worked needed it traced); a
+    `while_loop` must not be under `jax.grad`, which cannot differentiate it. Elsewhere unsafe:
+    the branches must agree in shape and dtype, and a static flag recompiles per value.
 
     ## References
     - [jax.errors.TracerBoolConversionError](https://docs.jax.dev/en/latest/errors.html#jax.errors.TracerBoolConversionError)
@@ -131,7 +137,9 @@ class PythonBranchOnTracer(Rule):
             f"Python `{keyword}` on traced `{snippet(ctx, culprit)}` in `{function_name(ctx)}` raises "
             f"{bool_error(ctx, culprit)} ({why_traced(ctx, culprit)}); {cure}",
             end=test,
-            fix=flag if flag else None if is_elif else _plan(node, ctx),
+            fix=safe_where_it_always_failed(
+                ctx, flag if flag else None if is_elif else _plan(node, ctx), node
+            ),
         )
 
     def report_string(

@@ -8,7 +8,15 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic.values import is_traced
 
-from ..support.explain import function_name, snippet, static_advice, static_request, traced_name, why_traced
+from ..support.explain import (
+    function_name,
+    safe_where_it_always_failed,
+    snippet,
+    static_advice,
+    static_request,
+    traced_name,
+    why_traced,
+)
 from ..support.lifting import fori_plan
 from ..support.staging import computed_by_numpy, numpy_advice
 
@@ -56,7 +64,8 @@ class PythonRangeOverTracer(Rule):
     `static_argnames` when it is a parameter (of the jitted function, or one its jitted caller
     passes on, as in JAX403). A bound that `jax.numpy` computes from constants alone is computed
     with NumPy instead, as in JAX403, and the loop stays a Python loop. Unsafe: every carried
-    variable must keep its shape and dtype from one iteration to the next.
+    variable must keep its shape and dtype from one iteration to the next. The `fori_loop` and
+    the static bound are safe where they are in JAX501 and JAX403 (the loop raised on every run).
 
     The fix rewrites the Example to:
     ```python
@@ -116,7 +125,7 @@ class PythonRangeOverTracer(Rule):
             f"`range({snippet(ctx, bound)})` in `{function_name(ctx)}` needs a Python int but "
             f"`{snippet(ctx, bound)}` is traced: JAX raises `TracerIntegerConversionError` "
             f"({why_traced(ctx, bound)}); {cure} `jax.lax.fori_loop` or `jax.vmap`",
-            fix=static,
+            fix=safe_where_it_always_failed(ctx, static, node),
         )
 
     def traced_bound(self, iterable: ast.expr, ctx: Context) -> ast.expr | None:
@@ -140,5 +149,5 @@ class PythonRangeOverTracer(Rule):
             f"`{snippet(ctx, bound)}` is traced: JAX raises `TracerIntegerConversionError` "
             f"({why_traced(ctx, bound)}); {cure} `jax.lax.fori_loop`",
             end=node.iter,
-            fix=staged or fori_plan(ctx, node) or static,
+            fix=staged or safe_where_it_always_failed(ctx, fori_plan(ctx, node) or static, node),
         )

@@ -9,7 +9,7 @@ from jaxlint.engine.astutil import container_display
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.fixing.plans import JaxNumpyFunction
+from jaxlint.fixing.plans import FailureRewrite, JaxNumpyFunction
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.transforms import STAGED
 from jaxlint.semantic.values import (
@@ -17,6 +17,7 @@ from jaxlint.semantic.values import (
     is_container,
     is_jax_array,
     is_mapping,
+    is_mask,
     is_static,
     is_traced,
     is_traced_array,
@@ -65,7 +66,7 @@ RAISES_ON_JVP_TRACERS = ("float(", "complex(", "math.", "np.", ".tolist(", ".tob
 
 
 @dataclass(frozen=True)
-class ElementwiseFunction(FixRequest):
+class ElementwiseFunction(FailureRewrite):
     """``max(a, b)`` -> ``jnp.maximum(a, b)``; ``a and b`` -> ``jnp.logical_and(a, b)``;
     ``not a`` -> ``jnp.logical_not(a)``: the operands, folded left by ``function``."""
 
@@ -155,8 +156,10 @@ class TracerConversion(Rule):
     tracer that remains is JAX501's to rewrite). The built-in `max`/`min` of two or more values
     become `jnp.maximum`/`jnp.minimum`, and
     `and`/`or`/`not` outside a condition become `jnp.logical_and`/`logical_or`/`logical_not`.
-    Unsafe: `jnp.maximum` propagates NaN where `max` keeps its first argument, and `a or b` gave
-    one of its operands where `jnp.logical_or` gives a boolean array. The conversions keep the
+    Safe where the function only ever runs traced (the call raised on every run), for `and`/`or`
+    only when every operand is a boolean (a comparison, a mask). Elsewhere unsafe: `jnp.maximum`
+    propagates NaN where `max` keeps its first argument, and `a or b` gave one of its operands
+    where `jnp.logical_or` gives a boolean array. The conversions keep the
     value an array: `int(x)` becomes `x.astype(int)` (`float`, `complex` and `bool` alike;
     `bool(x < y)` becomes `x < y`), `x.item()` becomes `x.reshape(())`; unsafe, because a Python
     scalar is weakly typed and a 0-d array is not (`float(x) * bf16_array` stays bfloat16,
@@ -323,7 +326,7 @@ class TracerConversion(Rule):
             node,
             f"`{operator}` calls `bool()` on traced `{snippet(ctx, culprit)}`: JAX raises "
             f"{bool_error(ctx, culprit)} ({why_traced(ctx, culprit)}); {advice}",
-            fix=None if python_call else ElementwiseFunction(f"logical_{operator}", tuple(node.values)),
+            fix=None if python_call else _logical(f"logical_{operator}", node.values, ctx),
         )
 
     def visit_UnaryOp(self, node: ast.UnaryOp, ctx: Context) -> None:
@@ -337,7 +340,7 @@ class TracerConversion(Rule):
             node,
             f"`not` calls `bool()` on traced `{snippet(ctx, node.operand)}`: JAX raises "
             f"{bool_error(ctx, node.operand)} ({why_traced(ctx, node.operand)}); {advice}",
-            fix=None if python_call else ElementwiseFunction("logical_not", (node.operand,)),
+            fix=None if python_call else _logical("logical_not", [node.operand], ctx),
         )
 
     def visit_Compare(self, node: ast.Compare, ctx: Context) -> None:
@@ -432,7 +435,24 @@ def _extremum(node: ast.Call, ctx: Context) -> ElementwiseFunction | None:
         return None
     if any(isinstance(a, ast.Starred) for a in node.args):
         return None
-    return ElementwiseFunction("maximum" if qualname == "builtins.max" else "minimum", tuple(node.args))
+    function = "maximum" if qualname == "builtins.max" else "minimum"
+    return ElementwiseFunction(function, tuple(node.args), safe=runs_only_traced(ctx))
+
+
+def _logical(function: str, operands: list[ast.expr], ctx: Context) -> ElementwiseFunction:
+    """``a and b`` -> ``jnp.logical_and(a, b)``: safe where it always failed and every operand
+    is a boolean (a comparison, a mask), of which ``and`` gives what ``logical_and`` gives."""
+    safe = runs_only_traced(ctx) and all(_boolean(operand, ctx) for operand in operands)
+    return ElementwiseFunction(function, tuple(operands), safe=safe)
+
+
+def _boolean(expr: ast.expr, ctx: Context) -> bool:
+    """Whether ``expr`` is a boolean: a comparison, ``not``, ``and``/``or`` of booleans, a mask."""
+    if isinstance(expr, ast.Compare) or (isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not)):
+        return True
+    if isinstance(expr, ast.BoolOp):
+        return all(_boolean(value, ctx) for value in expr.values)
+    return is_mask(ctx.value(expr))
 
 
 def _redundant_bool(node: ast.Call, ctx: Context) -> UnwrapBool | None:

@@ -9,11 +9,12 @@ from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.fixing.plans import FailureRewrite
 from jaxlint.semantic import measured
 from jaxlint.semantic.transforms import STAGED
 from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced, is_unknown, without_keys
 
-from ..support.explain import snippet, why_traced
+from ..support.explain import safe_where_it_always_failed, snippet, why_traced
 from ..support.library import array_method_receiver, jitted_library_call
 from ..support.staging import compile_time_eval
 from .reductions import IDENTITIES, name_reduction, only_reduction, reduction_called, reduction_of
@@ -50,7 +51,7 @@ ARRAY_METHODS = frozenset({"nonzero", "repeat"})  # methods of an array that are
 
 
 @dataclass(frozen=True)
-class StaticSize(FixRequest):
+class StaticSize(FailureRewrite):
     """Append ``size=bound`` to the call: ``bound`` is code for a static upper bound; with
     ``fill``, also ``fill_value=fill`` (the identity of the one reduction the result meets)."""
 
@@ -110,8 +111,9 @@ class DataDependentOutputSize(Rule):
     for `nonzero`/`argwhere`/`flatnonzero`/one-argument `where`/`unique`/`compress`/`extract`,
     `size=a.size` for `intersect1d`/`setdiff1d` and `size=a.size + b.size` for
     `union1d`/`setxor1d`. Unsafe: the result is padded (with `fill_value`, by default 0 for indices)
-    to that size, so its shape differs from the eager result. Indices (`nonzero`, `argwhere`,
-    `flatnonzero`, one-argument `where`) are fixed only where they meet only a sum or only a
+    to that size, so its shape differs from the eager result (safe where the function only ever
+    runs traced: the call raised on every run, and the reduction it meets sees the eager value).
+    Indices (`nonzero`, `argwhere`, `flatnonzero`, one-argument `where`) are fixed only where they meet only a sum or only a
     maximum, which padding with index 0 leaves alone: returned, counted or used to gather
     (`x[idx].sum()` would add `x[0]` once per padding slot), they get no fix. A set of values (`unique`,
     `union1d`, `intersect1d`, `setdiff1d`, `setxor1d`) is fixed only where the padding cannot
@@ -181,7 +183,7 @@ class DataDependentOutputSize(Rule):
             f"`{short}` on a traced value returns a data-dependent number of elements: JAX raises "
             f"`ConcretizationTypeError` ({why_traced(ctx, data[0])}); pass `{keyword}=`"
             f"{_and_fill(keyword)} to make the size static",
-            fix=None if method else _static_size(qualname, node, ctx),
+            fix=None if method else safe_where_it_always_failed(ctx, _static_size(qualname, node, ctx), node),
         )
 
     def check_constant(

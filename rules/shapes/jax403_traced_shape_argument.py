@@ -22,6 +22,7 @@ from jaxlint.semantic.values import (
 
 from ..support.explain import (
     is_array_parameter,
+    safe_where_it_always_failed,
     snippet,
     static_advice,
     static_request,
@@ -104,7 +105,8 @@ class TracedShapeArgument(Rule):
     under a trace every `jnp` result is a tracer) is computed with NumPy instead (`np.arange`),
     a Python value while tracing (unsafe: NumPy computes in 64-bit types).
     Unsafe: callers must then pass a hashable Python value, and each distinct value compiles
-    anew.
+    anew; safe where the parameter is the function's own, the function only ever runs traced and
+    every call reaches the failing call (every call raised, so none needed the value traced).
 
     The fix rewrites the Example to:
     ```python
@@ -173,7 +175,7 @@ class TracedShapeArgument(Rule):
             f"`{snippet(ctx, node)}` needs a concrete `{parameter}` but `{snippet(ctx, culprit)}` is traced: "
             f"{parameter} must be known while tracing, so JAX raises `{error}` "
             f"({why_traced(ctx, culprit)}); {advice}",
-            fix=fix,
+            fix=safe_where_it_always_failed(ctx, fix, node),
         )
 
     def check_staged_constant(self, node: ast.Call, ctx: Context) -> None:
@@ -256,7 +258,9 @@ class TracedShapeArgument(Rule):
                 f"slice bound `{snippet(ctx, bound)}` in `{snippet(ctx, node)}` is traced: "
                 f"{_slicing_outcome(ctx, node)} ({why_traced(ctx, bound)}); "
                 f"{self.advice(ctx, name, slicing=True, culprit=bound)}",
-                fix=_window(ctx, node) or self.mark_static(ctx, name, bound) or computed_by_numpy(ctx, bound),
+                fix=_window(ctx, node)
+                or safe_where_it_always_failed(ctx, self.mark_static(ctx, name, bound), node)
+                or computed_by_numpy(ctx, bound),
             )
             return
 

@@ -146,6 +146,44 @@ def statement_path(body: list[ast.stmt], node: ast.AST) -> list[tuple[list[ast.s
     return path
 
 
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def reached_on_every_call(ctx: Context, node: ast.AST) -> bool:
+    """Whether every call of the current function runs ``node``: it sits in a statement of the
+    body itself (not in a branch or a loop's block, nor a conditional part of an expression) that
+    no earlier ``return`` or ``raise`` can skip."""
+    function = ctx.function.node if ctx.function is not None else None
+    if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    path = statement_path(function.body, node)
+    if len(path) != 1:
+        return False
+    index = path[0][1]
+    if any(isinstance(n, (ast.Return, ast.Raise)) for s in function.body[:index] for n in own_nodes([s])):
+        return False
+    return not _conditional_part(parents(ctx), node, function.body[index])
+
+
+def _conditional_part(parent_of: dict[ast.AST, ast.AST], node: ast.AST, statement: ast.stmt) -> bool:
+    """Whether ``node`` is a part of ``statement`` that may not run: a branch of ``a if c else b``,
+    an operand after the first of ``and``/``or``, a lambda or comprehension body."""
+    child, parent = node, parent_of.get(node)
+    while parent is not None and child is not statement:
+        if isinstance(parent, ast.IfExp) and child is not parent.test:
+            return True
+        if isinstance(parent, ast.BoolOp) and child is not parent.values[0]:
+            return True
+        if isinstance(parent, COMPREHENSIONS) and child is not parent.generators[0]:
+            return True
+        if isinstance(parent, ast.comprehension) and child is not parent.iter:
+            return True
+        if isinstance(parent, FUNCTION_NODES):
+            return True
+        child, parent = parent, parent_of.get(parent)
+    return False
+
+
 def _contains(outer: ast.AST, inner: ast.AST) -> bool:
     return outer is not inner and encloses(outer, inner)
 

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 from collections.abc import Iterator
+from typing import TypeVar
 
 from jaxlint.engine.context import Context
-from jaxlint.fixing.plans import MarkStatic
+from jaxlint.fixing.plans import FailureRewrite, ForiLoop, MarkStatic, WhileLoop
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.tracing import array_parameters
-from jaxlint.semantic.transforms import ABSTRACT, NONE, PARTIALS
+from jaxlint.semantic.transforms import NONE
 from jaxlint.semantic.values import UNKNOWN, is_jax_array, is_static, is_traced
 
-from .blocks import mention_counts
+from .blocks import mention_counts, reached_on_every_call
+
+R = TypeVar("R")
 
 MAX_SNIPPET = 48
 
@@ -432,28 +436,27 @@ def shows_tracer(ctx: Context, expr: ast.expr) -> bool:
 
 
 def runs_only_traced(ctx: Context) -> bool:
-    """Whether the current function only ever runs under an abstract transformation: it is
-    decorated with one (its name never refers to the plain function), or nested in one."""
-    info = ctx.function
-    while info is not None:
-        node = info.node
-        scope = ctx.model.index.parents.get(node)
-        decorators = [] if isinstance(node, ast.Lambda) else node.decorator_list
-        for decorator in decorators:
-            target = decorator
-            if (
-                isinstance(decorator, ast.Call)
-                and decorator.args
-                and ctx.model.qualname(decorator.func, scope) in PARTIALS  # pyright: ignore[reportArgumentType]
-            ):
-                target = decorator.args[0]
-            transform = ctx.model.transform_of(target, scope)  # pyright: ignore[reportArgumentType]
-            if transform is not None and transform.abstract:
-                return True
-        if info.parent is None or info.inherited < ABSTRACT:
-            return False
-        info = info.parent
-    return False
+    """Whether the current function only ever runs traced, as far as this module shows (see
+    :meth:`SemanticModel.runs_only_traced`): code of it that fails on a tracer always failed."""
+    return ctx.function is not None and ctx.model.runs_only_traced(ctx.function)
+
+
+def safe_where_it_always_failed(ctx: Context, request: R, node: ast.AST) -> R:
+    """``request`` (a plan with a ``safe`` field), made safe where the code it rewrites failed
+    on every run in sight, so the rewrite breaks nothing that worked: the function only ever runs
+    traced (:func:`runs_only_traced`). A loop made a ``lax`` loop must also not be under
+    reverse-mode differentiation, which JAX cannot take through one with traced bounds. A
+    parameter made static must be the function's own, and every call must reach ``node``: no call
+    that worked then needed it traced."""
+    if not isinstance(request, FailureRewrite) or not runs_only_traced(ctx):
+        return request
+    if isinstance(request, (WhileLoop, ForiLoop)) and ctx.model.differentiated(ctx.function):  # pyright: ignore[reportArgumentType]
+        return request
+    if isinstance(request, MarkStatic) and (
+        request.function is not None or not reached_on_every_call(ctx, node)
+    ):
+        return request
+    return dataclasses.replace(request, safe=True)
 
 
 def prints_alike_at_run_time(ctx: Context, expr: ast.expr) -> bool:

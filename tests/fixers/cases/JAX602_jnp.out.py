@@ -30,9 +30,38 @@ def with_out(x, buffer):
 
 
 def helper(x):
-    return np.maximum(x, 0.0)  # no fix
+    return jnp.maximum(x, 0.0)  # fixed: only jitted code calls it
 
 
 @jax.jit
 def calls_helper(x):
     return helper(x) + 1.0
+
+
+def also_eager(x):
+    return np.minimum(x, 0.0)  # no fix: it also runs eagerly, where NumPy worked
+
+
+@jax.jit
+def calls_also_eager(x):
+    return also_eager(x) + 1.0
+
+
+print(also_eager(np.ones(2)))
+
+
+def scan_body(carry, x):
+    return carry + jnp.sin(x), None  # fixed: a `lax.scan` body
+
+
+def run_scan(xs):
+    return jax.lax.scan(scan_body, 0.0, xs)
+
+
+class Model:
+    def apply(self, x):
+        return jnp.cos(x)  # fixed: jitted as a bound method
+
+
+model = Model()
+apply_jitted = jax.jit(model.apply)

@@ -1,0 +1,83 @@
+# fix: safe
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+
+
+@jax.jit
+def clip_positive(x):
+    if x.sum() > 0:  # fixed: every run is traced, and every run raised here
+        return x
+    return -x
+
+
+def body(carry, x):
+    if x > 0:  # fixed: a `lax.scan` body only ever runs traced
+        carry = carry + x
+    return carry, x
+
+
+def scan_positive(xs):
+    return jax.lax.scan(body, 0.0, xs)
+
+
+def leaky(x):
+    if x > 0:  # no fix (unsafe): it also runs eagerly below, where the `if` worked
+        return x
+    return 0.1 * x
+
+
+leaky_jit = jax.jit(leaky)
+print(leaky(1.0))
+
+
+@jax.jit
+def forward(x, training):
+    if training:  # fixed: every call reaches this `if` and raised
+        return x * 0.5
+    return x
+
+
+@jax.jit
+def maybe_pad(x, n, pad):
+    if x.ndim == 1:
+        if pad:  # no fix (unsafe): calls that do not reach it worked with a traced `pad`
+            return x + n
+    return x * n
+
+
+@jax.jit
+def halve(x):
+    while x.sum() > 1.0:  # fixed: jitted, and not differentiated
+        x = x / 2
+    return x
+
+
+def halve_differentiated(x):
+    while x > 1.0:  # no fix (unsafe): `jax.grad` cannot differentiate a `while_loop`
+        x = x / 2
+    return x
+
+
+halve_grad = jax.jit(jax.grad(halve_differentiated))
+
+
+@partial(jax.jit, static_argnames=("mode",))
+def either(x, y, mode):
+    both = x > 0 and y > 0  # fixed: comparisons, of which `and` is `logical_and`
+    return both, max(x, y)  # fixed: `max` raised on every run
+
+
+@jax.jit
+def first_of(x, y):
+    return x or y  # no fix (unsafe): `or` gave an operand, `logical_or` a boolean
+
+
+def compiled(fn):
+    return jax.jit(fn)
+
+
+@compiled
+def sized(x, n):
+    return x + jnp.zeros(n)  # no fix: the `jax.jit` in `compiled` serves every function it wraps
