@@ -1965,12 +1965,33 @@ class SemanticModel:
         if isinstance(holder, (ast.List, ast.Tuple)):  # `lax.switch(i, [f, g], x)`
             branches = self._name_parents.get(holder)
             return isinstance(branches, ast.Call) and self._traces_argument(branches, holder, where)
+        if isinstance(holder, ast.Return):  # `return step` from a factory
+            factory = self.function_of(where)
+            return factory is not None and self._results_run_traced(factory)
         if not isinstance(holder, ast.Call):
             return False
         if holder.func is not use:
             return self._traces_argument(holder, use, where)
         caller = self.function_of(where)
         return caller is not None and self.runs_only_traced(caller)
+
+    def _results_run_traced(self, factory: FunctionInfo) -> bool:
+        """Whether every call of ``factory`` this module makes hands its result to a tracing
+        transformation (``step = jax.jit(make_step(0.1))``), or calls it in traced code."""
+        node = factory.node
+        owner = self.index.parents.get(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or owner is None:
+            return False
+        if node.decorator_list or owner.bound.get(node.name) != 1:
+            return False
+        uses = [use for use in self._loads.get(node.name, []) if self._resolves_to(use, owner)]
+        calls = [self._name_parents.get(use) for use in uses]
+        return bool(uses) and all(
+            isinstance(call, ast.Call)
+            and call.func is use
+            and self._result_runs_traced(call, self.scope_of_load(use))
+            for use, call in zip(uses, calls, strict=True)
+        )
 
     def _traces_argument(self, call: ast.Call, argument: ast.AST, where: Scope) -> bool:
         """Whether ``call`` runs the function ``argument`` traced: a tracing transformation or

@@ -84,3 +84,27 @@ def compiled(fn):
 @compiled
 def sized(x, n):
     return x + jnp.zeros(n)  # no fix: the `jax.jit` in `compiled` serves every function it wraps
+
+
+def make_step(scale):
+    def step(x):
+        # fixed: the factory's every result is jitted
+        return jnp.where(x > 0, x * scale, x)
+
+    return step
+
+
+step_fn = jax.jit(make_step(2.0))
+
+
+def make_rule(scale):
+    def rule(x):
+        if x > 0:  # no fix (unsafe): one result of the factory runs eagerly
+            return x * scale
+        return x
+
+    return rule
+
+
+eager_rule = make_rule(1.0)
+jitted_rule = jax.jit(make_rule(2.0))
