@@ -25,7 +25,7 @@ SOURCE = textwrap.dedent(
         print("x:", x)  # keep this comment
         y = jnp.zeros(3)
         y[0] = x.sum()
-        return y, jnp.zeros(n)
+        return y, (jnp.zeros(n) if x.ndim == 1 else y)  # a static `n` only on one path: unsafe
     """
 )
 FIXED_SAFE = SOURCE.replace('print("x:", x)', 'jax.debug.print("x: {}", x)').replace(

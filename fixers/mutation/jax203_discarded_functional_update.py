@@ -16,7 +16,7 @@ class AssignFunctionalUpdate(Fixer[AssignBack]):
     """Safe: the statement had no effect; assigned back, it performs the update that was meant.
     Unsafe where the array is a leaf the function cannot assign into: the update goes into a new
     local name, or a new record bound to the owner's name, which holders of the old leaf or
-    record outside the function do not see."""
+    record outside the function do not see (safe where the request says none exist)."""
 
     code = "JAX203"
 
@@ -30,14 +30,18 @@ class AssignFunctionalUpdate(Fixer[AssignBack]):
         if request.record is not None:
             code, imports = assign_update(doc, site.scope, "", snippet.code_of(call), request.record)
             title = f"Rebuild `{request.record.owner}` around the update"
-            return doc.fix(Applicability.UNSAFE, title, [snippet.replace_code(code), *imports])
+            return doc.fix(_applicability(request), title, [snippet.replace_code(code), *imports])
         if request.leaf is None:
             code = f"{snippet.code_of(array)} = {snippet.code_of(call)}"
             return doc.fix(Applicability.SAFE, "Assign the update back", [snippet.replace_code(code)])
         code, reads = assign_update(doc, site.scope, "", snippet.code_of(call), None, request.leaf)
         return doc.fix(
-            Applicability.UNSAFE,
+            _applicability(request),
             "Assign the update to a new name",
             [snippet.replace_code(code), *reads],
             site.scope,
         )
+
+
+def _applicability(request: AssignBack) -> Applicability:
+    return Applicability.SAFE if request.safe else Applicability.UNSAFE

@@ -323,7 +323,7 @@ class SemanticModel:
         # of those, the `jax.custom_vjp` ones: forward-mode differentiation rejects them
         self.custom_vjps: set[FunctionInfo] = set()
         self._sighted_calls: dict[FunctionInfo, list[tuple[ast.Call, Scope]] | None] = {}
-        self._only_traced: dict[FunctionInfo, bool] = {}  # see runs_only_traced
+        self._only_traced: dict[tuple[FunctionInfo, bool], bool] = {}  # see runs_only_traced
         self.memo: dict[object, Any] = {}  # scratch space for what rules' support code derives
         # their rules (`f.defvjp(fwd, bwd)`, `@f.defjvp`): (the function, its rules, the site)
         self._derivative_rules: list[tuple[ast.expr, tuple[ast.expr, ...], Scope, ast.AST]] = []
@@ -1887,13 +1887,23 @@ class SemanticModel:
         of it that fails on a tracer then failed on every run in sight: a fix making it compute
         what eager Python would breaks nothing that worked. Other modules' calls are out of sight,
         as everywhere in this model."""
-        if info not in self._only_traced:
-            self._only_traced[info] = False  # a recursion through itself proves nothing
-            self._only_traced[info] = self._find_only_traced(info)
-        return self._only_traced[info]
+        return self._only_traced_memo(info, fresh=False)
 
-    def _find_only_traced(self, info: FunctionInfo) -> bool:
-        """Search for :meth:`runs_only_traced`."""
+    def entered_only_by_transforms(self, info: FunctionInfo) -> bool:
+        """Whether every run of ``info`` this module shows is entered through a transformation
+        that traces it (as :meth:`runs_only_traced`, without direct calls from traced code): its
+        arguments are then pytrees the transformation rebuilt, which no caller holds."""
+        return self._only_traced_memo(info, fresh=True)
+
+    def _only_traced_memo(self, info: FunctionInfo, fresh: bool) -> bool:
+        key = (info, fresh)
+        if key not in self._only_traced:
+            self._only_traced[key] = False  # a recursion through itself proves nothing
+            self._only_traced[key] = self._find_only_traced(info, fresh)
+        return self._only_traced[key]
+
+    def _find_only_traced(self, info: FunctionInfo, fresh: bool) -> bool:
+        """Search for :meth:`runs_only_traced` (``fresh``: :meth:`entered_only_by_transforms`)."""
         if not info.abstract or info.host:
             return False
         node = info.node
@@ -1905,12 +1915,17 @@ class SemanticModel:
             if isinstance(holder, ast.Call) and self._traces_argument(holder, node, owner):
                 return True
             name = next((n for n, v in owner.assigned.items() if v is node), None)
-            return name is not None and owner.bound.get(name) == 1 and self._names_only_traced(name, owner)
+            return (
+                name is not None
+                and owner.bound.get(name) == 1
+                and self._names_only_traced(name, owner, fresh)
+            )
         if any(self._decorator_traces(decorator, owner) for decorator in node.decorator_list):
             return True
         if node.decorator_list:
             return False
-        if info.parent is not None and info.inherited >= ABSTRACT and self.runs_only_traced(info.parent):
+        parent = info.parent
+        if not fresh and parent is not None and info.inherited >= ABSTRACT and self.runs_only_traced(parent):
             return True
         if info.is_method:  # read as `obj.method` or `self.method`: not `__call__`, its calls unseen
             uses = self._site_index[3].get(node.name, [])
@@ -1919,7 +1934,7 @@ class SemanticModel:
                 and bool(uses)
                 and all(
                     isinstance(use.value, ast.Name)
-                    and self._use_only_traced(use, self.scope_of_load(use.value))
+                    and self._use_only_traced(use, self.scope_of_load(use.value), fresh)
                     for use in uses
                 )
             )
@@ -1927,7 +1942,7 @@ class SemanticModel:
             wrapper = owner.assigned[node.name]
             transform = self.transform_of(wrapper.func, owner)  # pyright: ignore[reportAttributeAccessIssue]
             return owner.rewrapped_def(node.name) is node and transform is not None and transform.abstract
-        return owner.bound.get(node.name) == 1 and self._names_only_traced(node.name, owner)
+        return owner.bound.get(node.name) == 1 and self._names_only_traced(node.name, owner, fresh)
 
     def _decorator_traces(self, decorator: ast.expr, scope: Scope) -> bool:
         """Whether a decorator makes the function traced on every call: a tracing transformation
@@ -1952,15 +1967,17 @@ class SemanticModel:
             and first.id == node.args.args[0].arg
         )
 
-    def _names_only_traced(self, name: str, owner: Scope) -> bool:
+    def _names_only_traced(self, name: str, owner: Scope, fresh: bool) -> bool:
         """Whether every read of the function ``owner`` binds to ``name`` hands it to a tracing
-        transformation or calls it from a function that runs only traced (and there is one)."""
+        transformation or (not ``fresh``) calls it from a function that runs only traced (and
+        there is one)."""
         uses = [use for use in self._loads.get(name, []) if self._resolves_to(use, owner)]
-        return bool(uses) and all(self._use_only_traced(use, self.scope_of_load(use)) for use in uses)
+        return bool(uses) and all(self._use_only_traced(use, self.scope_of_load(use), fresh) for use in uses)
 
-    def _use_only_traced(self, use: ast.expr, where: Scope) -> bool:
+    def _use_only_traced(self, use: ast.expr, where: Scope, fresh: bool) -> bool:
         """Whether one read of a function runs it traced: it is the function a tracing
-        transformation is given, or the callee of a call in code that runs only traced."""
+        transformation is given, or (not ``fresh``) the callee of a call in code that runs only
+        traced."""
         holder = self._name_parents.get(use)
         if isinstance(holder, (ast.List, ast.Tuple)):  # `lax.switch(i, [f, g], x)`
             branches = self._name_parents.get(holder)
@@ -1973,7 +1990,7 @@ class SemanticModel:
         if holder.func is not use:
             return self._traces_argument(holder, use, where)
         caller = self.function_of(where)
-        return caller is not None and self.runs_only_traced(caller)
+        return not fresh and caller is not None and self.runs_only_traced(caller)
 
     def _results_run_traced(self, factory: FunctionInfo) -> bool:
         """Whether every call of ``factory`` this module makes hands its result to a tracing

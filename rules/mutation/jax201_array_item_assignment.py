@@ -18,6 +18,7 @@ from ..support.arrays import (
     dict_entry,
     held_by_record_or_pytree,
     keeps_dtype,
+    leaf_rewrite_is_safe,
     local_leaf,
     passed_array,
     pytree_update,
@@ -95,6 +96,10 @@ class ArrayItemAssignment(Rule):
     array of the function around, updated in a nested helper that function only calls directly
     (the same trace), is declared `nonlocal` and rebound, so the code around sees the update
     as it would have seen the in-place one (unsafe: other names holding it keep the old array).
+    The pytree forms are safe in a function entered only through transformations that trace it
+    (`@jax.jit`, `jax.jit(f)`, a `lax` body; not a helper called directly): the write raised on
+    every run, the transformation hands the function pytrees of its own that no caller holds, and
+    no other name in the function holds the pytree or a part of it.
 
     ## References
     - [JAX: Common gotchas, in-place updates](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#in-place-updates)
@@ -174,13 +179,14 @@ class ArrayItemAssignment(Rule):
         if not assignable(target.value):
             return None  # `(a or b)[i] = v`: nothing to assign the updated array to
         if held_by_record_or_pytree(ctx, target.value):
+            safe = leaf_rewrite_is_safe(ctx, target.value) and (not mask or keeps_dtype(node.value))
             if dict_entry(ctx, target.value):
-                return FunctionalSet(use_where=mask, safe=False)  # `params["b"] = params["b"].at[0].set(v)`
+                return FunctionalSet(use_where=mask, safe=safe)  # `params["b"] = params["b"].at[0].set(v)`
             record = record_field(ctx, target.value)  # `state.x = ...` fails: a new record instead
             if record is not None:
-                return FunctionalSet(use_where=mask, safe=False, record=record)
+                return FunctionalSet(use_where=mask, safe=safe, record=record)
             leaf = local_leaf(ctx, node, target.value)
-            return FunctionalSet(use_where=mask, safe=False, leaf=leaf) if leaf else None
+            return FunctionalSet(use_where=mask, safe=safe, leaf=leaf) if leaf else None
         if isinstance(target.value, ast.Name) and not is_local_name(ctx, target.value.id):
             # `x = ...` would make a global or closed-over `x` local
             leaf = closed_over(ctx, target.value) or local_leaf(ctx, node, target.value)

@@ -17,6 +17,7 @@ from ..support.arrays import (
     closed_over,
     dict_entry,
     held_by_record_or_pytree,
+    leaf_rewrite_is_safe,
     local_leaf,
     pytree_update,
     rebinding_advice,
@@ -91,7 +92,7 @@ class ArrayAugmentedAssignment(Rule):
     a leaf the function cannot assign into (`pair[1][i] += v`, a global array) goes into a new
     local name read by the rest of the function, under JAX201's conditions (unsafe); an array
     of the function around a helper it only calls directly is declared `nonlocal` and rebound,
-    as in JAX201 (unsafe).
+    as in JAX201 (unsafe). The pytree forms are safe where they are in JAX201.
 
     ## References
     - [JAX: Common gotchas, array updates with other operations](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#array-updates-with-other-operations)
@@ -122,19 +123,20 @@ class ArrayAugmentedAssignment(Rule):
             else rebinding_advice(ctx, target.value, updated)
         )
         record = record_field(ctx, target.value) if in_pytree else None
+        rebuilt_safely = (
+            leaf_rewrite_is_safe(ctx, target.value) if in_pytree else rewrite_is_safe(ctx, target.value)
+        )
         fix = FunctionalUpdate(
             method,
-            safe=not in_pytree
-            and rewrite_is_safe(ctx, target.value)
-            and (method == "set" or static_index(ctx, target.slice)),
+            safe=rebuilt_safely and (method == "set" or static_index(ctx, target.slice)),
             record=record,
         )
         unfixable = in_pytree and not dict_entry(ctx, target.value) and record is None
         if unfixable or (record is None and not _rebindable(ctx, target.value)):
-            leaf = (None if unfixable else closed_over(ctx, target.value)) or local_leaf(
-                ctx, node, target.value
-            )
-            fix = dataclasses.replace(fix, safe=False, leaf=leaf) if leaf else None
+            closure = None if unfixable else closed_over(ctx, target.value)
+            leaf = closure or local_leaf(ctx, node, target.value)
+            safe = fix.safe and closure is None and in_pytree
+            fix = dataclasses.replace(fix, safe=safe, leaf=leaf) if leaf else None
         ctx.report(
             node,
             f"`{base}[{index}] {_operator(node.op)}= ...` raises `TypeError`: JAX arrays are immutable "

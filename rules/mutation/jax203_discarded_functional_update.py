@@ -13,7 +13,14 @@ from jaxlint.semantic import api
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.values import is_traced, record_kind
 
-from ..support.arrays import closed_over, local_leaf, pytree_update, rebinding_advice, record_field
+from ..support.arrays import (
+    closed_over,
+    leaf_rewrite_is_safe,
+    local_leaf,
+    pytree_update,
+    rebinding_advice,
+    record_field,
+)
 from ..support.blocks import is_local_name
 from ..support.explain import snippet
 from ..support.lifetimes import is_self, method_runs_on_outer_object, outlives_trace, self_outlives_trace
@@ -27,6 +34,7 @@ class AssignBack(FixRequest):
 
     leaf: LocalLeaf | ClosedOver | None = None
     record: RecordField | None = None
+    safe: bool = True  # a new record or local name: no holder outside the function keeps the old
 
 
 class DiscardedFunctionalUpdate(Rule):
@@ -68,7 +76,7 @@ class DiscardedFunctionalUpdate(Rule):
     item goes into a new local name that the function's later reads take, under JAX201's
     conditions; an array of the function around a helper it only calls directly is declared
     `nonlocal` and rebound, as in JAX201. These are unsafe: holders outside the function keep
-    the old array; else no fix.
+    the old array (safe where JAX201 says no such holder exists); else no fix.
 
     ## References
     - [jax.numpy.ndarray.at](https://docs.jax.dev/en/latest/_autosummary/jax.numpy.ndarray.at.html)
@@ -220,9 +228,12 @@ def _request(ctx: Context, statement: ast.Expr, array: ast.expr) -> AssignBack |
         return AssignBack()
     record = record_field(ctx, array)
     if record is not None:
-        return AssignBack(record=record)
-    leaf = closed_over(ctx, array) or local_leaf(ctx, statement, array)
-    return AssignBack(leaf) if leaf is not None else None
+        return AssignBack(record=record, safe=leaf_rewrite_is_safe(ctx, array))
+    closure = closed_over(ctx, array)
+    if closure is not None:
+        return AssignBack(closure, safe=False)
+    leaf = local_leaf(ctx, statement, array)
+    return AssignBack(leaf, safe=leaf_rewrite_is_safe(ctx, array)) if leaf is not None else None
 
 
 def _assignable(ctx: Context, array: ast.expr) -> bool:

@@ -440,6 +440,33 @@ def rewrite_is_safe(ctx: Context, base: ast.expr) -> bool:
     return not _aliased(ctx, function.node, base.id)
 
 
+def leaf_rewrite_is_safe(ctx: Context, base: ast.expr) -> bool:
+    """Whether writing an updated leaf back into its pytree here (a new dict entry, record or
+    local name) keeps the program's meaning: the function is entered only through
+    transformations that trace it (an in-place write raised on every run in sight, and they hand
+    it pytrees of their own, which no caller holds), and the pytree is a parameter that no other
+    name in the function holds, nor any part of it (``b = params["b"]`` would keep the old leaf)."""
+    function = ctx.function
+    root = path_root(base)
+    if function is None or root is None or not ctx.model.entered_only_by_transforms(function):
+        return False
+    params = [p.arg for p in function.param_nodes()]
+    if function.is_method and params and root == params[0]:
+        return False  # `self`: the object the method is bound to outlives the call
+    untouched = root in params and function.scope.bound.get(root) == 1
+    return untouched and not _aliased(ctx, function.node, root) and not _part_held(function.node, root)
+
+
+def _part_held(function: ast.AST, name: str) -> bool:
+    """Whether ``function`` binds a name to a part of ``name`` (``b = params["b"]``, ``w = state.w``)."""
+    return any(
+        isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr))
+        and isinstance(node.value, (ast.Subscript, ast.Attribute))
+        and path_root(node.value) == name
+        for node in ast.walk(function)
+    )
+
+
 def _aliased(ctx: Context, function: ast.AST, name: str) -> bool:
     key = ("aliased", function, name)
     cached = ctx.memo.get(key)
