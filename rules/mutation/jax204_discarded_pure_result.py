@@ -49,6 +49,7 @@ UPDATING_FUNCTIONS = frozenset(
         "optax.incremental_update",
         "optax.periodic_update",
         "equinox.tree_at",
+        "equinox.nn.inference_mode",
         "dataclasses.replace",
     }
 )
@@ -57,6 +58,8 @@ SOURCE_POSITIONS = {"equinox.tree_at": 1, "jax.tree_util.tree_map": 1, "jax.tree
 # maps over a pytree: pure when the function mapped is (a lambda of arithmetic and jax.numpy)
 TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map"})
 PURE_MODULES = ("jax.numpy.", "jax.lax.", "jax.nn.")
+TRAIN_STATE = "flax.training.train_state.TrainState"
+TRAIN_STATE_CREATE = f"{TRAIN_STATE}.create"
 # methods of flax's `TrainState` and struct dataclasses that return an updated copy
 RECORD_UPDATES = frozenset({"apply_gradients", "replace"})
 # methods that return an updated copy whatever the receiver: only a NamedTuple has `_replace`
@@ -87,11 +90,12 @@ class DiscardedPureResult(Rule):
     Finds a call that computes an updated version of a value, used as a statement so the result
     is thrown away while the code goes on reading the old value: `jnp.clip(x, -1, 1)` and other
     `jax.numpy` functions that transform their first argument, `jax.random.split(key)`, optax's
-    `apply_updates`, `equinox.tree_at`, `dataclasses.replace`, a NamedTuple's `_replace`, or a method of a JAX array that returns a new one (`g.clip(-1.0, 1.0)`,
-    `x.astype(jnp.float32)`), or `state.apply_gradients(...)`/`.replace(...)` on a traced pytree
-    argument of a compiled function (a flax `TrainState`). A lone call whose input is not read again, a call in a `try` or
-    under `pytest.raises`, and tests (where a call is often made to see that it runs) are left
-    alone.
+    `apply_updates`, `equinox.tree_at`, `equinox.nn.inference_mode`, `dataclasses.replace`, a
+    NamedTuple's `_replace`, or a method of a JAX array that returns a new one
+    (`g.clip(-1.0, 1.0)`, `x.astype(jnp.float32)`), or `state.apply_gradients(...)`/`.replace(...)`
+    on a flax `TrainState` (made by `TrainState.create`, or a traced pytree argument of a
+    compiled function). A lone call whose input is not read again, a call in a `try` or under
+    `pytest.raises`, and tests (where a call is often made to see that it runs) are left alone.
 
     ## Why is this bad?
     JAX arrays are immutable and these functions change nothing: they return a new value. Called
@@ -173,6 +177,13 @@ class DiscardedPureResult(Rule):
                 f"`{snippet(ctx, call)}` returns an updated copy of traced `{snippet(ctx, func.value)}` "
                 f"(a pytree argument of the compiled function: nothing done to it reaches the caller)"
             )
+        elif (
+            isinstance(func, ast.Attribute) and func.attr in RECORD_UPDATES and _train_state(ctx, func.value)
+        ):
+            what = (
+                f"`{snippet(ctx, call)}` returns an updated copy of the `TrainState` "
+                f"`{snippet(ctx, func.value)}` (a frozen dataclass) and changes nothing"
+            )
         else:
             return
         if not _read_afterwards(ctx, node, _source(call, qualname)):
@@ -180,6 +191,23 @@ class DiscardedPureResult(Rule):
         ctx.report(
             node, f"{what}: its result is thrown away here; assign it, {_assignment(ctx, call, qualname)}"
         )
+
+
+def _train_state(ctx: Context, expr: ast.expr) -> bool:
+    """Whether ``expr`` names a flax ``TrainState``: bound once to ``TrainState.create(...)``
+    (flax's class, or a class of this module derived from it)."""
+    owner = ctx.scope.lookup(expr.id) if isinstance(expr, ast.Name) else None
+    value = None if owner is None else owner.single_value(expr.id)  # pyright: ignore[reportAttributeAccessIssue]
+    if (
+        not isinstance(value, ast.Call)
+        or not isinstance(value.func, ast.Attribute)
+        or value.func.attr != "create"
+    ):
+        return False
+    if ctx.qualname(value.func) == TRAIN_STATE_CREATE:
+        return True
+    cls = ctx.model.class_named(value.func.value, owner) if owner is not None else None
+    return cls is not None and any(ctx.qualname(base) == TRAIN_STATE for base in cls.bases)
 
 
 def _pure_lambda(ctx: Context, function: ast.expr) -> bool:
@@ -250,12 +278,13 @@ def _read_afterwards(ctx: Context, statement: ast.stmt, source: ast.expr | None)
     the code goes on with the old value (a lone call is more often made to see that it runs)."""
     if not isinstance(source, ast.Name):
         return False
-    scope = ctx.function.node if ctx.function is not None else ctx.model.tree
+    scope = ctx.scope.function.node  # the function around (or the module), traced or not
     return any(
         isinstance(n, ast.Name)
         and n.id == source.id
         and isinstance(n.ctx, ast.Load)
-        and (n.lineno, n.col_offset) > (statement.end_lineno or statement.lineno, 0)
+        and (n.lineno, n.col_offset)
+        >= (statement.end_lineno or statement.lineno, statement.end_col_offset or 0)
         for n in ast.walk(scope)
     )
 
