@@ -146,6 +146,51 @@ def statement_path(body: list[ast.stmt], node: ast.AST) -> list[tuple[list[ast.s
     return path
 
 
+def assigned_before(ctx: Context, node: ast.AST, name: str) -> ast.expr | None:
+    """The value ``name`` holds where ``node`` runs, in straight-line code: the last statement
+    before it that binds ``name`` is a plain ``name = value`` in the body of its function (or
+    module) or in a ``try``/``with`` block on the way to ``node`` (blocks that always run); None
+    where ``node`` is in a branch or a loop, or the binding before it is of another kind."""
+    function = ctx.scope.function.node
+    body = (
+        function.body if isinstance(function, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef)) else None
+    )
+    path = statement_path(body, node) if body is not None else []
+    if not path:
+        return None
+    for depth in range(len(path) - 1, -1, -1):
+        block, index = path[depth]
+        if depth > 0 and not _always_entered(path[depth - 1][0][path[depth - 1][1]], block):
+            return None
+        for statement in reversed(block[:index]):
+            if isinstance(statement, ast.Assign) and [_target_name(t) for t in statement.targets] == [name]:
+                return statement.value
+            if _binds(statement, name):
+                return None
+    return None
+
+
+def _always_entered(statement: ast.stmt, block: list[ast.stmt]) -> bool:
+    """Whether ``block`` of ``statement`` runs whenever the statement does: a ``try`` or ``with`` body."""
+    return isinstance(statement, (ast.Try, ast.With, ast.AsyncWith)) and block is statement.body
+
+
+def _binds(statement: ast.stmt, name: str) -> bool:
+    """Whether ``statement`` binds ``name`` in its own scope, any way (not in a nested def)."""
+    for node in own_nodes([statement]):
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            return True
+        if isinstance(node, ast.alias) and (node.asname or node.name.split(".")[0]) == name:
+            return True
+    return False
+
+
+def _target_name(target: ast.expr) -> str | None:
+    return target.id if isinstance(target, ast.Name) else None
+
+
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 

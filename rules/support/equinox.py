@@ -9,6 +9,8 @@ from jaxlint.engine.context import Context
 from jaxlint.semantic import measured
 from jaxlint.semantic.values import instance_classes, refs
 
+from .blocks import assigned_before
+
 DEPTH = 3  # names followed to their single binding
 
 
@@ -20,6 +22,8 @@ def function_leaf_module(ctx: Context, expr: ast.expr, depth: int = 0) -> tuple[
     if isinstance(expr, ast.Name) and depth < DEPTH:
         owner = ctx.scope.lookup(expr.id)
         value = None if owner is None else owner.single_value(expr.id)
+        if value is None and owner is ctx.scope.function:
+            value = assigned_before(ctx, expr, expr.id)  # `model = MLP(...)`, rebound after
         rejected = measured.jit_rejected_layers()
         if (
             isinstance(value, ast.Call)
