@@ -1051,6 +1051,16 @@ def key_parameter(call: Call) -> str | None:
     return None
 
 
+def dtype_kind(call: Call) -> str | None:
+    """The one kind of ``dtype`` a sampler takes, where it takes one and rejects the other:
+    ``"float"`` (``uniform(key, dtype=jnp.int32)`` raises) or ``"int"`` (``randint``)."""
+    if "dtype" not in call.signature.parameters:
+        return None
+    takes = {kind: succeeds(lambda d=dtype: call.run({"dtype": d})) for kind, dtype in DTYPE_KINDS.items()}
+    accepted = [kind for kind, ok in takes.items() if ok]
+    return accepted[0] if len(accepted) == 1 else None
+
+
 def consumes_key(call: Call, name: str) -> tuple[bool | None, bool | None]:
     """(dynamic, static): whether the call consumes its key, by calling it twice on one key with
     the reuse checker on, and by the checker's signature of the traced call."""
@@ -1148,6 +1158,9 @@ def _answers_otherwise(found: Call, traced_answer: Any) -> bool:
 # ---------------------------------------------------------------------------- the run
 
 
+DTYPE_KINDS = {"float": jnp.float32, "int": jnp.int32}
+
+
 @dataclass
 class Report:
     measured: dict[str, Measured] = field(default_factory=dict)
@@ -1162,6 +1175,7 @@ class Report:
     numpy_misanswers: list[str] = field(default_factory=list)  # a static answer unlike the eager one
     numpy_unknown: dict[str, str] = field(default_factory=dict)
     no_key: list[str] = field(default_factory=list)
+    dtype_kinds: dict[str, str] = field(default_factory=dict)  # sampler -> the one dtype kind it takes
 
 
 def module_of(qualname: str) -> str:
@@ -1222,6 +1236,9 @@ def run(only: Sequence[str] = (), verbose: bool = False) -> Report:
                     report.key_disagreements.append(f"{qualname}: reuse check {dynamic}, signature {static}")
                     continue
                 (report.consumes if dynamic else report.keeps).append(qualname)
+                kind = dtype_kind(result.call)
+                if kind is not None:
+                    report.dtype_kinds[qualname] = kind
     for qualname in sorted(numpy_names):
         try:
             with time_limit(SECONDS_PER_FUNCTION):
@@ -1295,6 +1312,7 @@ def to_json(report: Report) -> dict[str, Any]:
             "consumes": sorted(report.consumes),
             "does_not_consume": sorted(report.keeps),
             "takes_no_key": sorted(report.no_key),
+            "dtype_kind": dict(sorted(report.dtype_kinds.items())),
         },
         "numpy": {
             "rejects_tracer": dict(sorted(report.numpy_rejects.items())),

@@ -279,6 +279,13 @@ def key_consumers() -> frozenset[str]:
     return frozenset(_data()["keys"]["consumes"])
 
 
+@cache
+def sampler_dtype_kinds() -> dict[str, str]:
+    """The ``jax.random`` samplers that take one kind of ``dtype`` only, and that kind
+    (measured: ``uniform`` raises ``ValueError`` on an integer dtype, ``randint`` on a float)."""
+    return dict(_data()["keys"].get("dtype_kind", {}))
+
+
 def consumes_key(qualname: str) -> bool | None:
     """Whether a ``jax.random`` function consumes the key it is given (a second use of the key
     raises ``KeyReuseError`` under ``jax.debug_key_reuse``); None when it takes no key or was not

@@ -156,7 +156,7 @@ def _complex(node: ast.expr) -> bool:
 def _call_kind(model: SemanticModel, call: ast.Call, scope: Scope) -> DtypeKind | None:
     func = call.func
     if isinstance(func, ast.Attribute) and func.attr == "astype" and call.args:
-        return _named_kind(model, call.args[0], scope)
+        return named_dtype_kind(model, call.args[0], scope)
     qualname = model.qualname(func, scope)
     if qualname is None:
         return None
@@ -183,7 +183,7 @@ def _constructor_kind(model: SemanticModel, call: ast.Call, scope: Scope, qualna
     if dtype is None and len(call.args) > position:
         dtype = call.args[position]
     if dtype is not None:
-        return _named_kind(model, dtype, scope)
+        return named_dtype_kind(model, dtype, scope)
     if qualname in FLOAT_BY_DEFAULT:
         return DtypeKind("float", False)
     if qualname in ("jax.numpy.array", "jax.numpy.asarray") and call.args:
@@ -215,7 +215,7 @@ def _literal_data_kind(data: ast.expr) -> DtypeKind | None:
     return DtypeKind(max(numbers, key=ORDER.index), False)
 
 
-def _named_kind(model: SemanticModel, dtype: ast.expr, scope: Scope) -> DtypeKind | None:
+def named_dtype_kind(model: SemanticModel, dtype: ast.expr, scope: Scope) -> DtypeKind | None:
     """The kind of a dtype written as ``jnp.int32``, ``np.float32``, ``int``, ``"int32"``."""
     if isinstance(dtype, ast.Constant) and isinstance(dtype.value, str):
         kind = _dtype_name_kind(dtype.value)
