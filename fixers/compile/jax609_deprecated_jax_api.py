@@ -16,6 +16,7 @@ from ...rules.compile.migrations import (
     DisableX64,
     DropTieIn,
     IndexUpdateToAt,
+    RenameKeywords,
     ReplaceName,
     RewriteImport,
 )
@@ -38,6 +39,9 @@ class MigrateDeprecatedApi(Fixer[ApiMigration]):
                 spelled, imports = doc.reference(new, scope)
                 edits = [doc.edit(doc.start(node), doc.end(node), spelled), *imports]
                 return doc.fix(Applicability.SAFE, f"Use `{new}`", edits)
+            case RenameKeywords(renamed):
+                edits = [doc.edit(doc.start(k), doc.start(k) + len(k.arg or ""), new) for k, new in renamed]
+                return doc.fix(Applicability.SAFE, "Use the current keyword names", edits)
             case RewriteImport():
                 return doc.fix(Applicability.SAFE, "Import the current APIs", _import_edits(doc, request))
             case IndexUpdateToAt(call, method, safe):

@@ -7,13 +7,16 @@ import ast
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import FixAvailability, Rule
 
+from ..support.explain import snippet
 from .migrations import (
     CALL_KINDS,
     JIT,
+    KEYWORD_MIGRATIONS,
     MIGRATIONS,
     RENAME,
     ApiMigration,
     Migration,
+    RenameKeywords,
     ReplaceName,
     RewriteImport,
     call_fix,
@@ -62,6 +65,9 @@ class DeprecatedJaxApi(Rule):
     | `jax.xla_computation(f)(*args)` | `jax.jit(f).trace(*args).lower().compiler_ir('hlo')` (no automatic fix) | 0.4.30 | 0.4.34 |
     | `jax.device_put_replicated`, `device_put_sharded` | `jax.device_put` with a sharding (no automatic fix) | 0.8.1 | 0.10.0 |
 
+    Keyword arguments renamed: `jax.numpy.clip`'s `a_min`/`a_max` (deprecated in 0.4.27,
+    removed in 0.10.0) are `min`/`max`.
+
     `jax.tree_util.tree_map`, `tree_flatten` and the rest of `jax.tree_util` are current and not
     reported.
 
@@ -92,7 +98,8 @@ class DeprecatedJaxApi(Rule):
     `pjit` becomes `jax.jit` only where shardings are passed by keyword. `x.at[idx].set(y)` is safe
     when `x` is known to be a JAX array (`jax.ops.index_update` also accepted NumPy arrays, which
     have no `.at`), unsafe otherwise; dropping `tie_in`'s first argument is unsafe when it has side
-    effects. An import of a removed `jax.ops` function is deleted once nothing uses it.
+    effects. An import of a removed `jax.ops` function is deleted once nothing uses it. Renamed
+    keywords are safe (the same parameter), unless the new name is passed too.
     `jax.experimental.shard_map.shard_map` is reported without a fix: `jax.shard_map` takes `mesh`,
     `in_specs` and `out_specs` by keyword only and renamed `check_rep` to `check_vma`.
 
@@ -120,6 +127,8 @@ class DeprecatedJaxApi(Rule):
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         func = node.func
+        if node.keywords:
+            self.check_keywords(node, ctx)
         if not isinstance(func, ast.Name) or func.id not in imported_names(ctx):
             return
         migration = MIGRATIONS.get(ctx.model.resolver.spelled(func, ctx.scope) or "")
@@ -153,6 +162,26 @@ class DeprecatedJaxApi(Rule):
         for alias, migration in found:
             fix = plan if id(alias) in fixed else None
             ctx.report(alias, _message(migration, f"`{migration.old}`"), fix=fix)
+
+    def check_keywords(self, node: ast.Call, ctx: Context) -> None:
+        """``jnp.clip(x, a_min=0)``: a keyword renamed, reported at the first old one; the fix
+        renames them all (safe: the same parameter under its current name)."""
+        renames = KEYWORD_MIGRATIONS.get(ctx.qualname(node.func) or "")
+        found = [(k, renames[k.arg]) for k in node.keywords if renames and k.arg in renames]
+        if not found:
+            return
+        keyword, migration = found[0]
+        new = {m.new for m in renames.values()} if renames else set()
+        clash = any(k.arg in new for k in node.keywords)  # `min=` given too: renaming would repeat it
+        status = f"was removed in JAX {migration.removed}" if migration.removed else "is deprecated"
+        since = (
+            f" (deprecated in {migration.deprecated})" if migration.removed and migration.deprecated else ""
+        )
+        ctx.report(
+            keyword,
+            f"the keyword `{keyword.arg}` of `{snippet(ctx, node.func)}` {status}{since}: use `{migration.new}`",
+            fix=None if clash else RenameKeywords(tuple((k, m.new) for k, m in found)),
+        )
 
     def use(self, node: ast.expr, migration: Migration, ctx: Context, call: ast.Call | None) -> None:
         fix: ApiMigration | None = None

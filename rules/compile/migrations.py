@@ -69,7 +69,35 @@ class DisableX64(FixRequest):
     call: ast.Call
 
 
-ApiMigration = ReplaceName | RewriteImport | IndexUpdateToAt | DropTieIn | DisableX64
+@dataclass(frozen=True)
+class RenameKeywords(FixRequest):
+    """``jnp.clip(x, a_min=0, a_max=1)`` -> ``jnp.clip(x, min=0, max=1)``: each keyword of
+    ``renamed`` takes its new name."""
+
+    renamed: tuple[tuple[ast.keyword, str], ...]
+
+
+ApiMigration = ReplaceName | RewriteImport | IndexUpdateToAt | DropTieIn | DisableX64 | RenameKeywords
+
+
+@dataclass(frozen=True)
+class KeywordMigration:
+    """A keyword argument of a current function renamed (the same meaning under a new name)."""
+
+    old: str
+    new: str
+    deprecated: str | None
+    removed: str | None
+
+
+# keywords renamed, by function (CHANGELOG: `jnp.clip`'s `a_min`/`a_max` deprecated in 0.4.27 for
+# `min`/`max`, removed in 0.10.0)
+KEYWORD_MIGRATIONS: dict[str, dict[str, KeywordMigration]] = {
+    "jax.numpy.clip": {
+        "a_min": KeywordMigration("a_min", "min", "0.4.27", "0.10.0"),
+        "a_max": KeywordMigration("a_max", "max", "0.4.27", "0.10.0"),
+    },
+}
 
 
 @dataclass(frozen=True)
