@@ -74,7 +74,7 @@ class LinenSubmoduleNameInLoop(Rule):
             return
         ctx.report(
             node,
-            f"`{snippet(ctx, node)}` is built on every iteration of the loop at line {loop.lineno} "
+            f"`{snippet(ctx, node)}` is built on every iteration of the loop at line {getattr(loop, 'lineno', '?')} "
             f"under the one name {name.value!r}: flax raises `NameInUseError` on the second; leave "
             f"`name=` out, or make it differ per iteration (an f-string of the loop index)",
         )
