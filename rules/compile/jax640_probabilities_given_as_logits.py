@@ -25,6 +25,7 @@ LOGIT_TAKERS: dict[str, tuple[int, str, frozenset[str]]] = {
     "optax.losses.sigmoid_binary_cross_entropy": (0, "logits", SIGMOID),
 }
 DEPTH = 4  # names followed to their single binding
+ARRAY_MAKERS = frozenset({"jax.numpy.array", "jax.numpy.asarray", "numpy.array", "numpy.asarray"})
 
 
 class ProbabilitiesGivenAsLogits(Rule):
@@ -33,7 +34,8 @@ class ProbabilitiesGivenAsLogits(Rule):
     (or `jnp.exp` of log-probabilities) given to `jax.random.categorical`,
     `optax.softmax_cross_entropy` or `optax.softmax_cross_entropy_with_integer_labels`, and
     the output of `jax.nn.sigmoid` given to `optax.sigmoid_binary_cross_entropy`; written
-    there, bound once to a name, or returned by a helper of this file.
+    there, bound once to a name, or returned by a helper of this file. A probability vector
+    written out (`jnp.array([0.7, 0.2, 0.1])`: numbers in [0, 1] summing to 1) counts too.
 
     ## Why is this bad?
     These functions apply the softmax (or sigmoid) themselves. Given probabilities, they
@@ -75,7 +77,7 @@ class ProbabilitiesGivenAsLogits(Rule):
     severity = "warning"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if not (ctx.mentions("softmax") or ctx.mentions("sigmoid") or ctx.mentions("exp")):
+        if not any(ctx.mentions(word) for word in ("softmax", "sigmoid", "exp", "categorical")):
             return
         qualname = ctx.qualname(node.func)
         spec = LOGIT_TAKERS.get(qualname or "")
@@ -104,12 +106,14 @@ class ProbabilitiesGivenAsLogits(Rule):
 
 def _probabilities(
     ctx: Context, expr: ast.expr, scope: Scope, normalizers: frozenset[str], depth: int
-) -> ast.Call | None:
+) -> ast.expr | None:
     """The normalizing call (``jax.nn.softmax(x)``) ``expr`` is, directly or through names
     bound once."""
     if isinstance(expr, ast.Name) and depth < DEPTH:
         found = scope.bound_value(expr.id)
         return None if found is None else _probabilities(ctx, found[0], found[1], normalizers, depth + 1)
+    if normalizers is SOFTMAX and _literal_distribution(ctx, expr, scope):
+        return expr  # `jnp.array([0.7, 0.2, 0.1])`: non-negative, summing to 1
     if not isinstance(expr, ast.Call):
         return None
     if ctx.model.qualname(expr.func, scope) in normalizers:
@@ -127,5 +131,23 @@ def _probabilities(
     return None
 
 
-def _made_by(ctx: Context, logits: ast.expr, made: ast.Call) -> str:
+def _literal_distribution(ctx: Context, expr: ast.expr, scope: Scope) -> bool:
+    """A display of two or more numbers in [0, 1] that sum to 1, or ``jnp.array`` of one: a
+    probability vector written out (logits that happen to sum to 1 are not written so)."""
+    if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords:
+        if ctx.model.qualname(expr.func, scope) in ARRAY_MAKERS:
+            expr = expr.args[0]
+    if not isinstance(expr, (ast.List, ast.Tuple)) or len(expr.elts) < 2:
+        return False
+    values = [
+        float(e.value)
+        for e in expr.elts
+        if isinstance(e, ast.Constant) and isinstance(e.value, (int, float)) and not isinstance(e.value, bool)
+    ]
+    if len(values) != len(expr.elts):
+        return False
+    return all(0 <= v <= 1 for v in values) and abs(sum(values) - 1) < 1e-6 and 0 < max(values) < 1
+
+
+def _made_by(ctx: Context, logits: ast.expr, made: ast.expr) -> str:
     return "" if made is logits else f" (`{snippet(ctx, made)}`)"

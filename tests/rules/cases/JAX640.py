@@ -67,7 +67,7 @@ def sample_log_softmax(key, logits):
 
 def sample_log_probs(key, logits):
     probs = jax.nn.softmax(logits)
-    return jax.random.categorical(key, jnp.log(probs))
+    return jax.random.categorical(key, jnp.log(probs))  # error: JAX648
 
 
 def rate(draw, logits):
