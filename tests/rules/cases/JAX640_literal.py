@@ -39,6 +39,10 @@ def draw_uniform(key):
     return jax.random.categorical(key, uniform_logits)
 
 
+def draw_small_logits(key):
+    return jax.random.categorical(key, jnp.array([0.2, 0.3]))  # in [0, 1], not summing to 1
+
+
 def draw_one_hot(key):
     return jax.random.categorical(key, jnp.array([1.0, 0.0]))
 
@@ -50,4 +54,5 @@ if __name__ == "__main__":
     print(draw_list(jax.random.key(1)), target_loss(jnp.array([0.0, 1.0])))
     ks = jax.random.split(jax.random.key(2), 4)
     print(draw_logits(ks[0]), draw_log_probs(ks[1]), draw_uniform(ks[2]), draw_one_hot(ks[3]))
+    print(draw_small_logits(jax.random.key(3)))
     print("ok")
