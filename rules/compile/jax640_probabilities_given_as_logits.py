@@ -134,9 +134,9 @@ def _probabilities(
 def _literal_distribution(ctx: Context, expr: ast.expr, scope: Scope) -> bool:
     """A display of two or more numbers in [0, 1] that sum to 1, or ``jnp.array`` of one: a
     probability vector written out (logits that happen to sum to 1 are not written so)."""
-    if isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords:
-        if ctx.model.qualname(expr.func, scope) in ARRAY_MAKERS:
-            expr = expr.args[0]
+    made = isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords
+    if made and ctx.model.qualname(expr.func, scope) in ARRAY_MAKERS:  # pyright: ignore[reportAttributeAccessIssue]
+        expr = expr.args[0]  # pyright: ignore[reportAttributeAccessIssue]
     if not isinstance(expr, (ast.List, ast.Tuple)) or len(expr.elts) < 2:
         return False
     values = [

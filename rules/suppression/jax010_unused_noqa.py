@@ -26,7 +26,7 @@ class UnusedNoqa(Rule):
 
     @jax.jit
     def f(x):
-        print(x)  # noqa: JAX11
+        print(x)  # noqa: JAX011
         return x + 1
     ```
 
