@@ -61,12 +61,10 @@ class ForiLoopBoundsOfDifferentKinds(Rule):
             return
         lower, upper = node.args[0], node.args[1]
         kinds = [dtype_kind(ctx.model, bound, ctx.scope) for bound in (lower, upper)]
-        if any(kind is None for kind in kinds) or {k.kind for k in kinds if k is not None} != {
-            "int",
-            "float",
-        }:
+        named = [None if kind is None else kind.kind for kind in kinds]
+        if sorted(map(str, named)) != ["float", "int"]:
             return
-        floating = upper if kinds[1] is not None and kinds[1].kind == "float" else lower
+        floating = upper if named[1] == "float" else lower
         ctx.report(
             floating,
             f"`fori_loop` bounds `{snippet(ctx, lower)}` and `{snippet(ctx, upper)}`: one is an integer, "
