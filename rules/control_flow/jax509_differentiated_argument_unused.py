@@ -74,6 +74,8 @@ class DifferentiatedArgumentUnused(Rule):
         if node.args.vararg or node.args.kwarg or _placeholder_body(node):
             return
         read = {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Store)}
+        if info.is_method and info.positional_names():
+            read.add(info.positional_names()[0])  # `self` differentiated: JAX610's (not a JAX type)
         for transform, site, call, offset in info.reverse_sites:
             unused = sorted(
                 param

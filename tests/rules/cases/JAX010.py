@@ -4,7 +4,7 @@ import jax
 
 @jax.jit
 def misspelt(x):
-    y = x  # noqa: JAX11  # error: JAX010
+    y = x  # noqa: JAX19  # error: JAX010
     return x
 
 
