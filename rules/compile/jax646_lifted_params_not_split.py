@@ -9,8 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 
 from ..support.explain import snippet
-
-LIFTED = frozenset({"flax.linen.vmap", "flax.linen.scan"})
+from ..support.linen import LIFTED, literal_entry
 
 
 class LiftedParamsNotSplit(Rule):
@@ -62,8 +61,8 @@ class LiftedParamsNotSplit(Rule):
         transform = ctx.qualname(node.func)
         if transform not in LIFTED:
             return
-        axes = _entry(keyword_argument(node, "variable_axes"), "params")
-        split = _entry(keyword_argument(node, "split_rngs"), "params")
+        axes = literal_entry(keyword_argument(node, "variable_axes"), "params")
+        split = literal_entry(keyword_argument(node, "split_rngs"), "params")
         if axes is None or (isinstance(axes, ast.Constant) and axes.value is None):
             return
         if not (isinstance(split, ast.Constant) and split.value is False):
@@ -75,17 +74,3 @@ class LiftedParamsNotSplit(Rule):
             f"but `split_rngs` does not split the params rng: every {kind} is initialised from the same "
             f'key, so all copies of the parameters are identical; pass `split_rngs={{"params": True}}`',
         )
-
-
-def _entry(mapping: ast.expr | None, key: str) -> ast.expr | None:
-    """The value of ``key`` in a dict display (None where it is not one, or lacks the key)."""
-    if not isinstance(mapping, ast.Dict):
-        return None
-    return next(
-        (
-            v
-            for k, v in zip(mapping.keys, mapping.values, strict=True)
-            if isinstance(k, ast.Constant) and k.value == key
-        ),
-        None,
-    )

@@ -72,3 +72,21 @@ def field_defaults(cls: ast.ClassDef) -> dict[str, ast.expr | None]:
         for statement in cls.body
         if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)
     }
+
+
+# flax linen's lifted transformations that take `variable_axes` and `split_rngs`
+LIFTED = frozenset({"flax.linen.vmap", "flax.linen.scan"})
+
+
+def literal_entry(mapping: ast.expr | None, key: str) -> ast.expr | None:
+    """The value of ``key`` in a dict display (None where it is not one, or lacks the key)."""
+    if not isinstance(mapping, ast.Dict):
+        return None
+    return next(
+        (
+            v
+            for k, v in zip(mapping.keys, mapping.values, strict=True)
+            if isinstance(k, ast.Constant) and k.value == key
+        ),
+        None,
+    )
