@@ -12,7 +12,7 @@ from ..support.dtypes import dtype_kind
 from ..support.explain import snippet
 
 JVP = "jax.jvp"
-# constructors whose result is not 0-d when given a non-empty sequence (data or shape)
+# constructors whose result has a dimension when given a sequence of data, or a non-empty shape
 SEQUENCE_DATA = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
 SHAPED = frozenset(f"jax.numpy.{name}" for name in ("ones", "zeros", "full", "empty"))
 DEPTH = 3  # names followed to their single binding
@@ -21,7 +21,7 @@ DEPTH = 3  # names followed to their single binding
 class JvpTangentMismatch(Rule):
     """## What it does
     Finds `jax.jvp(f, primals, tangents)` whose tangent is a Python number that cannot match
-    its primal: a float (a 0-d tangent) for a primal known to be an array of several elements
+    its primal: a float (a 0-d tangent) for a primal known to have a dimension
     (`jnp.array([0.1, 0.5])`, `jnp.ones(3)`), or an int for a floating-point primal.
 
     ## Why is this bad?
@@ -84,29 +84,31 @@ class JvpTangentMismatch(Rule):
             kind = dtype_kind(ctx.model, primal, ctx.scope)
             if kind is not None and kind.kind == "float":
                 return "is an integer, the primal a float: JAX raises `TypeError` (the dtypes must be equal)"
-        if isinstance(tangent.value, (int, float)) and _several_elements(ctx, primal, ctx.scope, 0):
-            return "is a scalar, the primal an array of several elements: JAX raises `ValueError` (shapes differ)"
+        if isinstance(tangent.value, (int, float)) and _not_0d(ctx, primal, ctx.scope, 0):
+            return "is a scalar, the primal an array of one or more dimensions: JAX raises `ValueError` (shapes differ)"
         return None
 
 
-def _several_elements(ctx: Context, expr: ast.expr, scope: Scope, depth: int) -> bool:
-    """Whether ``expr`` is an array the code makes with more than one element: ``jnp.array`` of a
-    list of two or more, ``jnp.ones(3)`` or ``jnp.zeros((2, 3))`` (a literal shape), or a name
-    bound once to one."""
+def _not_0d(ctx: Context, expr: ast.expr, scope: Scope, depth: int) -> bool:
+    """Whether ``expr`` is an array the code makes with at least one dimension: ``jnp.array`` of
+    a list or tuple display, ``jnp.ones(3)`` or ``jnp.zeros((2, 3))`` (a literal shape, not
+    ``()``), or a name bound once to one."""
     if isinstance(expr, ast.Name) and depth < DEPTH:
         owner = scope.lookup(expr.id)
         bound = owner.single_value(expr.id) if owner is not None else None
-        return bound is not None and owner is not None and _several_elements(ctx, bound, owner, depth + 1)
+        return bound is not None and owner is not None and _not_0d(ctx, bound, owner, depth + 1)
     if not isinstance(expr, ast.Call) or not expr.args:
         return False
     qualname = ctx.model.qualname(expr.func, scope)
     first = expr.args[0]
     if qualname in SEQUENCE_DATA:
-        return isinstance(first, (ast.List, ast.Tuple)) and len(first.elts) > 1
+        return isinstance(first, (ast.List, ast.Tuple))
     if qualname in SHAPED:
-        dims = first.elts if isinstance(first, (ast.Tuple, ast.List)) else [first]
-        sizes = [d.value for d in dims if isinstance(d, ast.Constant) and isinstance(d.value, int)]
+        if isinstance(first, (ast.Tuple, ast.List)):
+            return bool(first.elts)
         return (
-            len(sizes) == len(dims) and bool(dims) and all(s > 0 for s in sizes) and any(s > 1 for s in sizes)
+            isinstance(first, ast.Constant)
+            and isinstance(first.value, int)
+            and not isinstance(first.value, bool)
         )
     return False

@@ -19,6 +19,10 @@ def slope_of_ones():
     return jax.jvp(energy, (jnp.ones((2, 3)),), (1.0,))  # error: JAX658
 
 
+def one_element():
+    return jax.jvp(energy, (jnp.array([5.0]),), (1.0,))  # error: JAX658
+
+
 def integer_tangent():
     return jax.jvp(energy, (jnp.float32(0.5),), (1,))  # error: JAX658
 
@@ -34,17 +38,21 @@ def scalar_primal():
     return jax.jvp(energy, (jnp.float32(0.5),), (1.0,))
 
 
+def zero_d_ones():
+    return jax.jvp(energy, (jnp.ones(()),), (1.0,))
+
+
 def unknown_primal(x):
     return jax.jvp(energy, (x,), (1.0,))
 
 
 if __name__ == "__main__":
-    for raising in (slope, slope_of_ones, integer_tangent):
+    for raising in (slope, slope_of_ones, one_element, integer_tangent):
         try:
             raising()
         except (ValueError, TypeError) as error:
             print(type(error).__name__)
         else:
             raise AssertionError("expected an error")
-    print(directional()[1], scalar_primal()[1], unknown_primal(jnp.float32(1.0))[1])
+    print(directional()[1], scalar_primal()[1], zero_d_ones()[1], unknown_primal(jnp.float32(1.0))[1])
     print("ok")
