@@ -54,24 +54,22 @@ class ClampArgumentsInClipOrder(Rule):
 
     ## Example
     ```python
-    import jax.numpy as jnp
+    import jax
     from jax import lax
 
+    @jax.jit
     def clipped_ratio(ratio, eps=0.2):
         return lax.clamp(ratio, 1.0 - eps, 1.0 + eps)
-
-    clipped_ratio(jnp.ones(3))
     ```
 
     ## Use instead
     ```python
-    import jax.numpy as jnp
+    import jax
     from jax import lax
 
+    @jax.jit
     def clipped_ratio(ratio, eps=0.2):
         return lax.clamp(1.0 - eps, ratio, 1.0 + eps)
-
-    clipped_ratio(jnp.ones(3))
     ```
 
     ## Fix safety

@@ -23,6 +23,7 @@ def correct(x):
     return lax.clamp(0.0, x, 1.0)
 
 
+@jax.jit
 def bounds_arrays(lo, x, hi):
     return lax.clamp(lo, x, hi)
 
