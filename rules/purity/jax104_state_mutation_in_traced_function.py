@@ -97,11 +97,14 @@ class StateMutationInTracedFunction(Rule):
             self.check_self_counter(node.target, ctx)
 
     def check_self_counter(self, target: ast.Attribute, ctx: Context) -> None:
-        """``self.n += 1`` in a compiled method: it counts traces, not calls (the ``Counter`` of
-        JAX's stateful-computations guide)."""
+        """``self.n += 1`` in a compiled method, or in a method traced code calls on an object made
+        before the trace (``bar.update(1)`` in a ``scan`` body): it counts traces, not calls (the
+        ``Counter`` of JAX's stateful-computations guide)."""
         if not (ctx.traced_to_run and ctx.trace_reused and is_self(target.value, ctx)):
             return
-        if not self_outlives_trace(ctx) or not _self_kept(ctx) or counts_traces(target.attr):
+        method = enclosing_method(ctx)
+        outer = method is not None and method.runs_on_outer_object  # `bar.update(1)`, module-level `bar`
+        if not (self_outlives_trace(ctx) or outer) or not _self_kept(ctx) or counts_traces(target.attr):
             return
         ctx.report(
             target,
