@@ -112,7 +112,18 @@ def _body(ctx: Context, expr: ast.expr) -> ast.FunctionDef | ast.Lambda | None:
     return node if isinstance(node, ast.FunctionDef) else None
 
 
-def _arithmetic_use(body: ast.FunctionDef | ast.Lambda, name: str) -> ast.BinOp | None:
+ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.MatMult)
+
+
+def _operand_of_arithmetic(node: ast.AST, name: str) -> bool:
+    return (
+        isinstance(node, ast.BinOp)
+        and isinstance(node.op, ARITHMETIC)
+        and any(isinstance(side, ast.Name) and side.id == name for side in (node.left, node.right))
+    )
+
+
+def _arithmetic_use(body: ast.FunctionDef | ast.Lambda, name: str) -> ast.AST | None:
     """An arithmetic operation with ``name`` itself as an operand, where the body never reads
     it as a list (indexes, unpacks or iterates it) and never rebinds it."""
     found = None
@@ -133,11 +144,6 @@ def _arithmetic_use(body: ast.FunctionDef | ast.Lambda, name: str) -> ast.BinOp 
             return None
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id == name:
             return None  # `a, b = x`, or an alias
-        if (
-            found is None
-            and isinstance(node, ast.BinOp)
-            and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.MatMult))
-        ):
-            if any(isinstance(side, ast.Name) and side.id == name for side in (node.left, node.right)):
-                found = node
+        if found is None and _operand_of_arithmetic(node, name):
+            found = node
     return found
