@@ -123,10 +123,10 @@ def _operand_of_arithmetic(node: ast.AST, name: str) -> bool:
     )
 
 
-def _arithmetic_use(body: ast.FunctionDef | ast.Lambda, name: str) -> ast.AST | None:
+def _arithmetic_use(body: ast.FunctionDef | ast.Lambda, name: str) -> ast.expr | None:
     """An arithmetic operation with ``name`` itself as an operand, where the body never reads
     it as a list (indexes, unpacks or iterates it) and never rebinds it."""
-    found = None
+    found: ast.expr | None = None
     for node in ast.walk(body):
         if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
             return None
@@ -144,6 +144,6 @@ def _arithmetic_use(body: ast.FunctionDef | ast.Lambda, name: str) -> ast.AST | 
             return None
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id == name:
             return None  # `a, b = x`, or an alias
-        if found is None and _operand_of_arithmetic(node, name):
+        if found is None and isinstance(node, ast.BinOp) and _operand_of_arithmetic(node, name):
             found = node
     return found
