@@ -74,7 +74,7 @@ class ScanOverPythonList(Rule):
         if ctx.qualname(node.func) != SCAN:
             return
         xs = node.args[2]
-        if not _python_list(xs, ctx.scope, 0):
+        if not _python_list(ctx, xs, ctx.scope, 0):
             return
         body = _body(ctx, node.args[0])
         if body is None:
@@ -94,12 +94,23 @@ class ScanOverPythonList(Rule):
         )
 
 
-def _python_list(expr: ast.expr, scope: Scope, depth: int) -> bool:
+def _python_list(ctx: Context, expr: ast.expr, scope: Scope, depth: int) -> bool:
+    """A list of arrays: a display or a comprehension whose elements a ``jax`` function makes
+    (a list of numbers is JAX407's: it fails otherwise), or a name bound once to one."""
     if isinstance(expr, ast.Name) and depth < DEPTH:
         owner = scope.lookup(expr.id)
         bound = owner.single_value(expr.id) if owner is not None else None
-        return bound is not None and owner is not None and _python_list(bound, owner, depth + 1)
-    return isinstance(expr, (ast.ListComp, ast.List)) and not (isinstance(expr, ast.List) and not expr.elts)
+        return bound is not None and owner is not None and _python_list(ctx, bound, owner, depth + 1)
+    if isinstance(expr, ast.ListComp):
+        return _array_made(ctx, expr.elt, scope)
+    return (
+        isinstance(expr, ast.List) and bool(expr.elts) and all(_array_made(ctx, e, scope) for e in expr.elts)
+    )
+
+
+def _array_made(ctx: Context, expr: ast.expr, scope: Scope) -> bool:
+    """A call of a ``jax`` function (``jnp.full(3, t)``), which makes an array."""
+    return isinstance(expr, ast.Call) and (ctx.model.qualname(expr.func, scope) or "").startswith("jax.")
 
 
 def _body(ctx: Context, expr: ast.expr) -> ast.FunctionDef | ast.Lambda | None:
