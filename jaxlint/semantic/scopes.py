@@ -152,6 +152,17 @@ class Scope:
         value = None if owner is None else owner.single_value(name)
         return None if value is None or owner is None else (value, owner)
 
+    def followed(self, expr: ast.expr, limit: int = 4) -> tuple[ast.expr, Scope]:
+        """``expr``, or for a name bound once (``name = value``) what that binding holds, followed
+        through such names up to ``limit`` times; with the scope the result is written in."""
+        scope: Scope = self
+        for _ in range(limit):
+            found = scope.bound_value(expr.id) if isinstance(expr, ast.Name) else None
+            if found is None:
+                break
+            expr, scope = found
+        return expr, scope
+
     def written_value(self, expr: ast.expr) -> ast.expr:
         """``expr``, or for a name bound once to ``name = value``, that value."""
         found = self.bound_value(expr.id) if isinstance(expr, ast.Name) else None

@@ -11,7 +11,6 @@ from jaxlint.semantic.scopes import Scope
 from ..support.explain import snippet
 
 TREE_PREFIXES = ("jax.tree.", "jax.tree_util.")
-DEPTH = 3  # names followed to their single binding
 
 
 class DictKeysNotSortable(Rule):
@@ -66,7 +65,7 @@ class DictKeysNotSortable(Rule):
         if not (node.args or node.keywords) or not self.flattens(node, ctx):
             return
         for argument in [*node.args, *(k.value for k in node.keywords)]:
-            display = _mixed_keys(argument, ctx.scope, 0)
+            display = _mixed_keys(argument, ctx.scope)
             if display is not None:
                 types = sorted({type(k.value).__name__ for k in display.keys if isinstance(k, ast.Constant)})
                 ctx.report(
@@ -90,13 +89,10 @@ class DictKeysNotSortable(Rule):
         return found is not None and bool(found[0].jit_sites or found[0].transformed_by)
 
 
-def _mixed_keys(expr: ast.expr, scope: Scope, depth: int) -> ast.Dict | None:
+def _mixed_keys(expr: ast.expr, scope: Scope) -> ast.Dict | None:
     """The dict display ``expr`` is (or a name bound once to), when its constant keys are of
     types that cannot be ordered together: numbers and strings (``None`` with either)."""
-    if isinstance(expr, ast.Name) and depth < DEPTH:
-        owner = scope.lookup(expr.id)
-        bound = owner.single_value(expr.id) if owner is not None else None
-        return None if bound is None or owner is None else _mixed_keys(bound, owner, depth + 1)
+    expr, _ = scope.followed(expr)
     if not isinstance(expr, ast.Dict) or any(k is None for k in expr.keys):
         return None
     kinds = set()

@@ -9,6 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.bodies import returned_expressions
 
+from ..support.callsites import local_function
 from ..support.explain import snippet
 
 VMAP = "jax.vmap"
@@ -81,7 +82,7 @@ class VmapUnmappedOutputBatched(Rule):
             return
         if ctx.qualname(node.func) != VMAP:
             return
-        function = _function(ctx, node.args[0])
+        function = local_function(ctx, node.args[0])
         if function is None:
             return
         mapped = _mapped_params(node, function)
@@ -99,17 +100,6 @@ class VmapUnmappedOutputBatched(Rule):
             f"{returned[0].lineno}): JAX raises `ValueError` (the output is batched); map the output "
             f"(`out_axes=0`) and reduce it afterwards",
         )
-
-
-def _function(ctx: Context, expr: ast.expr) -> ast.FunctionDef | ast.Lambda | None:
-    """The def or lambda of this module ``expr`` names or is."""
-    if isinstance(expr, ast.Lambda):
-        return expr
-    if not isinstance(expr, ast.Name):
-        return None
-    owner = ctx.scope.lookup(expr.id)
-    node = owner.single_def(expr.id) if owner is not None else None
-    return node if isinstance(node, ast.FunctionDef) else None
 
 
 def _mapped_params(call: ast.Call, function: ast.FunctionDef | ast.Lambda) -> set[str]:

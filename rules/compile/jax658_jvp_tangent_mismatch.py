@@ -15,7 +15,6 @@ JVP = "jax.jvp"
 # constructors whose result has a dimension when given a sequence of data, or a non-empty shape
 SEQUENCE_DATA = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
 SHAPED = frozenset(f"jax.numpy.{name}" for name in ("ones", "zeros", "full", "empty"))
-DEPTH = 3  # names followed to their single binding
 
 
 class JvpTangentMismatch(Rule):
@@ -84,19 +83,16 @@ class JvpTangentMismatch(Rule):
             kind = dtype_kind(ctx.model, primal, ctx.scope)
             if kind is not None and kind.kind == "float":
                 return "is an integer, the primal a float: JAX raises `TypeError` (the dtypes must be equal)"
-        if isinstance(tangent.value, (int, float)) and _not_0d(ctx, primal, ctx.scope, 0):
+        if isinstance(tangent.value, (int, float)) and _not_0d(ctx, primal, ctx.scope):
             return "is a scalar, the primal an array of one or more dimensions: JAX raises `ValueError` (shapes differ)"
         return None
 
 
-def _not_0d(ctx: Context, expr: ast.expr, scope: Scope, depth: int) -> bool:
+def _not_0d(ctx: Context, expr: ast.expr, scope: Scope) -> bool:
     """Whether ``expr`` is an array the code makes with at least one dimension: ``jnp.array`` of
     a list or tuple display, ``jnp.ones(3)`` or ``jnp.zeros((2, 3))`` (a literal shape, not
     ``()``), or a name bound once to one."""
-    if isinstance(expr, ast.Name) and depth < DEPTH:
-        owner = scope.lookup(expr.id)
-        bound = owner.single_value(expr.id) if owner is not None else None
-        return bound is not None and owner is not None and _not_0d(ctx, bound, owner, depth + 1)
+    expr, scope = scope.followed(expr)
     if not isinstance(expr, ast.Call) or not expr.args:
         return False
     qualname = ctx.model.qualname(expr.func, scope)

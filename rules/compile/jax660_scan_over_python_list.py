@@ -8,10 +8,10 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.scopes import Scope
 
+from ..support.callsites import local_function
 from ..support.explain import snippet
 
 SCAN = "jax.lax.scan"
-DEPTH = 3  # names followed to their single binding
 
 
 class ScanOverPythonList(Rule):
@@ -74,9 +74,9 @@ class ScanOverPythonList(Rule):
         if ctx.qualname(node.func) != SCAN:
             return
         xs = node.args[2]
-        if not _python_list(ctx, xs, ctx.scope, 0):
+        if not _python_list(ctx, xs, ctx.scope):
             return
-        body = _body(ctx, node.args[0])
+        body = local_function(ctx, node.args[0])
         if body is None:
             return
         params = [a.arg for a in (*body.args.posonlyargs, *body.args.args)]
@@ -94,13 +94,10 @@ class ScanOverPythonList(Rule):
         )
 
 
-def _python_list(ctx: Context, expr: ast.expr, scope: Scope, depth: int) -> bool:
+def _python_list(ctx: Context, expr: ast.expr, scope: Scope) -> bool:
     """A list of arrays: a display or a comprehension whose elements a ``jax`` function makes
     (a list of numbers is JAX407's: it fails otherwise), or a name bound once to one."""
-    if isinstance(expr, ast.Name) and depth < DEPTH:
-        owner = scope.lookup(expr.id)
-        bound = owner.single_value(expr.id) if owner is not None else None
-        return bound is not None and owner is not None and _python_list(ctx, bound, owner, depth + 1)
+    expr, scope = scope.followed(expr)
     if isinstance(expr, ast.ListComp):
         return _array_made(ctx, expr.elt, scope)
     return (
@@ -111,16 +108,6 @@ def _python_list(ctx: Context, expr: ast.expr, scope: Scope, depth: int) -> bool
 def _array_made(ctx: Context, expr: ast.expr, scope: Scope) -> bool:
     """A call of a ``jax`` function (``jnp.full(3, t)``), which makes an array."""
     return isinstance(expr, ast.Call) and (ctx.model.qualname(expr.func, scope) or "").startswith("jax.")
-
-
-def _body(ctx: Context, expr: ast.expr) -> ast.FunctionDef | ast.Lambda | None:
-    if isinstance(expr, ast.Lambda):
-        return expr
-    if not isinstance(expr, ast.Name):
-        return None
-    owner = ctx.scope.lookup(expr.id)
-    node = owner.single_def(expr.id) if owner is not None else None
-    return node if isinstance(node, ast.FunctionDef) else None
 
 
 ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.MatMult)

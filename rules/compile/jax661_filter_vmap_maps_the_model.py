@@ -14,7 +14,6 @@ from ..support.explain import snippet
 FILTER_VMAP = "equinox.filter_vmap"
 LAYERS = "equinox.nn."
 MODULE = "equinox.Module"
-DEPTH = 3  # names followed to their single binding
 
 
 class FilterVmapMapsTheModel(Rule):
@@ -83,7 +82,7 @@ class FilterVmapMapsTheModel(Rule):
         calls = ctx.model.calls_in_sight(info)
         for call, scope in calls or []:
             for argument in call.args:
-                layer = _layer(ctx, argument, scope, 0)
+                layer = _layer(ctx, argument, scope)
                 if layer is not None:
                     ctx.report(
                         argument,
@@ -103,12 +102,9 @@ class FilterVmapMapsTheModel(Rule):
         return ctx.qualname(decorator) == FILTER_VMAP
 
 
-def _layer(ctx: Context, expr: ast.expr, scope: Scope, depth: int) -> ast.Call | None:
+def _layer(ctx: Context, expr: ast.expr, scope: Scope) -> ast.Call | None:
     """The construction of an equinox layer ``expr`` is, or a name bound once to."""
-    if isinstance(expr, ast.Name) and depth < DEPTH:
-        owner = scope.lookup(expr.id)
-        bound = owner.single_value(expr.id) if owner is not None else None
-        return None if bound is None or owner is None else _layer(ctx, bound, owner, depth + 1)
+    expr, scope = scope.followed(expr)
     if not isinstance(expr, ast.Call):
         return None
     qualname = ctx.model.qualname(expr.func, scope) or ""

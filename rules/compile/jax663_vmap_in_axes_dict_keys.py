@@ -13,7 +13,6 @@ from ..support.blocks import name_loads
 from ..support.explain import snippet
 
 VMAP = "jax.vmap"
-DEPTH = 3  # names followed to their single binding
 
 
 class VmapInAxesDictKeys(Rule):
@@ -80,7 +79,7 @@ class VmapInAxesDictKeys(Rule):
             for position, wanted in specs.items():
                 if position >= len(call.args) or isinstance(call.args[position], ast.Starred):
                     continue
-                given = _dict_display(call.args[position], ctx.scope, 0)
+                given = _dict_display(call.args[position], ctx.scope)
                 keys = _keys(given) if given is not None else None
                 if keys is None or keys == wanted:
                     continue
@@ -103,11 +102,8 @@ def _keys(mapping: ast.Dict) -> frozenset[object] | None:
     return frozenset(k.value for k in mapping.keys if isinstance(k, ast.Constant))
 
 
-def _dict_display(expr: ast.expr, scope: Scope, depth: int) -> ast.Dict | None:
-    if isinstance(expr, ast.Name) and depth < DEPTH:
-        owner = scope.lookup(expr.id)
-        bound = owner.single_value(expr.id) if owner is not None else None
-        return None if bound is None or owner is None else _dict_display(bound, owner, depth + 1)
+def _dict_display(expr: ast.expr, scope: Scope) -> ast.Dict | None:
+    expr, _ = scope.followed(expr)
     return expr if isinstance(expr, ast.Dict) else None
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from jaxlint.engine.context import Context
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.model import SemanticModel
 from jaxlint.semantic.scopes import Scope
@@ -40,3 +41,14 @@ def passes_a_string(model: SemanticModel, function: FunctionInfo, name: str) -> 
         if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
             return True
     return False
+
+
+def local_function(ctx: Context, expr: ast.expr) -> ast.FunctionDef | ast.Lambda | None:
+    """The lambda ``expr`` is, or the def of this module the name ``expr`` binds once."""
+    if isinstance(expr, ast.Lambda):
+        return expr
+    if not isinstance(expr, ast.Name):
+        return None
+    owner = ctx.scope.lookup(expr.id)
+    node = owner.single_def(expr.id) if owner is not None else None
+    return node if isinstance(node, ast.FunctionDef) else None
