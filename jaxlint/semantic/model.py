@@ -1927,7 +1927,9 @@ class SemanticModel:
         parent = info.parent
         if not fresh and parent is not None and info.inherited >= ABSTRACT and self.runs_only_traced(parent):
             return True
-        if info.is_method:  # read as `obj.method` or `self.method`: not `__call__`, its calls unseen
+        if info.is_method and node.name == "__call__" and isinstance(owner.node, ast.ClassDef):
+            return not fresh and self._instances_called_traced(owner.node)
+        if info.is_method:  # read as `obj.method` or `self.method`: not other dunders, their calls unseen
             uses = self._site_index[3].get(node.name, [])
             return (
                 not node.name.startswith("__")
@@ -1943,6 +1945,37 @@ class SemanticModel:
             transform = self.transform_of(wrapper.func, owner)  # pyright: ignore[reportAttributeAccessIssue]
             return owner.rewrapped_def(node.name) is node and transform is not None and transform.abstract
         return owner.bound.get(node.name) == 1 and self._names_only_traced(node.name, owner, fresh)
+
+    def _instances_called_traced(self, cls: ast.ClassDef) -> bool:
+        """Whether every instance of ``cls`` this module makes is bound once to a name that is
+        only called (``layer(x)``) or given to a tracing transformation, from code that runs only
+        traced; and no class of this module derives from it (its instances would be unseen)."""
+        inner = self.index.scopes.get(cls)
+        owner = inner.parent if inner is not None else None
+        if owner is None or owner.bound.get(cls.name) != 1:
+            return False
+        if any(
+            isinstance(base, ast.Name) and base.id == cls.name
+            for other in ast.walk(self.tree)
+            if isinstance(other, ast.ClassDef)
+            for base in other.bases
+        ):
+            return False
+        constructions = [use for use in self._loads.get(cls.name, []) if self._resolves_to(use, owner)]
+        if not constructions:
+            return False
+        for use in constructions:
+            call = self._name_parents.get(use)
+            bound = self._name_parents.get(call) if isinstance(call, ast.Call) and call.func is use else None
+            if not (isinstance(bound, ast.Assign) and len(bound.targets) == 1):
+                return False
+            target = bound.targets[0]
+            where = self.scope_of_load(use)
+            if not isinstance(target, ast.Name) or where.bound.get(target.id) != 1:
+                return False
+            if not self._names_only_traced(target.id, where, fresh=False):
+                return False
+        return True
 
     def _decorator_traces(self, decorator: ast.expr, scope: Scope) -> bool:
         """Whether a decorator makes the function traced on every call: a tracing transformation

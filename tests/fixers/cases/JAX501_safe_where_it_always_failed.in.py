@@ -106,3 +106,36 @@ def make_rule(scale):
 
 eager_rule = make_rule(1.0)
 jitted_rule = jax.jit(make_rule(2.0))
+
+
+class Gate:
+    def __call__(self, x):
+        if x > 0:  # fixed: its one instance is only called from jitted code
+            return x
+        return -x
+
+
+gate = Gate()
+
+
+@jax.jit
+def gated_step(x):
+    return gate(x) * 2.0
+
+
+class EagerGate:
+    def __call__(self, x):
+        if x > 0:  # no fix (unsafe): the instance is also called eagerly
+            return x
+        return -x
+
+
+eager_gate = EagerGate()
+
+
+@jax.jit
+def eager_gated_step(x):
+    return eager_gate(x)
+
+
+print(eager_gate(1.0))
