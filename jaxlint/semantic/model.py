@@ -79,7 +79,6 @@ from jaxlint.semantic.transforms import (
     TRACE_REUSING_KINDS,
     TRACED_FOR_SHAPES,
     TRANSFORMS,
-    TREE_MAP,
     TREE_MAPS,
     Kind,
     Transform,
@@ -1947,19 +1946,12 @@ class SemanticModel:
         return owner.bound.get(node.name) == 1 and self._names_only_traced(node.name, owner, fresh)
 
     def _instances_called_traced(self, cls: ast.ClassDef) -> bool:
-        """Whether every instance of ``cls`` this module makes is bound once to a name that is
-        only called (``layer(x)``) or given to a tracing transformation, from code that runs only
-        traced; and no class of this module derives from it (its instances would be unseen)."""
+        """Whether every read of the name of ``cls`` constructs an instance bound once to a name
+        that is only called (``layer(x)``) or given to a tracing transformation, from code that
+        runs only traced (a subclass names it as a base, not a construction: not so)."""
         inner = self.index.scopes.get(cls)
         owner = inner.parent if inner is not None else None
         if owner is None or owner.bound.get(cls.name) != 1:
-            return False
-        if any(
-            isinstance(base, ast.Name) and base.id == cls.name
-            for other in ast.walk(self.tree)
-            if isinstance(other, ast.ClassDef)
-            for base in other.bases
-        ):
             return False
         constructions = [use for use in self._loads.get(cls.name, []) if self._resolves_to(use, owner)]
         if not constructions:
@@ -2055,7 +2047,7 @@ class SemanticModel:
             return True
         if transform is not None and transform.level >= NONE:  # `jax.jit(jax.grad(f))`
             return self._result_runs_traced(call, where)
-        if qualname in TREE_MAPS or qualname == TREE_MAP:
+        if qualname in TREE_MAPS:
             caller = self.function_of(where)
             return caller is not None and self.runs_only_traced(caller)
         return False

@@ -9,7 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.scopes import Scope
 
-from ..support.callsites import passed_arguments
+from ..support.callsites import origins
 from ..support.explain import snippet
 
 OPTIMIZER = "flax.nnx.Optimizer"
@@ -85,27 +85,13 @@ class NnxOptimizerUpdateWithoutModel(Rule):
 
 def _optimizer_made(ctx: Context, name: ast.Name) -> ast.Call | None:
     """The ``nnx.Optimizer(..., wrt=...)`` call ``name`` holds: bound to it once, or a
-    parameter every call in sight passes such a name."""
-    owner = ctx.scope.lookup(name.id)
-    if owner is None:
-        return None
-    if ctx.function is not None and owner is ctx.scope.function and name.id in owner.params:
-        passed = passed_arguments(ctx.model, ctx.function, name.id)
-        if not passed:
-            return None
-        made = [_constructed(ctx, argument, scope) for argument, scope in passed]
-        first = made[0]
-        return first if first is not None and all(m is not None for m in made) else None
-    return _constructed(ctx, name, ctx.scope)
+    parameter every call in sight passes such a name (:func:`origins`)."""
+    made = [_constructed(ctx, value, scope) for value, scope in origins(ctx, name, ctx.scope) or []]
+    return made[0] if made and all(m is not None for m in made) else None
 
 
 def _constructed(ctx: Context, expr: ast.expr, scope: Scope) -> ast.Call | None:
-    """``nnx.Optimizer(..., wrt=...)``, written there or bound once to the name ``expr``."""
-    if isinstance(expr, ast.Name):
-        owner = scope.lookup(expr.id)
-        if owner is None:
-            return None
-        expr, scope = owner.single_value(expr.id), owner  # pyright: ignore[reportAssignmentType]
+    """``nnx.Optimizer(..., wrt=...)`` written out."""
     if not isinstance(expr, ast.Call) or keyword_argument(expr, "wrt") is None:
         return None
     return expr if ctx.model.qualname(expr.func, scope) == OPTIMIZER else None

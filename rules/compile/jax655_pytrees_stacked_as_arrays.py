@@ -18,7 +18,6 @@ JOINERS = frozenset(
 )
 # ... and these `ValueError` on a list of dicts (a list of NamedTuples is a nested sequence to them)
 ARRAY_MAKERS = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
-DEPTH = 3  # names followed to their single binding
 
 
 class PytreesStackedAsArrays(Rule):
@@ -70,7 +69,7 @@ class PytreesStackedAsArrays(Rule):
         qualname = ctx.qualname(node.func)
         if qualname not in JOINERS and qualname not in ARRAY_MAKERS:
             return
-        kind = _pytree_elements(ctx, node.args[0], ctx.scope, 0)
+        kind = _pytree_elements(ctx, node.args[0], ctx.scope)
         if kind is None or (qualname in ARRAY_MAKERS and kind != "dicts"):
             return
         error = "`ValueError`" if qualname in ARRAY_MAKERS else "`TypeError`"
@@ -82,19 +81,15 @@ class PytreesStackedAsArrays(Rule):
         )
 
 
-def _pytree_elements(ctx: Context, expr: ast.expr, scope: Scope, depth: int) -> str | None:
-    """``"dicts"`` or ``"records"`` when every element of the list ``expr`` is one."""
-    value = ctx.model.value(expr, scope)
-    items = known_elements(value)
-    if items:
-        if all(is_mapping(item) for item in items):
-            return "dicts"
-        if all(record_kind(item) is not None for item in items):
-            return "records"
-    if isinstance(expr, ast.Name) and depth < DEPTH:
-        owner = scope.lookup(expr.id)
-        bound = owner.single_value(expr.id) if owner is not None else None
-        return None if bound is None or owner is None else _pytree_elements(ctx, bound, owner, depth + 1)
+def _pytree_elements(ctx: Context, expr: ast.expr, scope: Scope) -> str | None:
+    """``"dicts"`` or ``"records"`` when every element of the list ``expr`` is one: known so to
+    the model, or written so (a display or comprehension, or a name bound once to one)."""
+    items = known_elements(ctx.model.value(expr, scope))
+    if items and all(is_mapping(item) for item in items):
+        return "dicts"
+    if items and all(record_kind(item) is not None for item in items):
+        return "records"
+    expr, scope = scope.followed(expr)
     if isinstance(expr, ast.List) and expr.elts:
         kinds = {_element_kind(ctx, element, scope) for element in expr.elts}
         return kinds.pop() if len(kinds) == 1 and None not in kinds else None

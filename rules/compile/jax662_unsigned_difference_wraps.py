@@ -8,12 +8,11 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.scopes import Scope
 
-from ..support.callsites import passed_arguments
+from ..support.callsites import origins
 from ..support.dtypes import DTYPE_POSITION
 from ..support.explain import snippet
 
 ABS = frozenset({"jax.numpy.abs", "jax.numpy.absolute", "builtins.abs"})
-DEPTH = 3  # names followed to their single binding, or to what the calls in sight pass
 
 
 class UnsignedDifferenceWraps(Rule):
@@ -66,8 +65,8 @@ class UnsignedDifferenceWraps(Rule):
         difference = node.args[0]
         if not (isinstance(difference, ast.BinOp) and isinstance(difference.op, ast.Sub)):
             return
-        left = _unsigned(ctx, difference.left, ctx.scope, 0)
-        right = _unsigned(ctx, difference.right, ctx.scope, 0)
+        left = _unsigned(ctx, difference.left, ctx.scope)
+        right = _unsigned(ctx, difference.right, ctx.scope)
         if left is None or right is None:
             return
         ctx.report(
@@ -78,22 +77,16 @@ class UnsignedDifferenceWraps(Rule):
         )
 
 
-def _unsigned(ctx: Context, expr: ast.expr, scope: Scope, depth: int) -> str | None:
-    """The unsigned dtype ``expr`` is made with, followed through names bound once and the
-    arguments every call in sight passes; None where that is not shown."""
-    if depth > DEPTH:
-        return None
-    if isinstance(expr, ast.Name):
-        owner = scope.lookup(expr.id)
-        if owner is None:
-            return None
-        bound = owner.single_value(expr.id)
-        if bound is not None:
-            return _unsigned(ctx, bound, owner, depth + 1)
-        function = ctx.model.function_of(owner) if owner.kind == "function" else None
-        passed = passed_arguments(ctx.model, function, expr.id) if function is not None else None
-        found = [_unsigned(ctx, argument, where, depth + 1) for argument, where in passed or []]
-        return found[0] if found and all(f is not None and f == found[0] for f in found) else None
+def _unsigned(ctx: Context, expr: ast.expr, scope: Scope) -> str | None:
+    """The unsigned dtype every value ``expr`` may hold is made with (:func:`origins`: names
+    bound once, the arguments every call in sight passes); None where that is not shown."""
+    found = [_made_unsigned(ctx, value, where) for value, where in origins(ctx, expr, scope) or []]
+    return found[0] if found and all(f is not None and f == found[0] for f in found) else None
+
+
+def _made_unsigned(ctx: Context, expr: ast.expr, scope: Scope) -> str | None:
+    """The unsigned dtype a written-out construction makes: ``.astype(jnp.uint8)``, a
+    constructor's ``dtype``, ``jnp.uint8(x)``."""
     if not isinstance(expr, ast.Call):
         return None
     func = expr.func

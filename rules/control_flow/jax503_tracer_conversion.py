@@ -27,7 +27,14 @@ from jaxlint.semantic.values import (
 from ..support.blocks import parents
 from ..support.caching import cache_decorator
 from ..support.callsites import passes_a_string
-from ..support.explain import in_test_position, index_snippet, runs_only_traced, snippet, why_traced
+from ..support.explain import (
+    in_test_position,
+    index_snippet,
+    runs_only_traced,
+    safe_where_it_always_failed,
+    snippet,
+    why_traced,
+)
 from ..support.handlers import caught_here
 from ..support.library import jitted_library_call
 from .conditions import bool_error, converts_tracer
@@ -436,14 +443,16 @@ def _extremum(node: ast.Call, ctx: Context) -> ElementwiseFunction | None:
     if any(isinstance(a, ast.Starred) for a in node.args):
         return None
     function = "maximum" if qualname == "builtins.max" else "minimum"
-    return ElementwiseFunction(function, tuple(node.args), safe=runs_only_traced(ctx))
+    return safe_where_it_always_failed(ctx, ElementwiseFunction(function, tuple(node.args)), node)
 
 
 def _logical(function: str, operands: list[ast.expr], ctx: Context) -> ElementwiseFunction:
     """``a and b`` -> ``jnp.logical_and(a, b)``: safe where it always failed and every operand
     is a boolean (a comparison, a mask), of which ``and`` gives what ``logical_and`` gives."""
-    safe = runs_only_traced(ctx) and all(_boolean(operand, ctx) for operand in operands)
-    return ElementwiseFunction(function, tuple(operands), safe=safe)
+    plan = ElementwiseFunction(function, tuple(operands))
+    if not all(_boolean(operand, ctx) for operand in operands):
+        return plan
+    return safe_where_it_always_failed(ctx, plan, operands[0])
 
 
 def _boolean(expr: ast.expr, ctx: Context) -> bool:

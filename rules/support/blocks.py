@@ -13,7 +13,7 @@ from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.semantic import api
 from jaxlint.semantic.api import MUTATING_METHODS
-from jaxlint.semantic.bodies import own_nodes
+from jaxlint.semantic.bodies import own_nodes, stores
 from jaxlint.semantic.scopes import FUNCTION_NODES
 
 GENERATORS = (ast.Yield, ast.YieldFrom, ast.Await)
@@ -176,15 +176,12 @@ def _always_entered(statement: ast.stmt, block: list[ast.stmt]) -> bool:
 
 
 def _binds(statement: ast.stmt, name: str) -> bool:
-    """Whether ``statement`` binds ``name`` in its own scope, any way (not in a nested def)."""
-    for node in own_nodes([statement]):
-        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
-            return True
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
-            return True
-        if isinstance(node, ast.alias) and (node.asname or node.name.split(".")[0]) == name:
-            return True
-    return False
+    """Whether ``statement`` binds ``name`` in its own scope, any way (not in a nested def):
+    a store or a def (:func:`stores`), or an import."""
+    return stores([statement], name) > 0 or any(
+        isinstance(node, ast.alias) and (node.asname or node.name.split(".")[0]) == name
+        for node in own_nodes([statement])
+    )
 
 
 def _target_name(target: ast.expr) -> str | None:

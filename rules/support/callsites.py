@@ -52,3 +52,34 @@ def local_function(ctx: Context, expr: ast.expr) -> ast.FunctionDef | ast.Lambda
     owner = ctx.scope.lookup(expr.id)
     node = owner.single_def(expr.id) if owner is not None else None
     return node if isinstance(node, ast.FunctionDef) else None
+
+
+ORIGIN_DEPTH = 4  # names followed to their binding, or to what the calls in sight pass
+
+
+def origins(
+    ctx: Context, expr: ast.expr, scope: Scope, depth: int = 0
+) -> list[tuple[ast.expr, Scope]] | None:
+    """What ``expr`` holds, written out, each with the scope it is written in: ``expr`` itself
+    where it is not a name; for a name bound once, what it is bound to; for a parameter, what
+    every call in sight passes (:func:`passed_arguments`); each followed the same way. None
+    where some name is none of these (bound several times, or called out of sight)."""
+    if not isinstance(expr, ast.Name):
+        return [(expr, scope)]
+    if depth >= ORIGIN_DEPTH:
+        return None
+    bound = scope.bound_value(expr.id)
+    if bound is not None:
+        return origins(ctx, bound[0], bound[1], depth + 1)
+    owner = scope.lookup(expr.id)
+    function = ctx.model.function_of(owner) if owner is not None and owner.kind == "function" else None
+    passed = passed_arguments(ctx.model, function, expr.id) if function is not None else None
+    if not passed:
+        return None
+    found: list[tuple[ast.expr, Scope]] = []
+    for argument, where in passed:
+        more = origins(ctx, argument, where, depth + 1)
+        if more is None:
+            return None
+        found.extend(more)
+    return found
