@@ -77,7 +77,7 @@ class VmapUnmappedOutputBatched(Rule):
     outcome = "ValueError: at vmap out_axes, got axis spec None but output was batched"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        out_axes = keyword_argument(node, "out_axes")
+        out_axes = keyword_argument(node, "out_axes") or (node.args[2] if len(node.args) > 2 else None)
         if not (isinstance(out_axes, ast.Constant) and out_axes.value is None) or not node.args:
             return
         if ctx.qualname(node.func) != VMAP:

@@ -9,6 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.scopes import Scope
 
+from ..support.callsites import calls_of_result
 from ..support.explain import snippet
 
 FILTER_VMAP = "equinox.filter_vmap"
@@ -74,19 +75,28 @@ class FilterVmapMapsTheModel(Rule):
     outcome = "ValueError: vmap got inconsistent sizes (or silently per-row weights)"
 
     def visit_FunctionDef(self, node: ast.FunctionDef, ctx: Context) -> None:
+        """``@eqx.filter_vmap def predict(model, x)``, called ``predict(model, xs)``."""
         info = ctx.model.infos.get(node)
         if info is None or "filter_vmap" not in info.transformed_by:
             return
-        if not any(self.default_axes(decorator, ctx) for decorator in node.decorator_list):
+        if any(self.default_axes(decorator, ctx) for decorator in node.decorator_list):
+            self.check_calls(node.name, ctx.model.calls_in_sight(info) or [], ctx)
+
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        """``eqx.filter_vmap(predict)(model, xs)``, or through a name bound once to it."""
+        if not node.args or not self.default_axes(node, ctx) or not isinstance(node.args[0], ast.Name):
             return
-        calls = ctx.model.calls_in_sight(info)
-        for call, scope in calls or []:
+        calls = [(call, _call_scope(ctx, call)) for call in calls_of_result(ctx, node)]
+        self.check_calls(node.args[0].id, calls, ctx)
+
+    def check_calls(self, name: str, calls: list[tuple[ast.Call, Scope]], ctx: Context) -> None:
+        for call, scope in calls:
             for argument in call.args:
                 layer = _layer(ctx, argument, scope)
                 if layer is not None:
                     ctx.report(
                         argument,
-                        f"`{node.name}` is mapped by `eqx.filter_vmap` with its default `in_axes`, which "
+                        f"`{name}` is mapped by `eqx.filter_vmap` with its default `in_axes`, which "
                         f"maps every array along axis 0: `{snippet(ctx, argument)}` is the layer "
                         f"`{snippet(ctx, layer)}`, so each example gets one row of its weights, and JAX "
                         f"raises `ValueError` where the sizes differ; pass `in_axes=(None, 0)` to share it",
@@ -100,6 +110,11 @@ class FilterVmapMapsTheModel(Rule):
                 ctx.qualname(decorator.func) == FILTER_VMAP and keyword_argument(decorator, "in_axes") is None
             )
         return ctx.qualname(decorator) == FILTER_VMAP
+
+
+def _call_scope(ctx: Context, call: ast.Call) -> Scope:
+    """The scope a call of a name (``mapped(model, xs)``) is made in."""
+    return ctx.model.scope_of_load(call.func) if isinstance(call.func, ast.Name) else ctx.scope
 
 
 def _layer(ctx: Context, expr: ast.expr, scope: Scope) -> ast.Call | None:

@@ -9,7 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.scopes import Scope
 
-from ..support.blocks import name_loads
+from ..support.callsites import calls_of_result
 from ..support.explain import snippet
 
 VMAP = "jax.vmap"
@@ -68,14 +68,14 @@ class VmapInAxesDictKeys(Rule):
     outcome = "ValueError: vmap in_axes specification must be a tree prefix of the corresponding value"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        in_axes = keyword_argument(node, "in_axes")
+        in_axes = keyword_argument(node, "in_axes") or (node.args[1] if len(node.args) > 1 else None)
         if not isinstance(in_axes, (ast.Tuple, ast.List)) or ctx.qualname(node.func) != VMAP:
             return
         specs = {i: _keys(e) for i, e in enumerate(in_axes.elts) if isinstance(e, ast.Dict)}
         specs = {i: keys for i, keys in specs.items() if keys is not None}
         if not specs:
             return
-        for call in _calls_of_result(ctx, node):
+        for call in calls_of_result(ctx, node):
             for position, wanted in specs.items():
                 if position >= len(call.args) or isinstance(call.args[position], ast.Starred):
                     continue
@@ -105,22 +105,3 @@ def _keys(mapping: ast.Dict) -> frozenset[object] | None:
 def _dict_display(expr: ast.expr, scope: Scope) -> ast.Dict | None:
     expr, _ = scope.followed(expr)
     return expr if isinstance(expr, ast.Dict) else None
-
-
-def _calls_of_result(ctx: Context, vmapped: ast.Call) -> list[ast.Call]:
-    """The calls of what ``jax.vmap(...)`` returns: at once, or through the one name bound to it."""
-    parent = ctx.parent
-    if isinstance(parent, ast.Call) and parent.func is vmapped:
-        return [parent]
-    if not (
-        isinstance(parent, ast.Assign)
-        and len(parent.targets) == 1
-        and isinstance(parent.targets[0], ast.Name)
-    ):
-        return []
-    name = parent.targets[0].id
-    if ctx.scope.bound.get(name) != 1:
-        return []
-    return [
-        holder for use, holder in name_loads(ctx, name) if isinstance(holder, ast.Call) and holder.func is use
-    ]

@@ -9,6 +9,7 @@ from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.model import SemanticModel
 from jaxlint.semantic.scopes import Scope
 
+from .blocks import name_loads
 from .explain import argument_expression
 
 
@@ -83,3 +84,22 @@ def origins(
             return None
         found.extend(more)
     return found
+
+
+def calls_of_result(ctx: Context, vmapped: ast.Call) -> list[ast.Call]:
+    """The calls of what ``jax.vmap(...)`` returns: at once, or through the one name bound to it."""
+    parent = ctx.parent
+    if isinstance(parent, ast.Call) and parent.func is vmapped:
+        return [parent]
+    if not (
+        isinstance(parent, ast.Assign)
+        and len(parent.targets) == 1
+        and isinstance(parent.targets[0], ast.Name)
+    ):
+        return []
+    name = parent.targets[0].id
+    if ctx.scope.bound.get(name) != 1:
+        return []
+    return [
+        holder for use, holder in name_loads(ctx, name) if isinstance(holder, ast.Call) and holder.func is use
+    ]

@@ -11,6 +11,7 @@ def per_example_loss(w, x, y):
 
 batched_loss = jax.vmap(per_example_loss, in_axes=(None, 0, 0), out_axes=None)  # error: JAX657
 doubled = jax.vmap(lambda x: x * 2, out_axes=None)  # error: JAX657
+positional = jax.vmap(per_example_loss, (None, 0, 0), None)  # error: JAX657
 
 # near misses
 
@@ -29,7 +30,7 @@ blank = jax.vmap(zeros_for, in_axes=(None, 0), out_axes=None)
 
 if __name__ == "__main__":
     xs, ys, w = jnp.arange(12.0).reshape(4, 3), jnp.ones(4), jnp.ones(3)
-    for raising in (lambda: batched_loss(w, xs, ys), lambda: doubled(ys)):
+    for raising in (lambda: batched_loss(w, xs, ys), lambda: doubled(ys), lambda: positional(w, xs, ys)):
         try:
             raising()
         except ValueError as error:

@@ -32,7 +32,28 @@ def run_scaled():
     return scaled(Scale(jnp.ones(4)), jnp.ones((5, 4)))  # error: JAX661
 
 
+def by_call(layer, x):
+    return layer(x)
+
+
+def run_by_call():
+    mapped = eqx.filter_vmap(by_call)
+    return mapped(model, jnp.ones((5, 3)))  # error: JAX661
+
+
+def run_at_once():
+    return eqx.filter_vmap(predict_plain)(model, jnp.ones((5, 3)))  # error: JAX661
+
+
+def predict_plain(model, x):
+    return model(x)
+
+
 # near misses
+
+
+def run_shared_by_call():
+    return eqx.filter_vmap(predict_plain, in_axes=(None, 0))(model, jnp.ones((5, 3)))
 
 
 @eqx.filter_vmap(in_axes=(None, 0))
@@ -56,12 +77,12 @@ def run_ensemble():
 
 
 if __name__ == "__main__":
-    for raising in (run, run_scaled):
+    for raising in (run, run_scaled, run_by_call, run_at_once):
         try:
             raising()
         except ValueError as error:
             assert "inconsistent sizes" in str(error)
         else:
             raise AssertionError("expected ValueError")
-    print(shared(model, jnp.ones((5, 3))).shape, run_ensemble().shape)
+    print(shared(model, jnp.ones((5, 3))).shape, run_ensemble().shape, run_shared_by_call().shape)
     print("ok")

@@ -17,6 +17,10 @@ def run():
     return ensemble(params, x)
 
 
+def run_positional():
+    return jax.vmap(apply, ({"b": 0}, None))(params, x)  # error: JAX663
+
+
 # near misses
 
 complete = jax.vmap(apply, in_axes=({"w": 0, "b": 0}, None))
@@ -28,11 +32,12 @@ def run_fine():
 
 
 if __name__ == "__main__":
-    try:
-        run()
-    except ValueError as error:
-        assert "tree prefix" in str(error)
-    else:
-        raise AssertionError("expected ValueError")
+    for raising in (run, run_positional):
+        try:
+            raising()
+        except ValueError as error:
+            assert "tree prefix" in str(error)
+        else:
+            raise AssertionError("expected ValueError")
     print(run_fine()[0].shape)
     print("ok")
