@@ -68,15 +68,16 @@ class WeightDecayAfterLearningRate(Rule):
         if ctx.qualname(node.func) not in CHAINS:
             return
         stepped: ast.Call | None = None
-        for argument in node.args:
+        for written in node.args:
+            argument, scope = ctx.scope.followed(written)  # `opt = optax.adam(lr)`, chained as `opt`
             if not isinstance(argument, ast.Call):
                 continue
-            qualname = ctx.qualname(argument.func)
+            qualname = ctx.model.qualname(argument.func, scope)
             if qualname in STEP_MAKERS and stepped is None:
                 stepped = argument
             elif qualname == DECAY and stepped is not None:
                 ctx.report(
-                    argument,
+                    written,
                     f"`{snippet(ctx, argument)}` comes after `{snippet(ctx, stepped)}`, whose output is "
                     f"already the step (`-learning_rate * direction`): the decay is added unscaled and "
                     f"with the wrong sign, so the weights grow by `1 + weight_decay` every step; use "

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
+from jaxlint.semantic.scopes import Scope
 
 from ..support.explain import snippet
 
@@ -87,18 +88,15 @@ class OneLayerRepeatedInList(Rule):
         listed, count = (
             (node.left, node.right) if isinstance(node.left, ast.List) else (node.right, node.left)
         )
-        if (
-            not isinstance(listed, ast.List)
-            or len(listed.elts) != 1
-            or not isinstance(listed.elts[0], ast.Call)
-        ):
+        if not isinstance(listed, ast.List) or len(listed.elts) != 1:
             return
         if isinstance(count, ast.List) or (isinstance(count, ast.Constant) and count.value in (0, 1)):
             return
-        layer = listed.elts[0]
-        library = _layer_library(ctx, layer)
-        if library is None:
+        layer, scope = ctx.scope.followed(listed.elts[0])  # `[dense] * 3`, `dense = nn.Dense(4)`
+        library = _layer_library(ctx, layer, scope) if isinstance(layer, ast.Call) else None
+        if library is None or not isinstance(layer, ast.Call):
             return
+        written = layer is listed.elts[0]  # a name of one layer: a comprehension would repeat it too
         if library == "flax":
             shared = "one object, so flax makes one set of parameters for all of them"
         else:
@@ -108,21 +106,20 @@ class OneLayerRepeatedInList(Rule):
             f"`{snippet(ctx, node)}` repeats the layer `{snippet(ctx, layer)}`: the list holds {shared}; "
             f"make one layer per element (`[{snippet(ctx, layer)} for _ in range({snippet(ctx, count)})]`"
             f"{'' if library == 'flax' else ', each with a key of its own'})",
-            fix=ComprehensionOfLayers(node, layer, count) if library == "flax" else None,
+            fix=ComprehensionOfLayers(node, layer, count) if library == "flax" and written else None,
         )
 
 
-def _layer_library(ctx: Context, call: ast.Call) -> str | None:
-    """Which library's layer ``call`` constructs: a capitalised class of flax (linen, nnx) or
-    ``equinox.nn``, or a class of this module derived from their ``Module``."""
-    qualname = ctx.qualname(call.func) or ""
+def _layer_library(ctx: Context, call: ast.Call, scope: Scope) -> str | None:
+    """Which library's layer ``call`` (written in ``scope``) constructs: a capitalised class of
+    flax (linen, nnx) or ``equinox.nn``, or a class of this module derived from their ``Module``."""
+    qualname = ctx.model.qualname(call.func, scope) or ""
     for prefix, library in LAYER_LIBRARIES.items():
         last = qualname.removeprefix(prefix)
         if last != qualname and "." not in last and last[:1].isupper():
             return None if last in NOT_SHARED else library
-    cls = ctx.model.class_named(call.func, ctx.scope)
+    cls = ctx.model.class_named(call.func, scope)
     if cls is None:
         return None
-    return next(
-        (MODULE_BASES[b] for b in (ctx.qualname(base) for base in cls.bases) if b in MODULE_BASES), None
-    )
+    bases = (ctx.model.qualname(base, scope) for base in cls.bases)
+    return next((MODULE_BASES[b] for b in bases if b in MODULE_BASES), None)

@@ -7,9 +7,11 @@ import os
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
+from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.values import Value, is_container, is_jax_array, is_traced
 
 from ..support.arrays import passed_array
+from ..support.callsites import origins
 from ..support.explain import snippet
 
 # functions that compute an updated version of their first argument, which a statement that
@@ -194,20 +196,24 @@ class DiscardedPureResult(Rule):
 
 
 def _train_state(ctx: Context, expr: ast.expr) -> bool:
-    """Whether ``expr`` names a flax ``TrainState``: bound once to ``TrainState.create(...)``
-    (flax's class, or a class of this module derived from it)."""
-    owner = ctx.scope.lookup(expr.id) if isinstance(expr, ast.Name) else None
-    value = None if owner is None else owner.single_value(expr.id)  # pyright: ignore[reportAttributeAccessIssue]
-    if (
-        not isinstance(value, ast.Call)
-        or not isinstance(value.func, ast.Attribute)
-        or value.func.attr != "create"
+    """Whether ``expr`` names a flax ``TrainState``: everything it may hold (:func:`origins`: a
+    name bound once, a parameter every call in sight passes one) is ``TrainState.create(...)``
+    of flax's class, or of a class of this module derived from it."""
+    if not isinstance(expr, ast.Name):
+        return False
+    found = origins(ctx, expr, ctx.scope)
+    return bool(found) and all(_created_train_state(ctx, value, scope) for value, scope in found or [])
+
+
+def _created_train_state(ctx: Context, value: ast.expr, scope: Scope) -> bool:
+    if not (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "create"
     ):
         return False
-    if ctx.qualname(value.func) == TRAIN_STATE_CREATE:
+    if ctx.model.qualname(value.func, scope) == TRAIN_STATE_CREATE:
         return True
-    cls = ctx.model.class_named(value.func.value, owner) if owner is not None else None
-    return cls is not None and any(ctx.qualname(base) == TRAIN_STATE for base in cls.bases)
+    cls = ctx.model.class_named(value.func.value, scope)
+    return cls is not None and any(ctx.model.qualname(base, scope) == TRAIN_STATE for base in cls.bases)
 
 
 def _pure_lambda(ctx: Context, function: ast.expr) -> bool:

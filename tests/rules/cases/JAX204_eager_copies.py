@@ -31,6 +31,12 @@ def fit_custom(params, grads):
     return state
 
 
+def fit_given(state, grads, steps):
+    for _ in range(steps):
+        state.apply_gradients(grads=grads)  # error: JAX204
+    return state
+
+
 # near misses
 
 
@@ -65,4 +71,6 @@ if __name__ == "__main__":
     assert int(fit(params, params, 3).step) == 0  # the updates were lost
     assert int(fit_kept(params, params, 3).step) == 3
     assert fit_custom(params, params).epoch == 0
+    given = train_state.TrainState.create(apply_fn=None, params=params, tx=optax.sgd(0.1))
+    assert int(fit_given(given, params, 3).step) == 0
     print("ok")

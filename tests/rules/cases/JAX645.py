@@ -17,6 +17,9 @@ after_scaling = optax.chain(
     optax.add_decayed_weights(0.1),  # error: JAX645
 )
 
+adam_then = optax.adam(1e-2)
+named = optax.chain(adam_then, optax.add_decayed_weights(0.1))  # error: JAX645
+
 # near misses
 
 before_adam = optax.chain(optax.add_decayed_weights(0.1), optax.adam(1e-2))
@@ -37,7 +40,7 @@ def final_weight(tx):
 
 
 if __name__ == "__main__":
-    for grows in (after_adam, after_sgd, after_scaling):
+    for grows in (after_adam, after_sgd, after_scaling, named):
         assert final_weight(grows) > 2.0
     for shrinks in (before_adam, adamw_style, adamw):
         assert final_weight(shrinks) < 2.0

@@ -46,6 +46,17 @@ class EqxStack(eqx.Module):
         self.layers = [eqx.nn.Linear(4, 4, key=key)] * 3  # error: JAX647
 
 
+class Named(nn.Module):
+    def setup(self):
+        dense = nn.Dense(4)
+        self.layers = [dense] * 2  # error: JAX647
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
 # near misses
 
 
@@ -73,4 +84,5 @@ if __name__ == "__main__":
     stack = EqxStack(jax.random.key(0))
     assert all(bool(jnp.all(layer.weight == stack.layers[0].weight)) for layer in stack.layers)
     assert len(Distinct().init(jax.random.key(0), x)["params"]) == 3
+    assert len(Named().init(jax.random.key(0), x)["params"]) == 1
     print("ok")
