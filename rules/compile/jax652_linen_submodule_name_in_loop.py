@@ -8,6 +8,7 @@ from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 
+from ..support.blocks import COMPREHENSIONS, parents
 from ..support.explain import snippet
 from ..support.linen import module_class
 
@@ -17,7 +18,7 @@ LINEN = "flax.linen."
 class LinenSubmoduleNameInLoop(Rule):
     """## What it does
     Finds a flax linen submodule built with a constant `name=` (`nn.Dense(8, name="proj")`)
-    inside a `for` or `while` loop of a linen module's method.
+    inside a `for` or `while` loop, or a comprehension, of a linen module's method.
 
     ## Why is this bad?
     A submodule's name must be unique in its parent: the second iteration creates another
@@ -65,12 +66,12 @@ class LinenSubmoduleNameInLoop(Rule):
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         name = keyword_argument(node, "name")
-        if not (isinstance(name, ast.Constant) and isinstance(name.value, str)) or not ctx.loops:
+        if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
             return
-        if not self.in_linen_method(ctx) or not self.constructs_module(ctx, node):
+        loop = _repeating(ctx, node)
+        if loop is None or _runs_once(loop) or not self.in_linen_method(ctx):
             return
-        loop = ctx.loops[-1]
-        if _runs_once(loop):
+        if not self.constructs_module(ctx, node):
             return
         ctx.report(
             node,
@@ -80,14 +81,12 @@ class LinenSubmoduleNameInLoop(Rule):
         )
 
     def in_linen_method(self, ctx: Context) -> bool:
-        """Whether the loop is in a method of a linen module class of this file."""
-        function = ctx.scope.function.node
-        owner = ctx.model.index.parents.get(function)
+        """Whether the code is in a method of a linen module class of this file."""
+        owner = ctx.model.index.parents.get(ctx.scope.function.node)
         return (
             owner is not None
             and isinstance(owner.node, ast.ClassDef)
             and ctx.model.is_flax_module(owner.node)
-            and encloses_loop(function, ctx)
         )
 
     def constructs_module(self, ctx: Context, call: ast.Call) -> bool:
@@ -98,17 +97,29 @@ class LinenSubmoduleNameInLoop(Rule):
         return module_class(ctx, call, ctx.scope) is not None
 
 
-def encloses_loop(function: ast.AST, ctx: Context) -> bool:
-    """Whether the innermost loop around the call is in ``function`` itself."""
-    loop = ctx.loops[-1]
-    return any(node is loop for node in ast.walk(function))
+def _repeating(ctx: Context, node: ast.AST) -> ast.AST | None:
+    """The innermost loop of the function around ``node`` that runs it again on each
+    iteration: a ``for``/``while`` statement, or a comprehension whose element holds it."""
+    function = ctx.scope.function.node
+    parent_of = parents(ctx)
+    child, parent = node, parent_of.get(node)
+    while parent is not None and parent is not function:
+        if isinstance(parent, COMPREHENSIONS) and child is not parent.generators[0]:
+            return parent
+        if isinstance(parent, (ast.For, ast.While)) and any(child is s for s in parent.body):
+            return parent
+        child, parent = parent, parent_of.get(parent)
+    return None
 
 
 def _runs_once(loop: ast.AST) -> bool:
     """``for _ in range(1)`` or over a one-element display: at most one iteration."""
-    if not isinstance(loop, ast.For):
+    if isinstance(loop, ast.For):
+        iterable = loop.iter
+    elif isinstance(loop, COMPREHENSIONS):
+        iterable = loop.generators[0].iter
+    else:
         return False
-    iterable = loop.iter
     if isinstance(iterable, (ast.List, ast.Tuple)):
         return len(iterable.elts) <= 1
     if (

@@ -37,6 +37,16 @@ class Stack(nn.Module):
         return x
 
 
+class Listed(nn.Module):
+    def setup(self):
+        self.layers = [nn.Dense(4, name="d") for _ in range(3)]  # error: JAX652
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
 # near misses
 
 
@@ -49,6 +59,7 @@ class Numbered(nn.Module):
             x = nn.Dense(8)(x)
         for _ in range(1):
             x = nn.Dense(8, name="last")(x)
+        x = [nn.Dense(8, name="only")(x) for _ in range(1)][0]
         return x
 
 
@@ -58,7 +69,7 @@ def plain_loop(configs):
 
 if __name__ == "__main__":
     x = jnp.ones((2, 8))
-    for module in (Tower(), Stack()):
+    for module in (Tower(), Stack(), Listed()):
         try:
             module.init(jax.random.key(0), x)
         except Exception as error:  # flax.errors.NameInUseError
