@@ -17,7 +17,7 @@ from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_tr
 from ..support.explain import safe_where_it_always_failed, snippet, why_traced
 from ..support.library import array_method_receiver, jitted_library_call
 from ..support.staging import compile_time_eval
-from .reductions import IDENTITIES, name_reduction, only_reduction, reduction_called, reduction_of
+from .reductions import IDENTITIES, reduced_by
 
 # function -> (keyword that fixes the output size, positions of the data arguments)
 SIZED_FUNCTIONS: dict[str, tuple[str, tuple[int, ...]]] = {
@@ -319,10 +319,10 @@ def _static_size(qualname: str, node: ast.Call, ctx: Context) -> StaticSize | No
     if name not in VALUE_SETS:
         # indices padded with 0: only a sum or a maximum of them is the same; a gather
         # (`x[idx].sum()` adds `x[0]` per padding slot), a count or a mean is not
-        return StaticSize(bound) if _reduced_by(node, ctx, through_items=True) in ("sum", "max") else None
+        return StaticSize(bound) if reduced_by(node, ctx, through_items=True) in ("sum", "max") else None
     if keyword_argument(node, "fill_value") or keyword_argument(node, "axis") or len(node.args) > 2:
         return None  # a fill chosen already, or rows (not elements) counted
-    reduction = _reduced_by(node, ctx)
+    reduction = reduced_by(node, ctx)
     if reduction in IDENTITIES:
         return StaticSize(bound, IDENTITIES[reduction])
     if reduction in ("max", "min") and name in MINIMUM_FILLED:
@@ -335,35 +335,6 @@ def _static_size(qualname: str, node: ast.Call, ctx: Context) -> StaticSize | No
 # `union1d` pad with their smallest value by default (measured with JAX 0.10.2).
 VALUE_SETS = frozenset({"unique", "union1d", "intersect1d", "setdiff1d", "setxor1d"})
 MINIMUM_FILLED = frozenset({"unique", "union1d"})
-
-
-def _reduced_by(node: ast.Call, ctx: Context, through_items: bool = False) -> str | None:
-    """The one reduction the call's result meets: ``jnp.unique(x).sum()``, ``jnp.sum(jnp.unique(x))``,
-    or ``u = jnp.unique(x)`` read only as ``u.sum()`` or ``jnp.sum(u)``. ``through_items``: of an
-    item of the result too (``jnp.nonzero(m)[0].sum()``)."""
-    result: ast.expr = node
-    ancestors = list(ctx.ancestors())
-    while (
-        through_items
-        and ancestors
-        and isinstance(ancestors[0], ast.Subscript)
-        and ancestors[0].value is result
-    ):
-        result = ancestors.pop(0)  # pyright: ignore[reportAssignmentType]
-    parents = ancestors[:2]
-    if len(parents) == 2 and isinstance(parents[0], ast.Attribute) and isinstance(parents[1], ast.Call):
-        return reduction_of(parents[1], result)
-    if parents and isinstance(parents[0], ast.Call):
-        return reduction_called(ctx, parents[0], result)
-    if parents and isinstance(parents[0], ast.Assign) and parents[0].value is result:
-        targets = parents[0].targets
-        if through_items and len(targets) == 1 and isinstance(targets[0], (ast.Tuple, ast.List)):
-            # `(idx,) = jnp.where(m)`: each item, read only through the same reduction
-            names = [t.id if isinstance(t, ast.Name) else None for t in targets[0].elts]
-            found = {name_reduction(ctx, n) if n is not None else None for n in names}
-            return found.pop() if len(found) == 1 else None
-        return only_reduction(ctx, parents[0])
-    return None
 
 
 def _size_bound(qualname: str, node: ast.Call) -> str | None:

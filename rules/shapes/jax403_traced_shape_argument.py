@@ -32,6 +32,7 @@ from ..support.explain import (
 from ..support.library import array_method_receiver, jitted_library_call
 from ..support.staging import compile_time_eval, computed_by_numpy, numpy_advice
 from .jax402_data_dependent_output_size import SIZED_FUNCTIONS
+from .reductions import reduced_by
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,15 @@ class DynamicSliceWindow(FixRequest):
 
     start: ast.expr
     size: ast.expr
+
+
+@dataclass(frozen=True)
+class MaskedPrefix(FixRequest):
+    """``x[:n]`` met only by a sum -> ``jnp.where(lax.broadcasted_iota(jnp.int32, x.shape, 0) < n,
+    x, 0)``: the same sum, at a static shape."""
+
+    array: ast.expr
+    stop: ast.expr
 
 
 # Array methods whose arguments are a shape (`x.reshape(n, -1)`); functions come from the
@@ -107,6 +117,9 @@ class TracedShapeArgument(Rule):
     Unsafe: callers must then pass a hashable Python value, and each distinct value compiles
     anew; safe where the parameter is the function's own, the function only ever runs traced and
     every call reaches the failing call (every call raised, so none needed the value traced).
+    Where no static argument can be, a prefix `x[:n]` whose every use is a sum is summed through
+    a mask of static shape, `jnp.where(lax.broadcasted_iota(jnp.int32, x.shape, 0) < n, x, 0)`
+    (unsafe: a negative `n` counts from the end in a slice, and keeps every row in the mask).
 
     The fix rewrites the Example to:
     ```python
@@ -253,16 +266,29 @@ class TracedShapeArgument(Rule):
             if bound is None:
                 continue
             name = traced_name(ctx, bound)
+            fix = _window(ctx, node) or self.slice_fix(ctx, node, name, bound)
+            advice = (
+                f"sum it through a mask of static shape, `jnp.where(jnp.arange(len(x)) < {snippet(ctx, bound)}, x, 0)`"
+                if isinstance(fix, MaskedPrefix)
+                else self.advice(ctx, name, slicing=True, culprit=bound)
+            )
             ctx.report(
                 node,
                 f"slice bound `{snippet(ctx, bound)}` in `{snippet(ctx, node)}` is traced: "
-                f"{_slicing_outcome(ctx, node)} ({why_traced(ctx, bound)}); "
-                f"{self.advice(ctx, name, slicing=True, culprit=bound)}",
-                fix=_window(ctx, node)
-                or safe_where_it_always_failed(ctx, self.mark_static(ctx, name, bound), node)
-                or computed_by_numpy(ctx, bound),
+                f"{_slicing_outcome(ctx, node)} ({why_traced(ctx, bound)}); {advice}",
+                fix=fix,
             )
             return
+
+    def slice_fix(
+        self, ctx: Context, node: ast.Subscript, name: str | None, bound: ast.expr
+    ) -> MarkStatic | MaskedPrefix | NumpyAtTraceTime | None:
+        """A static parameter where that is safe; else a prefix summed through a mask; else a
+        static parameter, or NumPy on constants."""
+        static = safe_where_it_always_failed(ctx, self.mark_static(ctx, name, bound), node)
+        if static is not None and static.safe:
+            return static
+        return _masked_prefix(ctx, node) or static or computed_by_numpy(ctx, bound)
 
     def traced_concrete_argument(self, node: ast.Call, ctx: Context) -> tuple[ast.expr, str, str] | None:
         """The first traced argument of ``node`` that JAX needs concrete, the parameter it binds
@@ -451,6 +477,48 @@ def _window(ctx: Context, node: ast.Subscript) -> DynamicSliceWindow | None:
         if ast.dump(start) == lower and is_static(ctx.value(size)):
             return DynamicSliceWindow(part.lower, size)
     return None
+
+
+def _masked_prefix(ctx: Context, node: ast.Subscript) -> MaskedPrefix | None:
+    """``x[:n]`` (or ``x[0:n]``) with a traced ``n``, read from an array whose every use is a sum:
+    zeros in place of the rows past ``n`` leave the sum alone. ``x`` is written twice, so it must
+    be a path or a computation of ``jax.numpy``/``lax`` (pure, and drawing no key)."""
+    part = node.slice
+    if not isinstance(node.ctx, ast.Load) or not isinstance(part, ast.Slice) or part.upper is None:
+        return None
+    if part.step is not None or not (part.lower is None or _literal_zero(part.lower)):
+        return None
+    if _python_sequence(ctx, node) or not _repeatable(ctx, node.value):
+        return None
+    if reduced_by(node, ctx) != "sum":
+        return None
+    return MaskedPrefix(node.value, part.upper)
+
+
+def _literal_zero(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value == 0 and not isinstance(node.value, bool)
+
+
+PURE_MODULES = ("jax.numpy.", "jax.lax.")
+REPEATABLE_NODES = (
+    *(ast.Name, ast.Attribute, ast.Constant, ast.BinOp, ast.UnaryOp, ast.Tuple, ast.keyword),
+    *(ast.operator, ast.unaryop, ast.expr_context),
+)
+
+
+def _repeatable(ctx: Context, expr: ast.expr) -> bool:
+    """Whether ``expr`` computes the same value if written twice: names, fields, constants,
+    arithmetic and calls of ``jax.numpy``/``lax`` functions (no ``.at``, no key drawn)."""
+    for node in ast.walk(expr):
+        if isinstance(node, ast.Call):
+            qualname = ctx.qualname(node.func) or ""
+            if not qualname.startswith(PURE_MODULES):
+                return False
+        elif not isinstance(node, REPEATABLE_NODES):
+            return False
+        if isinstance(node, ast.Attribute) and node.attr == "at":
+            return False
+    return True
 
 
 def _made_optional_by(ctx: Context, call: ast.Call, name: str) -> str | None:

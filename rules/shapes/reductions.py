@@ -10,6 +10,35 @@ from jaxlint.engine.context import Context
 IDENTITIES = {"sum": "0", "prod": "1"}  # the padding a reduction does not see
 
 
+def reduced_by(node: ast.expr, ctx: Context, through_items: bool = False) -> str | None:
+    """The one reduction the value of ``node`` meets: ``jnp.unique(x).sum()``, ``jnp.sum(jnp.unique(x))``,
+    or ``u = jnp.unique(x)`` read only as ``u.sum()`` or ``jnp.sum(u)``. ``through_items``: of an
+    item of the result too (``jnp.nonzero(m)[0].sum()``)."""
+    result: ast.expr = node
+    ancestors = list(ctx.ancestors())
+    while (
+        through_items
+        and ancestors
+        and isinstance(ancestors[0], ast.Subscript)
+        and ancestors[0].value is result
+    ):
+        result = ancestors.pop(0)  # pyright: ignore[reportAssignmentType]
+    parents = ancestors[:2]
+    if len(parents) == 2 and isinstance(parents[0], ast.Attribute) and isinstance(parents[1], ast.Call):
+        return reduction_of(parents[1], result)
+    if parents and isinstance(parents[0], ast.Call):
+        return reduction_called(ctx, parents[0], result)
+    if parents and isinstance(parents[0], ast.Assign) and parents[0].value is result:
+        targets = parents[0].targets
+        if through_items and len(targets) == 1 and isinstance(targets[0], (ast.Tuple, ast.List)):
+            # `(idx,) = jnp.where(m)`: each item, read only through the same reduction
+            names = [t.id if isinstance(t, ast.Name) else None for t in targets[0].elts]
+            found = {name_reduction(ctx, n) if n is not None else None for n in names}
+            return found.pop() if len(found) == 1 else None
+        return only_reduction(ctx, parents[0])
+    return None
+
+
 def only_reduction(ctx: Context, assign: ast.Assign) -> str | None:
     """The method every read of the name ``assign`` binds (once) calls: ``y = ...`` whose uses are
     all ``y.sum()`` gives ``"sum"``; None for any other use, or for several methods."""
