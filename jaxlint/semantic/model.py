@@ -322,7 +322,7 @@ class SemanticModel:
         # of those, the `jax.custom_vjp` ones: forward-mode differentiation rejects them
         self.custom_vjps: set[FunctionInfo] = set()
         self._sighted_calls: dict[FunctionInfo, list[tuple[ast.Call, Scope]] | None] = {}
-        self._only_traced: dict[tuple[FunctionInfo, bool], bool] = {}  # see runs_only_traced
+        self._only_traced: dict[tuple[FunctionInfo, bool, int], bool] = {}  # see runs_only_traced
         self.memo: dict[object, Any] = {}  # scratch space for what rules' support code derives
         # their rules (`f.defvjp(fwd, bwd)`, `@f.defjvp`): (the function, its rules, the site)
         self._derivative_rules: list[tuple[ast.expr, tuple[ast.expr, ...], Scope, ast.AST]] = []
@@ -1877,7 +1877,7 @@ class SemanticModel:
             calls.extend((call, self._call_scope(call, use)) for call in found)
         return calls or None
 
-    def runs_only_traced(self, info: FunctionInfo) -> bool:
+    def runs_only_traced(self, info: FunctionInfo, level: int = ABSTRACT) -> bool:
         """Whether every run of ``info`` this module shows is traced, not merely differentiated:
         a transformation that traces it decorates it, or the function it is nested in runs only
         traced, or its name is read only where a transformation or ``lax`` primitive is given it
@@ -1885,25 +1885,26 @@ class SemanticModel:
         ``jax.tree.map(f, ...)`` in traced code) or called by functions that run only traced. Code
         of it that fails on a tracer then failed on every run in sight: a fix making it compute
         what eager Python would breaks nothing that worked. Other modules' calls are out of sight,
-        as everywhere in this model."""
-        return self._only_traced_memo(info, fresh=False)
+        as everywhere in this model. ``level``: how abstract every run must be (``CONCRETE``
+        counts ``grad`` too, under which NumPy conversion and item assignment fail)."""
+        return self._only_traced_memo(info, False, level)
 
-    def entered_only_by_transforms(self, info: FunctionInfo) -> bool:
+    def entered_only_by_transforms(self, info: FunctionInfo, level: int = ABSTRACT) -> bool:
         """Whether every run of ``info`` this module shows is entered through a transformation
         that traces it (as :meth:`runs_only_traced`, without direct calls from traced code): its
         arguments are then pytrees the transformation rebuilt, which no caller holds."""
-        return self._only_traced_memo(info, fresh=True)
+        return self._only_traced_memo(info, True, level)
 
-    def _only_traced_memo(self, info: FunctionInfo, fresh: bool) -> bool:
-        key = (info, fresh)
+    def _only_traced_memo(self, info: FunctionInfo, fresh: bool, level: int) -> bool:
+        key = (info, fresh, level)
         if key not in self._only_traced:
             self._only_traced[key] = False  # a recursion through itself proves nothing
-            self._only_traced[key] = self._find_only_traced(info, fresh)
+            self._only_traced[key] = self._find_only_traced(info, fresh, level)
         return self._only_traced[key]
 
-    def _find_only_traced(self, info: FunctionInfo, fresh: bool) -> bool:
+    def _find_only_traced(self, info: FunctionInfo, fresh: bool, level: int) -> bool:
         """Search for :meth:`runs_only_traced` (``fresh``: :meth:`entered_only_by_transforms`)."""
-        if not info.abstract or info.host:
+        if info.effective_level < level or info.host:
             return False
         node = info.node
         owner = self.index.parents.get(node)
@@ -1911,23 +1912,28 @@ class SemanticModel:
             return False
         if isinstance(node, ast.Lambda):
             holder = self._name_parents.get(node)
-            if isinstance(holder, ast.Call) and self._traces_argument(holder, node, owner):
+            if isinstance(holder, ast.Call) and self._traces_argument(holder, node, owner, level):
                 return True
             name = next((n for n, v in owner.assigned.items() if v is node), None)
             return (
                 name is not None
                 and owner.bound.get(name) == 1
-                and self._names_only_traced(name, owner, fresh)
+                and self._names_only_traced(name, owner, fresh, level)
             )
-        if any(self._decorator_traces(decorator, owner) for decorator in node.decorator_list):
+        if any(self._decorator_traces(decorator, owner, level) for decorator in node.decorator_list):
             return True
         if node.decorator_list:
             return False
         parent = info.parent
-        if not fresh and parent is not None and info.inherited >= ABSTRACT and self.runs_only_traced(parent):
+        if (
+            not fresh
+            and parent is not None
+            and info.inherited >= level
+            and self.runs_only_traced(parent, level)
+        ):
             return True
         if info.is_method and node.name == "__call__" and isinstance(owner.node, ast.ClassDef):
-            return not fresh and self._instances_called_traced(owner.node)
+            return not fresh and self._instances_called_traced(owner.node, level)
         if info.is_method:  # read as `obj.method` or `self.method`: not other dunders, their calls unseen
             uses = self._site_index[3].get(node.name, [])
             return (
@@ -1935,17 +1941,19 @@ class SemanticModel:
                 and bool(uses)
                 and all(
                     isinstance(use.value, ast.Name)
-                    and self._use_only_traced(use, self.scope_of_load(use.value), fresh)
+                    and self._use_only_traced(use, self.scope_of_load(use.value), fresh, level)
                     for use in uses
                 )
             )
         if _rewrapped(owner, node.name):
             wrapper = owner.assigned[node.name]
             transform = self.transform_of(wrapper.func, owner)  # pyright: ignore[reportAttributeAccessIssue]
-            return owner.rewrapped_def(node.name) is node and transform is not None and transform.abstract
-        return owner.bound.get(node.name) == 1 and self._names_only_traced(node.name, owner, fresh)
+            return (
+                owner.rewrapped_def(node.name) is node and transform is not None and transform.level >= level
+            )
+        return owner.bound.get(node.name) == 1 and self._names_only_traced(node.name, owner, fresh, level)
 
-    def _instances_called_traced(self, cls: ast.ClassDef) -> bool:
+    def _instances_called_traced(self, cls: ast.ClassDef, level: int) -> bool:
         """Whether every read of the name of ``cls`` constructs an instance bound once to a name
         that is only called (``layer(x)``) or given to a tracing transformation, from code that
         runs only traced (a subclass names it as a base, not a construction: not so)."""
@@ -1965,17 +1973,17 @@ class SemanticModel:
             where = self.scope_of_load(use)
             if not isinstance(target, ast.Name) or where.bound.get(target.id) != 1:
                 return False
-            if not self._names_only_traced(target.id, where, fresh=False):
+            if not self._names_only_traced(target.id, where, False, level):
                 return False
         return True
 
-    def _decorator_traces(self, decorator: ast.expr, scope: Scope) -> bool:
+    def _decorator_traces(self, decorator: ast.expr, scope: Scope, level: int) -> bool:
         """Whether a decorator makes the function traced on every call: a tracing transformation
         (``@jax.jit``, ``@partial(jax.jit, ...)``, an alias of one), or a decorator of this module
         that returns one of its argument (``def compiled(fn): return jax.jit(fn)``)."""
         layer = self._decorator_layer(decorator, scope)
         if layer is not None:
-            return layer.transform.abstract
+            return layer.transform.level >= level
         found = self.resolve_function(decorator, scope) if isinstance(decorator, ast.Name) else None
         node = None if found is None or found[1] != 0 else found[0].node
         if not isinstance(node, ast.FunctionDef) or len(node.body) != 1 or not node.args.args:
@@ -1987,37 +1995,39 @@ class SemanticModel:
         first = result.args[0]
         return (
             transform is not None
-            and transform.abstract
+            and transform.level >= level
             and isinstance(first, ast.Name)
             and first.id == node.args.args[0].arg
         )
 
-    def _names_only_traced(self, name: str, owner: Scope, fresh: bool) -> bool:
+    def _names_only_traced(self, name: str, owner: Scope, fresh: bool, level: int) -> bool:
         """Whether every read of the function ``owner`` binds to ``name`` hands it to a tracing
         transformation or (not ``fresh``) calls it from a function that runs only traced (and
         there is one)."""
         uses = [use for use in self._loads.get(name, []) if self._resolves_to(use, owner)]
-        return bool(uses) and all(self._use_only_traced(use, self.scope_of_load(use), fresh) for use in uses)
+        return bool(uses) and all(
+            self._use_only_traced(use, self.scope_of_load(use), fresh, level) for use in uses
+        )
 
-    def _use_only_traced(self, use: ast.expr, where: Scope, fresh: bool) -> bool:
+    def _use_only_traced(self, use: ast.expr, where: Scope, fresh: bool, level: int) -> bool:
         """Whether one read of a function runs it traced: it is the function a tracing
         transformation is given, or (not ``fresh``) the callee of a call in code that runs only
         traced."""
         holder = self._name_parents.get(use)
         if isinstance(holder, (ast.List, ast.Tuple)):  # `lax.switch(i, [f, g], x)`
             branches = self._name_parents.get(holder)
-            return isinstance(branches, ast.Call) and self._traces_argument(branches, holder, where)
+            return isinstance(branches, ast.Call) and self._traces_argument(branches, holder, where, level)
         if isinstance(holder, ast.Return):  # `return step` from a factory
             factory = self.function_of(where)
-            return factory is not None and self._results_run_traced(factory)
+            return factory is not None and self._results_run_traced(factory, level)
         if not isinstance(holder, ast.Call):
             return False
         if holder.func is not use:
-            return self._traces_argument(holder, use, where)
+            return self._traces_argument(holder, use, where, level)
         caller = self.function_of(where)
-        return not fresh and caller is not None and self.runs_only_traced(caller)
+        return not fresh and caller is not None and self.runs_only_traced(caller, level)
 
-    def _results_run_traced(self, factory: FunctionInfo) -> bool:
+    def _results_run_traced(self, factory: FunctionInfo, level: int) -> bool:
         """Whether every call of ``factory`` this module makes hands its result to a tracing
         transformation (``step = jax.jit(make_step(0.1))``), or calls it in traced code."""
         node = factory.node
@@ -2031,28 +2041,28 @@ class SemanticModel:
         return bool(uses) and all(
             isinstance(call, ast.Call)
             and call.func is use
-            and self._result_runs_traced(call, self.scope_of_load(use))
+            and self._result_runs_traced(call, self.scope_of_load(use), level)
             for use, call in zip(uses, calls, strict=True)
         )
 
-    def _traces_argument(self, call: ast.Call, argument: ast.AST, where: Scope) -> bool:
+    def _traces_argument(self, call: ast.Call, argument: ast.AST, where: Scope, level: int) -> bool:
         """Whether ``call`` runs the function ``argument`` traced: a tracing transformation or
         ``lax`` primitive given it (directly or in a ``partial`` it is given), or a tree map
         called from code that runs only traced."""
         qualname = self.resolver.qualname(call.func, where)
         if qualname in PARTIALS and call.args and call.args[0] is argument:
-            return self._result_runs_traced(call, where)
+            return self._result_runs_traced(call, where, level)
         transform = None if qualname is None else self.transforms.get(qualname)
-        if transform is not None and transform.abstract:
+        if transform is not None and transform.level >= level:
             return True
         if transform is not None and transform.level >= NONE:  # `jax.jit(jax.grad(f))`
-            return self._result_runs_traced(call, where)
+            return self._result_runs_traced(call, where, level)
         if qualname in TREE_MAPS:
             caller = self.function_of(where)
-            return caller is not None and self.runs_only_traced(caller)
+            return caller is not None and self.runs_only_traced(caller, level)
         return False
 
-    def _result_runs_traced(self, call: ast.Call, where: Scope) -> bool:
+    def _result_runs_traced(self, call: ast.Call, where: Scope, level: int) -> bool:
         """Whether the function ``call`` makes of its argument (``jax.grad(f)``, ``partial(f,
         k)``) runs traced: given to a tracing transformation, or called in code that runs only
         traced."""
@@ -2061,8 +2071,8 @@ class SemanticModel:
             return False
         if outer.func is call:
             caller = self.function_of(where)
-            return caller is not None and self.runs_only_traced(caller)
-        return self._traces_argument(outer, call, where)
+            return caller is not None and self.runs_only_traced(caller, level)
+        return self._traces_argument(outer, call, where, level)
 
     def differentiated(self, info: FunctionInfo) -> bool:
         """Whether a differentiation reaches ``info``: applied to it or to a function calling it."""

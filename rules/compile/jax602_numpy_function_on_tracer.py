@@ -9,7 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import JaxNumpyFunction
 from jaxlint.semantic.measured import numpy_misanswers_tracer
-from jaxlint.semantic.transforms import STAGED
+from jaxlint.semantic.transforms import CONCRETE, STAGED
 from jaxlint.semantic.values import is_traced
 
 from ..support.explain import runs_only_traced, snippet, why_traced
@@ -60,7 +60,8 @@ class NumpyFunctionOnTracer(Rule):
 
     ## Fix safety
     The fix calls the `jax.numpy` namesake. It is safe in a function that only ever runs traced (it
-    is decorated with `jax.jit`, `vmap`..., or nested in one); elsewhere it is unsafe, because the
+    is decorated with `jax.jit`, `vmap`..., nested in one, or only ever given to one, `jax.grad`
+    included: NumPy cannot convert its tracer either); elsewhere it is unsafe, because the
     same function may also run eagerly on NumPy data, where the result would become a JAX array
     (and float64 would become float32). No fix is offered when a keyword argument (`out=`,
     `where=`...) has no `jax.numpy` equivalent.
@@ -110,7 +111,7 @@ class NumpyFunctionOnTracer(Rule):
             node,
             f"`np.{name}` converts traced `{snippet(ctx, culprit)}` to a NumPy array: JAX raises "
             f"`TracerArrayConversionError` ({why_traced(ctx, culprit)}); use `jnp.{name}`",
-            fix=JaxNumpyFunction(name, safe=runs_only_traced(ctx)) if fixable else None,
+            fix=JaxNumpyFunction(name, safe=runs_only_traced(ctx, CONCRETE)) if fixable else None,
         )
 
     def check_misanswer(self, node: ast.Call, ctx: Context) -> bool:

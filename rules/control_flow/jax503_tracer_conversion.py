@@ -11,7 +11,7 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import FailureRewrite, JaxNumpyFunction
 from jaxlint.semantic.bodies import own_nodes
-from jaxlint.semantic.transforms import STAGED
+from jaxlint.semantic.transforms import CONCRETE, STAGED
 from jaxlint.semantic.values import (
     Value,
     is_container,
@@ -491,7 +491,7 @@ def _array_form(node: ast.Call, ctx: Context) -> ConversionFix | None:
         return AsDtype(operand, qualname.removeprefix("builtins."))  # pyright: ignore[reportOptionalMemberAccess]
     if qualname is not None and qualname.startswith("numpy.") and len(node.args) == 1:
         form = JAX_NUMPY_FORMS.get(qualname.removeprefix("numpy."))
-        return JaxNumpyFunction(form, safe=runs_only_traced(ctx)) if form else None
+        return JaxNumpyFunction(form, safe=runs_only_traced(ctx, CONCRETE)) if form else None
     if _is_item(node, qualname):
         return SingleElement(node.func.value)  # pyright: ignore[reportAttributeAccessIssue]
     if qualname in ("builtins.any", "builtins.all") and not isinstance(node.args[0], ast.GeneratorExp):

@@ -12,7 +12,7 @@ from jaxlint.fixing.plans import FailureRewrite, ForiLoop, MarkStatic, WhileLoop
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.tracing import array_parameters
-from jaxlint.semantic.transforms import NONE
+from jaxlint.semantic.transforms import ABSTRACT, NONE
 from jaxlint.semantic.values import UNKNOWN, is_jax_array, is_static, is_traced
 
 from .blocks import mention_counts, reached_on_every_call
@@ -435,10 +435,11 @@ def shows_tracer(ctx: Context, expr: ast.expr) -> bool:
     return False
 
 
-def runs_only_traced(ctx: Context) -> bool:
+def runs_only_traced(ctx: Context, level: int = ABSTRACT) -> bool:
     """Whether the current function only ever runs traced, as far as this module shows (see
-    :meth:`SemanticModel.runs_only_traced`): code of it that fails on a tracer always failed."""
-    return ctx.function is not None and ctx.model.runs_only_traced(ctx.function)
+    :meth:`SemanticModel.runs_only_traced`): code of it that fails on a tracer always failed.
+    ``level``: ``CONCRETE`` for code that fails on a ``grad`` tracer too (NumPy conversion)."""
+    return ctx.function is not None and ctx.model.runs_only_traced(ctx.function, level)
 
 
 def safe_where_it_always_failed(ctx: Context, request: R, node: ast.AST) -> R:

@@ -65,3 +65,25 @@ class Model:
 
 model = Model()
 apply_jitted = jax.jit(model.apply)
+
+
+def loss(w):
+    return jax.numpy.sum(jnp.exp(w))  # fixed: only `jax.grad` runs it, where NumPy met a tracer
+
+
+grad_of_loss = jax.grad(loss)
+
+
+def energy(x):
+    return jnp.square(x) * 0.5  # fixed: run only under `vmap` of `grad`
+
+
+per_example = jax.vmap(jax.grad(energy))
+
+
+def logged(x):
+    return np.cosh(x) * 1.0  # no fix: it also runs eagerly, where NumPy worked
+
+
+slope = jax.grad(logged)(1.0)
+print(logged(np.ones(2)))
