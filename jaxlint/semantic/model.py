@@ -142,6 +142,8 @@ LIBRARY_ROOTS = frozenset(sys.stdlib_module_names) | {
     "ml_dtypes",
 }
 FLAX_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+# the methods of a linen module that run its methods (`__call__` unless `method=` says another)
+LINEN_ENTRIES = frozenset({"apply", "init", "init_with_output"})
 NNX_MODULES = frozenset({"flax.nnx.Module"})
 # flax nnx's variable types: what an nnx transformation traces in a module it is given
 NNX_VARIABLES = frozenset(
@@ -1922,8 +1924,8 @@ class SemanticModel:
             )
         if any(self._decorator_traces(decorator, owner, level) for decorator in node.decorator_list):
             return True
-        if node.decorator_list:
-            return False
+        if not all(self._transparent(decorator, owner) for decorator in node.decorator_list):
+            return False  # (`@nn.compact`, `@functools.wraps(f)` change nothing: its reads decide)
         parent = info.parent
         if (
             not fresh
@@ -1953,6 +1955,10 @@ class SemanticModel:
             )
         return owner.bound.get(node.name) == 1 and self._names_only_traced(node.name, owner, fresh, level)
 
+    def _transparent(self, decorator: ast.expr, scope: Scope) -> bool:
+        layer = self._decorator_layer(decorator, scope)
+        return layer is not None and layer.transform.kind == "wrapper"
+
     def _instances_called_traced(self, cls: ast.ClassDef, level: int) -> bool:
         """Whether every read of the name of ``cls`` constructs an instance bound once to a name
         that is only called (``layer(x)``) or given to a tracing transformation, from code that
@@ -1973,9 +1979,33 @@ class SemanticModel:
             where = self.scope_of_load(use)
             if not isinstance(target, ast.Name) or where.bound.get(target.id) != 1:
                 return False
-            if not self._names_only_traced(target.id, where, False, level):
+            if self.is_flax_module(cls):
+                if not self._applied_only_traced(target.id, where, level):
+                    return False
+            elif not self._names_only_traced(target.id, where, False, level):
                 return False
         return True
+
+    def _applied_only_traced(self, name: str, owner: Scope, level: int) -> bool:
+        """Whether every read of ``name``, a flax linen module bound once in ``owner``, runs its
+        methods traced: ``name.apply(...)``/``name.init(...)`` called in code that runs only
+        traced, or given to a tracing transformation (``jax.jit(name.apply)``)."""
+        uses = [use for use in self._loads.get(name, []) if self._resolves_to(use, owner)]
+        for use in uses:
+            where = self.scope_of_load(use)
+            holder = self._name_parents.get(use)
+            if not (isinstance(holder, ast.Attribute) and holder.attr in LINEN_ENTRIES):
+                return False
+            call = self._name_parents.get(holder)
+            if not isinstance(call, ast.Call):
+                return False
+            if call.func is holder:
+                caller = self.function_of(where)
+                if caller is None or not self.runs_only_traced(caller, level):
+                    return False
+            elif not self._traces_argument(call, holder, where, level):
+                return False
+        return bool(uses)
 
     def _decorator_traces(self, decorator: ast.expr, scope: Scope, level: int) -> bool:
         """Whether a decorator makes the function traced on every call: a tracing transformation

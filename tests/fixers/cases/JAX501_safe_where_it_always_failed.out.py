@@ -3,6 +3,7 @@ from functools import partial
 
 import jax
 import jax.numpy as jnp
+import flax.linen as nn
 
 
 @jax.jit
@@ -140,3 +141,35 @@ def eager_gated_step(x):
 
 
 print(eager_gate(1.0))
+
+
+class Block(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        # fixed: its one instance is only applied in jitted code
+        return jnp.where(x > 0, x * 2.0, x)
+
+
+block = Block()
+
+
+@jax.jit
+def block_step(variables, x):
+    return block.apply(variables, x)
+
+
+class Probe(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        if x > 0:  # no fix (unsafe): `init` runs it eagerly
+            return x
+        return -x
+
+
+probe = Probe()
+probe_variables = probe.init(jax.random.key(0), 1.0)
+
+
+@jax.jit
+def probe_step(variables, x):
+    return probe.apply(variables, x)
