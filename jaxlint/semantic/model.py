@@ -1908,6 +1908,8 @@ class SemanticModel:
         """Search for :meth:`runs_only_traced` (``fresh``: :meth:`entered_only_by_transforms`)."""
         if info.effective_level < level or info.host:
             return False
+        if level < ABSTRACT and info in self.custom_derivatives:
+            return self.runs_only_traced(info, ABSTRACT)  # a bare `grad` runs its rules, on concrete values
         node = info.node
         owner = self.index.parents.get(node)
         if owner is None:
@@ -2050,12 +2052,34 @@ class SemanticModel:
         if isinstance(holder, ast.Return):  # `return step` from a factory
             factory = self.function_of(where)
             return factory is not None and self._results_run_traced(factory, level)
+        if isinstance(holder, ast.Attribute) and holder.attr in DERIVATIVE_RULE_SETTERS:
+            return True  # `f.defvjp(fwd, bwd)` gives `f` its rules and runs nothing
         if not isinstance(holder, ast.Call):
             return False
         if holder.func is not use:
             return self._traces_argument(holder, use, where, level)
         caller = self.function_of(where)
-        return not fresh and caller is not None and self.runs_only_traced(caller, level)
+        if caller is None or fresh:
+            return False
+        return self.runs_only_traced(caller, level) or self._rule_calling_its_function(caller, use, where)
+
+    def _rule_calling_its_function(self, rule: FunctionInfo, use: ast.expr, where: Scope) -> bool:
+        """Whether ``rule`` is a derivative rule of the function ``use`` names (``fwd`` calling
+        ``f`` in ``f.defvjp(fwd, bwd)``): JAX runs it where ``f`` is differentiated, inside the
+        transformations that trace ``f``, so the call runs traced wherever ``f``'s other reads do
+        (asked abstractly: see :meth:`_find_only_traced`)."""
+        called = self.resolve_function(use, where)
+        if called is None:
+            return False
+        for owner, rules, scope, _ in self._derivative_rules:
+            primal = self.resolve_function(owner, scope)
+            if primal is None or primal[0] is not called[0]:
+                continue
+            for rule_expr in rules:
+                found = self.resolve_function(rule_expr, scope)
+                if found is not None and found[0] is rule:
+                    return True
+        return False
 
     def _results_run_traced(self, factory: FunctionInfo, level: int) -> bool:
         """Whether every call of ``factory`` this module makes hands its result to a tracing

@@ -173,3 +173,37 @@ probe_variables = probe.init(jax.random.key(0), 1.0)
 @jax.jit
 def probe_step(variables, x):
     return probe.apply(variables, x)
+
+
+@jax.custom_vjp
+def clipped(x):
+    # fixed: only jitted, and its forward rule runs where it is differentiated
+    return jnp.where(x > 0, x * 2.0, x)
+
+
+def clipped_fwd(x):
+    return clipped(x), None
+
+
+def clipped_bwd(residual, g):
+    return (g,)
+
+
+clipped.defvjp(clipped_fwd, clipped_bwd)
+clipped_step = jax.jit(clipped)
+
+
+@jax.custom_jvp
+def softened(x):
+    if x > 0:  # no fix (unsafe): a bare `grad` runs its rule, which calls it on concrete values
+        return x
+    return x * 0.1
+
+
+@softened.defjvp
+def softened_jvp(primals, tangents):
+    return softened(primals[0]), tangents[0]
+
+
+softened_step = jax.jit(softened)
+softened_slope = jax.grad(softened)(1.0)

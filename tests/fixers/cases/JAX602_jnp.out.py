@@ -87,3 +87,29 @@ def logged(x):
 
 slope = jax.grad(logged)(1.0)
 print(logged(np.ones(2)))
+
+
+@jax.custom_jvp
+def smooth(x):
+    return jnp.maximum(x, 0.0)  # fixed: only jitted, its rule runs where it is traced
+
+
+@smooth.defjvp
+def smooth_jvp(primals, tangents):
+    return smooth(primals[0]), tangents[0]
+
+
+smooth_step = jax.jit(smooth)
+
+
+@jax.custom_jvp
+def rough(x):
+    return np.minimum(x, 0.0)  # no fix: a bare `grad` runs its rule, which calls it on concrete values
+
+
+@rough.defjvp
+def rough_jvp(primals, tangents):
+    return rough(primals[0]), tangents[0]
+
+
+rough_slope = jax.grad(rough)(1.0)
