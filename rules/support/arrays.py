@@ -22,6 +22,7 @@ from jaxlint.fixing.plans import ClosedOver, LocalLeaf, RecordField
 from jaxlint.semantic import api
 from jaxlint.semantic.scopes import FUNCTION_NODES, Scope
 from jaxlint.semantic.tracing import annotation_kind
+from jaxlint.semantic.transforms import CONCRETE
 from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced, record_kind
 
 from .blocks import is_local_name, names_by_function, own_nodes
@@ -443,13 +444,13 @@ def rewrite_is_safe(ctx: Context, base: ast.expr) -> bool:
 def leaf_rewrite_is_safe(ctx: Context, base: ast.expr) -> bool:
     """Whether writing an updated leaf back into its pytree here (a new dict entry, record or
     local name) keeps the program's meaning: the function is entered only through
-    transformations that trace it (an in-place write raised on every run in sight, and they hand
+    transformations that trace it, `grad` included (an in-place write raised on every run in sight, and they hand
     it pytrees of their own, which no caller holds), and the pytree is a parameter that no other
     name in the function holds, nor any part of it (``b = params["b"]`` would keep the old leaf)."""
     function = ctx.function
     root = path_root(base)
-    if function is None or root is None or not ctx.model.entered_only_by_transforms(function):
-        return False
+    if function is None or root is None or not ctx.model.entered_only_by_transforms(function, CONCRETE):
+        return False  # (a `grad` tracer takes no item assignment either)
     params = [p.arg for p in function.param_nodes()]
     if function.is_method and params and root == params[0]:
         return False  # `self`: the object the method is bound to outlives the call

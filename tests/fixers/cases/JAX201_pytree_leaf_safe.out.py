@@ -3,6 +3,7 @@ from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 
 
 class State(NamedTuple):
@@ -43,3 +44,20 @@ def keeps_the_leaf(params):
     b = params["b"]
     params["b"][0] = 0.0  # no fix (unsafe): `b` keeps the old leaf, where in place it would change
     return b + params["b"]
+
+
+def curvature(batch):
+    batch["x"] = batch["x"].at[1:3].set(0.0)  # fixed: only `jax.hessian` enters it, and a JVP tracer takes no item assignment either
+    return jnp.sum(batch["x"] ** 3)
+
+
+second = jax.hessian(curvature)
+
+
+def eager_too(batch):
+    batch["x"][0] = 0.0  # no fix (unsafe): called eagerly too, where a NumPy entry takes the write
+    return jnp.sum(batch["x"])
+
+
+slopes = jax.grad(eager_too)
+total = eager_too({"x": np.ones(3)})
