@@ -69,6 +69,8 @@ def trace_params(
             if param is not None and layer.transform.kind in ("jit", "remat", "pmap", "vmap", "body"):
                 if param is args.kwarg and _static_through_kwargs(info, layer):
                     continue  # `static_argnames=("mode",)` reaching `**options`: some entries static
+                if param is args.vararg and _static_through_varargs(info, layer):
+                    continue  # `static_argnums=(1, 2)` reaching `*dims`: some items static
                 _merge(values, param.arg, TRACED)
     if skip_first and any(layer.offset == 0 and layer.transform.kind in TRACING_SELF for layer in layers):
         instance = _traced_self(model, info)
@@ -96,6 +98,16 @@ def _static_through_kwargs(info: FunctionInfo, layer: Layer) -> bool:
     args = info.node.args
     params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
     return bool(names) and not names <= params  # pyright: ignore[reportOperatorIssue]
+
+
+def _static_through_varargs(info: FunctionInfo, layer: Layer) -> bool:
+    """Whether the jit marks static a position that only the function's ``*args`` can take
+    (or positions it does not spell as literals)."""
+    if layer.transform.kind != "jit":
+        return False
+    positions = static_positions(layer.call)
+    named = len(info.positional_names()) - layer.offset
+    return positions is None or any(p >= named or p < 0 for p in positions)
 
 
 # Transformations that receive the object a decorated method is called on as its first argument

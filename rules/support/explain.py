@@ -188,7 +188,14 @@ def static_request(ctx: Context, name: str | None, needed: ast.expr | None = Non
         found = enclosing_jit_parameter(ctx, name) or jitted_caller_parameter(ctx, name)
     if found is None or _called_while_traced(found[1]) or _handed_an_array(ctx, *found):
         return None
+    if _variadic(found[1], found[0]):
+        return None  # `*dims`: positional only, which `static_argnames` cannot name (measured)
     return MarkStatic(found[0]) if param is not None else MarkStatic(found[0], found[1].node)
+
+
+def _variadic(function: FunctionInfo, param: str) -> bool:
+    args = getattr(function.node, "args", None)
+    return args is not None and any(p is not None and p.arg == param for p in (args.vararg, args.kwarg))
 
 
 def _reads_a_part(expr: ast.expr, name: str) -> bool:
