@@ -1432,7 +1432,9 @@ class SemanticModel:
             if store.id != name:
                 continue
             read = None if key is None else self._keys_read(info, name)
-            if read is not None and key not in read:
+            if key is GROWN and read is not None and all(isinstance(k, int) and k >= 0 for k in read):
+                continue  # `HISTORY.append(x)` where the function reads only `HISTORY[0]`
+            if read is not None and key is not GROWN and key not in read:
                 continue  # `CONFIG["lr"] = ...` where the function reads only `CONFIG["wd"]`
             if loop is not None:
                 changed = {s.id for s, other in changes if other is loop} - {name}
@@ -1506,12 +1508,38 @@ class SemanticModel:
         return _cleared_by(self, self._module_level_code[0])
 
     def _same_call(self, first: ast.Call, later: ast.Call, name: str, changes: list) -> bool:
-        """Whether two calls pass the same arguments to the same function: written alike, and no
-        name they read (but ``name``) changed between them."""
-        if ast.dump(first) != ast.dump(later):
+        """Whether two calls pass the same arguments to the same function: written alike, or
+        arrays written out with the same shape and kind of numbers (``jnp.array([0, 1])`` and
+        ``jnp.array([0, 2])``: one compiled program serves both), and no name they read (but
+        ``name``) changed between them."""
+        if ast.dump(first) != ast.dump(later) and not self._same_signature(first, later):
             return False
         between = {s.id for s, _ in changes if _position(first) < _position(s) < _position(later)} - {name}
         return not _reads_any(first, between)
+
+    def _same_signature(self, first: ast.Call, later: ast.Call) -> bool:
+        """Calls alike but for arrays written out with the same shape and kind of numbers."""
+        if ast.dump(first.func) != ast.dump(later.func) or len(first.args) != len(later.args):
+            return False
+        if [k.arg for k in first.keywords] != [k.arg for k in later.keywords]:
+            return False
+        pairs = [
+            *zip(first.args, later.args),
+            *((a.value, b.value) for a, b in zip(first.keywords, later.keywords)),
+        ]
+        return all(ast.dump(a) == ast.dump(b) or self._same_literal_array(a, b) for a, b in pairs)
+
+    def _same_literal_array(self, a: ast.expr, b: ast.expr) -> bool:
+        """``jnp.array([0, 1])`` and ``jnp.array([0, 2])``: an array (never a static argument)
+        of the same shape and dtype, so the same trace."""
+        if not (isinstance(a, ast.Call) and isinstance(b, ast.Call) and len(a.args) == len(b.args) == 1):
+            return False
+        qualname = self.resolver.qualname(a.func, self.index.module)
+        if qualname not in LITERAL_ARRAYS or ast.dump(a.func) != ast.dump(b.func):
+            return False
+        if ast.dump(ast.Tuple(a.keywords)) != ast.dump(ast.Tuple(b.keywords)):  # pyright: ignore[reportArgumentType]
+            return False
+        return _literal_layout(a.args[0]) == _literal_layout(b.args[0]) is not None
 
     def _calls_function(self, call: ast.Call, nodes: Collection[ast.AST]) -> bool:
         return any(
@@ -3329,6 +3357,23 @@ def _accessed_key(node: ast.Subscript | ast.Attribute) -> object:
 
 
 # Methods that change a dict, list or set in place.
+LITERAL_ARRAYS = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
+
+
+def _literal_layout(expr: ast.expr) -> object:
+    """The shape and kinds of numbers of a literal ``[[0, 1], [2, 3]]`` (None when it is not one)."""
+    if isinstance(expr, (ast.List, ast.Tuple)):
+        items = [_literal_layout(e) for e in expr.elts]
+        if not items or any(i is None for i in items) or len(set(map(repr, items))) != 1:
+            return None
+        return (len(items), items[0])
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        return _literal_layout(expr.operand)
+    if isinstance(expr, ast.Constant) and type(expr.value) in (int, float, bool):
+        return type(expr.value).__name__
+    return None
+
+
 CONTAINER_MUTATORS = frozenset(
     {
         "update",
@@ -3365,7 +3410,12 @@ def _mutated_keys(call: ast.Call) -> list[object]:
         return keys
     if method in ("setdefault", "pop") and call.args and isinstance(call.args[0], ast.Constant):
         return [call.args[0].value]
+    if method in ("append", "extend"):
+        return [GROWN]
     return [None]
+
+
+GROWN = object()  # a list grown at its end: its length and negative indices change, not `xs[0]`
 
 
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
