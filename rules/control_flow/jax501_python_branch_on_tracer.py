@@ -7,6 +7,7 @@ import ast
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import MarkStatic, WhereExpression
+from jaxlint.semantic.values import is_traced_leaf
 
 from ..support.blocks import side_effect_free
 from ..support.callsites import passes_a_string
@@ -36,7 +37,8 @@ CURES = {
 class PythonBranchOnTracer(Rule):
     """## What it does
     Finds Python `if`, `elif`, `while` and `a if cond else b` whose condition is a traced
-    value, inside code that JAX traces abstractly (`jit`, `vmap`, `lax` bodies). Conditions on
+    value, and `match` on a traced value with a value pattern (`case 0:`), inside code that JAX
+    traces abstractly (`jit`, `vmap`, `lax` bodies). Conditions on
     static information (`x.shape[0] > 2`, `x.ndim`, `x is None`, `isinstance`, static arguments)
     are fine and are not reported.
 
@@ -117,6 +119,31 @@ class PythonBranchOnTracer(Rule):
     def visit_comprehension(self, node: ast.comprehension, ctx: Context) -> None:
         for condition in node.ifs:
             self.check(condition, condition, "comprehension filter", ctx)
+
+    def visit_Match(self, node: ast.Match, ctx: Context) -> None:
+        """``match kind:`` with ``case 0:``: Python compares the subject with ``==`` and asks for
+        the truth of the result (measured with JAX 0.10.2). A class, sequence or mapping pattern
+        only asks what the tracer is, and never matches it."""
+        if not ctx.abstract or not is_traced_leaf(ctx.value(node.subject)):
+            return
+        value = next(
+            (p for case in node.cases for p in ast.walk(case.pattern) if isinstance(p, ast.MatchValue)), None
+        )
+        if value is None or caught_here(ctx, node, "TracerBoolConversionError"):
+            return
+        subject = node.subject
+        if isinstance(value.value, ast.Constant) and isinstance(value.value.value, str):
+            return  # a string pattern: callers pass a string, where JAX611 reports it
+        flag = static_flag_parameter(ctx, subject)
+        cure = static_advice(flag, ctx) if flag else "use `jax.lax.switch` on an index"
+        ctx.report(
+            node,
+            f"Python `match` on traced `{snippet(ctx, subject)}` in `{function_name(ctx)}`: "
+            f"`case {snippet(ctx, value.value)}:` compares it with `==`, and taking the truth of "
+            f"the result raises {bool_error(ctx, subject)} ({why_traced(ctx, subject)}); {cure}",
+            end=subject,
+            fix=safe_where_it_always_failed(ctx, flag, node),
+        )
 
     def check(self, node: ast.AST, test: ast.expr, kind: str, ctx: Context) -> None:
         if not ctx.abstract:
