@@ -40,7 +40,8 @@ class AssignBack(FixRequest):
 class DiscardedFunctionalUpdate(Rule):
     """## What it does
     Finds `x.at[idx].set(v)` (and `.add`, `.multiply`, `.min`, ...) used as a statement, with
-    its result discarded.
+    its result discarded, also as the items of a comprehension thrown away
+    (`[x.at[i].set(0) for i in idx]`).
 
     ## Why is this bad?
     `.at[]` updates are functional: they return a new array and leave `x` untouched. Written as
@@ -91,24 +92,35 @@ class DiscardedFunctionalUpdate(Rule):
     severity = "warning"
 
     def visit_Expr(self, node: ast.Expr, ctx: Context) -> None:
-        call = node.value
-        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+        value = node.value
+        if isinstance(value, COMPREHENSIONS):  # `[x.at[i].set(0) for i in idx]`, thrown away
+            call = value.elt
+            if _at_update(call) is not None:
+                self.report_comprehension(node, call, ctx)  # pyright: ignore[reportArgumentType]
             return
-        if call.func.attr not in api.AT_UPDATE_METHODS:
+        array = _at_update(value)
+        if array is None:
             return
-        indexer = call.func.value
-        if not isinstance(indexer, ast.Subscript) or not isinstance(indexer.value, ast.Attribute):
-            return
-        if indexer.value.attr != "at":
-            return
-        array = indexer.value.value
+        method = value.func.attr  # pyright: ignore[reportAttributeAccessIssue]
         text = snippet(ctx, array)
-        updated = f"{text}.at[...].{call.func.attr}(...)"
+        updated = f"{text}.at[...].{method}(...)"
         ctx.report(
             node,
-            f"the result of `{text}.at[...].{call.func.attr}(...)` is discarded and `{text}` is "
+            f"the result of `{text}.at[...].{method}(...)` is discarded and `{text}` is "
             f"unchanged: `.at[]` returns a new array; assign it, {_advice(ctx, array, updated)}",
             fix=_request(ctx, node, array),
+        )
+
+    def report_comprehension(self, node: ast.Expr, call: ast.Call, ctx: Context) -> None:
+        array = call.func.value.value.value  # pyright: ignore[reportAttributeAccessIssue]
+        text = snippet(ctx, array)
+        method = call.func.attr  # pyright: ignore[reportAttributeAccessIssue]
+        ctx.report(
+            node,
+            f"the comprehension of `{text}.at[...].{method}(...)` is thrown away and `{text}` is "
+            f"unchanged: each `.at[]` update returns a new array, and none is kept; update with all "
+            f"the indices at once, `{text} = {text}.at[indices].{method}(...)`, or in a loop that "
+            f"assigns each result",
         )
 
     def visit_Assign(self, node: ast.Assign, ctx: Context) -> None:
@@ -275,3 +287,19 @@ def _is_record(ctx: Context, owner: ast.expr) -> bool:
         return False
     cls = ctx.model.class_named(param.annotation, ctx.scope)
     return cls is not None and ctx.model.pytree_class(cls) is not None
+
+
+COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp)
+
+
+def _at_update(expr: ast.expr) -> ast.expr | None:
+    """The array ``expr`` updates through ``.at[...]`` (``x`` in ``x.at[i].set(v)``); None if
+    ``expr`` is no such update."""
+    if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Attribute):
+        return None
+    indexer = expr.func.value
+    if expr.func.attr not in api.AT_UPDATE_METHODS or not isinstance(indexer, ast.Subscript):
+        return None
+    if not isinstance(indexer.value, ast.Attribute) or indexer.value.attr != "at":
+        return None
+    return indexer.value.value
