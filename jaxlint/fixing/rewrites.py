@@ -204,6 +204,11 @@ def condition_code(test: ast.expr, jnp: str, code: Callable[[ast.expr], str]) ->
             for left, op, right in zip(operands, test.ops, operands[1:], strict=False)
         ]
         return reduce(lambda left, right: f"{jnp}.logical_and({left}, {right})", pairs)
+    if isinstance(test, ast.Compare) and isinstance(test.ops[0], (ast.In, ast.NotIn)):
+        if not isinstance(test.comparators[0], (ast.List, ast.Tuple)):
+            raise CannotFix("membership in a value not written out asks Python for each comparison")
+        found = f"{jnp}.isin({code(test.left)}, {jnp}.array({code(test.comparators[0])}))"
+        return found if isinstance(test.ops[0], ast.In) else f"{jnp}.logical_not({found})"
     return code(test)
 
 
@@ -211,7 +216,7 @@ def _python_logic(test: ast.expr) -> bool:
     return any(
         isinstance(n, ast.BoolOp)
         or (isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.Not))
-        or (isinstance(n, ast.Compare) and len(n.ops) > 1)
+        or (isinstance(n, ast.Compare) and (len(n.ops) > 1 or isinstance(n.ops[0], (ast.In, ast.NotIn))))
         for n in _condition_parts(test)
     )
 

@@ -21,6 +21,7 @@ from jaxlint.semantic.values import (
     is_static,
     is_traced,
     is_traced_array,
+    is_traced_leaf,
     iterated,
 )
 
@@ -288,7 +289,17 @@ class TracerConversion(Rule):
             culprit = _truth_tested_elements(ctx, args[0])
             if culprit is not None:
                 return f"{qualname.rsplit('.', 1)[1]}(...)", "TracerBoolConversionError", culprit
+        if qualname in BISECTIONS and len(args) >= 2 and is_traced_leaf(ctx.value(args[1])):
+            return f"{qualname}(...)", "TracerBoolConversionError", args[1]  # `x < a[mid]`
         func = node.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr in SEARCHING_METHODS
+            and len(args) == 1
+            and is_traced_leaf(ctx.value(args[0]))
+            and static_sequence(ctx, func.value)
+        ):  # `CLASS_IDS.index(label)`: each item is compared with `==`
+            return f"{snippet(ctx, func.value)}.{func.attr}(...)", "TracerBoolConversionError", args[0]
         if (
             qualname is None
             and isinstance(func, ast.Attribute)
@@ -367,9 +378,25 @@ class TracerConversion(Rule):
 
     def check_membership(self, node: ast.Compare, ctx: Context) -> None:
         """``0 in tokens`` on a traced array: the array's ``__contains__`` compares every element
-        and Python asks the truth of the traced answer (measured with JAX 0.10.2)."""
+        and Python asks the truth of the traced answer (measured with JAX 0.10.2). Also
+        ``label in CLASS_IDS``, a traced value sought in a Python list or tuple, outside a
+        condition (where JAX501 reports it)."""
         array = node.comparators[0]
         value = ctx.value(array)
+        if (
+            is_traced_leaf(ctx.value(node.left))
+            and static_sequence(ctx, array)
+            and not in_test_position(ctx, node)
+            and not caught_here(ctx, node, "TracerBoolConversionError")
+        ):
+            ctx.report(
+                node,
+                f"`{snippet(ctx, node)}` compares traced `{snippet(ctx, node.left)}` with each item of "
+                f"`{snippet(ctx, array)}` and Python needs a bool from each comparison: JAX raises "
+                f"{bool_error(ctx, node.left)} ({why_traced(ctx, node.left)}); use "
+                f"`jnp.isin({snippet(ctx, node.left)}, jnp.array({snippet(ctx, array)}))`",
+            )
+            return
         if not is_traced_array(value) or is_container(value):
             return
         item = snippet(ctx, node.left)
@@ -380,6 +407,26 @@ class TracerConversion(Rule):
             f"`TracerBoolConversionError` ({why_traced(ctx, array)}); use "
             f"`jnp.any({snippet(ctx, array)} == {item})`",
         )
+
+
+# `bisect` compares the value it places with the items of the list, in Python
+BISECTIONS = frozenset({"bisect.bisect", "bisect.bisect_left", "bisect.bisect_right", "bisect.insort"})
+# methods of a Python list or tuple that compare their argument with each item
+SEARCHING_METHODS = frozenset({"index", "count", "remove"})
+
+
+def static_sequence(ctx: Context, expr: ast.expr) -> bool:
+    """Whether ``expr`` is a Python list or tuple holding no tracer: a display, or a name bound
+    once to one (a set or dict would hash the tracer instead, which fails otherwise)."""
+    value = ctx.value(expr)
+    if not is_static(value) or not is_container(value) or is_mapping(value):
+        return False
+    if isinstance(expr, ast.Name):
+        owner = ctx.scope.lookup(expr.id)
+        if owner is None or owner.bound.get(expr.id) != 1:
+            return False
+        expr = owner.assigned.get(expr.id)  # pyright: ignore[reportAssignmentType]
+    return isinstance(expr, (ast.List, ast.Tuple))
 
 
 # the advice where the result is handed to a call that wants a Python value, not an array
