@@ -2082,6 +2082,8 @@ class SemanticModel:
             return factory is not None and self._results_run_traced(factory, level)
         if isinstance(holder, ast.Attribute) and holder.attr in DERIVATIVE_RULE_SETTERS:
             return True  # `f.defvjp(fwd, bwd)` gives `f` its rules and runs nothing
+        if isinstance(holder, ast.Attribute) and not self._called_attribute(holder):
+            return True  # `f.calls = 0`, `f.calls`: an attribute of the function, which runs nothing
         if not isinstance(holder, ast.Call):
             return False
         if holder.func is not use:
@@ -2090,6 +2092,13 @@ class SemanticModel:
         if caller is None or fresh:
             return False
         return self.runs_only_traced(caller, level) or self._rule_calling_its_function(caller, use, where)
+
+    def _called_attribute(self, attribute: ast.Attribute) -> bool:
+        """Whether ``attribute`` of a function may run it: a method called on it (``f.lower(x)``)
+        or a dunder (``f.__call__``, ``f.__wrapped__``), not a data attribute (``f.calls``)."""
+        holder = self._name_parents.get(attribute)
+        called = isinstance(holder, ast.Call) and holder.func is attribute
+        return called or attribute.attr.startswith("__")
 
     def _rule_calling_its_function(self, rule: FunctionInfo, use: ast.expr, where: Scope) -> bool:
         """Whether ``rule`` is a derivative rule of the function ``use`` names (``fwd`` calling

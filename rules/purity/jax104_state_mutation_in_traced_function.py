@@ -32,7 +32,8 @@ class StateMutationInTracedFunction(Rule):
     """## What it does
     Finds a traced function changing state that outlives the call: assigning a `global` or
     `nonlocal` name, mutating a module-level or closed-over list/dict/set (`history.append(x)`,
-    `cache[k] = v`), storing a traced value on `self`, putting one into a list, dict or set
+    `cache[k] = v`), changing an attribute of a module-level function or object of a plain class
+    of the module (`step.calls += 1`, `counter.n = ...`) in a function that only runs traced, storing a traced value on `self`, putting one into a list, dict or set
     the object keeps (`self.losses.append(loss)` in a logger made before the trace), or changing
     a dict or list argument of a `jax.jit` function that never hands it back (`params[k] = ...`:
     `jit` rebuilds its arguments from their leaves, so only that copy changes). It also finds an
@@ -228,6 +229,7 @@ class StateMutationInTracedFunction(Rule):
                 )
         elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             self.check_record_argument(target, target.value.id, ctx)
+            self.check_module_object(target, target.value.id, value, ctx)
         elif isinstance(target, (ast.Tuple, ast.List)):
             for element in target.elts:
                 self.check_store(element, value, ctx, accumulates)
@@ -284,6 +286,24 @@ class StateMutationInTracedFunction(Rule):
             f"the caller's `{name}` keeps its old `{target.attr}`; return `{name}` and rebind it at the call",
         )
 
+    def check_module_object(self, target: ast.Attribute, name: str, value: ast.expr, ctx: Context) -> None:
+        """``step.calls += 1`` on a function of the module, or ``counter.n = ...`` on the one
+        instance of a plain class of the module bound to a module name: state that outlives the
+        trace, changed only while JAX traces (measured with JAX 0.10.2)."""
+        owner = ctx.scope.lookup(name)  # (a `def` too: `outlives_trace` leaves functions out)
+        if owner is None or owner.kind != "module" or owner is ctx.scope or name in owner.imports:
+            return
+        if not _plain_module_object(ctx, owner, name):
+            return
+        effect = _effect(ctx, [value], target.attr)
+        if effect is None or ctx.function is None or not ctx.model.runs_only_traced(ctx.function):
+            return  # (run eagerly too, it counts those calls)
+        ctx.report(
+            target,
+            f"changing `{name}.{target.attr}` in `{function_name(ctx)}` changes module-level `{name}` "
+            f"{effect} ({why_traced(ctx)}); return the value instead",
+        )
+
     def check_name_store(self, target: ast.Name, value: ast.expr, ctx: Context, accumulates: bool) -> None:
         leaks = is_traced(ctx.value(value))
         if not ctx.trace_reused and not leaks:
@@ -313,6 +333,24 @@ class StateMutationInTracedFunction(Rule):
             f"assigning {kind} `{target.id}` in `{function_name(ctx)}` happens only while JAX traces "
             f"it (once per compilation), not on each call ({why_traced(ctx)}); return the new value instead",
         )
+
+
+def _plain_module_object(ctx: Context, module: Scope, name: str) -> bool:
+    """Whether module name ``name`` is bound once, by a ``def`` (a function's attributes), or to
+    an instance of a class of the module that is no pytree and no flax module."""
+    if module.bound.get(name) != 1:
+        return False
+    defs = module.defs.get(name, [])
+    if defs:
+        return all(isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) for d in defs)
+    made = module.assigned.get(name)
+    if not isinstance(made, ast.Call) or not isinstance(made.func, ast.Name):
+        return False
+    classes = module.defs.get(made.func.id, [])
+    if len(classes) != 1 or not isinstance(classes[0], ast.ClassDef):
+        return False
+    cls = classes[0]
+    return ctx.model.pytree_class(cls) is None and not ctx.model.is_flax_module(cls) and not cls.bases
 
 
 def mutated_argument(ctx: Context, name: str) -> bool:
