@@ -317,6 +317,8 @@ class SemanticModel:
         self._reuses_trace: dict[FunctionInfo, bool] = {}
         self._wrapped: dict[ast.expr, tuple[list[Scope], bool]] = {}  # see _wrapped_callees
         self._requested_reuse: set[FunctionInfo] = set()  # traced by cached callers in other modules
+        # derivative rules traced (`_trace_rule`), each with the function it differentiates
+        self._rule_primals: dict[FunctionInfo, FunctionInfo] = {}
         self._flax_modules: dict[ast.ClassDef, bool] = {}
         self._within_loop: dict[ast.Call, bool] = {}  # see _used_within_its_loop
         # functions made `jax.custom_jvp`/`jax.custom_vjp`, with their `nondiff_argnums`
@@ -421,6 +423,9 @@ class SemanticModel:
         if (reusing and not afresh) or info in self._requested_reuse:
             return True
         seen = seen | {info}
+        primal = self._rule_primals.get(info)  # a derivative rule is traced with its function
+        if primal is not None and primal not in seen and self.caches_trace(primal, seen):
+            return True
         parent = info.parent
         if (
             parent is not None
@@ -529,6 +534,9 @@ class SemanticModel:
 
     def _find_trace_reuse(self, info: FunctionInfo) -> bool:
         if info.transformed_by & TRACE_REUSING_KINDS or info in self._requested_reuse:
+            return True
+        primal = self._rule_primals.get(info)  # a derivative rule runs in its function's trace
+        if primal is not None and self.reuses_trace(primal):
             return True
         parent = info.parent
         if parent is not None and info.inherited > NONE and self.reuses_trace(parent):
@@ -1677,6 +1685,7 @@ class SemanticModel:
             f"`{rule.name}` is a derivative rule of `{function.name}` (line {site.lineno}), which JAX "  # pyright: ignore[reportAttributeAccessIssue]
             f"runs with the tracers of the transformation differentiating `{function.name}`"
         )
+        self._rule_primals[rule] = function
         if params and rule.apply(level, params, reason):
             self.enqueue(rule)
             return True
