@@ -12,6 +12,7 @@ from jaxlint.semantic import api
 from jaxlint.semantic.measured import is_jax_function
 from jaxlint.semantic.scopes import Scope
 
+from ..support.dtypes import named_dtype_kind
 from ..support.explain import snippet
 from ..support.jitted import JitCall, jitted_callee
 
@@ -27,8 +28,9 @@ class NonArrayArgumentToJit(Rule):
     bound to `self`, a function of `jax.numpy`, `jax.nn`, `jax.lax`, `jax.random` or
     `jax.scipy`, or a `functools.partial` object; or an object that is not a pytree of
     arrays: an optax optimizer (a `GradientTransformation`, a NamedTuple of functions), a
-    flax.linen module (a dataclass, not a pytree), a string (`"relu"`), or a tuple or list
-    written with strings in it (`frozen=("b",)`).
+    flax.linen module (a dataclass, not a pytree), a dtype (`jnp.int8`, `np.float32`,
+    `jnp.dtype("float16")`), a string (`"relu"`), or a tuple or list written with strings in it
+    (`frozen=("b",)`).
 
     ## Why is this bad?
     `jax.jit` traces every argument that is not static as an array (a pytree of arrays). A
@@ -125,9 +127,13 @@ def _non_array_kind(ctx: Context, argument: ast.expr) -> str | None:
         return _strings(argument)
     if isinstance(argument, ast.Call):
         qualname = ctx.model.qualname(argument.func, ctx.scope)
+        if qualname in ("jax.numpy.dtype", "numpy.dtype"):
+            return "a dtype"
         return "a `functools.partial` object" if qualname in PARTIAL_OBJECTS else None
     if not isinstance(argument, (ast.Name, ast.Attribute)):
         return None
+    if named_dtype_kind(ctx.model, argument, ctx.scope) is not None:  # `jnp.int8`, `float`
+        return "a dtype"
     qualname = ctx.model.qualname(argument, ctx.scope)
     if qualname is not None:
         return f"the function `{qualname}`" if is_jax_function(qualname) else None
