@@ -1308,6 +1308,7 @@ def to_json(report: Report) -> dict[str, Any]:
         "nnx_layers": nnx_layers(),
         "linen_layers": linen_layers(),
         "equinox_layers": equinox_key_layers(),
+        "initializer_factories": initializer_factories(),
         "keys": {
             "consumes": sorted(report.consumes),
             "does_not_consume": sorted(report.keeps),
@@ -1391,6 +1392,26 @@ def optax_schedules() -> dict[str, Any]:
                 index = position if parameter.kind is parameter.POSITIONAL_OR_KEYWORD else None
                 found.setdefault(f"optax.{name}", []).append([parameter.name, index])
     return {"optax_version": optax.__version__, "parameters": found}
+
+
+def initializer_factories() -> list[str]:
+    """The functions of ``jax.nn.initializers`` that build an initializer (``normal(stddev)``):
+    called the way an initializer is, with a key and a shape, they give back a function
+    instead of raising, and the mistake surfaces where the "array" is first used."""
+    found: list[str] = []
+    for name in sorted(dir(jax.nn.initializers)):
+        function = getattr(jax.nn.initializers, name)
+        if name.startswith("_") or inspect.isclass(function) or not callable(function):
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                made = function(_key(), (2, 3))
+        except Exception:  # neither: it takes other arguments
+            continue
+        if callable(made) and not isinstance(made, jax.Array):
+            found.append(f"jax.nn.initializers.{name}")
+    return found
 
 
 def optax_stateful() -> dict[str, Any]:

@@ -280,6 +280,13 @@ def key_consumers() -> frozenset[str]:
 
 
 @cache
+@cache
+def initializer_factories() -> frozenset[str]:
+    """The ``jax.nn.initializers`` functions that build an initializer (``normal(stddev)``):
+    measured, called with a key and a shape they give back a function, without raising."""
+    return frozenset(_data().get("initializer_factories", []))
+
+
 def sampler_dtype_kinds() -> dict[str, str]:
     """The ``jax.random`` samplers that take one kind of ``dtype`` only, and that kind
     (measured: ``uniform`` raises ``ValueError`` on an integer dtype, ``randint`` on a float)."""

@@ -10,8 +10,8 @@ from jaxlint.semantic import api
 from jaxlint.semantic.scopes import Scope
 
 from ..support.explain import snippet
+from .keypaths import key_made_by
 
-DEPTH = 4  # names followed to their single binding
 # jax.numpy's arithmetic, which rejects a key dtype as the operators do (measured with JAX 0.10.2)
 ARITHMETIC = frozenset(
     f"jax.numpy.{name}"
@@ -88,22 +88,7 @@ class ArithmeticOnTypedKey(Rule):
             return
 
 
-def typed_key_maker(ctx: Context, expr: ast.expr, scope: Scope, depth: int = 0) -> ast.Call | None:
-    """The ``jax.random.key(...)`` call ``expr`` is known to hold a key of (split, folded or
-    indexed from it, through names bound once), else None."""
-    if depth > DEPTH:
-        return None
-    if isinstance(expr, ast.Subscript):
-        return typed_key_maker(ctx, expr.value, scope, depth + 1)
-    if isinstance(expr, ast.Name):
-        owner = scope.lookup(expr.id)
-        value = None if owner is None else owner.single_value(expr.id)
-        return None if value is None or owner is None else typed_key_maker(ctx, value, owner, depth + 1)
-    if not isinstance(expr, ast.Call):
-        return None
-    qualname = ctx.model.qualname(expr.func, scope)
-    if qualname in api.TYPED_KEY_MAKERS:
-        return expr
-    if qualname in api.KEY_DERIVERS and expr.args:
-        return typed_key_maker(ctx, expr.args[0], scope, depth + 1)
-    return None
+def typed_key_maker(ctx: Context, expr: ast.expr, scope: Scope) -> ast.Call | None:
+    """The ``jax.random.key(...)`` call ``expr`` is known to hold a key of (see
+    :func:`key_made_by`)."""
+    return key_made_by(ctx, expr, scope, api.TYPED_KEY_MAKERS)

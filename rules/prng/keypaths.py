@@ -9,8 +9,11 @@ import re
 from collections.abc import Iterable
 
 from jaxlint.engine.astutil import encloses
+from jaxlint.engine.context import Context
+from jaxlint.semantic import api
 from jaxlint.semantic.bodies import LOOPING_BODIES
 from jaxlint.semantic.functions import FunctionInfo
+from jaxlint.semantic.scopes import Scope
 
 from ..support.blocks import own_nodes
 from ..support.paths import plain_path
@@ -126,3 +129,29 @@ def default_key(key: str) -> tuple[str, str] | None:
     interpreter names it (``noise(..., key=...)``), else None."""
     found = re.fullmatch(r"(\w+)\(\.\.\., (\w+)=\.\.\.\)", key)
     return None if found is None else (found[1], found[2])
+
+
+MAKER_DEPTH = 4  # names followed to their single binding
+
+
+def key_made_by(
+    ctx: Context, expr: ast.expr, scope: Scope, makers: frozenset[str] = api.KEY_MAKERS, depth: int = 0
+) -> ast.Call | None:
+    """The call of one of ``makers`` (``jax.random.key``, ``PRNGKey``...) that ``expr`` is known
+    to hold a key of: split, folded or indexed from it, through names bound once; else None."""
+    if depth > MAKER_DEPTH:
+        return None
+    if isinstance(expr, ast.Subscript):
+        return key_made_by(ctx, expr.value, scope, makers, depth + 1)
+    if isinstance(expr, ast.Name):
+        owner = scope.lookup(expr.id)
+        value = None if owner is None else owner.single_value(expr.id)
+        return None if value is None or owner is None else key_made_by(ctx, value, owner, makers, depth + 1)
+    if not isinstance(expr, ast.Call):
+        return None
+    qualname = ctx.model.qualname(expr.func, scope)
+    if qualname in makers:
+        return expr
+    if qualname in api.KEY_DERIVERS and expr.args:
+        return key_made_by(ctx, expr.args[0], scope, makers, depth + 1)
+    return None
