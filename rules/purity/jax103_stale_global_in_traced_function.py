@@ -7,6 +7,7 @@ import ast
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
+from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.transforms import CACHING_KINDS
@@ -18,7 +19,8 @@ from .static_objects import attribute_change, attribute_reads
 
 class StaleGlobalInTracedFunction(Rule):
     """## What it does
-    Finds reads, inside a jitted (or otherwise abstractly traced) function, of a module global
+    Finds reads, inside a jitted (or otherwise abstractly traced) function, of an environment
+    variable (`os.environ.get("SCALE")`) that the program sets again between two calls, of a module global
     that the program rebinds at run time (a `global` assignment in some function, a
     module-level `for` loop over it, or code that rebinds it, or changes the entry or the class
     attribute the function reads, between two calls of the function with the same arguments or
@@ -112,7 +114,33 @@ class StaleGlobalInTracedFunction(Rule):
                 f"in the value it has at trace time and later calls keep using it; pass "
                 f"`{name if part is None else snippet(ctx, part)}` as an argument",
             )
+        self.check_environment(function, ctx)
         self.check_static_objects(function, ctx)
+
+    def check_environment(self, function: FunctionInfo, ctx: Context) -> None:
+        """``os.environ.get("SCALE")`` read while tracing, and ``os.environ["SCALE"] = ...`` set
+        between two calls: the environment is state of the process, read once per trace."""
+        for read in _environment_reads(function, ctx):
+            root = read.value
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if not isinstance(root, ast.Name):
+                continue
+            part = _part_read(function, read) or read
+            written = _environment_written(ctx)
+            variable = _constant_key(part)
+            if written is not None and variable not in written:
+                continue  # the program sets other variables only
+            site = ctx.model.stale_rebinding(root.id, function)
+            if site is None:
+                continue
+            ctx.report(
+                read,
+                f"`{function.name}` reads the environment, `{snippet(ctx, part)}`, which changes at line "
+                f"{site.lineno}: JAX compiles in the value it has at trace time and later calls keep "  # pyright: ignore[reportAttributeAccessIssue]
+                f"using it; read it outside and pass it as an argument",
+            )
+            return
 
     def check_static_objects(self, function: FunctionInfo, ctx: Context) -> None:
         """Attributes of a static object argument (``self`` included) that the program changes:
@@ -152,7 +180,53 @@ class StaleGlobalInTracedFunction(Rule):
         return ctx.model.closure_rebinding(owner, name, function.node)
 
 
-def _part_read(function: FunctionInfo, read: ast.Name) -> ast.expr | None:
+def _environment_reads(function: FunctionInfo, ctx: Context) -> list[ast.Attribute]:
+    """The reads of ``os.environ`` in ``function``'s own code."""
+    body = getattr(function.node, "body", [])
+    nodes = own_nodes(body if isinstance(body, list) else [body])
+    return [
+        n
+        for n in nodes
+        if isinstance(n, ast.Attribute)
+        and isinstance(n.ctx, ast.Load)
+        and ctx.model.qualname(n, function.scope) == "os.environ"
+    ]
+
+
+def _environment_written(ctx: Context) -> set[object] | None:
+    """The variables the module sets in ``os.environ`` (``os.environ["X"] = ...``); None where
+    it sets some it does not name (``os.environ.update(...)``, a computed name)."""
+    key = "environment-written"
+    if key in ctx.memo:
+        return ctx.memo[key]
+    written: set[object] | None = set()
+    for node in ast.walk(ctx.model.tree):
+        if isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):
+            if ctx.model.qualname(node.value, ctx.model.index.module) == "os.environ":
+                name = _constant_key(node)
+                if name is None:
+                    written = None
+                    break
+                written.add(name)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if ctx.model.qualname(node.func.value, ctx.model.index.module) == "os.environ":
+                if node.func.attr in ("update", "setdefault", "pop", "clear"):
+                    written = None
+                    break
+    ctx.memo[key] = written
+    return written
+
+
+def _constant_key(part: ast.expr) -> object:
+    """``"X"`` in ``os.environ["X"]`` or ``os.environ.get("X", ...)``; None when not a constant."""
+    if isinstance(part, ast.Subscript) and isinstance(part.slice, ast.Constant):
+        return part.slice.value
+    if isinstance(part, ast.Call) and part.args and isinstance(part.args[0], ast.Constant):
+        return part.args[0].value
+    return None
+
+
+def _part_read(function: FunctionInfo, read: ast.expr) -> ast.expr | None:
     """``CONFIG["lr"]``, ``CONFIG.get("lr", 0.1)`` or ``Sampling.temperature`` where ``read`` is
     the name of it."""
     nodes = list(ast.walk(function.node))
