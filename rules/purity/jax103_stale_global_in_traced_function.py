@@ -200,21 +200,30 @@ def _environment_written(ctx: Context) -> set[object] | None:
     if key in ctx.memo:
         return ctx.memo[key]
     written: set[object] | None = set()
+    module = ctx.model.index.module
     for node in ast.walk(ctx.model.tree):
-        if isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load):
-            if ctx.model.qualname(node.value, ctx.model.index.module) == "os.environ":
-                name = _constant_key(node)
-                if name is None:
-                    written = None
-                    break
-                written.add(name)
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if ctx.model.qualname(node.func.value, ctx.model.index.module) == "os.environ":
-                if node.func.attr in ("update", "setdefault", "pop", "clear"):
-                    written = None
-                    break
+        stored = isinstance(node, ast.Subscript) and not isinstance(node.ctx, ast.Load)
+        if stored and ctx.model.qualname(node.value, module) == "os.environ":  # pyright: ignore[reportAttributeAccessIssue]
+            name = _constant_key(node)  # pyright: ignore[reportArgumentType]
+            if name is None:
+                written = None
+                break
+            written.add(name)
+        elif _environment_mutator(ctx, node):
+            written = None
+            break
     ctx.memo[key] = written
     return written
+
+
+def _environment_mutator(ctx: Context, node: ast.AST) -> bool:
+    """``os.environ.update(...)`` and the like: variables changed that the code does not name."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("update", "setdefault", "pop", "clear")
+        and ctx.model.qualname(node.func.value, ctx.model.index.module) == "os.environ"
+    )
 
 
 def _constant_key(part: ast.expr) -> object:
