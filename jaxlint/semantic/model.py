@@ -1386,7 +1386,16 @@ class SemanticModel:
                     found.append((root.id, key))
         return found
 
-    def _rebound_between_calls(self, name: str, info: FunctionInfo) -> ast.AST | None:
+    def bound_object_changed(self, name: str, info: FunctionInfo, param: str) -> ast.AST | None:
+        """Where module code changes in place (an item, an attribute, a mutating method) the
+        module object ``name`` that a jit site binds to ``info``'s parameter ``param`` through
+        ``functools.partial``, between two calls that run the same compiled program (see
+        :meth:`_rebound_between_calls`). Rebinding ``name`` changes nothing the partial holds."""
+        return self._rebound_between_calls(name, info, read_as=param)
+
+    def _rebound_between_calls(
+        self, name: str, info: FunctionInfo, read_as: str | None = None
+    ) -> ast.AST | None:
         """A store of module name ``name`` (or of the item or attribute of it that ``info``
         reads) between two calls of ``info`` that pass the same arguments to the same function
         (call, rebind, call), or in a loop that calls it with arguments the loop leaves alone:
@@ -1394,7 +1403,7 @@ class SemanticModel:
         ``train``) where ``name`` is not a local name. Not where that code clears JAX's caches
         or disables jit, or a call may trace anew (other arguments: other shapes, other static
         values)."""
-        found = self._rebound_in(self._module_level_code, self._caches_cleared, name, info)
+        found = self._rebound_in(self._module_level_code, self._caches_cleared, name, info, read_as)
         if found is not None:
             return found
         runners = self._info_runners(info)
@@ -1405,7 +1414,7 @@ class SemanticModel:
             if function is None or function.abstract or not isinstance(scope.node, ast.FunctionDef):
                 continue
             code, cleared = self._function_code(scope.node)
-            found = self._rebound_in(code, cleared, name, info)
+            found = self._rebound_in(code, cleared, name, info, read_as)
             if found is not None:
                 return found
         return None
@@ -1419,9 +1428,15 @@ class SemanticModel:
         return found
 
     def _rebound_in(
-        self, code: BlockCode, cleared: set[ast.AST] | None, name: str, info: FunctionInfo
+        self,
+        code: BlockCode,
+        cleared: set[ast.AST] | None,
+        name: str,
+        info: FunctionInfo,
+        read_as: str | None,
     ) -> ast.AST | None:
-        """:meth:`_rebound_between_calls` in the calls and stores of one block of code."""
+        """:meth:`_rebound_between_calls` in the calls and stores of one block of code; with
+        ``read_as``, only changes in place of what ``info`` reads as that parameter."""
         calls, stores = code
         traced = self._traced_with(info)
         if cleared is None or cleared & traced:
@@ -1439,7 +1454,9 @@ class SemanticModel:
         for store, loop, key in stores:
             if store.id != name:
                 continue
-            read = None if key is None else self._keys_read(info, name)
+            if read_as is not None and isinstance(store.ctx, ast.Store) and store in self._name_parents:
+                continue  # `cfg = {...}` rebinds the name: a partial keeps the object it was given
+            read = None if key is None else self._keys_read(info, read_as or name)
             if key is GROWN and read is not None and all(isinstance(k, int) and k >= 0 for k in read):
                 continue  # `HISTORY.append(x)` where the function reads only `HISTORY[0]`
             if read is not None and key is not GROWN and key not in read:

@@ -10,7 +10,7 @@ from jaxlint.engine.rule import Rule
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
-from jaxlint.semantic.transforms import CACHING_KINDS
+from jaxlint.semantic.transforms import CACHING_KINDS, COMPILING_TRANSFORMS, PARTIALS
 
 from ..support.classes import hash_basis, jitted_once_bound, static_everywhere
 from ..support.explain import snippet
@@ -20,7 +20,9 @@ from .static_objects import attribute_change, attribute_reads
 class StaleGlobalInTracedFunction(Rule):
     """## What it does
     Finds reads, inside a jitted (or otherwise abstractly traced) function, of an environment
-    variable (`os.environ.get("SCALE")`) that the program sets again between two calls, of a module global
+    variable (`os.environ.get("SCALE")`) that the program sets again between two calls, of a
+    module object bound with `functools.partial` (`jax.jit(partial(apply, cfg))`) that the
+    program changes in place between two calls, of a module global
     that the program rebinds at run time (a `global` assignment in some function, a
     module-level `for` loop over it, or code that rebinds it, or changes the entry or the class
     attribute the function reads, between two calls of the function with the same arguments or
@@ -115,7 +117,32 @@ class StaleGlobalInTracedFunction(Rule):
                 f"`{name if part is None else snippet(ctx, part)}` as an argument",
             )
         self.check_environment(function, ctx)
+        self.check_partial_bound(function, ctx)
         self.check_static_objects(function, ctx)
+
+    def check_partial_bound(self, function: FunctionInfo, ctx: Context) -> None:
+        """``jax.jit(partial(apply, cfg))`` with module-level ``cfg`` changed in place between two
+        calls: the partial hands the trace that object, whose contents are compiled in."""
+        for param, name in _bound_through_partial(function, ctx):
+            site = ctx.model.bound_object_changed(name, function, param)
+            read = next(
+                (
+                    n
+                    for n in ast.walk(function.node)
+                    if isinstance(n, ast.Name) and n.id == param and isinstance(n.ctx, ast.Load)
+                ),
+                None,
+            )
+            if site is None or read is None:
+                continue
+            part = _part_read(function, read)
+            what = f"`{param}`" if part is None else f"`{snippet(ctx, part)}`"
+            ctx.report(
+                read,
+                f"`{function.name}` reads {what}, bound by `functools.partial` to module-level `{name}`, "
+                f"which changes at line {site.lineno}: JAX compiles in what `{name}` held at trace time and "  # pyright: ignore[reportAttributeAccessIssue]
+                f"later calls keep using it; pass it as an argument",
+            )
 
     def check_environment(self, function: FunctionInfo, ctx: Context) -> None:
         """``os.environ.get("SCALE")`` read while tracing, and ``os.environ["SCALE"] = ...`` set
@@ -178,6 +205,43 @@ class StaleGlobalInTracedFunction(Rule):
         if not function.transformed_by & CACHING_KINDS:
             return None  # a lax body or helper is traced afresh each time its caller runs
         return ctx.model.closure_rebinding(owner, name, function.node)
+
+
+def _bound_through_partial(function: FunctionInfo, ctx: Context) -> list[tuple[str, str]]:
+    """(parameter, module name) for each module name a jit site binds to a parameter of
+    ``function`` through ``functools.partial`` (``jax.jit(partial(apply, cfg))``)."""
+    key = "partial-bound"
+    if key not in ctx.memo:
+        ctx.memo[key] = _partial_bindings(ctx)
+    return ctx.memo[key].get(function.node, [])
+
+
+def _partial_bindings(ctx: Context) -> dict[ast.AST, list[tuple[str, str]]]:
+    """:func:`_bound_through_partial` for every function of the module, in one walk."""
+    found: dict[ast.AST, list[tuple[str, str]]] = {}
+    model, module = ctx.model, ctx.model.index.module
+    for node in ast.walk(model.tree):
+        if (
+            not isinstance(node, ast.Call)
+            or not node.args
+            or model.qualname(node.func, module) not in COMPILING_TRANSFORMS
+        ):
+            continue
+        wrapped = node.args[0]
+        if not isinstance(wrapped, ast.Call) or not wrapped.args:
+            continue
+        if model.qualname(wrapped.func, module) not in PARTIALS:
+            continue
+        target = model.resolve_function(wrapped.args[0], module)
+        if target is None or target[1]:
+            continue
+        names = target[0].positional_names()
+        bound = [(names[i], a) for i, a in enumerate(wrapped.args[1:]) if i < len(names)]
+        bound += [(k.arg, k.value) for k in wrapped.keywords if k.arg is not None]
+        for param, argument in bound:
+            if isinstance(argument, ast.Name) and module.lookup(argument.id) is module:
+                found.setdefault(target[0].node, []).append((param, argument.id))
+    return found
 
 
 def _environment_reads(function: FunctionInfo, ctx: Context) -> list[ast.Attribute]:
