@@ -226,11 +226,13 @@ def _called_once_at_module_level(ctx: Context, name: str) -> bool:
             continue
         for node in ast.walk(statement):
             if isinstance(node, ast.Call) and callee_leaf(node) == name:
-                return not any(
-                    isinstance(n, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp, ast.Lambda))
-                    for n in ast.walk(statement)
-                )
+                return not any(  # (a loop inside a `with` or an `if` repeats it too)
+                    isinstance(n, REPEATING) and encloses(n, node) for n in ast.walk(statement)
+                ) and not any(isinstance(n, ast.Lambda) for n in ast.walk(statement))
     return False
+
+
+REPEATING = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
 
 def _reads_loop_names(ctx: Context, target: ast.expr, loop: ast.AST) -> bool:

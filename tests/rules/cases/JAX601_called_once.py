@@ -24,7 +24,18 @@ class Smoother:
         return jax.jit(self._smooth)(x)  # error: JAX601 (called in a loop below)
 
 
+class Regressor:
+    def _forward(self, x):
+        return x * 2.0
+
+    def predict(self, x):
+        return jax.jit(self._forward)(x)  # error: JAX601 (in a loop inside a `with` below)
+
+
 chol = GaussianProcess(0.1).fit(jnp.linspace(0.0, 1.0, 5))
+with jax.log_compiles(False):
+    for _ in range(3):
+        Regressor().predict(jnp.ones(2))
 smoother = Smoother()
 signal = jnp.ones(8)
 for _ in range(3):
