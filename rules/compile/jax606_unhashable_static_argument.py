@@ -39,7 +39,8 @@ class UnhashableStaticArgument(Rule):
     static; and an array of several elements (its shape or items written out) stored in a static
     field of an equinox module (`eqx.field(static=True)`) or a flax struct
     (`flax.struct.field(pytree_node=False)`); and a method jitted with `self` static in a
-    `@dataclass` that is neither frozen nor `unsafe_hash` (Python sets its `__hash__` to None).
+    `@dataclass` that is neither frozen nor `unsafe_hash` (Python sets its `__hash__` to None),
+    or one that is, with a field annotated as an array (the generated `__hash__` hashes it).
 
     ## Why is this bad?
     JAX looks static arguments up in its compilation cache by hash, so they must be hashable:
@@ -120,6 +121,9 @@ class UnhashableStaticArgument(Rule):
             )
         if _unhashable_dataclass(ctx, node):
             self.check_static_self(node, ctx)
+        field = _hashed_array_field(ctx, node)
+        if field is not None:
+            self.check_static_self(node, ctx, field)
         for attr, where, kind in aux_data_arrays(ctx, node):
             ctx.report(
                 where,
@@ -130,9 +134,10 @@ class UnhashableStaticArgument(Rule):
                 f"first); return `self.{attr}` among the children",
             )
 
-    def check_static_self(self, cls: ast.ClassDef, ctx: Context) -> None:
+    def check_static_self(self, cls: ast.ClassDef, ctx: Context, array_field: str | None = None) -> None:
         """``@partial(jax.jit, static_argnums=0)`` on a method of an unhashable dataclass: every
-        call passes the object as a static argument, and it has no hash."""
+        call passes the object as a static argument, and it has no hash (or, ``array_field``,
+        one that hashes an array)."""
         for statement in cls.body:
             info = ctx.model.infos.get(statement) if isinstance(statement, ast.FunctionDef) else None
             if info is None or not info.positional_names():
@@ -140,9 +145,20 @@ class UnhashableStaticArgument(Rule):
             site = next((s for s in info.jit_sites if self_static_at(info, s)), None)
             if site is None:
                 continue
+            this = info.positional_names()[0]
+            if array_field is not None:
+                ctx.report(
+                    site,
+                    f"`{this}` is static in `{cls.name}.{info.name}`, so every call hashes it, and the "
+                    f"`__hash__` the dataclass generates hashes field `{array_field}`, an array, which has "
+                    f"no hash: the call raises `ValueError: Non-hashable static arguments are not "
+                    f"supported`; keep `{this}` traced: register `{cls.name}` as "
+                    f"a pytree (`jax.tree_util.register_dataclass`) and drop `static_argnums`",
+                )
+                continue
             ctx.report(
                 site,
-                f"`{info.positional_names()[0]}` is static in `{cls.name}.{info.name}`, but `{cls.name}` "
+                f"`{this}` is static in `{cls.name}.{info.name}`, but `{cls.name}` "
                 f"is a `@dataclass` that is neither frozen nor `unsafe_hash`, so Python sets its "
                 f"`__hash__` to None: every call raises `ValueError: Non-hashable static arguments are "
                 f"not supported`; declare the dataclass `frozen=True`, which makes it hashable",
@@ -246,6 +262,42 @@ def _unhashable_dataclass(ctx: Context, cls: ast.ClassDef) -> bool:
             and not own_hash
         )
     return False
+
+
+ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "numpy.ndarray", "jaxtyping.Array"})
+
+
+def _hashed_array_field(ctx: Context, cls: ast.ClassDef) -> str | None:
+    """A field annotated as an array in a ``@dataclass(frozen=True)`` (or ``unsafe_hash``) with
+    the ``__hash__`` it generates: that hash hashes each field, and an array has no hash."""
+    scope = ctx.model.index.parents.get(cls, ctx.model.index.module)
+    decorator = next(
+        (
+            d
+            for d in cls.decorator_list
+            if isinstance(d, ast.Call) and ctx.model.qualname(d.func, scope) == "dataclasses.dataclass"
+        ),
+        None,
+    )
+    if decorator is None:
+        return None
+    flags = {k.arg: k.value.value for k in decorator.keywords if isinstance(k.value, ast.Constant)}
+    if len(flags) != len(decorator.keywords) or not flags.get("eq", True):
+        return None
+    if not (flags.get("frozen") or flags.get("unsafe_hash")):
+        return None
+    if any(
+        isinstance(s, (ast.FunctionDef, ast.Assign)) and "__hash__" in _names_defined(s) for s in cls.body
+    ):
+        return None
+    for statement in cls.body:
+        if not (isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)):
+            continue
+        if statement.value is not None:
+            continue  # `field(hash=False)`, `field(compare=False)` or a default: not followed
+        if ctx.model.qualname(statement.annotation, scope) in ARRAY_ANNOTATIONS:
+            return statement.target.id
+    return None
 
 
 def _names_defined(statement: ast.stmt) -> set[str]:
