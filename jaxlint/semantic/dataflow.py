@@ -1403,7 +1403,11 @@ class Interpreter:
         compiled = all(layer.transform in COMPILED_OUTPUTS for layer in ref.layers)
         if compiled and not target.analyzed:
             self.model.ensure(target)  # module code calling it before the model ran it
-        return compiled_output(target.returns) if compiled and target.analyzed else UNKNOWN
+        if not (compiled and target.analyzed):
+            return UNKNOWN
+        result = compiled_output(target.returns)
+        # a key the compiled function consumed and returns is that key, consumed (`key, x = step(key, x)`)
+        return self.spent_result(node, target, result) if target.spent_returns else result
 
     def eager_gradient(
         self,
