@@ -12,7 +12,7 @@ from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.transforms import CACHING_KINDS, COMPILING_TRANSFORMS, PARTIALS
 
-from ..support.classes import hash_basis, jitted_once_bound, static_everywhere
+from ..support.classes import hash_basis, jitted_once_bound, module_bound_jits, static_everywhere
 from ..support.explain import snippet
 from .static_objects import attribute_change, attribute_reads
 
@@ -175,7 +175,8 @@ class StaleGlobalInTracedFunction(Rule):
         a changed attribute does not compile the function again."""
         params = set(static_everywhere(function))
         bound = jitted_once_bound(ctx, function) is not None
-        if bound:
+        held = module_bound_jits(ctx, function) if function.is_method else {}
+        if bound or held:
             params.add(function.positional_names()[0])  # the bound `self`, a constant of its trace
         for param in sorted(params):
             reported: set[str] = set()
@@ -185,9 +186,13 @@ class StaleGlobalInTracedFunction(Rule):
                     continue
                 reported.add(read.attr)
                 line, changer, cls = change
+                holder = next(iter(held.items()), None)
                 why = (
                     f"`__init__` jits the bound method once, with `{param}` a constant of its trace"
                     if bound and param == function.positional_names()[0]
+                    else f"`{holder[0]} = {snippet(ctx, holder[1][1])}` at line {holder[1][1].lineno} jits the "
+                    f"method bound to `{holder[1][0]}` once, which is a constant of its trace"
+                    if holder is not None and param == function.positional_names()[0]
                     else f"`{param}` is a static argument, and JAX finds the compiled program by its hash "
                     f"(for `{cls.name}`, {hash_basis(ctx, cls)})"
                 )

@@ -13,7 +13,7 @@ from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.values import instance_classes
 
 from ..support.blocks import leaves_block, statement_path
-from ..support.classes import bound_jit_holders, hashes_by_identity, static_self_class
+from ..support.classes import bound_jit_holders, hashes_by_identity, module_bound_jits, static_self_class
 from ..support.jitted import jitted_callee_in
 
 # methods that build an object: what they store on `self` is there before any call
@@ -166,6 +166,9 @@ def _runs_on(
     for a static ``self``, ``f(x, cfg)`` for another static parameter."""
     func = node.func
     if is_self:
+        module_held = module_bound_jits(ctx, function)
+        if module_held:  # `probs(x)`, with `probs = jax.jit(sampler.probs)`; `sampler.probs(x)` runs eagerly
+            return [module_held[func.id][0]] if isinstance(func, ast.Name) and func.id in module_held else []
         held = bound_jit_holders(ctx, function)
         # held under another name, `obj.method(...)` runs the method eagerly, not the jitted one
         names = held[1] if held is not None else {getattr(function.node, "name", "")}

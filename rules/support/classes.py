@@ -105,6 +105,31 @@ def identity_hashed(ctx: Context, cls: ast.ClassDef) -> bool:
     )
 
 
+def module_bound_jits(ctx: Context, function: FunctionInfo) -> dict[str, tuple[str, ast.Call]]:
+    """``probs = jax.jit(sampler.probs)`` at module level, for each name holding the method
+    jitted bound to a module object: the object's name and the jit. Empty unless every jit of
+    the method is such (none decorates it)."""
+    if function.jit_sites or not function.bound_jit_sites:
+        return {}
+    name = getattr(function.node, "name", None)
+    found: dict[str, tuple[str, ast.Call]] = {}
+    module = ctx.model.index.module
+    for statement in ctx.model.tree.body:
+        value = statement.value if isinstance(statement, ast.Assign) and len(statement.targets) == 1 else None
+        target = statement.targets[0] if isinstance(statement, ast.Assign) else None
+        if value is None or value not in function.bound_jit_sites or not isinstance(target, ast.Name):
+            continue
+        method = value.args[0] if isinstance(value, ast.Call) and len(value.args) == 1 else None
+        if not (
+            isinstance(method, ast.Attribute) and method.attr == name and isinstance(method.value, ast.Name)
+        ):
+            continue
+        if module.bound.get(method.value.id) != 1 or module.bound.get(target.id) != 1:
+            continue
+        found[target.id] = (method.value.id, value)  # pyright: ignore[reportArgumentType]
+    return found if len(found) == len(function.bound_jit_sites) else {}
+
+
 def static_self_class(ctx: Context, function: FunctionInfo, attr: str | None = None) -> ast.ClassDef | None:
     """The class of a method that every jit site compiles with ``self`` static (a decorator
     with ``static_argnums=0``), when the class is plain and hashes by identity (no ``__hash__``
@@ -117,6 +142,9 @@ def static_self_class(ctx: Context, function: FunctionInfo, attr: str | None = N
     bound = jitted_once_bound(ctx, function)
     if bound is not None:
         return bound
+    owner = ctx.model.index.parents[node].node
+    if function.is_method and isinstance(owner, ast.ClassDef) and module_bound_jits(ctx, function):
+        return owner  # jitted bound once, at module level: the object is a constant of that trace
     if not function.is_method or not function.positional_names() or not function.jit_sites:
         return None
     decorators = getattr(node, "decorator_list", [])
