@@ -269,7 +269,11 @@ class SemanticModel:
         self.outgoing: list[TraceRequest] = []  # functions of other modules this one traces
         self.index: ModuleIndex = build_index(
             tree,
-            CALL_TAILS | DERIVATIVE_RULE_SETTERS | _tails(traced_decorators) | _tails(schedule_functions()),
+            CALL_TAILS
+            | DERIVATIVE_RULE_SETTERS
+            | _tails(traced_decorators)
+            | _tails(schedule_functions())
+            | _tails(CUSTOM_TRANSFORMATIONS),
             wanted,
             scope_cache,
         )
@@ -1630,6 +1634,7 @@ class SemanticModel:
 
     def _discover(self) -> None:
         schedules: list[tuple[ast.Call, Scope]] = []
+        transformations: list[tuple[ast.Call, Scope]] = []
         for node, scope in self.index.decorated:
             self._discover_decorators(node, scope)  # pyright: ignore[reportArgumentType]
         for call, scope in self.index.calls:
@@ -1643,9 +1648,12 @@ class SemanticModel:
                 self._discover_lifted_module(call, scope, FLAX_LIFTED[qualname])
             elif qualname in schedule_functions():
                 schedules.append((call, scope))
+            elif qualname in CUSTOM_TRANSFORMATIONS:
+                transformations.append((call, scope))
             elif isinstance(call.func, ast.Attribute) and call.func.attr in DERIVATIVE_RULE_SETTERS:
                 self._note_derivative_rules(call.func.value, call.args, call.func.attr, scope, call)
         self._discover_schedules(schedules)
+        self._discover_custom_transformations(transformations)
         for cls, scope in self.index.classes:
             if self._is_flax_module(cls, scope):
                 self._discover_flax_methods(cls)
@@ -3195,6 +3203,52 @@ class SemanticModel:
                 if schedule.apply(STAGED, {schedule.positional_names()[0]: TRACED}, reason):
                     self.enqueue(schedule)
 
+    def _discover_custom_transformations(self, calls: list[tuple[ast.Call, Scope]]) -> None:
+        """``optax.GradientTransformation(init_fn, update_fn)``: the optimizer's ``update`` runs
+        ``update_fn``, traced (staged) where a compiled or staged function of this module updates
+        that optimizer (see :meth:`_updated_in`), built here or by a factory returning it
+        (``tx = optax.chain(count_updates(), optax.sgd(0.1))``)."""
+        staged = [
+            info for info in self.infos.values() if info.level >= STAGED and info.scope.called & UPDATING
+        ]
+        for call, scope in calls if staged else []:
+            update = keyword_argument(call, "update") or (call.args[1] if len(call.args) > 1 else None)
+            found = None if update is None else self.resolve_function(update, scope)
+            if found is None or found[1]:
+                continue
+            for builder, where in self._builders_of(call, scope):
+                step = self._updated_in(builder, where, staged)
+                if step is None:
+                    continue
+                update_fn = found[0]
+                reason = (
+                    f"`{update_fn.name}` is the update of the `optax.GradientTransformation` at line "
+                    f"{call.lineno}, which `{step.name}` runs traced"
+                )
+                params = {name: TRACED for name in update_fn.positional_names()[:3]}
+                update_fn.transformed_by.add("body")
+                if update_fn.apply(STAGED, params, reason):
+                    self.enqueue(update_fn)
+                break
+
+    def _builders_of(self, call: ast.Call, scope: Scope) -> list[tuple[ast.Call, Scope]]:
+        """The calls that build the optimizer ``call`` makes: ``call`` itself, or, where a
+        function of the module returns it (``return optax.GradientTransformation(...)``), each
+        call of that function."""
+        function = self.function_of(scope)
+        returned = function is not None and any(
+            isinstance(n, ast.Return) and n.value is call
+            for n in own_nodes(getattr(function.node, "body", []))
+        )
+        if not returned or function is None or not isinstance(function.node, ast.FunctionDef):
+            return [(call, scope)]
+        owner = self.index.parents.get(function.node)
+        uses = [
+            use for use in self._loads.get(function.node.name, []) if owner and self._resolves_to(use, owner)
+        ]
+        calls = [(self._name_parents.get(use), self.scope_of_load(use)) for use in uses]
+        return [(c, s) for c, s in calls if isinstance(c, ast.Call) and c.func in uses]
+
     @cached_property
     def _handles(self) -> Counter[str]:
         """How many assignments in the module bind each name or attribute (``tx = ...``,
@@ -3393,6 +3447,8 @@ def _accessed_key(node: ast.Subscript | ast.Attribute) -> object:
 
 # Methods that change a dict, list or set in place.
 LITERAL_ARRAYS = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
+# optimizers written by hand: `update` runs the function given as their second argument
+CUSTOM_TRANSFORMATIONS = frozenset({"optax.GradientTransformation", "optax.GradientTransformationExtraArgs"})
 
 
 def _literal_layout(expr: ast.expr) -> object:
