@@ -63,7 +63,9 @@ class ForiLoopBodyParametersSwapped(Rule):
         if ctx.qualname(node.func) != "jax.lax.fori_loop":
             return
         body = call_argument(node, 2, "body_fun")
-        found = None if body is None else ctx.model.resolve_function(body, ctx.scope)
+        if body is None:
+            return
+        found = ctx.model.resolve_function(body, ctx.scope)
         if found is None or found[1]:
             return
         params = found[0].positional_names()
