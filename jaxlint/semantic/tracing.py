@@ -52,6 +52,8 @@ def trace_params(
     """The level and traced parameter values that ``layers`` give ``info``'s function."""
     if any(layer.transform.level == HOST for layer in layers):
         return HOST, {}
+    if any(_never_wraps(info, layer) for layer in layers):
+        return context, {}  # `jax.jit` raises when it wraps the function: nothing is traced
     level = max([context, *(layer.transform.level for layer in layers)])
     positional = info.positional_names()
     args = info.node.args
@@ -98,6 +100,17 @@ def _static_through_kwargs(info: FunctionInfo, layer: Layer) -> bool:
     args = info.node.args
     params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
     return bool(names) and not names <= params  # pyright: ignore[reportOperatorIssue]
+
+
+def _never_wraps(info: FunctionInfo, layer: Layer) -> bool:
+    """Whether the jit names a static position past the positional parameters left after
+    ``layer.offset`` (``jax.jit(partial(f, a), static_argnums=2)`` on ``f(a, x, s)``): it raises
+    `ValueError` when it wraps the function (measured with JAX 0.10.2)."""
+    if layer.transform.kind != "jit" or info.node.args.vararg is not None:
+        return False
+    positions = static_positions(layer.call)
+    count = len(info.positional_names()) - layer.offset
+    return bool(positions) and any(not -count <= p < count for p in positions)  # pyright: ignore[reportOptionalIterable]
 
 
 def _static_through_varargs(info: FunctionInfo, layer: Layer) -> bool:

@@ -10,7 +10,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.tracing import int_literals, str_literals
-from jaxlint.semantic.transforms import PARTIALS
+from jaxlint.semantic.transforms import COMPILING_TRANSFORMS, PARTIALS
 
 from ..support.explain import snippet
 
@@ -74,6 +74,21 @@ class StaticArgumentNotAParameter(Rule):
                 self.check_names(call, info, ctx)
                 self.check_positions(call, info, ctx)
 
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        """``jax.jit(partial(f, a), static_argnums=2)``: the positions count on what the partial
+        leaves, not on ``f``'s signature (measured with JAX 0.10.2)."""
+        if not node.args or ctx.qualname(node.func) not in COMPILING_TRANSFORMS:
+            return
+        wrapped = node.args[0]
+        if not (isinstance(wrapped, ast.Call) and wrapped.args and ctx.qualname(wrapped.func) in PARTIALS):
+            return
+        if wrapped.keywords or any(isinstance(a, ast.Starred) for a in wrapped.args):
+            return
+        found = ctx.model.resolve_function(wrapped.args[0], ctx.scope)
+        if found is None or found[1]:
+            return
+        self.check_positions(node, found[0], ctx, bound=len(wrapped.args) - 1)
+
     def check_names(self, call: ast.Call, info: FunctionInfo, ctx: Context) -> None:
         argument = keyword_argument(call, "static_argnames")
         names = str_literals(argument)
@@ -93,19 +108,20 @@ class StaticArgumentNotAParameter(Rule):
             f"it wraps the function{hint}",
         )
 
-    def check_positions(self, call: ast.Call, info: FunctionInfo, ctx: Context) -> None:
+    def check_positions(self, call: ast.Call, info: FunctionInfo, ctx: Context, bound: int = 0) -> None:
         argument = keyword_argument(call, "static_argnums")
         positions = int_literals(argument)
         args = info.node.args
         if argument is None or not positions or args.vararg is not None:
             return
-        count = len(args.posonlyargs) + len(args.args)
+        count = len(args.posonlyargs) + len(args.args) - bound
         beyond = sorted(p for p in positions if not -count <= p < count)
         if not beyond:
             return
+        what = f"`{info.name}`" if not bound else f"the partial of `{info.name}`, with {bound} bound,"
         ctx.report(
             argument,
-            f"`static_argnums` names position {beyond[0]}, but `{info.name}` takes {count} positional "
+            f"`static_argnums` names position {beyond[0]}, but {what} takes {count} positional "
             f"argument{'s' if count != 1 else ''}: `{_jit_name(ctx, call)}` raises `ValueError` "
             f"when it wraps the function",
         )
