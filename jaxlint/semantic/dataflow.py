@@ -101,6 +101,7 @@ from jaxlint.semantic.values import (
     join_all,
     key_ids,
     keyed_parts,
+    keys_of_the_keyed_field,
     known_container,
     known_elements,
     leaf_part,
@@ -120,6 +121,7 @@ from jaxlint.semantic.values import (
     untraced,
     whole,
     with_fields,
+    with_items,
     with_keys,
     without_elements,
     without_keys,
@@ -1585,8 +1587,11 @@ class Interpreter:
         return construction if qualname in measured.layers_needing_a_key_to_call() else None
 
     def consume(self, call: ast.Call, argument: ast.expr, value: Value, partial: bool = False) -> None:
-        """``call`` consumes the key ``argument`` evaluates to (``partial``: a key it holds)."""
+        """``call`` consumes the key ``argument`` evaluates to (``partial``: a key it holds: in a
+        record whose fields are known and one field holds keys, the key of that field)."""
         keys = key_ids(value)
+        if partial:
+            keys |= keys_of_the_keyed_field(value)
         if self.tracker is None or self.state is None or not keys:
             return
         self.tracker.consume(call, keys, _key_text(argument), _root_name(argument), self.state, partial)
@@ -2314,7 +2319,7 @@ class Interpreter:
                 key = self.fresh_key(("spent", node, position))
                 self.tracker.consume(consumer, [key], text, "", self.state)
                 made[position] = with_keys(made[position], frozenset({key}))
-        return sequence(made)
+        return with_items(result, made)  # (a NamedTuple state stays one: `state.key` is that key)
 
     def traced_defaults(
         self,

@@ -275,6 +275,27 @@ def with_fields(value: Value, updates: dict[str, Value]) -> Value | None:
     return _record(tuple(fields), value._items is not None, instances)
 
 
+def keys_of_the_keyed_field(value: Value) -> frozenset[object]:
+    """The keys of a known record held in one field alone (``EnvState(pos, key)``: the ones
+    ``key`` may be, after a loop's join); empty where no field or several fields hold keys."""
+    if record_kind(value) is None:
+        return frozenset()
+    keyed = [all_key_ids(entry) for _, entry in value._members or ()]
+    keyed = [keys for keys in keyed if keys]
+    return keyed[0] if len(keyed) == 1 else frozenset()
+
+
+def with_items(value: Value, items: Iterable[Value]) -> Value:
+    """``value`` with its elements replaced, in order: a NamedTuple stays that record (its
+    fields keep their names); any other sequence becomes a plain one."""
+    found = tuple(items)
+    members = value._members or ()
+    if record_kind(value) == "tuple" and len(members) == len(found):
+        fields = tuple((key.name, item) for (key, _), item in zip(members, found, strict=True))  # pyright: ignore[reportAttributeAccessIssue]
+        return _record(fields, True, frozenset(r for r in value._refs if isinstance(r, InstanceRef)))
+    return sequence(found)
+
+
 def traced_leaves(value: Value, traced: bool = True) -> Value:
     """``value`` as a transformation passes it to the function it traces (a ``lax`` body's
     carry): the same pytree, every leaf a tracer, no key identities. With ``traced`` False:
