@@ -216,6 +216,8 @@ def _bound_through_partial(function: FunctionInfo, ctx: Context) -> list[tuple[s
     """(parameter, module name) for each module name a jit site binds to a parameter of
     ``function`` through ``functools.partial`` (``jax.jit(partial(apply, cfg))``)."""
     key = "partial-bound"
+    if not ctx.mentions("partial"):
+        return []
     if key not in ctx.memo:
         ctx.memo[key] = _partial_bindings(ctx)
     return ctx.memo[key].get(function.node, [])
@@ -225,32 +227,30 @@ def _partial_bindings(ctx: Context) -> dict[ast.AST, list[tuple[str, str]]]:
     """:func:`_bound_through_partial` for every function of the module, in one walk."""
     found: dict[ast.AST, list[tuple[str, str]]] = {}
     model, module = ctx.model, ctx.model.index.module
-    for node in ast.walk(model.tree):
-        if (
-            not isinstance(node, ast.Call)
-            or not node.args
-            or model.qualname(node.func, module) not in COMPILING_TRANSFORMS
-        ):
+    for node, scope in model.index.calls:  # (the calls of transformations, among others)
+        if not node.args or model.qualname(node.func, scope) not in COMPILING_TRANSFORMS:
             continue
         wrapped = node.args[0]
         if not isinstance(wrapped, ast.Call) or not wrapped.args:
             continue
-        if model.qualname(wrapped.func, module) not in PARTIALS:
+        if model.qualname(wrapped.func, scope) not in PARTIALS:
             continue
-        target = model.resolve_function(wrapped.args[0], module)
+        target = model.resolve_function(wrapped.args[0], scope)
         if target is None or target[1]:
             continue
         names = target[0].positional_names()
         bound = [(names[i], a) for i, a in enumerate(wrapped.args[1:]) if i < len(names)]
         bound += [(k.arg, k.value) for k in wrapped.keywords if k.arg is not None]
         for param, argument in bound:
-            if isinstance(argument, ast.Name) and module.lookup(argument.id) is module:
+            if isinstance(argument, ast.Name) and scope.lookup(argument.id) is module:
                 found.setdefault(target[0].node, []).append((param, argument.id))
     return found
 
 
 def _environment_reads(function: FunctionInfo, ctx: Context) -> list[ast.Attribute]:
     """The reads of ``os.environ`` in ``function``'s own code."""
+    if not ctx.mentions("environ"):
+        return []
     body = getattr(function.node, "body", [])
     nodes = own_nodes(body if isinstance(body, list) else [body])
     return [
