@@ -72,9 +72,27 @@ class ForiLoopBodyParametersSwapped(Rule):
         if len(params) != 2 or params[1] not in INDEX_NAMES or params[0] in INDEX_NAMES or params[0] == "_":
             return
         carry, index = params
+        if _symmetric(found[0].node, carry, index):
+            return  # `lambda x, i: x + i`: the same result either way round
         ctx.report(
             node,
             f"`fori_loop` calls its body with the step index first, `body_fun(i, val)`, but "
             f"`{snippet(ctx, body)}` (line {found[0].node.lineno}) takes `({carry}, {index})`: `{carry}` "  # pyright: ignore[reportOptionalMemberAccess]
             f"receives the index and `{index}` the carry; write it `({index}, {carry})`",
         )
+
+
+COMMUTATIVE = (ast.Add, ast.Mult, ast.BitAnd, ast.BitOr, ast.BitXor)
+
+
+def _symmetric(function: ast.AST, carry: str, index: str) -> bool:
+    """Whether the body returns ``carry + index`` (or another commutative operation of the two
+    alone), which swapping them leaves the same."""
+    body = getattr(function, "body", None)
+    if isinstance(body, list):
+        returns = body[-1] if len(body) == 1 else None
+        body = returns.value if isinstance(returns, ast.Return) else None
+    if not (isinstance(body, ast.BinOp) and isinstance(body.op, COMMUTATIVE)):
+        return False
+    names = {getattr(body.left, "id", None), getattr(body.right, "id", None)}
+    return names == {carry, index}

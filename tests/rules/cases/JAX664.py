@@ -14,7 +14,7 @@ def sum_of_squares(n):
 
 
 def accumulate(n):
-    return lax.fori_loop(0, n, lambda acc, step: acc + step, 0)  # error: JAX664
+    return lax.fori_loop(0, n, lambda acc, step: acc * 2 + step, 0)  # error: JAX664
 
 
 # near misses
@@ -32,7 +32,11 @@ def two_carries(x, y):  # a carry named like a carry, the index not named like o
     return x + y
 
 
+def summed(n):
+    return lax.fori_loop(0, n, lambda x, i: x + i, 0)  # the same either way round
+
+
 if __name__ == "__main__":
     assert int(sum_of_squares(5)) == 148
     print(lax.fori_loop(0, 5, add_square_ok, 0), lax.fori_loop(0, 3, ignore_index, 1))
-    print(lax.fori_loop(0, 3, two_carries, 0), accumulate(3))
+    print(lax.fori_loop(0, 3, two_carries, 0), accumulate(3), summed(3))
