@@ -186,16 +186,20 @@ class StaleGlobalInTracedFunction(Rule):
                     continue
                 reported.add(read.attr)
                 line, changer, cls = change
-                holder = next(iter(held.items()), None)
-                why = (
-                    f"`__init__` jits the bound method once, with `{param}` a constant of its trace"
-                    if bound and param == function.positional_names()[0]
-                    else f"`{holder[0]} = {snippet(ctx, holder[1][1])}` at line {holder[1][1].lineno} jits the "
-                    f"method bound to `{holder[1][0]}` once, which is a constant of its trace"
-                    if holder is not None and param == function.positional_names()[0]
-                    else f"`{param}` is a static argument, and JAX finds the compiled program by its hash "
-                    f"(for `{cls.name}`, {hash_basis(ctx, cls)})"
-                )
+                is_self = param == function.positional_names()[0]
+                if bound and is_self:
+                    why = f"`__init__` jits the bound method once, with `{param}` a constant of its trace"
+                elif held and is_self:
+                    holder, (owner, jit) = next(iter(held.items()))
+                    why = (
+                        f"`{holder} = {snippet(ctx, jit)}` at line {jit.lineno} jits the method bound to "
+                        f"`{owner}` once, which is a constant of its trace"
+                    )
+                else:
+                    why = (
+                        f"`{param}` is a static argument, and JAX finds the compiled program by its hash "
+                        f"(for `{cls.name}`, {hash_basis(ctx, cls)})"
+                    )
                 ctx.report(
                     read,
                     f"`{function.name}` reads `{param}.{read.attr}`, which changes at line {line} ({changer}): "
@@ -224,7 +228,8 @@ def _bound_through_partial(function: FunctionInfo, ctx: Context) -> list[tuple[s
 
 
 def _partial_bindings(ctx: Context) -> dict[ast.AST, list[tuple[str, str]]]:
-    """:func:`_bound_through_partial` for every function of the module, in one walk."""
+    """:func:`_bound_through_partial` for every function of the module, from the model's index
+    of transformation calls."""
     found: dict[ast.AST, list[tuple[str, str]]] = {}
     model, module = ctx.model, ctx.model.index.module
     for node, scope in model.index.calls:  # (the calls of transformations, among others)
