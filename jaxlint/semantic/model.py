@@ -1566,7 +1566,7 @@ class SemanticModel:
         qualname = self.resolver.qualname(a.func, self.index.module)
         if qualname not in LITERAL_ARRAYS or ast.dump(a.func) != ast.dump(b.func):
             return False
-        if ast.dump(ast.Tuple(a.keywords)) != ast.dump(ast.Tuple(b.keywords)):  # pyright: ignore[reportArgumentType]
+        if [ast.dump(k) for k in a.keywords] != [ast.dump(k) for k in b.keywords]:
             return False
         return _literal_layout(a.args[0]) == _literal_layout(b.args[0]) is not None
 
