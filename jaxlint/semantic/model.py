@@ -3208,6 +3208,8 @@ class SemanticModel:
         ``update_fn``, traced (staged) where a compiled or staged function of this module updates
         that optimizer (see :meth:`_updated_in`), built here or by a factory returning it
         (``tx = optax.chain(count_updates(), optax.sgd(0.1))``)."""
+        if not calls:
+            return
         staged = [
             info for info in self.infos.values() if info.level >= STAGED and info.scope.called & UPDATING
         ]

@@ -422,10 +422,10 @@ def static_sequence(ctx: Context, expr: ast.expr) -> bool:
     if not is_static(value) or not is_container(value) or is_mapping(value):
         return False
     if isinstance(expr, ast.Name):
-        owner = ctx.scope.lookup(expr.id)
-        if owner is None or owner.bound.get(expr.id) != 1:
+        found = ctx.scope.bound_value(expr.id)
+        if found is None:
             return False
-        expr = owner.assigned.get(expr.id)  # pyright: ignore[reportAssignmentType]
+        expr = found[0]
     return isinstance(expr, (ast.List, ast.Tuple))
 
 

@@ -144,9 +144,8 @@ def key_made_by(
     if isinstance(expr, ast.Subscript):
         return key_made_by(ctx, expr.value, scope, makers, depth + 1)
     if isinstance(expr, ast.Name):
-        owner = scope.lookup(expr.id)
-        value = None if owner is None else owner.single_value(expr.id)
-        return None if value is None or owner is None else key_made_by(ctx, value, owner, makers, depth + 1)
+        found = scope.bound_value(expr.id)
+        return None if found is None else key_made_by(ctx, found[0], found[1], makers, depth + 1)
     if not isinstance(expr, ast.Call):
         return None
     qualname = ctx.model.qualname(expr.func, scope)

@@ -344,13 +344,13 @@ def _plain_module_object(ctx: Context, module: Scope, name: str) -> bool:
     if defs:
         return all(isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) for d in defs)
     made = module.assigned.get(name)
-    if not isinstance(made, ast.Call) or not isinstance(made.func, ast.Name):
-        return False
-    classes = module.defs.get(made.func.id, [])
-    if len(classes) != 1 or not isinstance(classes[0], ast.ClassDef):
-        return False
-    cls = classes[0]
-    return ctx.model.pytree_class(cls) is None and not ctx.model.is_flax_module(cls) and not cls.bases
+    cls = ctx.model.class_named(made.func, module) if isinstance(made, ast.Call) else None
+    return (
+        cls is not None
+        and ctx.model.pytree_class(cls) is None
+        and not ctx.model.is_flax_module(cls)
+        and not cls.bases
+    )
 
 
 def mutated_argument(ctx: Context, name: str) -> bool:
