@@ -59,6 +59,7 @@ from jaxlint.semantic.scopes import (
     Scope,
     ScopeCache,
     build_index,
+    child_fields,
     parameter_defaults,
     rngs_keys,
 )
@@ -1458,7 +1459,7 @@ class SemanticModel:
         for store, loop, key in stores:
             if store.id != name:
                 continue
-            if read_as is not None and isinstance(store.ctx, ast.Store) and store in self._name_parents:
+            if read_as is not None and isinstance(store.ctx, ast.Store) and store in self.parent_map:
                 continue  # `cfg = {...}` rebinds the name: a partial keeps the object it was given
             read = None if key is None else self._keys_read(info, read_as or name)
             if key is GROWN and read is not None and all(isinstance(k, int) and k >= 0 for k in read):
@@ -1885,7 +1886,7 @@ class SemanticModel:
         return _passing(calls)
 
     def _calls_of_site(self, site: ast.Call, scope: Scope) -> list[ast.Call] | None:
-        parents = self._name_parents
+        parents = self.parent_map
         parent = parents.get(site)
         if isinstance(parent, ast.Call) and parent.func is site:
             return [parent]
@@ -1977,7 +1978,7 @@ class SemanticModel:
         if owner is None:
             return False
         if isinstance(node, ast.Lambda):
-            holder = self._name_parents.get(node)
+            holder = self.parent_map.get(node)
             if isinstance(holder, ast.Call) and self._traces_argument(holder, node, owner, level):
                 return True
             name = next((n for n, v in owner.assigned.items() if v is node), None)
@@ -2035,8 +2036,8 @@ class SemanticModel:
         if not constructions:
             return False
         for use in constructions:
-            call = self._name_parents.get(use)
-            bound = self._name_parents.get(call) if isinstance(call, ast.Call) and call.func is use else None
+            call = self.parent_map.get(use)
+            bound = self.parent_map.get(call) if isinstance(call, ast.Call) and call.func is use else None
             if not (isinstance(bound, ast.Assign) and len(bound.targets) == 1):
                 return False
             target = bound.targets[0]
@@ -2057,10 +2058,10 @@ class SemanticModel:
         uses = [use for use in self._loads.get(name, []) if self._resolves_to(use, owner)]
         for use in uses:
             where = self.scope_of_load(use)
-            holder = self._name_parents.get(use)
+            holder = self.parent_map.get(use)
             if not (isinstance(holder, ast.Attribute) and holder.attr in LINEN_ENTRIES):
                 return False
-            call = self._name_parents.get(holder)
+            call = self.parent_map.get(holder)
             if not isinstance(call, ast.Call):
                 return False
             if call.func is holder:
@@ -2107,9 +2108,9 @@ class SemanticModel:
         """Whether one read of a function runs it traced: it is the function a tracing
         transformation is given, or (not ``fresh``) the callee of a call in code that runs only
         traced."""
-        holder = self._name_parents.get(use)
+        holder = self.parent_map.get(use)
         if isinstance(holder, (ast.List, ast.Tuple)):  # `lax.switch(i, [f, g], x)`
-            branches = self._name_parents.get(holder)
+            branches = self.parent_map.get(holder)
             return isinstance(branches, ast.Call) and self._traces_argument(branches, holder, where, level)
         if isinstance(holder, ast.Return):  # `return step` from a factory
             factory = self.function_of(where)
@@ -2130,7 +2131,7 @@ class SemanticModel:
     def _called_attribute(self, attribute: ast.Attribute) -> bool:
         """Whether ``attribute`` of a function may run it: a method called on it (``f.lower(x)``)
         or a dunder (``f.__call__``, ``f.__wrapped__``), not a data attribute (``f.calls``)."""
-        holder = self._name_parents.get(attribute)
+        holder = self.parent_map.get(attribute)
         called = isinstance(holder, ast.Call) and holder.func is attribute
         return called or attribute.attr.startswith("__")
 
@@ -2162,7 +2163,7 @@ class SemanticModel:
         if node.decorator_list or owner.bound.get(node.name) != 1:
             return False
         uses = [use for use in self._loads.get(node.name, []) if self._resolves_to(use, owner)]
-        calls = [self._name_parents.get(use) for use in uses]
+        calls = [self.parent_map.get(use) for use in uses]
         return bool(uses) and all(
             isinstance(call, ast.Call)
             and call.func is use
@@ -2191,7 +2192,7 @@ class SemanticModel:
         """Whether the function ``call`` makes of its argument (``jax.grad(f)``, ``partial(f,
         k)``) runs traced: given to a tracing transformation, or called in code that runs only
         traced."""
-        outer = self._name_parents.get(call)
+        outer = self.parent_map.get(call)
         if not isinstance(outer, ast.Call):
             return False
         if outer.func is call:
@@ -2240,7 +2241,7 @@ class SemanticModel:
     def _calls_through(self, use: ast.Name) -> list[ast.Call] | None:
         """The calls passing their arguments, in their places, to the function ``use`` names:
         the call of ``use``, or those of a transformation of it that keeps the places."""
-        holder = self._name_parents.get(use)
+        holder = self.parent_map.get(use)
         if isinstance(holder, ast.Call) and holder.func is use:
             return [holder]
         if not isinstance(holder, ast.Call) or not holder.args or holder.args[0] is not use:
@@ -2263,7 +2264,7 @@ class SemanticModel:
             return None
         calls: list[ast.Call] = []
         for use in self._site_index[3].get(target.attr, []):
-            holder = self._name_parents.get(use)
+            holder = self.parent_map.get(use)
             receiver = use.value
             if not isinstance(receiver, ast.Name):
                 return None
@@ -2309,21 +2310,31 @@ class SemanticModel:
         scopes: dict[ast.AST, Scope] = {}
         attributes: dict[str, list[ast.Attribute]] = {}
         stack: list[tuple[ast.AST, Scope]] = [(self.tree, self.index.module)]
+        pop, push, scope_of, node_class = stack.pop, stack.append, self.index.scopes.get, ast.AST
+        name_class, attribute_class, load = ast.Name, ast.Attribute, ast.Load
         while stack:
-            node, scope = stack.pop()
-            inner = self.index.scopes.get(node, scope)
-            for child in ast.iter_child_nodes(node):
-                parents[child] = node
-                if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load):
-                    loads.setdefault(child.id, []).append(child)
-                    scopes[child] = inner
-                elif isinstance(child, ast.Attribute) and isinstance(child.ctx, ast.Load):
-                    attributes.setdefault(child.attr, []).append(child)
-                stack.append((child, inner))
+            node, scope = pop()
+            inner = scope_of(node, scope)
+            for field_name in child_fields(type(node)):
+                value: Any = getattr(node, field_name, None)
+                for child in value if value.__class__ is list else (value,):
+                    if not isinstance(child, node_class):
+                        continue
+                    parents[child] = node
+                    kind = type(child)
+                    if kind is name_class:
+                        if type(child.ctx) is load:  # pyright: ignore[reportAttributeAccessIssue]
+                            loads.setdefault(child.id, []).append(child)  # pyright: ignore[reportAttributeAccessIssue, reportArgumentType]
+                            scopes[child] = inner
+                        continue
+                    if kind is attribute_class and type(child.ctx) is load:  # pyright: ignore[reportAttributeAccessIssue]
+                        attributes.setdefault(child.attr, []).append(child)  # pyright: ignore[reportAttributeAccessIssue, reportArgumentType]
+                    push((child, inner))
         return parents, loads, scopes, attributes
 
     @property
-    def _name_parents(self) -> dict[ast.AST, ast.AST]:
+    def parent_map(self) -> dict[ast.AST, ast.AST]:
+        """Each node of the module (but its contexts and operators) and the node it is a child of."""
         return self._site_index[0]
 
     @property
@@ -3248,7 +3259,7 @@ class SemanticModel:
         uses = [
             use for use in self._loads.get(function.node.name, []) if owner and self._resolves_to(use, owner)
         ]
-        calls = [(self._name_parents.get(use), self.scope_of_load(use)) for use in uses]
+        calls = [(self.parent_map.get(use), self.scope_of_load(use)) for use in uses]
         return [(c, s) for c, s in calls if isinstance(c, ast.Call) and c.func in uses]
 
     @cached_property

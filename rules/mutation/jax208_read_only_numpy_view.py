@@ -100,13 +100,13 @@ def _view_bound_to(ctx: Context, name: str) -> tuple[ast.Call, str] | None:
     """The view call ``name`` is bound to, once, in the scope that binds it, where what it is
     given is a JAX array; and the call's qualified name."""
     owner = ctx.scope.lookup(name)
-    if owner is None or owner.bound.get(name) != 1 + _augmented(owner, name):
-        return None
-    value = owner.assigned.get(name)
-    if not isinstance(value, ast.Call) or len(value.args) != 1 or value.keywords:
+    value = None if owner is None else owner.assigned.get(name)
+    if owner is None or not isinstance(value, ast.Call) or len(value.args) != 1 or value.keywords:
         return None
     qualname = ctx.model.qualname(value.func, owner)
     if qualname not in VIEWS or ctx.mentions("setflags"):
+        return None
+    if owner.bound.get(name) != 1 + _augmented(owner, name):
         return None
     given = ctx.model.value(value.args[0], owner)
     if not is_jax_array(given) or is_traced(given):

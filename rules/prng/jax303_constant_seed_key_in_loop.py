@@ -637,7 +637,7 @@ def _drawn_here(ctx: Context, key: ast.expr, function: FunctionInfo, depth: int)
     """Whether ``key`` is the key argument of a ``jax.random`` draw, itself, folded with constants
     and loop variables over constant ranges, split into keys drawn from (unpacked, or indexed by
     constants), or through the one name it is bound to."""
-    parent = _parents(ctx, function).get(key)
+    parent = ctx.model.parent_map.get(key)
     if depth > 4:
         return False
     if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
@@ -683,17 +683,6 @@ def _reads_of(name: str, function: FunctionInfo) -> list[ast.Name]:
 def _statements(function: FunctionInfo) -> list[ast.stmt]:
     node = function.node
     return node.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
-
-
-def _parents(ctx: Context, function: FunctionInfo) -> dict[ast.AST, ast.AST]:
-    """The parent of every node of ``function`` (memoised per function)."""
-    key = ("parents", function.node)
-    found = ctx.memo.get(key)
-    if found is None:
-        found = ctx.memo[key] = {
-            child: node for node in ast.walk(function.node) for child in ast.iter_child_nodes(node)
-        }
-    return found
 
 
 def _unvarying(data: ast.expr, function: FunctionInfo) -> bool:

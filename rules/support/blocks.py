@@ -283,12 +283,8 @@ def is_local_name(ctx: Context, name: str) -> bool:
 
 
 def parents(ctx: Context) -> dict[ast.AST, ast.AST]:
-    """Each node of the module and the node it is a child of (built once per file)."""
-    found = ctx.memo.get("parents")
-    if found is None:
-        found = {child: node for node in ast.walk(ctx.model.tree) for child in ast.iter_child_nodes(node)}
-        ctx.memo["parents"] = found
-    return found
+    """Each node of the module and the node it is a child of (the model's one index of them)."""
+    return ctx.model.parent_map
 
 
 def name_loads(ctx: Context, name: str) -> list[tuple[ast.Name, ast.AST | None]]:

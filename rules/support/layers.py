@@ -22,11 +22,15 @@ def called_layer(ctx: Context, func: ast.expr, transforms: Collection[str]) -> L
     only ``jax.jit`` outside it. A file that never names a transform cannot have applied it,
     and a name imported from elsewhere carries no layer of this file's, so the model is asked
     only about this file's values in a file that names a transform."""
-    if not any(ctx.mentions(leaf) for leaf in _spelled_leaves(frozenset(transforms))):
+    gate = ctx.memo.get(("names-a-transform", id(transforms)))  # (the tables are module constants)
+    if gate is None:
+        leaves = _spelled_leaves(frozenset(transforms))
+        gate = ctx.memo[("names-a-transform", id(transforms))] = (leaves, any(map(ctx.mentions, leaves)))
+    leaves, named = gate
+    if not named:
         return None
     if isinstance(func, (ast.Name, ast.Attribute)) and ctx.qualname(func) is not None:
         return None  # an imported function (`jnp.sum`): only this file's values carry layers
-    leaves = _spelled_leaves(frozenset(transforms))
     if isinstance(func, (ast.Name, ast.Attribute)) and _named(func) not in _layer_holders(ctx, leaves):
         return None  # no name of that spelling is ever bound to a transform's result
     found = refs(ctx.value(func))
@@ -85,30 +89,40 @@ def _layer_holders(ctx: Context, leaves: frozenset[str]) -> frozenset[str]:
     making, from the scope index, without another walk of the tree."""
     key = ("layer-holders", leaves)
     found: frozenset[str] | None = ctx.memo.get(key)
-    if found is not None:
-        return found
-    model = ctx.model
-    names = {
-        name
-        for scope in model.index.scopes.values()
-        for name, value in scope.assigned.items()
-        if _mentions(value, leaves)
-    }
-    names |= {
-        node.name  # pyright: ignore[reportAttributeAccessIssue]
-        for node, _ in model.index.decorated
-        if any(_mentions(d, leaves) for d in node.decorator_list)  # pyright: ignore[reportAttributeAccessIssue]
-    }
-    names |= model.stored_attributes()  # (`self.run = ...`: any attribute stored may hold one)
-    found = ctx.memo[key] = frozenset(names)
+    if found is None:
+        holders = _holders_by_word(ctx)
+        names = set(ctx.model.stored_attributes())  # (`self.run = ...`: any stored attribute may hold one)
+        for leaf in leaves:
+            names |= holders.get(leaf, set())
+        found = ctx.memo[key] = frozenset(names)
     return found
 
 
-def _mentions(expr: ast.expr, leaves: frozenset[str]) -> bool:
-    return any(
-        (isinstance(n, ast.Name) and n.id in leaves) or (isinstance(n, ast.Attribute) and n.attr in leaves)
-        for n in ast.walk(expr)
-    )
+def _holders_by_word(ctx: Context) -> dict[str, set[str]]:
+    """For each name or attribute the file mentions in a bound value or a decorator, the names
+    so bound or decorated (one walk per file, whatever the transforms asked about)."""
+    found: dict[str, set[str]] | None = ctx.memo.get("layer-holder-words")
+    if found is not None:
+        return found
+    found = ctx.memo["layer-holder-words"] = {}
+    model = ctx.model
+    bound = [
+        (name, [value]) for scope in model.index.scopes.values() for name, value in scope.assigned.items()
+    ]
+    bound += [(node.name, node.decorator_list) for node, _ in model.index.decorated]  # pyright: ignore[reportAttributeAccessIssue]
+    for holder, expressions in bound:
+        for expression in expressions:
+            for node in ast.walk(expression):
+                word = (
+                    node.id
+                    if isinstance(node, ast.Name)
+                    else node.attr
+                    if isinstance(node, ast.Attribute)
+                    else None
+                )
+                if word is not None:
+                    found.setdefault(word, set()).add(holder)
+    return found
 
 
 @cache
