@@ -52,12 +52,14 @@ import inspect
 import json
 import re
 import signal
+import statistics
 import sys
 import time
 import types
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -1302,6 +1304,7 @@ def to_json(report: Report) -> dict[str, Any]:
         },
         "static_results": sorted(q for q, r in report.measured.items() if r.static_result),
         "array_methods": array_methods(),
+        "numpy_only_methods": numpy_only_methods(),
         "schedules": optax_schedules(),
         "records": library_records(),
         "optimizers": optax_stateful(),
@@ -1309,6 +1312,7 @@ def to_json(report: Report) -> dict[str, Any]:
         "linen_layers": linen_layers(),
         "equinox_layers": equinox_key_layers(),
         "initializer_factories": initializer_factories(),
+        "python_on_tracers": python_on_tracers(),
         "keys": {
             "consumes": sorted(report.consumes),
             "does_not_consume": sorted(report.keeps),
@@ -1349,6 +1353,32 @@ def array_methods() -> dict[str, int]:
         if agree:
             found[name] = agree
     return found
+
+
+def numpy_only_methods() -> list[str]:
+    """The methods of ``numpy.ndarray`` a JAX array lacks (``fill``, ``resize``, ``itemset``):
+    called on a JAX array, eagerly or traced, they raise ``AttributeError``."""
+    methods = [
+        name for name in dir(np.ndarray) if not name.startswith("_") and callable(getattr(np.ndarray, name))
+    ]
+    lacking: dict[str, set[str]] = {}
+
+    def probe(x: Any) -> Any:
+        lacking["traced"] = {name for name in methods if _lacks(x, name)}
+        return x
+
+    jax.jit(probe)(jnp.zeros(3))
+    return sorted(name for name in lacking["traced"] if _lacks(jnp.zeros(3), name))
+
+
+def _lacks(value: Any, name: str) -> bool:
+    try:
+        getattr(value, name)
+    except AttributeError:
+        return True
+    except Exception:  # there, but refusing (`flat`)
+        return False
+    return False
 
 
 def optax_schedules() -> dict[str, Any]:
@@ -1412,6 +1442,57 @@ def initializer_factories() -> list[str]:
         if callable(made) and not isinstance(made, jax.Array):
             found.append(f"jax.nn.initializers.{name}")
     return found
+
+
+# Python's own functions that take a sequence of numbers: given a traced vector, they compare,
+# hash or convert its items in Python
+PYTHON_SEQUENCE_FUNCTIONS = (
+    *(f"statistics.{name}" for name in statistics.__all__ if name[0].islower() and name != "correlation"),
+    "builtins.sorted",
+    "heapq.nlargest",
+    "heapq.nsmallest",
+)
+
+
+def python_on_tracers() -> dict[str, dict[str, str | None]]:
+    """For each Python function of :data:`PYTHON_SEQUENCE_FUNCTIONS` that raises on a traced
+    vector, the error it raises under ``jit`` (``staged``) and under a bare ``grad`` (``jvp``,
+    None where it computes)."""
+    found: dict[str, dict[str, str | None]] = {}
+    for qualname in PYTHON_SEQUENCE_FUNCTIONS:
+        module, _, name = qualname.rpartition(".")
+        function = getattr(importlib.import_module(module), name)
+        errors = {
+            "staged": _error_of(partial(_staged_call, function, module == "heapq")),
+            "jvp": _error_of(partial(_differentiated_call, function, module == "heapq")),
+        }
+        if errors["staged"] is not None:
+            found[qualname] = errors
+    return found
+
+
+def _staged_call(function: Callable[..., Any], counted: bool) -> Any:
+    """``function`` applied to a traced vector under ``jit`` (``counted``: after a count, as
+    ``heapq.nlargest(2, v)``)."""
+    return jax.jit(lambda v: jnp.asarray(function(2, v) if counted else function(v), dtype=float))(_f3())
+
+
+def _differentiated_call(function: Callable[..., Any], counted: bool) -> Any:
+    """:func:`_staged_call` under a bare ``grad`` instead."""
+    return jax.grad(lambda v: jnp.sum(jnp.asarray(function(2, v) if counted else function(v), dtype=float)))(
+        _f3()
+    )
+
+
+def _error_of(thunk: Callable[[], Any]) -> str | None:
+    """The name of the exception ``thunk`` raises (None when it returns)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            thunk()
+    except Exception as error:
+        return type(error).__name__
+    return None
 
 
 def optax_stateful() -> dict[str, Any]:

@@ -317,6 +317,14 @@ def numpy_rejects_tracer(qualname: str) -> bool | None:
     return None
 
 
+def python_tracer_error(qualname: str, staged: bool) -> str | None:
+    """The error a Python function of numbers (``statistics.median``, ``sorted``) raises given a
+    traced vector: under ``jit`` (``staged``) or a bare ``grad``. None where it computes there
+    (``sorted`` compares JVP tracers by their values) or was not measured."""
+    errors = _data().get("python_on_tracers", {}).get(qualname)
+    return None if errors is None else errors["staged" if staged else "jvp"]
+
+
 def numpy_misanswers_tracer(qualname: str) -> bool:
     """Whether a NumPy function given a tracer catches the conversion error and answers anyway,
     unlike on the same values (``np.array_equal`` says ``False``)."""
@@ -328,6 +336,12 @@ def numpy_tracer_error(qualname: str) -> str | None:
     None when it accepts one or was not measured."""
     error = _data()["numpy"]["rejects_tracer"].get(qualname)
     return None if error is None else str(error)
+
+
+def numpy_only_methods() -> frozenset[str]:
+    """The ``numpy.ndarray`` methods a JAX array lacks, eagerly and traced (``fill``,
+    ``resize``): calling one raises ``AttributeError``."""
+    return frozenset(_data().get("numpy_only_methods", ()))
 
 
 def numpy_functions_rejecting_tracers() -> frozenset[str]:

@@ -13,9 +13,9 @@ from jaxlint.semantic.transforms import CONCRETE, STAGED
 from jaxlint.semantic.values import is_traced
 
 from ..support.explain import runs_only_traced, snippet, why_traced
-from .numpy_api import NUMPY_CONVERTS_TRACER, SCIPY_CONVERTS_TRACER
+from .numpy_api import NUMPY_CONVERTS_TRACER, NUMPY_CONVERTS_TRACER_NEEDS_SIZE, SCIPY_CONVERTS_TRACER
 
-CONVERTS_TRACER = NUMPY_CONVERTS_TRACER | SCIPY_CONVERTS_TRACER
+CONVERTS_TRACER = NUMPY_CONVERTS_TRACER | SCIPY_CONVERTS_TRACER | NUMPY_CONVERTS_TRACER_NEEDS_SIZE.keys()
 NUMPY_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in CONVERTS_TRACER)
 # Keywords that mean the same to the NumPy function and its jax.numpy namesake.
 SHARED_KEYWORDS = frozenset({"axis", "keepdims", "dtype", "ddof", "ord", "optimize", "decimals"})
@@ -106,6 +106,15 @@ class NumpyFunctionOnTracer(Rule):
             )
             return
         name = qualname.removeprefix("numpy.")
+        if qualname in NUMPY_CONVERTS_TRACER_NEEDS_SIZE:  # no fix: only the author knows the bound
+            ctx.report(
+                node,
+                f"`np.{name}` converts traced `{snippet(ctx, culprit)}` to a NumPy array: JAX raises "
+                f"`TracerArrayConversionError` ({why_traced(ctx, culprit)}); its result's size depends "
+                f"on the values, so `jnp.{name}` works under jit only given a static bound "
+                f"(`jnp.{name}(..., size=n)`, padded)",
+            )
+            return
         fixable = all(k.arg in SHARED_KEYWORDS for k in node.keywords)
         ctx.report(
             node,

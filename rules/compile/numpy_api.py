@@ -12,6 +12,9 @@ every one), cover what the measurement cannot reach (``jnp.where``'s second and 
   as are conversions (``np.asarray``: JAX503), ``np.random``, and functions whose ``jax.numpy``
   namesake fails under ``jit`` too (``np.nonzero``, ``np.unique``). ``np.clip`` and ``np.ptp`` call
   the array's method with NumPy's signature (``out=``), which JAX's does not take, and convert.
+- :data:`NUMPY_CONVERTS_TRACER_NEEDS_SIZE`: NumPy functions measured to reject a tracer whose
+  ``jax.numpy`` namesake works under ``jit`` only given a static ``size=`` (``np.unique``,
+  ``np.nonzero``): reported, not rewritten.
 - :data:`SCIPY_CONVERTS_TRACER`: SciPy functions measured to reject a tracer whose ``jax.scipy``
   namesake works under ``jit`` (``scipy.special.expit``).
 - :data:`JNP_REJECTS_SEQUENCE`: ``jax.numpy`` functions that raise ``TypeError`` ("requires
@@ -86,6 +89,32 @@ NUMPY_CONVERTS_TRACER = frozenset(
 
 
 SCIPY_CONVERTS_TRACER = _measured_converters("scipy.", "jax.scipy.")
+
+
+def _converters_needing(parameter: str) -> dict[str, str]:
+    """NumPy functions measured to raise ``TracerArrayConversionError`` whose ``jax.numpy``
+    namesake works under jit only given ``parameter`` (``np.unique``: ``jnp.unique(x, size=n)``),
+    each with its namesake's parameter."""
+    found = {}
+    for qualname in measured.numpy_functions_rejecting_tracers():
+        namesake = "jax." + qualname
+        required = measured.required_under_jit(namesake) if qualname.startswith("numpy.") else None
+        if (
+            required is not None
+            and parameter in required.requires
+            and measured.numpy_tracer_error(qualname) == "TracerArrayConversionError"
+        ):
+            found[qualname] = parameter
+    return found
+
+
+# `np.unique(x)` on a tracer: `jnp.unique` works under jit given a static `size=` (`np.where`
+# of three arguments is rewritten as it is)
+NUMPY_CONVERTS_TRACER_NEEDS_SIZE = {
+    name: parameter
+    for name, parameter in _converters_needing("size").items()
+    if name not in NUMPY_CONVERTS_TRACER
+}
 
 _FIRST = """
 abs absolute acos acosh all amax amin angle any arccos arccosh arcsin arcsinh arctan arctanh argmax

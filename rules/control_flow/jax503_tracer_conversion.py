@@ -11,6 +11,7 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import FailureRewrite, JaxNumpyFunction
 from jaxlint.semantic.bodies import own_nodes
+from jaxlint.semantic.measured import python_tracer_error
 from jaxlint.semantic.transforms import CONCRETE, STAGED
 from jaxlint.semantic.values import (
     Value,
@@ -70,7 +71,21 @@ METHOD_CONVERSIONS = {
 # What a JVP tracer (under a bare `jax.grad`: its primal value is concrete) still rejects, measured
 # with JAX 0.10.2: `float()`, `complex()`, `math.*`, `.tolist()` (ConcretizationTypeError) and NumPy
 # conversions (TracerArrayConversionError); `bool()`, `int()`, `.item()`, `max`, `if` all work.
-RAISES_ON_JVP_TRACERS = ("float(", "complex(", "math.", "np.", ".tolist(", ".tobytes(")
+# (``statistics`` and ``heapq`` functions are reported under a bare grad only where measured to raise)
+RAISES_ON_JVP_TRACERS = (
+    "float(",
+    "complex(",
+    "math.",
+    "np.",
+    ".tolist(",
+    ".tobytes(",
+    "statistics.",
+    "heapq.",
+)
+# Python orderings whose `key=` results are compared with each other
+KEYED_ORDERINGS = frozenset({"builtins.max", "builtins.min", "builtins.sorted"})
+# measured Python functions whose sequence is their second argument (`heapq.nlargest(n, xs)`)
+TAKE_A_COUNT = frozenset({"heapq.nlargest", "heapq.nsmallest"})
 
 
 @dataclass(frozen=True)
@@ -199,6 +214,8 @@ class TracerConversion(Rule):
         if not ctx.traced:
             return
         self.check_cached_call(node, ctx)
+        if self.check_hashing_call(node, ctx):
+            return
         found = self.conversion(node, ctx)
         if found is None or (not ctx.abstract and not found[0].startswith(RAISES_ON_JVP_TRACERS)):
             return  # under a bare grad, `bool`/`int`/`.item()` read the value a JVP tracer carries
@@ -221,6 +238,31 @@ class TracerConversion(Rule):
             f"{raised} ({why_traced(ctx, culprit)}); keep it an array (`jnp`), or make it static",
             fix=_extremum(node, ctx) or _redundant_bool(node, ctx) or _array_form(node, ctx),
         )
+
+    def check_hashing_call(self, node: ast.Call, ctx: Context) -> bool:
+        """``RATES.get(label)``, ``SEEN.add(label)``, ``hash(label)`` on a tracer, which has no hash."""
+        func, args = node.func, node.args
+        if not args or isinstance(args[0], ast.Starred) or not is_traced_leaf(ctx.value(args[0])):
+            return False
+        if isinstance(func, ast.Attribute) and func.attr in HASHING_METHODS:
+            collection = hashed_collection(ctx, func.value)
+            if collection not in HASHING_METHODS[func.attr]:
+                return False
+            where = (
+                f"`{snippet(ctx, node)}` hashes traced `{snippet(ctx, args[0])}` ({collection} keys by hash)"
+            )
+        elif ctx.qualname(func) == "builtins.hash":
+            where = f"`{snippet(ctx, node)}` hashes traced `{snippet(ctx, args[0])}`"
+        else:
+            return False
+        if caught_here(ctx, node, "TypeError"):
+            return False
+        ctx.report(
+            node,
+            f"{where}: a tracer has none, so JAX raises `TypeError: unhashable type` "
+            f"({why_traced(ctx, args[0])}); make it static, or compute with `jnp` operations",
+        )
+        return True
 
     def check_cached_call(self, node: ast.Call, ctx: Context) -> None:
         """``rotation(theta)`` where ``rotation`` is ``functools.lru_cache``d: the cache hashes
@@ -278,7 +320,20 @@ class TracerConversion(Rule):
             traced = next((a for a in args if is_traced(ctx.value(a))), None)
             if traced is not None:
                 return f"{qualname}(...)", "ConcretizationTypeError", traced
-        if qualname in ("builtins.max", "builtins.min") and args:
+        ordered = _traced_order_key(ctx, node) if qualname in KEYED_ORDERINGS else None
+        if qualname is not None and ordered is not None:  # `max(range(n), key=lambda i: s[i])`
+            return f"{qualname.rsplit('.', 1)[1]}(..., key=...)", "TracerBoolConversionError", ordered
+        measured_error = None if qualname is None else python_tracer_error(qualname, staged=ctx.abstract)
+        position = 1 if qualname in TAKE_A_COUNT else 0
+        if measured_error is not None and qualname not in ELEMENT_TRUTHS and len(args) > position:
+            culprit = _truth_tested_elements(ctx, args[position])
+            if culprit is not None:  # `statistics.median(row)`: sorts, hashes or converts the items
+                return f"{qualname}(...)", measured_error, culprit
+        if (
+            qualname in ("builtins.max", "builtins.min")
+            and args
+            and not any(k.arg == "key" for k in node.keywords)
+        ):
             # one argument: its items are compared (a dict's keys, never tracers)
             compared = (lambda a: iterated(ctx.value(a))) if len(args) == 1 else (lambda a: ctx.value(a))
             traced = next((a for a in args if _compares_traced(ctx, compared(a))), None)
@@ -331,6 +386,27 @@ class TracerConversion(Rule):
             f"JAX raises {error} ({why_traced(ctx, node.slice)}); {advice}",
         )
 
+    def visit_BinOp(self, node: ast.BinOp, ctx: Context) -> None:
+        """``[0.0] * n_pad``: a Python sequence repeated a traced number of times (measured with
+        JAX 0.10.2: a list or tuple raises ``TypeError``, a string ``TracerIntegerConversionError``)."""
+        if not isinstance(node.op, ast.Mult) or not ctx.abstract:
+            return
+        for sequence, count in ((node.left, node.right), (node.right, node.left)):
+            kind = _repeated_sequence(ctx, sequence)
+            if kind is None or not is_traced_leaf(ctx.value(count)):
+                continue
+            error = "TracerIntegerConversionError" if kind == "a string" else "TypeError"
+            if caught_here(ctx, node, error):
+                return
+            ctx.report(
+                node,
+                f"`{snippet(ctx, node)}` repeats {kind} a traced number of times, `{snippet(ctx, count)}`: "
+                f"a Python sequence's length must be a Python int, so JAX raises `{error}` "
+                f"({why_traced(ctx, count)}); make `{snippet(ctx, count)}` static, or build an array "
+                f"of a static size (`jnp.zeros`) and mask it",
+            )
+            return
+
     def visit_BoolOp(self, node: ast.BoolOp, ctx: Context) -> None:
         if not ctx.abstract or in_test_position(ctx, node) or container_display(node.values[-1]):
             return  # `opts or {}`: the operands are containers (or None), whose truth is their length
@@ -362,8 +438,9 @@ class TracerConversion(Rule):
         )
 
     def visit_Compare(self, node: ast.Compare, ctx: Context) -> None:
-        if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)) and ctx.abstract:
-            self.check_membership(node, ctx)
+        if len(node.ops) == 1 and isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            if not self.check_hashed_membership(node, ctx) and ctx.abstract:
+                self.check_membership(node, ctx)
             return
         if len(node.ops) < 2 or not ctx.abstract or in_test_position(ctx, node):
             return
@@ -375,6 +452,29 @@ class TracerConversion(Rule):
             f"JAX raises {bool_error(ctx, node)} ({why_traced(ctx, node)}); "
             f"combine the comparisons with `&`",
         )
+
+    def check_hashed_membership(self, node: ast.Compare, ctx: Context) -> bool:
+        """``label in {3, 7}``: a set or dict looks its key up by hash, and no tracer has one
+        (measured with JAX 0.10.2: `TypeError: unhashable type` under jit, vmap and grad)."""
+        collection = hashed_collection(ctx, node.comparators[0])
+        if (
+            collection is None
+            or not is_traced_leaf(ctx.value(node.left))
+            or caught_here(ctx, node, "TypeError")
+        ):
+            return False
+        item, where = snippet(ctx, node.left), snippet(ctx, node.comparators[0])
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` looks traced `{item}` up in {collection}, by its hash: a tracer "
+            f"has none, so JAX raises `TypeError: unhashable type` ({why_traced(ctx, node.left)}); "
+            + (
+                f"use `jnp.isin({item}, jnp.array(sorted({where})))`"
+                if collection == "a set"
+                else f"make `{item}` static, or look it up with `jnp` operations"
+            ),
+        )
+        return True
 
     def check_membership(self, node: ast.Compare, ctx: Context) -> None:
         """``0 in tokens`` on a traced array: the array's ``__contains__`` compares every element
@@ -413,6 +513,58 @@ class TracerConversion(Rule):
 BISECTIONS = frozenset({"bisect.bisect", "bisect.bisect_left", "bisect.bisect_right", "bisect.insort"})
 # methods of a Python list or tuple that compare their argument with each item
 SEARCHING_METHODS = frozenset({"index", "count", "remove"})
+
+
+# methods that hash their first argument, and the collections that have them
+HASHING_METHODS = {
+    "get": ("a dict",),
+    "pop": ("a dict", "a set"),
+    "setdefault": ("a dict",),
+    "add": ("a set",),
+    "discard": ("a set",),
+    "remove": ("a set",),
+}
+
+
+def _repeated_sequence(ctx: Context, expr: ast.expr) -> str | None:
+    """``a list``, ``a tuple`` or ``a string`` when ``expr`` is one written out, or a name
+    bound once to one."""
+    if isinstance(expr, ast.Name):
+        found = ctx.scope.bound_value(expr.id)
+        expr = found[0] if found is not None else expr
+    if isinstance(expr, ast.List):
+        return "a list"
+    if isinstance(expr, ast.Tuple):
+        return "a tuple"
+    if isinstance(expr, ast.JoinedStr) or (isinstance(expr, ast.Constant) and isinstance(expr.value, str)):
+        return "a string"
+    return None
+
+
+HASHED_BUILDERS = {"builtins.set": "a set", "builtins.frozenset": "a set", "builtins.dict": "a dict"}
+
+
+def hashed_collection(ctx: Context, expr: ast.expr) -> str | None:
+    """``a set`` or ``a dict`` when ``expr`` is one, written here or bound once to one (a
+    display, a comprehension, ``set(...)``, ``frozenset(...)``, ``dict(...)``, or a dict's
+    ``.keys()``): it finds a key by hashing it."""
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "keys":
+        return "a dict" if not expr.args and hashed_collection(ctx, expr.func.value) == "a dict" else None
+    if isinstance(expr, ast.Name):
+        found = ctx.scope.bound_value(expr.id)
+        if found is None:
+            return None
+        expr = found[0]
+        scope = found[1]
+    else:
+        scope = ctx.scope
+    if isinstance(expr, (ast.Set, ast.SetComp)):
+        return "a set"
+    if isinstance(expr, (ast.Dict, ast.DictComp)):
+        return "a dict"
+    if isinstance(expr, ast.Call):
+        return HASHED_BUILDERS.get(ctx.model.qualname(expr.func, scope) or "")
+    return None
 
 
 def static_sequence(ctx: Context, expr: ast.expr) -> bool:
@@ -474,6 +626,19 @@ def _truth_tested_elements(ctx: Context, argument: ast.expr) -> ast.expr | None:
     else:
         element, culprit = iterated(ctx.value(argument)), argument
     return culprit if _compares_traced(ctx, element) and not is_container(element) else None
+
+
+def _traced_order_key(ctx: Context, node: ast.Call) -> ast.expr | None:
+    """The result of a ``key=lambda ...`` of ``max``/``min``/``sorted`` when it is traced (under
+    an abstract trace: a JVP tracer compares by its value), which Python compares."""
+    key = next((k.value for k in node.keywords if k.arg == "key"), None)
+    if not isinstance(key, ast.Lambda) or not ctx.abstract:
+        return None
+    scope = ctx.model.index.scopes.get(key)
+    if scope is None:
+        return None
+    value = ctx.model.value(key.body, scope)
+    return key.body if is_traced(value) and not is_container(value) else None
 
 
 def _compares_traced(ctx: Context, value: Value) -> bool:

@@ -7,6 +7,7 @@ import ast
 from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
+from jaxlint.semantic.measured import numpy_only_methods
 from jaxlint.semantic.values import is_jax_array, is_traced_leaf
 
 from ..support.arrays import passed_array
@@ -26,13 +27,19 @@ class NumpyInPlaceOnJaxArray(Rule):
     """## What it does
     Finds a NumPy function that writes into its first argument (`np.add.at`, any ufunc's
     `.at`, `np.copyto`, `np.put`, `np.place`, `np.putmask`, `np.fill_diagonal`,
-    `np.random.shuffle`, a ufunc's `out=`) given a JAX array.
+    `np.random.shuffle`, a ufunc's `out=`) given a JAX array; a `jax.numpy` function given an
+    `out=` array (`jnp.add(a, b, out=a)`); and a NumPy array method that JAX arrays lack
+    (`x.fill(0.0)`, `x.resize(...)`, `x.put(...)`: which ones is measured by
+    `tools/measure_jax_api.py`) called on a JAX array.
 
     ## Why is this bad?
     JAX arrays are immutable and are not NumPy arrays: NumPy cannot write into them and
     raises (`TypeError: first operand must be array`, `copyto() argument 1 must be a
-    numpy.ndarray`; `fill_diagonal`: `NotImplementedError`). Use the functional update,
-    `counts = counts.at[labels].add(1)`, or work on a NumPy copy (`np.array(x)`).
+    numpy.ndarray`; `fill_diagonal`: `NotImplementedError`). `jax.numpy` accepts only
+    `out=None` (`NotImplementedError: out argument of <jnp.ufunc 'add'>`), and a JAX array has
+    no `fill` or `resize` (`AttributeError`), traced or not. Use the functional update,
+    `counts = counts.at[labels].add(1)`, assign the result, or work on a NumPy copy
+    (`np.array(x)`).
 
     ## Example
     ```python
@@ -61,12 +68,14 @@ class NumpyInPlaceOnJaxArray(Rule):
     """
 
     code = "JAX211"
-    mentioned = frozenset({"numpy"})
+    mentioned = frozenset({"numpy", "out", *numpy_only_methods()})
     name = "numpy-in-place-on-jax-array"
     message = "A NumPy function that writes into its argument is given a JAX array"
     outcome = "TypeError: NumPy cannot write into a JAX array"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if self.check_jax_out(node, ctx) or self.check_numpy_method(node, ctx):
+            return
         if callee_leaf(node) not in WRITER_NAMES and not node.keywords:
             return  # cheap first: the name a call is written with, or an `out=`
         target = self.written(node, ctx)
@@ -79,6 +88,41 @@ class NumpyInPlaceOnJaxArray(Rule):
             f"update (`{snippet(ctx, target)} = {snippet(ctx, target)}.at[...].add(...)`), or a NumPy "
             f"copy (`np.array(...)`)",
         )
+
+    def check_jax_out(self, node: ast.Call, ctx: Context) -> bool:
+        """``jnp.add(a, b, out=a)``: ``jax.numpy`` writes into nothing (measured with JAX 0.10.2:
+        ``NotImplementedError`` where the function has an ``out`` parameter, ``TypeError``
+        where it has none)."""
+        out = next((k.value for k in node.keywords if k.arg == "out"), None)
+        if out is None or (isinstance(out, ast.Constant) and out.value is None):
+            return False
+        qualname = ctx.qualname(node.func) or ""
+        if not qualname.startswith("jax.numpy."):
+            return False
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` asks `jnp.{qualname.removeprefix('jax.numpy.')}` to write into "
+            f"`{snippet(ctx, out)}`: JAX arrays are immutable and `jax.numpy` takes no `out=` but "
+            f"`None`, so JAX raises (`NotImplementedError`, or `TypeError` where there is no `out` "
+            f"parameter); assign the result instead (`{snippet(ctx, out)} = ...`)",
+        )
+        return True
+
+    def check_numpy_method(self, node: ast.Call, ctx: Context) -> bool:
+        """``buffer.fill(0.0)``: a method of NumPy arrays that JAX arrays lack (measured)."""
+        func = node.func
+        if not isinstance(func, ast.Attribute) or func.attr not in numpy_only_methods():
+            return False
+        if not _jax_array(ctx, func.value):
+            return False
+        target = snippet(ctx, func.value)
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` calls NumPy's `{func.attr}` on `{target}`, a JAX array, which has "
+            f"no such method (JAX arrays are immutable): this raises `AttributeError`; build the new "
+            f"array and rebind it (`{target} = jnp.full_like({target}, ...)` for `fill`)",
+        )
+        return True
 
     def written(self, node: ast.Call, ctx: Context) -> ast.expr | None:
         """The argument ``node`` writes into, when it is a NumPy writer."""
