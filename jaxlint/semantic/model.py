@@ -1189,6 +1189,12 @@ class SemanticModel:
         loops = [s for s in self.runtime_rebound.get(name, []) if isinstance(s, (ast.For, ast.AsyncFor))]
         return loops[0] if loops else self._rebound_between_calls(name, info)
 
+    def stale_callee_rebinding(self, name: str, info: FunctionInfo) -> ast.AST | None:
+        """Where code rebinds module name ``name``, which ``info`` calls (``ACTIVATION(x)``),
+        between two calls of ``info`` that reuse one trace: later calls run the function traced
+        first. Only there (a ``global`` write may be the lazy set-up of a function before any trace)."""
+        return self._rebound_between_calls(name, info, rebinding_only=True)
+
     def _keys_read(self, info: FunctionInfo, name: str) -> set[object] | None:
         """:func:`_keys_read` of ``info``, walked once per function and name, on first need."""
         key = (info, name)
@@ -1399,7 +1405,7 @@ class SemanticModel:
         return self._rebound_between_calls(name, info, read_as=param)
 
     def _rebound_between_calls(
-        self, name: str, info: FunctionInfo, read_as: str | None = None
+        self, name: str, info: FunctionInfo, read_as: str | None = None, rebinding_only: bool = False
     ) -> ast.AST | None:
         """A store of module name ``name`` (or of the item or attribute of it that ``info``
         reads) between two calls of ``info`` that pass the same arguments to the same function
@@ -1407,8 +1413,11 @@ class SemanticModel:
         in module-level code, or in the body of an eager function of the module (a ``main``, a
         ``train``) where ``name`` is not a local name. Not where that code clears JAX's caches
         or disables jit, or a call may trace anew (other arguments: other shapes, other static
-        values)."""
-        found = self._rebound_in(self._module_level_code, self._caches_cleared, name, info, read_as)
+        values). ``rebinding_only``: stores that bind the name anew, not changes in place
+        (``Cls.method = f`` leaves ``Cls`` the same object)."""
+        found = self._rebound_in(
+            self._module_level_code, self._caches_cleared, name, info, read_as, rebinding_only
+        )
         if found is not None:
             return found
         runners = self._info_runners(info)
@@ -1419,7 +1428,7 @@ class SemanticModel:
             if function is None or function.abstract or not isinstance(scope.node, ast.FunctionDef):
                 continue
             code, cleared = self._function_code(scope.node)
-            found = self._rebound_in(code, cleared, name, info, read_as)
+            found = self._rebound_in(code, cleared, name, info, read_as, rebinding_only)
             if found is not None:
                 return found
         return None
@@ -1439,6 +1448,7 @@ class SemanticModel:
         name: str,
         info: FunctionInfo,
         read_as: str | None,
+        rebinding_only: bool = False,
     ) -> ast.AST | None:
         """:meth:`_rebound_between_calls` in the calls and stores of one block of code; with
         ``read_as``, only changes in place of what ``info`` reads as that parameter."""
@@ -1457,7 +1467,9 @@ class SemanticModel:
             (s, loop) for s, loop, key in stores if key is not None or self._module_results.get(s) not in ran
         ]
         for store, loop, key in stores:
-            if store.id != name:
+            if store.id != name or (
+                rebinding_only and (key is not None or not isinstance(store.ctx, ast.Store))
+            ):
                 continue
             if read_as is not None and isinstance(store.ctx, ast.Store) and store in self.parent_map:
                 continue  # `cfg = {...}` rebinds the name: a partial keeps the object it was given

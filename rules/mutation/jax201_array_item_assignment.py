@@ -122,6 +122,26 @@ class ArrayItemAssignment(Rule):
             elif isinstance(target, (ast.Tuple, ast.List)):
                 self.check_unpacking(node, target, ctx)
 
+    def visit_Delete(self, node: ast.Delete, ctx: Context) -> None:
+        """``del queue[0]`` on a JAX array: it has no ``__delitem__`` (measured with JAX 0.10.2:
+        ``AttributeError``, eagerly and traced). Only a known array: a list parameter is often
+        trimmed so."""
+        for target in node.targets:
+            if not isinstance(target, ast.Subscript):
+                continue
+            value = ctx.value(target.value)
+            base, index = snippet(ctx, target.value), index_snippet(ctx, target.slice)
+            where = f"jnp.s_[{index}]" if isinstance(target.slice, (ast.Slice, ast.Tuple)) else index
+            evidence = f"`{base}` is a JAX array" if is_jax_array(value) else passed_array(ctx, target.value)
+            if evidence is None:
+                continue
+            ctx.report(
+                node,
+                f"`del {base}[{index}]` raises `AttributeError`: JAX arrays are immutable and delete "
+                f"nothing ({evidence}); use {rebinding_advice(ctx, target.value, f'jnp.delete({base}, {where})')}",
+            )
+            return
+
     def check_unpacking(self, node: ast.Assign, target: ast.Tuple | ast.List, ctx: Context) -> None:
         """``perm[i], perm[j] = perm[j], perm[i]``: each item stored into from a display of as
         many values, reported once for the statement (no fix: the swap needs both updates from

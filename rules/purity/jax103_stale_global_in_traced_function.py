@@ -119,6 +119,30 @@ class StaleGlobalInTracedFunction(Rule):
         self.check_environment(function, ctx)
         self.check_partial_bound(function, ctx)
         self.check_static_objects(function, ctx)
+        self.check_called_globals(function, reported, ctx)
+
+    def check_called_globals(self, function: FunctionInfo, reported: set[str], ctx: Context) -> None:
+        """``ACTIVATION(w * x)`` where module code rebinds ``ACTIVATION`` between two calls of the
+        compiled function: the program holds the function traced first."""
+        body = getattr(function.node, "body", [])
+        for node in own_nodes(body if isinstance(body, list) else [body]):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            name = node.func.id
+            owner = _outer_owner(function.scope, name)
+            if name in reported or owner is None or owner.kind != "module" or name in function.scope.globals:
+                continue
+            site = ctx.model.stale_callee_rebinding(name, function)
+            if site is None:
+                continue
+            reported.add(name)
+            ctx.report(
+                node.func,
+                f"`{function.name}` calls global `{name}`, which is rebound at line {site.lineno} "  # pyright: ignore[reportAttributeAccessIssue]
+                f"between calls of `{function.name}`: JAX compiled the function `{name}` held at trace time "
+                f"into the program, and later calls keep running it; pass the function as a static "
+                f"argument (`static_argnames`), or choose with `lax.switch`",
+            )
 
     def check_partial_bound(self, function: FunctionInfo, ctx: Context) -> None:
         """``jax.jit(partial(apply, cfg))`` with module-level ``cfg`` changed in place between two

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 
+from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.api import MUTATING_METHODS, STATIC_ATTRIBUTES
@@ -119,6 +120,11 @@ class StateMutationInTracedFunction(Rule):
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         func = node.func
+        if callee_leaf(node) in ("setattr", "__setattr__"):
+            store = _attribute_store_call(ctx, node)
+            if store is not None and not (store[2] and self.check_unfrozen_store(node, store[0], ctx)):
+                self.check_store(store[0], store[1], ctx, through_object=store[2])
+            return
         if not isinstance(func, ast.Attribute) or func.attr not in MUTATING_METHODS:
             return
         if not ctx.traced_to_run and not (ctx.traced and not ctx.abstract):  # compiled, or under a bare grad
@@ -146,6 +152,23 @@ class StateMutationInTracedFunction(Rule):
             f"`{name}.{func.attr}(...)` in `{function_name(ctx)}` mutates {kind} `{name}` {effect} "
             f"({why_traced(ctx)}); return the values instead",
         )
+
+    def check_unfrozen_store(self, node: ast.Call, target: ast.Attribute, ctx: Context) -> bool:
+        """``object.__setattr__(self, "calls", ...)`` in a compiled method of a frozen class (an
+        equinox module, a flax struct, a frozen dataclass), outside its initialisers: it gets
+        past the freezing, but runs only while JAX traces the method, and on the object JAX
+        handed the trace (a copy rebuilt from the leaves, for an argument)."""
+        frozen = _frozen_class_outside_init(ctx)
+        if frozen is None or not ctx.traced_to_run or not is_self(target.value, ctx):
+            return False
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` in `{function_name(ctx)}` of `{frozen[0]}`, {frozen[1]}, gets past "
+            f"its freezing but runs only while JAX traces it ({why_traced(ctx)}), on the object the "
+            f"trace was given (for an argument, a copy JAX rebuilt from its leaves): the object you "
+            f"call keeps its old `{target.attr}`; return an updated object instead",
+        )
+        return True
 
     def check_argument_mutation(self, node: ast.AST, name: str, what: str, ctx: Context) -> bool:
         """``params[k] = ...`` on a dict or list argument of a function ``jax.jit`` compiles, never
@@ -177,8 +200,16 @@ class StateMutationInTracedFunction(Rule):
             f"`self.{held.attr}`, which outlives the trace: {LEAKED}; return the value instead",
         )
 
-    def check_store(self, target: ast.expr, value: ast.expr, ctx: Context, accumulates: bool = False) -> None:
-        if isinstance(target, ast.Attribute) and self.check_frozen_store(target, ctx):
+    def check_store(
+        self,
+        target: ast.expr,
+        value: ast.expr,
+        ctx: Context,
+        accumulates: bool = False,
+        through_object: bool = False,
+    ) -> None:
+        """``through_object``: ``object.__setattr__(self, name, value)``, which a frozen class allows."""
+        if isinstance(target, ast.Attribute) and not through_object and self.check_frozen_store(target, ctx):
             return
         if not ctx.traced_to_run and not (ctx.traced and not ctx.abstract):  # compiled, or under a bare grad
             return
@@ -698,3 +729,20 @@ def _traced_custom_pytree(ctx: Context) -> str | None:
     if not isinstance(cls, ast.ClassDef) or cls not in ctx.model.pytree_fields.custom_classes:
         return None
     return cls.name
+
+
+def _attribute_store_call(ctx: Context, call: ast.Call) -> tuple[ast.Attribute, ast.expr, bool] | None:
+    """``setattr(obj, "name", value)`` or ``object.__setattr__(obj, "name", value)`` as the
+    assignment ``obj.name = value`` it makes (located at the call), and whether it goes through
+    ``object`` (which a frozen dataclass does not stop)."""
+    if len(call.args) != 3 or call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    owner, name, value = call.args
+    if not (isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value.isidentifier()):
+        return None
+    qualname = ctx.qualname(call.func)
+    if qualname not in ("builtins.setattr", "builtins.object.__setattr__"):
+        return None
+    target = ast.Attribute(value=owner, attr=name.value, ctx=ast.Store())
+    ast.copy_location(target, call)
+    return target, value, qualname == "builtins.object.__setattr__"

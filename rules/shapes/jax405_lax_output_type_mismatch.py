@@ -13,7 +13,7 @@ from jaxlint.semantic.functions import FunctionInfo
 
 from ..support.dtypes import carry_mismatch
 from ..support.explain import snippet
-from ..support.lax_calls import swapped_while_functions
+from ..support.lax_calls import branch_arguments, swapped_while_functions
 from ..support.structures import DISPLAYS, IMPLICIT_NONE, Output, output_of, pairs, structure_differs
 
 # loop -> (body position and keyword, carry position and keyword, whether the body returns
@@ -148,15 +148,8 @@ class LaxOutputTypeMismatch(Rule):
         return True
 
     def check_branches(self, node: ast.Call, ctx: Context, qualname: str) -> None:
-        if any(isinstance(a, ast.Starred) for a in node.args):
-            return
-        if qualname == "jax.lax.cond":
-            if len(node.args) == 5 or len(node.args) < 3:
-                return  # the old `cond(pred, true_operand, true_fun, false_operand, false_fun)`
-            branches = node.args[1:3]
-        elif len(node.args) > 1 and isinstance(table := _branch_table(ctx, node.args[1]), DISPLAYS):
-            branches = list(table.elts)  # pyright: ignore[reportAttributeAccessIssue]
-        else:
+        branches = branch_arguments(ctx, node, qualname)
+        if branches is None:
             return
         outputs: list[tuple[FunctionInfo, Output]] = []
         for branch in branches:
@@ -214,18 +207,6 @@ def _returning(ctx: Context, function: FunctionInfo, output: Output) -> str:
     if output.implicit:
         return f"`{function.name}` returns `None` (it has no `return`)"
     return f"`{snippet(ctx, output.node)}` in `{function.name}` returns {output.describe()}"
-
-
-def _branch_table(ctx: Context, expr: ast.expr) -> ast.expr:
-    """The list of branches ``lax.switch`` is given: written there, or bound once to a name
-    (``branches = [relu, tanh]``) that nothing changes in place."""
-    found = ctx.scope.bound_value(expr.id) if isinstance(expr, ast.Name) else None
-    if found is None or any(
-        isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == expr.id  # pyright: ignore[reportAttributeAccessIssue]
-        for n in ast.walk(found[1].node)
-    ):
-        return expr  # `branches.append(...)`: changed in place
-    return found[0]
 
 
 def _returns(function: FunctionInfo) -> list[ast.expr]:

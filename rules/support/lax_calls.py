@@ -1,4 +1,4 @@
-"""How a ``lax`` control-flow call is written (JAX405, JAX637)."""
+"""How a ``lax`` control-flow call is written (JAX405, JAX511, JAX637)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from jaxlint.engine.astutil import call_argument
 from jaxlint.engine.context import Context
-from jaxlint.semantic.bodies import returned_expressions
+from jaxlint.semantic.bodies import own_nodes, returned_expressions
 from jaxlint.semantic.functions import FunctionInfo
 
 WHILE_LOOP = "jax.lax.while_loop"
@@ -40,3 +40,48 @@ def _compares(value: ast.expr) -> bool:
 def _all_returns(function: FunctionInfo, test: Callable[[ast.expr], bool]) -> bool:
     values = returned_expressions(function.node)
     return bool(values) and all(test(v) for v in values)
+
+
+def branch_arguments(ctx: Context, call: ast.Call, qualname: str) -> list[ast.expr] | None:
+    """The branch functions a ``lax.cond`` (its two) or ``lax.switch`` (a list written there or
+    bound once to a name nothing changes in place) is given; None when not written out."""
+    if any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    if qualname == "jax.lax.cond":
+        if len(call.args) == 5 or len(call.args) < 3:
+            return None  # the old `cond(pred, true_operand, true_fun, false_operand, false_fun)`
+        return list(call.args[1:3])
+    if qualname == "jax.lax.switch" and len(call.args) > 1:
+        table = _branch_table(ctx, call.args[1])
+        return list(table.elts) if isinstance(table, (ast.List, ast.Tuple)) else None
+    return None
+
+
+def _branch_table(ctx: Context, expr: ast.expr) -> ast.expr:
+    """The list of branches ``lax.switch`` is given: written there, or bound once to a name
+    (``branches = [relu, tanh]``) that nothing changes in place."""
+    found = ctx.scope.bound_value(expr.id) if isinstance(expr, ast.Name) else None
+    if found is None or any(
+        isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == expr.id  # pyright: ignore[reportAttributeAccessIssue]
+        for n in ast.walk(found[1].node)
+    ):
+        return expr  # `branches.append(...)`: changed in place
+    return found[0]
+
+
+def raise_on_every_path(function: FunctionInfo) -> ast.stmt | None:
+    """The top-level ``raise`` (or ``assert False``) a def reaches on every run: no statement
+    before it can return or yield. None when some run may return."""
+    body = function.node.body
+    if not isinstance(body, list):
+        return None
+    for statement in body:
+        if isinstance(statement, ast.Raise) or (
+            isinstance(statement, ast.Assert)
+            and isinstance(statement.test, ast.Constant)
+            and not statement.test.value
+        ):
+            return statement
+        if any(isinstance(n, (ast.Return, ast.Yield, ast.YieldFrom)) for n in own_nodes([statement])):
+            return None
+    return None
