@@ -88,6 +88,7 @@ from jaxlint.semantic.transforms import (
     user_transform,
 )
 from jaxlint.semantic.values import (
+    CONCRETE_ARRAY,
     STATIC,
     TRACED,
     UNKNOWN,
@@ -3007,8 +3008,10 @@ class SemanticModel:
             return self._held_arrays[key]
         held = self.held_value(cls, attr)
         if held is None:
-            self._held_arrays[key] = None
-            return None
+            self._held_arrays[key] = None  # (while the stores are looked at: not known)
+            found = CONCRETE_ARRAY if self._arrays_stored_only(cls, attr) else None
+            self._held_arrays[key] = found
+            return found
         method, value_node = held
         initializer = self.infos.get(method)
         if initializer is None or initializer.running:
@@ -3017,6 +3020,54 @@ class SemanticModel:
         found = untraced(whole(stored)) if is_jax_array(stored) else None
         self._held_arrays[key] = found
         return found
+
+    def _arrays_stored_only(self, cls: ast.ClassDef, attr: str) -> bool:
+        """Whether every store of ``attr`` in the module stores a JAX array, ``__init__`` (or
+        ``setup``) among them: a call of JAX, or an update ``x.at[i].set(v)``
+        (``self.data = self.data.at[ptr].set(row)`` in ``add``, or on an object at module
+        level), so that ``obj.attr`` is an array on every object."""
+        own = self.self_stores(cls).get(attr, [])
+        if not any(s.method.name in ("__init__", "setup") for s in own) or any(s.value is None for s in own):
+            return False
+        if "*" in self._attribute_stores or self.class_member(cls, attr) is not None:
+            return False
+        if self._touches_dict_of_instances(cls):
+            return False
+        scope_of = {id(s.target): self.index.scopes.get(s.method, self.index.module) for s in own}
+        for store, scope, _name in self.index.mutations:
+            if (
+                not isinstance(store, ast.Attribute)
+                or store.attr != attr
+                or self._other_class_store(cls, store)
+            ):
+                continue
+            holder = self.parent_map.get(store)
+            if not (isinstance(holder, ast.Assign) and holder.targets == [store]):
+                return False  # unpacked, augmented or deleted: not followed
+            if not self._stores_an_array(holder.value, scope_of.get(id(store), scope)):
+                return False
+        return True
+
+    def _stores_an_array(self, value: ast.expr, scope: Scope) -> bool:
+        """``x.at[i].set(v)`` (an updated copy of an array), or a call of a ``jax.numpy``/
+        ``jax.random``/``jax.lax``/``jax.nn`` function that makes an array."""
+        if not isinstance(value, ast.Call):
+            return False
+        func = value.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr in api.AT_UPDATE_METHODS
+            and isinstance(func.value, ast.Subscript)
+            and isinstance(func.value.value, ast.Attribute)
+            and func.value.value.attr == "at"
+        ):
+            return True  # only a JAX array has an `.at` whose updates are called
+        qualname = self.resolver.qualname(func, scope) or ""
+        return (
+            qualname.startswith(("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn."))
+            and qualname.rpartition(".")[2] not in NOT_ARRAY_RESULTS
+            and not measured.is_static_query(qualname)
+        )
 
     def held_value(
         self, cls: ast.ClassDef, attr: str
@@ -3489,6 +3540,11 @@ def _literal_layout(expr: ast.expr) -> object:
         return type(expr.value).__name__
     return None
 
+
+# `jax.numpy` functions about types, which return no array (`jnp.issubdtype`)
+NOT_ARRAY_RESULTS = frozenset(
+    {"dtype", "issubdtype", "iinfo", "finfo", "result_type", "promote_types", "can_cast", "isdtype"}
+)
 
 CONTAINER_MUTATORS = frozenset(
     {
