@@ -3274,6 +3274,7 @@ class SemanticModel:
                     f"`{schedule.name}` is the `{name}` schedule of `{ast.unparse(call.func)}` at line "
                     f"{call.lineno}: optax calls it with the step count, a tracer in `{step.name}`"
                 )
+                schedule.callers.add(step)  # (its trace is part of `step`'s program)
                 if schedule.apply(STAGED, {schedule.positional_names()[0]: TRACED}, reason):
                     self.enqueue(schedule)
 
@@ -3303,6 +3304,7 @@ class SemanticModel:
                 )
                 params = {name: TRACED for name in update_fn.positional_names()[:3]}
                 update_fn.transformed_by.add("body")
+                update_fn.callers.add(step)
                 if update_fn.apply(STAGED, params, reason):
                     self.enqueue(update_fn)
                 break

@@ -100,6 +100,9 @@ def _string_leaf(value: ast.expr, scope: Scope, depth: int) -> ast.expr | None:
         isinstance(value, ast.Constant) and isinstance(value.value, (str, bytes))
     ):
         return value
+    if isinstance(value, ast.IfExp):  # `"ok" if ready else "empty"`: a string either way
+        both = [_string_leaf(branch, scope, depth + 1) for branch in (value.body, value.orelse)]
+        return value if all(found is not None for found in both) else None
     if isinstance(value, (ast.Tuple, ast.List)):
         parts = value.elts
     elif isinstance(value, ast.Dict):

@@ -27,11 +27,23 @@ def describe(x):
 describe_fast = nnx.jit(describe)
 
 
+@jax.jit
+def evaluate(x):
+    status = "ok" if x.shape[0] > 0 else "empty"
+    return x.sum(), status  # error: JAX616
+
+
 # near misses
 
 @jax.jit
 def keyed(x):
     return {"loss": x.sum(), "aux": None}  # keys are structure, None an empty pytree
+
+
+@jax.jit
+def maybe_label(x, verbose=False):
+    label = "verbose" if verbose else None
+    return x, label  # a string in one branch only: `verbose` is False here
 
 
 @eqx.filter_jit
@@ -48,9 +60,15 @@ def sometimes(x, verbose=False):
 
 if __name__ == "__main__":
     x = jnp.ones(3)
-    print(validate(x))
-    print(tagged(x, tag="a"))
-    print(describe_fast(x))
+    for call in (lambda: validate(x), lambda: tagged(x, tag="a"), lambda: describe_fast(x), lambda: evaluate(x)):
+        try:
+            call()
+        except TypeError:
+            pass
+        else:
+            raise AssertionError("expected TypeError")
     print(keyed(x))
+    print(maybe_label(x))
     print(labelled(x))
     print(sometimes(x))
+    print("ok")
