@@ -2683,10 +2683,7 @@ class SemanticModel:
     def _attribute_stores(self) -> dict[str, list[ast.Attribute]]:
         """Every ``x.name = ...`` (also unpacked, augmented, deleted) in the module, by attribute
         name (from the scope walk); ``"*"`` when the module calls ``setattr``."""
-        found: dict[str, list[ast.Attribute]] = {}
-        for node, _scope, _name in self.index.mutations:
-            if isinstance(node, ast.Attribute):
-                found.setdefault(node.attr, []).append(node)
+        found = {attr: [node for node, _ in sites] for attr, sites in self._attribute_store_sites.items()}
         if any("setattr" in scope.called for scope in [self.index.module, *self.index.functions]):
             found["*"] = []
         return found
@@ -3027,26 +3024,35 @@ class SemanticModel:
         (``self.data = self.data.at[ptr].set(row)`` in ``add``, or on an object at module
         level), so that ``obj.attr`` is an array on every object."""
         own = self.self_stores(cls).get(attr, [])
-        if not any(s.method.name in ("__init__", "setup") for s in own) or any(s.value is None for s in own):
+        if not any(s.method.name in ("__init__", "setup") for s in own):
             return False
         if "*" in self._attribute_stores or self.class_member(cls, attr) is not None:
             return False
         if self._touches_dict_of_instances(cls):
             return False
-        scope_of = {id(s.target): self.index.scopes.get(s.method, self.index.module) for s in own}
-        for store, scope, _name in self.index.mutations:
-            if (
-                not isinstance(store, ast.Attribute)
-                or store.attr != attr
-                or self._other_class_store(cls, store)
-            ):
+        for store in own:
+            scope = self.index.scopes.get(store.method, self.index.module)
+            if store.value is None or not self._stores_an_array(store.value, scope):
+                return False
+        inside = {id(store.target) for store in own}
+        for store, scope in self._attribute_store_sites.get(attr, []):
+            if id(store) in inside or self._other_class_store(cls, store):
                 continue
             holder = self.parent_map.get(store)
             if not (isinstance(holder, ast.Assign) and holder.targets == [store]):
                 return False  # unpacked, augmented or deleted: not followed
-            if not self._stores_an_array(holder.value, scope_of.get(id(store), scope)):
+            if not self._stores_an_array(holder.value, scope):
                 return False
         return True
+
+    @cached_property
+    def _attribute_store_sites(self) -> dict[str, list[tuple[ast.Attribute, Scope]]]:
+        """Every ``x.name = ...`` of the module with the scope it is in, by attribute name."""
+        found: dict[str, list[tuple[ast.Attribute, Scope]]] = {}
+        for node, scope, _name in self.index.mutations:
+            if isinstance(node, ast.Attribute):
+                found.setdefault(node.attr, []).append((node, scope))
+        return found
 
     def _stores_an_array(self, value: ast.expr, scope: Scope) -> bool:
         """``x.at[i].set(v)`` (an updated copy of an array), or a call of a ``jax.numpy``/
