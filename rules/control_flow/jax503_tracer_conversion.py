@@ -48,6 +48,8 @@ BUILTIN_CONVERSIONS = {
     "builtins.complex": "ConcretizationTypeError",
     "builtins.hex": "TracerIntegerConversionError",
     "builtins.oct": "TracerIntegerConversionError",
+    "builtins.bin": "TracerIntegerConversionError",
+    "builtins.chr": "TracerIntegerConversionError",
     "operator.index": "TracerIntegerConversionError",
 }
 NUMPY_SCALAR_TYPES = (
