@@ -145,6 +145,11 @@ class TracerConversion(Rule):
     index of a Python list or tuple, and `and` / `or` / `not` / chained comparisons applied to
     tracers outside an `if` condition. A conversion compiled with `jax.jit` (`jax.jit(float)(x)`,
     `jax.jit(math.sqrt)(x)`) is the same: `jit` traces every argument it does not mark static.
+    Also Python's own functions of numbers given a traced vector (`statistics.median`,
+    `heapq.nlargest`, a `key=` of `max`/`min`/`sorted` returning tracers: which ones raise is
+    measured by `tools/measure_jax_api.py`), a tracer or JAX array looked up in a set or dict
+    (`label in {3, 7}`, `RATES.get(step)`, `hash(x)`: it has no hash), and a Python list or
+    tuple repeated by a JAX array (`[0.0] * n_pad`).
 
     ## Why is this bad?
     A tracer stands for any value of its shape and dtype; it has no concrete value while JAX
@@ -242,27 +247,27 @@ class TracerConversion(Rule):
         )
 
     def check_hashing_call(self, node: ast.Call, ctx: Context) -> bool:
-        """``RATES.get(label)``, ``SEEN.add(label)``, ``hash(label)`` on a tracer, which has no hash."""
+        """``RATES.get(label)``, ``SEEN.add(label)``, ``hash(label)`` on a tracer or JAX array,
+        which has no hash."""
         func, args = node.func, node.args
-        if not args or isinstance(args[0], ast.Starred) or not is_traced_leaf(ctx.value(args[0])):
+        if not args or isinstance(args[0], ast.Starred) or not _hashless(ctx, args[0]):
             return False
+        hashed = snippet(ctx, args[0])
         if isinstance(func, ast.Attribute) and func.attr in HASHING_METHODS:
             collection = hashed_collection(ctx, func.value)
             if collection not in HASHING_METHODS[func.attr]:
                 return False
-            where = (
-                f"`{snippet(ctx, node)}` hashes traced `{snippet(ctx, args[0])}` ({collection} keys by hash)"
-            )
+            where = f"`{snippet(ctx, node)}` hashes `{hashed}` ({collection} keys by hash)"
         elif ctx.qualname(func) == "builtins.hash":
-            where = f"`{snippet(ctx, node)}` hashes traced `{snippet(ctx, args[0])}`"
+            where = f"`{snippet(ctx, node)}` hashes `{hashed}`"
         else:
             return False
         if caught_here(ctx, node, "TypeError"):
             return False
         ctx.report(
             node,
-            f"{where}: a tracer has none, so JAX raises `TypeError: unhashable type` "
-            f"({why_traced(ctx, args[0])}); make it static, or compute with `jnp` operations",
+            f"{where}, and {_hashless_description(ctx, args[0])}: this raises `TypeError: unhashable "
+            f"type`; make it static, or compute with `jnp` operations",
         )
         return True
 
@@ -389,23 +394,35 @@ class TracerConversion(Rule):
         )
 
     def visit_BinOp(self, node: ast.BinOp, ctx: Context) -> None:
-        """``[0.0] * n_pad``: a Python sequence repeated a traced number of times (measured with
-        JAX 0.10.2: a list or tuple raises ``TypeError``, a string ``TracerIntegerConversionError``)."""
-        if not isinstance(node.op, ast.Mult) or not ctx.abstract:
+        """``[0.0] * n_pad``: a Python sequence repeated a number of times held by a JAX array
+        (measured with JAX 0.10.2: a list or tuple raises ``TypeError`` for any JAX array, a
+        string ``TracerIntegerConversionError`` for a tracer)."""
+        if not isinstance(node.op, ast.Mult):
             return
         for sequence, count in ((node.left, node.right), (node.right, node.left)):
             kind = _repeated_sequence(ctx, sequence)
-            if kind is None or not is_traced_leaf(ctx.value(count)):
+            value = ctx.value(count)
+            if kind is None:
                 continue
-            error = "TracerIntegerConversionError" if kind == "a string" else "TypeError"
+            if kind == "a string":
+                if not (ctx.abstract and is_traced_leaf(value)):
+                    continue
+                error = "TracerIntegerConversionError"
+                why = f"a string's length must be a Python int ({why_traced(ctx, count)})"
+            elif is_traced_leaf(value) or (is_jax_array(value) and not is_container(value)):
+                error = "TypeError"
+                why = "Python multiplies a sequence by a Python int only, and a JAX array is none" + (
+                    f" ({why_traced(ctx, count)})" if is_traced(value) else ""
+                )
+            else:
+                continue
             if caught_here(ctx, node, error):
                 return
             ctx.report(
                 node,
-                f"`{snippet(ctx, node)}` repeats {kind} a traced number of times, `{snippet(ctx, count)}`: "
-                f"a Python sequence's length must be a Python int, so JAX raises `{error}` "
-                f"({why_traced(ctx, count)}); make `{snippet(ctx, count)}` static, or build an array "
-                f"of a static size (`jnp.zeros`) and mask it",
+                f"`{snippet(ctx, node)}` repeats {kind} `{snippet(ctx, count)}` times: {why}, so this "
+                f"raises `{error}`; make `{snippet(ctx, count)}` static, or build an array of a static "
+                f"size (`jnp.zeros`) and mask it",
             )
             return
 
@@ -459,17 +476,13 @@ class TracerConversion(Rule):
         """``label in {3, 7}``: a set or dict looks its key up by hash, and no tracer has one
         (measured with JAX 0.10.2: `TypeError: unhashable type` under jit, vmap and grad)."""
         collection = hashed_collection(ctx, node.comparators[0])
-        if (
-            collection is None
-            or not is_traced_leaf(ctx.value(node.left))
-            or caught_here(ctx, node, "TypeError")
-        ):
+        if collection is None or not _hashless(ctx, node.left) or caught_here(ctx, node, "TypeError"):
             return False
         item, where = snippet(ctx, node.left), snippet(ctx, node.comparators[0])
         ctx.report(
             node,
-            f"`{snippet(ctx, node)}` looks traced `{item}` up in {collection}, by its hash: a tracer "
-            f"has none, so JAX raises `TypeError: unhashable type` ({why_traced(ctx, node.left)}); "
+            f"`{snippet(ctx, node)}` looks `{item}` up in {collection} by its hash, and "
+            f"{_hashless_description(ctx, node.left)}: this raises `TypeError: unhashable type`; "
             + (
                 f"use `jnp.isin({item}, jnp.array(sorted({where})))`"
                 if collection == "a set"
@@ -541,6 +554,20 @@ def _repeated_sequence(ctx: Context, expr: ast.expr) -> str | None:
     if isinstance(expr, ast.JoinedStr) or (isinstance(expr, ast.Constant) and isinstance(expr.value, str)):
         return "a string"
     return None
+
+
+def _hashless(ctx: Context, expr: ast.expr) -> bool:
+    """Whether ``expr`` is one tracer or JAX array, neither of which has a hash (measured with
+    JAX 0.10.2: ``TypeError: unhashable type``, traced or concrete)."""
+    value = ctx.value(expr)
+    return is_traced_leaf(value) or (is_jax_array(value) and not is_container(value))
+
+
+def _hashless_description(ctx: Context, expr: ast.expr) -> str:
+    """Why ``expr`` has no hash, for a message: a tracer (and why it is one), or a JAX array."""
+    if is_traced(ctx.value(expr)):
+        return f"traced `{snippet(ctx, expr)}` has none ({why_traced(ctx, expr)})"
+    return f"`{snippet(ctx, expr)}`, a JAX array, has none"
 
 
 HASHED_BUILDERS = {"builtins.set": "a set", "builtins.frozenset": "a set", "builtins.dict": "a dict"}

@@ -132,7 +132,8 @@ class ArrayItemAssignment(Rule):
             value = ctx.value(target.value)
             base, index = snippet(ctx, target.value), index_snippet(ctx, target.slice)
             where = f"jnp.s_[{index}]" if isinstance(target.slice, (ast.Slice, ast.Tuple)) else index
-            evidence = f"`{base}` is a JAX array" if is_jax_array(value) else passed_array(ctx, target.value)
+            known = is_jax_array(value) or is_traced_leaf(value)  # (a tracer is an array)
+            evidence = f"`{base}` is a JAX array" if known else passed_array(ctx, target.value)
             if evidence is None:
                 continue
             ctx.report(

@@ -1114,6 +1114,37 @@ HAZARDS += [
             f"    y = {X}",
         ],
     ),
+    # a set finds a key by its hash, and a tracer has none
+    Hazard(
+        "set_member",
+        "JAX5",
+        ("JAX503",),
+        "int",
+        lambda V, X: [_h(f"w = 5 if {V} in {{3, 7}} else 1"), f"y = {X} * w"],
+        lambda V, X: [_h(f"w = jnp.where(jnp.isin({V}, jnp.array([3, 7])), 5, 1)"), f"y = {X} * w"],
+        expr=lambda V, X: f"{X} * (5 if {V} in {{3, 7}} else 1)",
+        near_expr=lambda V, X: f"{X} * jnp.where(jnp.isin({V}, jnp.array([3, 7])), 5, 1)",
+    ),
+    # a Python list repeated a traced number of times
+    Hazard(
+        "list_repeat",
+        "JAX5",
+        ("JAX503",),
+        "int",
+        lambda V, X: [_h(f"pad = [1] * {V}"), f"y = {X} * len(pad)"],
+        lambda V, X: [_h(f"pad = jnp.where(jnp.arange(8) < {V}, 1, 0)"), f"y = {X} * pad.sum()"],
+        expr=lambda V, X: f"{X} * len([1] * {V})",
+        near_expr=lambda V, X: f"{X} * jnp.where(jnp.arange(8) < {V}, 1, 0).sum()",
+    ),
+    # `del x[i]`: a JAX array has no `__delitem__`
+    Hazard(
+        "del_item",
+        "JAX2",
+        ("JAX201",),
+        "array",
+        lambda V, X: [f"z = {V} * 1.0", _h("del z[0]"), f"y = {X} + z.sum()"],
+        lambda V, X: [f"z = {V} * 1.0", _h("z = jnp.delete(z, 0)"), f"y = {X} + z.sum()"],
+    ),
 ]
 
 # ---------------------------------------------------------------------------------------------

@@ -101,7 +101,16 @@ ERRORS: list[tuple[str, str, frozenset[str]]] = [
     ("IndexError", "Slice entries must be static", frozenset({"JAX4"})),
     ("IndexError", "slice indices must have static", frozenset({"JAX4"})),  # JAX 0.11
     ("ValueError", "Non-hashable static arguments", frozenset({"JAX6"})),
+    # a tracer or array hashed (`x in {3, 7}`), or a tracer used as a count (`[0.0] * n`)
+    ("TypeError", "Tracer'", frozenset({"JAX5", "JAX6"})),
+    ("TypeError", "unhashable type: 'jaxlib", frozenset({"JAX5", "JAX6"})),
     ("TypeError", "unhashable type", frozenset({"JAX6"})),
+    ("AttributeError", "__delitem__", frozenset({"JAX2"})),
+    # a list or tuple repeated by a JAX array, concrete or traced: Python cannot multiply them
+    ("TypeError", "for *: 'list' and", frozenset({"JAX5"})),
+    ("TypeError", "for *: 'tuple' and", frozenset({"JAX5"})),
+    ("TypeError", "for *: 'ArrayImpl' and 'list'", frozenset({"JAX5"})),
+    ("TypeError", "for *: 'ArrayImpl' and 'tuple'", frozenset({"JAX5"})),
     ("AttributeError", "module 'jax", frozenset({"JAX6"})),
 ]
 TRACER_TEXT = re.compile(r"\b\w*Tracer\((?!primal=)|Traced<")

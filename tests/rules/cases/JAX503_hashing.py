@@ -5,6 +5,7 @@ import jax.numpy as jnp
 
 RARE_CLASSES = {3, 7}
 RATES = {0: 0.1, 1: 0.01}
+DEFAULT_LABEL = jnp.int32(3)
 
 
 def class_weight(label, loss):
@@ -27,6 +28,11 @@ def penalised(w):
     seen = set()
     seen.add(w)  # error: JAX503
     return jnp.sum(w)
+
+
+@jax.jit
+def default_weight(loss):
+    return loss * (5.0 if DEFAULT_LABEL in RARE_CLASSES else 1.0)  # error: JAX503 (a JAX array)
 
 
 @jax.jit
@@ -65,6 +71,7 @@ if __name__ == "__main__":
         lambda: odd_one(3),
         lambda: jax.grad(penalised)(1.0),
         lambda: fingerprint(1.0),
+        lambda: default_weight(1.0),
     ):
         try:
             call()

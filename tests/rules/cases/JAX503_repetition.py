@@ -3,6 +3,8 @@
 import jax
 import jax.numpy as jnp
 
+COUNT = jnp.int32(2)
+
 
 @jax.jit
 def pad_to(seq, n_pad):
@@ -17,6 +19,11 @@ def ones_row(n):
 @jax.jit
 def banner(width):
     return len("=" * width)  # error: JAX503
+
+
+@jax.jit
+def counted(x):
+    return jnp.array([1.0] * COUNT) * x  # error: JAX503 (any JAX array, concrete too)
 
 
 # near misses
@@ -43,6 +50,7 @@ if __name__ == "__main__":
         (lambda: pad_to(jnp.ones(3), 2), TypeError),
         (lambda: jax.vmap(ones_row)(jnp.array([2, 2])), TypeError),
         (lambda: banner(3), jax.errors.TracerIntegerConversionError),
+        (lambda: counted(1.0), TypeError),
     ):
         try:
             call()
