@@ -250,6 +250,8 @@ class TracerConversion(Rule):
         """``RATES.get(label)``, ``SEEN.add(label)``, ``hash(label)`` on a tracer or JAX array,
         which has no hash."""
         func, args = node.func, node.args
+        if args and not node.keywords and ctx.qualname(func) in ELEMENT_HASHERS:
+            return self.check_hashed_elements(node, ctx)
         if not args or isinstance(args[0], ast.Starred) or not _hashless(ctx, args[0]):
             return False
         hashed = snippet(ctx, args[0])
@@ -268,6 +270,24 @@ class TracerConversion(Rule):
             node,
             f"{where}, and {_hashless_description(ctx, args[0])}: this raises `TypeError: unhashable "
             f"type`; make it static, or compute with `jnp` operations",
+        )
+        return True
+
+    def check_hashed_elements(self, node: ast.Call, ctx: Context) -> bool:
+        """``set(row)``, ``collections.Counter(row)`` of a traced array: each row is a tracer,
+        hashed to be counted or kept once (measured with JAX 0.10.2: ``TypeError``)."""
+        argument = node.args[0]
+        if isinstance(argument, (ast.GeneratorExp, ast.ListComp)):
+            element = ctx.value(argument.elt)
+        else:
+            element = iterated(ctx.value(argument))
+        if not is_traced_leaf(element) or caught_here(ctx, node, "TypeError"):
+            return False
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` hashes each item of traced `{snippet(ctx, argument)}`, and a "
+            f"tracer has no hash ({why_traced(ctx, argument)}): this raises `TypeError: unhashable "
+            f"type`; count with `jnp` operations (`jnp.unique(..., size=n)`, `jnp.bincount`)",
         )
         return True
 
@@ -347,6 +367,10 @@ class TracerConversion(Rule):
             if traced is not None:
                 name = qualname.rsplit(".", 1)[1]
                 return f"{name}(...)", "TracerBoolConversionError", traced
+        if qualname == "builtins.filter" and len(args) == 2 and _is_none(args[0]):
+            culprit = _truth_tested_elements(ctx, args[1])  # `filter(None, xs)` keeps the true items
+            if culprit is not None:
+                return "filter(None, ...)", "TracerBoolConversionError", culprit
         if qualname in ELEMENT_TRUTHS and len(args) == 1 and not node.keywords:
             culprit = _truth_tested_elements(ctx, args[0])
             if culprit is not None:
@@ -556,6 +580,10 @@ def _repeated_sequence(ctx: Context, expr: ast.expr) -> str | None:
     return None
 
 
+def _is_none(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Constant) and expr.value is None
+
+
 def _hashless(ctx: Context, expr: ast.expr) -> bool:
     """Whether ``expr`` is one tracer or JAX array, neither of which has a hash (measured with
     JAX 0.10.2: ``TypeError: unhashable type``, traced or concrete)."""
@@ -570,6 +598,10 @@ def _hashless_description(ctx: Context, expr: ast.expr) -> str:
     return f"`{snippet(ctx, expr)}`, a JAX array, has none"
 
 
+# built from an iterable by hashing each item
+ELEMENT_HASHERS = frozenset(
+    {"builtins.set", "builtins.frozenset", "collections.Counter", "builtins.dict.fromkeys"}
+)
 HASHED_BUILDERS = {"builtins.set": "a set", "builtins.frozenset": "a set", "builtins.dict": "a dict"}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
@@ -122,6 +123,26 @@ class ArrayItemAssignment(Rule):
             elif isinstance(target, (ast.Tuple, ast.List)):
                 self.check_unpacking(node, target, ctx)
 
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        """``operator.setitem(grid, (i, j), 1.0)``: item assignment spelled as a call."""
+        if callee_leaf(node) != "setitem" or len(node.args) != 3 or node.keywords:
+            return
+        if ctx.qualname(node.func) != "operator.setitem" or any(
+            isinstance(a, ast.Starred) for a in node.args
+        ):
+            return
+        array, index, _ = node.args
+        evidence = _known_array(ctx, array)
+        if evidence is None:
+            return
+        base = snippet(ctx, array)
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` assigns an item of `{base}` and raises `TypeError`: JAX arrays are "
+            f"immutable ({evidence}); use "
+            f"{rebinding_advice(ctx, array, f'{base}.at[{index_snippet(ctx, index)}].set(...)')}",
+        )
+
     def visit_Delete(self, node: ast.Delete, ctx: Context) -> None:
         """``del queue[0]`` on a JAX array: it has no ``__delitem__`` (measured with JAX 0.10.2:
         ``AttributeError``, eagerly and traced). Only a known array: a list parameter is often
@@ -129,11 +150,9 @@ class ArrayItemAssignment(Rule):
         for target in node.targets:
             if not isinstance(target, ast.Subscript):
                 continue
-            value = ctx.value(target.value)
             base, index = snippet(ctx, target.value), index_snippet(ctx, target.slice)
             where = f"jnp.s_[{index}]" if isinstance(target.slice, (ast.Slice, ast.Tuple)) else index
-            known = is_jax_array(value) or is_traced_leaf(value)  # (a tracer is an array)
-            evidence = f"`{base}` is a JAX array" if known else passed_array(ctx, target.value)
+            evidence = _known_array(ctx, target.value)
             if evidence is None:
                 continue
             ctx.report(
@@ -214,6 +233,16 @@ class ArrayItemAssignment(Rule):
             return FunctionalSet(use_where=mask, safe=False, leaf=leaf) if leaf else None
         safe = rewrite_is_safe(ctx, target.value) and (not mask or keeps_dtype(node.value))
         return FunctionalSet(use_where=mask, safe=safe)
+
+
+def _known_array(ctx: Context, expr: ast.expr) -> str | None:
+    """Why ``expr`` is certainly a JAX array (the model says so, a tracer, or every call passes
+    one), for the rarer spellings (`del x[i]`, `operator.setitem`): no presumption from the
+    module's imports, since lists and dicts are trimmed and filled so too."""
+    value = ctx.value(expr)
+    if is_jax_array(value) or is_traced_leaf(value):
+        return f"`{snippet(ctx, expr)}` is a JAX array"
+    return passed_array(ctx, expr)
 
 
 def _at_helper(ctx: Context, expr: ast.expr) -> bool:

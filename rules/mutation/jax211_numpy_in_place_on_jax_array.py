@@ -17,7 +17,7 @@ from ..support.explain import snippet
 # each raises on a JAX array, `TypeError` mostly, `NotImplementedError` for `fill_diagonal`)
 WRITERS = frozenset(
     f"numpy.{name}" for name in ("copyto", "put", "place", "putmask", "fill_diagonal", "random.shuffle")
-)
+) | {"random.shuffle"}  # (Python's own shuffle swaps items in place: `TypeError` too)
 WRITER_NAMES = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "shuffle", "at"})
 # the ufunc methods that update their first argument in place (`np.add.at(a, idx, 1)`)
 UFUNC_METHODS = frozenset({"at"})
@@ -27,7 +27,7 @@ class NumpyInPlaceOnJaxArray(Rule):
     """## What it does
     Finds a NumPy function that writes into its first argument (`np.add.at`, any ufunc's
     `.at`, `np.copyto`, `np.put`, `np.place`, `np.putmask`, `np.fill_diagonal`,
-    `np.random.shuffle`, a ufunc's `out=`) given a JAX array; a `jax.numpy` function given an
+    `np.random.shuffle`, a ufunc's `out=`; Python's `random.shuffle`) given a JAX array; a `jax.numpy` function given an
     `out=` array (`jnp.add(a, b, out=a)`); and a NumPy array method that JAX arrays lack
     (`x.fill(0.0)`, `x.resize(...)`, `x.put(...)`: which ones is measured by
     `tools/measure_jax_api.py`) called on a JAX array.
@@ -68,7 +68,7 @@ class NumpyInPlaceOnJaxArray(Rule):
     """
 
     code = "JAX211"
-    mentioned = frozenset({"numpy", "out", *numpy_only_methods()})
+    mentioned = frozenset({"numpy", "out", "shuffle", *numpy_only_methods()})
     name = "numpy-in-place-on-jax-array"
     message = "A NumPy function that writes into its argument is given a JAX array"
     outcome = "TypeError: NumPy cannot write into a JAX array"
@@ -84,7 +84,7 @@ class NumpyInPlaceOnJaxArray(Rule):
         ctx.report(
             node,
             f"`{snippet(ctx, node)}` writes into `{snippet(ctx, target)}`, a JAX array: JAX arrays are "
-            f"immutable and no NumPy arrays, so NumPy raises (`TypeError`); use the functional "
+            f"immutable and no NumPy arrays, so writing into one raises (`TypeError`); use the functional "
             f"update (`{snippet(ctx, target)} = {snippet(ctx, target)}.at[...].add(...)`), or a NumPy "
             f"copy (`np.array(...)`)",
         )

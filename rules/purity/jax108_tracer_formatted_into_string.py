@@ -331,8 +331,8 @@ DEBUG_PRINTS = frozenset({"jax.debug.print", "jax._src.debugging.debug_print"})
 
 def _used_as_data(ctx: Context, node: ast.expr) -> bool:
     """Whether the string ``node`` is an argument of a call that is not a message (print,
-    logging, a warning, an exception), or a key or an index; also through a concatenation
-    (`"ckpt-" + str(step)`)."""
+    logging, a warning, an exception), a key or an index, or stored into an item or attribute;
+    also through a concatenation (`"ckpt-" + str(step)`)."""
     ancestors = ctx.ancestors()
     parent = next(ancestors, None)
     while isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Add):
@@ -341,6 +341,9 @@ def _used_as_data(ctx: Context, node: ast.expr) -> bool:
         return parent.slice is node
     if isinstance(parent, ast.Dict):
         return any(key is node for key in parent.keys)
+    if isinstance(parent, ast.Assign) and parent.value is node:
+        # `os.environ["LOSS"] = str(loss)`, `self.tag = f"{step}"`: stored where others read it
+        return any(isinstance(target, (ast.Subscript, ast.Attribute)) for target in parent.targets)
     if not isinstance(parent, ast.Call) or parent.func is node:
         return False
     if any(isinstance(a, (ast.Raise, ast.Assert)) for a in ctx.ancestors()):

@@ -2,6 +2,8 @@
 # NotImplementedError, or TypeError where the function has no `out`). NumPy's in-place methods
 # that JAX arrays lack (`fill`, `resize`, `put`: measured by tools/measure_jax_api.py) raise
 # AttributeError, eagerly and traced.
+import random
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -19,6 +21,14 @@ class ReplayBuffer:
 
     def reset(self):
         self.data.fill(0.0)  # error: JAX211
+
+
+class Loader:
+    def __init__(self, n):
+        self.order = jnp.arange(n)
+
+    def reshuffle(self):
+        random.shuffle(self.order)  # error: JAX211 (Python's shuffle swaps items in place)
 
 
 @jax.jit
@@ -47,6 +57,12 @@ class NumpyBuffer:
         self.data.fill(0.0)
 
 
+def shuffled(n):
+    order = list(range(n))
+    random.shuffle(order)
+    return order
+
+
 def jax_reset(x):
     return jnp.zeros_like(x)
 
@@ -56,6 +72,7 @@ if __name__ == "__main__":
         (lambda: accumulate({"w": jnp.zeros(3)}, {"w": jnp.ones(3)}), NotImplementedError),
         (lambda: ReplayBuffer(4).reset(), AttributeError),
         (lambda: cleared(jnp.ones(2)), AttributeError),
+        (lambda: Loader(4).reshuffle(), TypeError),
     ):
         try:
             call()
@@ -67,4 +84,5 @@ if __name__ == "__main__":
     assert explicit_none(jnp.ones(1), jnp.ones(1)).tolist() == [2.0]
     NumpyBuffer(2).reset()
     assert jax_reset(jnp.ones(2)).tolist() == [0.0, 0.0]
+    assert sorted(shuffled(3)) == [0, 1, 2]
     print("ok")

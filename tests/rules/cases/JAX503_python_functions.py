@@ -2,6 +2,7 @@
 # hashes or converts the items, `heapq` and a `key=` of `max`/`min`/`sorted` compare them
 # (measured with JAX 0.10.2 by tools/measure_jax_api.py: each raises under jit and vmap; under a
 # bare grad `statistics.mean` still raises, while comparisons read the JVP tracer's value).
+import collections
 import heapq
 import statistics
 
@@ -34,7 +35,27 @@ def mean_square(w):
     return statistics.mean(w * w)  # error: JAX503 (TypeError: it converts each item to a fraction)
 
 
+def majority_label(row):
+    counts = collections.Counter(row)  # error: JAX503 (each item is hashed)
+    return counts.most_common(1)[0][0]
+
+
+def distinct(row):
+    return len(set(row))  # error: JAX503
+
+
+@jax.jit
+def kept_terms(x):
+    terms = list(filter(None, x))  # error: JAX503 (each item's truth)
+    return jnp.asarray(len(terms))
+
+
 # near misses
+
+
+@jax.jit
+def shape_counts(x):
+    return x * len(set(x.shape))
 
 
 def median_loss(w):
@@ -65,6 +86,9 @@ if __name__ == "__main__":
         (lambda: ranked(batch[0]), jax.errors.TracerBoolConversionError),
         (lambda: top_two(batch[0]), jax.errors.TracerBoolConversionError),
         (lambda: jax.vmap(mean_square)(batch), TypeError),
+        (lambda: jax.vmap(majority_label)(batch), TypeError),
+        (lambda: jax.vmap(distinct)(batch), TypeError),
+        (lambda: kept_terms(batch[0]), jax.errors.TracerBoolConversionError),
     )
     for call, error in failures:
         try:
@@ -77,4 +101,5 @@ if __name__ == "__main__":
     assert float(static_median(1.0)) == 2.0
     assert widest(jnp.ones(2), jnp.ones(3)).shape == (3,)
     assert jnp_median(batch[0]).shape == (3,)
+    assert shape_counts(jnp.ones(2)).tolist() == [1.0, 1.0]
     print("ok")
