@@ -526,6 +526,11 @@ class SemanticModel:
         if info.transformed_by & CACHING_KINDS:
             return info
         seen = seen | {info}
+        primal = self._rule_primals.get(info)  # a derivative rule is traced in its function's program
+        if primal is not None and primal not in seen:
+            root = self.compiled_root(primal, seen)
+            if root is not None:
+                return root
         parent = info.parent
         if parent is not None and parent not in seen and info.inherited > NONE:
             root = self.compiled_root(parent, seen)

@@ -145,25 +145,39 @@ class StaleGlobalInTracedFunction(Rule):
             )
 
     def check_partial_bound(self, function: FunctionInfo, ctx: Context) -> None:
-        """``jax.jit(partial(apply, cfg))`` with module-level ``cfg`` changed in place between two
-        calls: the partial hands the trace that object, whose contents are compiled in."""
-        for param, name in _bound_through_partial(function, ctx):
+        """``jax.jit(partial(apply, cfg))`` (or ``def update(p, cfg=CFG)``) with module-level
+        ``cfg`` changed in place between two calls: the partial (or the default) hands the trace
+        that object, whose contents are compiled in."""
+        bound = [
+            (param, name, "bound by `functools.partial` to")
+            for param, name in _bound_through_partial(function, ctx)
+        ]
+        bound += [(param, name, "whose default is") for param, name in _bound_by_default(function)]
+        for param, name, how in bound:
             site = ctx.model.bound_object_changed(name, function, param)
+            if site is None:
+                continue
+            reads = [
+                n
+                for n in ast.walk(function.node)
+                if isinstance(n, ast.Name) and n.id == param and isinstance(n.ctx, ast.Load)
+            ]
+            changed = ctx.model.parent_map.get(site)  # `CFG.weight_decay = 0.5`: read `cfg.weight_decay`
             read = next(
                 (
-                    n
-                    for n in ast.walk(function.node)
-                    if isinstance(n, ast.Name) and n.id == param and isinstance(n.ctx, ast.Load)
+                    r
+                    for r in reads
+                    if isinstance(changed, ast.Attribute) and _attribute_of(ctx, r) == changed.attr
                 ),
-                None,
+                reads[0] if reads else None,
             )
-            if site is None or read is None:
+            if read is None:
                 continue
             part = _part_read(function, read)
             what = f"`{param}`" if part is None else f"`{snippet(ctx, part)}`"
             ctx.report(
                 read,
-                f"`{function.name}` reads {what}, bound by `functools.partial` to module-level `{name}`, "
+                f"`{function.name}` reads {what}, {how} module-level `{name}`, "
                 f"which changes at line {site.lineno}: JAX compiles in what `{name}` held at trace time and "  # pyright: ignore[reportAttributeAccessIssue]
                 f"later calls keep using it; pass it as an argument",
             )
@@ -238,6 +252,34 @@ class StaleGlobalInTracedFunction(Rule):
         if not function.transformed_by & CACHING_KINDS:
             return None  # a lax body or helper is traced afresh each time its caller runs
         return ctx.model.closure_rebinding(owner, name, function.node)
+
+
+def _attribute_of(ctx: Context, name: ast.Name) -> str | None:
+    """``attr`` where ``name`` is read as ``name.attr``."""
+    holder = ctx.model.parent_map.get(name)
+    return holder.attr if isinstance(holder, ast.Attribute) else None
+
+
+def _bound_by_default(function: FunctionInfo) -> list[tuple[str, str]]:
+    """(parameter, module name) for each parameter whose default is a module-level name
+    (``def update(p, g, cfg=CFG)``): a call that leaves it out hands the trace that object."""
+    node = function.node
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults)]
+    pairs += [
+        (param, default) for param, default in zip(args.kwonlyargs, args.kw_defaults) if default is not None
+    ]
+    module = function.scope
+    while module.parent is not None:
+        module = module.parent
+    return [
+        (param.arg, default.id)
+        for param, default in pairs
+        if isinstance(default, ast.Name)
+        and function.scope.parent is not None
+        and function.scope.parent.lookup(default.id) is module
+    ]
 
 
 def _bound_through_partial(function: FunctionInfo, ctx: Context) -> list[tuple[str, str]]:
