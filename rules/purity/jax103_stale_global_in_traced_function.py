@@ -9,7 +9,7 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.functions import FunctionInfo
-from jaxlint.semantic.scopes import Scope
+from jaxlint.semantic.scopes import Scope, parameter_defaults
 from jaxlint.semantic.transforms import CACHING_KINDS, COMPILING_TRANSFORMS, PARTIALS
 
 from ..support.classes import hash_basis, jitted_once_bound, module_bound_jits, static_everywhere
@@ -263,22 +263,15 @@ def _attribute_of(ctx: Context, name: ast.Name) -> str | None:
 def _bound_by_default(function: FunctionInfo) -> list[tuple[str, str]]:
     """(parameter, module name) for each parameter whose default is a module-level name
     (``def update(p, g, cfg=CFG)``): a call that leaves it out hands the trace that object."""
-    node = function.node
-    args = node.args
-    positional = [*args.posonlyargs, *args.args]
-    pairs = [*zip(positional[len(positional) - len(args.defaults) :], args.defaults)]
-    pairs += [
-        (param, default) for param, default in zip(args.kwonlyargs, args.kw_defaults) if default is not None
-    ]
-    module = function.scope
-    while module.parent is not None:
-        module = module.parent
+    outer = function.scope.parent  # where the defaults are evaluated
+    if outer is None:
+        return []
     return [
-        (param.arg, default.id)
-        for param, default in pairs
+        (param, default.id)
+        for param, default in parameter_defaults(function.node.args).items()
         if isinstance(default, ast.Name)
-        and function.scope.parent is not None
-        and function.scope.parent.lookup(default.id) is module
+        and (owner := outer.lookup(default.id)) is not None
+        and owner.parent is None
     ]
 
 
