@@ -1,7 +1,7 @@
 """JAX503 fix: ``max(a, b)`` -> ``jnp.maximum(a, b)``, ``a and b`` -> ``jnp.logical_and(a, b)``,
 ``not a`` -> ``jnp.logical_not(a)`` (more operands fold left); ``if bool(x):`` -> ``if x:``;
 ``int(x)`` -> ``x.astype(int)``, ``x.item()`` -> ``x.reshape(())``, ``np.asarray(x)`` ->
-``jnp.asarray(x)``."""
+``jnp.asarray(x)``; ``x in {3, 7}`` -> ``jnp.isin(x, jnp.array([3, 7]))``."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from ...rules.control_flow.jax503_tracer_conversion import (
     AsDtype,
     ConversionFix,
     ElementwiseFunction,
+    IsIn,
     SingleElement,
     UnwrapBool,
 )
@@ -31,7 +32,9 @@ class ConversionRewrite(Fixer[ConversionFix]):
     `max` keeps its first argument, and `a or b` gave one of its operands where
     `jnp.logical_or` gives a boolean array. `if bool(x):` to `if x:`: safe, a condition
     calls `bool` on its value anyway. `int(x)`/`x.item()` to arrays: unsafe, a Python scalar is
-    weakly typed and a 0-d array is not. NumPy conversions to `jax.numpy`: as JAX602's fix."""
+    weakly typed and a 0-d array is not. NumPy conversions to `jax.numpy`: as JAX602's fix.
+    `x in {3, 7}` to `jnp.isin`: safe, the lookup raised on every run (nothing hashes a JAX
+    array); an `if` on the result is JAX501's to rewrite next."""
 
     code = "JAX503"
 
@@ -61,6 +64,13 @@ class ConversionRewrite(Fixer[ConversionFix]):
                 return doc.fix(Applicability.UNSAFE, "Keep the single element as a 0-d array", [edit])
             case JaxNumpyFunction():
                 return jax_numpy_namesake(request, site, doc)
+            case IsIn(item, collection, negated):
+                jnp, imports = doc.reference("jax.numpy", site.scope)
+                values = doc.text[doc.start(collection) : doc.end(collection)]
+                listed = f"[{values[1:-1]}]" if isinstance(collection, ast.Set) else f"sorted({values})"
+                code = f"{jnp}.isin({_operand(doc, item)}, {jnp}.array({listed}))"
+                edit = doc.edit(doc.start(node), doc.end(node), f"~{code}" if negated else code)
+                return doc.fix(Applicability.SAFE, "Use `jnp.isin`", [edit, *imports])
             case ElementwiseFunction(name, operands):
                 jnp, imports = doc.reference("jax.numpy", site.scope)
                 codes = [doc.text[doc.start(operand) : doc.end(operand)] for operand in operands]

@@ -124,7 +124,17 @@ class SingleElement(FixRequest):
     operand: ast.expr
 
 
-ConversionFix = ElementwiseFunction | UnwrapBool | AsDtype | SingleElement | JaxNumpyFunction
+@dataclass(frozen=True)
+class IsIn(FixRequest):
+    """``x in {3, 7}`` -> ``jnp.isin(x, jnp.array([3, 7]))`` (``not in``: ``~jnp.isin(...)``); a
+    name bound once to a set of numbers: ``jnp.array(sorted(NAME))``."""
+
+    item: ast.expr
+    collection: ast.expr
+    negated: bool
+
+
+ConversionFix = ElementwiseFunction | UnwrapBool | AsDtype | SingleElement | JaxNumpyFunction | IsIn
 # NumPy conversions whose `jax.numpy` namesake (or nearest form) computes the same on a tracer;
 # not the 64-bit types, which JAX truncates to 32 bits (with a warning) unless x64 is enabled.
 JAX_NUMPY_FORMS = {"asanyarray": "asarray", "ascontiguousarray": "asarray"} | {
@@ -503,6 +513,8 @@ class TracerConversion(Rule):
         if collection is None or not _hashless(ctx, node.left) or caught_here(ctx, node, "TypeError"):
             return False
         item, where = snippet(ctx, node.left), snippet(ctx, node.comparators[0])
+        numbers = collection == "a set" and _set_of_numbers(ctx, node.comparators[0])
+        fix = IsIn(node.left, node.comparators[0], isinstance(node.ops[0], ast.NotIn)) if numbers else None
         ctx.report(
             node,
             f"`{snippet(ctx, node)}` looks `{item}` up in {collection} by its hash, and "
@@ -512,6 +524,7 @@ class TracerConversion(Rule):
                 if collection == "a set"
                 else f"make `{item}` static, or look it up with `jnp` operations"
             ),
+            fix=fix,
         )
         return True
 
@@ -578,6 +591,20 @@ def _repeated_sequence(ctx: Context, expr: ast.expr) -> str | None:
     if isinstance(expr, ast.JoinedStr) or (isinstance(expr, ast.Constant) and isinstance(expr.value, str)):
         return "a string"
     return None
+
+
+def _set_of_numbers(ctx: Context, expr: ast.expr) -> bool:
+    """A set display of number literals, written here or bound once to a name."""
+    if isinstance(expr, ast.Name):
+        found = ctx.scope.bound_value(expr.id)
+        expr = found[0] if found is not None else expr
+    return isinstance(expr, ast.Set) and bool(expr.elts) and all(_literal_layout_number(e) for e in expr.elts)
+
+
+def _literal_layout_number(expr: ast.expr) -> bool:
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        expr = expr.operand
+    return isinstance(expr, ast.Constant) and type(expr.value) in (int, float)
 
 
 def _is_none(expr: ast.expr) -> bool:

@@ -44,6 +44,14 @@ class FunctionalSet(FixRequest):
     leaf: LocalLeaf | ClosedOver | None = None  # a leaf it cannot assign into: a new local name
 
 
+@dataclass(frozen=True)
+class FunctionalDelete(FixRequest):
+    """``del x[i]`` -> ``x = jnp.delete(x, i)`` (a slice or several indices: ``jnp.s_[...]``).
+    ``safe``: no other name holds the array."""
+
+    safe: bool
+
+
 class ArrayItemAssignment(Rule):
     """## What it does
     Finds item and slice assignment, `x[i] = v`, where `x` is a JAX array, in any code, traced
@@ -155,10 +163,16 @@ class ArrayItemAssignment(Rule):
             evidence = _known_array(ctx, target.value)
             if evidence is None:
                 continue
+            fixable = (
+                len(node.targets) == 1
+                and isinstance(target.value, ast.Name)
+                and is_local_name(ctx, target.value.id)
+            )
             ctx.report(
                 node,
                 f"`del {base}[{index}]` raises `AttributeError`: JAX arrays are immutable and delete "
                 f"nothing ({evidence}); use {rebinding_advice(ctx, target.value, f'jnp.delete({base}, {where})')}",
+                fix=FunctionalDelete(safe=rewrite_is_safe(ctx, target.value)) if fixable else None,
             )
             return
 
