@@ -27,3 +27,11 @@ def used(x):
 
 def other_tools(x):
     return x  # noqa: E501, F401
+
+
+if __name__ == "__main__":
+    x = jax.numpy.float32(1.0)
+    assert float(misspelt(x)) == 1.0
+    assert float(left_behind(x)) == 2.0
+    assert float(other_tools(x)) == 1.0
+    print("ok")

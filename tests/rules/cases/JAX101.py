@@ -100,3 +100,40 @@ fast_step = jax.jit(traced_step)
 
 def shapes_and_run(params):
     return jax.eval_shape(traced_step, params), fast_step(params)
+
+
+if __name__ == "__main__":
+    import contextlib
+    import io
+
+    named = globals()  # the functions by name: what the calls pass stays out of the analysis above
+
+    def printed(call):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            call()
+        return out.getvalue().splitlines()
+
+    x = jnp.ones(2)
+    lines = printed(lambda: (named["normalize"](x), named["normalize"](x)))
+    assert len(lines) == 1 and "Tracer" in lines[0], lines  # once, at tracing, a tracer
+    lines = printed(lambda: (named["run"](jnp.ones(3)), named["run"](jnp.ones(3))))
+    assert len(lines) == 1 and "Tracer" in lines[0], lines
+    lines = printed(lambda: named["batched"](jnp.ones(3)))
+    assert len(lines) == 1 and "Tracer" in lines[0], lines
+    lines = printed(lambda: (named["fast_step"](x), named["fast_step"](x)))
+    assert len(lines) == 1 and "Tracer" in lines[0], lines
+    lines = printed(lambda: named["shapes_and_run"](jnp.zeros(3)))
+    assert lines and all("Tracer" in line for line in lines), lines
+    # near misses
+    assert printed(lambda: (named["step"](x, verbose=True), named["step"](x, verbose=True))) == ["compiling step"]
+    assert printed(lambda: named["report"](3, jnp.float32(0.5))) == ["step 3: loss=0.5000"]
+    assert len(printed(lambda: (named["grad_fn"](x), named["grad_fn"](x)))) == 2  # every call
+    assert printed(lambda: jax.block_until_ready(named["debug_print_ok"](x))) == ["x = [1. 1.]"]
+    lines = printed(lambda: jax.block_until_ready(named["with_callback"](x)))
+    assert lines == ["on the host with concrete values [1. 1.]"], lines
+    seen = []
+    named["shadowed"](seen.append)(x)
+    assert len(seen) == 1
+    assert len(printed(lambda: named["shapes_of"](jnp.zeros(2)))) == 3
+    print("ok")

@@ -55,3 +55,34 @@ def sized(x, n):
     if DEBUG:
         size = n  # never runs: `size` stays a Python int
     return x + jax.numpy.zeros(size)  # ok
+
+
+if __name__ == "__main__":
+    import contextlib
+    import io
+
+    import jax.numpy as jnp
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        step(jnp.ones(2))
+        step(jnp.ones(2))
+    printed = out.getvalue().splitlines()
+    assert len(printed) == 1 and "Tracer" in printed[0], printed  # once, at tracing, a tracer
+    enable()
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        step(jnp.ones(2))
+    assert out.getvalue() == ""  # the compiled `step` still holds REBOUND = False
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        step(jnp.ones(3))  # a new shape: traced again, it reads REBOUND = True
+    assert len(out.getvalue().splitlines()) == 2
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        shadowed(jnp.ones(2))
+        shadowed(jnp.ones(2))
+    printed = out.getvalue().splitlines()
+    assert len(printed) == 1 and "Tracer" in printed[0], printed
+    assert sized(jnp.ones(3), 5).tolist() == [1.0, 1.0, 1.0]
+    print("ok")

@@ -73,3 +73,32 @@ class EagerNet(nn.Module):
 
 def evaluate_net(params, x):
     return EagerNet().apply(params, x)
+
+
+if __name__ == "__main__":
+    import contextlib
+    import io
+
+    named = globals()  # the functions by name: what the calls pass stays out of the analysis above
+
+    def printed(call):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            call()
+        return out.getvalue().splitlines()
+
+    x = jnp.ones(3)
+    params = Traced().init(jax.random.key(0), x)
+    lines = printed(lambda: (named["step"](params, x), named["step"](params, x)))
+    assert len(lines) == 1 and "Tracer" in lines[0], lines  # once, at tracing, a tracer
+    eager_params = printed(named["setup"])
+    lines = printed(lambda: (named["evaluate"](named["setup"](), x), named["evaluate"](named["setup"](), x)))
+    assert len(lines) == 4 and not any("Tracer" in line for line in lines), lines  # real values, every call
+    net_params = Net().init(jax.random.key(0), x)
+    net_step = named["make_step"]()
+    lines = printed(lambda: (net_step(net_params, x), net_step(net_params, x)))
+    assert len(lines) == 1 and lines[0].startswith("block") and "Tracer" in lines[0], lines
+    eager_net_params = EagerNet().init(jax.random.key(0), x)
+    lines = printed(lambda: (named["evaluate_net"](eager_net_params, x), named["evaluate_net"](eager_net_params, x)))
+    assert len(lines) == 2 and not any("Tracer" in line for line in lines), lines
+    print("ok")

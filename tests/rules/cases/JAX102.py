@@ -119,3 +119,102 @@ def traced_shapes(params, x):
     logger.debug("compiled for %s", x.shape)
     logger.info("forward pass")  # error: JAX102
     return x
+
+
+if __name__ == "__main__":
+    import contextlib
+    import io
+    import os
+    import tempfile
+
+    import jax.numpy as jnp
+
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    metrics_path = os.path.abspath(METRICS.name)  # opened above, where the script started
+    steps_path = os.path.abspath(FILE_LOGGER.fh.name)
+    os.chdir(tempfile.mkdtemp())  # the files below are written there
+
+    class Records(logging.Handler):
+        def __init__(self):
+            super().__init__(logging.DEBUG)
+            self.messages = []
+
+        def emit(self, record):
+            self.messages.append(record.getMessage())
+
+    records = Records()
+    logging.getLogger().addHandler(records)
+    logging.getLogger().setLevel(logging.DEBUG)
+    assert absl_logging.get_absl_logger().propagate  # absl's records reach the root handler
+
+    def read(path):
+        with open(path) as fh:
+            return fh.read()
+
+    p, g = jnp.ones(2), jnp.ones(2)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        fns["step"](p, g)
+        fns["step"](p, g)
+    # each side effect ran once, while tracing, with tracers for values
+    assert out.getvalue() == "tick\n" and read("log.txt") == "x"
+    updating = [m for m in records.messages if m.startswith("updating")]
+    assert len(updating) == 1 and "Tracer" in updating[0], updating
+    assert records.messages.count("step") == 1
+    absl_records = [m for m in records.messages if m.startswith("grads")]
+    assert len(absl_records) == 1 and "Tracer" in absl_records[0], absl_records
+    METRICS.flush()
+    before = read(metrics_path).count("Tracer")
+    fns["write_to_a_module_file"](1.0)
+    fns["write_to_a_module_file"](1.0)
+    METRICS.flush()
+    assert read(metrics_path).count("Tracer") == before + 1
+    try:
+        fns["batched"](jnp.ones((2, 2)))
+    except TypeError:  # line 37: a format spec on a tracer
+        pass
+    else:
+        raise AssertionError("batched did not raise TypeError")
+    lines = read("per_example.log").splitlines()
+    assert len(lines) >= 4 and all("Tracer" in line for line in lines[:4]), lines  # lines 31-34
+    assert lines[4:6] == ["shape (2,)", "tick"], lines
+    records.messages.clear()
+    fns["log_entries"](jnp.ones(2), 3.0)
+    entries = [m for m in records.messages if m.startswith(("scale", "x "))]
+    assert entries[0] == "scale 3.0" and "Tracer" in entries[1], entries
+    fns["appends_through_a_path"](1.0)
+    assert read("log.txt").count("Tracer") == 1
+    logged_step(1.0)
+    logged_step(1.0)
+    FILE_LOGGER.fh.flush()
+    assert read(steps_path).count("Tracer") == 1
+    records.messages.clear()
+    fns["traced_shapes"]([1, 2], jnp.ones(3))
+    fns["traced_shapes"]([1, 2], jnp.ones(3))
+    assert records.messages.count("forward pass") == 1
+    # near misses
+    assert fns["eager_writer"](1.5) == 1.5 and read("eager.log") == "1.5\n"
+
+    @jax.tree_util.register_static
+    class Sink:
+        def __init__(self):
+            self.lines = []
+
+        def write(self, text):
+            self.lines.append(text)
+
+        def info(self, text):
+            self.lines.append(text)
+
+    sink = Sink()
+    fns["not_a_file"](1.0, sink)
+    fns["not_a_logger"](1.0, sink)
+    assert len(sink.lines) == 2
+    FILE_LOGGER.attach(sink)
+    relayed(1.0)
+    assert float(fns["configured"](1.0)) == 2.0
+    records.messages.clear()
+    fns["train"](p, g)
+    fns["train"](p, g)
+    assert len([m for m in records.messages if m.startswith("eager step")]) == 2
+    print("ok")

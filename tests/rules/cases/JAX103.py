@@ -114,3 +114,34 @@ def mapped_in_jit(xs):
 
 def mapped_eagerly(xs):
     return jax.lax.map(row_eager, xs), jax.lax.scan(scan_row_eager, 0.0, xs)
+
+
+if __name__ == "__main__":
+    fns = globals()  # the module's names: what the block changes stays out of the analysis above
+    # lines 21-22: compiled with scale 1.0 and offset 1.0 (the loop above printed the same twice)
+    assert abs(float(fns["apply_scale"](1.0)) - 3.000001) < 1e-5
+    fns["set_scale"](3.0)
+    assert abs(float(fns["apply_scale"](1.0)) - 3.000001) < 1e-5  # not 1 * 3 * 3 + ...: the old scale
+    assert abs(float(fns["g"](1.0)) - 3.0) < 1e-5  # a bare grad reads the new scale
+    # line 31
+    assert abs(float(fns["uses_offset"](0.0)) - 2.0) < 1e-5
+    fns["offset"] = 5.0
+    assert abs(float(fns["uses_offset"](0.0)) - 2.0) < 1e-5  # the old offset
+    # lines 99 and 107
+    xs = fns["jax"].numpy.ones(2)
+    assert fns["mapped_in_jit"](xs).tolist() == [2.0, 2.0]
+    mapped, (_, scanned) = fns["mapped_eagerly"](xs)
+    assert mapped.tolist() == [2.0, 2.0] and scanned.tolist() == [2.0, 2.0]
+    fns["set_gain"](3.0)
+    assert fns["mapped_in_jit"](xs).tolist() == [2.0, 2.0]  # the old gain
+    mapped, (_, scanned) = fns["mapped_eagerly"](xs)
+    assert mapped.tolist() == [3.0, 3.0]  # an eager lax.map traces again
+    assert scanned.tolist() == [2.0, 2.0]  # an eager scan reuses its trace: the old gain
+    # near misses
+    assert abs(float(fns["reads_constants"](1.0)) - 2.000001) < 1e-5
+    fns["register"]("f", lambda x: x * 4.0)
+    assert abs(float(fns["reads_registry"](1.0)) - 4.0) < 1e-5
+    assert abs(float(fns["make_once"](3.0)(1.0)) - 3.0) < 1e-5
+    assert abs(float(fns["make_late"]()(1.0)) - 2.0) < 1e-5
+    assert abs(float(fns["lax_body_closure"](xs, 2.0)) - 4.0) < 1e-5
+    print("ok")

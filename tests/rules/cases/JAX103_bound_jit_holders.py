@@ -36,3 +36,10 @@ y = scaler.apply_fn(jnp.ones(2))
 scaler.scale = 3.0
 y2 = scaler.apply(jnp.ones(2))
 assert float(y2[0]) == 3.0
+
+
+if __name__ == "__main__":
+    assert float(w[0]) == 0.0 and float(w2[0]) == 0.0  # lr 0.5 would give 0.5
+    assert float(trainer.step(jnp.ones(2), jnp.ones(2))[0]) == 0.5  # the method itself reads the new rate
+    assert float(y[0]) == 2.0 and float(y2[0]) == 3.0
+    print("ok")

@@ -106,3 +106,23 @@ def shadowed(p, g):
     a = local_step(p, g)
     LOCAL["lr"] = 2.0
     return a, local_step(p, g)
+
+
+if __name__ == "__main__":
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    p, g = jnp.ones(2), jnp.ones(2)
+    p1, p2 = fns["train"](p, g)
+    assert jnp.allclose(p1, 0.9) and jnp.allclose(p2, 0.9)  # not 0.99: the old rate
+    first, second = fns["generate"](jnp.ones(2))
+    assert jnp.array_equal(first, second)  # not doubled: the old temperature
+    fns["epochs"](jnp.ones(2))
+    assert fns["LIMITS"]["high"] == 0.125 and jnp.array_equal(fns["clip"](jnp.ones(2)), jnp.ones(2))  # the first limit
+    a, b = fns["configure"](jnp.ones(2))
+    assert jnp.allclose(a, 3.0) and jnp.allclose(b, 3.0)
+    a, b = fns["other_key"](p, g)
+    assert jnp.allclose(a, 0.9) and jnp.allclose(b, 0.9)
+    a, b = fns["cleared"](jnp.zeros(2))
+    assert jnp.allclose(a, 1e-6) and jnp.allclose(b, 1e-3)
+    a, b = fns["shadowed"](p, g)
+    assert jnp.allclose(a, 0.9) and jnp.allclose(b, 0.9)
+    print("ok")

@@ -223,3 +223,34 @@ def objective_changes(x):
 def rebuilt_objects(x):
     first = Rebuilt(2.0).compute(x)
     return first, Rebuilt(3.0).compute(x)
+
+
+if __name__ == "__main__":
+    import jax.numpy as jnp
+
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    x = jnp.ones(2)
+
+    def values(*arrays):
+        return [float(a[0]) for a in arrays]
+
+    # run, changed, run again: the second run keeps the first value
+    assert values(*fns["rescale"](x)) == [3.0, 3.0]  # not [3, 4]
+    assert values(*fns["run_counter"](x)) == [2.0, 2.0]  # not [2, 3]
+    assert values(fns["schedule"](x, [5, 7])) == [3.0]  # not 1 + 1 + 5
+    assert values(*fns["tune"](x)) == [1.0, 1.0]  # not [1, 2]
+    assert values(fns["tune_in_loop"](x)) == [-1.0]  # not 1 - 1 - 2
+    assert values(*fns["objective_changes"](x)) == [2.0, 2.0]  # not [2, 3]
+    # near misses
+    assert values(fns["fresh_objects"](x)) == [4.0]
+    assert values(fns["tune_fresh"](x)) == [3.0]
+    assert values(fns["configure_first"](x)) == [4.0]
+    assert values(fns["changed_after_the_last_call"](x)) == [2.0]
+    assert values(fns["a_new_object_each_time"](x, [2, 3])) == [6.0]
+    assert values(Hashed(2.0).apply(x), Hashed(3.0).apply(x)) == [2.0, 3.0]
+    assert values(Counter().unchanged(x)) == [1.0]
+    assert values(fns["early_exit"](x, Config(2.0), True)) == [2.0]
+    assert values(fns["early_exit"](x, Config(2.0), False)) == [4.0]
+    assert values(*fns["rebuilt_objects"](x)) == [2.0, 3.0]
+    assert values(fns["anneal"](x, [])) == [2.0]  # the loop does not run: see the report for `[4.0]`
+    print("ok")

@@ -26,3 +26,8 @@ def count_updates():
     for _ in range(3):
         params = sgd_update(params, grads)
     return num_updates  # 1, not 3
+
+
+if __name__ == "__main__":
+    assert count_updates() == 1  # the loop ran 3 updates; the counter moved once, at tracing
+    print("ok")

@@ -79,11 +79,23 @@ def push(ring, value):
 
 
 if __name__ == "__main__":
+    import dataclasses
+
     x = jnp.ones(3)
-    print(eqx.filter_jit(RunningMean(jnp.zeros(())))(x))
-    print(eqx.filter_jit(Shifted(1.0))(x))
-    print(Recorder(jnp.zeros(3)).record(x))
-    print(clear_buffer(Buffer(x)))
-    print(cleared_buffer(Buffer(x)))
-    print(push(Ring(x), 5.0))
-    print(jax.vmap(Updated(jnp.zeros(())))(jnp.ones((2, 3))).w)
+    hazards = [
+        (lambda: eqx.filter_jit(RunningMean(jnp.zeros(())))(x), dataclasses.FrozenInstanceError),
+        (lambda: Recorder(jnp.zeros(3)).record(x), dataclasses.FrozenInstanceError),
+        (lambda: clear_buffer(Buffer(x)), dataclasses.FrozenInstanceError),
+    ]
+    for hazard, error in hazards:
+        try:
+            hazard()
+        except error:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise {error.__name__}")
+    assert jnp.allclose(eqx.filter_jit(Shifted(1.0))(x), 2.0)
+    assert float(cleared_buffer(Buffer(x)).data.sum()) == 2.0
+    assert jnp.array_equal(push(Ring(jnp.arange(3.0)), 5.0), jnp.array([5.0, 0.0, 1.0]))
+    assert jnp.allclose(jax.vmap(Updated(jnp.zeros(())))(jnp.ones((2, 3))).w, 3.0)
+    print("ok")

@@ -49,3 +49,17 @@ for _ in range(3):
     step(jnp.ones(2))
     eager_step(jnp.ones(2))
 assert calls[0] == 1 and eager_calls[0] == 3
+
+
+if __name__ == "__main__":
+    assert record_fast(jnp.ones(2)).tolist() == [2.0, 2.0]
+    assert history[-1] == 1.0  # written while tracing
+    history.fill(0.0)
+    record_fast(jnp.ones(2))
+    assert history[-1] == 0.0  # not written by the second call
+    record(jnp.ones(2))
+    assert history[-1] == 1.0  # eagerly, on every call
+    assert float(lookup(2)) == 2.0
+    assert local_buffer(jnp.zeros(2)).tolist() == [1.0, 0.0]
+    assert local_buffer(jnp.zeros(2)).tolist() == [1.0, 0.0]
+    print("ok")

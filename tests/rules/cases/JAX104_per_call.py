@@ -96,3 +96,54 @@ def residual(x):
 
 def named(x):
     return jax.checkpoint(jax.named_call(residual, name="residual"))(x)
+
+
+if __name__ == "__main__":
+    import contextlib
+    import io
+
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+
+    def printed(call):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            call()
+        return out.getvalue().splitlines()
+
+    def counted(call):
+        before = fns["calls"]
+        lines = printed(call)
+        return fns["calls"] - before, lines
+
+    x = jnp.ones(2)
+    # a bare vmap runs the body on every call
+    count, lines = counted(lambda: (fns["batched"](x), fns["batched"](x)))
+    assert count == 2 and len(lines) == 4, (count, lines)
+    assert all("Tracer" in line for line in lines if line.startswith("value")), lines  # a tracer printed
+    assert any(isinstance(item, jax.core.Tracer) for item in history)  # and one stored
+    assert printed(lambda: (fns["unbatched"](x, 3.0), fns["unbatched"](x, 3.0))) == ["3.0", "3.0"]
+    # `jax.checkpoint`, eager: the body runs once, its trace is reused
+    first = []
+    count, lines = counted(lambda: first.append(fns["rematerialized"](x)))
+    assert count == 1 and len(lines) == 1 and "Tracer" in lines[0], (count, lines)
+    fns["set_scale"](3.0)
+    count, lines = counted(lambda: first.append(fns["rematerialized"](x)))
+    assert count == 0 and lines == [] and jnp.array_equal(first[0], first[1])  # old scale, old offset
+    # `jit`: once per trace
+    fns["set_scale"](1.0)
+    stored = len(history)
+    count, lines = counted(lambda: first.extend([fns["compiled"](x), fns["compiled"](x)]))
+    assert count == 1 and len(history) == stored + 1 and len(lines) == 1, (count, lines)
+    fns["set_scale"](5.0)
+    first.append(fns["compiled"](x))
+    assert jnp.array_equal(first[2], first[3]) and jnp.array_equal(first[3], first[4])  # same noise, offset, scale
+    # a `lax.scan` body: once per trace, not once per step
+    count, _ = counted(lambda: fns["run"](jnp.ones(3)))
+    assert count == 1
+    # near misses: a new function on every call
+    count, _ = counted(lambda: (fns["attend"](x), fns["attend"](x)))
+    assert count == 2
+    assert not jnp.array_equal(fns["jittered"](x), fns["jittered"](x))
+    count, _ = counted(lambda: (fns["named"](x), fns["named"](x)))
+    assert count == 2
+    print("ok")

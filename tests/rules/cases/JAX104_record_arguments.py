@@ -57,7 +57,17 @@ def fill_returned(buffer):
 
 if __name__ == "__main__":
     buffer = Buffer(jnp.zeros(3))
-    print(fill(buffer), buffer.data)
-    print(fill_returned(Buffer(jnp.zeros(3))).data)
-    print(fill_frozen(Frozen(jnp.zeros(3))))
-    print(advance(State(jnp.array(0))))
+    assert float(fill(buffer)) == 3.0
+    assert jnp.array_equal(buffer.data, jnp.zeros(3)), "the caller's field changed"
+    for hazard, error in [
+        (lambda: fill_frozen(Frozen(jnp.zeros(3))), dataclasses.FrozenInstanceError),
+        (lambda: advance(State(jnp.array(0))), dataclasses.FrozenInstanceError),
+    ]:
+        try:
+            hazard()
+        except error:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise {error.__name__}")
+    assert jnp.array_equal(fill_returned(Buffer(jnp.zeros(3))).data, jnp.ones(3))
+    print("ok")

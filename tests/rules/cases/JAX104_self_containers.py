@@ -79,3 +79,23 @@ def main():
     w = train_step(w)
     Tracker().update(w)
     return collected(w), evaluate(w), Trainer().step(w)
+
+
+if __name__ == "__main__":
+    named = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    stacked, losses, stepped = named["main"]()
+    tracker = Tracker()
+    tracker.update(jnp.ones(2))
+    for kept in (logger.losses[0], tracker.seen[0]):
+        assert isinstance(kept, jax.core.Tracer)  # a tracer, kept after the trace
+        try:
+            kept + 1
+        except jax.errors.UnexpectedTracerError:
+            pass
+        else:
+            raise AssertionError("using the kept tracer did not raise UnexpectedTracerError")
+    assert logger.events == ["step"]
+    assert stacked.tolist() == [[0.5, 0.5], [1.0, 1.0]]
+    assert len(losses) == 1 and float(losses[0]) == 1.0 and not isinstance(losses[0], jax.core.Tracer)
+    assert jnp.allclose(stepped, 0.05)
+    print("ok")

@@ -100,3 +100,30 @@ def eager(s, x):
 
 def differentiated(s, x):
     return jax.grad(lambda x: scale(s, x))(x)  # a bare grad: `s` is a concrete value
+
+
+if __name__ == "__main__":
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    s, x = jnp.float32(2.0), jnp.ones(2)
+    for hazard in (
+        lambda: fns["step"](s, x),
+        lambda: fns["step_by_name"](s, x),
+        lambda: fns["clipped"](x),
+        lambda: fns["rows"](jnp.ones(2), jnp.ones(2)),
+    ):
+        try:
+            hazard()
+        except jax.errors.UnexpectedTracerError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise UnexpectedTracerError")
+    for result in (
+        fns["constant_scale"](x),
+        fns["broadcast"](s, x),
+        fns["differentiable"](s, x),
+        fns["custom_jvp_takes_tracers"](s, x),
+        fns["eager"](s, x),
+    ):
+        assert result.tolist() == [2.0, 2.0]
+    assert float(fns["differentiated"](s, jnp.float32(1.0))) == 2.0
+    print("ok")

@@ -82,3 +82,32 @@ def zero_and_use(a, log):
 def zero_local(n):
     b = jnp.ones(n)
     b = b.at[0].set(0.0)  # ok: not a parameter (a dead local is a plain lint's business)
+
+
+if __name__ == "__main__":
+    import collections
+    import types
+
+    named = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    x = jnp.ones(4)
+    assert named["reset_first"](x).tolist() == [1.0] * 4  # the update was discarded
+    buffer = Buffer()
+    buffer.bump(0)
+    assert buffer.data.tolist() == [0.0, 0.0, 0.0]
+    assert named["reads_global_table"](x).tolist() == [1.0] * 4 and float(TABLE[0]) == 0.0
+    assert named["updates_a_field"](Pair(jnp.zeros(2), jnp.zeros(2))).tolist() == [0.0, 0.0]
+    State = collections.namedtuple("State", "count")
+    assert named["bump"](State(jnp.zeros(1, dtype=jnp.int32))).count.tolist() == [0]
+    assert named["inplace_func_jax"](jnp.ones(2)) is None  # the loop's updates are lost
+    assert named["zero_first"](jnp.ones(2)) is None
+    new, y = named["assigned"](jnp.ones(2))
+    assert new.tolist() == [0.0, 1.0] and float(y) == 1.0
+    assert named["returned"](jnp.ones(2)).tolist() == [2.0, 1.0]
+    frame = named["pandas_like"](types.SimpleNamespace(at={}))
+    assert frame.at == {(0, "a"): 1}
+    assert named["zero_and_return"](jnp.ones(2)).tolist() == [0.0, 1.0]
+    log = []
+    named["zero_and_use"](jnp.ones(2), log)
+    assert log[0].tolist() == [0.0, 1.0]
+    named["zero_local"](2)
+    print("ok")

@@ -124,3 +124,38 @@ class OtherOwner(eqx.Module):
 
     def pair(self, other):
         return jax.random.normal(self.key, (3,)), jax.random.normal(other.key, (3,))  # two objects
+
+
+if __name__ == "__main__":
+    import jax.numpy as jnp
+
+    x = jnp.ones((2, 3))
+    a, b = Sampler(jax.random.key(0)).pair()
+    assert jnp.array_equal(a, b)  # the same draw twice
+    draws = Sampler(jax.random.key(0)).loop()
+    assert jnp.array_equal(draws[0], draws[2])
+    assert jnp.array_equal(Noise(jax.random.key(0)).twice(), 2 * jax.random.normal(jax.random.key(0), (2,)))
+    jax.config.update("jax_debug_key_reuse", True)
+
+    def apply(module):
+        return module.apply(module.init(jax.random.key(1), x), x)
+
+    for hazard in (
+        lambda: apply(NoisyDense(jax.random.key(2))),
+        lambda: Block(jax.random.key(3))(x),
+        lambda: Sampler(jax.random.key(4)).pair(),
+        lambda: Sampler(jax.random.key(5)).loop(),
+        lambda: Noise(jax.random.key(6)).twice(),
+        lambda: apply(SetUp()),
+    ):
+        try:
+            hazard()
+        except jax.errors.KeyReuseError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise KeyReuseError")
+    SplitsFirst(jax.random.key(7))(x)
+    first, second = Streaming(jax.random.key(8)).pair()
+    assert not jnp.array_equal(first, second)
+    OtherOwner(jax.random.key(9)).pair(OtherOwner(jax.random.key(10)))
+    print("ok")

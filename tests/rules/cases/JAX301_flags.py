@@ -95,3 +95,36 @@ def through_a_default(x, key):
         return y + jax.random.normal(k, y.shape)
 
     return perturb(x, False) + perturb(x, True)
+
+
+if __name__ == "__main__":
+    named = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    x = jnp.ones(3)
+    noise_draw = jax.random.normal(jax.random.key(0), (3,))
+    # the marked calls draw the same numbers twice
+    assert jnp.allclose(named["flag_from_the_caller"](jax.random.key(0), x, True), 2 * (x + noise_draw))
+    assert jnp.allclose(named["both_draw"](jax.random.key(0), x), 2 * (x + noise_draw))
+    keep = jax.random.bernoulli(jax.random.key(0), 0.9, (3,))
+    assert jnp.allclose(named["train_twice"](jax.random.key(0), x), jnp.where(keep, x / 0.81, 0.0))
+    jax.config.update("jax_debug_key_reuse", True)
+    for hazard in (
+        lambda: named["flag_from_the_caller"](jax.random.key(1), x, True),
+        lambda: named["both_draw"](jax.random.key(2), x),
+        lambda: named["train_twice"](jax.random.key(3), x),
+        lambda: named["guard_lets_it_draw"](x, jax.random.key(4)),
+    ):
+        try:
+            hazard()
+        except jax.errors.KeyReuseError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise KeyReuseError")
+    # the near misses draw from each key once: the checker lets them through
+    named["flag_from_the_caller"](jax.random.key(5), x, False)
+    named["first_call_does_not_draw"](jax.random.key(6), x)
+    named["second_call_does_not_draw"](jax.random.key(7), x)
+    named["eval_then_train"](jax.random.key(8), x)
+    named["guard_by_value"](x, jax.random.key(9))
+    assert jnp.array_equal(named["through_partial"](x, jax.random.key(10)), 2 * x)
+    named["through_a_default"](x, jax.random.key(11))
+    print("ok")

@@ -148,3 +148,48 @@ def sampler_shape_bound(key, x):
 def splitter_bound(key):
     split = partial(jax.random.split, num=3)
     return split(key)
+
+
+if __name__ == "__main__":
+    import jax.numpy as jnp
+
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    x = jnp.ones(3)
+    xs = [jnp.ones(2), jnp.zeros(2)]
+    first, second = fns["called_twice"](jax.random.key(0), x), 2 * fns["noise"](jax.random.key(0), x)
+    assert jnp.allclose(first, second)  # the same noise twice
+    draws = fns["each_loop_step"](jax.random.key(0), [x, x])
+    assert jnp.array_equal(draws[0], draws[1])
+    jax.config.update("jax_debug_key_reuse", True)
+    for hazard in (
+        lambda: fns["called_twice"](jax.random.key(1), x),
+        lambda: fns["bound_by_keyword"](jax.random.key(2), xs),
+        lambda: fns["then_drawn_directly"](jax.random.key(3), x),
+        lambda: fns["each_loop_step"](jax.random.key(4), xs),
+        lambda: fns["nested_default_twice"](x),
+        lambda: fns["local_default_twice"](jax.random.key(5), x),
+        lambda: fns["one_method_twice"](x),
+        lambda: fns["lambda_default_twice"](jax.random.key(6), x),
+        lambda: fns["lambda_default_in_a_loop"](jax.random.key(7), xs),
+        lambda: fns["tree_partial_twice"](jax.random.key(8), x),
+        lambda: fns["sampler_bound_twice"](jax.random.key(9), x),
+        lambda: fns["sampler_bound_by_keyword"](jax.random.key(10), xs),
+    ):
+        try:
+            hazard()
+        except jax.errors.KeyReuseError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise KeyReuseError")
+    # the near misses draw from each key once: the checker lets them through
+    fns["a_key_per_partial"](jax.random.key(11), x)
+    fns["only_the_scale_bound"](jax.random.key(12), x)
+    fns["called_once"](jax.random.key(13), x)
+    fns["default_overridden"](jax.random.key(14), x)
+    fns["default_passed_by_keyword"](jax.random.key(15), x)
+    fns["lambda_default_overridden"](jax.random.key(16), x)
+    fns["lambda_default_unused"](jax.random.key(17), x)
+    fns["sampler_bound_once"](jax.random.key(18), x)
+    fns["sampler_shape_bound"](jax.random.key(19), x)
+    assert fns["splitter_bound"](jax.random.key(20)).shape == (3,)
+    print("ok")

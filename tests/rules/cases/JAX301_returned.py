@@ -51,5 +51,14 @@ def after_maybe(key, flag):
 
 if __name__ == "__main__":
     jax.config.update("jax_debug_key_reuse", True)
-    print(jax.jit(good_rollout)(jax.random.key(0)))
-    print(jax.jit(rollout)(jax.random.key(0)))
+    good = jax.jit(good_rollout)
+    bad = jax.jit(rollout)
+    assert good(jax.random.key(0)).shape == (2,)
+    try:
+        bad(jax.random.key(0))
+    except jax.errors.KeyReuseError:
+        pass
+    else:
+        raise AssertionError("rollout did not raise KeyReuseError")
+    assert after_maybe(jax.random.key(0), False).shape == (2,)
+    print("ok")

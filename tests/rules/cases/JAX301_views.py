@@ -39,3 +39,25 @@ def copied_params(params, key):
 def reshaped_reference(out_ref, key):
     view = out_ref.reshape((2, 2))  # a mutable reference (a Pallas ref): it takes item stores
     view[0] = jax.random.normal(key, (2,))
+
+
+if __name__ == "__main__":
+    bits = jax.random.bits(jax.random.key(0))
+    normal = jax.random.normal(jax.random.key(0))
+    assert reshaped(jax.random.key(0)) == bits + bits  # the same bits twice
+    assert new_axis(jax.random.key(0)) == bits + bits
+    assert jnp.allclose(through_jnp(jax.random.key(0)), 2 * normal)
+    jax.config.update("jax_debug_key_reuse", True)
+    checked = (jax.jit(reshaped), jax.jit(new_axis), jax.jit(through_jnp))
+    for hazard in checked:
+        try:
+            hazard(jax.random.key(0))
+        except jax.errors.KeyReuseError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise KeyReuseError")
+    views_of_two_keys(jax.random.key(1))
+    rows_of_a_key_grid(jax.random.key(2))
+    noisy = copied_params({"w": jnp.ones(2)}, jax.random.key(3))
+    assert set(noisy) == {"w"} and not jnp.array_equal(noisy["w"], jnp.ones(2))
+    print("ok")

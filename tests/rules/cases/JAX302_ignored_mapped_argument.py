@@ -89,3 +89,11 @@ constant_rows(3)
 batch_dropout_split(jnp.ones((4, 10)), jax.random.key(3))
 batch_dropout_inference(jnp.ones((4, 10)), jax.random.key(3))
 batch_dropout_switched(jnp.ones((4, 10)), jax.random.key(3))
+
+
+if __name__ == "__main__":
+    xs = jnp.ones((4, 10))
+    assert jnp.array_equal(batch_dropout_inference(xs, jax.random.key(3)), xs)
+    assert jnp.array_equal(batch_dropout_switched(xs, jax.random.key(3)), xs)
+    assert constant_rows(3).shape == (3, 3)
+    print("ok")

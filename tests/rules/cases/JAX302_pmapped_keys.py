@@ -49,7 +49,10 @@ def distinct(out):
 
 
 if __name__ == "__main__":
-    print(distinct(same_masks()))
+    for same in (same_masks(), same_noise()):
+        assert all(jnp.array_equal(same[0], row) for row in same), "the mapped draws differ"
     print(distinct(own_masks()))
-    print(shared_offset().shape)
-    print(distinct(same_noise()))
+    offset = shared_offset()
+    assert offset.shape == (4, 16)
+    assert jnp.allclose(offset, offset[0, 0])
+    print("ok")

@@ -296,3 +296,60 @@ def split_per_element(seed):
 def seeded_per_element(seed):
     k1, k2 = jax.random.split(jax.random.key(seed))
     return jax.random.bits(k1)
+
+
+if __name__ == "__main__":
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    x0 = jnp.zeros(4)
+    xs = jnp.zeros((3, 4))
+
+    def same(rows):
+        rows = jnp.asarray(rows)
+        return all(bool(jnp.array_equal(rows[0], row)) for row in rows)
+
+    def differ(rows):
+        rows = jnp.asarray(rows)
+        return not bool(jnp.array_equal(rows[0], rows[1]))
+
+    # the marked keys give the same numbers on every iteration, step, call or row
+    assert same(fns["sample_paths"](x0))
+    assert same(fns["comprehension"](x0))
+    _, steps = lax.scan(lambda c, x: (c, fns["scan_body"](0.0, x)[0]), 0.0, jnp.arange(3.0))
+    assert same(steps)  # line 21: each step of the scan draws the same number
+    one_step = float(fns["folded_per_iteration_in_a_fori_body"](jax.random.key(1))) / 3
+    keys = [jax.random.fold_in(jax.random.key(0), i) for i in range(3)]
+    assert jnp.allclose(one_step, sum(jax.random.normal(k, (4,)).sum() for k in keys), rtol=1e-4)
+    inputs = jnp.ones(6)
+    assert same([fns["dropout_apply"](None, inputs, rng=jax.random.PRNGKey(seed)) for seed in (1, 2)])
+    assert same([fns["noisy"](x0, jax.random.key(seed)) for seed in (1, 2)])
+    apply_fun = fns["stax_dropout"](0.5)
+    assert same([apply_fun(None, inputs, rng=jax.random.PRNGKey(seed)) for seed in (1, 2)])
+    assert same(fns["noisy_rows"](xs))
+    assert same(fns["stepped_rows"](xs))
+    assert same(fns["mapped_rows"](xs)[6])  # `row_named_key`
+    assert jnp.allclose(fns["keyword_seed"](jnp.float32(1.0)), 3 * jax.random.normal(jax.random.PRNGKey(0), ()))
+    two_keys, constant_index = fns["split_rows"](xs)
+    assert same(two_keys) and same(constant_index)
+    assert same(fns["split_per_element"](jnp.arange(3)))
+    # near misses: a new key per iteration, row or call
+    assert differ(fns["created_once"](x0))
+    assert differ(fns["seed_per_iteration"](x0))
+    assert [a.shape for a in fns["per_config_data"]([(2, 3), (4, 5)])] == [(2, 3), (4, 5)]
+    assert fns["fixed_projection"](jnp.ones((2, 3))).shape == (2, 4)
+    assert fns["run_fori"](jnp.float32(0.0)).shape == ()
+    assert fns["seeded_by_the_step_index"](jax.random.key(0)).shape == ()
+    assert differ([fns["noisy_with_a_default"](x0, jax.random.key(seed)) for seed in (1, 2)])
+    assert differ([fns["reseeded"](x0, None, seed) for seed in (1, 2)])
+    assert differ([fns["fresh_name"](x0, jax.random.key(seed)) for seed in (1, 2)])
+    assert differ([fns["noisy_unless_deterministic"](x0, jax.random.key(seed)) for seed in (1, 2)])
+    assert differ([fns["noisy_under_a_global_flag"](x0, jax.random.key(seed)) for seed in (1, 2)])
+    assert differ([fns["noisy_with_a_fallback"](x0, rng=jax.random.key(seed)) for seed in (1, 2)])
+    assert jnp.array_equal(fns["stax_dropout"](0.5, mode="test")(None, inputs), inputs)
+    assert fns["retry_until_done"](2).shape == (2,)
+    assert fns["run_unused"](jnp.arange(3.0))[0] == 3.0
+    assert differ(fns["indexed_rows"](xs))
+    assert differ(fns["keyed_rows"](xs, jax.random.key(0)))
+    for rows in fns["mapped_rows"](jnp.arange(12.0).reshape(3, 4))[:5]:
+        assert differ(rows)
+    assert differ(fns["seeded_per_element"](jnp.arange(3)))
+    print("ok")

@@ -55,3 +55,22 @@ class Sampler(nnx.Module):
 
     def fixed(self, shape):
         return jax.random.normal(jax.random.key(1), shape)  # no streams parameter here
+
+
+if __name__ == "__main__":
+    patches = jnp.arange(16.0).reshape(8, 2) + 1.0
+    masker = Masker(2, nnx.Rngs(0))
+    first = masker.mask(patches, nnx.Rngs(mask=1))
+    second = masker.mask(patches, nnx.Rngs(mask=2))
+    assert jnp.array_equal(first, second)  # the same mask, whatever streams it gets
+    assert jnp.array_equal(masker.mask(patches, nnx.Rngs(mask=1), training=False), patches)
+    streamed = [masker.mask_from_streams(patches, nnx.Rngs(mask=seed)) for seed in (1, 2)]
+    assert not jnp.array_equal(streamed[0], streamed[1])
+    assert fixed_projection(jnp.ones((3, 4)), jax.random.key(0)).shape == (3, 2)
+    assert not jnp.array_equal(seeded(jnp.zeros(3), nnx.Rngs(0), 1)[0], seeded(jnp.zeros(3), nnx.Rngs(0), 2)[0])
+    assert streams_read_in_a_helper(jnp.zeros(3), nnx.Rngs(noise=0)).shape == (3,)
+    assert no_streams(jnp.zeros(3)).shape == (3,)
+    sampler = Sampler(nnx.Rngs(sample=0))
+    assert not jnp.array_equal(sampler.draw((3,)), sampler.draw((3,)))
+    assert jnp.array_equal(sampler.fixed((3,)), sampler.fixed((3,)))
+    print("ok")

@@ -66,13 +66,24 @@ def folded(steps):
 
 
 if __name__ == "__main__":
-    print(per_step(2))
-    print(scaled_subkey(0))
-    print(folded_offset(0))
-    print(wrapped(jax.random.key_data(jax.random.key(0))))
-    print(negated(0))
-    print(traced_offset(0))
-    print(legacy(2))
-    print(data_offset(0))
-    print(rebound(0))
-    print(folded(2))
+    for hazard in (
+        lambda: per_step(2),
+        lambda: scaled_subkey(0),
+        lambda: folded_offset(0),
+        lambda: wrapped(jax.random.key_data(jax.random.key(0))),
+        lambda: negated(0),
+        lambda: traced_offset(0),
+    ):
+        try:
+            hazard()
+        except TypeError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TypeError")
+    draws = legacy(2)
+    assert len(draws) == 2 and not jnp.array_equal(draws[0], draws[1])
+    assert jnp.array_equal(data_offset(0), jax.random.key_data(jax.random.key(0)) + 1)
+    assert jnp.array_equal(rebound(0), data_offset(0))
+    draws = folded(2)
+    assert len(draws) == 2 and not jnp.array_equal(draws[0], draws[1])
+    print("ok")

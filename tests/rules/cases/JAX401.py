@@ -76,3 +76,30 @@ g = jax.grad(grad_only)
 def masked_error(pred, target):
     valid = target >= 0
     return ((pred - target)[valid] ** 2).mean()  # error: JAX401
+
+
+if __name__ == "__main__":
+    named = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    x = jnp.array([1.0, -1.0, 2.0])
+    for hazard in (
+        lambda: named["nansum"](x),
+        lambda: named["positive_mean_jit"](x),
+        lambda: named["clip_negative"](x),
+        lambda: named["rows"](jnp.ones((2, 2)), 0.5),
+        lambda: named["constant_mask"](x),
+        lambda: named["summed_rows"]([[1.0, 0.0], [0.2, 0.9]]),
+        lambda: named["masked_error"](x, x),
+    ):
+        try:
+            hazard()
+        except jax.errors.NonConcreteBooleanIndexError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise NonConcreteBooleanIndexError")
+    assert float(named["where_instead"](x)) == 3.0
+    assert named["eager_mask"](x).tolist() == [1.0, 2.0]
+    assert float(named["positive_mean"](x)) == 1.5
+    assert float(named["integer_index"](x, 1)) == -1.0
+    assert named["static_mask"](x).tolist() == [1.0, 2.0]
+    assert named["g"](x).tolist() == [2.0, 0.0, 4.0]
+    print("ok")

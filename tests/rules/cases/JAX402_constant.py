@@ -85,3 +85,30 @@ def at_compile_time(x):
     with jax.ensure_compile_time_eval():
         idx = jnp.nonzero(GRID > 0)[0]  # computed eagerly, while tracing
     return x[idx]
+
+
+if __name__ == "__main__":
+    named = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    x = jnp.ones(8)
+    for hazard in (
+        lambda: named["positive_grid"](x),
+        lambda: named["local_grid"](x),
+        lambda: named["calls_helper"](x),
+        lambda: named["loop"](jnp.float32(0.0)),
+        lambda: named["apply"](x),
+    ):
+        try:
+            hazard()
+        except jax.errors.ConcretizationTypeError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise ConcretizationTypeError")
+    expected = 1.0 + 4 + 5 + 6 + 7  # the indices of the positive grid points
+    assert jnp.allclose(named["batched"](jnp.ones((2, 8))), expected)
+    assert jnp.allclose(named["eager"](x), expected)
+    assert jnp.allclose(named["sized"](x), expected)
+    assert jnp.allclose(named["with_numpy"](x), expected)
+    assert named["three_argument_where"](x).tolist() == [0.0] * 4 + [1.0] * 4
+    assert named["literal"](x).shape == (16,)
+    assert named["at_compile_time"](x).tolist() == [1.0] * 4
+    print("ok")

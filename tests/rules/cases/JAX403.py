@@ -287,3 +287,90 @@ def grid(a, b):
 @jax.jit
 def ramp(a):
     return jnp.r_[a:3]  # error: JAX403
+
+
+if __name__ == "__main__":
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    hidden_jit = fns["jax"].jit
+    source = open(__file__).read().splitlines()
+    CONCRETE = jax.errors.ConcretizationTypeError
+
+    def traced(line, **values):
+        """Run `line` of this file on its own under jit, `values` traced."""
+        code = source[line - 1].strip().split("  #")[0]
+
+        def run(values):
+            exec(code, dict(fns), dict(values))
+            return 0
+
+        return lambda: hidden_jit(run)(values)
+
+    key, x, m = jax.random.key(0), jnp.ones(4), jnp.ones((2, 2))
+    hazards = [
+        (lambda: fns["pad_to"](x, 6), TypeError),
+        (lambda: fns["add_positions"](x, 4), CONCRETE),
+        (lambda: fns["noise"](key, 3), TypeError),
+        (lambda: fns["take_prefix"](x, 2), IndexError),
+        (lambda: fns["regroup"](x, 2), TypeError),
+        (lambda: fns["window"](x, 0, 2), TypeError),
+        (lambda: fns["from_data"](x), TypeError),
+        (fns["jitted_library_function"], TypeError),
+        (lambda: fns["jitted_library_function_inline"](2), TypeError),
+        (lambda: fns["jitted_permutation_of_a_count"](key), CONCRETE),
+        (lambda: fns["jitted_choice_from_a_count"](key), CONCRETE),
+        (lambda: fns["jitted_library_function_shape_by_keyword"](key), TypeError),
+        (lambda: fns["one_hot_with_traced_classes"](jnp.arange(3), 3), CONCRETE),
+        (lambda: fns["scan_with_traced_length"](x, 4), CONCRETE),
+        (lambda: fns["sum_over_traced_axis"](m, 0), CONCRETE),
+        (lambda: fns["size_stored_in_a_dict"](x), TypeError),
+        (lambda: fns["pad_by_array"](x, jnp.int32(2)), TypeError),
+        (lambda: fns["pad_by_shaped"](x, jnp.ones(2, dtype=jnp.int32)), TypeError),
+        (traced(196, x=m, axis=jnp.int32(0)), CONCRETE),  # `array_methods`, line by line
+        (traced(197, x=m, axis=jnp.int32(0)), CONCRETE),
+        (traced(198, x=x, n=jnp.int32(3)), CONCRETE),
+        (lambda: fns["evaluate_sum"](m), CONCRETE),
+        (traced(225, x=jnp.ones((2, 1)), axis=jnp.int32(1)), CONCRETE),  # `squeezed`
+        (traced(226, x=jnp.ones((2, 1)), axis=jnp.int32(1)), CONCRETE),
+        (lambda: fns["scipy_order"](jnp.float32(3.0), jnp.int32(2)), CONCRETE),
+        (lambda: fns["scipy_axis"](m, jnp.int32(0)), TypeError),
+        (lambda: fns["tiled"](x), TypeError),
+        (lambda: fns["integrate"](lambda s: s, 1.0, 1.0, 0.1), CONCRETE),
+        (lambda: fns["grid"](jnp.int32(0), jnp.int32(3)), CONCRETE),
+        (lambda: fns["ramp"](jnp.int32(0)), CONCRETE),
+    ]
+    for hazard, error in hazards:
+        try:
+            hazard()
+        except error:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise {error.__name__}")
+    # near misses
+    assert fns["static_entry_of_a_dict_holding_tracers"](jnp.float32(2.0)).tolist() == [0.0] * 3
+    assert fns["entry_replaced_by_a_constant"](x).shape == (3,)
+    assert fns["repeat_with_total_length"](x, 2).shape == (8,)
+    assert fns["one_hot_with_static_classes"](jnp.arange(3)).shape == (3, 3)
+    assert fns["jitted_library_function_with_static_shape"]().shape == (2,)
+    assert [a.shape for a in fns["jitted_library_function_with_static_argnames"](key)] == [(3,), (3,)]
+    assert fns["histogram_with_traced_edges"](x)[0].shape == (4,)
+    assert float(fns["jitted_library_function_on_arrays"](x)) == 4.0
+    assert sorted(fns["jitted_permutation_of_an_array"](key).tolist()) == list(range(10))
+    assert fns["half_pad"](x).shape == (6,)
+    assert fns["add_positions_len"](x).tolist() == [1.0, 2.0, 3.0, 4.0]
+    assert fns["pad_static"](x, 6).shape == (6,)
+    assert fns["prefix_static"](x, 2).shape == (2,)
+    assert fns["dynamic_ok"](x, 1).shape == (2,)
+    assert fns["rebound"](x, 3).shape == (4,)
+    assert fns["eager"](3).shape == (3,)
+    assert fns["slice_with_shape"](x).shape == (2,)
+    for line in (199, 200, 201):  # `array_methods`: d, e, f
+        traced(line, x=x, lo=jnp.float32(0.0), i=jnp.int32(1))()
+    traced(227, x=jnp.ones((2, 1)))()
+    assert float(fns["evaluate_mean"](x)) == 4.0
+    assert fns["scipy_constant_flag"](jnp.eye(2)).shape == (2, 2)
+    traced(255, x=x)()
+    traced(256, x=x)()
+    assert fns["tiled_eagerly"](x).shape == (12,)
+    counts, repeated = fns["tiled_by_counts"](x)
+    assert counts.shape == (4,) and repeated.shape == (12,)
+    print("ok")

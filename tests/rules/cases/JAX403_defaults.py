@@ -61,3 +61,23 @@ def default_overridden_by_keyword(x, n):
         return y + jnp.zeros(m)
 
     return inner(x, m=x.shape[0])
+
+
+if __name__ == "__main__":
+    x = jnp.ones(3)
+    for hazard, error in [
+        (lambda: size_by_default(x, 3), TypeError),
+        (lambda: lambda_default(x, 3), TypeError),
+        (lambda: branch_on_default(x, True), jax.errors.TracerBoolConversionError),
+        (lambda: mapped(jnp.ones((2, 3)), jnp.array([3, 3])), TypeError),
+    ]:
+        try:
+            hazard()
+        except error:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise {error.__name__}")
+    assert constant_default(x).tolist() == [1.0] * 3
+    assert default_overridden(x, 3).tolist() == [1.0] * 3
+    assert default_overridden_by_keyword(x, 3).tolist() == [1.0] * 3
+    print("ok")

@@ -48,3 +48,23 @@ def main():
         unit_strides(x, kernel),
         plain_conv(x, kernel, 1),
     )
+
+
+if __name__ == "__main__":
+    image = jnp.ones((8, 8))
+    x, kernel = jnp.ones((1, 1, 8, 8)), jnp.ones((1, 1, 3, 3))
+    for hazard, error in [
+        (lambda: resized(image, 4), TypeError),
+        (lambda: strided(x, kernel, 2), jax.errors.TracerArrayConversionError),
+        (lambda: plain_conv(x, kernel, 1), TypeError),
+    ]:
+        try:
+            hazard()
+        except error:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise {error.__name__}")
+    assert jnp.allclose(resized_static(image, 4), jnp.ones((4, 4)))
+    assert halved(image).shape == (4, 4)
+    assert unit_strides(x, kernel).shape == (1, 1, 8, 8) and float(unit_strides(x, kernel)[0, 0, 4, 4]) == 9.0
+    print("ok")

@@ -38,3 +38,19 @@ def total(x, axis):
 @jax.jit
 def lowered(x, i, v):
     return x.at[i].min(v)  # ok: an index update, not `jnp.min`
+
+
+if __name__ == "__main__":
+    import jax.numpy as jnp
+
+    x = jnp.array([[3.0, 1.0], [2.0, 4.0]])
+    try:
+        smallest(x, 0)
+    except jax.errors.ConcretizationTypeError:
+        pass
+    else:
+        raise AssertionError("smallest did not raise ConcretizationTypeError")
+    assert float(scaled(Totals(jnp.ones(3)), 2.0)) == 6.0
+    assert float(total(Totals(jnp.ones(3)), 2.0)) == 6.0  # a `Totals`: its own `sum`
+    assert lowered(jnp.ones(3), 1, 0.0).tolist() == [1.0, 0.0, 1.0]
+    print("ok")

@@ -37,9 +37,20 @@ def trimmed(state):
 
 
 if __name__ == "__main__":
-    print(lax.fori_loop(0, 3, append_step, jnp.zeros(1)))
-    print(lax.while_loop(lambda s: s[0] < 3, doubling, (0, jnp.ones(1))))
-    print(lax.scan(stacked, jnp.zeros((1, 2)), jnp.ones((3, 2))))
-    print(lax.scan(window, jnp.zeros(3), jnp.ones(4)))
-    print(lax.scan(outputs, jnp.zeros(1), jnp.ones(4)))
-    print(lax.while_loop(lambda s: s[0] < 3, trimmed, (0, jnp.ones(2))))
+    hazards = [lambda: lax.fori_loop(0, 3, append_step, jnp.zeros(1)),
+               lambda: lax.while_loop(lambda s: s[0] < 3, doubling, (0, jnp.ones(1))),
+               lambda: lax.scan(stacked, jnp.zeros((1, 2)), jnp.ones((3, 2)))]
+    carry, sums = lax.scan(window, jnp.zeros(3), jnp.ones(4))
+    carry2, grown = lax.scan(outputs, jnp.zeros(1), jnp.ones(4))
+    i, xs = lax.while_loop(lambda s: s[0] < 3, trimmed, (0, jnp.ones(2)))
+    for hazard in hazards:
+        try:
+            hazard()
+        except TypeError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TypeError")
+    assert jnp.array_equal(carry, jnp.ones(3)) and sums.shape == (4,)
+    assert jnp.array_equal(carry2, jnp.array([4.0])) and grown.shape == (4, 2)
+    assert int(i) == 3 and jnp.array_equal(xs, jnp.ones(2))
+    print("ok")

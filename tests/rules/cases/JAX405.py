@@ -183,35 +183,62 @@ def recast(i, state):
 
 
 if __name__ == "__main__":
-    print(lax.fori_loop(0, 3, lambda i, c: c + 0.5, jnp.int32(0)))  # error: JAX405
-    print(lax.fori_loop(0, 3, halving, (jnp.arange(3), 1.0)))
-    print(lax.scan(draws, jnp.int32(0), jnp.ones((2, 3))))
-    print(lax.while_loop(lambda c: c < 3, lambda c: c < 2, 0))  # error: JAX405
-    print(lax.fori_loop(0, 3, lambda i, c: [c[0] + 1, c[1]], (0, 1)))  # error: JAX405
-    print(lax.fori_loop(0, 3, lambda i, c: c.astype(jnp.int32), jnp.zeros(3)))  # error: JAX405
-    print(jax.jit(int_float)(True))
-    print(jax.jit(cast_branch)(True, jnp.ones(3)))
-    print(jax.jit(switch_arity)(0, 1.0))
-    print(jax.jit(no_return_lambda)(True, 1.0))
-    print(jax.jit(aux)(True, jnp.ones(3)))
-    print(power_iteration(jnp.eye(2)))
-    print(jax.jit(ema)(jnp.arange(5.0)))
-    print(lax.fori_loop(0, 3, promoted, 0))
-    print(lax.fori_loop(0, 3, floor_halving, jnp.int32(8)))
-    print(lax.while_loop(lambda s: s[0] < 3, steps, (jnp.int32(0), jnp.float32(1.0))))
-    print(jax.jit(same_kind)(True, jnp.ones(3)))
-    print(jax.jit(weak_float)(True, jnp.float32(1.0)))
-    print(jax.jit(unknown_kind)(True, jnp.int32(1)))
-    print(lax.fori_loop(0, 3, static_paths, jnp.float32(1.0)))
-    print(jax.jit(both_log)(True, 1.0))
-    print(lax.scan(listed, 0.0, jnp.arange(3.0)))
-    print(lax.fori_loop(0, 3, counted, (jnp.ones(2), jnp.int32(0))))
-    print(jax.jit(truncated_branch)(True, jnp.ones(2)))
-    print(lax.fori_loop(0, 3, reassigned_in_a_branch, (jnp.ones(2), jnp.int32(0))))
-    print(lax.fori_loop(0, 3, recast, (jnp.ones(2), jnp.int32(0))))
-    print(lax.scan(running_max, {"sum": jnp.float32(0.0)}, jnp.arange(3.0)))
-    print(lax.fori_loop(0, 3, dropped_key, {"tmp": 0.0, "x": 1.0}))
-    print(lax.while_loop(lambda s: s["n"] < 3, counted_dict, {"n": jnp.int32(0)}))
-    print(jax.jit(keyed_branches)(True))
-    print(lax.scan(same_keys, {"sum": 0.0, "max": 0.0}, jnp.arange(3.0)))
-    print(lax.scan(merged, {"sum": 0.0}, jnp.arange(3.0)))
+    a=lambda:lax.fori_loop(0,3,lambda i,c: c + 0.5, jnp.int32(0))  # error: JAX405
+    c187 = lambda: lax.fori_loop(0, 3, halving, (jnp.arange(3), 1.0))
+    c188 = lambda: lax.scan(draws, jnp.int32(0), jnp.ones((2, 3)))
+    d=lambda:lax.while_loop(lambda c:c<3, lambda c: c < 2, 0)  # error: JAX405
+    e=lambda:lax.fori_loop(0,3,lambda i,c: [c[0] + 1, c[1]], (0, 1))  # error: JAX405
+    f=lambda:lax.fori_loop(0,3,lambda i,c: c.astype(jnp.int32), jnp.zeros(3))  # error: JAX405
+    c192 = lambda: jax.jit(int_float)(True)
+    c193 = lambda: jax.jit(cast_branch)(True, jnp.ones(3))
+    c194 = lambda: jax.jit(switch_arity)(0, 1.0)
+    c195 = lambda: jax.jit(no_return_lambda)(True, 1.0)
+    c196 = lambda: jax.jit(aux)(True, jnp.ones(3))
+    c197 = lambda: power_iteration(jnp.eye(2))
+    c198 = lambda: jax.jit(ema)(jnp.arange(5.0))
+    c199 = lambda: lax.fori_loop(0, 3, promoted, 0)
+    c200 = lambda: lax.fori_loop(0, 3, floor_halving, jnp.int32(8))
+    c201 = lambda: lax.while_loop(lambda s: s[0] < 3, steps, (jnp.int32(0), jnp.float32(1.0)))
+    c202 = lambda: jax.jit(same_kind)(True, jnp.ones(3))
+    c203 = lambda: jax.jit(weak_float)(True, jnp.float32(1.0))
+    c204 = lambda: jax.jit(unknown_kind)(True, jnp.int32(1))
+    c205 = lambda: lax.fori_loop(0, 3, static_paths, jnp.float32(1.0))
+    c206 = lambda: jax.jit(both_log)(True, 1.0)
+    c207 = lambda: lax.scan(listed, 0.0, jnp.arange(3.0))
+    c208 = lambda: lax.fori_loop(0, 3, counted, (jnp.ones(2), jnp.int32(0)))
+    c209 = lambda: jax.jit(truncated_branch)(True, jnp.ones(2))
+    c210 = lambda: lax.fori_loop(0, 3, reassigned_in_a_branch, (jnp.ones(2), jnp.int32(0)))
+    c211 = lambda: lax.fori_loop(0, 3, recast, (jnp.ones(2), jnp.int32(0)))
+    c212 = lambda: lax.scan(running_max, {"sum": jnp.float32(0.0)}, jnp.arange(3.0))
+    c213 = lambda: lax.fori_loop(0, 3, dropped_key, {"tmp": 0.0, "x": 1.0})
+    c214 = lambda: lax.while_loop(lambda s: s["n"] < 3, counted_dict, {"n": jnp.int32(0)})
+    c215 = lambda: jax.jit(keyed_branches)(True)
+    c216 = lambda: lax.scan(same_keys, {"sum": 0.0, "max": 0.0}, jnp.arange(3.0))
+    c217 = lambda: lax.scan(merged, {"sum": 0.0}, jnp.arange(3.0))
+    for hazard in (a, c187, c188, d, e, f, c192, c193, c194, c195, c196, c197, c198, c208, c209, c212, c213, c214, c215):
+        try:
+            hazard()
+        except TypeError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TypeError")
+    try:
+        never_finishes(jnp.arange(3.0))
+        raised = False
+    except AssertionError:
+        raised = True
+    assert raised, "never_finishes traced to the end"
+    assert float(c199()) == 1.5
+    assert int(c200()) == 1
+    assert float(c201()[1]) == 0.125
+    assert jnp.array_equal(c202(), jnp.ones(3))
+    assert float(c203()) == 2.0
+    assert int(c204()) == 1
+    assert float(c205()) == 0.125
+    assert c206() is None
+    assert float(c207()[0]) == 3.0
+    assert int(c210()[1]) == 0
+    assert int(c211()[1]) == 0
+    assert float(c216()[0]['max']) == 2.0
+    assert float(c217()[0]['sum']) == 3.0
+    print("ok")

@@ -65,11 +65,19 @@ class Eager(eqx.Module):
 
 if __name__ == "__main__":
     xs = jnp.array([0.5, 2.0])
-    print(eqx.filter_vmap(Clipper(1.0))(xs))
+    clip = lambda: eqx.filter_vmap(Clipper(1.0))(xs)  # noqa: E731
     gate = Gate(0.0)
     mapped = jax.vmap(gate)
-    print(mapped(jnp.ones((2, 3))))
-    print(jax.grad(Hinge(1.0))(0.5))
-    print(jax.vmap(Layer(jnp.ones(3), True, 2))(jnp.ones((4, 3))))
-    print(eqx.filter_jit(Layer(jnp.ones(3), False, 1))(jnp.ones(3)))
-    print(jax.vmap(Eager(jnp.ones(3)))(jnp.ones((4, 3))))
+    gated = lambda: mapped(jnp.ones((2, 3)))  # noqa: E731
+    for hazard in (clip, gated):
+        try:
+            hazard()
+        except jax.errors.TracerBoolConversionError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TracerBoolConversionError")
+    assert float(jax.grad(Hinge(1.0))(0.5)) == -1.0
+    assert jnp.array_equal(jax.vmap(Layer(jnp.ones(3), True, 2))(jnp.ones((4, 3))), jnp.full((4, 3), 7.0))
+    assert jnp.array_equal(eqx.filter_jit(Layer(jnp.ones(3), False, 1))(jnp.ones(3)), jnp.ones(3))
+    assert jnp.array_equal(jax.vmap(Eager(jnp.ones(3)))(jnp.ones((4, 3))), jnp.ones((4, 3)))
+    print("ok")

@@ -24,6 +24,16 @@ def scaled(x, factor):
 
 
 if __name__ == "__main__":
-    print(eqx.filter_vmap(clip_one)(jnp.array([0.5, 2.0])))
-    print(to_numpy_sum(jnp.ones(3)))
-    print(scaled(jnp.ones(3), 2.0))
+    clip = lambda: eqx.filter_vmap(clip_one)(jnp.array([0.5, 2.0]))  # noqa: E731
+    import jax
+
+    for hazard, error in [(clip, jax.errors.TracerBoolConversionError),
+                          (lambda: to_numpy_sum(jnp.ones(3)), jax.errors.TracerArrayConversionError)]:
+        try:
+            hazard()
+        except error:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise {error.__name__}")
+    assert jnp.array_equal(scaled(jnp.ones(3), 2.0), jnp.full(3, 2.0))
+    print("ok")

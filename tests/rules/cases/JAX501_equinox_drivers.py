@@ -66,3 +66,36 @@ def train(raw):
     ts = [2]
     ts.append(jnp.array(3.0))
     over_steps(jnp.ones(2), ts)
+
+
+if __name__ == "__main__":
+    import jax
+
+    named = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    try:
+        named["train"](1.0)
+    except jax.errors.TracerBoolConversionError:
+        pass
+    else:
+        raise AssertionError("train did not raise TracerBoolConversionError")
+    ts = [2]
+    ts.append(jnp.array(3.0))
+    for hazard, error in [
+        (lambda: named["step"](jnp.asarray(1.0)), jax.errors.TracerBoolConversionError),
+        (lambda: named["step_dict"]({"w": jnp.ones(()), "b": jnp.zeros(())}, 1), jax.errors.ConcretizationTypeError),
+        (lambda: eqx.filter_vmap(named["per_example"])([jnp.ones(3), jnp.zeros(3)]), jax.errors.ConcretizationTypeError),
+        (lambda: named["scaled_by"](jnp.ones(2), jnp.array(3)), jax.errors.TracerBoolConversionError),
+        (lambda: named["over_steps"](jnp.ones(2), ts), jax.errors.TracerBoolConversionError),
+    ]:
+        try:
+            hazard()
+        except error:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise {error.__name__}")
+    assert named["step_dict"]({"w": jnp.ones(()), "b": jnp.zeros(())}, 3) == 3.0
+    assert named["from_numbers"]([1.0, 2.0]) == 2.0
+    assert named["overwritten"]([1.0]) == 1.0
+    assert named["scaled_by"](jnp.ones(2), 3).tolist() == [2.0, 2.0]
+    assert named["over_steps"](jnp.ones(2), [2, 3.0]).tolist() == [6.0, 6.0]
+    print("ok")

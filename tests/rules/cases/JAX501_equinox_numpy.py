@@ -47,3 +47,27 @@ def main():
         drawn(x, np.random.normal()),
         weighted(x, np.array(0.5)),
     )
+
+
+if __name__ == "__main__":
+    import jax
+
+    try:
+        main()
+    except jax.errors.TracerBoolConversionError:
+        pass
+    else:
+        raise AssertionError("main() did not raise TracerBoolConversionError")
+    x = jnp.ones(3)
+    for hazard in (lambda: scaled(x, np.float32(2.0)), lambda: shifted(x, np.zeros(3))):
+        try:
+            hazard()
+        except jax.errors.TracerBoolConversionError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TracerBoolConversionError")
+    assert repeated(x, 2).tolist() == [2.0] * 3
+    assert drawn(x, 0.5).tolist() == [1.5] * 3
+    assert drawn(x, np.random.normal()).shape == (3,)
+    assert weighted(x, np.array(0.5)).tolist() == [0.5] * 3
+    print("ok")

@@ -48,3 +48,24 @@ def python_methods(x, s):
     if s.startswith("a"):  # ok: a string method says nothing of arrays
         return x
     return x.conjugate()  # conjugate: Python numbers have it too
+
+
+if __name__ == "__main__":
+    import jax
+
+    x = jnp.ones(2)
+    for hazard, error in [
+        (lambda: step(x, True), jax.errors.TracerBoolConversionError),
+        (lambda: summed(jnp.float32(1.0)), jax.errors.TracerBoolConversionError),
+        (lambda: masked(x, 1.0), jax.errors.NonConcreteBooleanIndexError),
+        (lambda: masked_twice(x), jax.errors.TracerBoolConversionError),
+    ]:
+        try:
+            hazard()
+        except error:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise {error.__name__}")
+    assert plain(x, 1).tolist() == [1.0, 1.0]
+    assert python_methods(x, "abc").tolist() == [1.0, 1.0]
+    print("ok")

@@ -81,3 +81,29 @@ class Normed(nn.Module):
 
 
 RematNormed = nn.remat(Normed)
+
+
+if __name__ == "__main__":
+    import jax
+
+    x = jnp.ones((2, 3))
+
+    def run(cls, *args):
+        module = cls()
+        return module.apply(module.init(jax.random.key(0), *args), *args)
+
+    for cls, args, error in [
+        (Block, (x, True), jax.errors.TracerBoolConversionError),
+        (FastCompiled, (x,), jax.errors.ConcretizationTypeError),
+        (RematNormed, (x, True), jax.errors.TracerBoolConversionError),
+    ]:
+        try:
+            run(cls, *args)
+        except error:
+            pass
+        else:
+            raise AssertionError(f"{cls.__name__} did not raise {error.__name__}")
+    assert run(RematStatic, x, True).shape == (2, 4)
+    assert jnp.array_equal(run(RematDefaulted, x), x)
+    assert jnp.array_equal(run(RematEncoder, x, True), x * 0.5 + 1.0)
+    print("ok")

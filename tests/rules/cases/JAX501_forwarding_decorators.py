@@ -112,3 +112,23 @@ def eager(x):
 def main():
     x = jnp.arange(3.0)
     return clipped(x), scaled(x, 2), shifted_fast(x), dropout(x), noisy(x), eager(x)
+
+
+if __name__ == "__main__":
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    x = jnp.arange(3.0)
+    for hazard in (
+        lambda: fns["clipped"](x),
+        lambda: fns["scaled"](x, 2),
+        lambda: fns["shifted_fast"](x),
+    ):
+        try:
+            hazard()
+        except jax.errors.TracerBoolConversionError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TracerBoolConversionError")
+    assert jnp.array_equal(fns["dropout"](x), x)
+    assert jnp.array_equal(fns["noisy"](x), x)
+    assert jnp.array_equal(fns["eager"](x), x)
+    print("ok")

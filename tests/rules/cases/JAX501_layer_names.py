@@ -53,7 +53,23 @@ def evaluate(x):
 
 if __name__ == "__main__":
     x = jnp.ones(2)
-    for cls in (Local, Inline, ShapeOnly):
+    for cls, error in ((Local, jax.errors.TracerBoolConversionError), (Inline, jax.errors.ConcretizationTypeError)):
         module = cls()
-        print(jax.jit(module.apply)(module.init(jax.random.key(0), x), x))
-    print(forward(x), evaluate(x))
+        run = lambda: jax.jit(module.apply)(module.init(jax.random.key(0), x), x)  # noqa: E731
+        try:
+            run()
+        except error:
+            pass
+        else:
+            raise AssertionError(f"{cls.__name__} did not raise {error.__name__}")
+    module = ShapeOnly()
+    assert jax.jit(module.apply)(module.init(jax.random.key(0), x), x).shape == (3,)
+    try:
+        forward(x)
+    except jax.errors.TracerBoolConversionError:
+        pass
+    else:
+        raise AssertionError("forward did not raise TracerBoolConversionError")
+    y = MLP(x)
+    assert jnp.array_equal(evaluate(x), y if y[0] > 0 else -y)
+    print("ok")

@@ -65,9 +65,18 @@ class Probe(nnx.Module):
 
 if __name__ == "__main__":
     x = jnp.ones((1, 3))
-    print(Probe(nnx.Rngs(1)).check(x))
-    print(run_block(Block(jax.random.key(0)), jnp.ones(3)))
+    probe = Probe(nnx.Rngs(1)).check(x)
+    block = run_block(Block(jax.random.key(0)), jnp.ones(3))
     head = Head()
     variables = head.init(jax.random.key(0), x)
-    print(jax.jit(head.apply)(variables, x))
-    print(forward(Net(nnx.Rngs(0)), x))
+    apply_head = lambda: jax.jit(head.apply)(variables, x)  # noqa: E731
+    for hazard in (apply_head, lambda: forward(Net(nnx.Rngs(0)), x)):
+        try:
+            hazard()
+        except jax.errors.TracerBoolConversionError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TracerBoolConversionError")
+    assert probe.shape == (1, 2) and float(probe.mean()) >= 0
+    assert block.shape == (3,)
+    print("ok")

@@ -100,3 +100,45 @@ def main():
     eqx.filter_eval_shape(shape_only, xs)
     checkify.checkify(constant_flag)(xs)
     jnp.vectorize(vectorized_constant)(xs)
+
+
+if __name__ == "__main__":
+    import inspect
+
+    import jax
+
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    try:
+        fns["main"]()
+    except jax.errors.TracerBoolConversionError:
+        pass
+    else:
+        raise AssertionError("main() did not raise TracerBoolConversionError")
+    # `main` stops at its first call: run each of its calls on its own
+    expected = {
+        "relu": jax.errors.TracerBoolConversionError,
+        "clipped": jax.errors.TracerBoolConversionError,
+        "positive": jax.errors.TracerBoolConversionError,
+        "step": jax.errors.TracerBoolConversionError,
+        "grow": jax.errors.TracerBoolConversionError,
+        "per_device": jax.errors.ConcretizationTypeError,
+        "remat_block": jax.errors.TracerBoolConversionError,
+        "constant_flag": jax.errors.TracerBoolConversionError,
+    }
+    namespace = dict(fns)
+    lines = [line.strip() for line in inspect.getsource(fns["main"]).splitlines()[1:]]
+    exec(lines[0], namespace)  # xs = ...
+    raised = set()
+    for statement in lines[1:]:
+        name = next((name for name in expected if f"({name}" in statement or f", {name}," in statement), None)
+        if name is None:
+            exec(statement, namespace)
+            continue
+        try:
+            exec(statement, namespace)
+        except expected[name]:
+            raised.add(name)
+        else:
+            raise AssertionError(f"{statement!r} did not raise {expected[name].__name__}")
+    assert raised == set(expected), raised
+    print("ok")

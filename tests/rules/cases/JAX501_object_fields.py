@@ -47,5 +47,15 @@ def apply_nudge(model, x):
 if __name__ == "__main__":
     x = jnp.ones(2)
     model = Scaler(jnp.array(2.0), 0.5)
-    print(apply_nudge(model, x))
-    print(apply(model, x), apply_shift(model, x))
+    assert jnp.array_equal(apply_nudge(model, x), jnp.full(2, 1.5))
+    for hazard, error in [
+        (lambda: apply(model, x), jax.errors.TracerBoolConversionError),
+        (lambda: apply_shift(model, x), jax.errors.ConcretizationTypeError),
+    ]:
+        try:
+            hazard()
+        except error:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise {error.__name__}")
+    print("ok")

@@ -80,10 +80,19 @@ def evaluate(model, x):
 
 if __name__ == "__main__":
     x = jnp.arange(3.0)
-    print(run(Scale(2.0), x))
-    print(run(Clip(1.0), x))
+    assert jnp.array_equal(run(Scale(2.0), x), 2.0 * x)
     policy = Policy(jnp.ones((3, 2)))
-    print(policy.widened(x))
-    print(policy(x))
-    print(evaluate(Threshold(jnp.float32(1.0)), x))
-    print(Linear(jnp.ones((3, 2)), 2.0).apply(x))
+    assert jnp.array_equal(policy.widened(x), x)
+    assert jnp.array_equal(evaluate(Threshold(jnp.float32(1.0)), x), x)
+    for hazard in (
+        lambda: run(Clip(1.0), x),
+        lambda: policy(x),
+        lambda: Linear(jnp.ones((3, 2)), 2.0).apply(x),
+    ):
+        try:
+            hazard()
+        except jax.errors.TracerBoolConversionError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TracerBoolConversionError")
+    print("ok")

@@ -59,3 +59,18 @@ class Pretrainer:
     @functools.partial(jax.jit, static_argnums=0)
     def _update(self, params, grads, state):
         return self.tx.update(grads, state, params)  # another optimizer named `tx`
+
+
+if __name__ == "__main__":
+    trained = main()
+    # three eager steps at rates 0, 1e-5, 2e-5: the schedule ran with concrete counts
+    assert jnp.allclose(trained["w"], 1.0 - 3e-5)
+    params = {"w": jnp.ones(2)}
+    finetuner = Finetuner()
+    state = finetuner.tx.init(params)
+    updates, state = finetuner.update(params, params, state)
+    assert jnp.array_equal(updates["w"], jnp.zeros(2))  # step 0: rate 0
+    pretrainer = Pretrainer()
+    updates, _ = pretrainer._update(params, params, pretrainer.tx.init(params))
+    assert updates["w"].shape == (2,)
+    print("ok")

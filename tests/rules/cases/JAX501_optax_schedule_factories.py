@@ -40,4 +40,13 @@ def train_step(params, grads, states):
 if __name__ == "__main__":
     params = {"w": jnp.ones(3)}
     states = (triangular_opt.init(params), warmup_opt.init(params))
-    train_step(params, params, states)
+    try:
+        train_step(params, params, states)
+    except jax.errors.TracerBoolConversionError:
+        pass
+    else:
+        raise AssertionError("train_step did not raise TracerBoolConversionError")
+    warm_update = jax.jit(warmup_opt.update)
+    updates, _ = warm_update(params, states[1], params)
+    assert updates["w"].shape == (3,)
+    print("ok")

@@ -44,3 +44,28 @@ def train_step(params, grads, states):
     _, library_state = library_opt.update(grads, states[3], params)
     _, constant_state = constant_opt.update(grads, states[4], params)
     return warmup_state, cosine_state, smooth_state, library_state, constant_state
+
+
+if __name__ == "__main__":
+    params = {"w": jnp.ones(3)}
+    states = tuple(opt.init(params) for opt in optimizers)
+    warmup_update = jax.jit(warmup_opt.update)
+    cosine_update = jax.jit(cosine_opt.update)
+    for hazard, error in [
+        (lambda: train_step(params, params, states), jax.errors.TracerBoolConversionError),
+        (lambda: warmup_update(params, states[0], params), jax.errors.TracerBoolConversionError),
+        (lambda: cosine_update(params, states[1], params), jax.errors.TracerArrayConversionError),
+    ]:
+        try:
+            hazard()
+        except error:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise {error.__name__}")
+    smooth_update = jax.jit(smooth_opt.update)
+    library_update = jax.jit(library_opt.update)
+    constant_update = jax.jit(constant_opt.update)
+    assert smooth_update(params, states[2], params)[0]["w"].shape == (3,)
+    assert library_update(params, states[3], params)[0]["w"].shape == (3,)
+    assert constant_update(params, states[4], params)[0]["w"].shape == (3,)
+    print("ok")

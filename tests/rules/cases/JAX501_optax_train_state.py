@@ -24,3 +24,13 @@ def train_step(state, grads):
 def main():
     state = create({"w": jnp.ones(2)})
     return train_step(state, {"w": jnp.ones(2)})
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except jax.errors.TracerBoolConversionError:
+        pass
+    else:
+        raise AssertionError("main() did not raise TracerBoolConversionError")
+    print("ok")

@@ -164,3 +164,52 @@ def fit(w, hp):
 
 
 fitted = fit(jnp.ones(2), HParams(2, 0.25))
+
+
+if __name__ == "__main__":
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    hidden_jit = fns["jax"].jit
+    x = jnp.float32(1.0)
+    state, batch, train = State(x, 1), Batch(jnp.ones(3), 3), Train(1, None)
+
+    def condition(line):
+        """The condition of the `if` at `line` of this file, run under jit with the arguments above."""
+        test = open(__file__).read().splitlines()[line - 1].strip()[len("if "):].split(":  #")[0]
+
+        def run(state, batch, train):
+            return bool(eval(test, {"state": state, "batch": batch, "train": train}))
+
+        return lambda: hidden_jit(run)(state, batch, train)
+
+    hazards = [condition(46), condition(48), condition(50)]  # `decorated` stops at its first `if`
+    hazards += [
+        lambda: fns["decorated"](state, batch, train),
+        lambda: fns["applied_jit"](state),
+        lambda: fns["calls_helper"](state),
+        lambda: fns["annotated"](State(x, 2), None),
+        lambda: fns["constructed"](x),
+        lambda: fns["loop"](x),
+        lambda: fns["batched"](Batch(jnp.ones(3), 3)),
+        lambda: fns["filtered"](Net(jnp.ones(2), 3, None), x),
+    ]
+    for hazard in hazards:
+        try:
+            hazard()
+        except jax.errors.TracerBoolConversionError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TracerBoolConversionError")
+    # near misses: the static fields of `decorated`, under jit
+    static_test = open(__file__).read().splitlines()[51].strip()
+    assert static_test.startswith("if batch.size > 2:")
+    assert hidden_jit(lambda batch: batch.inputs * (batch.size > 2))(batch).tolist() == [1.0] * 3
+
+    @dataclasses.dataclass(frozen=True)
+    class HashableConfig:  # `Config` itself has no hash: as a static argument it raises ValueError
+        ratio: float
+
+    assert fns["with_static"](batch, HashableConfig(0.6)).size == 3
+    assert fns["eager"](state) is state
+    assert fns["lists"]([]) == []
+    assert fitted.tolist() == [1.125, 1.125]
+    print("ok")

@@ -46,3 +46,24 @@ def eager_mask():
 
 def evaluate(x):
     return x * eager_mask()
+
+
+if __name__ == "__main__":
+    try:
+        step(jnp.ones(3))
+    except jax.errors.TracerBoolConversionError:
+        pass
+    else:
+        raise AssertionError("step did not raise TracerBoolConversionError")
+    assert batched(jnp.ones((2, 3))).tolist() == [[0.0, 0.0, 1.0]] * 2
+    assert evaluate(jnp.ones(3)).tolist() == [0.0, 0.0, 1.0]
+    assert size_of(3) == 3  # eagerly, a concrete value
+    # `step` stops at `make_mask`; with a staged mask in its place it reaches `size_of`
+    globals()["make_mask"] = lambda: jnp.arange(3) > 1
+    try:
+        step(jnp.zeros(3))
+    except jax.errors.ConcretizationTypeError:
+        pass
+    else:
+        raise AssertionError("size_of did not raise ConcretizationTypeError under jit")
+    print("ok")

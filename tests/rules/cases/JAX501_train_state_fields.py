@@ -63,3 +63,31 @@ def masked_step(state, grads):
 def log_progress(state):
     if state.step % 100 == 0:  # ok: eager code sees the real step
         print("step", int(state.step))
+
+
+if __name__ == "__main__":
+    import optax
+
+    run = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    params = {"w": jnp.ones(2)}
+    grads = {"w": jnp.ones(2)}
+    plain = train_state.TrainState.create(apply_fn=None, params=params, tx=optax.sgd(0.1))
+    state = TrainState.create(
+        apply_fn=lambda variables, x: x * variables["params"]["w"],
+        params=params,
+        tx=optax.sgd(0.1),
+        batch_stats={"mean": jnp.float32(1.0)},
+    )
+    for hazard in (lambda: run["warmup_step"](plain, grads), lambda: run["stats_step"](state, grads)):
+        try:
+            hazard()
+        except jax.errors.TracerBoolConversionError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TracerBoolConversionError")
+    assert int(run["looped"](plain, grads).step) == 3
+    assert run["static_parts"](state, jnp.ones(2)).tolist() == [4.0, 4.0]
+    stepped = run["masked_step"](plain, grads)
+    assert int(stepped.step) == 1 and jnp.allclose(stepped.params["w"], 1.0 - 0.1 * 0.1)
+    run["log_progress"](plain)
+    print("ok")

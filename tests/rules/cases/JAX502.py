@@ -114,3 +114,29 @@ def summed(x, axes=(0,)):
 
 def run_summed(x):
     return summed(x, axes=())
+
+
+if __name__ == "__main__":
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    m, v = jnp.eye(2) * 2.0, jnp.ones(2)
+    for hazard in (
+        lambda: fns["power_iterate"](m, v, 3),
+        lambda: fns["from_data"](jnp.arange(3)),
+        lambda: fns["power_knob"](m, v, num_iters=30),
+        lambda: fns["power_rebound"](m, v, 5),
+        lambda: fns["power_in_function"](m, v),
+    ):
+        try:
+            hazard()
+        except jax.errors.TracerIntegerConversionError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TracerIntegerConversionError")
+    assert fns["sum_each_axis"](jnp.ones((2, 3))).tolist() == [6.0, 6.0]
+    assert fns["power_static"](m, v, num_iters=3).tolist() == [8.0, 8.0]
+    assert float(fns["over_rows"](jnp.arange(4.0))) == 6.0
+    assert fns["power_default"](m, v).tolist() == [2.0**15] * 2
+    none_result, mode_result = fns["run_untraced_knobs"](m, v)
+    assert none_result.tolist() == [16.0, 16.0] and mode_result.tolist() == [4.0, 4.0]
+    assert fns["run_summed"](jnp.ones(2)).tolist() == [1.0, 1.0]
+    print("ok")

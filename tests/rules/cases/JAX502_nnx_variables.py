@@ -90,12 +90,33 @@ def run(module, x):
 
 if __name__ == "__main__":
     x = jnp.ones((1, 2))
-    print(nnx.jit(lambda m, x: m(x))(Repeat(3, nnx.Rngs(0)), x))
-    print(nnx.jit(lambda m, x: m(x))(Scaled(2), x))
-    print(nnx.jit(lambda m, x: m.stepped(x))(Scaled(2), x))
-    print(nnx.jit(lambda m, x: m(x))(Gate(nnx.Rngs(0)), jnp.ones(3)))
-    print(nnx.jit(lambda m, x: m(x))(Widen(nnx.Rngs(0)), jnp.ones(3)))
-    print(nnx.jit(lambda m, x: m(x))(RepeatStatic(3, nnx.Rngs(0)), x))
-    print(nnx.jit(run)(Counter(), x))
-    print(Eager(2)(x))
-    print(nnx.vmap(lambda m, x: m(x), in_axes=(None, 0))(Eager(2), jnp.ones((3, 2))))
+    repeat = lambda: nnx.jit(lambda m, x: m(x))(Repeat(3, nnx.Rngs(0)), x)  # noqa: E731
+    scaled = lambda: nnx.jit(lambda m, x: m(x))(Scaled(2), x)  # noqa: E731
+    stepped = lambda: nnx.jit(lambda m, x: m.stepped(x))(Scaled(2), x)  # noqa: E731
+    gate = lambda: nnx.jit(lambda m, x: m(x))(Gate(nnx.Rngs(0)), jnp.ones(3))  # noqa: E731
+    from jax.errors import TracerBoolConversionError, TracerIntegerConversionError
+
+    for hazard, error in [
+        (repeat, TracerIntegerConversionError),
+        (scaled, TracerIntegerConversionError),
+        (stepped, TracerIntegerConversionError),
+        (gate, TracerBoolConversionError),
+    ]:
+        try:
+            hazard()
+        except error:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise {error.__name__}")
+    call = nnx.jit(lambda m, x: m(x))
+    assert call(Widen(nnx.Rngs(0)), jnp.ones(3)).shape == (3,)
+    assert call(RepeatStatic(3, nnx.Rngs(0)), x).shape == (1, 2)
+    counter = Counter()
+    counted = nnx.jit(run)
+    assert jnp.array_equal(counted(counter, x), x)
+    assert jnp.array_equal(counted(counter, x), 2 * x)
+    assert int(counter.count.get_value()) == 2
+    assert jnp.array_equal(Eager(2)(x), 4 * x)
+    mapped = nnx.vmap(lambda m, x: m(x), in_axes=(None, 0))(Eager(2), jnp.ones((3, 2)))
+    assert jnp.array_equal(mapped, jnp.full((3, 2), 4.0))
+    print("ok")

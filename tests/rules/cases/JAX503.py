@@ -268,3 +268,77 @@ def static_index(n):
 def probed(x, n):
     steps, index = static_steps(n), static_index(n)
     return x if steps is None or index is None else x * steps
+
+
+if __name__ == "__main__":
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    hidden_jit = fns["jax"].jit
+    source = open(__file__).read().splitlines()
+    CONCRETE = (
+        jax.errors.ConcretizationTypeError,
+        jax.errors.TracerArrayConversionError,
+        jax.errors.TracerIntegerConversionError,
+    )
+
+    def statement(line):
+        """The code of `line` of this file, without its comment (and `return`)."""
+        code = source[line - 1].strip().split("  #")[0]
+        return code[len("return "):] if code.startswith("return ") else code
+
+    def traced(line, extra=None, **values):
+        """Run `line` of this file on its own under jit, `values` traced (`extra` as they are)."""
+
+        def run(values):
+            exec(statement(line), dict(fns, **(extra or {})), dict(values))
+            return 0
+
+        return lambda: hidden_jit(run)(values)
+
+    x, m = jnp.array([0.5, 0.25]), jnp.ones((2, 2))
+    i, z = jnp.int32(1), jnp.float32(2.0)
+    hazards = [
+        (lambda: fns["heaviest_row"](m), CONCRETE),
+        (lambda: fns["rescale"](x), CONCRETE),
+        *[(traced(line, x=x), CONCRETE) for line in range(26, 32)],  # `conversions`, line by line
+        (lambda: fns["lookup"](i), CONCRETE),
+        *[(traced(line, x=z, y=z), CONCRETE) for line in (45, 46, 47)],  # `logic`, on scalars
+        (lambda: fns["scale_default"](x, 2.0), CONCRETE),
+        *[(traced(line, x=z), CONCRETE) for line in (113, 114)],  # `jitted_conversions`
+        (traced(116, x=i), CONCRETE),  # `operator.index` of an integer
+        (lambda: fns["clipped"](x), CONCRETE),
+        (traced(136, extra={"table": np.arange(3)}, i=i), CONCRETE),
+        (traced(137, i=i), CONCRETE),
+        (traced(138, i=i), TypeError),  # unhashable
+        (lambda: hidden_jit(lambda z: power(z, 2))(z), CONCRETE),  # line 149
+        (lambda: hidden_jit(lambda z: scaled(z, 2))(z), CONCRETE),  # line 156
+        (lambda: fns["powers"](z, 2), CONCRETE),
+        (lambda: fns["squared"](z), CONCRETE),  # line 198
+        (lambda: fns["summarize"](x), CONCRETE),  # line 228
+        (lambda: fns["counted"](x, i), CONCRETE),  # line 245
+        (lambda: fns["probed"](x, i), CONCRETE),  # line 262
+    ]
+    for hazard, error in hazards:
+        try:
+            hazard()
+        except error:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise {error}")
+    # near misses
+    assert fns["static_conversions"](m).shape == (2, 2)
+    assert float(fns["array_table"](i)) == 2.0
+    assert fns["in_condition"](x, x).shape == (2,)
+    assert fns["eager"](jnp.array([0.5])) == (0, 0.5, 0.5)
+    assert fns["casts"](x)[0].dtype == jnp.int32
+    assert fns["scalar_types"](x).shape == (2,)
+    assert fns["options_default"](x).tolist() == [0.0, 0.0]
+    for line in (115, 117):  # `jitted_conversions`: c and d
+        exec(statement(line), dict(fns), {"x": z})
+    assert fns["clipped_eagerly"](x).tolist() == x.tolist()
+    traced(139, i=i)()  # d = jnp.arange(3)[i]
+    assert hidden_jit(lambda z: power_nondiff(z, 2) + power_named(z, 2))(z) == 8.0
+    assert fns["batched_powers"](x).tolist() == [0.25, 0.0625]
+    assert float(fns["normed"](x)) == 0.3125
+    assert fns["count_of"](3) == 3
+    assert fns["static_steps"](i) == 1 and fns["static_index"](i) == 1  # eagerly
+    print("ok")

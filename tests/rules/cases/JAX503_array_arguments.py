@@ -44,10 +44,19 @@ def smallest(x):
 
 
 if __name__ == "__main__":
-    print(median3(jnp.array([3.0, 1.0, 2.0])))
-    print(has_pad(jnp.array([3, 0, 2])))
-    print(largest(np.array([1.0, 5.0])))
-    print(first_layer({"a": jnp.ones(2), "b": jnp.zeros(2)}))
-    print(padded(jnp.array([3, 0, 2])))
-    print(jax.grad(smallest)(jnp.array([3.0, 1.0])))
-    print(jax.vmap(smallest, in_axes=None, axis_size=2)(jnp.array([3.0, 1.0])))
+    for hazard in (
+        lambda: median3(jnp.array([3.0, 1.0, 2.0])),
+        lambda: has_pad(jnp.array([3, 0, 2])),
+        lambda: largest(np.array([1.0, 5.0])),
+    ):
+        try:
+            hazard()
+        except jax.errors.TracerBoolConversionError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TracerBoolConversionError")
+    assert jnp.array_equal(first_layer({"a": jnp.ones(2), "b": jnp.zeros(2)}), jnp.ones(2))
+    assert bool(padded(jnp.array([3, 0, 2])))
+    assert jnp.array_equal(jax.grad(smallest)(jnp.array([3.0, 1.0])), jnp.ones(2))
+    assert jnp.array_equal(jax.vmap(smallest, in_axes=None, axis_size=2)(jnp.array([3.0, 1.0])), jnp.full(2, 4.0))
+    print("ok")

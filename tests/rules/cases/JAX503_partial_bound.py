@@ -51,7 +51,12 @@ def scanned(xs, scale):
 
 if __name__ == "__main__":
     x = jnp.arange(4.0)
-    print(by_keyword(x, 3))
-    print(by_position(x, 2.0))
-    print(static_bound(x))
-    print(scanned(x, 2.0))
+    for hazard in (lambda: by_keyword(x, 3), lambda: by_position(x, 2.0), lambda: scanned(x, 2.0)):
+        try:
+            hazard()
+        except jax.errors.ConcretizationTypeError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise ConcretizationTypeError")
+    assert jnp.array_equal(static_bound(x), jnp.tile(x, 4))
+    print("ok")

@@ -30,3 +30,20 @@ def bounded_step(state, grads):
 
 def report(state):
     return f"step {int(state.step)}"  # ok: eager
+
+
+if __name__ == "__main__":
+    import jax.numpy as jnp
+
+    state = create(None, {"w": jnp.ones(2)})
+    grads = {"w": jnp.ones(2)}
+    try:
+        scheduled_step(state, grads)
+    except jax.errors.ConcretizationTypeError:
+        pass
+    else:
+        raise AssertionError("scheduled_step did not raise ConcretizationTypeError")
+    stepped = bounded_step(state, grads)
+    assert int(stepped.step) == 1 and jnp.allclose(stepped.params["w"], 1.0 - 0.1 * 0.1)
+    assert report(stepped) == "step 1"
+    print("ok")

@@ -73,3 +73,59 @@ def likelihood(mu):
 
 def fit(mu):
     return jax.grad(likelihood)(mu)
+
+
+if __name__ == "__main__":
+    import inspect
+
+    named = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    try:
+        named["train"](1.0, jnp.ones(2))
+    except jax.errors.ConcretizationTypeError:
+        pass
+    else:
+        raise AssertionError("train did not raise ConcretizationTypeError")
+    # `loss` stops at its first marked line: run each line of it on its own under `jax.grad`
+    expected = {
+        "a = float(x)": jax.errors.ConcretizationTypeError,
+        "b = math.sqrt(x)": jax.errors.ConcretizationTypeError,
+        "c = x.tolist()": jax.errors.ConcretizationTypeError,
+        "d = np.asarray(x)": jax.errors.TracerArrayConversionError,
+        "e = np.maximum(x, 0.0)": jax.errors.TracerArrayConversionError,
+    }
+    body = inspect.getsource(named["loss"]).splitlines()[1:-1]
+    statements = ["\n".join(line[4:].split("  #")[0] for line in body[:2])] + [line.strip() for line in body[2:]]
+    stored = []
+    for statement in statements:
+        code = statement.split("  #")[0]
+
+        def run_line(x, code=code):
+            exec(code, {"math": named["math"], "np": named["np"], "history": stored}, {"x": x, "scale": 2.0})
+            return jnp.sum(x)
+
+        if code in expected:
+            try:
+                jax.grad(run_line)(1.0)
+            except expected[code]:
+                pass
+            else:
+                raise AssertionError(f"{code!r} did not raise {expected[code].__name__}")
+        else:
+            jax.grad(run_line)(1.0)
+    assert len(expected) == 5 and len(stored) == 1
+    assert isinstance(stored[0], jax.core.Tracer)  # `history.append(x)` kept the JVP tracer
+    for hazard, error in [
+        (lambda: jax.value_and_grad(named["loss_in_place"])(jnp.ones(2)), TypeError),
+        (lambda: named["compiled"](jnp.ones(2)), TypeError),
+        (lambda: named["fit"](jnp.ones(2)), jax.errors.ConcretizationTypeError),
+    ]:
+        try:
+            hazard()
+        except error:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise {error.__name__}")
+    label = Parameter("a")
+    label.set_label(3)
+    assert label.name == "3"
+    print("ok")

@@ -43,3 +43,20 @@ def scan_with_queue(xs):
         return (total + x, pending), x
 
     return lax.scan(body, (0.0, PytreeDeque()), xs)
+
+
+if __name__ == "__main__":
+    for hazard in (
+        lambda: safe_log(jnp.ones(2)),
+        lambda: checked(jnp.ones(2), 2 * jnp.ones(2)),
+        lambda: scan_with_queue(jnp.ones(3)),
+    ):
+        try:
+            hazard()
+        except jax.errors.TracerBoolConversionError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TracerBoolConversionError")
+    assert shapes_only(jnp.ones((2, 2))).shape == (2, 2)
+    assert jnp.array_equal(eager(jnp.ones(2)), jnp.zeros(2))
+    print("ok")

@@ -113,3 +113,39 @@ class Layer:
 
 
 forward = jax.jit(Layer().forward)
+
+
+if __name__ == "__main__":
+    import contextlib
+    import io
+
+    import jax.numpy as jnp
+
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    x = jnp.float32(1.0)
+    for hazard in (
+        lambda: fns["uses_default"](x),
+        lambda: fns["second"](x),
+        lambda: fns["calls_rebinds"](x),
+        lambda: fns["also_jitted_fast"](x, check=True),
+        lambda: fns["calls_partial"](x),
+    ):
+        try:
+            hazard()
+        except jax.errors.TracerBoolConversionError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TracerBoolConversionError")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        fns["calls_quiet"](x)
+        fns["calls_quiet"](x)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 1 and "Tracer" in lines[0], lines
+    assert float(fns["fast"](x)) == 1.0
+    assert float(fns["fast_positional"](x)) == 2.0
+    assert float(fns["first"](x)) == 1.0
+    assert float(fns["calls_also_jitted"](x)) == 1.0
+    assert float(fns["also_jitted_fast"](x)) == 1.0
+    assert float(fns["forward"](x)) == 1.0
+    print("ok")

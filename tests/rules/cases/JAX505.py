@@ -182,3 +182,36 @@ def scaled_by_the_loop(x):
 
 
 step_slopes = (jax.grad(as_index), jax.grad(floored), jax.grad(scaled_by_the_loop))
+
+
+if __name__ == "__main__":
+    for hazard in (
+        lambda: slope(2.0),
+        lambda: value_and_slope(jnp.ones((3, 3))),
+        lambda: slope_in_scale(3, 2.0),
+        lambda: solved_slope(2.0),
+        lambda: slopes[3](jnp.ones(2)),
+        lambda: step_slopes[2](1.0),
+    ):
+        try:
+            hazard()
+        except ValueError:  # "Reverse-mode differentiation does not work for lax.while_loop ..."
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise ValueError")
+    root_slope = 0.5 / jnp.sqrt(2.0)
+    assert float(counted_slope(2.0)) == 5.0
+    assert jnp.allclose(fixed_slope(2.0), root_slope)
+    assert float(slope_of_count(3, 2.0)) == 3.0
+    assert jnp.allclose(forward_slope(2.0), root_slope, rtol=1e-3)
+    assert jnp.allclose(custom_slope(2.0), root_slope)
+    assert float(run_only(1.0, 3)) == 3.0
+    assert float(lookup_slope(0.5)) == 2.0
+    assert jnp.allclose(warm_slope(2.0), root_slope, rtol=1e-3)
+    assert padded_slope(jnp.ones(2)).tolist() == [4.0, 4.0]
+    assert jnp.allclose(slopes[0](2.0), 3 * root_slope)
+    assert slopes[1](jnp.ones(2)).shape == (2,)
+    assert slopes[2](jnp.ones(2))[0].tolist() == [2.0, 2.0]
+    assert slopes[4](jnp.ones(2)).tolist() == [2.0, 2.0]
+    assert float(step_slopes[0](1.0)) == 16.0 and float(step_slopes[1](1.0)) == 16.0
+    print("ok")

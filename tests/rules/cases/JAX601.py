@@ -254,3 +254,69 @@ def module_function_from_a_helper(w, batches):
     for x in batches:
         w = w - jax.jit(pick_loss())(w, x)
     return w
+
+
+if __name__ == "__main__":
+    import logging
+
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+
+    class Compiles(logging.Handler):
+        def __init__(self):
+            super().__init__()
+            self.names = []
+
+        def emit(self, record):
+            message = record.getMessage()
+            if message.startswith("Compiling "):
+                self.names.append(message.split(" ")[1])
+
+    compiles = Compiles()
+    logging.getLogger("jax").addHandler(compiles)
+    fns["jax"].config.update("jax_log_compiles", True)
+
+    def compiled(call, name):
+        """How many programs named `jit(name)` (or `pmap(name)`) `call` compiles."""
+        compiles.names.clear()
+        call()
+        return sum(1 for compiled_name in compiles.names if compiled_name.endswith(f"({name})"))
+
+    w, x = jnp.ones(2), jnp.ones(2)
+    batches = [x, x, x]
+    # each marked call compiles again on every iteration (or every call), for the same computation
+    assert compiled(lambda: fns["train"](w, batches), "<lambda>") == 3
+    assert compiled(lambda: fns["sweep"](x, [2.0, 2.0, 2.0]), "scale") == 3
+    assert compiled(lambda: fns["per_batch_grads"](w, batches), "loss") == 3
+    assert compiled(lambda: fns["nested_in_loop"](x, 3), "shifted") == 3
+    assert compiled(lambda: fns["decorated_in_loop"](w, batches), "step") == 3
+    assert compiled(lambda: fns["passed_to_a_helper"](w, batches, lambda update, v: update(v)), "<lambda>") == 3
+    assert compiled(lambda: (fns["predict"](x), fns["predict"](x)), "step") == 2  # line 163 (line 63's is shadowed)
+    assert compiled(lambda: (fns["assigned_then_called"](w, x), fns["assigned_then_called"](w, x)), "<lambda>") == 2
+    assert compiled(lambda: (fns["normalize"](x[None]), fns["normalize"](x[None])), "_fun") == 2  # pmap's program
+    assert compiled(lambda: Model().run(batches), "apply") == 3
+    assert compiled(fns["repeated_bound_method"], "score") == 3
+    assert compiled(lambda: fns["short_training_loop"](w), "<lambda>") == 5
+    assert compiled(lambda: fns["factory_in_a_loop"](w, x, 3), "step") == 3
+    # near misses: one compilation per distinct computation
+    assert compiled(lambda: fns["cached_module_function"](w, batches), "scale") == 1
+    assert compiled(lambda: fns["closure_defined_outside_the_loop"](x, 3), "body") == 1
+    assert compiled(lambda: fns["autotune"](jnp.ones(16 * 2048)), "kernel") == 6  # six configurations
+    assert compiled(lambda: fns["few_learning_rates"](w, x), "<lambda>") == 2
+    assert compiled(lambda: fns["amortised_in_a_loop"](w, batches), "<lambda>") == 1
+    made = fns["factory"](2.0)
+    assert compiled(lambda: [made(x) for _ in range(3)], "<lambda>") == 1
+    made = fns["collect"]([1.0, 2.0])
+    assert compiled(lambda: [f(x) for f in made for _ in range(2)], "scale") == 2
+    assert compiled(fns["main"], "<lambda>") == 1
+    assert compiled(fns["test_ones"], "<lambda>") == 1
+    assert compiled(lambda: fns["traced"](x), "<lambda>") == 0  # inlined into `traced`
+    made = fns["make_predictor"]()
+    assert compiled(lambda: [made(x) for _ in range(3)], "step") == 1
+    assert compiled(lambda: fns["main_once"](x), "step") == 1
+    assert compiled(lambda: fns["sweep_of_bound_methods"](None), "score") == 2
+    assert compiled(lambda: fns["sweep_through_a_closure"](w), "<lambda>") == 2
+    assert jnp.allclose(jnp.stack(fns["learning_rate_sweep"](w))[:, 0], jnp.array([0.7, 0.9, 0.99]))
+    assert compiled(lambda: fns["module_function_from_a_helper"](w, batches), "loss") == 1
+    assert step_once.tolist() == [2.0, 2.0]
+    fns["jax"].config.update("jax_log_compiles", False)
+    print("ok")

@@ -41,3 +41,26 @@ signal = jnp.ones(8)
 for _ in range(3):
     signal = smoother.step(signal)
 assert chol.shape == (5, 5) and signal.shape == (8,)
+
+
+if __name__ == "__main__":
+    traces = []
+
+    class CountedSmoother(Smoother):
+        def _smooth(self, x):
+            traces.append("smooth")
+            return super()._smooth(x)
+
+    class CountedRegressor(Regressor):
+        def _forward(self, x):
+            traces.append("forward")
+            return super()._forward(x)
+
+    counted = CountedSmoother()
+    for _ in range(3):
+        counted.step(jnp.ones(8))
+    for _ in range(3):
+        CountedRegressor().predict(jnp.ones(2))
+    assert traces == ["smooth"] * 3 + ["forward"] * 3, traces  # a trace per call
+    assert jnp.allclose(chol @ chol.T, 1.1 * jnp.eye(5))
+    print("ok")

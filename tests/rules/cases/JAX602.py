@@ -120,3 +120,45 @@ def stable_loss(w, x):
 
 loss_grad = jax.grad(logistic_loss)
 stable_grad = jax.grad(stable_loss)
+
+
+if __name__ == "__main__":
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    hidden_jit = fns["jax"].jit
+    x = jnp.ones(3)
+    source = open(__file__).read().splitlines()
+    first_stacked = source[25].strip()  # `stacked` at line 25, shadowed by line 47
+    assert first_stacked.startswith("return np.concatenate([x, 2 * x])")
+    for hazard in (
+        lambda: fns["softplus"](x),  # line 11: np.exp raises first
+        lambda: hidden_jit(lambda v: np.log1p(v))(x),  # line 11's outer call, on a tracer
+        lambda: fns["normalized"](jnp.ones((2, 2)), axis=0),
+        lambda: fns["gate"](x, x),
+        lambda: hidden_jit(lambda x: eval(first_stacked[len("return "):].split("  #")[0]))(x),
+        lambda: fns["calls_helper"](x),
+        lambda: fns["total"](jnp.ones((2, 2))),
+        lambda: fns["stacked"](x),
+        lambda: fns["loss_grad"](jnp.ones(2), jnp.ones((3, 2))),
+    ):
+        try:
+            hazard()
+        except jax.errors.TracerArrayConversionError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TracerArrayConversionError")
+    # line 101: np.array_equal answers False on tracers, so equal values take the other branch
+    picked = fns["same_as_reference"](jnp.ones(3, dtype=jnp.int32), jnp.ones(3, dtype=jnp.float32))
+    assert picked.dtype == jnp.float32  # `reference`, though the values are equal
+    assert np.array_equal(jnp.ones(3, dtype=jnp.int32), jnp.ones(3, dtype=jnp.float32))  # eagerly: True
+    # near misses
+    assert float(fns["sums_with_numpy"](x)) == 3.0
+    assert fns["methods_work_on_tracers"](jnp.ones((2, 2))).tolist() == [10.0, 10.0]
+    assert fns["static_shapes"](jnp.ones((2, 2))).shape == (4, 1)
+    assert jnp.allclose(fns["jnp_everywhere"](x), np.log1p(np.e))
+    assert np.allclose(fns["eager"](x), np.e)
+    assert fns["conversion"](x).tolist() == [2.0, 2.0, 2.0]
+    assert jnp.allclose(fns["on_the_host"](x), np.e)
+    assert jnp.allclose(fns["numpy_alias_is_jax"](x), np.e)
+    assert bool(fns["same_shape"](x))
+    assert fns["stable_grad"](jnp.ones(2), jnp.ones((3, 2))).shape == (2,)
+    print("ok")

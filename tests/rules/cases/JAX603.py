@@ -81,3 +81,36 @@ def unknown(values):
 @jax.jit
 def picks(idx, x):
     return jnp.choose(idx, [x[:2], x[2:4], x[4:6]], mode="clip")  # choices: a sequence of arrays (measured)
+
+
+if __name__ == "__main__":
+    named = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    a = jnp.ones(2)
+    first_clipped = open(__file__).read().splitlines()[14].strip()  # `clipped` at line 14, shadowed by line 44
+    assert first_clipped.startswith("return jnp.maximum(x, [0.0, 1.0])")
+    for hazard in (
+        lambda: named["total_loss"](a, a, a),
+        lambda: named["smooth_max"](a, a),
+        lambda: eval(first_clipped[len("return "):].split("  #")[0], {"jnp": jnp, "x": a}),
+        lambda: named["squares"]([a, a]),
+        lambda: named["weighted"](jnp.ones(3)),
+        lambda: named["selected"](jnp.array([True, False]), a),
+        lambda: named["norm"](a, a),
+        lambda: named["traced"](a, a),
+        lambda: named["clipped"](),
+    ):
+        try:
+            hazard()
+        except TypeError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TypeError")
+    assert jnp.array_equal(named["chained_products"](jnp.eye(2), jnp.eye(2), jnp.eye(2)), jnp.eye(2))
+    assert named["constructors"](jnp.ones(1), jnp.ones(1)).shape == (2, 2)
+    assert named["shapes"](jnp.arange(6.0)).shape == (2, 3)
+    assert named["axes_and_widths"](jnp.ones((2, 2)))[1].shape == (4, 2)
+    assert named["sequences_of_arrays"]([jnp.ones((1, 1)), jnp.ones((1, 1))]).shape == (2, 2)
+    assert float(named["rebound"]([1.0, 2.0])) == 6.0
+    assert float(named["unknown"](a)) == 2.0
+    assert named["picks"](jnp.array([0, 1]), jnp.arange(6.0)).tolist() == [0.0, 3.0]
+    print("ok")

@@ -16,3 +16,29 @@ def main():
     binned = jnp.histogram(x, bins=3)  # a count
     weighted = jnp.average(x, weights=jnp.array([1.0, 2.0, 3.0]))
     return low, high, masked, counts, edges, mean, scalars, axes, binned, weighted
+
+
+if __name__ == "__main__":
+    import inspect
+
+    try:
+        main()
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("main() did not raise TypeError")
+    # each marked line of `main` on its own: every one raises TypeError, every other line runs
+    namespace = {"jnp": jnp}
+    for line in inspect.getsource(main).splitlines()[1:-1]:
+        statement = line.strip()
+        if "# error:" in statement:
+            try:
+                exec(statement, namespace)
+            except TypeError:
+                pass
+            else:
+                raise AssertionError(f"{statement!r} did not raise TypeError")
+        else:
+            exec(statement, namespace)
+    assert namespace["binned"][0].shape == (3,)
+    print("ok")

@@ -38,9 +38,15 @@ def first(pair):
 
 if __name__ == "__main__":
     a = jnp.ones(2)
-    print(total([a, a]))
-    print(stacked([a, a]))
-    print(mean_of([1.0, 2.0, 3.0]))
-    print(mean_of_array([1.0, 2.0, 3.0]))
-    print(norm(jnp.ones(3)))
-    print(first((a, a)))
+    for hazard in (lambda: total([a, a]), lambda: mean_of([1.0, 2.0, 3.0])):
+        try:
+            hazard()
+        except TypeError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TypeError")
+    assert float(stacked([a, a])) == 4.0
+    assert float(mean_of_array([1.0, 2.0, 3.0])) == 2.0
+    assert jnp.allclose(norm(jnp.ones(3)), jnp.sqrt(3.0))
+    assert jnp.allclose(first((a, a)), jnp.exp(a))
+    print("ok")

@@ -66,3 +66,31 @@ def unknown_receiver(x):
 @jax.jit
 def narrowed(x):
     return x.astype(jnp.float32)
+
+
+if __name__ == "__main__":
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # JAX warns that the requested type is not available
+        for result in (
+            accumulator(3),
+            from_numpy_dtype(np.ones(2)),
+            as_string(2),
+            scalar(1.5),
+            cast(3),
+            sampled(jax.random.key(0)),
+            converted(jnp.ones(2)),
+            precise_sum(jnp.ones(2)),
+            widened(jnp.ones(2)),
+        ):
+            # silently 32 bits wide: float32, or a complex of two float32 for complex128
+            assert result.dtype.itemsize == (8 if jnp.iscomplexobj(result) else 4), result.dtype
+    host, converted = numpy_arrays(np.ones(2))
+    assert host.dtype == np.float64 and converted.dtype == np.float64
+    eps, is_64, sub = queries(jnp.ones(2))
+    assert eps == np.finfo(np.float64).eps and not is_64 and not sub
+    assert thirty_two(2).dtype == jnp.float32
+    assert unknown_receiver(np.ones(2)).dtype == np.float64
+    assert narrowed(jnp.ones(2)).dtype == jnp.float32
+    print("ok")

@@ -10,3 +10,9 @@ def accumulator(n):
 
 # --- near misses ---
 # x64 is enabled at the top of this module: float64 is real here.
+
+
+if __name__ == "__main__":
+    x = accumulator(3)
+    assert x.dtype == jnp.float64 and x.shape == (3,)
+    print("ok")

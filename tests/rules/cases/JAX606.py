@@ -132,3 +132,66 @@ def list_then_tuple(x):
     dummy = [0]
     dummy = tuple(dummy)
     return add_one(dummy, x)  # ok: not every binding is a list (this one is a tuple)
+
+
+if __name__ == "__main__":
+    import inspect
+
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    x = jnp.arange(8.0)
+
+    def each_line(function, namespace):
+        """Run each line of `function`'s body on its own; return {line: exception or None}."""
+        outcomes = {}
+        for line in inspect.getsource(function).splitlines()[1:]:
+            statement = line.strip()
+            if not statement or statement.startswith("return"):
+                continue
+            try:
+                exec(statement.split("  #")[0], namespace)
+                outcomes[statement] = None
+            except Exception as error:  # noqa: BLE001
+                outcomes[statement] = error
+        return outcomes
+
+    namespace = dict(fns, x=x, net=Net())
+    for function in (fns["run"], fns["configurations"], fns["plots"], fns["rebuilt_lists"], fns["list_then_tuple"]):
+        for statement, outcome in each_line(function, namespace).items():
+            if "JAX611" in statement:  # line 38: the traced `activation` raises first (TypeError)
+                assert isinstance(outcome, TypeError), (statement, outcome)
+            elif "# error:" in statement:
+                assert isinstance(outcome, ValueError), (statement, outcome)  # "Non-hashable static arguments"
+            elif statement.startswith(("h = net.apply", "dummy =")):
+                continue  # line 39 (a dict, not claimed) raises as well; see the report
+            else:
+                assert outcome is None, (statement, outcome)
+    namespace.update(dummy=[0], out=x)
+    try:  # line 128, the `return` of `rebuilt_lists`
+        exec(inspect.getsource(fns["rebuilt_lists"]).splitlines()[-1].strip()[len("return "):].split("  #")[0], namespace)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("line 128 did not raise ValueError")
+    # line 38's two claims one at a time: the set alone, then the function alone
+    hidden_jit = fns["jax"].jit
+    for call, error in (
+        (lambda: hidden_jit(mlp, static_argnames=("layers", "activation"))(x, layers={4, 2}, activation=jnp.tanh), ValueError),
+        (lambda: hidden_jit(mlp, static_argnames="layers")(x, layers=(4, 2), activation=jnp.tanh), TypeError),
+    ):
+        try:
+            call()
+        except error:
+            pass
+        else:
+            raise AssertionError(f"{call} did not raise {error.__name__}")
+    try:
+        Runner().go(x)
+    except ValueError:
+        pass
+    else:
+        raise AssertionError("Runner.go did not raise ValueError")
+    # near misses
+    assert len(fns["hashable"](x)) == 3
+    assert fns["plain_call"](x).shape == (2,)
+    assert len(fns["unknown_static"](x, (2, 5), more=(3,))) == 2
+    print("ok")

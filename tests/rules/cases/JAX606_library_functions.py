@@ -43,8 +43,15 @@ def pad_tuple(x):
 
 
 if __name__ == "__main__":
-    print(train_step(variables, x)[0].shape)
-    print(train_step_tuple(variables, x)[0].shape)
-    print(evaluate_step(variables, x).shape)
-    print(pad_list(x).shape)
-    print(pad_tuple(x).shape)
+    for hazard in (lambda: train_step(variables, x), lambda: pad_list(x)):
+        try:
+            hazard()
+        except ValueError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise ValueError")
+    out, updates = train_step_tuple(variables, x)
+    assert out.shape == (8, 4) and "batch_stats" in updates
+    assert evaluate_step(variables, x).shape == (8, 4)
+    assert pad_tuple(x).shape == (10, 3)
+    print("ok")

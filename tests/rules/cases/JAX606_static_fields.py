@@ -119,3 +119,35 @@ def tagged_twice():
     first = total_values(Tagged(jnp.array([1, 2]), jnp.ones(3), "a"))
     second = total_values(Tagged(jnp.array([1, 2]), jnp.ones(3), "a"))  # `name` a string: fine
     return first, second
+
+
+if __name__ == "__main__":
+    import warnings
+
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    warnings.filterwarnings("ignore", message="A JAX array is being set as static")
+
+    def twice(function, make):
+        """Call a jitted function twice with equal arguments: the second call compares the static fields."""
+        return function(make()), function(make())
+
+    values_sum = eqx.filter_jit(lambda d: d.values.sum())
+    table_size = eqx.filter_jit(lambda t: t.size)
+    scalars_grid = eqx.filter_jit(lambda s: s.grid[1])
+    for hazard in (
+        lambda: twice(values_sum, lambda: Data(0)),  # line 25
+        lambda: twice(table_size, lambda: Table(3)),  # line 35
+        lambda: fns["build_models"](),  # line 74
+        lambda: fns["tagged_twice"](),  # line 105
+    ):
+        try:
+            hazard()
+        except ValueError:  # "static arguments should be comparable using __eq__" / "... metadata fields ..."
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise ValueError")
+    assert twice(scalars_grid, lambda: Scalars(0.1, 1)) == (0.25, 0.25)
+    state = lambda: State(jnp.int32(0), jnp.float32(1.0), "a", jnp.ones(2))  # noqa: E731
+    assert [int(step) for step in twice(fns["advance"], state)] == [1, 1]
+    assert fns["Holder"]([1, 2]).kept == (1, 2)
+    print("ok")

@@ -126,3 +126,31 @@ def run_heads(x):
         x = x + head_mean(x, n)  # error: JAX607
         x = maybe_scheduled(x, n)  # error: JAX607
     return x
+
+
+if __name__ == "__main__":
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+
+    def compiled_by(call, *jitted):
+        """How many new compilations each jitted function gets from `call`."""
+        before = [f._cache_size() for f in jitted]
+        call()
+        return [f._cache_size() - b for f, b in zip(jitted, before)]
+
+    x = jnp.ones(2)
+    # the marked calls compile once per loop value
+    assert compiled_by(lambda: fns["train"](x, 5), decayed) == [5]
+    assert compiled_by(lambda: fns["run"](x, 3), schedule, poly) == [103, 100]  # step by position, then by name
+    assert compiled_by(lambda: fns["prefixes"](jnp.ones((4, 3))), total) == [3]  # one per shape
+    assert compiled_by(lambda: fns["counted_by_while"](x), schedule) == [37]  # 0..39 by position, 0..2 known already
+    assert compiled_by(lambda: fns["run_heads"](x), head_mean, maybe_scheduled) == [100, 100]
+    # near misses
+    jax.clear_caches()
+    assert compiled_by(lambda: fns["short_literal_loop"](x), poly) == [3]
+    assert compiled_by(lambda: fns["traced_index"](x, 5), total) == [2]  # x's shape, then the scalar sum's: not per `i`
+    assert compiled_by(lambda: fns["fixed_windows"](jnp.ones((20, 3)), 4), total) == [2]  # two shapes, not per `i`
+    assert compiled_by(lambda: fns["loop_over_values"](x, [2, 2, 2]), poly) == [0]  # degree 2 compiled above
+    assert compiled_by(lambda: fns["inside_jit"](x), schedule) == [0]  # inlined
+    assert compiled_by(lambda: fns["few_while_steps"](x), schedule) == [3]
+    assert compiled_by(lambda: fns["converging"](x, 0.5), schedule) == [1]
+    print("ok")

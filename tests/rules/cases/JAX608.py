@@ -146,3 +146,43 @@ def doubling_counter(x):
         x = x * 0.999
         t = t * 2
     return x
+
+
+if __name__ == "__main__":
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+
+    def equations(jaxpr):
+        """The number of equations of a jaxpr, those of the jaxprs inside it included."""
+        total = 0
+        for eqn in jaxpr.eqns:
+            total += 1
+            for param in eqn.params.values():
+                for inner in param if isinstance(param, (tuple, list)) else (param,):
+                    inner = getattr(inner, "jaxpr", inner)
+                    if hasattr(inner, "eqns"):
+                        total += equations(inner)
+        return total
+
+    def traced_size(function, *args):
+        return equations(jax.make_jaxpr(function)(*args).jaxpr)
+
+    x = jnp.ones(3)
+    # the marked loops are unrolled into the program, one copy of the body per step
+    assert traced_size(fns["decay"], x) >= 2 * 1000
+    assert traced_size(fns["from_constant"], x) >= 500
+    assert traced_size(fns["nested"], x) >= 200
+    assert traced_size(fns["collected"], jnp.ones(128)) >= 2 * 128
+    assert traced_size(fns["counted_while"], x) >= 1000
+    assert traced_size(fns["counted_down"], x) >= 300
+    assert traced_size(fns["run"], x) >= 200
+    assert traced_size(fns["sweep"], x) >= 3 * 300 - 1  # run op by op: 899 operations
+    assert traced_size(fns["counted_by_assignment"], x) >= 1000
+    # the near misses stay small
+    for function, args in [
+        ("short", (x,)), ("rolled", (x,)), ("static_work_only", (x,)), ("layers", ([jnp.eye(3)] * 2, x)),
+        ("short_while", (x,)), ("data_dependent_exit", (x,)), ("doubling_counter", (x,)),
+    ]:
+        assert traced_size(fns[function], *args) < 40, function
+    assert jnp.allclose(fns["eager"](x), 0.999**1000, rtol=1e-3)
+    assert jnp.allclose(fns["rolled"](x), fns["decay"](x), rtol=1e-4)
+    print("ok")

@@ -191,3 +191,43 @@ class Trainer:
 update = jax.jit(Trainer.update)  # error: JAX610
 decay = jax.jit(Trainer.decay, static_argnums=0)  # a static object: hashed by identity
 bound_update = jax.jit(Trainer(0.1).update)  # bound: the object is not an argument
+
+
+if __name__ == "__main__":
+    fns = globals()  # the functions by name: what the calls pass stays out of the analysis above
+    x = jnp.ones(3)
+    mapped = fns["Replicated"]()
+    for hazard in (
+        lambda: A1().f(x),
+        lambda: Scaler(2.0).scale(x, n=2),
+        lambda: Child(2.0).shift(x),
+        lambda: Config(2.0).apply(x),
+        lambda: mapped.per_device(x[None]),
+        lambda: mapped.per_example(x),
+        lambda: mapped.slope(x),
+        lambda: mapped.block(x),
+        lambda: AbstractScaler(2.0).scale(x),
+        lambda: TypedScaler(2.0).scale(x),
+        lambda: MetaScaler(2.0).scale(x),
+        lambda: Trainer(0.1).draw(x),
+        lambda: fns["update"](Trainer(0.1), x, x),
+    ):
+        try:
+            hazard()
+        except TypeError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TypeError")
+    assert Scaler(2.0).scale_static(x).tolist() == [2.0] * 3
+    assert Scaler.helper(x).tolist() == [2.0] * 3
+    assert Registered(jnp.float32(3.0)).apply(x).tolist() == [3.0] * 3
+    assert Model(jnp.float32(3.0))(x).tolist() == [3.0] * 3
+    assert mapped.per_example_unmapped(x).tolist() == [2.0] * 3
+    assert mapped.slope_of_x(x).tolist() == [2.0] * 3
+    assert mapped.per_device_static(x[None]).tolist() == [[2.0] * 3]
+    assert mapped.block_static(x).tolist() == [2.0] * 3
+    assert StaticConfig().scale(x).tolist() == [2.0] * 3
+    assert Kernels.dot(jnp.ones((2, 3)), jnp.ones((2, 3))).tolist() == [3.0, 3.0]
+    assert jnp.allclose(fns["decay"](Trainer(0.1), x), 0.9)
+    assert jnp.allclose(fns["bound_update"](x, x), 0.9)
+    print("ok")

@@ -95,3 +95,18 @@ def smooth(x):
 def smooth_jvp(primals, tangents):
     (x,), (t,) = primals, tangents
     return smooth(x), t * (1 - jnp.tanh(x) ** 2)  # ok: a jvp rule returns (primal, tangent)
+
+
+if __name__ == "__main__":
+    for hazard in (lambda: jax.grad(clip_gradient)(3.0), lambda: scaled_grad(jnp.ones(2))):
+        try:
+            hazard()
+        except TypeError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TypeError")
+    assert float(jax.grad(lambda v: safe_clip(v) * 5.0)(3.0)) == 1.0
+    assert jax.grad(lambda v: pair(v, 2.0).sum())(jnp.ones(2)).tolist() == [2.0, 2.0]
+    assert float(jax.grad(lambda v: power(3, v))(2.0)) == 12.0
+    assert jnp.allclose(jax.grad(smooth)(0.0), 1.0)
+    print("ok")

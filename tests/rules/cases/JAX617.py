@@ -46,14 +46,22 @@ def flexible(*args):
 
 
 if __name__ == "__main__":
-    x = jnp.float32(0.0)
-    print(lax.fori_loop(0, 10, halve, x))  # error: JAX617
-    print(lax.scan(scan_step, x, jnp.ones(3)))  # error: JAX617
-    print(lax.while_loop(keep_going, advance, 0))  # error: JAX617
-    print(lax.cond(True, double, negate, x))  # error: JAX617
-    print(lax.fori_loop(0, 10, step, x))
-    print(lax.fori_loop(0, 10, scaled, x))
-    print(lax.fori_loop(0, 10, flexible, x))
-    print(lax.cond(True, double, negate, x, x))
-    print(lax.switch(1, [double, negate], x, x))
-    print(lax.cond(True, 1.0, halve, 2.0, advance))  # the old five-argument form
+    x = jnp.float32(0.0); from jax.lax import cond, fori_loop, scan, while_loop  # noqa: E702
+    a=lambda: fori_loop(0, 10, halve, x)  # error: JAX617
+    b=lambda: scan(scan_step, x, jnp.ones(3))  # error: JAX617
+    c=lambda: while_loop(keep_going, advance, 0)  # error: JAX617
+    d=lambda: cond(True, double, negate, x)  # error: JAX617
+    for hazard in (a, b, c, d):
+        try:
+            hazard()
+        except TypeError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TypeError")
+    assert float(lax.fori_loop(0, 10, step, x)) == float(lax.fori_loop(0, 10, lambda i, v: v * 0.5 + 1.0, x))
+    assert float(lax.fori_loop(0, 10, scaled, jnp.float32(1.0))) == 1024.0
+    assert float(lax.fori_loop(0, 10, flexible, x)) == 0.0
+    assert float(lax.cond(True, double, negate, jnp.float32(1.0), x)) == 2.0
+    assert float(lax.switch(1, [double, negate], jnp.float32(1.0), x)) == -1.0
+    assert float(lax.cond(True, 1.0, halve, 2.0, advance)) == 1.5  # the old five-argument form
+    print("ok")

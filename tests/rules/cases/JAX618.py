@@ -41,7 +41,13 @@ def adam_step(params, grads):
 
 
 if __name__ == "__main__":
-    print(adamw_step(params, grads))
-    print(chained_step(params, grads))
-    print(adamw_with_params(params, grads))
-    print(adam_step(params, grads))
+    for hazard in (lambda: adamw_step(params, grads), lambda: chained_step(params, grads)):
+        try:
+            hazard()
+        except ValueError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise ValueError")
+    assert jnp.allclose(adamw_with_params(params, grads)["w"], 1.0 - 1e-3 - 1e-5)
+    assert jnp.allclose(adam_step(params, grads)["w"], 1.0 - 1e-3)
+    print("ok")

@@ -32,8 +32,14 @@ def numbers():
 
 
 if __name__ == "__main__":
-    print(encode_directly())
-    print(mixed())
-    print(encode_ids())
-    print(keep_in_numpy())
-    print(numbers())
+    for hazard in (encode_directly, mixed):
+        try:
+            hazard()
+        except TypeError:
+            pass
+        else:
+            raise AssertionError(f"{hazard} did not raise TypeError")
+    assert encode_ids().tolist() == [0, 1, 0]
+    assert keep_in_numpy().tolist() == labels
+    assert numbers().tolist() == [1.0, 2.0]
+    print("ok")

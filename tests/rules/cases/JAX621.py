@@ -70,19 +70,24 @@ def no_parameters(x):
 x0 = jnp.ones((2, 5))
 
 if __name__ == "__main__":
-    print(bound(x0)[1].shape, no_parameters(x0).shape, bound_codes(x0).shape)
-    try:
-        codes(x0)
-    except AttributeError:
+    from flax.errors import CallCompactUnboundModuleError
+
+    assert bound(x0)[1].shape == (2, 8) and no_parameters(x0).shape == (2, 5) and bound_codes(x0).shape == (2, 2)
+    first, second = bound(x0)
+    assert jnp.allclose(first, second)
+    assert jnp.array_equal(no_parameters(x0), 2 * x0)
+    try:  codes(x0)  # noqa: E701
+    except AttributeError:  pass  # noqa: E701
+    else:  raise AssertionError("codes(x0) did not raise AttributeError")  # noqa: E701
+    try:  encode(x0)  # noqa: E701
+    except CallCompactUnboundModuleError:  pass  # noqa: E701
+    else:  raise AssertionError("encode(x0) did not raise CallCompactUnboundModuleError")  # noqa: E701
+    try:  dense_on_the_spot(x0)  # noqa: E701
+    except CallCompactUnboundModuleError:  pass  # noqa: E701
+    else:  raise AssertionError("dense_on_the_spot(x0) did not raise CallCompactUnboundModuleError")  # noqa: E701
+    try:  nn.LayerNorm()(x0)  # error: JAX621
+    except CallCompactUnboundModuleError:
         pass
     else:
-        raise AssertionError("expected AttributeError")
-    try:
-        encode(x0)
-    except Exception as error:
-        print(type(error).__name__)
-    try:
-        dense_on_the_spot(x0)
-    except Exception as error:
-        print(type(error).__name__)
-    print(nn.LayerNorm()(x0))  # error: JAX621
+        raise AssertionError("nn.LayerNorm()(x0) did not raise CallCompactUnboundModuleError")
+    print("ok")

@@ -36,3 +36,14 @@ def step(model, opt_state, x, y):
 
 model, opt_state = step(model, optim.init(eqx.filter(model, eqx.is_array)), jnp.ones((4, 2)), jnp.zeros((4, 1)))
 print("ok")
+
+
+if __name__ == "__main__":
+    assert opt_state is not None and model is not None
+    try:
+        globals()["optim"].init(eqx.nn.MLP(2, 1, 8, 2, key=jax.random.key(3)))
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("init of a whole equinox model did not raise TypeError")
+    print("ok")
