@@ -101,6 +101,7 @@ from jaxlint.semantic.values import (
     join_all,
     key_ids,
     keyed_parts,
+    keys_along,
     keys_of_the_keyed_field,
     known_container,
     known_elements,
@@ -1586,11 +1587,22 @@ class Interpreter:
         qualname = self.resolver.qualname(construction.func, found[1])
         return construction if qualname in measured.layers_needing_a_key_to_call() else None
 
-    def consume(self, call: ast.Call, argument: ast.expr, value: Value, partial: bool = False) -> None:
+    def consume(
+        self,
+        call: ast.Call,
+        argument: ast.expr,
+        value: Value,
+        partial: bool = False,
+        paths: frozenset[tuple[object, ...]] = frozenset(),
+    ) -> None:
         """``call`` consumes the key ``argument`` evaluates to (``partial``: a key it holds: in a
-        record whose fields are known and one field holds keys, the key of that field)."""
+        record whose fields are known and one field holds keys, the key of that field; in a
+        value whose parts are not known, the parts at ``paths``, `d["rng"]` alone)."""
         keys = key_ids(value)
-        if partial:
+        parts = [keys_along(value, path) for path in paths] if partial else []
+        if parts and all(part is not None for part in parts):
+            keys = frozenset().union(*parts)  # pyright: ignore[reportArgumentType]
+        elif partial:
             keys |= keys_of_the_keyed_field(value)
         if self.tracker is None or self.state is None or not keys:
             return
@@ -1620,11 +1632,13 @@ class Interpreter:
                 if isinstance(argument, ast.Starred):
                     break
                 if name in consumed:
-                    self.consume(node, argument, value, name in target.consumed_in_part)
+                    paths = target.consumed_paths.get(name, frozenset())
+                    self.consume(node, argument, value, name in target.consumed_in_part, paths)
             for keyword in node.keywords:
                 if keyword.arg in consumed and keyword.arg in keywords:
                     partial = keyword.arg in target.consumed_in_part
-                    self.consume(node, keyword.value, keywords[keyword.arg], partial)
+                    paths = target.consumed_paths.get(keyword.arg, frozenset())
+                    self.consume(node, keyword.value, keywords[keyword.arg], partial, paths)
             self.consume_defaults(target, offset, node, consumed)
         for key, _ in self.model.consumed_outside(target).items():
             self.tracker.consume(node, [key], _key_name(key), "", self.state)
@@ -1733,10 +1747,15 @@ class Interpreter:
             operand = body_operand(node, transform, position)
             if name in consumed and operand is not None:
                 for part in _display_items(operand):
-                    keys = all_key_ids(self.values.get(part, UNKNOWN))
+                    value = self.values.get(part, UNKNOWN)
+                    keys = all_key_ids(value)
                     if keys:
                         # an item of a display (`(key, total)`) is what the body unpacks
                         partial = name in body.consumed_in_part and part is operand
+                        paths = body.consumed_paths.get(name, frozenset()) if partial else frozenset()
+                        parts = [keys_along(value, path) for path in paths]
+                        if parts and all(part is not None for part in parts):
+                            keys = frozenset().union(*parts)  # pyright: ignore[reportArgumentType]
                         self.tracker.consume(
                             node, keys, _key_text(part), _root_name(part), self.state, partial
                         )
@@ -1799,6 +1818,11 @@ class Interpreter:
             self.keys_written_back & set(info.positional_names())
         )
         info.consumed_in_part = tracker.consumed_params - tracker.whole_params
+        info.consumed_paths = {
+            param: frozenset(paths)
+            for param, paths in tracker.param_paths.items()
+            if paths is not None and param in info.consumed_in_part and all(paths)
+        }
         info.consumption_guards = tracker.param_guards
         self.model.partial_calls |= tracker.partial_calls
         info.consumed_outside = {**outside, **folds}

@@ -32,7 +32,7 @@ from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 
 from jaxlint.engine.astutil import encloses
-from jaxlint.semantic.values import Value, join, key_ids, with_keys
+from jaxlint.semantic.values import Value, all_key_ids, join, key_ids, with_keys
 
 KeyId = Hashable
 
@@ -104,6 +104,13 @@ def derived(key: KeyId, index: object) -> KeyId:
     """The identity of ``key[index]`` (a key of an array of keys, an element of an unpacked
     carry): the same whenever the same element is read."""
     return ("item", key, index)
+
+
+def along(key: KeyId, path: tuple[object, ...]) -> KeyId:
+    """The identity of ``key[path[0]][path[1]]...``."""
+    for index in path:
+        key = derived(key, index)
+    return key
 
 
 def ancestors(key: KeyId) -> list[KeyId]:
@@ -213,6 +220,9 @@ class KeyTracker:
     events: dict[ast.Call, KeyEvent] = field(default_factory=dict)
     consumed_params: set[str] = field(default_factory=set)
     whole_params: set[str] = field(default_factory=set)  # consumed as the key itself
+    # parameter -> the item paths of it consumed (`d["rng"]`: ("rng",)); None: a part consumed
+    # by a path that is not a plain chain of items (through a join)
+    param_paths: dict[str, set[tuple[object, ...]] | None] = field(default_factory=dict)
     partial_calls: set[ast.Call] = field(default_factory=set)  # consume only a key an argument holds
     all_consumed: dict[KeyId, ast.Call] = field(default_factory=dict)  # every key consumed, on any path
     texts: dict[ast.Call, str] = field(default_factory=dict)  # how each consuming call writes its key
@@ -246,12 +256,34 @@ class KeyTracker:
             state.consumed.setdefault(key, call)
             behind = self.params_behind(key)
             self.consumed_params.update(behind)
+            self.note_paths(key, behind)
             for param in behind:
                 self.param_guards.setdefault(param, []).append(frozenset(self.guards))
             if not partial:
                 self.whole_params.update(self.params_behind(key, through_items=False))
             if self.loops and not made_inside(key, self.loops[-1].node):
                 self.loops[-1].candidates.append((call, text, root, key))
+
+    def note_paths(self, key: KeyId, behind: set[str]) -> None:
+        """Record the item path from a parameter to ``key`` (``d["rng"]`` of parameter ``d``)."""
+        path: list[object] = []
+        current = key
+        while (
+            current not in self.param_ids
+            and isinstance(current, tuple)
+            and len(current) == 3
+            and current[0] == "item"
+        ):
+            path.append(current[2])
+            current = current[1]
+        found = self.param_ids.get(current)
+        for param in behind:
+            paths = self.param_paths.get(param, set())
+            if param == found and paths is not None:
+                paths.add(tuple(reversed(path)))
+                self.param_paths[param] = paths
+            else:
+                self.param_paths[param] = None  # through a join: which part is not known
 
     def text_of(self, call: ast.Call, key: KeyId) -> str:
         """How ``call`` writes ``key`` (a call through a function may consume several keys)."""
@@ -287,7 +319,7 @@ class KeyTracker:
             for edge in frame.back_edges:
                 holder = root if root in edge.names else name  # an item the loop stored a key in
                 if holder in edge.names:
-                    held = key_ids(edge.names[holder])
+                    held = all_key_ids(edge.names[holder])  # (a dict's entry among them)
                     holds = key in held or any(a in held for a in lineage(key))
                 else:  # closed over (or global): the same key on every iteration
                     holds = bool(name) and name not in self.local_names

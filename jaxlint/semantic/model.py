@@ -911,7 +911,12 @@ class SemanticModel:
 
         info.running = True
         info.runs += 1
-        consumed = (set(info.consumed_params), set(info.consumed_in_part), set(info.consumed_outside))
+        consumed = (
+            set(info.consumed_params),
+            set(info.consumed_in_part),
+            set(info.consumed_outside),
+            dict(info.consumed_paths),
+        )
         try:
             interpreter = self._live[info.node] = Interpreter(self, info)
             try:
@@ -925,7 +930,7 @@ class SemanticModel:
             self._live.pop(info.node, None)
         info.analyzed = not info.stale  # a callee it read changed during the run: not final
         info.stale = False
-        now = (info.consumed_params, info.consumed_in_part, set(info.consumed_outside))
+        now = (info.consumed_params, info.consumed_in_part, set(info.consumed_outside), info.consumed_paths)
         if returns != info.returns or consumed != now:
             info.returns = returns
             for caller in info.callers:

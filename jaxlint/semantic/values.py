@@ -539,6 +539,24 @@ def subscript(value: Value, index: object) -> Value | None:
     return None
 
 
+def keys_along(value: Value, path: tuple[object, ...]) -> frozenset[object] | None:
+    """The keys at ``value[path[0]][path[1]]...`` (items, entries or fields): of the part where
+    it is known, else of the part of the keys standing for a whole whose parts are not known
+    (a traced argument); None where the path leads nowhere known."""
+    from jaxlint.semantic.keys import along
+
+    for position, index in enumerate(path):
+        if value._items is None and value._members is None:
+            return frozenset(along(key, path[position:]) for key in key_ids(value))
+        part = subscript(value, index)
+        if part is None and isinstance(index, str):
+            part = field_of(value, index)
+        if part is None:
+            return None
+        value = part
+    return all_key_ids(value)
+
+
 def known_elements(value: Value) -> tuple[Value, ...] | None:
     """Every element of a sequence of known length, in order (None when the length is unknown)."""
     return value._items

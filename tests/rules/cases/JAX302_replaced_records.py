@@ -55,7 +55,7 @@ def dict_other_key_back(i, d):
 
 @jax.jit
 def run_dicts(d):
-    return lax.fori_loop(0, 3, dict_split_back, d), lax.fori_loop(0, 3, dict_other_key_back, d)  # error: JAX301
+    return lax.fori_loop(0, 3, dict_split_back, d), lax.fori_loop(0, 3, dict_other_key_back, d)  # different keys of `d`
 
 
 @jax.jit
