@@ -1636,15 +1636,34 @@ class SemanticModel:
         start, end = function.lineno, function.end_lineno or function.lineno  # pyright: ignore[reportAttributeAccessIssue]
         stores = _stores_of(owner, name)
         before = name in owner.params or any(s.lineno < start for s in stores)  # pyright: ignore[reportAttributeAccessIssue]
-        after = [s.lineno for s in stores if s.lineno > end]  # pyright: ignore[reportAttributeAccessIssue]
-        if before and after:
-            return after[0]
+        after = [s for s in stores if s.lineno > end]  # pyright: ignore[reportAttributeAccessIssue]
+        ran = [s.lineno for s in after if self._may_run_before(owner, function, s)]  # pyright: ignore[reportAttributeAccessIssue]
+        if before and ran:
+            return ran[0]
         for scope in self.index.functions:
             if name in scope.nonlocals and scope.node is not function:
                 rebinds = _stores_of(scope, name)
                 if rebinds and scope.parent is not None and scope.parent.lookup(name) is owner:
                     return rebinds[0].lineno  # pyright: ignore[reportAttributeAccessIssue]
         return None
+
+    def _may_run_before(self, owner: Scope, function: ast.AST, store: ast.AST) -> bool:
+        """Whether ``owner`` may trace ``function`` before ``store`` rebinds what it closes over:
+        it names the function earlier (a call, or handing it on), or in a loop around the store.
+        A factory that rebinds and then returns the function has every trace see the last value."""
+        name = getattr(function, "name", None)
+        body = getattr(owner.node, "body", None)
+        if name is None or not isinstance(body, list):
+            return True  # a lambda: not followed
+        uses = [
+            n
+            for n in own_nodes(body)
+            if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+        ]
+        if any(use.lineno < store.lineno for use in uses):  # pyright: ignore[reportAttributeAccessIssue]
+            return True
+        loops = [n for n in own_nodes(body) if isinstance(n, LOOP_NODES) and encloses(n, store)]
+        return any(encloses(loop, use) for loop in loops for use in uses)
 
     # ----------------------------------------------------------------- discovery
 

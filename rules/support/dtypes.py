@@ -40,7 +40,8 @@ FLOAT_RESULTS = frozenset(
     for name in ("exp", "log", "sqrt", "mean", "sin", "cos", "tanh", "log1p", "expm1", "linspace")
 )
 DEPTH = 4  # names followed to their single binding
-MENTIONS_X64 = re.compile(r"x64", re.IGNORECASE)
+# `jax_enable_x64`, `JAX_ENABLE_X64`, `enable_x64()`: not the `x64` of `complex64`
+MENTIONS_X64 = re.compile(r"(?<![a-z0-9])x64", re.IGNORECASE)
 INT32_RANGE = range(-(2**31), 2**31)
 
 
