@@ -104,7 +104,7 @@ class StaleGlobalInTracedFunction(Rule):
             if name in reported or owner is None or name in function.scope.globals:
                 continue
             where = self.changed_at(name, owner, function, ctx)
-            if where is None:
+            if where is None or _stored_into(ctx, read):
                 continue
             reported.add(name)
             kind = "global" if owner.kind == "module" else "closed-over variable"
@@ -252,6 +252,16 @@ class StaleGlobalInTracedFunction(Rule):
         if not function.transformed_by & CACHING_KINDS:
             return None  # a lax body or helper is traced afresh each time its caller runs
         return ctx.model.closure_rebinding(owner, name, function.node)
+
+
+def _stored_into(ctx: Context, name: ast.Name) -> bool:
+    """``history[-1] = 1.0``: the name is written through, not read (JAX104's)."""
+    holder = ctx.model.parent_map.get(name)
+    return (
+        isinstance(holder, (ast.Subscript, ast.Attribute))
+        and holder.value is name
+        and isinstance(holder.ctx, (ast.Store, ast.Del))
+    )
 
 
 def _attribute_of(ctx: Context, name: ast.Name) -> str | None:
