@@ -1,5 +1,6 @@
 # A key reshaped, squeezed, copied or given a new axis is the same key: drawing from both draws
-# the same bits (JAX's key-reuse checker follows it too). Views of distinct keys stay distinct.
+# the same bits (under jit JAX's key-reuse checker says so too; eagerly it sees only some of these
+# views). Views of distinct keys stay distinct.
 import jax
 import jax.numpy as jnp
 
