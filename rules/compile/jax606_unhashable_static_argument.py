@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import sys
 
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
@@ -29,6 +30,9 @@ NUMPY_ARRAYS = frozenset(
     for name in ["array", "asarray", "zeros", "ones", "empty", "full", "arange", "linspace", "eye"]
 )
 CONTAINER_BUILTINS = {"builtins.list": "a list", "builtins.dict": "a dict", "builtins.set": "a set"}
+# slices are hashable from Python 3.12 on: claimed where the Python running jaxlint predates it
+if sys.version_info < (3, 12):
+    CONTAINER_BUILTINS["builtins.slice"] = "a slice (unhashable before Python 3.12)"
 
 
 class UnhashableStaticArgument(Rule):

@@ -9,6 +9,7 @@ fix and message text. After changing a message on purpose, rewrite the snapshots
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,17 @@ def test_split_advice_never_names_the_key_twice() -> None:
     (finding,) = lint_source(source, "case.py", RULES)
     assert finding.code == "JAX301"
     assert "`subkey, subkey_2 = jax.random.split(subkey)`" in finding.message
+
+
+def test_a_slice_as_static_argument_is_unhashable_before_python_312() -> None:
+    """`slice` objects became hashable in Python 3.12 (measured with JAX 0.10.2 on 3.11:
+    `ValueError: Non-hashable static arguments`); the claim follows the Python linting."""
+    source = (
+        "from functools import partial\n\nimport jax\n\n\n"
+        '@partial(jax.jit, static_argnames=("window",))\ndef window_mean(x, window):\n'
+        "    return x[window].mean()\n\n\n"
+        "a = window_mean(jax.numpy.ones(10), window=slice(2, 6))\n"
+        "b = window_mean(jax.numpy.ones(10), window=(2, 6))\n"
+    )
+    found = actual_findings(source, "case.py")
+    assert found == ({(11, "JAX606")} if sys.version_info < (3, 12) else set())
