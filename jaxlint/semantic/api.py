@@ -8,6 +8,8 @@ transformations are catalogued in :mod:`jaxlint.semantic.transforms`.
 
 from __future__ import annotations
 
+import ast
+
 JAX_ARRAY_NAMESPACES = (
     "jax.numpy.",
     "jax.lax.",
@@ -267,6 +269,21 @@ BOOL_PRESERVING_METHODS = frozenset(
 AT_UPDATE_METHODS = frozenset(
     {"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"}
 )
+
+
+def updated_by_at(expr: ast.AST) -> ast.expr | None:
+    """The array ``expr`` updates through ``.at[...]`` (``x`` in ``x.at[i].set(v)``: the result
+    is an updated copy, a JAX array); None if ``expr`` is no such update."""
+    if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Attribute):
+        return None
+    indexer = expr.func.value
+    if expr.func.attr not in AT_UPDATE_METHODS or not isinstance(indexer, ast.Subscript):
+        return None
+    if not isinstance(indexer.value, ast.Attribute) or indexer.value.attr != "at":
+        return None
+    return indexer.value.value
+
+
 # Methods that wait for an array's value on the device (or copy it to the host).
 SYNCING_METHODS = frozenset(
     {"block_until_ready", "item", "tolist", "tobytes", "copy_to_host_async", "__array__"}

@@ -3088,16 +3088,9 @@ class SemanticModel:
         ``jax.random``/``jax.lax``/``jax.nn`` function that makes an array."""
         if not isinstance(value, ast.Call):
             return False
-        func = value.func
-        if (
-            isinstance(func, ast.Attribute)
-            and func.attr in api.AT_UPDATE_METHODS
-            and isinstance(func.value, ast.Subscript)
-            and isinstance(func.value.value, ast.Attribute)
-            and func.value.value.attr == "at"
-        ):
+        if api.updated_by_at(value) is not None:
             return True  # only a JAX array has an `.at` whose updates are called
-        qualname = self.resolver.qualname(func, scope) or ""
+        qualname = self.resolver.qualname(value.func, scope) or ""
         return (
             qualname.startswith(("jax.numpy.", "jax.random.", "jax.lax.", "jax.nn."))
             and qualname.rpartition(".")[2] not in NOT_ARRAY_RESULTS

@@ -12,7 +12,7 @@ from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.values import is_jax_array, is_static
 
-from ..support.classes import self_static_at
+from ..support.classes import dataclass_options, self_static_at
 from ..support.explain import snippet
 from ..support.jitted import declares_static, jitted_callee, jitted_callee_in, opaque_static_arguments
 from .treedefs import aux_data_arrays, static_field_arrays
@@ -245,27 +245,20 @@ def _bindings(owner: Scope, name: str) -> list[ast.expr | None]:
 def _unhashable_dataclass(ctx: Context, cls: ast.ClassDef) -> bool:
     """``@dataclasses.dataclass`` with ``eq`` and neither ``frozen`` nor ``unsafe_hash`` (nor a
     ``__hash__`` of its own): the decorator sets ``__hash__`` to None."""
-    scope = ctx.model.index.parents.get(cls, ctx.model.index.module)
-    for decorator in cls.decorator_list:
-        call = decorator if isinstance(decorator, ast.Call) else None
-        if ctx.model.qualname(call.func if call else decorator, scope) != "dataclasses.dataclass":
-            continue
-        options = {k.arg: k.value for k in call.keywords} if call else {}
-        if any(not isinstance(v, ast.Constant) for v in options.values()):
-            return False
-        flags = {
-            name: bool(value.value) for name, value in options.items() if isinstance(value, ast.Constant)
-        }  # pyright: ignore[reportArgumentType]
-        own_hash = any(
-            isinstance(s, (ast.FunctionDef, ast.Assign)) and "__hash__" in _names_defined(s) for s in cls.body
-        )
-        return (
-            flags.get("eq", True)
-            and not flags.get("frozen")
-            and not flags.get("unsafe_hash")
-            and not own_hash
-        )
-    return False
+    flags = dataclass_options(ctx, cls)
+    return (
+        flags is not None
+        and flags.get("eq", True)
+        and not flags.get("frozen")
+        and not flags.get("unsafe_hash")
+        and not _own_hash(cls)
+    )
+
+
+def _own_hash(cls: ast.ClassDef) -> bool:
+    return any(
+        isinstance(s, (ast.FunctionDef, ast.Assign)) and "__hash__" in _names_defined(s) for s in cls.body
+    )
 
 
 ARRAY_ANNOTATIONS = frozenset({"jax.Array", "jax.numpy.ndarray", "numpy.ndarray", "jaxtyping.Array"})
@@ -275,24 +268,10 @@ def _hashed_array_field(ctx: Context, cls: ast.ClassDef) -> str | None:
     """A field annotated as an array in a ``@dataclass(frozen=True)`` (or ``unsafe_hash``) with
     the ``__hash__`` it generates: that hash hashes each field, and an array has no hash."""
     scope = ctx.model.index.parents.get(cls, ctx.model.index.module)
-    decorator = next(
-        (
-            d
-            for d in cls.decorator_list
-            if isinstance(d, ast.Call) and ctx.model.qualname(d.func, scope) == "dataclasses.dataclass"
-        ),
-        None,
-    )
-    if decorator is None:
+    flags = dataclass_options(ctx, cls)
+    if flags is None or not flags.get("eq", True) or not (flags.get("frozen") or flags.get("unsafe_hash")):
         return None
-    flags = {k.arg: k.value.value for k in decorator.keywords if isinstance(k.value, ast.Constant)}
-    if len(flags) != len(decorator.keywords) or not flags.get("eq", True):
-        return None
-    if not (flags.get("frozen") or flags.get("unsafe_hash")):
-        return None
-    if any(
-        isinstance(s, (ast.FunctionDef, ast.Assign)) and "__hash__" in _names_defined(s) for s in cls.body
-    ):
+    if _own_hash(cls):
         return None
     for statement in cls.body:
         if not (isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)):

@@ -8,10 +8,9 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.functions import FunctionInfo
-from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.values import instance_classes
 
-from ..support.classes import self_static_at
+from ..support.classes import dataclass_options, self_static_at
 from ..support.jitted import declares_static, jitted_callee
 
 
@@ -194,17 +193,8 @@ def _uncompared_fields(ctx: Context, cls: ast.ClassDef) -> dict[str, str]:
     """The fields of a hashable ``@dataclass`` (frozen or ``unsafe_hash``, ``eq`` left on)
     declared ``field(compare=False)``."""
     scope = ctx.model.index.parents.get(cls, ctx.model.index.module)
-    decorators = [
-        d for d in cls.decorator_list if _names(ctx, d.func if isinstance(d, ast.Call) else d, scope)
-    ]
-    if len(decorators) != 1:
-        return {}
-    decorator = decorators[0]
-    keywords = decorator.keywords if isinstance(decorator, ast.Call) else []
-    flags = {k.arg: k.value.value for k in keywords if isinstance(k.value, ast.Constant)}
-    if len(flags) != len(keywords) or not flags.get("eq", True):
-        return {}
-    if not (flags.get("frozen") or flags.get("unsafe_hash")):
+    flags = dataclass_options(ctx, cls)
+    if flags is None or not flags.get("eq", True) or not (flags.get("frozen") or flags.get("unsafe_hash")):
         return {}
     found: dict[str, str] = {}
     for statement in cls.body:
@@ -219,10 +209,6 @@ def _uncompared_fields(ctx: Context, cls: ast.ClassDef) -> dict[str, str]:
                 f"field `{statement.target.id}` is declared `compare=False` (line {statement.lineno})"
             )
     return found
-
-
-def _names(ctx: Context, expr: ast.expr, scope: Scope) -> bool:
-    return ctx.model.qualname(expr, scope) == "dataclasses.dataclass"
 
 
 def _attribute_reads(ctx: Context, function: FunctionInfo, parameter: str) -> list[ast.Attribute]:

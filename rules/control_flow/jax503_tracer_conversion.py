@@ -581,9 +581,7 @@ HASHING_METHODS = {
 def _repeated_sequence(ctx: Context, expr: ast.expr) -> str | None:
     """``a list``, ``a tuple`` or ``a string`` when ``expr`` is one written out, or a name
     bound once to one."""
-    if isinstance(expr, ast.Name):
-        found = ctx.scope.bound_value(expr.id)
-        expr = found[0] if found is not None else expr
+    expr, _ = ctx.scope.followed(expr, limit=1)
     if isinstance(expr, ast.List):
         return "a list"
     if isinstance(expr, ast.Tuple):
@@ -595,9 +593,7 @@ def _repeated_sequence(ctx: Context, expr: ast.expr) -> str | None:
 
 def _set_of_numbers(ctx: Context, expr: ast.expr) -> bool:
     """A set display of number literals, written here or bound once to a name."""
-    if isinstance(expr, ast.Name):
-        found = ctx.scope.bound_value(expr.id)
-        expr = found[0] if found is not None else expr
+    expr, _ = ctx.scope.followed(expr, limit=1)
     return isinstance(expr, ast.Set) and bool(expr.elts) and all(_literal_layout_number(e) for e in expr.elts)
 
 
@@ -638,14 +634,7 @@ def hashed_collection(ctx: Context, expr: ast.expr) -> str | None:
     ``.keys()``): it finds a key by hashing it."""
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "keys":
         return "a dict" if not expr.args and hashed_collection(ctx, expr.func.value) == "a dict" else None
-    if isinstance(expr, ast.Name):
-        found = ctx.scope.bound_value(expr.id)
-        if found is None:
-            return None
-        expr = found[0]
-        scope = found[1]
-    else:
-        scope = ctx.scope
+    expr, scope = ctx.scope.followed(expr, limit=1)
     if isinstance(expr, (ast.Set, ast.SetComp)):
         return "a set"
     if isinstance(expr, (ast.Dict, ast.DictComp)):
@@ -661,11 +650,7 @@ def static_sequence(ctx: Context, expr: ast.expr) -> bool:
     value = ctx.value(expr)
     if not is_static(value) or not is_container(value) or is_mapping(value):
         return False
-    if isinstance(expr, ast.Name):
-        found = ctx.scope.bound_value(expr.id)
-        if found is None:
-            return False
-        expr = found[0]
+    expr, _ = ctx.scope.followed(expr, limit=1)
     return isinstance(expr, (ast.List, ast.Tuple))
 
 

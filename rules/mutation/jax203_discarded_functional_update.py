@@ -95,10 +95,10 @@ class DiscardedFunctionalUpdate(Rule):
         value = node.value
         if isinstance(value, COMPREHENSIONS):  # `[x.at[i].set(0) for i in idx]`, thrown away
             call = value.elt
-            if _at_update(call) is not None:
+            if api.updated_by_at(call) is not None:
                 self.report_comprehension(node, call, ctx)  # pyright: ignore[reportArgumentType]
             return
-        array = _at_update(value)
+        array = api.updated_by_at(value)
         if array is None:
             return
         method = value.func.attr  # pyright: ignore[reportAttributeAccessIssue]
@@ -149,22 +149,9 @@ def _updated_name(node: ast.AST) -> str | None:
         or not isinstance(node.targets[0], ast.Name)
     ):
         return None
-    call = node.value
-    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
-        return None
-    indexer = call.func.value
-    if call.func.attr not in api.AT_UPDATE_METHODS or not isinstance(indexer, ast.Subscript):
-        return None
-    at = indexer.value
+    updated = api.updated_by_at(node.value)
     name = node.targets[0].id
-    if (
-        isinstance(at, ast.Attribute)
-        and at.attr == "at"
-        and isinstance(at.value, ast.Name)
-        and at.value.id == name
-    ):
-        return name
-    return None
+    return name if isinstance(updated, ast.Name) and updated.id == name else None
 
 
 def _first_update(function: ast.AST, name: str) -> ast.AST | None:
@@ -290,16 +277,3 @@ def _is_record(ctx: Context, owner: ast.expr) -> bool:
 
 
 COMPREHENSIONS = (ast.ListComp, ast.GeneratorExp)
-
-
-def _at_update(expr: ast.expr) -> ast.expr | None:
-    """The array ``expr`` updates through ``.at[...]`` (``x`` in ``x.at[i].set(v)``); None if
-    ``expr`` is no such update."""
-    if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Attribute):
-        return None
-    indexer = expr.func.value
-    if expr.func.attr not in api.AT_UPDATE_METHODS or not isinstance(indexer, ast.Subscript):
-        return None
-    if not isinstance(indexer.value, ast.Attribute) or indexer.value.attr != "at":
-        return None
-    return indexer.value.value

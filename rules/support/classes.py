@@ -238,3 +238,19 @@ def _defines(statement: ast.stmt) -> set[str]:
     if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
         return {statement.target.id}
     return set()
+
+
+def dataclass_options(ctx: Context, cls: ast.ClassDef) -> dict[str, bool] | None:
+    """The options of the first ``@dataclasses.dataclass`` decorating ``cls`` (``{}`` for a bare
+    one, ``{"frozen": True}`` for ``@dataclass(frozen=True)``); None where none decorates it or
+    an option is not a constant."""
+    scope = ctx.model.index.parents.get(cls, ctx.model.index.module)
+    for decorator in cls.decorator_list:
+        call = decorator if isinstance(decorator, ast.Call) else None
+        if ctx.model.qualname(call.func if call else decorator, scope) != "dataclasses.dataclass":
+            continue
+        keywords = call.keywords if call else []
+        if any(not isinstance(k.value, ast.Constant) or k.arg is None for k in keywords):
+            return None
+        return {k.arg: bool(k.value.value) for k in keywords}  # pyright: ignore[reportAttributeAccessIssue, reportReturnType]
+    return None
