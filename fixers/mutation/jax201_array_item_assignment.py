@@ -8,7 +8,7 @@ import libcst as cst
 from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import CannotFix, Fixer
-from jaxlint.fixing.rewrites import assign_update
+from jaxlint.fixing.rewrites import assign_update, where_update
 
 from ...rules.mutation.jax201_array_item_assignment import FunctionalDelete, FunctionalSet
 
@@ -38,7 +38,7 @@ class ItemAssignmentToAtSet(Fixer[FunctionalSet | FunctionalDelete]):
         edits = []
         if request.use_where:
             jnp, edits = doc.reference("jax.numpy", site.scope)
-            updated = f"{jnp}.where({index}, {value}, {base})"
+            updated = where_update(jnp, index, value, base, request.cast_fill)
         else:
             updated = f"{base}.at[{index}].set({value})"
         code, imports = assign_update(doc, site.scope, base, updated, request.record, request.leaf)

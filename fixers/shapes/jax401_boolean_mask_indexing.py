@@ -8,6 +8,7 @@ import ast
 from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import Fixer
+from jaxlint.fixing.rewrites import where_update
 
 from ...rules.shapes.jax401_boolean_mask_indexing import (
     FillMasked,
@@ -40,9 +41,9 @@ class MaskToWhere(Fixer[MaskFix]):
                 text = f"{doc.segment(node.value)}, where={mask}"
                 edits = [doc.edit(doc.start(node), doc.end(node), text)]
                 return doc.fix(Applicability.SAFE, "Reduce with `where=` instead of a mask index", edits)
-            case WhereSet(call, base, value, safe):
+            case WhereSet(call, base, value, cast, safe):
                 jnp, imports = doc.reference("jax.numpy", site.scope)
-                text = f"{jnp}.where({mask}, {doc.segment(value)}, {doc.segment(base)})"
+                text = where_update(jnp, mask, doc.segment(value), doc.segment(base), cast)
                 edits = [doc.edit(doc.start(call), doc.end(call), text), *imports]
                 applicability = Applicability.SAFE if safe else Applicability.UNSAFE
                 return doc.fix(applicability, "Rewrite with `jnp.where`", edits)

@@ -345,6 +345,28 @@ def jax_numpy_namesake(request: JaxNumpyFunction, site: Site, doc: Document) -> 
     return doc.fix(applicability, f"Use `jnp.{request.name}`", edits)
 
 
+def where_update(jnp: str, mask: str, value: str, base: str, cast: bool) -> str:
+    """``jnp.where(mask, value, base)``, what ``base.at[mask].set(value)`` gives for one scalar
+    ``value``; ``cast``: the value is put in ``base``'s dtype first, as ``.at[].set`` does
+    (``jnp.zeros_like(base)`` for ``0.0``, ``jnp.full_like(base, v)``), where its own type would
+    promote ``base`` (``0.5`` makes an integer array float)."""
+    if cast:
+        value = _fill_like(jnp, base, value)
+    return f"{jnp}.where({mask}, {value}, {base})"
+
+
+def _fill_like(jnp: str, base: str, value: str) -> str:
+    try:
+        number = float(value)
+    except ValueError:
+        number = None
+    if number == 0.0 and not value.startswith("-"):
+        return f"{jnp}.zeros_like({base})"
+    if number == 1.0:
+        return f"{jnp}.ones_like({base})"
+    return f"{jnp}.full_like({base}, {value})"
+
+
 def assign_update(
     doc: Document,
     scope: Scope,

@@ -201,6 +201,10 @@ CUSTOM_DERIVATIVES = frozenset({"jax.custom_jvp", "jax.custom_vjp"})
 DERIVATIVE_RULE_SETTERS = frozenset({"defvjp", "defjvp"})
 
 
+def _is_object(base: ast.expr) -> bool:
+    return isinstance(base, ast.Name) and base.id == "object"
+
+
 def _rewrapped(scope: Scope, name: str) -> bool:
     """Whether ``scope`` rebinds ``name`` to a call on itself (``step = jax.jit(step)``)."""
     value = scope.assigned.get(name)
@@ -2043,6 +2047,8 @@ class SemanticModel:
             return True
         if info.is_method and node.name == "__call__" and isinstance(owner.node, ast.ClassDef):
             return not fresh and self._instances_called_traced(owner.node, level)
+        if info.is_method and node.name == "__init__" and isinstance(owner.node, ast.ClassDef):
+            return not fresh and self._constructed_only_traced(owner, level)
         if info.is_method:  # read as `obj.method` or `self.method`: not other dunders, their calls unseen
             uses = self._site_index[3].get(node.name, [])
             return (
@@ -2065,6 +2071,28 @@ class SemanticModel:
     def _transparent(self, decorator: ast.expr, scope: Scope) -> bool:
         layer = self._decorator_layer(decorator, scope)
         return layer is not None and layer.transform.kind == "wrapper"
+
+    def _constructed_only_traced(self, class_scope: Scope, level: int) -> bool:
+        """Whether every read of a class's name constructs it (``Normalizer(x)``) in code that
+        runs only traced, so its ``__init__`` does too (a subclass, an ``isinstance`` test or a
+        classmethod call read it otherwise, and run ``__init__`` out of sight: not so). A plain
+        class only: a decorated one may be a pytree, whose unflattening calls ``__init__`` on the
+        concrete outputs of a jitted call, and a base's ``__init__`` is also a subclass's."""
+        owner = class_scope.parent
+        cls = class_scope.node
+        if owner is None or not isinstance(cls, ast.ClassDef) or owner.bound.get(cls.name) != 1:
+            return False
+        if cls.decorator_list or cls.keywords or not all(_is_object(base) for base in cls.bases):
+            return False
+        uses = [use for use in self._loads.get(cls.name, []) if self._resolves_to(use, owner)]
+        return bool(uses) and all(
+            self._is_callee(use) and self._use_only_traced(use, self.scope_of_load(use), False, level)
+            for use in uses
+        )
+
+    def _is_callee(self, use: ast.expr) -> bool:
+        holder = self.parent_map.get(use)
+        return isinstance(holder, ast.Call) and holder.func is use
 
     def _instances_called_traced(self, cls: ast.ClassDef, level: int) -> bool:
         """Whether every read of the name of ``cls`` constructs an instance bound once to a name

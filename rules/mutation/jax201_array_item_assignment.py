@@ -36,12 +36,14 @@ from ..support.explain import index_snippet, snippet
 @dataclass(frozen=True)
 class FunctionalSet(FixRequest):
     """``x[i] = v`` -> ``x = x.at[i].set(v)``, or ``x = jnp.where(mask, v, x)`` when ``use_where``
-    (the index is a mask of ``x``'s shape). ``safe``: no other name holds the array."""
+    (the index is a mask of ``x``'s shape; ``cast_fill``: ``v`` put in ``x``'s dtype first, see
+    :func:`jaxlint.fixing.rewrites.where_update`). ``safe``: no other name holds the array."""
 
     use_where: bool
     safe: bool
     record: RecordField | None = None  # the array is a field of a NamedTuple or dataclass
     leaf: LocalLeaf | ClosedOver | None = None  # a leaf it cannot assign into: a new local name
+    cast_fill: bool = False
 
 
 @dataclass(frozen=True)
@@ -87,9 +89,10 @@ class ArrayItemAssignment(Rule):
     ## Fix safety
     The fix rewrites the statement to `x = x.at[i].set(v)`, or to `x = jnp.where(mask, v, x)` when
     the index is a boolean mask computed elementwise from `x` (so it has `x`'s shape) and `v` is
-    one scalar (an array fills the masked places in order, `jnp.where` elementwise: no fix);
-    `jnp.where` is safe only for an int or bool literal `v`, since a float makes an integer `x`
-    float where NumPy casts it. Safe when `x` is a tracer or an array the function created,
+    one scalar (an array fills the masked places in order, `jnp.where` elementwise: no fix); a
+    `v` but a bool literal is put in `x`'s dtype first (`jnp.zeros_like(x)`, `jnp.full_like(x,
+    v)`), as the assignment casts it: `jnp.where` alone would make an integer `x` float for
+    `0.5`, a boolean one int32 for `1`. Safe when `x` is a tracer or an array the function created,
     held by no other name. Unsafe when `x` is a parameter of eager code (the caller may pass a
     NumPy array it expects to see mutated, which has no `.at`) or another name aliases it (the
     alias keeps the old value). Chained assignments (`a = x[i] = v`) get no fix. An array that is
@@ -232,21 +235,21 @@ class ArrayItemAssignment(Rule):
             return None  # an array fills the masked places in order, `jnp.where` elementwise
         if not assignable(target.value):
             return None  # `(a or b)[i] = v`: nothing to assign the updated array to
+        cast = mask and not keeps_dtype(node.value)
         if held_by_record_or_pytree(ctx, target.value):
-            safe = leaf_rewrite_is_safe(ctx, target.value) and (not mask or keeps_dtype(node.value))
-            if dict_entry(ctx, target.value):
-                return FunctionalSet(use_where=mask, safe=safe)  # `params["b"] = params["b"].at[0].set(v)`
+            safe = leaf_rewrite_is_safe(ctx, target.value)
+            if dict_entry(ctx, target.value):  # `params["b"] = params["b"].at[0].set(v)`
+                return FunctionalSet(use_where=mask, safe=safe, cast_fill=cast)
             record = record_field(ctx, target.value)  # `state.x = ...` fails: a new record instead
             if record is not None:
-                return FunctionalSet(use_where=mask, safe=safe, record=record)
+                return FunctionalSet(use_where=mask, safe=safe, record=record, cast_fill=cast)
             leaf = local_leaf(ctx, node, target.value)
-            return FunctionalSet(use_where=mask, safe=safe, leaf=leaf) if leaf else None
+            return FunctionalSet(use_where=mask, safe=safe, leaf=leaf, cast_fill=cast) if leaf else None
         if isinstance(target.value, ast.Name) and not is_local_name(ctx, target.value.id):
             # `x = ...` would make a global or closed-over `x` local
             leaf = closed_over(ctx, target.value) or local_leaf(ctx, node, target.value)
-            return FunctionalSet(use_where=mask, safe=False, leaf=leaf) if leaf else None
-        safe = rewrite_is_safe(ctx, target.value) and (not mask or keeps_dtype(node.value))
-        return FunctionalSet(use_where=mask, safe=safe)
+            return FunctionalSet(use_where=mask, safe=False, leaf=leaf, cast_fill=cast) if leaf else None
+        return FunctionalSet(use_where=mask, safe=rewrite_is_safe(ctx, target.value), cast_fill=cast)
 
 
 def _known_array(ctx: Context, expr: ast.expr) -> str | None:

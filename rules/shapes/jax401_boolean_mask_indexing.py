@@ -10,7 +10,7 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic.values import is_traced_mask
 
-from ..support.arrays import keeps_dtype, same_shape_mask, scalar_fill
+from ..support.arrays import assignable, keeps_dtype, same_shape_mask, scalar_fill
 from ..support.explain import index_snippet, operand_snippet, snippet, why_traced
 from .reductions import IDENTITIES, only_reduction
 
@@ -31,11 +31,13 @@ class FunctionWhere(FixRequest):
 @dataclass(frozen=True)
 class WhereSet(FixRequest):
     """``base.at[mask].set(value)`` (the whole ``call``) -> ``jnp.where(mask, value, base)``;
-    ``safe``: the value cannot change ``base``'s dtype."""
+    ``cast``: the value is put in ``base``'s dtype first (``jnp.full_like(base, value)``), as
+    ``.at[].set`` does; ``safe``: the result keeps ``base``'s dtype either way."""
 
     call: ast.Call
     base: ast.expr
     value: ast.expr
+    cast: bool = False
     safe: bool = True
 
 
@@ -86,9 +88,11 @@ class BooleanMaskIndexing(Rule):
     ## Fix safety
     `x[mask].sum()` (and `mean`, `prod`, `any`, `all`, as methods or `jnp` functions) becomes the
     same reduction with `where=mask`; `x.at[mask].set(v)` becomes `jnp.where(mask, v, x)` when
-    the mask is computed elementwise from `x` and `v` is one scalar (safe for an int or bool
-    literal; unsafe otherwise, since `jnp.where` promotes an integer `x` set to `10.5` to float
-    where `.at[].set` casts the value to `x`'s dtype); `y = x[mask]` whose every use is `y.sum()`
+    the mask is computed elementwise from `x` and `v` is one scalar, with `v` put in `x`'s dtype
+    first as `.at[].set` does (`jnp.zeros_like(x)`, `jnp.full_like(x, 10.5)`; a bool literal as
+    it is): the same values and dtype (`jnp.where` alone would make an integer `x` float for
+    `10.5`, a boolean one int32 for `1`); where `x` is not a name or field path (it would be
+    computed twice) `v` stays as written, unsafe. `y = x[mask]` whose every use is `y.sum()`
     (or `y.prod()`) becomes `y = jnp.where(mask, x, 0)` (or `1`). The others give the same values
     and are safe. `max`/`min` (no identity that suits every dtype) and other uses of `x[mask]` get no
     fix: they need a size, `jnp.nonzero(mask, size=n)`.
@@ -147,7 +151,9 @@ def _plan(ctx: Context, node: ast.Subscript, mask: ast.expr, is_at: bool) -> Mas
             and same_shape_mask(ctx, mask, base, items=True)  # an expression: no item is assigned
             and scalar_fill(ctx, call.args[0])
         ):
-            return WhereSet(call, base, call.args[0], keeps_dtype(call.args[0]))
+            kept = keeps_dtype(call.args[0])
+            cast = not kept and assignable(base)  # `base` is written twice: a name, not a call
+            return WhereSet(call, base, call.args[0], cast, safe=kept or cast)
         return None
     if len(parents) == 2 and isinstance(parents[0], ast.Attribute) and parents[0].attr in REDUCTIONS:
         call = parents[1]

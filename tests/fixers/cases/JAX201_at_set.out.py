@@ -19,7 +19,7 @@ def fresh(n):
 
 def relu(x):
     x = jnp.asarray(x)
-    x = jnp.where(x < 0, 0, x)  # an int literal keeps the dtype: safe
+    x = jnp.where(x < 0, jnp.zeros_like(x), x)  # an int literal keeps the dtype: safe
     return x
 
 

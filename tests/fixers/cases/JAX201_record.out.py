@@ -31,7 +31,7 @@ def make(seed):
 
 @jax.jit
 def batch_step(batch: Batch):
-    batch = dataclasses.replace(batch, value=jnp.where(batch.value < 0, 0.0, batch.value))
+    batch = dataclasses.replace(batch, value=jnp.where(batch.value < 0, jnp.zeros_like(batch.value), batch.value))
     batch = dataclasses.replace(batch, other=batch.other.at[0].add(1.0))
     return batch.value + batch.other
 

@@ -19,5 +19,5 @@ def by_outer_mask(x, mask):
 
 @jax.jit
 def float_fill_of_a_mask(x):
-    x[x > 10] = 10.5  # jnp.where makes an integer x float, where NumPy casts 10.5: unsafe
+    x[x > 10] = 10.5  # the fill is cast to x's dtype first, as NumPy casts 10.5
     return x

@@ -8,7 +8,7 @@ def set_first(x):
 
 
 def relu_inplace(x):
-    x = jnp.where(x < 0, 0.0, x)
+    x = jnp.where(x < 0, jnp.zeros_like(x), x)
     return x
 
 
@@ -19,5 +19,5 @@ def by_outer_mask(x, mask):
 
 @jax.jit
 def float_fill_of_a_mask(x):
-    x = jnp.where(x > 10, 10.5, x)  # jnp.where makes an integer x float, where NumPy casts 10.5: unsafe
+    x = jnp.where(x > 10, jnp.full_like(x, 10.5), x)  # the fill is cast to x's dtype first, as NumPy casts 10.5
     return x

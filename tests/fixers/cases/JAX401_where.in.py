@@ -51,9 +51,15 @@ def mixed(pair):
 
 @jax.jit
 def float_fill(x):
-    return x.at[x > 10].set(10.5)  # no fix: unsafe, jnp.where makes an integer x float
+    return x.at[x > 10].set(10.5)  # the fill is cast to `x`'s dtype first, as `.at[].set` does
 
 
 @jax.jit
 def array_fill(pair):
     return pair[1].at[pair[1] < 0].set(pair[0])  # no fix: .at fills the masked places in order
+
+
+@jax.jit
+def fill_gaps(x):
+    present = x > 0
+    return present.at[~present].set(1)  # `1` is cast to bool first: `jnp.where(m, 1, b)` is int32

@@ -24,7 +24,7 @@ def total(x):
 
 @jax.jit
 def clip_negative(x):
-    return jnp.where(x < 0, 0, x)
+    return jnp.where(x < 0, jnp.zeros_like(x), x)
 
 
 @jax.jit
@@ -34,14 +34,14 @@ def largest_positive(x):
 
 @jax.jit
 def step(pair):
-    z = jnp.where(pair[1] < 0, 0, pair[1])
+    z = jnp.where(pair[1] < 0, jnp.zeros_like(pair[1]), pair[1])
     y = pair[1] + z
     return y
 
 
 @jax.jit
 def other(params):
-    return jnp.where(params["w"] > 1.0, 1, params["w"])
+    return jnp.where(params["w"] > 1.0, jnp.ones_like(params["w"]), params["w"])
 
 
 @jax.jit
@@ -51,9 +51,15 @@ def mixed(pair):
 
 @jax.jit
 def float_fill(x):
-    return x.at[x > 10].set(10.5)  # no fix: unsafe, jnp.where makes an integer x float
+    return jnp.where(x > 10, jnp.full_like(x, 10.5), x)  # the fill is cast to `x`'s dtype first, as `.at[].set` does
 
 
 @jax.jit
 def array_fill(pair):
     return pair[1].at[pair[1] < 0].set(pair[0])  # no fix: .at fills the masked places in order
+
+
+@jax.jit
+def fill_gaps(x):
+    present = x > 0
+    return jnp.where(~present, jnp.ones_like(present), present)  # `1` is cast to bool first: `jnp.where(m, 1, b)` is int32

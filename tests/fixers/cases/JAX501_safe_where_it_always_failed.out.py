@@ -207,3 +207,64 @@ def softened_jvp(primals, tangents):
 
 softened_step = jax.jit(softened)
 softened_slope = jax.grad(softened)(1.0)
+
+
+class Normalizer:
+    def __init__(self, x):
+        # fixed: the class is only constructed in jitted code
+        y = jnp.where(x > 0, x * 2.0, x - 1.0)
+        self.out = y
+
+
+@jax.jit
+def normalize(x):
+    return Normalizer(x).out
+
+
+class EagerNormalizer:
+    def __init__(self, x):
+        if x > 0:  # no fix (unsafe): it is also constructed eagerly below
+            y = x * 2.0
+        else:
+            y = x - 1.0
+        self.out = y
+
+
+normalize_eager = jax.jit(lambda x: EagerNormalizer(x).out)
+eager_out = EagerNormalizer(1.0).out
+
+
+class DerivedNormalizer:
+    def __init__(self, x):
+        if x > 0:  # no fix (unsafe): a subclass's construction runs it, out of sight
+            y = x * 2.0
+        else:
+            y = x - 1.0
+        self.out = y
+
+
+class Scaled(DerivedNormalizer):
+    pass
+
+
+normalize_derived = jax.jit(lambda x: DerivedNormalizer(x).out)
+
+
+@jax.tree_util.register_pytree_node_class
+class Record:
+    def __init__(self, x):
+        if x > 0:  # no fix (unsafe): a pytree's `__init__` also runs when JAX unflattens it, out of sight
+            y = x * 2.0
+        else:
+            y = x - 1.0
+        self.out = y
+
+    def tree_flatten(self):
+        return (self.out,), None
+
+    @classmethod
+    def tree_unflatten(cls, aux, children):
+        return cls(*children)
+
+
+record_step = jax.jit(lambda x: Record(x))
