@@ -10,7 +10,7 @@ from jaxlint.engine.rule import Rule
 from jaxlint.semantic.api import MUTATING_METHODS, STATIC_ATTRIBUTES
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
-from jaxlint.semantic.transforms import PARTIALS
+from jaxlint.semantic.transforms import FILTER_KINDS, PARTIALS
 from jaxlint.semantic.values import UNKNOWN, InstanceRef, is_numpy_array, is_traced, refs
 
 from ..support.arrays import used_as_container
@@ -20,6 +20,10 @@ from ..support.lifetimes import enclosing_method, is_self, outlives_trace, self_
 
 # Methods that only lists and deques have: the receiver is a container whatever it was bound to.
 SEQUENCE_METHODS = frozenset({"append", "appendleft", "extend", "extendleft", "popleft"})
+
+
+# annotations of a field that holds a list, dict or set
+CONTAINER_ANNOTATIONS = frozenset({"list", "dict", "set", "List", "Dict", "Set", "deque"})
 
 
 # what a leaked tracer does once the trace is over
@@ -192,6 +196,8 @@ class StateMutationInTracedFunction(Rule):
             return
         if not _made_a_container(ctx, held.attr):
             return  # `self.tx.update(grads, state)`: an optimizer's method, not a dict's
+        if _self_rebuilt(ctx) and not _static_field_of_self(ctx, held.attr):
+            return  # a pytree `self` rebuilt from its leaves holds a new container, not the object's
         func = node.func
         assert isinstance(func, ast.Attribute)
         ctx.report(
@@ -586,10 +592,10 @@ CONTAINER_MAKERS = frozenset({"list", "dict", "set", "collections.deque", "colle
 
 def _made_a_container(ctx: Context, attr: str) -> bool:
     """Whether the class of the method stores ``self.<attr>`` only as a new list, dict or set
-    (``self.losses = []``), at least once."""
-    method = enclosing_method(ctx)
-    cls = ctx.model.index.parents.get(method.node) if method is not None else None
-    if cls is None or not isinstance(cls.node, ast.ClassDef):
+    (``self.losses = []``), at least once, or declares it a field of one of these types
+    (``cache: list = eqx.field(static=True)``) and stores nothing else in it."""
+    cls = _method_class(ctx)
+    if cls is None:
         return False
     values = [
         statement.value
@@ -603,7 +609,48 @@ def _made_a_container(ctx: Context, attr: str) -> bool:
             for t in statement.targets
         )
     ]
-    return bool(values) and all(_container_display(ctx, value, cls) for value in values)
+    declared = _declared_container(cls.node, attr)
+    return (bool(values) or declared) and all(_container_display(ctx, value, cls) for value in values)
+
+
+def _method_class(ctx: Context) -> Scope | None:
+    method = enclosing_method(ctx)
+    cls = ctx.model.index.parents.get(method.node) if method is not None else None
+    return cls if cls is not None and isinstance(cls.node, ast.ClassDef) else None
+
+
+def _declared_container(cls: ast.AST, attr: str) -> bool:
+    """``attr: list`` (``dict``, ``set``, ``list[int]``, ``typing.List[...]``) in the class body."""
+    for statement in getattr(cls, "body", []):
+        if not (isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)):
+            continue
+        if statement.target.id == attr:
+            annotation = statement.annotation
+            if isinstance(annotation, ast.Subscript):
+                annotation = annotation.value
+            leaf = annotation.attr if isinstance(annotation, ast.Attribute) else getattr(annotation, "id", "")
+            return leaf in CONTAINER_ANNOTATIONS
+    return False
+
+
+def _self_rebuilt(ctx: Context) -> bool:
+    """Whether the method's ``self``, an instance of a pytree class, reaches the trace as a copy
+    JAX rebuilt from its leaves: an equinox filter transformation flattens the callable it is
+    given (``eqx.filter_jit(model)``), and a jitted method whose ``self`` is an argument traces
+    a copy of it."""
+    method = enclosing_method(ctx)
+    cls = _method_class(ctx)
+    if method is None or cls is None or ctx.model.pytree_class(cls.node) is None:  # pyright: ignore[reportArgumentType]
+        return False
+    return bool(method.transformed_by & FILTER_KINDS) or not _self_kept(ctx)
+
+
+def _static_field_of_self(ctx: Context, attr: str) -> bool:
+    """Whether ``attr`` is a static field of the method's pytree class (``eqx.field(static=True)``):
+    every copy JAX rebuilds from the leaves shares that one object."""
+    cls = _method_class(ctx)
+    found = ctx.model.pytree_class(cls.node) if cls is not None else None  # pyright: ignore[reportArgumentType]
+    return found is not None and attr in found.static
 
 
 def _container_display(ctx: Context, value: ast.expr, scope: Scope) -> bool:
