@@ -20,6 +20,7 @@ from jaxlint.semantic.values import (
     is_traced,
 )
 
+from ..support.callsites import origins
 from ..support.explain import (
     is_array_parameter,
     safe_where_it_always_failed,
@@ -315,13 +316,13 @@ class TracedShapeArgument(Rule):
             if isinstance(argument, ast.Starred) or (first and position > agree):
                 break
             parameter = params.find(position=position)
-            if _needs_concrete(parameter, node) and is_traced(ctx.value(argument)):
+            if _concrete_here(ctx, parameter, node, argument) and is_traced(ctx.value(argument)):
                 return argument, parameter.name, parameter.error  # pyright: ignore[reportOptionalMemberAccess]
         for keyword in node.keywords:
             parameter = params.find(keyword=keyword.arg)
             if first and (parameter is None or parameter.position is None or parameter.position > agree):
                 continue  # a method's keyword that may not be the function's
-            if _needs_concrete(parameter, node) and is_traced(ctx.value(keyword.value)):
+            if _concrete_here(ctx, parameter, node, keyword.value) and is_traced(ctx.value(keyword.value)):
                 return keyword.value, parameter.name, parameter.error  # pyright: ignore[reportOptionalMemberAccess]
         return None
 
@@ -541,6 +542,27 @@ def _needs_concrete(parameter: ConcreteParameter | None, call: ast.Call | None =
     if call is None or any(unless in SIZE_KEYWORDS for unless in parameter.unless):
         return False
     return not any(k.arg is None or k.arg in parameter.unless for k in call.keywords)
+
+
+def _concrete_here(
+    ctx: Context, parameter: ConcreteParameter | None, call: ast.Call, argument: ast.expr
+) -> bool:
+    """Whether ``parameter`` must be concrete in ``call`` (:func:`_needs_concrete`), or takes a
+    traced array as well as a concrete int and is given an int: every value ``argument`` can hold
+    is written as a Python int (``hist_fn(scores, 5)`` for ``bins=n_bins``), which ``jit`` made
+    a traced scalar."""
+    if _needs_concrete(parameter, call):
+        return True
+    if parameter is None or not parameter.array_ok:
+        return False
+    found = origins(ctx, argument, ctx.scope)
+    return bool(found) and all(_python_int(expr) for expr, _ in found)  # pyright: ignore[reportOptionalIterable]
+
+
+def _python_int(expr: ast.expr) -> bool:
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        expr = expr.operand
+    return isinstance(expr, ast.Constant) and type(expr.value) is int
 
 
 def _needs_concrete_here(parameter: ConcreteParameter | None, argument: ast.expr) -> bool:
