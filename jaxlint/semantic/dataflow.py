@@ -1241,8 +1241,8 @@ class Interpreter:
             if refs(callee):
                 if self.level > NONE and self.made_before_the_trace(func):
                     self.mark_runs_on_outer_object(self.called_methods(callee, "__call__"))  # `MODEL(x)`
-                return self.call_refs(callee, node, args, keywords)
-            return self.call_function(func, node, args, keywords)
+                return self.traced_call(callee, self.call_refs(callee, node, args, keywords))
+            return self.traced_call(callee, self.call_function(func, node, args, keywords))
         if isinstance(func, ast.Attribute):
             receiver = self.eval(func.value)
             callee = self.values[func] = self.self_function(func) or self.attribute(receiver, func.attr)
@@ -2178,6 +2178,14 @@ class Interpreter:
                 return array(self.staging([*args, *keywords.values()]))  # `dense(x)`, `MLP(x)`
             return UNKNOWN
         return self.call_helper(found[0], found[1], node, args, keywords)
+
+    def traced_call(self, callee: Value, result: Value) -> Value:
+        """What calling ``callee`` gave, or a tracer where that is unknown and the callee itself
+        holds tracers: a module JAX traces (``model(x)`` in a loss under ``nnx.grad``) computes
+        its result from its leaves."""
+        if result is UNKNOWN and self.level >= CONCRETE and is_traced(callee):
+            return TRACED
+        return result
 
     def bound_value(self, name: str) -> tuple[ast.expr, Scope] | None:
         """The expression ``name`` is bound to where it is bound once, with its scope."""
