@@ -78,9 +78,9 @@ def _jax_array_call(ctx: Context, expr: ast.expr, scope: Scope, depth: int = 0) 
     one: read from the source, without asking the model to analyse the caller (but at module
     level, which the model has analysed already: ``q = jnp.array(...)`` then ``q = pop(q)``)."""
     if isinstance(expr, ast.Name) and depth == 0:
+        if scope.lookup(expr.id) is ctx.model.index.module and is_jax_array(ctx.model.value(expr, scope)):
+            return True  # (`logits = score(w, x)`, a jitted function's result)
         found = scope.bound_value(expr.id)
-        if found is None and scope is ctx.model.index.module:
-            return is_jax_array(ctx.model.value(expr, scope))
         return found is not None and _jax_array_call(ctx, found[0], found[1], 1)
     if not isinstance(expr, ast.Call):
         return False
