@@ -1004,7 +1004,10 @@ class Interpreter:
         if value is UNKNOWN:
             cls = self.class_of(receiver, node.value)
             value = (cls and self.model.held_array(cls, node.attr)) or value
-        if self.tracker is not None and self.info is not None and not key_ids(value):
+        # (the value of an nnx variable holding a key knows the key `__init__` was given: which
+        # object holds it for good says more)
+        wrapped = node.attr == "value" and isinstance(node.value, ast.Attribute)
+        if self.tracker is not None and self.info is not None and (wrapped or not key_ids(value)):
             held = self.model.held_key(self.info, node)
             if held is not None:
                 return with_keys(value, frozenset({held}))

@@ -201,6 +201,10 @@ CUSTOM_DERIVATIVES = frozenset({"jax.custom_jvp", "jax.custom_vjp"})
 DERIVATIVE_RULE_SETTERS = frozenset({"defvjp", "defjvp"})
 
 
+def _targets(node: ast.Assign | ast.AugAssign | ast.AnnAssign) -> list[ast.expr]:
+    return node.targets if isinstance(node, ast.Assign) else [node.target]
+
+
 def _is_object(base: ast.expr) -> bool:
     return isinstance(base, ast.Name) and base.id == "object"
 
@@ -2649,7 +2653,10 @@ class SemanticModel:
 
     def held_key(self, info: FunctionInfo, expr: ast.Attribute) -> KeyId | None:
         """``self.key`` read in a method of a plain class whose ``__init__`` is the only code that
-        stores it: the same key on every call of the method (its identity, else None)."""
+        stores it: the same key on every call of the method (its identity, else None). So is
+        ``self.key.value`` of an nnx module that wraps it in an ``nnx.Variable`` nothing writes."""
+        if expr.attr == "value" and isinstance(expr.value, ast.Attribute):
+            return self._held_variable_key(info, expr.value)
         if not isinstance(expr.value, ast.Name) or not info.is_method or info.name == "__init__":
             return None
         if not info.positional_names() or info.positional_names()[0] != expr.value.id:
@@ -2666,6 +2673,61 @@ class SemanticModel:
         if any(not encloses(init, store) and not self._other_class_store(cls, store) for store in stores):
             return None  # replaced somewhere (a split stored back, another object's attribute)
         return ("held", cls, expr.attr)
+
+    def _held_variable_key(self, info: FunctionInfo, held: ast.Attribute) -> KeyId | None:
+        """``self.key`` of an nnx module whose ``__init__`` alone stores it, as an
+        ``nnx.Variable``, when no code of the module writes a variable's value (``.value = ``,
+        ``[...] = ``, ``set_value``, ``update``): the same key on every call."""
+        if not isinstance(held.value, ast.Name) or not info.is_method or info.name == "__init__":
+            return None
+        if info.positional_names()[:1] != [held.value.id]:
+            return None
+        cls = self.index.parents[info.node].node
+        variables = self.nnx_variables(cls) if isinstance(cls, ast.ClassDef) else None
+        if variables is None or held.attr not in variables or variables[held.attr] is not None:
+            return None
+        if self.class_member(cls, held.attr) is not None or self._variable_written(cls, held.attr):  # pyright: ignore[reportArgumentType]
+            return None
+        return ("held", cls, held.attr)
+
+    def _variable_written(self, cls: ast.ClassDef, attr: str) -> bool:
+        """Whether some code of the module may write into the nnx variable ``self.attr`` of an
+        object of ``cls`` holds (``self.attr.value = `` in a method of ``cls``; ``x.attr.value =
+        ``, ``x.attr[...] = ``, ``x.attr.set_value(...)`` anywhere else), or into every variable
+        of a module (``nnx.update``)."""
+        written = self._written_variables
+        return (cls, attr) in written or (None, attr) in written or (None, "*") in written
+
+    @cached_property
+    def _written_variables(self) -> frozenset[tuple[ast.ClassDef | None, str]]:
+        """The attributes whose nnx variables some code writes in place, each with the class
+        whose method writes it on ``self`` (None: through another object, so any class)."""
+        written: set[tuple[ast.ClassDef | None, str]] = set()
+        for node in ast.walk(self.tree):
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                for target in _targets(node):
+                    for part in ast.walk(target):
+                        inner = part.value if isinstance(part, (ast.Attribute, ast.Subscript)) else None
+                        stored = isinstance(part, ast.Subscript) or getattr(part, "attr", "") == "value"
+                        if stored and isinstance(inner, ast.Attribute):
+                            written.add((self._self_class(inner.value, node), inner.attr))
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                method, receiver = node.func.attr, node.func.value
+                if method in ("set_value", "update", "replace") and isinstance(receiver, ast.Attribute):
+                    written.add((self._self_class(receiver.value, node), receiver.attr))
+                elif method == "update" and isinstance(receiver, ast.Name):
+                    written.add((None, "*"))  # `nnx.update(model, state)`, or a dict's: say nothing
+        return frozenset(written)
+
+    def _self_class(self, receiver: ast.expr, site: ast.AST) -> ast.ClassDef | None:
+        """The class whose method ``site`` is in, where ``receiver`` is that method's ``self``."""
+        method = self.parent_map.get(site)
+        while method is not None and not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            method = self.parent_map.get(method)
+        cls = self.parent_map.get(method) if method is not None else None
+        if not isinstance(cls, ast.ClassDef) or not isinstance(receiver, ast.Name) or not method.args.args:  # pyright: ignore[reportOptionalMemberAccess]
+            return None
+        return cls if method.args.args[0].arg == receiver.id else None  # pyright: ignore[reportOptionalMemberAccess]
 
     def fixed_field(self, scope: Scope, expr: ast.Attribute) -> bool:
         """``self.attr`` read in a method (or a function nested in one) of a class of this module

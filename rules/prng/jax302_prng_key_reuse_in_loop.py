@@ -187,7 +187,7 @@ class PrngKeyReuseInLoop(Rule):
             advice = (
                 f"split it and store the new key, `{event.key}, subkey = jax.random.split({event.key})`, "
                 f"then draw from `subkey`"
-                if compiled is None
+                if compiled is None or event.key.endswith(".value")  # nnx carries a variable's update out
                 else f"pass a key in and split it for each call (a new key stored on the object inside "
                 f"jitted `{compiled.name}` would leak a tracer)"
             )
