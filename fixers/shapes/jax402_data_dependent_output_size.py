@@ -1,5 +1,6 @@
 """JAX402 fix: pass ``size=`` with a static upper bound derived from the inputs' sizes; on a
-constant, compute with NumPy while tracing (``jnp.asarray(np.unique(c))``)."""
+constant, compute with NumPy while tracing (``jnp.asarray(np.unique(c))``); a repeat count made
+by ``jnp`` from constants, computed with NumPy (``c = np.arange(4).sum() // 2``)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ import ast
 from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import Fixer
+from jaxlint.fixing.plans import NumpyAtTraceTime
+from jaxlint.fixing.rewrites import numpy_at_trace_time
 
 from ...rules.shapes.jax402_data_dependent_output_size import ComputeOnHost, StaticSize
 
 
-class PassStaticSize(Fixer[StaticSize | ComputeOnHost]):
+class PassStaticSize(Fixer[StaticSize | ComputeOnHost | NumpyAtTraceTime]):
     """Safe where the request says so (the call failed on every run in sight, and the padding
     meets only a sum or a maximum it leaves alone). Else unsafe: with `size=` the result is padded (with `fill_value`, or the default) up to the
     bound, so code that used its length or its last elements sees the padding. On a constant,
@@ -21,9 +24,13 @@ class PassStaticSize(Fixer[StaticSize | ComputeOnHost]):
 
     code = "JAX402"
 
-    def fix(self, request: StaticSize | ComputeOnHost, site: Site, doc: Document) -> Fix | None:
+    def fix(
+        self, request: StaticSize | ComputeOnHost | NumpyAtTraceTime, site: Site, doc: Document
+    ) -> Fix | None:
         if isinstance(request, ComputeOnHost):
             return _compute_on_host(request.call, site, doc)
+        if isinstance(request, NumpyAtTraceTime):
+            return numpy_at_trace_time(request, site, doc)
         call = site.node
         if not isinstance(call, ast.Call):
             return None

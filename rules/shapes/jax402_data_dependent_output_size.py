@@ -9,14 +9,14 @@ from jaxlint.engine.astutil import keyword_argument
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.fixing.plans import FailureRewrite
+from jaxlint.fixing.plans import FailureRewrite, NumpyAtTraceTime
 from jaxlint.semantic import measured
 from jaxlint.semantic.transforms import STAGED
 from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced, is_unknown, without_keys
 
 from ..support.explain import safe_where_it_always_failed, snippet, why_traced
 from ..support.library import array_method_receiver, jitted_library_call
-from ..support.staging import compile_time_eval
+from ..support.staging import compile_time_eval, computed_by_numpy, numpy_advice
 from .reductions import IDENTITIES, reduced_by
 
 # function -> (keyword that fixes the output size, positions of the data arguments)
@@ -178,12 +178,18 @@ class DataDependentOutputSize(Rule):
             if not method:
                 self.check_constant(node, ctx, qualname, keyword, data)
             return
+        host = _computed_by_numpy(ctx, qualname, data)
+        advice = f"pass `{keyword}=`{_and_fill(keyword)} to make the size static"
+        if host is not None:
+            advice = numpy_advice(snippet(ctx, data[0])) + f", or {advice}"
         ctx.report(
             node,
             f"`{short}` on a traced value returns a data-dependent number of elements: JAX raises "
-            f"`ConcretizationTypeError` ({why_traced(ctx, data[0])}); pass `{keyword}=`"
-            f"{_and_fill(keyword)} to make the size static",
-            fix=None if method else safe_where_it_always_failed(ctx, _static_size(qualname, node, ctx), node),
+            f"`ConcretizationTypeError` ({why_traced(ctx, data[0])}); {advice}",
+            fix=host
+            or (
+                None if method else safe_where_it_always_failed(ctx, _static_size(qualname, node, ctx), node)
+            ),
         )
 
     def check_constant(
@@ -296,6 +302,15 @@ def _size_given(qualname: str, keyword: str, args: list[ast.expr], node: ast.Cal
     if position is not None and (len(args) > position or any(isinstance(a, ast.Starred) for a in args)):
         return True
     return any(kw.arg == keyword or kw.arg is None for kw in node.keywords)
+
+
+def _computed_by_numpy(ctx: Context, qualname: str, data: list[ast.expr]) -> NumpyAtTraceTime | None:
+    """The fix where the count that makes the size traced (``repeats`` of ``jnp.repeat``, a
+    ``bincount``'s ``length``) is a name bound to ``jnp`` computation on constants: computed with
+    NumPy, it is a Python value while tracing (the array it counts from stays traced)."""
+    if qualname != "jax.numpy.repeat" or not data:
+        return None
+    return computed_by_numpy(ctx, data[0])
 
 
 def _and_fill(keyword: str) -> str:
