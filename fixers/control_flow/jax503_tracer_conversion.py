@@ -10,8 +10,8 @@ import ast
 from jaxlint.engine.diagnostics import Applicability, Fix, Site
 from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import CannotFix, Fixer
-from jaxlint.fixing.plans import JaxNumpyFunction
-from jaxlint.fixing.rewrites import jax_numpy_namesake
+from jaxlint.fixing.plans import JaxNumpyFunction, NumpyAtTraceTime
+from jaxlint.fixing.rewrites import jax_numpy_namesake, numpy_at_trace_time
 
 from ...rules.control_flow.jax503_tracer_conversion import (
     AsDtype,
@@ -64,6 +64,8 @@ class ConversionRewrite(Fixer[ConversionFix]):
                 return doc.fix(Applicability.UNSAFE, "Keep the single element as a 0-d array", [edit])
             case JaxNumpyFunction():
                 return jax_numpy_namesake(request, site, doc)
+            case NumpyAtTraceTime():
+                return numpy_at_trace_time(request, site, doc)
             case IsIn(item, collection, negated):
                 jnp, imports = doc.reference("jax.numpy", site.scope)
                 values = doc.text[doc.start(collection) : doc.end(collection)]

@@ -9,7 +9,7 @@ from jaxlint.engine.astutil import container_display
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
-from jaxlint.fixing.plans import FailureRewrite, JaxNumpyFunction
+from jaxlint.fixing.plans import FailureRewrite, JaxNumpyFunction, NumpyAtTraceTime
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.measured import python_tracer_error
 from jaxlint.semantic.transforms import CONCRETE, STAGED
@@ -39,6 +39,7 @@ from ..support.explain import (
 )
 from ..support.handlers import caught_here
 from ..support.library import jitted_library_call
+from ..support.staging import computed_by_numpy, numpy_advice
 from .conditions import bool_error, converts_tracer
 
 BUILTIN_CONVERSIONS = {
@@ -134,7 +135,9 @@ class IsIn(FixRequest):
     negated: bool
 
 
-ConversionFix = ElementwiseFunction | UnwrapBool | AsDtype | SingleElement | JaxNumpyFunction | IsIn
+ConversionFix = (
+    ElementwiseFunction | UnwrapBool | AsDtype | SingleElement | JaxNumpyFunction | IsIn | NumpyAtTraceTime
+)
 # NumPy conversions whose `jax.numpy` namesake (or nearest form) computes the same on a tracer;
 # not the 64-bit types, which JAX truncates to 32 bits (with a warning) unless x64 is enabled.
 JAX_NUMPY_FORMS = {"asanyarray": "asarray", "ascontiguousarray": "asarray"} | {
@@ -209,7 +212,9 @@ class TracerConversion(Rule):
     value wanted as a Python index, a shape or a count cannot be an array (make it static).
     `np.asarray(x)`, `np.array(x)`, the 32-bit NumPy scalar types, and `any(x)`/`all(x)` of an
     array (not of a generator) become their `jax.numpy` namesakes: safe in a function that only ever runs traced (the call always raised there),
-    unsafe elsewhere. `.tolist()`, `math.*` and 64-bit NumPy types get no fix.
+    unsafe elsewhere. `.tolist()`, `math.*` and 64-bit NumPy types get no fix. A list repeated
+    by a count that `jnp` computes from constants (`c = jnp.arange(4).sum() // 2`) gets that
+    count computed with NumPy, a Python value while tracing (unsafe: NumPy's dtypes differ).
 
     ## References
     - [jax.errors.ConcretizationTypeError](https://docs.jax.dev/en/latest/errors.html#jax.errors.ConcretizationTypeError)
@@ -452,11 +457,18 @@ class TracerConversion(Rule):
                 continue
             if caught_here(ctx, node, error):
                 return
+            host = computed_by_numpy(ctx, count)  # `c = jnp.arange(4).sum() // 2`
+            advice = (
+                numpy_advice(snippet(ctx, count))
+                if host is not None
+                else f"make `{snippet(ctx, count)}` static, or build an array of a static size (`jnp.zeros`) "
+                f"and mask it"
+            )
             ctx.report(
                 node,
                 f"`{snippet(ctx, node)}` repeats {kind} `{snippet(ctx, count)}` times: {why}, so this "
-                f"raises `{error}`; make `{snippet(ctx, count)}` static, or build an array of a static "
-                f"size (`jnp.zeros`) and mask it",
+                f"raises `{error}`; {advice}",
+                fix=host,
             )
             return
 
