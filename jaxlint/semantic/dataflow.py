@@ -85,6 +85,7 @@ from jaxlint.semantic.values import (
     field_of,
     filter_traced,
     gradient,
+    gradient_like,
     holding_tracer,
     holds_arrays,
     instance_classes,
@@ -1267,7 +1268,13 @@ class Interpreter:
         if isinstance(func, ast.Call):
             self.model.invoked_at_once.add(func)
         if refs(callee):
-            return self.call_refs(callee, node, args, keywords)
+            result = self.call_refs(callee, node, args, keywords)
+            gradient = (
+                self.gradient_result(func, args, [*args, *keywords.values()])
+                if isinstance(func, ast.Call)
+                else None
+            )
+            return result if gradient is None else gradient
         if isinstance(func, ast.Call):
             if self.layer_made((func, self.scope)):
                 return array(self.staging([*args, *keywords.values()]))  # `nn.Dense(3)(x)`
@@ -2697,7 +2704,40 @@ class Interpreter:
                 reason = f"`{target.name}` is called from traced `{self.info.name}` at line {node.lineno}"
                 if params and target.apply(self.level, params, reason, self.runs):
                     self.model.enqueue(target)
+        gradient = self.gradient_result(func, args, every)
+        if gradient is not None:
+            return gradient
         return TRACED if self.staging(every) else UNKNOWN
+
+    def gradient_result(self, func: ast.Call, args: list[Value], every: list[Value]) -> Value | None:
+        """``jax.grad(f)(params, x)``: the gradient has the pytree of the argument it is taken
+        with respect to (``argnums``, a literal), every leaf a JAX array; ``value_and_grad`` gives
+        the value and it; ``has_aux`` adds data of unknown kind. None for other forms."""
+        qualname = (
+            self.resolver.qualname(func.func, self.scope)
+            if isinstance(func.func, ast.Attribute | ast.Name)
+            else None
+        )
+        if qualname not in GRADIENT_CALLS or len(func.args) != 1 or any(k.arg is None for k in func.keywords):
+            return None
+        argnums, has_aux = keyword_argument(func, "argnums"), keyword_argument(func, "has_aux")
+        if argnums is not None and not (isinstance(argnums, ast.Constant) and type(argnums.value) is int):
+            return None
+        if has_aux is not None and not (
+            isinstance(has_aux, ast.Constant) and isinstance(has_aux.value, bool)
+        ):
+            return None
+        index = argnums.value if isinstance(argnums, ast.Constant) and isinstance(argnums.value, int) else 0
+        if not 0 <= index < len(args):
+            return None
+        gradient = gradient_like(args[index], self.staging(every))
+        if gradient is None:
+            return None
+        aux = isinstance(has_aux, ast.Constant) and has_aux.value is True
+        if qualname == "jax.value_and_grad":
+            value = array(self.staging(every))
+            return sequence([sequence([value, UNKNOWN]) if aux else value, gradient])
+        return sequence([gradient, UNKNOWN]) if aux else gradient
 
 
 # attributes that are never a pytree's field: an array's static attributes, a container's methods
@@ -2727,6 +2767,8 @@ def _holds_static(value: Value, depth: int = 0) -> bool:
 # flax nnx: under `nnx.vmap` a module passed with `in_axes=None` keeps concrete values, and
 # under `nnx.grad` Python control flow on them works)
 NNX_TRACING_VARIABLES = frozenset({"flax.nnx.jit"})
+# transformations whose call returns a gradient shaped like the argument it is taken for
+GRADIENT_CALLS = frozenset({"jax.grad", "jax.value_and_grad"})
 # mappings whose `in_axes` tuple leaves a position unmapped with `None`, as `jax.vmap`'s does
 IN_AXES_MAPPINGS = frozenset({"jax.vmap", "jax.pmap", "flax.nnx.vmap"})
 

@@ -316,6 +316,28 @@ def traced_leaves(value: Value, traced: bool = True) -> Value:
     return Value(flags, items, members, frozenset(), instances)
 
 
+def gradient_like(value: Value, traced: bool) -> Value | None:
+    """What ``jax.grad`` returns for an argument ``value``: the same pytree, every leaf a JAX
+    array (a tracer when ``traced``), no key identities. None where the pytree is not known
+    (a value of unknown kind may be a dict, a container of unknown items anything)."""
+    if value._items is None and value._members is None:
+        if value._flags & _CONTAINER:
+            return None
+        if value._flags & (_ARRAY | _NUMPY) or (value._flags & _STATIC and not value._refs):
+            return _leaf(_ARRAY | (_TRACED if traced else 0))
+        return None
+    items = tuple(gradient_like(v, traced) for v in value._items) if value._items is not None else None
+    members = (
+        tuple((k, gradient_like(v, traced)) for k, v in value._members)
+        if value._members is not None
+        else None
+    )
+    if (items is not None and None in items) or (members is not None and any(v is None for _, v in members)):
+        return None
+    flags = _CONTAINER | (_TRACED if traced else 0) | (value._flags & _MAPPING)
+    return Value(flags, items, members)  # pyright: ignore[reportArgumentType]
+
+
 def is_numpy_array(value: Value) -> bool:
     """A NumPy array or scalar (``np.zeros(3)``): concrete and mutable in place."""
     return bool(value._flags & _NUMPY) and not value._flags & (_CONTAINER | _TRACED)
