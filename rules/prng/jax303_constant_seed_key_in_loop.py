@@ -529,16 +529,41 @@ def _unread_key_parameter(ctx: Context, seed_names: set[str]) -> str | None:
     (A parameter merely named ``key`` and left unread is often plumbing of a fixed-seed draw
     that is meant: the ground truth calls such programs correct.)"""
     function = ctx.function
-    if function is None or isinstance(function.node, ast.Lambda):
+    if function is None:
         return None
     params = function.param_nodes()
     if seed_names & {p.arg for p in params}:
         return None
     read = {n.id for n in ast.walk(function.node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    if params and params[0].arg not in read and _linen_initializer(ctx, function.node):
+        return params[0].arg  # flax calls it with a key of its own for each parameter
+    if isinstance(function.node, ast.Lambda):
+        return None
     for param in params:
         if param.arg not in read and _annotated_streams(ctx, param.annotation):
             return param.arg
     return None
+
+
+def _linen_initializer(ctx: Context, function: ast.AST) -> bool:
+    """Whether ``function`` is a lambda given as the initializer of ``self.param(name, init,
+    ...)`` in a flax linen module, which flax calls with a key (its first parameter)."""
+    call = ctx.model.parent_map.get(function)
+    if not isinstance(function, ast.Lambda) or not isinstance(call, ast.Call):
+        return False
+    func = call.func
+    given = (call.args[1:2] == [function]) or any(
+        k.arg == "init_fn" and k.value is function for k in call.keywords
+    )
+    if not (
+        given
+        and isinstance(func, ast.Attribute)
+        and func.attr == "param"
+        and isinstance(func.value, ast.Name)
+    ):
+        return False
+    cls = ctx.model.class_of_self(ctx.model.scope_of_load(func.value), func.value.id)
+    return cls is not None and ctx.model.is_flax_module(cls)
 
 
 def _annotated_streams(ctx: Context, annotation: ast.expr | None) -> bool:
