@@ -173,16 +173,22 @@ class ConstantSeedKeyInLoop(Rule):
             )
             return
         where = self.repetition(ctx, ctx.loops, names)
-        if where is None and not ctx.loops and _read_where_repeated(ctx):
+        counters = _range_counters(ctx, names) if ctx.loops and where is None else None
+        if where is None and (not ctx.loops or counters) and _read_where_repeated(ctx):
             caller = _called_in_loop(ctx, names)
             if caller is not None:
+                same = (
+                    f"the same keys (seeded by its loop counter `{counters}`)" if counters else "the same key"
+                )
                 ctx.report(
                     node,
-                    f"`{snippet(ctx, node)}` makes the same key on every call of "
+                    f"`{snippet(ctx, node)}` makes {same} on every call of "
                     f"`{function_name(ctx)}`, and the loop at line {caller} calls it on every "
                     f"iteration: each iteration draws identical random numbers; pass `{function_name(ctx)}` "
                     f"a key split from one made once outside the loop",
                 )
+                return
+            if counters:
                 return
             lines = _called_twice(ctx, names)
             if lines is not None:
@@ -391,14 +397,50 @@ def _loops_calling(ctx: Context) -> dict[str, list[int]]:
             found.setdefault(node.func.id, []).append(loop)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             inner = None
-        elif isinstance(node, (ast.For, ast.While)) and not _iterations_differ(node):
+        elif isinstance(node, (ast.For, ast.While, *COMPREHENSIONS)) and not _iterations_differ(node):
             inner = node.lineno
         else:
             inner = loop
-        body = {id(statement) for statement in node.body} if isinstance(node, (ast.For, ast.While)) else ()
+        if isinstance(node, (ast.For, ast.While)):
+            body = {id(statement) for statement in node.body}
+        elif isinstance(node, COMPREHENSIONS):  # what runs per element (not the first iterable)
+            body = {id(part) for part in _comprehension_parts(node)}
+        else:
+            body = ()
         for child in ast.iter_child_nodes(node):
             stack.append((child, inner if id(child) in body or inner is None or inner == loop else loop))
     return found
+
+
+COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+
+
+def _comprehension_parts(node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> list[ast.AST]:
+    elements: list[ast.AST] = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+    return elements + [part for g in node.generators for part in g.ifs]
+
+
+def _range_counters(ctx: Context, seed_names: set[str]) -> str | None:
+    """The seed's names, where each is the variable of a loop around the key of the current
+    function over ``range(stop)`` (from 0, or another literal start): every call of the function
+    makes the same keys in the same order, whatever ``stop`` is. None otherwise."""
+    counters = {
+        loop.target.id
+        for loop in ctx.loops
+        if isinstance(loop, ast.For)
+        and isinstance(loop.target, ast.Name)
+        and isinstance(loop.iter, ast.Call)
+        and isinstance(loop.iter.func, ast.Name)
+        and loop.iter.func.id == "range"
+        and 1 <= len(loop.iter.args) <= 2
+        and (len(loop.iter.args) == 1 or isinstance(loop.iter.args[0], ast.Constant))
+    }
+    function = ctx.function
+    if not seed_names or not seed_names <= counters or function is None:
+        return None
+    if any(function.scope.bound.get(name) != 1 for name in seed_names):
+        return None  # rebound in the body: not the counter alone
+    return ", ".join(sorted(seed_names))
 
 
 def _defined_once(ctx: Context, name: str) -> bool:
