@@ -1581,16 +1581,19 @@ class Interpreter:
         if not _mode_given(node) and self.key_needing_layer(node.func, self.scope) is not None:
             self.consume(node, argument, keywords["key"])
 
-    def key_needing_layer(self, func: ast.expr, scope: Scope) -> ast.Call | None:
+    def key_needing_layer(self, func: ast.expr, scope: Scope) -> ast.expr | None:
         """The construction of a library layer whose call draws from a ``key`` (an equinox
         ``Dropout``, its mode left to the call) that ``func`` is: a name bound once to it, or
-        ``self.attr`` that ``__init__`` alone stores it in."""
+        ``self.attr`` that ``__init__`` alone stores it in; or the annotation of an equinox
+        module's field declared as one (:meth:`SemanticModel.declared_key_layer`)."""
         found = scope.bound_value(func.id) if isinstance(func, ast.Name) else None
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
             cls = self.model.class_of_self(scope, func.value.id)
             held = None if cls is None else self.model.held_value(cls, func.attr)
             owner = None if held is None else self.model.index.scopes.get(held[0])
             found = None if held is None or owner is None else (held[1], owner)
+            if found is None and cls is not None:
+                return self.model.declared_key_layer(cls, func.attr)
         construction = None if found is None else found[0]
         if found is None or not isinstance(construction, ast.Call) or _mode_given(construction):
             return None

@@ -2674,6 +2674,33 @@ class SemanticModel:
             return None  # replaced somewhere (a split stored back, another object's attribute)
         return ("held", cls, expr.attr)
 
+    def declared_key_layer(self, cls: ast.ClassDef, attr: str) -> ast.expr | None:
+        """The annotation of a field of the equinox module ``cls`` declared as a layer whose call
+        draws from its ``key`` (``drop: eqx.nn.Dropout``), when nothing in the module may switch a
+        layer to inference (no ``inference=``/``deterministic=`` keyword, no
+        ``eqx.nn.inference_mode``): the objects the module is built with are out of sight."""
+        found = self.pytree_class(cls)
+        if found is None or not found.only_arrays_traced or self._mode_switched:
+            return None
+        annotation = dict(found.annotations).get(attr)
+        scope = self._class_scope(cls)
+        if (
+            annotation is None
+            or self.resolver.qualname(annotation, scope) not in measured.layers_needing_a_key_to_call()
+        ):
+            return None
+        return annotation
+
+    @cached_property
+    def _mode_switched(self) -> bool:
+        """Whether some code of the module may set a layer's mode (see :meth:`declared_key_layer`)."""
+        return any(
+            (isinstance(node, ast.keyword) and (node.arg is None or node.arg in api.LAYER_MODE_KEYWORDS))
+            or (isinstance(node, ast.Attribute) and node.attr in ("inference_mode", "inference"))
+            or (isinstance(node, ast.Name) and node.id == "inference_mode")
+            for node in ast.walk(self.tree)
+        )
+
     def _held_variable_key(self, info: FunctionInfo, held: ast.Attribute) -> KeyId | None:
         """``self.key`` of an nnx module whose ``__init__`` alone stores it, as an
         ``nnx.Variable``, when no code of the module writes a variable's value (``.value = ``,
