@@ -1005,6 +1005,9 @@ class Interpreter:
         if value is UNKNOWN:
             cls = self.class_of(receiver, node.value)
             value = (cls and self.model.held_array(cls, node.attr)) or value
+            variables = self.model.nnx_variables(cls) if cls is not None and value is UNKNOWN else None
+            if variables and node.attr in variables:  # `model.embed`, `model.scale` of an nnx module
+                value = traced_variable(variables[node.attr], traced=is_traced(receiver))
         # (the value of an nnx variable holding a key knows the key `__init__` was given: which
         # object holds it for good says more)
         wrapped = node.attr == "value" and isinstance(node.value, ast.Attribute)

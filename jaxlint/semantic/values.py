@@ -238,12 +238,21 @@ def _record(fields: tuple[tuple[str, Value], ...], is_tuple: bool, instances: fr
     return Value(_container_flags(values), values if is_tuple else None, members, frozenset(), instances)
 
 
-def traced_variable(held: frozenset[str] | None = None) -> Value:
+def traced_variable(held: frozenset[str] | None = None, traced: bool = True) -> Value:
     """A flax nnx variable whose value an nnx transformation traces (``v.value`` is a tracer),
-    or, given the names of its variables, an nnx layer holding such variables."""
+    or, given the names of its variables, an nnx layer holding such variables. With ``traced``
+    False: the same outside any transformation, each value a concrete JAX array."""
     if held is not None:
-        return _record(tuple((name, traced_variable()) for name in sorted(held)), False, frozenset())
-    return _record((("value", TRACED_ARRAY),), False, frozenset())
+        return _record(
+            tuple((name, traced_variable(None, traced)) for name in sorted(held)), False, frozenset()
+        )
+    return _record((("value", TRACED_ARRAY if traced else array(False)),), False, frozenset())
+
+
+def is_nnx_variable(value: Value) -> bool:
+    """A flax nnx variable (see :func:`traced_variable`): its ``.value`` is set in place."""
+    members = value._members or ()
+    return not value._refs and len(members) == 1 and members[0][0] == Field("value")
 
 
 def field_of(value: Value, name: str) -> Value | None:

@@ -23,7 +23,14 @@ from jaxlint.semantic import api
 from jaxlint.semantic.scopes import FUNCTION_NODES, Scope
 from jaxlint.semantic.tracing import annotation_kind
 from jaxlint.semantic.transforms import CONCRETE
-from jaxlint.semantic.values import is_container, is_jax_array, is_static, is_traced, record_kind
+from jaxlint.semantic.values import (
+    is_container,
+    is_jax_array,
+    is_nnx_variable,
+    is_static,
+    is_traced,
+    record_kind,
+)
 
 from .blocks import is_local_name, names_by_function, own_nodes
 from .callsites import passed_arguments
@@ -99,6 +106,8 @@ def assignable(base: ast.expr) -> bool:
 def held_by_record_or_pytree(ctx: Context, base: ast.expr) -> bool:
     """``held_by_pytree``, or a field of a known NamedTuple or dataclass even where it is not
     traced (a module-level record): ``STATE.value = ...`` fails on a NamedTuple there too."""
+    if isinstance(base, ast.Attribute) and is_nnx_variable(ctx.value(base.value)):
+        return False  # `var.value = ...` sets an nnx variable's value in place
     if held_by_pytree(ctx, base):
         return True
     return isinstance(base, ast.Attribute) and record_kind(ctx.value(base.value)) is not None

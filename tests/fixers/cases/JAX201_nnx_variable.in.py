@@ -1,0 +1,16 @@
+# fix: unsafe
+import jax.numpy as jnp
+from flax import nnx
+
+
+class Tagger(nnx.Module):
+    def __init__(self, vocab, dim, rngs):
+        self.embed = nnx.Embed(vocab, dim, rngs=rngs)
+        self.scale = nnx.Param(jnp.ones(dim))
+
+
+def zero_padding_row():
+    model = Tagger(10, 4, nnx.Rngs(0))
+    model.embed.embedding.value[0] = 0.0  # the variable takes the new array in place
+    model.scale.value[0] = 2.0
+    return model
