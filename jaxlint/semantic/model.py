@@ -531,9 +531,22 @@ class SemanticModel:
         caller or enclosing function that traces it. What ``info`` reads while tracing is a
         constant of that compiled program. Asked afresh each time: callers found later in the
         analysis count (a module's `init` may run the method eagerly before `apply` traces it)."""
-        if info.transformed_by & CACHING_KINDS:
+        caching = info.transformed_by & CACHING_KINDS
+        if caching and caching != {"remat"}:
             return info
         seen = seen | {info}
+        if caching:  # `checkpoint` called in a jitted function is part of that function's program
+            outer = next(
+                (
+                    root
+                    for caller in sorted(info.callers, key=_node_position)
+                    if caller not in seen
+                    and caller.effective_level > NONE
+                    and (root := self.compiled_root(caller, seen)) is not None
+                ),
+                None,
+            )
+            return outer or info
         primal = self._rule_primals.get(info)  # a derivative rule is traced in its function's program
         if primal is not None and primal not in seen:
             root = self.compiled_root(primal, seen)
@@ -1867,8 +1880,14 @@ class SemanticModel:
             if chain.target is not None and transform.name == WHILE_LOOP and target is _loop_condition(call):
                 chain.target.loop_condition = True
             caller = self.infos.get(scope.function.node)
-            if chain.target is not None and caller is not None and transform.name in RETRACED_WHEN_EAGER:
-                chain.target.callers.add(caller)  # runs the body: its trace is cached if the caller's is
+            if (
+                chain.target is not None
+                and caller is not None
+                and (transform.name in RETRACED_WHEN_EAGER or (transform.kind == "body" and context > NONE))
+            ):
+                # runs the body: its trace is cached if the caller's is, and under a trace of the
+                # caller it is part of the caller's program (a module-level branch of a `switch`)
+                chain.target.callers.add(caller)
 
     def _passed_by_calls_of(self, name: str, scope: Scope) -> tuple[int, frozenset[str]] | None:
         """What the calls of ``name`` (bound in ``scope``) made in this module pass: at most how
