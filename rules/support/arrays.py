@@ -20,6 +20,7 @@ from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.fixing.plans import ClosedOver, LocalLeaf, RecordField
 from jaxlint.semantic import api
+from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import FUNCTION_NODES, Scope
 from jaxlint.semantic.tracing import annotation_kind
 from jaxlint.semantic.transforms import CONCRETE
@@ -69,15 +70,40 @@ def array_evidence(ctx: Context, target: ast.Subscript, stored: ast.expr) -> str
 
 def passed_array(ctx: Context, base: ast.expr) -> str | None:
     """Why ``base``, a parameter of the current function, is a JAX array: every call in sight
-    passes one (``boost(jnp.ones(8), 2)``), as a message fragment; None otherwise."""
+    passes one (``boost(jnp.ones(8), 2)``), as a message fragment; None otherwise. So is the
+    variable of a loop over such a parameter (``for row in batch:``): a row of it."""
     function = ctx.function
     if not isinstance(base, ast.Name) or function is None:
         return None
-    passed = passed_arguments(ctx.model, function, base.id)
+    source = _iterated(function, base.id)
+    argument = _passed_array_argument(ctx, function, source.id if source is not None else base.id)
+    if argument is None:
+        return None
+    what = f"a row of `{source.id}`, a JAX array" if source is not None else "a JAX array"
+    return (
+        f"`{base.id}` is {what}: every call passes one (`{snippet(ctx, argument)}`, line {argument.lineno})"
+    )
+
+
+def _passed_array_argument(ctx: Context, function: FunctionInfo, name: str) -> ast.expr | None:
+    """The first argument of the calls in sight of ``function``, each of which passes a JAX
+    array for its parameter ``name``; None where some call passes something else."""
+    passed = passed_arguments(ctx.model, function, name)
     if not passed or not all(_jax_array_call(ctx, arg, scope) for arg, scope in passed):
         return None
-    argument = passed[0][0]
-    return f"`{base.id}` is a JAX array: every call passes one (`{snippet(ctx, argument)}`, line {argument.lineno})"
+    return passed[0][0]
+
+
+def _iterated(function: FunctionInfo, name: str) -> ast.Name | None:
+    """The parameter a loop variable ``name``, bound by nothing else, iterates over
+    (``for row in batch:``)."""
+    if function.scope.bound.get(name) != 1:
+        return None
+    for node in own_nodes(getattr(function.node, "body", [])):
+        if isinstance(node, ast.For) and isinstance(node.target, ast.Name) and node.target.id == name:
+            source = node.iter
+            return source if isinstance(source, ast.Name) and source.id in function.scope.params else None
+    return None
 
 
 def _jax_array_call(ctx: Context, expr: ast.expr, scope: Scope, depth: int = 0) -> bool:
