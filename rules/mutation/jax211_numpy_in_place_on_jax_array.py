@@ -19,6 +19,11 @@ WRITERS = frozenset(
     f"numpy.{name}" for name in ("copyto", "put", "place", "putmask", "fill_diagonal", "random.shuffle")
 ) | {"random.shuffle"}  # (Python's own shuffle swaps items in place: `TypeError` too)
 WRITER_NAMES = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "shuffle", "at"})
+# a NumPy random generator's methods that shuffle their argument in place, and its makers
+GENERATOR_WRITERS = frozenset({"shuffle"})
+NUMPY_GENERATORS = frozenset(
+    {"numpy.random.default_rng", "numpy.random.Generator", "numpy.random.RandomState"}
+)
 # the ufunc methods that update their first argument in place (`np.add.at(a, idx, 1)`)
 UFUNC_METHODS = frozenset({"at"})
 
@@ -27,7 +32,7 @@ class NumpyInPlaceOnJaxArray(Rule):
     """## What it does
     Finds a NumPy function that writes into its first argument (`np.add.at`, any ufunc's
     `.at`, `np.copyto`, `np.put`, `np.place`, `np.putmask`, `np.fill_diagonal`,
-    `np.random.shuffle`, a ufunc's `out=`; Python's `random.shuffle`) given a JAX array; a `jax.numpy` function given an
+    `np.random.shuffle`, a NumPy generator's `shuffle`, a ufunc's `out=`; Python's `random.shuffle`) given a JAX array; a `jax.numpy` function given an
     `out=` array (`jnp.add(a, b, out=a)`); and a NumPy array method that JAX arrays lack
     (`x.fill(0.0)`, `x.resize(...)`, `x.put(...)`: which ones is measured by
     `tools/measure_jax_api.py`) called on a JAX array.
@@ -81,12 +86,17 @@ class NumpyInPlaceOnJaxArray(Rule):
         target = self.written(node, ctx)
         if target is None or not _jax_array(ctx, target):
             return
+        name = snippet(ctx, target)
+        cure = (
+            f"permute it instead (`{name} = {name}[jax.random.permutation(key, len({name}))]`)"
+            if callee_leaf(node) == "shuffle"
+            else f"use the functional update (`{name} = {name}.at[...].add(...)`)"
+        )
         ctx.report(
             node,
-            f"`{snippet(ctx, node)}` writes into `{snippet(ctx, target)}`, a JAX array: JAX arrays are "
-            f"immutable and no NumPy arrays, so writing into one raises (`TypeError`); use the functional "
-            f"update (`{snippet(ctx, target)} = {snippet(ctx, target)}.at[...].add(...)`), or a NumPy "
-            f"copy (`np.array(...)`)",
+            f"`{snippet(ctx, node)}` writes into `{name}`, a JAX array: JAX arrays are "
+            f"immutable and no NumPy arrays, so writing into one raises (`TypeError`); {cure}, or "
+            f"work on a NumPy copy (`np.array(...)`)",
         )
 
     def check_jax_out(self, node: ast.Call, ctx: Context) -> bool:
@@ -135,10 +145,31 @@ class NumpyInPlaceOnJaxArray(Rule):
             return out
         if qualname in WRITERS and node.args:
             return node.args[0]
+        if isinstance(func, ast.Attribute) and func.attr in GENERATOR_WRITERS and node.args:
+            return node.args[0] if _numpy_generator(ctx, func.value) else None
         if isinstance(func, ast.Attribute) and func.attr in UFUNC_METHODS and node.args:
             ufunc = ctx.qualname(func.value) or ""
             return node.args[0] if ufunc.startswith("numpy.") and ufunc.count(".") == 1 else None
         return None
+
+
+def _numpy_generator(ctx: Context, expr: ast.expr) -> bool:
+    """Whether ``expr`` holds a NumPy random generator (``np.random.default_rng(seed)``): a name
+    bound once to one, or ``self.rng`` that ``__init__`` alone stores it in."""
+    found = None
+    if isinstance(expr, ast.Name):
+        found = ctx.scope.written_value(expr)
+    elif isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+        cls = ctx.model.class_of_self(ctx.scope, expr.value.id)
+        held = None if cls is None else ctx.model.held_value(cls, expr.attr)
+        found = None if held is None else held[1]
+        scope = None if held is None else ctx.model.index.scopes.get(held[0])
+        return (
+            isinstance(found, ast.Call)
+            and scope is not None
+            and ctx.model.qualname(found.func, scope) in NUMPY_GENERATORS
+        )
+    return isinstance(found, ast.Call) and ctx.qualname(found.func) in NUMPY_GENERATORS
 
 
 def _jax_array(ctx: Context, expr: ast.expr) -> bool:
