@@ -2480,7 +2480,9 @@ class SemanticModel:
                 jit = next(layer for layer in chain.layers if layer.transform.kind == "jit")
                 info.jit_calls.append(jit.call if jit.call is jit.site else None)
         if (
-            len(chain.layers) == 1
+            # a gradient keeps the positions and names of the parameters (`jax.jit(jax.grad(f),
+            # static_argnums=2)` makes `f`'s third parameter static)
+            all(layer.transform.kind == "grad" for layer in chain.layers[:-1])
             and transform.name in JITS_WITH_STATIC_ARGNAMES
             and not chain.offset
             and not chain.bound

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 
+from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 
@@ -129,7 +130,7 @@ class RecompilingCallInLoop(Rule):
             return
         line = getattr(loop, "lineno", 0)
         for parameter, argument in callee.static_arguments(node):
-            made = _made_fresh(ctx, argument)
+            made = _made_fresh(ctx, _bound_in(ctx, argument, loop))
             if made is not None:
                 ctx.report(
                     argument,
@@ -168,6 +169,15 @@ class RecompilingCallInLoop(Rule):
                 f"iteration: JAX traces and compiles `{callee.info.name}` again each time; make "
                 f"`{parameter}` an ordinary (traced) argument{_branch_advice(callee.info.node, parameter)}",
             )
+
+
+def _bound_in(ctx: Context, argument: ast.expr, loop: ast.AST) -> ast.expr:
+    """What a name passed as ``argument`` is bound to, where its one binding is in ``loop``
+    (``act = functools.partial(...)`` then ``step(w, x, act)``); else ``argument``."""
+    if not isinstance(argument, ast.Name):
+        return argument
+    value = ctx.scope.written_value(argument)
+    return value if value is not None and encloses(loop, value) else argument
 
 
 def _made_fresh(ctx: Context, argument: ast.expr) -> str | None:

@@ -43,6 +43,15 @@ def fresh_optimizer(params):
     return params
 
 
+forward_and_grad = jax.jit(jax.value_and_grad(lambda w, x, act: jnp.sum(act(x @ w))), static_argnums=2)
+
+
+def named_in_the_loop(w, x):
+    for _ in range(3):
+        act = functools.partial(jax.nn.leaky_relu, negative_slope=0.1)
+        forward_and_grad(w, x, act)  # error: JAX607
+
+
 def made_once(x, params):
     squash = lambda v: jnp.tanh(v) * 2.0  # noqa: E731
     tx = optax.adam(1e-2)
@@ -73,4 +82,6 @@ if __name__ == "__main__":
     fresh, retraced, applied, trained = main()
     assert fresh == (6, 0) and retraced == 3, (fresh, retraced)
     assert (applied, trained) == (2, 1), (applied, trained)
+    named_in_the_loop(jnp.ones((3, 2)), jnp.ones((4, 3)))
+    assert forward_and_grad._cache_size() == 3  # one compilation per iteration
     print("ok")
