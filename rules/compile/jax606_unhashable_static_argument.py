@@ -194,6 +194,10 @@ def _names_static_arguments(ctx: Context) -> bool:
     return found
 
 
+# flax's frozen dicts: hashable only where every value is
+FROZEN_DICTS = frozenset({"flax.core.FrozenDict", "flax.core.frozen_dict.FrozenDict", "flax.core.freeze"})
+
+
 def _unhashable(ctx: Context, node: ast.expr, depth: int = 0) -> str | None:
     """What unhashable thing ``node`` certainly evaluates to, or None."""
     if depth > 8:
@@ -210,6 +214,10 @@ def _unhashable(ctx: Context, node: ast.expr, depth: int = 0) -> str | None:
             return "a NumPy array"
         if qualname in CONTAINER_BUILTINS:
             return CONTAINER_BUILTINS[qualname]
+        if qualname in FROZEN_DICTS and node.args and isinstance(node.args[0], ast.Dict):
+            held = next((v for v in node.args[0].values if is_jax_array(ctx.value(v))), None)
+            if held is not None:  # a frozen dict hashes its values
+                return f"a `FrozenDict` holding a JAX array (`{snippet(ctx, held)}`)"
         cls = ctx.model.class_named(node.func, ctx.scope)
         if cls is not None and _unhashable_dataclass(ctx, cls):
             return f"an instance of `{cls.name}`, a dataclass that is not frozen (its `__hash__` is None)"
