@@ -2713,7 +2713,9 @@ class Interpreter:
         gradient = self.gradient_result(func, args, every)
         if gradient is not None:
             return gradient
-        return TRACED if self.staging(every) else UNKNOWN
+        # `jax.vmap(model)(x)` with `model` a module holding tracers: computed from its leaves
+        transformed = self.values.get(func.args[0], UNKNOWN) if func.args else UNKNOWN
+        return TRACED if self.staging([*every, transformed]) else UNKNOWN
 
     def gradient_result(self, func: ast.Call, args: list[Value], every: list[Value]) -> Value | None:
         """``jax.grad(f)(params, x)``: the gradient has the pytree of the argument it is taken

@@ -31,6 +31,11 @@ def eqx_loss(model, x):
     return jnp.sum(out**2) * float(out.sum())  # error: JAX503
 
 
+def eqx_batch_loss(model, xs):
+    out = jax.vmap(model)(xs)
+    return jnp.sum(out**2) * float(out.sum())  # error: JAX503
+
+
 def eqx_loss_size(model, x):
     out = model(x)
     return jnp.sum(out**2) / float(x.shape[0])  # a shape: static
@@ -52,6 +57,7 @@ def failing():
     return (
         lambda: nnx.value_and_grad(nnx_loss, has_aux=True)(model, x, y),
         lambda: eqx.filter_grad(eqx_loss)(mlp, x[0]),
+        lambda: eqx.filter_grad(eqx_batch_loss)(mlp, x),
     )
 
 
