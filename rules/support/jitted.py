@@ -110,10 +110,11 @@ def opaque_static_arguments(ctx: Context, call: ast.Call) -> list[tuple[str, ast
     if transform is None or transform.kind not in ("jit", "pmap"):
         return []
     chain = ctx.model.resolve_chain(site.args[0], scope)
-    if chain is not None and chain.target is not None:
-        return []  # a function of this module: its signature says more (`jitted_callee`)
+    if chain is not None and chain.target is not None and transform.kind != "pmap":
+        return []  # a function of this module: its signature says more (`jitted_callee`, jit only)
     names, positions = _literal_statics(site, transform.static_argnames, transform.static_argnums)
-    jitted = f"`{ast.unparse(site.args[0])}`, jitted at line {site.lineno}"
+    how = "pmapped" if transform.kind == "pmap" else "jitted"
+    jitted = f"`{ast.unparse(site.args[0])}`, {how} at line {site.lineno}"
     found = [(f"static argument `{k.arg}` of {jitted}", k.value) for k in call.keywords if k.arg in names]
     for index, argument in enumerate(call.args):
         if isinstance(argument, ast.Starred):
