@@ -2724,8 +2724,8 @@ class SemanticModel:
 
     def _held_variable_key(self, info: FunctionInfo, held: ast.Attribute) -> KeyId | None:
         """``self.key`` of an nnx module whose ``__init__`` alone stores it, as an
-        ``nnx.Variable``, when no code of the module writes a variable's value (``.value = ``,
-        ``[...] = ``, ``set_value``, ``update``): the same key on every call."""
+        ``nnx.Variable``, when no code of the module writes into that variable (see
+        :meth:`_variable_written`): the same key on every call."""
         if not isinstance(held.value, ast.Name) or not info.is_method or info.name == "__init__":
             return None
         if info.positional_names()[:1] != [held.value.id]:
@@ -2772,10 +2772,11 @@ class SemanticModel:
         method = self.parent_map.get(site)
         while method is not None and not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
             method = self.parent_map.get(method)
-        cls = self.parent_map.get(method) if method is not None else None
-        if not isinstance(cls, ast.ClassDef) or not isinstance(receiver, ast.Name) or not method.args.args:  # pyright: ignore[reportOptionalMemberAccess]
+        if not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) or not method.args.args:
             return None
-        return cls if method.args.args[0].arg == receiver.id else None  # pyright: ignore[reportOptionalMemberAccess]
+        cls = self.parent_map.get(method)
+        named_self = isinstance(receiver, ast.Name) and method.args.args[0].arg == receiver.id
+        return cls if isinstance(cls, ast.ClassDef) and named_self else None
 
     def fixed_field(self, scope: Scope, expr: ast.Attribute) -> bool:
         """``self.attr`` read in a method (or a function nested in one) of a class of this module
