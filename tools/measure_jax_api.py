@@ -1137,10 +1137,24 @@ def measure_numpy(qualname: str, func: Any) -> tuple[bool | None, bool | None, s
         static = not holds_tracer(outputs)
         if static and outputs and _answers_otherwise(found, outputs[0]):
             return False, True, "misanswers"  # it caught the conversion error and answered anyway
-        return False, static, ""
+        later = _rejecting_later(found, arrays[1:])
+        return False, static, f"rejects at {','.join(later)}" if later else ""
     if isinstance(error, CONCRETIZATION_ERRORS) or (isinstance(error, TypeError) and "Tracer" in str(error)):
         return True, None, type(error).__name__
     return None, None, f"{type(error).__name__}: {str(error).splitlines()[0][:160] if str(error) else ''}"
+
+
+def _rejecting_later(found: Call, names: list[str]) -> list[str]:
+    """The array parameters after the first that reject a tracer while the first is a NumPy
+    array (``np.searchsorted(bounds, v)`` calls ``bounds.searchsorted``, which converts ``v``),
+    each as ``position:name``."""
+    positions = {name: i for i, name in enumerate(found.signature.parameters)}
+    rejecting = []
+    for name in names:
+        error, _ = trace(found, {name: found.values[name]})
+        if error is not None and isinstance(error, jax.errors.TracerArrayConversionError):
+            rejecting.append(f"{positions[name]}:{name}")
+    return rejecting
 
 
 def _answers_otherwise(found: Call, traced_answer: Any) -> bool:
@@ -1172,6 +1186,7 @@ class Report:
     keeps: list[str] = field(default_factory=list)
     key_disagreements: list[str] = field(default_factory=list)
     numpy_rejects: dict[str, str] = field(default_factory=dict)  # function -> error
+    numpy_rejects_later: dict[str, list[str]] = field(default_factory=dict)  # -> "position:name"
     numpy_accepts: list[str] = field(default_factory=list)
     numpy_static: list[str] = field(default_factory=list)
     numpy_misanswers: list[str] = field(default_factory=list)  # a static answer unlike the eager one
@@ -1251,6 +1266,8 @@ def run(only: Sequence[str] = (), verbose: bool = False) -> Report:
             report.numpy_rejects[qualname] = detail
         elif rejects is False:
             report.numpy_accepts.append(qualname)
+            if detail.startswith("rejects at "):
+                report.numpy_rejects_later[qualname] = detail.removeprefix("rejects at ").split(",")
             if static:
                 report.numpy_static.append(qualname)
             if detail == "misanswers":
@@ -1321,6 +1338,7 @@ def to_json(report: Report) -> dict[str, Any]:
         },
         "numpy": {
             "rejects_tracer": dict(sorted(report.numpy_rejects.items())),
+            "rejects_tracer_after_first": dict(sorted(report.numpy_rejects_later.items())),
             "accepts_tracer": sorted(report.numpy_accepts),
             "static_results": sorted(report.numpy_static),
             "misanswers_tracer": sorted(report.numpy_misanswers),

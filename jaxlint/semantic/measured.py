@@ -344,6 +344,17 @@ def numpy_only_methods() -> frozenset[str]:
     return frozenset(_data().get("numpy_only_methods", ()))
 
 
+def numpy_rejecting_after_first() -> dict[str, tuple[tuple[int, str], ...]]:
+    """NumPy functions that take a tracer as their first array argument (calling its method)
+    but, given a NumPy array there, reject one as a later argument, with those parameters'
+    positions and names (``np.searchsorted(bounds, v)``: ``bounds.searchsorted`` converts ``v``)."""
+    table = _data()["numpy"].get("rejects_tracer_after_first", {})
+    return {
+        name: tuple((int(entry.split(":")[0]), entry.split(":")[1]) for entry in entries)
+        for name, entries in table.items()
+    }
+
+
 def numpy_functions_rejecting_tracers() -> frozenset[str]:
     """Every NumPy function measured to raise on a tracer."""
     return frozenset(_data()["numpy"]["rejects_tracer"])

@@ -8,6 +8,7 @@ from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import JaxNumpyFunction
+from jaxlint.semantic import measured
 from jaxlint.semantic.measured import numpy_misanswers_tracer
 from jaxlint.semantic.transforms import CONCRETE, STAGED
 from jaxlint.semantic.values import is_traced
@@ -17,6 +18,15 @@ from .numpy_api import NUMPY_CONVERTS_TRACER, NUMPY_CONVERTS_TRACER_NEEDS_SIZE, 
 
 CONVERTS_TRACER = NUMPY_CONVERTS_TRACER | SCIPY_CONVERTS_TRACER | NUMPY_CONVERTS_TRACER_NEEDS_SIZE.keys()
 NUMPY_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in CONVERTS_TRACER)
+# NumPy functions that reject a tracer only after their first argument (measured), whose
+# `jax.numpy` namesake works under jit
+CONVERTS_LATER = {
+    name: rejecting
+    for name, rejecting in measured.numpy_rejecting_after_first().items()
+    if measured.concrete_parameters("jax." + name) is not None
+    and measured.fails_under_jit("jax." + name) is None
+}
+LATER_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in CONVERTS_LATER)
 # Keywords that mean the same to the NumPy function and its jax.numpy namesake.
 SHARED_KEYWORDS = frozenset({"axis", "keepdims", "dtype", "ddof", "ord", "optimize", "decimals"})
 
@@ -150,6 +160,8 @@ class NumpyFunctionOnTracer(Rule):
 def _traced_operand(ctx: Context, node: ast.Call) -> ast.expr | None:
     """The first traced argument of a converting NumPy call (an argument that is itself such a
     call on a tracer counts: it is reported too, and rewritten to return a tracer)."""
+    if callee_leaf(node) in LATER_LEAVES and ctx.qualname(node.func) in CONVERTS_LATER:
+        return _traced_later_operand(ctx, node, CONVERTS_LATER[ctx.qualname(node.func)])  # pyright: ignore[reportArgumentType]
     if callee_leaf(node) not in NUMPY_LEAVES or ctx.qualname(node.func) not in CONVERTS_TRACER:
         return None
     for argument in [*node.args, *(k.value for k in node.keywords)]:
@@ -158,4 +170,21 @@ def _traced_operand(ctx: Context, node: ast.Call) -> ast.expr | None:
             return value
         if isinstance(value, ast.Call) and _traced_operand(ctx, value) is not None:
             return value
+    return None
+
+
+def _traced_later_operand(
+    ctx: Context, node: ast.Call, rejecting: tuple[tuple[int, str], ...]
+) -> ast.expr | None:
+    """A traced argument at a parameter that rejects one (measured) where the first argument is
+    no tracer: ``np.searchsorted(BOUNDS, pred)``. A traced first argument runs its own method."""
+    if any(isinstance(a, (ast.Starred)) for a in node.args) or not node.args:
+        return None
+    if is_traced(ctx.value(node.args[0])):
+        return None
+    for position, name in rejecting:
+        argument = node.args[position] if position < len(node.args) else None
+        argument = argument or next((k.value for k in node.keywords if k.arg == name), None)
+        if argument is not None and is_traced(ctx.value(argument)):
+            return argument
     return None
