@@ -102,7 +102,7 @@ from jaxlint.semantic.values import (
     join_all,
     key_ids,
     keyed_parts,
-    keys_along,
+    keys_along_all,
     keys_of_the_keyed_field,
     known_container,
     known_elements,
@@ -1591,11 +1591,9 @@ class Interpreter:
         module's field declared as one (:meth:`SemanticModel.declared_key_layer`)."""
         found = scope.bound_value(func.id) if isinstance(func, ast.Name) else None
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
-            cls = self.model.class_of_self(scope, func.value.id)
-            held = None if cls is None else self.model.held_value(cls, func.attr)
-            owner = None if held is None else self.model.index.scopes.get(held[0])
-            found = None if held is None or owner is None else (held[1], owner)
-            if found is None and cls is not None:
+            found = self.model.initialized_value(scope, func)
+            cls = self.model.class_of_self(scope, func.value.id) if found is None else None
+            if cls is not None:
                 return self.model.declared_key_layer(cls, func.attr)
         construction = None if found is None else found[0]
         if found is None or not isinstance(construction, ast.Call) or _mode_given(construction):
@@ -1615,9 +1613,9 @@ class Interpreter:
         record whose fields are known and one field holds keys, the key of that field; in a
         value whose parts are not known, the parts at ``paths``, `d["rng"]` alone)."""
         keys = key_ids(value)
-        parts = [keys_along(value, path) for path in paths] if partial else []
-        if parts and all(part is not None for part in parts):
-            keys = frozenset().union(*parts)  # pyright: ignore[reportArgumentType]
+        along = keys_along_all(value, paths) if partial else None
+        if along is not None:
+            keys = along
         elif partial:
             keys |= keys_of_the_keyed_field(value)
         if self.tracker is None or self.state is None or not keys:
@@ -1769,9 +1767,8 @@ class Interpreter:
                         # an item of a display (`(key, total)`) is what the body unpacks
                         partial = name in body.consumed_in_part and part is operand
                         paths = body.consumed_paths.get(name, frozenset()) if partial else frozenset()
-                        parts = [keys_along(value, path) for path in paths]
-                        if parts and all(part is not None for part in parts):
-                            keys = frozenset().union(*parts)  # pyright: ignore[reportArgumentType]
+                        along = keys_along_all(value, paths)
+                        keys = keys if along is None else along
                         self.tracker.consume(
                             node, keys, _key_text(part), _root_name(part), self.state, partial
                         )

@@ -3259,6 +3259,17 @@ class SemanticModel:
             return None
         return method, value_node
 
+    def initialized_value(self, scope: Scope, expr: ast.Attribute) -> tuple[ast.expr, Scope] | None:
+        """What ``self.attr`` (``expr``, read in a method ``scope`` is or is nested in) holds for
+        every object of the class: the expression its ``__init__`` (or ``setup``) alone stores
+        (see :meth:`held_value`), with the scope it is written in."""
+        if not isinstance(expr.value, ast.Name):
+            return None
+        cls = self.class_of_self(scope, expr.value.id)
+        held = None if cls is None else self.held_value(cls, expr.attr)
+        owner = None if held is None else self.index.scopes.get(held[0])
+        return None if held is None or owner is None else (held[1], owner)
+
     def _touches_dict_of_instances(self, cls: ast.ClassDef) -> bool:
         """Whether the class reads ``obj.__dict__`` or calls ``vars``: its attributes may be set
         by name (``self.__dict__.update(overrides)``). One walk per class."""

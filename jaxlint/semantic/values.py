@@ -588,6 +588,15 @@ def keys_along(value: Value, path: tuple[object, ...]) -> frozenset[object] | No
     return all_key_ids(value)
 
 
+def keys_along_all(value: Value, paths: Iterable[tuple[object, ...]]) -> frozenset[object] | None:
+    """The keys at every one of ``paths`` in ``value`` (see :func:`keys_along`); None where
+    there are no paths or one leads nowhere known."""
+    parts = [keys_along(value, path) for path in paths]
+    if not parts or any(part is None for part in parts):
+        return None
+    return frozenset().union(*parts)  # pyright: ignore[reportArgumentType]
+
+
 def known_elements(value: Value) -> tuple[Value, ...] | None:
     """Every element of a sequence of known length, in order (None when the length is unknown)."""
     return value._items

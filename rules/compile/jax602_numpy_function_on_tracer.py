@@ -160,8 +160,9 @@ class NumpyFunctionOnTracer(Rule):
 def _traced_operand(ctx: Context, node: ast.Call) -> ast.expr | None:
     """The first traced argument of a converting NumPy call (an argument that is itself such a
     call on a tracer counts: it is reported too, and rewritten to return a tracer)."""
-    if callee_leaf(node) in LATER_LEAVES and ctx.qualname(node.func) in CONVERTS_LATER:
-        return _traced_later_operand(ctx, node, CONVERTS_LATER[ctx.qualname(node.func)])  # pyright: ignore[reportArgumentType]
+    later = CONVERTS_LATER.get(ctx.qualname(node.func) or "") if callee_leaf(node) in LATER_LEAVES else None
+    if later is not None:
+        return _traced_later_operand(ctx, node, later)
     if callee_leaf(node) not in NUMPY_LEAVES or ctx.qualname(node.func) not in CONVERTS_TRACER:
         return None
     for argument in [*node.args, *(k.value for k in node.keywords)]:
@@ -178,7 +179,7 @@ def _traced_later_operand(
 ) -> ast.expr | None:
     """A traced argument at a parameter that rejects one (measured) where the first argument is
     no tracer: ``np.searchsorted(BOUNDS, pred)``. A traced first argument runs its own method."""
-    if any(isinstance(a, (ast.Starred)) for a in node.args) or not node.args:
+    if any(isinstance(a, ast.Starred) for a in node.args) or not node.args:
         return None
     if is_traced(ctx.value(node.args[0])):
         return None

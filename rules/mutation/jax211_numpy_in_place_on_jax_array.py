@@ -158,18 +158,15 @@ def _numpy_generator(ctx: Context, expr: ast.expr) -> bool:
     bound once to one, or ``self.rng`` that ``__init__`` alone stores it in."""
     found = None
     if isinstance(expr, ast.Name):
-        found = ctx.scope.written_value(expr)
-    elif isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
-        cls = ctx.model.class_of_self(ctx.scope, expr.value.id)
-        held = None if cls is None else ctx.model.held_value(cls, expr.attr)
-        found = None if held is None else held[1]
-        scope = None if held is None else ctx.model.index.scopes.get(held[0])
-        return (
-            isinstance(found, ast.Call)
-            and scope is not None
-            and ctx.model.qualname(found.func, scope) in NUMPY_GENERATORS
-        )
-    return isinstance(found, ast.Call) and ctx.qualname(found.func) in NUMPY_GENERATORS
+        value = ctx.scope.written_value(expr)
+        found = None if value is None else (value, ctx.scope)
+    elif isinstance(expr, ast.Attribute):
+        found = ctx.model.initialized_value(ctx.scope, expr)
+    return (
+        found is not None
+        and isinstance(found[0], ast.Call)
+        and ctx.model.qualname(found[0].func, found[1]) in NUMPY_GENERATORS
+    )
 
 
 def _jax_array(ctx: Context, expr: ast.expr) -> bool:
