@@ -543,6 +543,14 @@ MUTATING_METHODS = frozenset(
         "put_nowait",
     }
 )
+# Standard-library objects that hold state, and the methods that change it (a `threading.Event`
+# set in a `lax.cond` branch, a `ContextVar` set to the loss; containers and queues are
+# `MUTATING_METHODS`): called in traced code, they act once per trace, and a tracer they are
+# given outlives it.
+STATEFUL_OBJECT_METHODS: dict[str, frozenset[str]] = {
+    "threading.Event": frozenset({"set", "clear"}),
+    "contextvars.ContextVar": frozenset({"set"}),
+}
 # Methods of lists, dicts and sets (none of a JAX array): calling one shows a name holds a container.
 CONTAINER_METHODS = frozenset(
     [

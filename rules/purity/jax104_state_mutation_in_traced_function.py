@@ -7,7 +7,7 @@ import ast
 from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic.api import MUTATING_METHODS, STATIC_ATTRIBUTES
+from jaxlint.semantic.api import MUTATING_METHODS, STATEFUL_OBJECT_METHODS, STATIC_ATTRIBUTES
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.transforms import FILTER_KINDS, PARTIALS
@@ -37,7 +37,8 @@ class StateMutationInTracedFunction(Rule):
     """## What it does
     Finds a traced function changing state that outlives the call: assigning a `global` or
     `nonlocal` name, mutating a module-level or closed-over list/dict/set (`history.append(x)`,
-    `cache[k] = v`), changing an attribute of a module-level function or object of a plain class
+    `cache[k] = v`) or a standard-library object that holds state (`stop.set()` on a
+    `threading.Event`, `var.set(loss)` on a `contextvars.ContextVar`), changing an attribute of a module-level function or object of a plain class
     of the module (`step.calls += 1`, `counter.n = ...`) in a function that only runs traced, storing a traced value on `self`, putting one into a list, dict or set
     the object keeps (`self.losses.append(loss)` in a logger made before the trace), or changing
     a dict or list argument of a `jax.jit` function that never hands it back (`params[k] = ...`:
@@ -129,6 +130,8 @@ class StateMutationInTracedFunction(Rule):
             if store is not None and not (store[2] and self.check_unfrozen_store(node, store[0], ctx)):
                 self.check_store(store[0], store[1], ctx, through_object=store[2])
             return
+        if isinstance(func, ast.Attribute) and self.check_stateful_object(node, func, ctx):
+            return
         if not isinstance(func, ast.Attribute) or func.attr not in MUTATING_METHODS:
             return
         if not ctx.traced_to_run and not (ctx.traced and not ctx.abstract):  # compiled, or under a bare grad
@@ -156,6 +159,33 @@ class StateMutationInTracedFunction(Rule):
             f"`{name}.{func.attr}(...)` in `{function_name(ctx)}` mutates {kind} `{name}` {effect} "
             f"({why_traced(ctx)}); return the values instead",
         )
+
+    def check_stateful_object(self, node: ast.Call, func: ast.Attribute, ctx: Context) -> bool:
+        """``stop.set()`` on a module-level ``threading.Event``, ``last_loss.set(loss)`` on a
+        ``contextvars.ContextVar``: state that outlives the trace, changed once per trace (a
+        ``lax.cond`` branch: whichever branch runs), or given a tracer that leaks."""
+        if not isinstance(func.value, ast.Name) or not (
+            ctx.traced_to_run or (ctx.traced and not ctx.abstract)
+        ):
+            return False
+        name = func.value.id
+        owner = outlives_trace(ctx, name)
+        made = owner.assigned.get(name) if owner is not None else None
+        if owner is None or owner.bound.get(name) != 1 or not isinstance(made, ast.Call):
+            return False
+        kind = ctx.model.qualname(made.func, owner)
+        if func.attr not in STATEFUL_OBJECT_METHODS.get(kind or "", ()):
+            return False
+        effect = _effect(ctx, [*node.args, *(k.value for k in node.keywords)], name)
+        if effect is None:
+            return False
+        ctx.report(
+            node,
+            f"`{name}.{func.attr}(...)` in `{function_name(ctx)}` changes `{name}` (a `{kind}`, which "
+            f"outlives the trace) {effect} ({why_traced(ctx)}); return the value and act on it "
+            f"after the call",
+        )
+        return True
 
     def check_unfrozen_store(self, node: ast.Call, target: ast.Attribute, ctx: Context) -> bool:
         """``object.__setattr__(self, "calls", ...)`` in a compiled method of a frozen class (an
