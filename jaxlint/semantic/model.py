@@ -321,6 +321,8 @@ class SemanticModel:
         self._makes_objects: dict[ast.AST, bool] = {}
         self._makes_arrays: dict[ast.AST, bool] = {}
         self._runners_of: dict[FunctionInfo, set[str]] = {}  # see _info_runners
+        # `jax.jit(tx.update)` -> the `update_fn` of the custom transformation `tx` it compiles
+        self._transformed_updates: dict[ast.Call, ast.AST] = {}
         self._keys_of: dict[tuple[FunctionInfo, str], set[object] | None] = {}  # see _keys_read
         self._code_by_function: dict[ast.AST, tuple[BlockCode, set[ast.AST] | None]] = {}
         self._stores_by_class: dict[ast.ClassDef, dict[str, list[SelfStore]]] = {}
@@ -1532,6 +1534,11 @@ class SemanticModel:
             for name, value in self.module_summary.items()
             if any(isinstance(ref, FunctionRef) and ref.node in nodes for ref in refs(value))
         }
+        names |= {  # `update = jax.jit(tx.update)`
+            name
+            for name, value in module.assigned.items()
+            if isinstance(value, ast.Call) and self._transformed_updates.get(value) in nodes
+        }
         functions = [
             (scope.node.name, scope)
             for scope in self.index.functions
@@ -1699,6 +1706,7 @@ class SemanticModel:
     def _discover(self) -> None:
         schedules: list[tuple[ast.Call, Scope]] = []
         transformations: list[tuple[ast.Call, Scope]] = []
+        transformed_updates: list[tuple[ast.Call, Transform]] = []
         for node, scope in self.index.decorated:
             self._discover_decorators(node, scope)  # pyright: ignore[reportArgumentType]
         for call, scope in self.index.calls:
@@ -1706,6 +1714,8 @@ class SemanticModel:
             transform = None if qualname is None else self.transforms.get(qualname)
             if transform is not None and transform.kind != "wrapper":
                 self.apply_call(call, scope, transform, NONE)
+                if _transforms_an_update(call, transform):  # `jax.jit(tx.update)`
+                    transformed_updates.append((call, transform))
             elif qualname in CUSTOM_DERIVATIVES and call.args:  # `f = jax.custom_jvp(g, ...)`
                 self._note_custom_derivative(call.args[0], scope, call, qualname)
             elif qualname in FLAX_LIFTED:
@@ -1717,7 +1727,7 @@ class SemanticModel:
             elif isinstance(call.func, ast.Attribute) and call.func.attr in DERIVATIVE_RULE_SETTERS:
                 self._note_derivative_rules(call.func.value, call.args, call.func.attr, scope, call)
         self._discover_schedules(schedules)
-        self._discover_custom_transformations(transformations)
+        self._discover_custom_transformations(transformations, transformed_updates)
         for cls, scope in self.index.classes:
             if self._is_flax_module(cls, scope):
                 self._discover_flax_methods(cls)
@@ -3434,7 +3444,8 @@ class SemanticModel:
             info for info in self.infos.values() if info.level >= STAGED and info.scope.called & UPDATING
         ]
         for call, scope in calls if staged else []:
-            step = self._updated_in(call, scope, staged)
+            handle = self._optimizer_handle(call, scope)
+            step = None if handle is None else self._updated_in(handle, staged)
             if step is None:
                 continue
             qualname = self.resolver.qualname(call.func, scope) or ""
@@ -3456,23 +3467,32 @@ class SemanticModel:
                 if schedule.apply(STAGED, {schedule.positional_names()[0]: TRACED}, reason):
                     self.enqueue(schedule)
 
-    def _discover_custom_transformations(self, calls: list[tuple[ast.Call, Scope]]) -> None:
+    def _discover_custom_transformations(
+        self, calls: list[tuple[ast.Call, Scope]], transformed: list[tuple[ast.Call, Transform]]
+    ) -> None:
         """``optax.GradientTransformation(init_fn, update_fn)``: the optimizer's ``update`` runs
         ``update_fn``, traced (staged) where a compiled or staged function of this module updates
         that optimizer (see :meth:`_updated_in`), built here or by a factory returning it
-        (``tx = optax.chain(count_updates(), optax.sgd(0.1))``)."""
+        (``tx = optax.chain(count_updates(), optax.sgd(0.1))``); transformed as the optimizer's
+        ``update`` is (``jax.jit(tx.update)``), with the same parameters."""
         if not calls:
             return
         staged = [
             info for info in self.infos.values() if info.level >= STAGED and info.scope.called & UPDATING
         ]
-        for call, scope in calls if staged else []:
+        for call, scope in calls if staged or transformed else []:
             update = keyword_argument(call, "update") or (call.args[1] if len(call.args) > 1 else None)
             found = None if update is None else self.resolve_function(update, scope)
-            if found is None or found[1]:
+            if update is None or found is None or found[1]:
                 continue
             for builder, where in self._builders_of(call, scope):
-                step = self._updated_in(builder, where, staged)
+                handle = self._optimizer_handle(builder, where)
+                if handle is None:
+                    continue
+                for site, transform in transformed:
+                    if _updates_handle(site, transform, handle):
+                        self._transform_update(update, scope, site, transform)
+                step = self._updated_in(handle, staged)
                 if step is None:
                     continue
                 update_fn = found[0]
@@ -3486,6 +3506,16 @@ class SemanticModel:
                 if update_fn.apply(STAGED, params, reason):
                     self.enqueue(update_fn)
                 break
+
+    def _transform_update(self, update: ast.expr, scope: Scope, site: ast.Call, transform: Transform) -> None:
+        """``jax.jit(tx.update)``: ``transform`` applied to the ``update`` function of the custom
+        transformation ``tx`` is, which takes the optimizer's parameters in their order."""
+        chain = self.resolve_chain(update, scope)
+        if chain is None or chain.target is None:
+            return
+        chain.layers.append(Layer(transform, site, site, chain.offset, chain.bound))
+        self.apply_chain(chain, NONE)
+        self._transformed_updates[site] = chain.target.node
 
     def _builders_of(self, call: ast.Call, scope: Scope) -> list[tuple[ast.Call, Scope]]:
         """The calls that build the optimizer ``call`` makes: ``call`` itself, or, where a
@@ -3520,9 +3550,10 @@ class SemanticModel:
                 found["tx="] += 1
         return found
 
-    def _updated_in(self, call: ast.Call, scope: Scope, staged: list[FunctionInfo]) -> FunctionInfo | None:
-        """The staged function that updates the optimizer ``call`` builds (see
-        :meth:`_discover_schedules`), or None."""
+    def _optimizer_handle(self, call: ast.Call, scope: Scope) -> tuple[str, str] | None:
+        """The name the optimizer ``call`` builds goes by, and the method that updates it:
+        ``("tx", "update")`` for ``tx = optax.chain(...)``, ``("", "apply_gradients")`` for a
+        ``TrainState`` given ``tx=...``. None where another optimizer may go by that name."""
         body = getattr(scope.node, "body", [])
         handle: str | None = None
         method = "update"
@@ -3534,6 +3565,12 @@ class SemanticModel:
                 handle, method = "", "apply_gradients"
         if handle is None or self._handles.get(handle or "tx=", 0) != 1:
             return None  # another optimizer may go by that name: which one is updated is unknown
+        return handle, method
+
+    def _updated_in(self, handle: tuple[str, str], staged: list[FunctionInfo]) -> FunctionInfo | None:
+        """The staged function that updates the optimizer going by ``handle`` (see
+        :meth:`_optimizer_handle`), or None."""
+        name, method = handle
         for info in staged:
             body = getattr(info.node, "body", [])
             for node in own_nodes(body if isinstance(body, list) else [body]):
@@ -3541,7 +3578,7 @@ class SemanticModel:
                     continue
                 receiver = node.func.value
                 named = receiver.id if isinstance(receiver, ast.Name) else getattr(receiver, "attr", None)
-                if node.func.attr == method and (not handle or named == handle):
+                if node.func.attr == method and (not name or named == name):
                     return info
         return None
 
@@ -3705,6 +3742,25 @@ def _accessed_key(node: ast.Subscript | ast.Attribute) -> object:
 LITERAL_ARRAYS = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
 # optimizers written by hand: `update` runs the function given as their second argument
 CUSTOM_TRANSFORMATIONS = frozenset({"optax.GradientTransformation", "optax.GradientTransformationExtraArgs"})
+
+
+def _transforms_an_update(call: ast.Call, transform: Transform) -> bool:
+    """Whether ``call`` applies ``transform`` to an optimizer's ``update`` (``jax.jit(tx.update)``)."""
+    return any(
+        isinstance(target, ast.Attribute) and target.attr == "update"
+        for target in function_arguments(call, transform)
+    )
+
+
+def _updates_handle(call: ast.Call, transform: Transform, handle: tuple[str, str]) -> bool:
+    """Whether ``call`` transforms the ``update`` of the optimizer going by ``handle``."""
+    name, method = handle
+    return bool(name) and any(
+        isinstance(target, ast.Attribute)
+        and target.attr == method
+        and (getattr(target.value, "id", None) or getattr(target.value, "attr", None)) == name
+        for target in function_arguments(call, transform)
+    )
 
 
 def _literal_layout(expr: ast.expr) -> object:

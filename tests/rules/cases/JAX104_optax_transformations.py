@@ -6,6 +6,7 @@ import jax.numpy as jnp
 import optax
 
 STATS = {"updates": 0}
+JITTED_STATS = {"updates": 0}
 EAGER_STATS = {"updates": 0}
 
 
@@ -28,6 +29,19 @@ def step(params, opt_state):
     grads = jax.grad(lambda p: jnp.sum(p**2))(params)
     updates, opt_state = tx.update(grads, opt_state, params)
     return optax.apply_updates(params, updates), opt_state
+
+
+def init_counted(params):
+    return optax.EmptyState()
+
+
+def update_counted(updates, state, params=None):
+    JITTED_STATS["updates"] += 1  # error: JAX104
+    return updates, state
+
+
+counted_tx = optax.GradientTransformation(init_counted, update_counted)
+counted_update = jax.jit(counted_tx.update)  # the optimizer's update compiled on its own
 
 
 # near misses
@@ -58,5 +72,8 @@ if __name__ == "__main__":
     for _ in range(5):
         params, opt_state = step(params, opt_state)
         eager_params, eager_state = eager_step(eager_params, eager_state)
-    assert STATS["updates"] == 1 and EAGER_STATS["updates"] == 5
+    counted_state = counted_tx.init(params)
+    for _ in range(5):
+        counted_update(params, counted_state)
+    assert STATS["updates"] == 1 and EAGER_STATS["updates"] == 5 and JITTED_STATS["updates"] == 1
     print(STATS, EAGER_STATS)
