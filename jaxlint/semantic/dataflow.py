@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from jaxlint.engine.astutil import NOT_CONSTANT, constant_value, keyword_argument, without_not
+from jaxlint.engine.astutil import NOT_CONSTANT, constant_value, encloses, keyword_argument, without_not
 from jaxlint.semantic import api, measured
 from jaxlint.semantic.bodies import LOOPING_BODIES, own_nodes, step_counter
 from jaxlint.semantic.functions import FunctionInfo
@@ -25,6 +25,9 @@ from jaxlint.semantic.keys import (
     State,
     ancestors,
     constant_fold,
+    copies,
+    copies_site,
+    copy_of,
     derived,
     excepting,
     folded,
@@ -834,6 +837,11 @@ class Interpreter:
             and isinstance(node.left.value, str)
         ):
             return STATIC
+        if isinstance(op, ast.Mult) and node is not None and self.tracker is not None:
+            for operand, value in ((node.left, left), (node.right, right)):
+                repeated = _repeated_keys(operand, value, node)
+                if repeated:  # `[key] * n`: every item is that key
+                    return with_keys(container([without_keys(element(value))]), repeated)
         result = combine([left, right])
         if isinstance(op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and is_mask(left) and is_mask(right):
             result = mask_of(result)
@@ -1080,6 +1088,8 @@ class Interpreter:
         if self.tracker is not None and key_ids(base):
             if _adds_axes(node.slice):
                 return with_keys(value, key_ids(base))  # `key[None]`: the same key, in another shape
+            if _known_item(node, base) is not None and key_ids(value):
+                return value  # `[key, key][1]`: an item of a known display is the key put there
             return with_keys(value, self.key_items(base, node.slice))
         return value
 
@@ -1178,6 +1188,9 @@ class Interpreter:
         item = iterated(iterable)
         if item is UNKNOWN and is_traced(iterable) and uses is not None and self.used_as_array(*uses):
             item = element(iterable)  # not a dict's key: an array's row, an item of a sequence
+        copied = copied_keys(iterable)
+        if copied:  # `for k in [key] * n`: every iteration binds that one key
+            return with_keys(without_keys(item), frozenset(copy_of(k) for k in copied))
         return without_keys(item)  # each iteration binds another key of the batch
 
     def used_as_array(self, target: ast.expr, code: list[Any]) -> bool:
@@ -1865,6 +1878,11 @@ class Interpreter:
         result = self.qualified_result(qualname, node, args, keywords)
         if self.tracker is not None and qualname in KEY_VIEW_FUNCTIONS and node.args and key_ids(args[0]):
             return with_keys(result, key_ids(args[0]))  # `jnp.reshape(key, (1,))`: the same key
+        if self.tracker is not None and qualname in KEY_COPYING_FUNCTIONS and node.args:
+            repeated = [copy_of(k) or k for k in copied_keys(args[0], node) or key_ids(args[0])]
+            copied = frozenset(copies(k, node) for k in repeated)
+            if copied:  # `jnp.repeat(key[None], n, axis=0)`: n copies of the key
+                return with_keys(result, copied)
         return result
 
     def qualified_result(
@@ -2608,7 +2626,34 @@ class Interpreter:
                 event = KeyEvent("mapped", text, draw, target.name, via=mapping, passed_unmapped=True)
                 self.tracker.event(node, event)
                 return
+        if self.mapped_copies_event(target, node, mapping, names, unmapped):
+            return
         self.ignored_mapping_event(target, node, mapping, names, unmapped)
+
+    def mapped_copies_event(
+        self, target: FunctionInfo, node: ast.Call, mapping: str, names: list[str], unmapped: set[int]
+    ) -> bool:
+        """``jax.vmap(augment)(jnp.repeat(key[None], n, axis=0), images)``: the mapped keys are
+        copies of one key, so every element that draws from its key draws the same numbers.
+        Reported where the copies are made, when that is a call of this function."""
+        consumed = self.model.consumed_params(target)
+        tracker = self.tracker
+        for index, name in enumerate(names):
+            if index in unmapped or index >= len(node.args) or name not in consumed or tracker is None:
+                continue
+            copied = [
+                k for k in key_ids(self.values.get(node.args[index], UNKNOWN)) if copy_of(k) is not None
+            ]
+            site = copies_site(copied[0]) if copied else None
+            if site is None:
+                continue
+            here = isinstance(self.scope.node, ast.Module) or encloses(self.scope.node, site)  # pyright: ignore[reportArgumentType]
+            where = site if isinstance(site, ast.Call) and here else node
+            text = _key_text(node.args[index])
+            made = ast.unparse(site)  # pyright: ignore[reportArgumentType]
+            tracker.event(where, KeyEvent("mapped", text, node, target.name, via=mapping, copies=made))
+            return True
+        return False
 
     def ignored_mapping_event(
         self, target: FunctionInfo, node: ast.Call, mapping: str, names: list[str], unmapped: set[int]
@@ -3174,6 +3219,35 @@ EAGER_GRADIENTS = frozenset({"jax.grad", "jax.value_and_grad"})
 # Operations that give the same PRNG key in another shape (or a copy of its data): consuming
 # the result consumes the key (JAX's key-reuse checker follows them).
 KEY_VIEW_METHODS = frozenset({"reshape", "squeeze", "ravel", "flatten", "transpose"})
+# Operations that repeat a key into a batch of copies of it (`jnp.repeat(key[None], n, axis=0)`),
+# or stack a list of copies (`jnp.stack([key] * n)`).
+KEY_COPYING_FUNCTIONS = frozenset(
+    f"jax.numpy.{name}" for name in ("repeat", "tile", "stack", "array", "asarray", "concatenate")
+)
+
+
+def copied_keys(value: Value, site: ast.AST | None = None) -> frozenset[object]:
+    """The identities of ``value`` where it is a batch of copies of one key: ``[key] * n``,
+    ``jnp.repeat(key[None], n)``, or a display of one key written twice or more (``[key, key]``,
+    taken as copies made at ``site``)."""
+    keys = key_ids(value)
+    if keys and all(copy_of(k) is not None for k in keys):
+        return keys
+    items = known_elements(value)
+    if items is None or len(items) < 2 or any(key_ids(i) != key_ids(items[0]) for i in items):
+        return frozenset()
+    if all(copy_of(k) is not None for k in key_ids(items[0])):
+        return frozenset()  # `[copies, copies]`: not a batch of one key
+    return frozenset(copies(k, site) for k in key_ids(items[0]))
+
+
+def _repeated_keys(operand: ast.expr, value: Value, site: ast.AST) -> frozenset[object]:
+    """``[key]`` in ``[key] * n`` (at ``site``): the copies of the key its one item is."""
+    if not isinstance(operand, (ast.List, ast.Tuple)) or len(operand.elts) != 1:
+        return frozenset()
+    return frozenset(copies(k, site) for k in key_ids(element(value)))
+
+
 KEY_VIEW_FUNCTIONS = frozenset(
     f"jax.numpy.{name}"
     for name in (
@@ -3191,6 +3265,13 @@ KEY_VIEW_FUNCTIONS = frozenset(
 
 
 BRANCHING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.Try, ast.With, ast.AsyncWith, ast.Match)
+
+
+def _known_item(node: ast.Subscript, base: Value) -> Value | None:
+    """``base[i]`` for a constant ``i`` where ``base`` is known item by item (a display, a
+    tuple of keys): that item."""
+    index = node.slice.value if isinstance(node.slice, ast.Constant) else None
+    return subscript(base, index) if type(index) in (int, str) else None
 
 
 def _adds_axes(index: ast.expr) -> bool:

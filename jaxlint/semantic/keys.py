@@ -56,6 +56,7 @@ class KeyEvent:
     compiled_by: str = "jitted"  # a `call`: how the function is compiled ("jitted", "checkpointed")
     passed_unmapped: bool = False  # a `mapped` draw: the key is an argument `in_axes` leaves unmapped
     ignored: str = ""  # a `mapped` use: the mapped parameters the function never reads
+    copies: str = ""  # a `mapped` draw: the batch of copies of one key it maps (`[key] * n`)
 
 
 class State:
@@ -102,8 +103,25 @@ def first_consumer(consumed: dict[KeyId, ast.AST], key: KeyId) -> ast.AST | None
 
 def derived(key: KeyId, index: object) -> KeyId:
     """The identity of ``key[index]`` (a key of an array of keys, an element of an unpacked
-    carry): the same whenever the same element is read."""
-    return ("item", key, index)
+    carry): the same whenever the same element is read; of a batch of copies, the key copied."""
+    copied = copy_of(key)
+    return ("item", key, index) if copied is None else copied
+
+
+def copies(key: KeyId, site: ast.AST | None) -> KeyId:
+    """The identity of a batch of copies of ``key`` made at ``site`` (``[key] * n``,
+    ``jnp.repeat(key[None], n)``): each of its keys is ``key``."""
+    return ("copies", key, site)
+
+
+def copy_of(key: KeyId) -> KeyId | None:
+    """The key a batch of copies (see :func:`copies`) repeats, or None for another key."""
+    return key[1] if isinstance(key, tuple) and len(key) == 3 and key[0] == "copies" else None
+
+
+def copies_site(key: KeyId) -> ast.AST | None:
+    """Where the batch of copies ``key`` was made (see :func:`copies`), or None."""
+    return key[2] if copy_of(key) is not None else None  # pyright: ignore[reportIndexIssue]
 
 
 def along(key: KeyId, path: tuple[object, ...]) -> KeyId:
@@ -114,9 +132,9 @@ def along(key: KeyId, path: tuple[object, ...]) -> KeyId:
 
 
 def ancestors(key: KeyId) -> list[KeyId]:
-    """The keys ``key`` was taken from by indexing, innermost first."""
+    """The keys ``key`` was taken from by indexing (or copied from), innermost first."""
     found: list[KeyId] = []
-    while isinstance(key, tuple) and len(key) == 3 and key[0] == "item":
+    while isinstance(key, tuple) and len(key) == 3 and key[0] in ("item", "copies"):
         key = key[1]
         found.append(key)
     return found
@@ -179,7 +197,7 @@ def origin(key: KeyId) -> ast.AST | None:
                 return key[2]
             key = key[1]  # `fold_in(key, 0)`: the same key wherever it is made, as `key` is
             continue
-        if isinstance(key, tuple) and key and key[0] in ("item", "except"):
+        if isinstance(key, tuple) and key and key[0] in ("item", "except", "copies"):
             key = key[1]
             continue
         if isinstance(key, tuple) and len(key) >= 2 and isinstance(key[1], ast.AST):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from jaxlint.engine.astutil import encloses
+from jaxlint.engine.astutil import callee_leaf, encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
@@ -161,6 +161,16 @@ class PrngKeyReuseInLoop(Rule):
                 f"split from this one (`jax.random.split({event.key}, n)`)",
             )
             return
+        if event.kind == "mapped" and event.copies:
+            mapping = event.via.rsplit(".", 1)[-1]
+            ctx.report(
+                node,
+                f"`{event.copies}` makes copies of one key, and `{mapping}` maps "
+                f"{_function_named(event.repeated_by)} over them as `{event.key}`: every element draws "
+                f"from the same key, so each gets identical random numbers; split the key into one "
+                f"per element instead, `jax.random.split(key, n)`",
+            )
+            return
         if event.kind == "mapped":
             mapping = event.via.rsplit(".", 1)[-1]
             how = "which `in_axes` passes unmapped" if event.passed_unmapped else "which it closes over"
@@ -269,6 +279,16 @@ class PrngKeyReuseInLoop(Rule):
             and isinstance(loop, (ast.For, ast.AsyncFor, ast.While))
             and event.key not in stored_names(loop.body)  # a key rebound in the loop is split there already
         )
+        repeated = _iterated_copies(event.key, loop)
+        if repeated is not None:  # `for k in [key] * n`: every iteration binds the same key
+            ctx.report(
+                node,
+                f"key `{event.key}` is bound on every iteration to an item of `{snippet(ctx, repeated)}`, "
+                f"whose items are all the same key: every iteration draws the same random numbers; "
+                f"iterate over keys split from it instead, one per iteration "
+                f"(`jax.random.split(key, n)`)",
+            )
+            return
         default = default_key(event.key)
         if default is not None:  # `noise(x)` in a loop, `def noise(x, key=jax.random.key(0))`
             function, parameter = default
@@ -290,6 +310,40 @@ class PrngKeyReuseInLoop(Rule):
             else _fold_in_loop_index(node, ctx, event.key, loop)
             or _split_around_inner_loop(node, ctx, event.key),
         )
+
+
+def _iterated_copies(key: str, loop: ast.AST | None) -> ast.expr | None:
+    """What ``loop`` iterates over where it binds ``key`` itself (or an item of it): a key drawn
+    from on every iteration although the loop rebinds it is a copy of one key (``for k in
+    [key] * n``), the same on every iteration."""
+    if isinstance(loop, (ast.For, ast.AsyncFor)):
+        generators = [(loop.target, loop.iter)]
+    elif isinstance(loop, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+        generators = [(g.target, g.iter) for g in loop.generators]
+    else:
+        return None
+    root = key.split("[", 1)[0].split(".", 1)[0]
+    for target, iterated in generators:
+        if any(isinstance(n, ast.Name) and n.id == root for n in ast.walk(target)):
+            return _repeating_part(iterated)
+    return None
+
+
+def _repeating_part(iterated: ast.expr) -> ast.expr:
+    """The part of ``iterated`` that repeats a key (``[key] * n`` in ``zip([key] * n, sizes)``)."""
+    for node in ast.walk(iterated):
+        if (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Mult)
+            and any(
+                isinstance(side, (ast.List, ast.Tuple)) and len(side.elts) == 1
+                for side in (node.left, node.right)
+            )
+        ):
+            return node
+        if isinstance(node, ast.Call) and callee_leaf(node) in ("repeat", "tile"):
+            return node
+    return iterated
 
 
 def _constant_fold_drawn(node: ast.Call, ctx: Context, loop: ast.AST | None) -> ast.Call | None:

@@ -37,10 +37,10 @@ def stacked_values(x0, n_steps):
 
 
 if __name__ == "__main__":
-    key = jax.random.PRNGKey(0)
-    for walk in (simulate(key, 0.0, 5), simulate_comprehension(key, 0.0, 5)):
+    walks = (simulate(jax.random.PRNGKey(0), 0.0, 5), simulate_comprehension(jax.random.PRNGKey(1), 0.0, 5))
+    for walk in walks:
         increments = jnp.diff(jnp.concatenate([jnp.zeros(1), walk]))
         assert jnp.allclose(increments, increments[0])
-    increments = jnp.diff(jnp.concatenate([jnp.zeros(1), simulate_split(key, 0.0, 5)]))
+    increments = jnp.diff(jnp.concatenate([jnp.zeros(1), simulate_split(jax.random.PRNGKey(2), 0.0, 5)]))
     assert not jnp.allclose(increments, increments[0])
     print(stacked_values(jnp.ones(2), 3))
