@@ -29,7 +29,18 @@ NUMPY_ARRAYS = frozenset(
     f"numpy.{name}"
     for name in ["array", "asarray", "zeros", "ones", "empty", "full", "arange", "linspace", "eye"]
 )
-CONTAINER_BUILTINS = {"builtins.list": "a list", "builtins.dict": "a dict", "builtins.set": "a set"}
+CONTAINER_BUILTINS = {
+    "builtins.list": "a list",
+    "builtins.dict": "a dict",
+    "builtins.set": "a set",
+    "builtins.bytearray": "a bytearray",
+    "collections.OrderedDict": "an `OrderedDict`",
+    "collections.defaultdict": "a `defaultdict`",
+    "collections.Counter": "a `Counter`",
+    "collections.deque": "a `deque`",
+    "types.SimpleNamespace": "a `SimpleNamespace` (it defines `__eq__`, so its `__hash__` is None)",
+    "argparse.Namespace": "an `argparse.Namespace` (it defines `__eq__`, so its `__hash__` is None)",
+}
 # slices are hashable from Python 3.12 on: claimed where the Python running jaxlint predates it
 if sys.version_info < (3, 12):
     CONTAINER_BUILTINS["builtins.slice"] = "a slice (unhashable before Python 3.12)"
@@ -38,7 +49,8 @@ if sys.version_info < (3, 12):
 class UnhashableStaticArgument(Rule):
     """## What it does
     Finds a call of a jitted function that passes a list, dict or set (a literal, a comprehension,
-    `list(...)`, or a name bound once to one), a tuple holding one, or an array (a JAX array, or a
+    `list(...)`, or a name bound once to one), another unhashable standard object (an
+    `OrderedDict`, a `deque`, a `SimpleNamespace`, an `argparse.Namespace`), a tuple holding one, or an array (a JAX array, or a
     NumPy array made on the spot) in a position that `static_argnums` / `static_argnames` declares
     static; and an array of several elements (its shape or items written out) stored in a static
     field of an equinox module (`eqx.field(static=True)`) or a flax struct
