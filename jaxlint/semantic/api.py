@@ -551,6 +551,17 @@ STATEFUL_OBJECT_METHODS: dict[str, frozenset[str]] = {
     "threading.Event": frozenset({"set", "clear"}),
     "contextvars.ContextVar": frozenset({"set"}),
 }
+# Seeding functions of Python's and NumPy's random generators, and what each raises given a
+# tracer as its seed, under `jit` and under `grad` alike (measured with JAX 0.10.2, NumPy 2).
+SEEDING_FUNCTIONS: dict[str, str] = {
+    "numpy.random.default_rng": "TypeError",
+    "numpy.random.SeedSequence": "TypeError",
+    "numpy.random.PCG64": "TypeError",
+    "numpy.random.RandomState": "TracerArrayConversionError",
+    "numpy.random.seed": "TracerArrayConversionError",
+    "random.seed": "TypeError",
+    "random.Random": "TypeError",
+}
 # Methods of lists, dicts and sets (none of a JAX array): calling one shows a name holds a container.
 CONTAINER_METHODS = frozenset(
     [

@@ -8,8 +8,9 @@ from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic import api
 from jaxlint.semantic.transforms import MAPPING
+from jaxlint.semantic.values import is_traced
 
-from ..support.explain import function_name, why_traced
+from ..support.explain import function_name, snippet, why_traced
 
 STDLIB_RANDOM = frozenset(
     [
@@ -74,7 +75,9 @@ def _shaped(node: ast.Call) -> bool:
 class PythonRandomnessInTracedFunction(Rule):
     """## What it does
     Finds `random.*`, `np.random.*` (and draws from NumPy generators), `time.time()`,
-    `datetime.now()`, `os.urandom` and `uuid4()` inside functions JAX traces abstractly.
+    `datetime.now()`, `os.urandom` and `uuid4()` inside functions JAX traces abstractly, and
+    a tracer given as the seed of Python's or NumPy's generators (`np.random.default_rng(seed)`
+    with a traced `seed`), which raises.
 
     ## Why is this bad?
     These run in Python, once, while JAX traces the function; the number they return is
@@ -118,6 +121,8 @@ class PythonRandomnessInTracedFunction(Rule):
     severity = "warning"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        if self.check_traced_seed(node, ctx):
+            return
         if not ctx.trace_reused:
             self.check_mapped(node, ctx)  # traced afresh on every call: one draw per call
             return
@@ -134,6 +139,28 @@ class PythonRandomnessInTracedFunction(Rule):
             f"`{what}(...)` in `{function_name(ctx)}` runs only while JAX traces it (once per compilation): its result is "
             f"compiled in as a constant and repeats on every call ({why_traced(ctx)}); {cure}",
         )
+
+    def check_traced_seed(self, node: ast.Call, ctx: Context) -> bool:
+        """``np.random.default_rng(seed)`` with a traced ``seed``: Python's and NumPy's
+        generators take a Python number as their seed, and raise given a tracer."""
+        qualname = ctx.qualname(node.func)
+        error = api.SEEDING_FUNCTIONS.get(qualname or "")
+        seed = (
+            node.args[0]
+            if node.args
+            else next((k.value for k in node.keywords if k.arg in ("seed", "a", "x")), None)
+        )
+        if error is None or seed is None or not is_traced(ctx.value(seed)):
+            return False
+        assert qualname is not None
+        name = qualname.replace("numpy.", "np.")
+        ctx.report(
+            node,
+            f"`{name}` is given traced `{snippet(ctx, seed)}` as its seed: it needs a Python number, so "
+            f"it raises `{error}` ({why_traced(ctx, seed)}); make a JAX key from it, "
+            f"`jax.random.key({snippet(ctx, seed)})`, and draw with `jax.random`",
+        )
+        return True
 
     def check_mapped(self, node: ast.Call, ctx: Context) -> None:
         """An array of NumPy draws in a function a bare ``vmap`` maps: one draw per trace,
