@@ -402,15 +402,22 @@ class StateMutationInTracedFunction(Rule):
         )
 
 
+# plain objects whose attributes are set freely
+NAMESPACES = frozenset({"types.SimpleNamespace", "argparse.Namespace"})
+
+
 def _plain_module_object(ctx: Context, module: Scope, name: str) -> bool:
-    """Whether module name ``name`` is bound once, by a ``def`` (a function's attributes), or to
-    an instance of a class of the module that is no pytree and no flax module."""
+    """Whether module name ``name`` is bound once, by a ``def`` (a function's attributes), to a
+    namespace (``types.SimpleNamespace``), or to an instance of a class of the module that is
+    no pytree and no flax module."""
     if module.bound.get(name) != 1:
         return False
     defs = module.defs.get(name, [])
     if defs:
         return all(isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) for d in defs)
     made = module.assigned.get(name)
+    if isinstance(made, ast.Call) and ctx.model.qualname(made.func, module) in NAMESPACES:
+        return True  # `debug = types.SimpleNamespace(last=None)`
     cls = ctx.model.class_named(made.func, module) if isinstance(made, ast.Call) else None
     return (
         cls is not None

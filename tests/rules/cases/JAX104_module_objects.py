@@ -1,8 +1,11 @@
 # An attribute of module-level state changed inside a compiled function: a function's own
 # attribute (`step.calls += 1`) or the one instance of a plain class of the module. The change
 # happens while JAX traces, once per compilation, not on each call (measured with JAX 0.10.2).
+import types
+
 import jax
 import jax.numpy as jnp
+from jax import lax
 
 
 class Counter:
@@ -11,6 +14,7 @@ class Counter:
 
 
 counter = Counter()
+debug = types.SimpleNamespace(last_residual=None, steps=0)
 
 
 def momentum_step(w):
@@ -28,7 +32,27 @@ def scaled(w):
     return w * 2.0
 
 
+def newton_sqrt(a):
+    def body(x):
+        residual = x * x - a
+        setattr(debug, "last_residual", residual)  # error: JAX104
+        return x - residual / (2 * x)
+
+    return lax.while_loop(lambda x: jnp.abs(x * x - a) > 1e-5, body, a)
+
+
+@jax.jit
+def counted(w):
+    debug.steps += 1  # error: JAX104
+    return w
+
+
 # near misses
+
+
+def eager_count(w):
+    debug.steps += 1  # runs on every call
+    return w
 
 
 def traced_step(w):
@@ -63,6 +87,13 @@ if __name__ == "__main__":
         scaled(w)
         jax.vmap(mapped)(w)
     eager_too(w)
+    jax.jit(newton_sqrt)(jnp.float32(2.0))
+    assert isinstance(debug.last_residual, jax.core.Tracer)  # leaked
+    for _ in range(3):
+        counted(w)
+    assert debug.steps == 1
+    eager_count(w)
+    assert debug.steps == 2
     assert momentum_step.calls == 1 and counter.n == 1  # once, not three times
     assert mapped.calls == 3
     print(momentum_step.calls, counter.n, mapped.calls, eager_jitted(w))
