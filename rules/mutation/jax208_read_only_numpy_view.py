@@ -10,7 +10,7 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.scopes import Scope
-from jaxlint.semantic.values import is_jax_array, is_traced
+from jaxlint.semantic.values import is_jax_array, is_traced, tree_leaves
 
 from ..support.explain import snippet
 
@@ -81,26 +81,62 @@ class ReadOnlyNumpyView(Rule):
         self.check(target.value if isinstance(target, ast.Subscript) else target, node, ctx)
 
     def check(self, base: ast.expr, node: ast.stmt, ctx: Context) -> None:
-        if not isinstance(base, ast.Name) or (not ctx.mentions("asarray") and not ctx.mentions("device_get")):
+        if not ctx.mentions("asarray") and not ctx.mentions("device_get"):
             return
-        view = _view_bound_to(ctx, base.id)
+        if isinstance(base, ast.Name):
+            view = _view_bound_to(ctx, base.id)
+        else:  # `host["w"][0] = 0.0`: a leaf of a pytree fetched with `jax.device_get`
+            view = _fetched_leaf(ctx, base, ctx.scope)
         if view is None:
             return
         call, qualname = view
+        leaf = (
+            "a leaf of " if qualname == "jax.device_get" and not is_jax_array(ctx.value(call.args[0])) else ""
+        )
         ctx.report(
             node,
-            f"`{base.id}` is `{snippet(ctx, call)}` (line {call.lineno}), the read-only NumPy view of a "
-            f"JAX array's buffer: writing into it raises `ValueError` (assignment destination is "
-            f"read-only); take a writable copy, `np.array(...)`",
+            f"`{snippet(ctx, base)}` is {leaf}`{snippet(ctx, call)}` (line {call.lineno}), "
+            f"the read-only NumPy view of a JAX array's buffer: writing into it raises `ValueError` "
+            f"(assignment destination is read-only); take a writable copy, `np.array(...)`",
             fix=CopyArray(call) if qualname != "jax.device_get" else None,
         )
 
 
+def _fetched_leaf(ctx: Context, part: ast.expr, scope: Scope) -> tuple[ast.Call, str] | None:
+    """``host["w"]`` (or ``host.w``), a leaf of a pytree of JAX arrays fetched with
+    ``jax.device_get`` and bound to ``host`` once: each leaf is a read-only NumPy view."""
+    root = part
+    while isinstance(root, (ast.Subscript, ast.Attribute)):
+        root = root.value
+    if root is part or not isinstance(root, ast.Name):
+        return None
+    owner = scope.lookup(root.id)
+    value = None if owner is None else owner.assigned.get(root.id)
+    if (
+        owner is None
+        or owner.bound.get(root.id) != 1
+        or not isinstance(value, ast.Call)
+        or len(value.args) != 1
+    ):
+        return None
+    if ctx.model.qualname(value.func, owner) != "jax.device_get" or value.keywords:
+        return None
+    if _entries_replaced(owner, root.id):
+        return None  # `host["b"] = np.zeros(3)`: that entry is no view
+    leaves = tree_leaves(ctx.model.value(value.args[0], owner))
+    if not leaves or not all(is_jax_array(leaf) and not is_traced(leaf) for leaf in leaves):
+        return None
+    return value, "jax.device_get"
+
+
 def _view_bound_to(ctx: Context, name: str) -> tuple[ast.Call, str] | None:
     """The view call ``name`` is bound to, once, in the scope that binds it, where what it is
-    given is a JAX array; and the call's qualified name."""
+    given is a JAX array (or, for ``w = host["w"]``, a leaf of a fetched pytree); and the call's
+    qualified name."""
     owner = ctx.scope.lookup(name)
     value = None if owner is None else owner.assigned.get(name)
+    if owner is not None and isinstance(value, (ast.Subscript, ast.Attribute)) and owner.bound.get(name) == 1:
+        return _fetched_leaf(ctx, value, owner)
     if owner is None or not isinstance(value, ast.Call) or len(value.args) != 1 or value.keywords:
         return None
     qualname = ctx.model.qualname(value.func, owner)
@@ -112,6 +148,18 @@ def _view_bound_to(ctx: Context, name: str) -> tuple[ast.Call, str] | None:
     if not is_jax_array(given) or is_traced(given):
         return None  # (NumPy rejects a tracer before anything is written: JAX602)
     return value, qualname
+
+
+def _entries_replaced(scope: Scope, name: str) -> bool:
+    """Whether ``scope`` stores into an item or attribute of ``name`` itself (``host["b"] = ...``)."""
+    body = getattr(scope.node, "body", [])
+    return any(
+        isinstance(node, (ast.Subscript, ast.Attribute))
+        and isinstance(node.ctx, ast.Store)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == name
+        for node in own_nodes(body if isinstance(body, list) else [])
+    )
 
 
 def _augmented(scope: Scope, name: str) -> int:
