@@ -250,6 +250,12 @@ class FunctionInfo:
         args = self.node.args
         return [a.arg for a in (*args.posonlyargs, *args.args)]
 
+    def parameter_names(self) -> set[str]:
+        """Every parameter's name: positional, keyword-only, ``*args`` and ``**kwargs``."""
+        args = self.node.args
+        extra = [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+        return {*self.positional_names(), *(a.arg for a in args.kwonlyargs), *extra}
+
     def body_params(self) -> list[str]:
         """The positional parameters the transform that repeats the function passes (a lax
         loop body's carry, index...): those after the ones ``partial`` bound."""

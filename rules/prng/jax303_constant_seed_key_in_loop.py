@@ -20,7 +20,10 @@ from ..support.blocks import own_nodes, statement_path, stores_name
 from ..support.explain import function_name, names_assigned_in, snippet
 from .carry import carried_names, hands_back_carried, read_by_nested
 
-CONSTRUCTOR_NAMES = frozenset(name.rsplit(".", 1)[1] for name in api.KEY_CONSTRUCTORS)
+# what makes a key from a seed, or from saved key data (`wrap_key_data(SAVED)`): the same
+# argument, the same key
+KEY_SOURCES = api.KEY_CONSTRUCTORS | {"jax.random.wrap_key_data"}
+CONSTRUCTOR_NAMES = frozenset(name.rsplit(".", 1)[1] for name in KEY_SOURCES)
 RNGS = frozenset({"flax.nnx.Rngs", "flax.nnx.rnglib.Rngs"})
 STACKERS = frozenset({"jax.numpy.stack", "jax.numpy.array", "jax.numpy.asarray"})
 
@@ -146,7 +149,7 @@ class ConstantSeedKeyInLoop(Rule):
             self.check_copies(node, ctx)
             return
         seed = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg == "seed"), None)
-        if tail not in CONSTRUCTOR_NAMES or seed is None or ctx.qualname(func) not in api.KEY_CONSTRUCTORS:
+        if tail not in CONSTRUCTOR_NAMES or seed is None or ctx.qualname(func) not in KEY_SOURCES:
             return
         if any(isinstance(n, (ast.Call, ast.Await, ast.Yield)) for n in ast.walk(seed)):
             return
@@ -350,7 +353,7 @@ def _called_in_loop(ctx: Context, seed_names: set[str]) -> int | None:
     the seed comes from none of its parameters: each call makes the same key again. None for a
     method, a function whose name is defined twice, or where no such loop is in sight."""
     function = ctx.function
-    if function is None or function.is_method or seed_names & set(function.params):
+    if function is None or function.is_method or seed_names & function.parameter_names():
         return None
     name = getattr(function.node, "name", None)
     if name is None:
@@ -368,7 +371,7 @@ def _called_twice(ctx: Context, seed_names: set[str]) -> tuple[int, int] | None:
     its parameters: the two draw the same numbers. A plain function called twice with a fixed
     seed is often a reproducibility check, and stays silent."""
     function = ctx.function
-    if function is None or function.is_method or seed_names & set(function.params):
+    if function is None or function.is_method or seed_names & function.parameter_names():
         return None
     if ctx.model.compiled_root(function) is not function:
         return None
