@@ -1,4 +1,4 @@
-"""JAX102: logging, file I/O or writes to ``sys.stdout`` inside a traced function."""
+"""JAX102: logging, file I/O (files, CSV writers) or writes to ``sys.stdout`` inside a traced function."""
 
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ LOGGER_FACTORIES = frozenset({"logging.getLogger", "absl.logging.get_absl_logger
 OPENERS = frozenset({"builtins.open", "io.open"})
 PATHS = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.WindowsPath"})
 FILE_WRITES = frozenset({"write", "writelines"})
+CSV_WRITERS = frozenset({"csv.writer", "csv.DictWriter"})
+CSV_WRITES = frozenset({"writerow", "writerows", "writeheader"})
 _NUMERIC_CONVERSIONS = re.compile(r"%[-+ #0-9.*]*[diouxXeEfFgGc]")
 IO_CALLS = frozenset(
     {
@@ -137,6 +139,8 @@ class IoInTracedFunction(Rule):
             return None
         if func.attr in FILE_WRITES and _file_object(func.value, ctx):
             return f"`{snippet(ctx, func.value)}.{func.attr}(...)`"
+        if func.attr in CSV_WRITES and _csv_writer(func.value, ctx):
+            return f"`{snippet(ctx, func.value)}.{func.attr}(...)`"
         if _opens_file(node, ctx.model, ctx.scope):
             return f"`{snippet(ctx, func)}(...)`"
         if func.attr not in LOG_METHODS:
@@ -170,6 +174,19 @@ def _logs_static_facts(node: ast.Call, ctx: Context) -> bool:
 
 # keywords of a logging call that are not values it formats
 LOG_KEYWORDS = frozenset({"exc_info", "stack_info", "stacklevel", "extra"})
+
+
+def _csv_writer(receiver: ast.expr, ctx: Context) -> bool:
+    """Whether ``receiver`` is a name bound once to ``csv.writer(...)`` or ``csv.DictWriter(...)``."""
+    if not isinstance(receiver, ast.Name):
+        return False
+    owner = ctx.scope.lookup(receiver.id)
+    value = None if owner is None else owner.single_value(receiver.id)
+    return (
+        owner is not None
+        and isinstance(value, ast.Call)
+        and ctx.model.qualname(value.func, owner) in CSV_WRITERS
+    )
 
 
 def _file_object(receiver: ast.expr, ctx: Context) -> bool:
