@@ -1088,9 +1088,12 @@ class Interpreter:
         if self.tracker is not None and key_ids(base):
             if _adds_axes(node.slice):
                 return with_keys(value, key_ids(base))  # `key[None]`: the same key, in another shape
+            items = self.key_items(base, node.slice)
             if _known_item(node, base) is not None and key_ids(value):
-                return value  # `[key, key][1]`: an item of a known display is the key put there
-            return with_keys(value, self.key_items(base, node.slice))
+                # `[key, key][1]`: an item of a known display is the key put there, and the item
+                # of the whole (consumed when the whole is)
+                return with_keys(value, key_ids(value) | items)
+            return with_keys(value, items)
         return value
 
     def subscript_value(self, node: ast.Subscript, base: Value, index: Value) -> Value:
@@ -2636,17 +2639,16 @@ class Interpreter:
         """``jax.vmap(augment)(jnp.repeat(key[None], n, axis=0), images)``: the mapped keys are
         copies of one key, so every element that draws from its key draws the same numbers.
         Reported where the copies are made, when that is a call of this function."""
-        consumed = self.model.consumed_params(target)
         tracker = self.tracker
         for index, name in enumerate(names):
-            if index in unmapped or index >= len(node.args) or name not in consumed or tracker is None:
+            if index in unmapped or index >= len(node.args) or tracker is None:
                 continue
             copied = [
                 k for k in key_ids(self.values.get(node.args[index], UNKNOWN)) if copy_of(k) is not None
             ]
             site = copies_site(copied[0]) if copied else None
-            if site is None:
-                continue
+            if site is None or name not in self.model.consumed_params(target):
+                continue  # (asked only of copies: asking analyses `target` now)
             here = isinstance(self.scope.node, ast.Module) or encloses(self.scope.node, site)  # pyright: ignore[reportArgumentType]
             where = site if isinstance(site, ast.Call) and here else node
             text = _key_text(node.args[index])

@@ -32,6 +32,13 @@ def two_items(key):
     return first, second
 
 
+def whole_then_item(key):
+    keys = jax.random.split(key, 3)
+    drawn = jax.vmap(lambda k: jax.random.randint(k, (), 0, 100))(keys)
+    again = jax.random.randint(keys[0], (), 0, 100)  # error: JAX301
+    return drawn, again
+
+
 def augment(key, image):
     return image + jax.random.normal(key, image.shape)
 
@@ -84,6 +91,8 @@ if __name__ == "__main__":
     assert jnp.array_equal(pair[0], pair[1])
     first, second = two_items(jax.random.key(4))
     assert jnp.array_equal(first, second)
+    drawn, again = whole_then_item(jax.random.key(12))
+    assert drawn[0] == again  # the batch consumed its first key already
     images = jnp.zeros((4, 3))
     for batch in (augment_batch(jax.random.key(5), images), stacked_batch(jax.random.key(6), images)):
         assert jnp.array_equal(batch, jnp.broadcast_to(batch[0], batch.shape))  # every example alike
