@@ -1221,7 +1221,67 @@ class SemanticModel:
             ):
                 return store
         loops = [s for s in self.runtime_rebound.get(name, []) if isinstance(s, (ast.For, ast.AsyncFor))]
-        return loops[0] if loops else self._rebound_between_calls(name, info)
+        if loops:
+            return loops[0]
+        return self._rebound_between_calls(name, info) or self._rebound_after_lowering(name, info)
+
+    def _rebound_after_lowering(self, name: str, info: FunctionInfo) -> ast.AST | None:
+        """A store of module name ``name`` between ``compiled = jax.jit(f).lower(x).compile()``
+        (JAX traces ``f`` at ``lower``) and a call of ``compiled``, which runs the program
+        traced then, with the value ``name`` had: in module-level code, or in the body of an
+        eager function of the module."""
+        traced = self._traced_with(info)
+        codes = [(self._module_level_code, self._caches_cleared)]
+        codes += [
+            self._function_code(scope.node)
+            for scope in self.index.functions
+            if isinstance(scope.node, ast.FunctionDef) and "lower" in scope.called
+        ]
+        for (calls, stores), cleared in codes:
+            lowered = self._lowered_names(calls, traced)
+            if not lowered or cleared is None or cleared & traced:
+                continue  # (JAX's caches cleared, or jit disabled: see `_rebound_in`)
+            runs = [c for c, _ in calls if isinstance(c.func, ast.Name) and c.func.id in lowered]
+            for store, _, _ in stores:
+                if store.id != name:
+                    continue
+                for run in runs:
+                    lower = lowered[run.func.id]  # pyright: ignore[reportAttributeAccessIssue]
+                    if _position(lower) < _position(store) < _position(run):
+                        return store
+        return None
+
+    def _lowered_names(
+        self, calls: list[tuple[ast.Call, ast.AST | None]], traced: set[ast.AST]
+    ) -> dict[str, ast.Call]:
+        """The names ``calls`` bind to a compiled program of a function of ``traced``
+        (``compiled = jax.jit(f).lower(x).compile()``, or ``lowered.compile()`` of a name bound
+        to the ``lower`` call), each with the ``lower`` call that traced it."""
+        found: dict[str, ast.Call] = {}
+        for call, _ in calls:
+            func = call.func
+            if not isinstance(func, ast.Attribute):
+                continue
+            if func.attr == "lower" and any(
+                isinstance(ref, FunctionRef) and ref.node in traced and ref.layers
+                for ref in refs(self.values.get(func.value, UNKNOWN))
+            ):
+                lower = call
+            elif func.attr == "compile" and isinstance(func.value, ast.Name) and func.value.id in found:
+                lower = found[func.value.id]
+            else:
+                continue
+            holder = self.parent_map.get(call)
+            compiled = self.parent_map.get(holder) if isinstance(holder, ast.Attribute) else None
+            if isinstance(holder, ast.Attribute) and holder.attr == "compile" and compiled is not None:
+                holder = self.parent_map.get(compiled)  # `...lower(x).compile()`
+            if (
+                isinstance(holder, ast.Assign)
+                and len(holder.targets) == 1
+                and isinstance(holder.targets[0], ast.Name)
+            ):
+                found[holder.targets[0].id] = lower
+        return found
 
     def stale_callee_rebinding(self, name: str, info: FunctionInfo) -> ast.AST | None:
         """Where code rebinds module name ``name``, which ``info`` calls (``ACTIVATION(x)``),
