@@ -1330,6 +1330,7 @@ def to_json(report: Report) -> dict[str, Any]:
         "equinox_layers": equinox_key_layers(),
         "initializer_factories": initializer_factories(),
         "python_on_tracers": python_on_tracers(),
+        "python_on_traced_values": python_on_traced_values(),
         "keys": {
             "consumes": sorted(report.consumes),
             "does_not_consume": sorted(report.keeps),
@@ -1486,6 +1487,35 @@ def python_on_tracers() -> dict[str, dict[str, str | None]]:
         }
         if errors["staged"] is not None:
             found[qualname] = errors
+    return found
+
+
+# Python's own functions of one value (a number, or a dict of them), with the arguments written
+# before it (`struct.pack("<f", x)`): given a tracer, they convert, hash or serialise it
+PYTHON_VALUE_FUNCTIONS: dict[str, tuple[Any, ...]] = {
+    "json.dumps": (),
+    "pickle.dumps": (),
+    "struct.pack": ("<f",),
+    "decimal.Decimal": (),
+    "fractions.Fraction": (),
+    "builtins.hash": (),
+    "builtins.format": (),
+    "copy.deepcopy": (),
+}
+
+
+def python_on_traced_values() -> dict[str, dict[str, Any]]:
+    """For each function of :data:`PYTHON_VALUE_FUNCTIONS` that raises given a traced scalar:
+    the position of that value, and the error under ``jit`` (``staged``) and under a bare
+    ``grad`` (``jvp``, None where it computes)."""
+    found: dict[str, dict[str, Any]] = {}
+    for qualname, before in PYTHON_VALUE_FUNCTIONS.items():
+        module, _, name = qualname.rpartition(".")
+        function = partial(getattr(importlib.import_module(module), name), *before)
+        staged = _error_of(lambda f=function: jax.jit(lambda v: (f(v), v)[1])(1.5))
+        jvp = _error_of(lambda f=function: jax.grad(lambda v: (f(v), v)[1])(1.5))
+        if staged is not None:
+            found[qualname] = {"position": len(before), "staged": staged, "jvp": jvp}
     return found
 
 

@@ -325,6 +325,15 @@ def python_tracer_error(qualname: str, staged: bool) -> str | None:
     return None if errors is None else errors["staged" if staged else "jvp"]
 
 
+def python_value_error(qualname: str, staged: bool) -> tuple[int, str] | None:
+    """Where a Python function of one value (``json.dumps``, ``struct.pack("<f", x)``) takes it,
+    and the error it raises given a tracer there: under ``jit`` (``staged``) or a bare ``grad``.
+    None where it computes there or was not measured."""
+    found = _data().get("python_on_traced_values", {}).get(qualname)
+    error = None if found is None else found["staged" if staged else "jvp"]
+    return None if found is None or error is None else (found["position"], error)
+
+
 def numpy_misanswers_tracer(qualname: str) -> bool:
     """Whether a NumPy function given a tracer catches the conversion error and answers anyway,
     unlike on the same values (``np.array_equal`` says ``False``)."""

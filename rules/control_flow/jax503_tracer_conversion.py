@@ -11,7 +11,7 @@ from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import FailureRewrite, JaxNumpyFunction, NumpyAtTraceTime
 from jaxlint.semantic.bodies import own_nodes
-from jaxlint.semantic.measured import python_tracer_error
+from jaxlint.semantic.measured import python_tracer_error, python_value_error
 from jaxlint.semantic.transforms import CONCRETE, STAGED
 from jaxlint.semantic.values import (
     Value,
@@ -236,7 +236,7 @@ class TracerConversion(Rule):
         if not ctx.traced:
             return
         self.check_cached_call(node, ctx)
-        if self.check_hashing_call(node, ctx):
+        if self.check_hashing_call(node, ctx) or self.check_value_function(node, ctx):
             return
         found = self.conversion(node, ctx)
         if found is None or (not ctx.abstract and not found[0].startswith(RAISES_ON_JVP_TRACERS)):
@@ -260,6 +260,27 @@ class TracerConversion(Rule):
             f"{raised} ({why_traced(ctx, culprit)}); keep it an array (`jnp`), or make it static",
             fix=_extremum(node, ctx) or _redundant_bool(node, ctx) or _array_form(node, ctx),
         )
+
+    def check_value_function(self, node: ast.Call, ctx: Context) -> bool:
+        """``json.dumps(metrics)``, ``struct.pack("<f", loss)``, ``pickle.dumps(state)`` given a
+        tracer (or a dict holding one): measured to raise, under ``jit`` and under ``grad``."""
+        qualname = ctx.qualname(node.func)
+        measured = None if qualname is None else python_value_error(qualname, staged=ctx.abstract)
+        if qualname is None or measured is None or len(node.args) <= measured[0]:
+            return False
+        position, error = measured
+        if error == "error":  # `struct.error`, named by its module
+            error = f"{qualname.rpartition('.')[0]}.error"
+        value = node.args[position]
+        if isinstance(value, ast.Starred) or not is_traced(ctx.value(value)) or caught_here(ctx, node, error):
+            return False
+        ctx.report(
+            node,
+            f"`{qualname}` cannot take traced `{snippet(ctx, value)}`: it raises `{error}` "
+            f"({why_traced(ctx, value)}); return the value from the transformed function and "
+            f"call it on the result",
+        )
+        return True
 
     def check_hashing_call(self, node: ast.Call, ctx: Context) -> bool:
         """``RATES.get(label)``, ``SEEN.add(label)``, ``hash(label)`` on a tracer or JAX array,
