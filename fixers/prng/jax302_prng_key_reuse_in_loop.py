@@ -14,6 +14,7 @@ from ...rules.prng.carry import ThreadCarriedKey
 from ...rules.prng.jax302_prng_key_reuse_in_loop import (
     FoldInIndex,
     SplitAroundInnerLoop,
+    SplitCopies,
     SplitInBody,
     SplitInLoop,
 )
@@ -30,7 +31,7 @@ from .keysplit import (
 
 
 class SplitKeyInLoop(
-    Fixer[SplitInLoop | SplitInBody | FoldInIndex | ThreadCarriedKey | SplitAroundInnerLoop]
+    Fixer[SplitInLoop | SplitInBody | FoldInIndex | ThreadCarriedKey | SplitAroundInnerLoop | SplitCopies]
 ):
     """Unsafe by nature: the numbers drawn change (each iteration now gets its own)."""
 
@@ -38,7 +39,12 @@ class SplitKeyInLoop(
 
     def fix(
         self,
-        request: SplitInLoop | SplitInBody | FoldInIndex | ThreadCarriedKey | SplitAroundInnerLoop,
+        request: SplitInLoop
+        | SplitInBody
+        | FoldInIndex
+        | ThreadCarriedKey
+        | SplitAroundInnerLoop
+        | SplitCopies,
         site: Site,
         doc: Document,
     ) -> Fix | None:
@@ -46,6 +52,8 @@ class SplitKeyInLoop(
         if not isinstance(call, ast.Call):
             return None
         match request:
+            case SplitCopies():
+                return _split_copies(doc, site, request)
             case ThreadCarriedKey():
                 return thread_carried_key(doc, site, request)
             case SplitInLoop(key, loop):
@@ -105,3 +113,13 @@ def _split_around_inner_loop(doc: Document, site: Site, call: ast.Call, request:
         edits += imports
     edits.append(doc.edit(doc.start(request.argument), doc.end(request.argument), replacement))
     return doc.fix(Applicability.UNSAFE, f"Split the carried `{request.key}` on every step", edits, scope)
+
+
+def _split_copies(doc: Document, site: Site, request: SplitCopies) -> Fix:
+    """``[key] * n`` -> ``list(jax.random.split(key, n))``; ``jnp.repeat(key[None], n, axis=0)``
+    -> ``jax.random.split(key, n)``: one new key per copy."""
+    split, imports = split_spelling(doc, site.scope, None)
+    made = f"{split}({doc.segment(request.key)}, {doc.segment(request.count)})"
+    replacement = f"list({made})" if request.as_list else made
+    edits = [doc.edit(doc.start(request.copies), doc.end(request.copies), replacement), *imports]
+    return doc.fix(Applicability.UNSAFE, "Split the key into one per copy", edits)

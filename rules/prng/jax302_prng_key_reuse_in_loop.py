@@ -63,6 +63,18 @@ class FoldInIndex(FixRequest):
 
 
 @dataclass(frozen=True)
+class SplitCopies(FixRequest):
+    """``[key] * n``, ``jnp.repeat(key[None], n, axis=0)``, ``jnp.stack([key] * n)`` ->
+    ``jax.random.split(key, n)`` (a list of the keys, for a list): ``key`` split into ``count``
+    new keys."""
+
+    copies: ast.expr
+    key: ast.expr
+    count: ast.expr
+    as_list: bool
+
+
+@dataclass(frozen=True)
 class SplitAroundInnerLoop(FixRequest):
     """A draw on every step of an inner loop (a ``fori_loop`` body, a Python loop over ``range``
     in a helper called once) from ``key``, the carry of the lax loop body around it, handed back
@@ -132,7 +144,9 @@ class PrngKeyReuseInLoop(Rule):
     record the body hands back (a draw in a Python loop there folds the loop index into the
     subkey); a key carried by a body and drawn on every step of a loop nested in it (a
     `fori_loop` inside a `scan`) is split in the outer body, before the inner loop, which
-    folds its step index into the subkey. Unsafe by nature: the numbers drawn change.
+    folds its step index into the subkey. Copies of one key (`[key] * n`,
+    `jnp.repeat(key[None], n, axis=0)`, `jnp.stack([key] * n)`) become `jax.random.split(key, n)`
+    (`list(...)` of it, for a list). Unsafe by nature: the numbers drawn change.
 
     ## References
     - [JAX: Pseudorandom numbers](https://docs.jax.dev/en/latest/random-numbers.html)
@@ -169,6 +183,7 @@ class PrngKeyReuseInLoop(Rule):
                 f"{_function_named(event.repeated_by)} over them as `{event.key}`: every element draws "
                 f"from the same key, so each gets identical random numbers; split the key into one "
                 f"per element instead, `jax.random.split(key, n)`",
+                fix=split_copies(node),
             )
             return
         if event.kind == "mapped":
@@ -287,6 +302,7 @@ class PrngKeyReuseInLoop(Rule):
                 f"whose items are all the same key: every iteration draws the same random numbers; "
                 f"iterate over keys split from it instead, one per iteration "
                 f"(`jax.random.split(key, n)`)",
+                fix=split_copies(repeated),
             )
             return
         default = default_key(event.key)
@@ -310,6 +326,38 @@ class PrngKeyReuseInLoop(Rule):
             else _fold_in_loop_index(node, ctx, event.key, loop)
             or _split_around_inner_loop(node, ctx, event.key),
         )
+
+
+def split_copies(copies: ast.expr) -> SplitCopies | None:
+    """The split that replaces ``copies`` of one key: ``[key] * n`` (a list, either way round),
+    ``jnp.repeat(key[None], n, axis=0)``, ``jnp.stack([key] * n)``; None for another form."""
+    if isinstance(copies, ast.BinOp) and isinstance(copies.op, ast.Mult):
+        for display, count in ((copies.left, copies.right), (copies.right, copies.left)):
+            if isinstance(display, (ast.List, ast.Tuple)) and len(display.elts) == 1:
+                return SplitCopies(copies, display.elts[0], count, as_list=True)
+        return None
+    if not isinstance(copies, ast.Call) or len(copies.args) < 1:
+        return None
+    leaf = callee_leaf(copies)
+    if leaf in ("stack", "array", "asarray") and len(copies.args) == 1 and not copies.keywords:
+        inner = split_copies(copies.args[0])
+        return None if inner is None else SplitCopies(copies, inner.key, inner.count, as_list=False)
+    if leaf != "repeat":
+        return None
+    count = copies.args[1] if len(copies.args) > 1 else None
+    axis = next((k.value for k in copies.keywords if k.arg == "axis"), None)
+    if len(copies.args) > 2 or count is None or not (isinstance(axis, ast.Constant) and axis.value == 0):
+        return None  # without `axis=0`, a raw key's two words are flattened apart
+    if any(k.arg not in ("axis",) for k in copies.keywords):
+        return None
+    batch = copies.args[0]
+    if not (
+        isinstance(batch, ast.Subscript)
+        and isinstance(batch.slice, ast.Constant)
+        and batch.slice.value is None
+    ):
+        return None  # only `key[None]`: one key given a leading axis
+    return SplitCopies(copies, batch.value, count, as_list=False)
 
 
 def _iterated_copies(key: str, loop: ast.AST | None) -> ast.expr | None:
