@@ -1826,7 +1826,38 @@ def equinox_key_layers() -> dict[str, Any]:
         "consume_key": found,
         "jit_rejects": equinox_jit_rejects(),
         "call_needs_key": equinox_call_needs_key(),
+        "array_fields": equinox_array_fields(),
     }
+
+
+def equinox_array_fields() -> dict[str, list[str]]:
+    """The fields of each equinox layer that hold a JAX array once it is built (``Linear``:
+    ``weight`` and ``bias``): a JAX array is immutable, so ``layer.weight[0] = 0.0`` raises.
+    Measured: small layers built with the arguments of :data:`EQX_LAYER_ARGUMENTS` (and a key,
+    where they take one); a field left ``None`` by those arguments is not recorded."""
+    import equinox as eqx
+
+    found: dict[str, list[str]] = {}
+    for name in sorted(dir(eqx.nn)):
+        cls = getattr(eqx.nn, name)
+        if not (inspect.isclass(cls) and issubclass(cls, eqx.Module)):
+            continue
+        try:
+            keyed = "key" in inspect.signature(cls).parameters
+        except (TypeError, ValueError):
+            continue
+        for args in EQX_LAYER_ARGUMENTS:
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    built = cls(*args, key=jax.random.key(0)) if keyed else cls(*args)
+            except Exception:  # other arguments needed
+                continue
+            fields = sorted(f for f, v in vars(built).items() if isinstance(v, jax.Array))
+            if fields:
+                found[f"equinox.nn.{name}"] = fields
+            break
+    return found
 
 
 def equinox_call_needs_key() -> list[str]:

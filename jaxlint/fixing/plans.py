@@ -120,9 +120,10 @@ class JaxNumpyFunction(FixRequest):
 
 @dataclass(frozen=True)
 class RecordField:
-    """The array being updated is field ``attr`` of the NamedTuple (``kind`` "tuple") or
-    dataclass (``kind`` "dataclass") that the local name ``owner`` holds: the update goes into a
-    new record, ``owner = owner._replace(attr=...)`` or ``dataclasses.replace(owner, attr=...)``."""
+    """The array being updated is field ``attr`` of the NamedTuple (``kind`` "tuple"),
+    dataclass (``kind`` "dataclass") or equinox library layer (``kind`` "layer") that the local
+    name ``owner`` holds: the update goes into a new record, ``owner = owner._replace(attr=...)``,
+    ``dataclasses.replace(owner, attr=...)`` or ``eqx.tree_at(lambda m: m.attr, owner, ...)``."""
 
     owner: str
     attr: str

@@ -388,6 +388,9 @@ def assign_update(
     owner, attr = record.owner, record.attr
     if record.kind == "tuple":
         return f"{owner} = {owner}._replace({attr}={updated})", []
+    if record.kind == "layer":  # an equinox layer's constructor takes no fields
+        tree_at, imports = doc.reference("equinox.tree_at", scope)
+        return f"{owner} = {tree_at}(lambda m: m.{attr}, {owner}, {updated})", imports
     replace, imports = doc.reference("dataclasses.replace", scope)
     return f"{owner} = {replace}({owner}, {attr}={updated})", imports
 

@@ -110,6 +110,7 @@ from jaxlint.semantic.values import (
     known_container,
     known_elements,
     leaf_part,
+    library_layer,
     mapping,
     mask_of,
     not_mask,
@@ -1898,6 +1899,12 @@ class Interpreter:
             argument = keyword_argument(node, "key")  # `eqx.nn.Linear(4, 4, key=k)` draws its weights
             if argument is not None:
                 self.consume(node, argument, keywords["key"])
+        fields = measured.layer_array_fields().get(qualname)
+        if fields is not None and not any((k.arg or "").startswith("use_") for k in node.keywords):
+            # `eqx.nn.Linear(3, 2, key=k)`: its weights are JAX arrays (a `use_bias=False` may
+            # leave a field None)
+            made = self.staged(array(any(is_traced(v) for v in every)))
+            return library_layer((name, made) for name in fields)
         if qualname in api.OPTAX_ARRAY_FUNCTIONS or qualname.startswith("optax.losses."):
             return array(any(is_traced(v) for v in every))  # `optax.global_norm(grads)`
         if qualname in api.OPTAX_TREE_FUNCTIONS:

@@ -235,6 +235,14 @@ def layers_needing_a_key_to_call() -> frozenset[str]:
 
 
 @cache
+def layer_array_fields() -> dict[str, tuple[str, ...]]:
+    """The fields of each library layer that hold a JAX array once built (measured:
+    ``eqx.nn.Linear``'s ``weight`` and ``bias``)."""
+    found = _data().get("equinox_layers", {}).get("array_fields", {})
+    return {qualname: tuple(fields) for qualname, fields in found.items()}
+
+
+@cache
 def key_consuming_layers() -> frozenset[str]:
     """The library layers whose construction consumes the ``key=`` they are given (measured:
     two ``eqx.nn.Linear(..., key=k)`` come out identical)."""

@@ -238,6 +238,15 @@ def _record(fields: tuple[tuple[str, Value], ...], is_tuple: bool, instances: fr
     return Value(_container_flags(values), values if is_tuple else None, members, frozenset(), instances)
 
 
+# the member that marks a record as a library layer (see :func:`library_layer`)
+_LAYER = Field("__layer__")
+
+
+def library_layer(fields: Iterable[tuple[str, Value]]) -> Value:
+    """An equinox library layer (``eqx.nn.Linear(...)``) with the value of each field known."""
+    return _record((*fields, (_LAYER.name, STATIC)), False, frozenset())
+
+
 def traced_variable(held: frozenset[str] | None = None, traced: bool = True) -> Value:
     """A flax nnx variable whose value an nnx transformation traces (``v.value`` is a tracer),
     or, given the names of its variables, an nnx layer holding such variables. With ``traced``
@@ -264,9 +273,13 @@ def field_of(value: Value, name: str) -> Value | None:
 
 
 def record_kind(value: Value) -> str | None:
-    """``"tuple"`` for a known NamedTuple, ``"dataclass"`` for another known record, else None."""
+    """``"tuple"`` for a known NamedTuple, ``"layer"`` for an equinox library layer (whose
+    constructor takes no fields: ``eqx.tree_at`` replaces one), ``"dataclass"`` for another
+    known record, else None."""
     if not value._members or not all(isinstance(k, Field) for k, _ in value._members):
         return None
+    if any(k == _LAYER for k, _ in value._members):
+        return "layer"
     return "tuple" if value._items is not None else "dataclass"
 
 

@@ -317,6 +317,8 @@ def pytree_update(ctx: Context, base: ast.expr, updated: str) -> str:
     kind = record_kind(ctx.value(base.value))  # pyright: ignore[reportAttributeAccessIssue]
     if isinstance(base, ast.Attribute) and kind == "tuple":
         return f"`{owner} = {owner}._replace({base.attr}={updated})`"
+    if isinstance(base, ast.Attribute) and kind == "layer":
+        return f"`{owner} = eqx.tree_at(lambda m: m.{base.attr}, {owner}, {updated})`"
     if isinstance(base, ast.Attribute) and kind == "dataclass":
         return f"`{owner} = dataclasses.replace({owner}, {base.attr}={updated})`"
     if (

@@ -1,0 +1,19 @@
+# fix: unsafe
+import equinox as eqx
+import jax
+
+
+def surgery(key):
+    linear = eqx.nn.Linear(3, 2, key=key)
+    linear = eqx.tree_at(lambda m: m.weight, linear, linear.weight.at[0].set(0.0))  # zero the first output's weights
+    return linear
+
+
+def padded_embedding(key):
+    embed = eqx.nn.Embedding(10, 4, key=key)
+    embed = eqx.tree_at(lambda m: m.weight, embed, embed.weight.at[0, :].set(0.0))
+    return embed
+
+
+if __name__ == "__main__":
+    print(surgery(jax.random.key(0)).weight, padded_embedding(jax.random.key(1)).weight[0])
