@@ -238,6 +238,8 @@ class TracerConversion(Rule):
         self.check_cached_call(node, ctx)
         if self.check_hashing_call(node, ctx) or self.check_value_function(node, ctx):
             return
+        if self.check_enum_lookup(node, ctx):
+            return
         found = self.conversion(node, ctx)
         if found is None or (not ctx.abstract and not found[0].startswith(RAISES_ON_JVP_TRACERS)):
             return  # under a bare grad, `bool`/`int`/`.item()` read the value a JVP tracer carries
@@ -260,6 +262,29 @@ class TracerConversion(Rule):
             f"{raised} ({why_traced(ctx, culprit)}); keep it an array (`jnp`), or make it static",
             fix=_extremum(node, ctx) or _redundant_bool(node, ctx) or _array_form(node, ctx),
         )
+
+    def check_enum_lookup(self, node: ast.Call, ctx: Context) -> bool:
+        """``Phase(phase_id)`` with a traced ``phase_id``, ``Phase`` an ``enum`` class of the
+        module: the lookup compares the value with each member's, a tracer's truth value under
+        ``jit`` or ``vmap`` (measured with JAX 0.10.2: ``TracerBoolConversionError``; under a
+        bare ``grad`` the JVP tracer's value is compared)."""
+        if not ctx.abstract or len(node.args) != 1 or node.keywords:
+            return False
+        enum_class = _enum_class(ctx, node.func)
+        value = node.args[0]
+        if enum_class is None or not is_traced(ctx.value(value)):
+            return False
+        if caught_here(ctx, node, "TracerBoolConversionError"):
+            return False
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` looks traced `{snippet(ctx, value)}` up among the members of "
+            f"`{enum_class}`, an enum, by comparing it with each member's value: JAX raises "
+            f"`TracerBoolConversionError` ({why_traced(ctx, value)}); index an array of what each "
+            f"member stands for with it (`jnp.array([...])[{snippet(ctx, value)}]`), or pass the "
+            f"member as a static argument",
+        )
+        return True
 
     def check_value_function(self, node: ast.Call, ctx: Context) -> bool:
         """``json.dumps(metrics)``, ``struct.pack("<f", loss)``, ``pickle.dumps(state)`` given a
@@ -915,3 +940,18 @@ def _made_by_numpy(ctx: Context, node: ast.expr) -> bool:
         return False
     qualname = ctx.qualname(node.func)
     return qualname is not None and qualname.startswith("numpy.")
+
+
+ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.Flag", "enum.IntFlag", "enum.StrEnum"})
+
+
+def _enum_class(ctx: Context, func: ast.expr, depth: int = 0) -> str | None:
+    """The name of the ``enum`` class of this module ``func`` names (a subclass of ``Enum``,
+    ``IntEnum``..., directly or through another such class of the module), or None."""
+    cls = ctx.model.class_named(func, ctx.scope)
+    if cls is None or depth > 4:
+        return None
+    for base in cls.bases:
+        if ctx.qualname(base) in ENUM_BASES or _enum_class(ctx, base, depth + 1) is not None:
+            return cls.name
+    return None
