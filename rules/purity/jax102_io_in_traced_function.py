@@ -1,4 +1,5 @@
-"""JAX102: logging, file I/O (files, CSV writers) or writes to ``sys.stdout`` inside a traced function."""
+"""JAX102: logging, file I/O (files, CSV writers), writes to ``sys.stdout`` or ``time.sleep``
+inside a traced function."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ OPENERS = frozenset({"builtins.open", "io.open"})
 PATHS = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.WindowsPath"})
 FILE_WRITES = frozenset({"write", "writelines"})
 CSV_WRITERS = frozenset({"csv.writer", "csv.DictWriter"})
+PAUSES = frozenset({"time.sleep"})
 CSV_WRITES = frozenset({"writerow", "writerows", "writeheader"})
 _NUMERIC_CONVERSIONS = re.compile(r"%[-+ #0-9.*]*[diouxXeEfFgGc]")
 IO_CALLS = frozenset(
@@ -49,7 +51,8 @@ IO_CALLS = frozenset(
 class IoInTracedFunction(Rule):
     """## What it does
     Finds progress logging (`logger.info`/`debug`, or any log call that formats a traced value),
-    `open(...)`, `sys.stdout.write(...)` and similar I/O inside functions that JAX traces
+    `open(...)`, `sys.stdout.write(...)`, rows of a CSV writer, `time.sleep(...)` (a pause that
+    only the tracing call takes) and similar I/O inside functions that JAX traces
     abstractly, and writes of a traced value to a file object (`fh.write(f"{x}")`, where `fh`
     came from `open`): under a bare `vmap`, which runs the function on every call, they write
     `VmapTracer(...)` instead of the values. A warning about configuration logged once at trace
@@ -104,6 +107,14 @@ class IoInTracedFunction(Rule):
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         if not ctx.traced_to_run:
+            return
+        if ctx.trace_reused and ctx.qualname(node.func) in PAUSES:
+            ctx.report(  # `time.sleep(0.5)` as a rate limit: only the tracing call waits
+                node,
+                f"`{snippet(ctx, node)}` in `{function_name(ctx)}` waits only while JAX traces it, "
+                f"not on each call ({why_traced(ctx)}): the compiled program never pauses; wait on "
+                f"the host between calls",
+            )
             return
         what = self.describe(node, ctx)
         if what is None:
