@@ -11,7 +11,7 @@ from jaxlint.semantic.api import MUTATING_METHODS, STATEFUL_OBJECT_METHODS, STAT
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.transforms import FILTER_KINDS, PARTIALS
-from jaxlint.semantic.values import UNKNOWN, InstanceRef, is_numpy_array, is_traced, refs
+from jaxlint.semantic.values import UNKNOWN, InstanceRef, is_numpy_array, is_traced, record_kind, refs
 
 from ..support.arrays import used_as_container
 from ..support.classes import self_static_at
@@ -729,6 +729,8 @@ REPLACERS = {
 def _frozen_instance(ctx: Context, expr: ast.expr) -> tuple[str, str] | None:
     """The frozen class of this module (an equinox module, a flax struct, a frozen dataclass)
     ``expr`` is known to be an object of, and what it is."""
+    if record_kind(ctx.value(expr)) == "layer":  # `linear = eqx.nn.Linear(...)`
+        return _layer_name(ctx, expr), "an equinox module"
     cls = _annotated_class(ctx, expr)
     if cls is None:
         found = refs(ctx.value(expr))
@@ -738,6 +740,14 @@ def _frozen_instance(ctx: Context, expr: ast.expr) -> tuple[str, str] | None:
         cls = classes.pop()
     kind = _frozen_kind(ctx, cls)
     return None if kind is None else (cls.name, kind)
+
+
+def _layer_name(ctx: Context, expr: ast.expr) -> str:
+    """The library class of the layer ``expr`` holds, where it names it (``eqx.nn.Linear``)."""
+    owner = ctx.scope.lookup(expr.id) if isinstance(expr, ast.Name) else None
+    made = None if owner is None else owner.single_value(expr.id)  # pyright: ignore[reportAttributeAccessIssue]
+    qualname = ctx.model.qualname(made.func, owner) if isinstance(made, ast.Call) and owner else None
+    return qualname.replace("equinox.", "eqx.") if qualname else "this equinox layer"
 
 
 def _annotated_class(ctx: Context, expr: ast.expr) -> ast.ClassDef | None:
