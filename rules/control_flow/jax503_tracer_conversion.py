@@ -272,13 +272,13 @@ class TracerConversion(Rule):
             return False
         enum_class = _enum_class(ctx, node.func)
         value = node.args[0]
-        if enum_class is None or not is_traced(ctx.value(value)):
-            return False
+        if enum_class is None or not _compares_traced(ctx, ctx.value(value)):
+            return False  # (under `jit`, a concrete global array compares to a tracer too)
         if caught_here(ctx, node, "TracerBoolConversionError"):
             return False
         ctx.report(
             node,
-            f"`{snippet(ctx, node)}` looks traced `{snippet(ctx, value)}` up among the members of "
+            f"`{snippet(ctx, node)}` looks `{snippet(ctx, value)}` up among the members of "
             f"`{enum_class}`, an enum, by comparing it with each member's value: JAX raises "
             f"`TracerBoolConversionError` ({why_traced(ctx, value)}); index an array of what each "
             f"member stands for with it (`jnp.array([...])[{snippet(ctx, value)}]`), or pass the "

@@ -1145,6 +1145,55 @@ HAZARDS += [
         lambda V, X: [f"z = {V} * 1.0", _h("del z[0]"), f"y = {X} + z.sum()"],
         lambda V, X: [f"z = {V} * 1.0", _h("z = jnp.delete(z, 0)"), f"y = {X} + z.sum()"],
     ),
+    # Python functions of one value that serialise it need a concrete one (measured table
+    # `python_on_traced_values`): `pickle.dumps` asks a tracer for its value
+    Hazard(
+        "pickle_dumps",
+        "JAX5",
+        ("JAX503",),
+        "scalar",
+        lambda V, X: [_h(f"blob = pickle.dumps({V})"), f"y = {X} * (len(blob) > 0)"],
+        lambda V, X: [_h("blob = pickle.dumps(1.5)"), f"y = {X} * (len(blob) > 0)"],
+        imports=("import pickle",),
+    ),
+    # an enum looks a value up by comparing it with each member's
+    Hazard(
+        "enum_lookup",
+        "JAX5",
+        ("JAX503",),
+        "int",
+        lambda V, X: [_h(f"mode = Mode({V})"), f"y = {X} * (2 if mode is Mode.FAST else 1)"],
+        lambda V, X: [_h(f"factor = MODE_FACTORS[{V}]"), f"y = {X} * factor"],
+        imports=("import enum",),
+        setup=(
+            "class Mode(enum.IntEnum):",
+            *(
+                f"    {name} = {value}"
+                for value, name in enumerate(["SLOW", "FAST", *(f"M{i}" for i in range(2, 64))])
+            ),
+            "MODE_FACTORS = jnp.array([1] + [2] + [1] * 62)",
+        ),
+    ),
+    # copies of one key are one key: drawing from two of them draws alike
+    Hazard(
+        "key_copies",
+        "JAX3",
+        ("JAX301",),
+        "key",
+        lambda V, X: [
+            f"keys = [{V}] * 2",
+            "a = jax.random.normal(keys[0], (4,))",
+            _h("b = jax.random.normal(keys[1], (4,))"),
+            "y = a + b",
+        ],
+        lambda V, X: [
+            f"keys = list(jax.random.split({V}, 2))",
+            "a = jax.random.normal(keys[0], (4,))",
+            _h("b = jax.random.normal(keys[1], (4,))"),
+            "y = a + b",
+        ],
+        out="draws",
+    ),
 ]
 
 # ---------------------------------------------------------------------------------------------

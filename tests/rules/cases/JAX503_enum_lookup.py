@@ -28,6 +28,14 @@ def color_gain(code, x):
     return x * (2.0 if Color(code) is Color.RED else 1.0)  # error: JAX503
 
 
+CURRENT = jnp.int32(1)
+
+
+@jax.jit
+def current_gain(x):
+    return x * (2.0 if Phase(CURRENT) is Phase.TRAIN else 1.0)  # error: JAX503
+
+
 # near misses
 
 
@@ -59,6 +67,7 @@ if __name__ == "__main__":
     ids, lrs = jnp.array([0, 1]), jnp.full((2,), 3e-4)
     assert raises(lambda: jax.vmap(phase_scale)(ids, lrs))
     assert raises(lambda: color_gain(jnp.int32(0), jnp.ones(2)))
+    assert raises(lambda: current_gain(jnp.ones(2)))  # under jit, a global array compares to a tracer
     jax.vmap(phase_scale_array)(ids, lrs)
     static_phase(3e-4, phase=0)
     assert jax.grad(graded)(1.0) == 0.5
