@@ -10,11 +10,13 @@ from jaxlint.fixing.document import Document
 from jaxlint.fixing.fixer import CannotFix, Fixer
 
 from ...rules.prng.carry import ThreadCarriedKey
+from ...rules.prng.copies import SplitCopies
 from ...rules.prng.jax301_prng_key_reuse import SplitBeforeFirstUse, SplitForBoth
 from .keysplit import (
     argument_written,
     line_before,
     split_before,
+    split_copies_fix,
     split_spelling,
     statement_holding,
     thread_carried_key,
@@ -22,16 +24,21 @@ from .keysplit import (
 )
 
 
-class SplitReusedKey(Fixer[SplitBeforeFirstUse | SplitForBoth | ThreadCarriedKey]):
+class SplitReusedKey(Fixer[SplitBeforeFirstUse | SplitForBoth | ThreadCarriedKey | SplitCopies]):
     """Unsafe by nature: both draws change (they now use distinct keys, which is the point)."""
 
     code = "JAX301"
 
     def fix(
-        self, request: SplitBeforeFirstUse | SplitForBoth | ThreadCarriedKey, site: Site, doc: Document
+        self,
+        request: SplitBeforeFirstUse | SplitForBoth | ThreadCarriedKey | SplitCopies,
+        site: Site,
+        doc: Document,
     ) -> Fix | None:
         if isinstance(request, ThreadCarriedKey):
             return thread_carried_key(doc, site, request)
+        if isinstance(request, SplitCopies):  # `keys = [key] * 2`: the copies become a split
+            return split_copies_fix(doc, site, request)
         key, first = request.key, request.first
         statement = statement_holding(site.scope.function.node, first)
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):

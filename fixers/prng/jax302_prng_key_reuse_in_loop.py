@@ -11,10 +11,10 @@ from jaxlint.fixing.document import Document, names_in
 from jaxlint.fixing.fixer import CannotFix, Fixer
 
 from ...rules.prng.carry import ThreadCarriedKey
+from ...rules.prng.copies import SplitCopies
 from ...rules.prng.jax302_prng_key_reuse_in_loop import (
     FoldInIndex,
     SplitAroundInnerLoop,
-    SplitCopies,
     SplitInBody,
     SplitInLoop,
 )
@@ -23,6 +23,7 @@ from .keysplit import (
     line_before,
     scope_holding,
     split_before,
+    split_copies_fix,
     split_spelling,
     statement_holding,
     thread_carried_key,
@@ -53,7 +54,7 @@ class SplitKeyInLoop(
             return None
         match request:
             case SplitCopies():
-                return _split_copies(doc, site, request)
+                return split_copies_fix(doc, site, request)
             case ThreadCarriedKey():
                 return thread_carried_key(doc, site, request)
             case SplitInLoop(key, loop):
@@ -113,13 +114,3 @@ def _split_around_inner_loop(doc: Document, site: Site, call: ast.Call, request:
         edits += imports
     edits.append(doc.edit(doc.start(request.argument), doc.end(request.argument), replacement))
     return doc.fix(Applicability.UNSAFE, f"Split the carried `{request.key}` on every step", edits, scope)
-
-
-def _split_copies(doc: Document, site: Site, request: SplitCopies) -> Fix:
-    """``[key] * n`` -> ``list(jax.random.split(key, n))``; ``jnp.repeat(key[None], n, axis=0)``
-    -> ``jax.random.split(key, n)``: one new key per copy."""
-    split, imports = split_spelling(doc, site.scope, None)
-    made = f"{split}({doc.segment(request.key)}, {doc.segment(request.count)})"
-    replacement = f"list({made})" if request.as_list else made
-    edits = [doc.edit(doc.start(request.copies), doc.end(request.copies), replacement), *imports]
-    return doc.fix(Applicability.UNSAFE, "Split the key into one per copy", edits)

@@ -11,6 +11,7 @@ from jaxlint.fixing.document import CannotFix, Document
 from jaxlint.semantic.scopes import Scope
 
 from ...rules.prng.carry import ThreadCarriedKey
+from ...rules.prng.copies import SplitCopies
 from ...rules.prng.keypaths import passed_as
 
 
@@ -106,3 +107,14 @@ def scope_holding(scope: Scope, node: ast.AST) -> Scope:
     ):
         scope = scope.parent
     return scope.function
+
+
+def split_copies_fix(doc: Document, site: Site, request: SplitCopies) -> Fix:
+    """``[key] * n`` -> ``list(jax.random.split(key, n))``; ``jnp.repeat(key[None], n, axis=0)``
+    -> ``jax.random.split(key, n)``: one new key per copy."""
+    split, imports = split_spelling(doc, site.scope, None)
+    count = str(request.count) if isinstance(request.count, int) else doc.segment(request.count)
+    made = f"{split}({doc.segment(request.key)}, {count})"
+    replacement = f"list({made})" if request.as_list else made
+    edits = [doc.edit(doc.start(request.copies), doc.end(request.copies), replacement), *imports]
+    return doc.fix(Applicability.UNSAFE, "Split the key into one per copy", edits)

@@ -16,6 +16,7 @@ from ..support.blocks import is_local_name, own_nodes
 from ..support.explain import BOUND_KEY_ADVICE, snippet, split_advice
 from ..support.paths import path_root, plain_path
 from .carry import ThreadCarriedKey, thread_carried_key
+from .copies import split_copies
 from .keypaths import (
     REPEATING,
     default_key,
@@ -138,6 +139,7 @@ class PrngKeyReuse(Rule):
         bound = node in ctx.model.bound_key_calls or first in ctx.model.bound_key_calls
         elsewhere = _held_elsewhere(ctx, event.key)
         default = default_key(event.key)
+        copied = _indexed_copies(ctx, node, first)
         if bound:  # `add = partial(noise, key)` called twice
             what = f"key `{event.key}`"
             advice = BOUND_KEY_ADVICE
@@ -148,6 +150,10 @@ class PrngKeyReuse(Rule):
             function, parameter = default
             what = f"the default `{parameter}` of `{function}`, a key made once when the `def` ran,"
             advice = f"give `{function}` no default key and pass each call a key of its own (split)"
+        elif copied is not None:  # `keys = [key] * 2`, then `keys[0]` and `keys[1]`
+            holder, made = copied
+            what = f"key `{event.key}`, a copy of the one key `{holder}` repeats (`{snippet(ctx, made)}`),"
+            advice = "split the key into one per copy instead, `jax.random.split(key, n)`"
         elif elsewhere:  # `m.sample_a(); m.sample_b()`, both drawing from `self.key`
             same = isinstance(first, ast.Call) and ast.dump(first.func) == ast.dump(node.func)
             drawer = "the method draws" if same else "both methods draw"
@@ -176,6 +182,8 @@ class PrngKeyReuse(Rule):
             f"{what} was already consumed by `{consumer}` at line {first.lineno}: {effect}; {advice}",  # pyright: ignore[reportAttributeAccessIssue]
             fix=None
             if partial or elsewhere or bound or paired or returned_by
+            else split_copies(copied[1])
+            if copied is not None
             else _split_fix(node, ctx, event.key, first),
         )
 
@@ -350,3 +358,22 @@ def _read_again(reuse: ast.Call, ctx: Context, key: str) -> bool:
         and (n.lineno, n.col_offset) >= end
         for n in own_nodes(body)
     )
+
+
+def _indexed_copies(ctx: Context, node: ast.Call, first: ast.AST) -> tuple[str, ast.expr] | None:
+    """``keys[0]`` and ``keys[1]`` drawn by ``first`` and ``node``, where the local ``keys`` is
+    bound once to copies of one key (``[key] * 2``, ``[key, key]``): the name and the copies."""
+    holders: set[str] = set()
+    for call in (node, first):
+        argument = call.args[0] if isinstance(call, ast.Call) and call.args else None
+        if not (isinstance(argument, ast.Subscript) and isinstance(argument.value, ast.Name)):
+            return None
+        holders.add(argument.value.id)
+    if len(holders) != 1:
+        return None
+    holder = holders.pop()
+    owner = ctx.scope.lookup(holder)
+    made = owner.single_value(holder) if owner is not None else None
+    if made is None or split_copies(made) is None:
+        return None
+    return holder, made

@@ -17,6 +17,7 @@ from ..support.blocks import is_local_name, own_nodes, stored_names, stores_name
 from ..support.explain import BOUND_KEY_ADVICE, snippet, split_advice
 from ..support.paths import path_root, plain_path
 from .carry import ThreadCarriedKey, carried_leaf, hands_back_carried, thread_carried_key
+from .copies import split_copies
 from .keypaths import (
     calls_passing,
     default_key,
@@ -60,18 +61,6 @@ class FoldInIndex(FixRequest):
     key: str
     index: str
     hoist_from: ast.AST | None = None
-
-
-@dataclass(frozen=True)
-class SplitCopies(FixRequest):
-    """``[key] * n``, ``jnp.repeat(key[None], n, axis=0)``, ``jnp.stack([key] * n)`` ->
-    ``jax.random.split(key, n)`` (a list of the keys, for a list): ``key`` split into ``count``
-    new keys."""
-
-    copies: ast.expr
-    key: ast.expr
-    count: ast.expr
-    as_list: bool
 
 
 @dataclass(frozen=True)
@@ -326,38 +315,6 @@ class PrngKeyReuseInLoop(Rule):
             else _fold_in_loop_index(node, ctx, event.key, loop)
             or _split_around_inner_loop(node, ctx, event.key),
         )
-
-
-def split_copies(copies: ast.expr) -> SplitCopies | None:
-    """The split that replaces ``copies`` of one key: ``[key] * n`` (a list, either way round),
-    ``jnp.repeat(key[None], n, axis=0)``, ``jnp.stack([key] * n)``; None for another form."""
-    if isinstance(copies, ast.BinOp) and isinstance(copies.op, ast.Mult):
-        for display, count in ((copies.left, copies.right), (copies.right, copies.left)):
-            if isinstance(display, (ast.List, ast.Tuple)) and len(display.elts) == 1:
-                return SplitCopies(copies, display.elts[0], count, as_list=True)
-        return None
-    if not isinstance(copies, ast.Call) or len(copies.args) < 1:
-        return None
-    leaf = callee_leaf(copies)
-    if leaf in ("stack", "array", "asarray") and len(copies.args) == 1 and not copies.keywords:
-        inner = split_copies(copies.args[0])
-        return None if inner is None else SplitCopies(copies, inner.key, inner.count, as_list=False)
-    if leaf != "repeat":
-        return None
-    count = copies.args[1] if len(copies.args) > 1 else None
-    axis = next((k.value for k in copies.keywords if k.arg == "axis"), None)
-    if len(copies.args) > 2 or count is None or not (isinstance(axis, ast.Constant) and axis.value == 0):
-        return None  # without `axis=0`, a raw key's two words are flattened apart
-    if any(k.arg not in ("axis",) for k in copies.keywords):
-        return None
-    batch = copies.args[0]
-    if not (
-        isinstance(batch, ast.Subscript)
-        and isinstance(batch.slice, ast.Constant)
-        and batch.slice.value is None
-    ):
-        return None  # only `key[None]`: one key given a leading axis
-    return SplitCopies(copies, batch.value, count, as_list=False)
 
 
 def _iterated_copies(key: str, loop: ast.AST | None) -> ast.expr | None:
