@@ -1808,19 +1808,16 @@ def equinox_key_layers() -> dict[str, Any]:
                 continue
         except (TypeError, ValueError):
             continue
-        for args in EQX_LAYER_ARGUMENTS:
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    built = [cls(*args, key=jax.random.key(seed)) for seed in (0, 0, 1)]
-            except Exception:  # other arguments needed
-                continue
-            leaves = [jax.tree_util.tree_leaves(eqx.filter(b, eqx.is_array)) for b in built]
-            same = all(np.array_equal(a, b) for a, b in zip(leaves[0], leaves[1]))
-            other = any(not np.array_equal(a, b) for a, b in zip(leaves[0], leaves[2]))
-            if leaves[0] and same and other:
-                found.append(f"equinox.nn.{name}")
-            break
+        built = _first_built(
+            lambda args, cls=cls: [cls(*args, key=jax.random.key(seed)) for seed in (0, 0, 1)]
+        )
+        if built is None:
+            continue
+        leaves = [jax.tree_util.tree_leaves(eqx.filter(b, eqx.is_array)) for b in built]
+        same = all(np.array_equal(a, b) for a, b in zip(leaves[0], leaves[1]))
+        other = any(not np.array_equal(a, b) for a, b in zip(leaves[0], leaves[2]))
+        if leaves[0] and same and other:
+            found.append(f"equinox.nn.{name}")
     return {
         "equinox_version": eqx.__version__,
         "consume_key": found,
@@ -1846,18 +1843,28 @@ def equinox_array_fields() -> dict[str, list[str]]:
             keyed = "key" in inspect.signature(cls).parameters
         except (TypeError, ValueError):
             continue
-        for args in EQX_LAYER_ARGUMENTS:
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    built = cls(*args, key=jax.random.key(0)) if keyed else cls(*args)
-            except Exception:  # other arguments needed
-                continue
-            fields = sorted(f for f, v in vars(built).items() if isinstance(v, jax.Array))
-            if fields:
-                found[f"equinox.nn.{name}"] = fields
-            break
+        built = _first_built(
+            lambda args, cls=cls, keyed=keyed: cls(*args, key=jax.random.key(0)) if keyed else cls(*args)
+        )
+        fields = (
+            [] if built is None else sorted(f for f, v in vars(built).items() if isinstance(v, jax.Array))
+        )
+        if fields:
+            found[f"equinox.nn.{name}"] = fields
     return found
+
+
+def _first_built(build: Callable[[tuple[Any, ...]], Any]) -> Any:
+    """What ``build`` makes of the first arguments of :data:`EQX_LAYER_ARGUMENTS` it takes
+    without raising (warnings silenced), or None where it takes none."""
+    for args in EQX_LAYER_ARGUMENTS:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return build(args)
+        except Exception:  # other arguments needed
+            continue
+    return None
 
 
 def equinox_call_needs_key() -> list[str]:

@@ -1882,11 +1882,17 @@ class Interpreter:
         result = self.qualified_result(qualname, node, args, keywords)
         if self.tracker is not None and qualname in KEY_VIEW_FUNCTIONS and node.args and key_ids(args[0]):
             return with_keys(result, key_ids(args[0]))  # `jnp.reshape(key, (1,))`: the same key
-        if self.tracker is not None and qualname in KEY_COPYING_FUNCTIONS and node.args:
-            repeated = [copy_of(k) or k for k in copied_keys(args[0], node) or key_ids(args[0])]
-            copied = frozenset(copies(k, node) for k in repeated)
-            if copied:  # `jnp.repeat(key[None], n, axis=0)`: n copies of the key
-                return with_keys(result, copied)
+        if (
+            self.tracker is not None
+            and node.args
+            and qualname in KEY_REPEATING_FUNCTIONS | KEY_STACKING_FUNCTIONS
+        ):
+            # `jnp.repeat(key[None], n, axis=0)`: n copies of the key; `jnp.stack([key] * n)`:
+            # the copies stacked (a stack of different keys is no batch of copies)
+            single = key_ids(args[0]) if qualname in KEY_REPEATING_FUNCTIONS else frozenset()
+            repeated = [copy_of(k) or k for k in copied_keys(args[0], node) or single]
+            if repeated:
+                return with_keys(result, frozenset(copies(k, node) for k in repeated))
         return result
 
     def qualified_result(
@@ -2647,8 +2653,10 @@ class Interpreter:
         copies of one key, so every element that draws from its key draws the same numbers.
         Reported where the copies are made, when that is a call of this function."""
         tracker = self.tracker
+        if tracker is None:
+            return False
         for index, name in enumerate(names):
-            if index in unmapped or index >= len(node.args) or tracker is None:
+            if index in unmapped or index >= len(node.args):
                 continue
             copied = [
                 k for k in key_ids(self.values.get(node.args[index], UNKNOWN)) if copy_of(k) is not None
@@ -3229,10 +3237,9 @@ EAGER_GRADIENTS = frozenset({"jax.grad", "jax.value_and_grad"})
 # the result consumes the key (JAX's key-reuse checker follows them).
 KEY_VIEW_METHODS = frozenset({"reshape", "squeeze", "ravel", "flatten", "transpose"})
 # Operations that repeat a key into a batch of copies of it (`jnp.repeat(key[None], n, axis=0)`),
-# or stack a list of copies (`jnp.stack([key] * n)`).
-KEY_COPYING_FUNCTIONS = frozenset(
-    f"jax.numpy.{name}" for name in ("repeat", "tile", "stack", "array", "asarray", "concatenate")
-)
+# and those that stack a list of copies into one (`jnp.stack([key] * n)`).
+KEY_REPEATING_FUNCTIONS = frozenset({"jax.numpy.repeat", "jax.numpy.tile"})
+KEY_STACKING_FUNCTIONS = frozenset(f"jax.numpy.{name}" for name in ("stack", "array", "concatenate"))
 
 
 def copied_keys(value: Value, site: ast.AST | None = None) -> frozenset[object]:
