@@ -50,8 +50,9 @@ class UnhashableStaticArgument(Rule):
     """## What it does
     Finds a call of a jitted function that passes a list, dict or set (a literal, a comprehension,
     `list(...)`, or a name bound once to one), another unhashable standard object (an
-    `OrderedDict`, a `deque`, a `SimpleNamespace`, an `argparse.Namespace`), a tuple holding one, or an array (a JAX array, or a
-    NumPy array made on the spot) in a position that `static_argnums` / `static_argnames` declares
+    `OrderedDict`, a `deque`, a `SimpleNamespace`, an `argparse.Namespace`), a tuple holding
+    one, or an array (a JAX array, or a NumPy array made on the spot) in a position that
+    `static_argnums` / `static_argnames` declares
     static; and an array of several elements (its shape or items written out) stored in a static
     field of an equinox module (`eqx.field(static=True)`) or a flax struct
     (`flax.struct.field(pytree_node=False)`); and a method jitted with `self` static in a

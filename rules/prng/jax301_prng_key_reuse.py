@@ -152,7 +152,7 @@ class PrngKeyReuse(Rule):
             advice = f"give `{function}` no default key and pass each call a key of its own (split)"
         elif copied is not None:  # `keys = [key] * 2`, then `keys[0]` and `keys[1]`
             holder, made = copied
-            what = f"key `{event.key}`, a copy of the one key `{holder}` repeats (`{snippet(ctx, made)}`),"
+            what = f"key `{event.key}` (`{holder}` holds copies of one key, `{snippet(ctx, made)}`)"
             advice = "split the key into one per copy instead, `jax.random.split(key, n)`"
         elif elsewhere:  # `m.sample_a(); m.sample_b()`, both drawing from `self.key`
             same = isinstance(first, ast.Call) and ast.dump(first.func) == ast.dump(node.func)
@@ -361,7 +361,7 @@ def _read_again(reuse: ast.Call, ctx: Context, key: str) -> bool:
 
 
 def _indexed_copies(ctx: Context, node: ast.Call, first: ast.AST) -> tuple[str, ast.expr] | None:
-    """``keys[0]`` and ``keys[1]`` drawn by ``first`` and ``node``, where the local ``keys`` is
+    """``keys[0]`` and ``keys[1]`` drawn by ``first`` and ``node``, where the name ``keys`` is
     bound once to copies of one key (``[key] * 2``, ``[key, key]``): the name and the copies."""
     holders: set[str] = set()
     for call in (node, first):

@@ -38,13 +38,16 @@ class StateMutationInTracedFunction(Rule):
     Finds a traced function changing state that outlives the call: assigning a `global` or
     `nonlocal` name, mutating a module-level or closed-over list/dict/set (`history.append(x)`,
     `cache[k] = v`) or a standard-library object that holds state (`stop.set()` on a
-    `threading.Event`, `var.set(loss)` on a `contextvars.ContextVar`), changing an attribute of a module-level function or object of a plain class
-    of the module (`step.calls += 1`, `counter.n = ...`) in a function that only runs traced, storing a traced value on `self`, putting one into a list, dict or set
-    the object keeps (`self.losses.append(loss)` in a logger made before the trace), or changing
-    a dict or list argument of a `jax.jit` function that never hands it back (`params[k] = ...`:
-    `jit` rebuilds its arguments from their leaves, so only that copy changes). It also finds an
-    attribute assigned on an equinox module, a flax struct or a frozen dataclass
-    (`state.params = ...`), which raises `FrozenInstanceError` wherever it runs, traced or not.
+    `threading.Event`, `var.set(loss)` on a `contextvars.ContextVar`), changing an attribute of
+    a module-level function, namespace (`types.SimpleNamespace`) or object of a plain class of
+    the module (`step.calls += 1`, `counter.n = ...`) in a function that only runs traced,
+    storing a traced value on `self`, putting one into a list, dict or set the object keeps
+    (`self.losses.append(loss)` in a logger made before the trace), or changing a dict or list
+    argument of a `jax.jit` function that never hands it back (`params[k] = ...`: `jit` rebuilds
+    its arguments from their leaves, so only that copy changes). It also finds an attribute
+    assigned on an equinox module (a library layer too, `linear.weight = ...`), a flax struct or
+    a frozen dataclass (`state.params = ...`), which raises `FrozenInstanceError` wherever it
+    runs, traced or not.
 
     ## Why is this bad?
     JAX runs the Python body once, while tracing; the compiled program has no Python side

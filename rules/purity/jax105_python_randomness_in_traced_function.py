@@ -143,8 +143,8 @@ class PythonRandomnessInTracedFunction(Rule):
     def check_traced_seed(self, node: ast.Call, ctx: Context) -> bool:
         """``np.random.default_rng(seed)`` with a traced ``seed``: Python's and NumPy's
         generators take a Python number as their seed, and raise given a tracer."""
-        qualname = ctx.qualname(node.func)
-        error = api.SEEDING_FUNCTIONS.get(qualname or "")
+        qualname = ctx.qualname(node.func) or ""
+        error = api.SEEDING_FUNCTIONS.get(qualname)
         seed = (
             node.args[0]
             if node.args
@@ -152,7 +152,6 @@ class PythonRandomnessInTracedFunction(Rule):
         )
         if error is None or seed is None or not is_traced(ctx.value(seed)):
             return False
-        assert qualname is not None
         name = qualname.replace("numpy.", "np.")
         ctx.report(
             node,
