@@ -3489,6 +3489,8 @@ class SemanticModel:
             for index, name in enumerate(info.positional_names())
             if index > 0 and index not in positions and name not in names and name not in defaults
         }
+        if kind == "body":  # `nn.scan(Cell, ...)`: the carry, and the inputs it scans over
+            params = _scanned_cell_parameters(call, info.positional_names(), defaults)
         reason = f"`{cls.name}.__call__` is traced by `{ast.unparse(call.func)}` at line {call.lineno}"
         info.transformed_by.add(kind)
         if info.apply(STAGED, params, reason):
@@ -3802,6 +3804,23 @@ def _accessed_key(node: ast.Subscript | ast.Attribute) -> object:
 LITERAL_ARRAYS = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
 # optimizers written by hand: `update` runs the function given as their second argument
 CUSTOM_TRANSFORMATIONS = frozenset({"optax.GradientTransformation", "optax.GradientTransformationExtraArgs"})
+
+
+def _scanned_cell_parameters(call: ast.Call, names: list[str], defaults: Collection[str]) -> dict[str, Value]:
+    """The parameters of a cell's ``__call__`` that ``nn.scan(Cell, in_axes=...)`` traces: the
+    carry (after the module), and each input it scans over; not an input ``in_axes`` marks
+    ``nn.broadcast`` (handed to every step as it is), nor one left to its default."""
+    in_axes = keyword_argument(call, "in_axes")
+    axes = in_axes.elts if isinstance(in_axes, (ast.Tuple, ast.List)) else None
+    params: dict[str, Value] = {}
+    for index, name in enumerate(names[1:]):
+        if index > 0 and name in defaults:
+            continue
+        axis = in_axes if axes is None else (axes[index - 1] if index <= len(axes) else None)
+        broadcast = isinstance(axis, ast.Attribute) and axis.attr == "broadcast"
+        if index == 0 or in_axes is None or (axis is not None and not broadcast):
+            params[name] = TRACED
+    return params
 
 
 def _transforms_an_update(call: ast.Call, transform: Transform) -> bool:

@@ -238,6 +238,7 @@ FLAX_LIFTED: dict[str, Kind] = {
     "flax.linen.remat": "flax",
     "flax.linen.checkpoint": "flax",
     "flax.linen.jit": "jit",
+    "flax.linen.scan": "body",
 }
 
 # jax.tree.map and friends call their function on the leaves: traced leaves make it traced.
