@@ -110,6 +110,8 @@ def random_draw(
         return (call, stream) if isinstance(stream, str) else None
     if layer not in DRAWING_LAYERS:
         return None
+    if argument(call, "rng", 2) is not None:
+        return None  # `nn.Dropout(0.5)(x, rng=key)`: it draws from the key it is given
     rate = argument(construction, "rate", 0)
     rate_value = UNKNOWN if rate is None else frame.evaluate(rate)
     if frame.mode_flag(call, construction, layer) is not False or rate_value is UNKNOWN or not rate_value:

@@ -100,6 +100,19 @@ class Guarded(nn.Module):
         return x
 
 
+class GivenKeys(nn.Module):
+    @nn.compact
+    def __call__(self, x, key):
+        key_a, key_b = jax.random.split(key)
+        a = nn.Dropout(0.5, deterministic=False)(x, rng=key_a)  # a key given: no stream drawn
+        b = nn.Dropout(0.5)(x, False, key_b)
+        return a + b
+
+
+def given_keys():
+    return GivenKeys().apply({}, x, jax.random.key(2))
+
+
 def evaluation():
     return classifier.apply(variables, x), classifier.apply(variables, x, train=False)
 
@@ -134,7 +147,7 @@ def guarded():
 
 if __name__ == "__main__":
     evaluation(), with_keys(), no_rate(), unknown_mode(False), unknown_rate(0.0)
-    forwarded(train=False), initialised_training(), guarded()
+    forwarded(train=False), initialised_training(), guarded(), given_keys()
     for failing in (by_keyword, by_position, from_a_field, in_a_submodule, own_draw, constant_mode):
         try:
             failing()
