@@ -1248,6 +1248,7 @@ class Interpreter:
         if self.tracker is not None:
             self.consume_rngs(node)
             self.consume_layer_key(node, keywords)
+            self.consume_dropout_rng(node)
         if self.stores_attributes:  # `update(obj)`, `obj.reset()` may change what obj holds
             handed = [*node.args, *(k.value for k in node.keywords)]
             if isinstance(func, ast.Attribute):
@@ -1600,6 +1601,31 @@ class Interpreter:
             return
         if not _mode_given(node) and self.key_needing_layer(node.func, self.scope) is not None:
             self.consume(node, argument, keywords["key"])
+
+    def consume_dropout_rng(self, node: ast.Call) -> None:
+        """``nn.Dropout(0.5, deterministic=False)(x, rng=key)``: a linen dropout layer given its
+        own key, in training mode and with a rate written above zero, draws its mask from that key
+        (measured with flax 0.12.8: two layers given one key drop the same places)."""
+        argument = keyword_argument(node, "rng") or (node.args[2] if len(node.args) > 2 else None)
+        value = UNKNOWN if argument is None else self.values.get(argument, UNKNOWN)
+        if argument is None or not key_ids(value):
+            return
+        construction = node.func if isinstance(node.func, ast.Call) else None
+        if isinstance(node.func, ast.Name):
+            bound = self.scope.bound_value(node.func.id)
+            construction = bound[0] if bound is not None and isinstance(bound[0], ast.Call) else None
+        if (
+            construction is None
+            or self.resolver.qualname(construction.func, self.scope) != "flax.linen.Dropout"
+        ):
+            return
+        rate = construction.args[0] if construction.args else keyword_argument(construction, "rate")
+        mode = keyword_argument(construction, "deterministic") or keyword_argument(node, "deterministic")
+        if mode is None and len(node.args) > 1:
+            mode = node.args[1]
+        drops = isinstance(rate, ast.Constant) and isinstance(rate.value, (int, float)) and rate.value > 0
+        if drops and isinstance(mode, ast.Constant) and mode.value is False:
+            self.consume(node, argument, value)
 
     def key_needing_layer(self, func: ast.expr, scope: Scope) -> ast.expr | None:
         """The construction of a library layer whose call draws from a ``key`` (an equinox

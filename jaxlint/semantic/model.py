@@ -4032,7 +4032,10 @@ def _loop_condition(call: ast.Call) -> ast.expr | None:
 
 
 def _called_with_key(call: ast.Call) -> bool:
-    """``self.dropout(x, key=k)``: a method of an object (a layer) handed a key by keyword."""
+    """``self.dropout(x, key=k)``: a method of an object (a layer) handed a key by keyword; or
+    a layer made on the spot, ``nn.Dropout(0.5)(x, rng=k)``."""
+    if isinstance(call.func, ast.Call):
+        return any(k.arg in ("key", "rng") for k in call.keywords)
     return isinstance(call.func, ast.Attribute) and any(k.arg == "key" for k in call.keywords)
 
 

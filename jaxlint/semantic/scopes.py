@@ -499,6 +499,8 @@ class _ScopeBuilder:
                 scope.function.note_random_call(node)  # a draw, a layer built from `key=`, `rngs=`
         elif _mapping_call(func):  # `jax.vmap(lambda k, _: model.init(k, x))(key, ids)`
             scope.function.note_random_call(node)
+        elif isinstance(func, ast.Call) and any(k.arg in ("key", "rng") for k in node.keywords):
+            scope.function.note_random_call(node)  # `nn.Dropout(0.5)(x, rng=k)`: a layer given a key
         for argument in node.args:  # a function passed on (`jax.jit(draw)`) may be called later
             passed = argument.attr if isinstance(argument, ast.Attribute) else getattr(argument, "id", None)
             if passed is not None:
