@@ -1610,13 +1610,16 @@ class Interpreter:
         value = UNKNOWN if argument is None else self.values.get(argument, UNKNOWN)
         if argument is None or not key_ids(value):
             return
-        construction = node.func if isinstance(node.func, ast.Call) else None
-        if isinstance(node.func, ast.Name):
+        construction, scope = (
+            (node.func, self.scope) if isinstance(node.func, ast.Call) else (None, self.scope)
+        )
+        if isinstance(node.func, ast.Name):  # `drop = nn.Dropout(0.5, ...)`, then `drop(x, rng=k)`
             bound = self.scope.bound_value(node.func.id)
-            construction = bound[0] if bound is not None and isinstance(bound[0], ast.Call) else None
+            if bound is not None and isinstance(bound[0], ast.Call):
+                construction, scope = bound
         if (
-            construction is None
-            or self.resolver.qualname(construction.func, self.scope) != "flax.linen.Dropout"
+            not isinstance(construction, ast.Call)
+            or self.resolver.qualname(construction.func, scope) != "flax.linen.Dropout"
         ):
             return
         rate = construction.args[0] if construction.args else keyword_argument(construction, "rate")

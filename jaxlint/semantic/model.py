@@ -3813,12 +3813,14 @@ def _scanned_cell_parameters(call: ast.Call, names: list[str], defaults: Collect
     in_axes = keyword_argument(call, "in_axes")
     axes = in_axes.elts if isinstance(in_axes, (ast.Tuple, ast.List)) else None
     params: dict[str, Value] = {}
-    for index, name in enumerate(names[1:]):
-        if index > 0 and name in defaults:
-            continue
-        axis = in_axes if axes is None else (axes[index - 1] if index <= len(axes) else None)
+    if len(names) < 2:
+        return params
+    carry, *inputs = names[1:]
+    params[carry] = TRACED
+    for index, name in enumerate(inputs):
+        axis = in_axes if axes is None else (axes[index] if index < len(axes) else None)
         broadcast = isinstance(axis, ast.Attribute) and axis.attr == "broadcast"
-        if index == 0 or in_axes is None or (axis is not None and not broadcast):
+        if name not in defaults and (in_axes is None or (axis is not None and not broadcast)):
             params[name] = TRACED
     return params
 
