@@ -8,7 +8,7 @@ from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
 from jaxlint.semantic.measured import numpy_only_methods
-from jaxlint.semantic.values import is_jax_array, is_traced_leaf
+from jaxlint.semantic.values import is_jax_array, is_traced, is_traced_leaf
 
 from ..support.arrays import passed_array
 from ..support.explain import snippet
@@ -19,6 +19,8 @@ WRITERS = frozenset(
     f"numpy.{name}" for name in ("copyto", "put", "place", "putmask", "fill_diagonal", "random.shuffle")
 ) | {"random.shuffle"}  # (Python's own shuffle swaps items in place: `TypeError` too)
 WRITER_NAMES = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "shuffle", "at"})
+# NumPy functions that write into their first argument when given `copy=False`
+COPY_FALSE_WRITERS = frozenset({"numpy.nan_to_num"})
 # a NumPy random generator's methods that shuffle their argument in place, and its makers
 GENERATOR_WRITERS = frozenset({"shuffle"})
 NUMPY_GENERATORS = frozenset(
@@ -32,8 +34,10 @@ class NumpyInPlaceOnJaxArray(Rule):
     """## What it does
     Finds a NumPy function that writes into its first argument (`np.add.at`, any ufunc's
     `.at`, `np.copyto`, `np.put`, `np.place`, `np.putmask`, `np.fill_diagonal`,
-    `np.random.shuffle`, a NumPy generator's `shuffle`, a ufunc's `out=`; Python's `random.shuffle`) given a JAX array; a `jax.numpy` function given an
-    `out=` array (`jnp.add(a, b, out=a)`); and a NumPy array method that JAX arrays lack
+    `np.random.shuffle`, a NumPy generator's `shuffle`, a ufunc's `out=`,
+    `np.nan_to_num(x, copy=False)`; Python's `random.shuffle`) given a JAX array; a
+    `jax.numpy` function given an `out=` array (`jnp.add(a, b, out=a)`); and a NumPy array
+    method that JAX arrays lack
     (`x.fill(0.0)`, `x.resize(...)`, `x.put(...)`: which ones is measured by
     `tools/measure_jax_api.py`) called on a JAX array.
 
@@ -81,6 +85,8 @@ class NumpyInPlaceOnJaxArray(Rule):
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         if self.check_jax_out(node, ctx) or self.check_numpy_method(node, ctx):
             return
+        if self.check_in_place_copy(node, ctx):
+            return
         if callee_leaf(node) not in WRITER_NAMES and not node.keywords:
             return  # cheap first: the name a call is written with, or an `out=`
         target = self.written(node, ctx)
@@ -98,6 +104,28 @@ class NumpyInPlaceOnJaxArray(Rule):
             f"immutable and no NumPy arrays, so writing into one raises (`TypeError`); {cure}, or "
             f"work on a NumPy copy (`np.array(...)`)",
         )
+
+    def check_in_place_copy(self, node: ast.Call, ctx: Context) -> bool:
+        """``np.nan_to_num(g, copy=False)`` of a concrete JAX array: NumPy writes into the
+        array's read-only buffer (measured with JAX 0.10.2 and NumPy 2: ``ValueError``, with or
+        without a value to replace). A tracer is converted first, and refused (JAX602)."""
+        copy = next((k.value for k in node.keywords if k.arg == "copy"), None)
+        if not (isinstance(copy, ast.Constant) and copy.value is False) or not node.args:
+            return False
+        if ctx.qualname(node.func) not in COPY_FALSE_WRITERS:
+            return False
+        target = node.args[0]
+        value = ctx.value(target)
+        if not is_jax_array(value) or is_traced(value):
+            return False
+        name = snippet(ctx, target)
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` writes into `{name}` in place, a JAX array whose NumPy view is "
+            f"read-only: NumPy raises `ValueError` (assignment destination is read-only); assign "
+            f"the new array instead (`{name} = jnp.{callee_leaf(node)}({name}, ...)`)",
+        )
+        return True
 
     def check_jax_out(self, node: ast.Call, ctx: Context) -> bool:
         """``jnp.add(a, b, out=a)``: ``jax.numpy`` writes into nothing (measured with JAX 0.10.2:
