@@ -25,12 +25,14 @@ from jaxlint.semantic.scopes import FUNCTION_NODES, Scope
 from jaxlint.semantic.tracing import annotation_kind
 from jaxlint.semantic.transforms import CONCRETE
 from jaxlint.semantic.values import (
+    InstanceRef,
     is_container,
     is_jax_array,
     is_nnx_variable,
     is_static,
     is_traced,
     record_kind,
+    refs,
 )
 
 from .blocks import is_local_name, names_by_function, own_nodes
@@ -65,7 +67,57 @@ def array_evidence(ctx: Context, target: ast.Subscript, stored: ast.expr) -> str
         return f"`{name}` is a tracer: {why_traced(ctx, base)}"
     if isinstance(base, ast.Name) and _presumed_array(ctx, base.id, target.slice, stored):
         return f"`{name}` is taken to be a JAX array (this module's only array library is jax.numpy)"
-    return passed_array(ctx, base)
+    return passed_array(ctx, base) or _linen_variables_leaf(ctx, base)
+
+
+def _linen_variables_leaf(ctx: Context, base: ast.expr) -> str | None:
+    """Why ``base`` is a JAX array: an entry, two string keys deep or more, of the variables a
+    flax linen module's ``init`` returns (``variables["params"]["bias"]``). Every key of that
+    tree is a string, so an entry indexed otherwise is one of its arrays."""
+    keys = 0
+    root = base
+    while (
+        isinstance(root, ast.Subscript)
+        and isinstance(root.slice, ast.Constant)
+        and isinstance(root.slice.value, str)
+    ):
+        keys += 1
+        root = root.value
+    if keys < 2 or not isinstance(root, ast.Name):
+        return None
+    owner = ctx.scope.lookup(root.id)
+    made = owner.single_value(root.id) if owner is not None else None
+    if not (isinstance(made, ast.Call) and isinstance(made.func, ast.Attribute) and made.func.attr == "init"):
+        return None
+    module = made.func.value
+    held = module.func if isinstance(module, ast.Call) else module  # `Net().init`, `model.init`
+    if not _linen_module(ctx, module, held, owner):  # pyright: ignore[reportArgumentType]
+        return None
+    return (
+        f"`{snippet(ctx, base)}` is an entry of the variables `{snippet(ctx, made.func)}(...)` returns "
+        f"(line {made.lineno}), a JAX array: every key of that tree is a string"
+    )
+
+
+def _linen_module(ctx: Context, module: ast.expr, held: ast.expr, owner: Scope) -> bool:
+    """Whether ``module`` (whose ``init`` is called) is a flax linen module: an instance of a
+    linen class of this module, or one of flax's own (``nn.Dense(3)``), made there or bound to
+    the name ``held`` once."""
+    made = (
+        owner.single_value(held.id)
+        if isinstance(held, ast.Name) and not isinstance(module, ast.Call)
+        else None
+    )
+    construction = module if isinstance(module, ast.Call) else made
+    if isinstance(construction, ast.Call):
+        qualname = ctx.model.qualname(construction.func, owner) or ""
+        if qualname.startswith("flax.linen.") and qualname.rsplit(".", 1)[1][:1].isupper():
+            return True
+    classes = [ref.node for ref in refs(ctx.model.value(module, owner)) if isinstance(ref, InstanceRef)]
+    if not classes and isinstance(construction, ast.Call):
+        found = ctx.model.class_named(construction.func, owner)
+        classes = [found] if found is not None else []
+    return bool(classes) and all(ctx.model.is_flax_module(cls) for cls in classes)
 
 
 def passed_array(ctx: Context, base: ast.expr) -> str | None:
