@@ -1230,13 +1230,12 @@ class SemanticModel:
         (JAX traces ``f`` at ``lower``) and a call of ``compiled``, which runs the program
         traced then, with the value ``name`` had: in module-level code, or in the body of an
         eager function of the module."""
+        lowering = self._lowering_functions
+        if not lowering and "lower" not in self.index.module.called:
+            return None  # (asked for every global a traced function reads: nothing lowers here)
         traced = self._traced_with(info)
         codes = [(self._module_level_code, self._caches_cleared)]
-        codes += [
-            self._function_code(scope.node)
-            for scope in self.index.functions
-            if isinstance(scope.node, ast.FunctionDef) and "lower" in scope.called
-        ]
+        codes += [self._function_code(node) for node in lowering]
         for (calls, stores), cleared in codes:
             lowered = self._lowered_names(calls, traced)
             if not lowered or cleared is None or cleared & traced:
@@ -1250,6 +1249,15 @@ class SemanticModel:
                     if _position(lower) < _position(store) < _position(run):
                         return store
         return None
+
+    @cached_property
+    def _lowering_functions(self) -> list[ast.FunctionDef]:
+        """The functions of the module that call a ``lower`` (ahead-of-time compilation)."""
+        return [
+            scope.node
+            for scope in self.index.functions
+            if isinstance(scope.node, ast.FunctionDef) and "lower" in scope.called
+        ]
 
     def _lowered_names(
         self, calls: list[tuple[ast.Call, ast.AST | None]], traced: set[ast.AST]

@@ -89,9 +89,7 @@ def _linen_variables_leaf(ctx: Context, base: ast.expr) -> str | None:
     made = owner.single_value(root.id) if owner is not None else None
     if not (isinstance(made, ast.Call) and isinstance(made.func, ast.Attribute) and made.func.attr == "init"):
         return None
-    module = made.func.value
-    held = module.func if isinstance(module, ast.Call) else module  # `Net().init`, `model.init`
-    if not _linen_module(ctx, module, held, owner):  # pyright: ignore[reportArgumentType]
+    if owner is None or not _linen_module(ctx, made.func.value, owner):  # `Net().init`, `model.init`
         return None
     return (
         f"`{snippet(ctx, base)}` is an entry of the variables `{snippet(ctx, made.func)}(...)` returns "
@@ -99,16 +97,11 @@ def _linen_variables_leaf(ctx: Context, base: ast.expr) -> str | None:
     )
 
 
-def _linen_module(ctx: Context, module: ast.expr, held: ast.expr, owner: Scope) -> bool:
+def _linen_module(ctx: Context, module: ast.expr, owner: Scope) -> bool:
     """Whether ``module`` (whose ``init`` is called) is a flax linen module: an instance of a
     linen class of this module, or one of flax's own (``nn.Dense(3)``), made there or bound to
-    the name ``held`` once."""
-    made = (
-        owner.single_value(held.id)
-        if isinstance(held, ast.Name) and not isinstance(module, ast.Call)
-        else None
-    )
-    construction = module if isinstance(module, ast.Call) else made
+    that name once."""
+    construction = owner.single_value(module.id) if isinstance(module, ast.Name) else module
     if isinstance(construction, ast.Call):
         qualname = ctx.model.qualname(construction.func, owner) or ""
         if qualname.startswith("flax.linen.") and qualname.rsplit(".", 1)[1][:1].isupper():
