@@ -655,6 +655,10 @@ ARRAY_LAYERS = frozenset(
     ]
 )
 
+# Wrappers of an optimizer factory whose result builds the same optimizer, schedules included:
+# `optax.inject_hyperparams(optax.sgd)(learning_rate=schedule)`
+OPTIMIZER_WRAPPERS = frozenset({"optax.inject_hyperparams"})
+
 # optax functions of arrays that return arrays (a norm, a loss): given a tracer, a tracer
 OPTAX_ARRAY_FUNCTIONS = frozenset(
     f"optax.{name}"

@@ -1788,7 +1788,7 @@ class SemanticModel:
                 self._note_custom_derivative(call.args[0], scope, call, qualname)
             elif qualname in FLAX_LIFTED:
                 self._discover_lifted_module(call, scope, FLAX_LIFTED[qualname])
-            elif qualname in schedule_functions():
+            elif qualname in schedule_functions() or self._injected_optimizer(call.func, scope):
                 schedules.append((call, scope))
             elif qualname in CUSTOM_TRANSFORMATIONS:
                 transformations.append((call, scope))
@@ -3501,8 +3501,21 @@ class SemanticModel:
             params = _scanned_cell_parameters(call, info.positional_names(), defaults)
         reason = f"`{cls.name}.__call__` is traced by `{ast.unparse(call.func)}` at line {call.lineno}"
         info.transformed_by.add(kind)
+        lifting = self.infos.get(scope.node)
+        if lifting is not None:  # (its trace is part of the program of the method that lifts it)
+            info.callers.add(lifting)
         if info.apply(STAGED, params, reason):
             self.enqueue(info)
+
+    def _injected_optimizer(self, func: ast.expr, scope: Scope) -> str | None:
+        """``optax.sgd`` where ``func`` is ``optax.inject_hyperparams(optax.sgd)``: the optimizer
+        it builds calls the schedules it is given as the wrapped one does."""
+        if not isinstance(func, ast.Call) or not func.args:
+            return None
+        if self.resolver.qualname(func.func, scope) not in api.OPTIMIZER_WRAPPERS:
+            return None
+        wrapped = self.resolver.qualname(func.args[0], scope)
+        return wrapped if wrapped in schedule_functions() else None
 
     def _discover_schedules(self, calls: list[tuple[ast.Call, Scope]]) -> None:
         """``optax.sgd(schedule)``: optax calls the schedule with the step count inside the
@@ -3518,8 +3531,8 @@ class SemanticModel:
             step = None if handle is None else self._updated_in(handle, staged)
             if step is None:
                 continue
-            qualname = self.resolver.qualname(call.func, scope) or ""
-            for name, position in schedule_parameters(qualname):
+            qualname = self.resolver.qualname(call.func, scope) or self._injected_optimizer(call.func, scope)
+            for name, position in schedule_parameters(qualname or ""):
                 argument = keyword_argument(call, name)
                 if argument is None and position is not None and position < len(call.args):
                     argument = call.args[position]

@@ -15,8 +15,10 @@ from dataclasses import MISSING, dataclass, field, fields
 from typing import Any
 
 from jaxlint.engine.astutil import callee_leaf
-from jaxlint.semantic.api import MUTATING_METHODS, RANDOM_CONSUMERS
+from jaxlint.semantic.api import MUTATING_METHODS, OPTIMIZER_WRAPPERS, RANDOM_CONSUMERS
 from jaxlint.semantic.transforms import MAPPING
+
+WRAPPER_TAILS = frozenset(name.rsplit(".", 1)[1] for name in OPTIMIZER_WRAPPERS)
 
 RNGS_METHODS = frozenset({"apply", "init", "init_with_output"})  # flax: `rngs={...}` keys drawn
 
@@ -487,8 +489,10 @@ class _ScopeBuilder:
         func = node.func
         tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
         own = self.own_name(func.id, scope) if isinstance(func, ast.Name) else tail
-        if own in self.interesting_calls:
-            self.index.calls.append((node, scope))
+        if own in self.interesting_calls or (
+            isinstance(func, ast.Call) and callee_leaf(func) in WRAPPER_TAILS
+        ):
+            self.index.calls.append((node, scope))  # (and `optax.inject_hyperparams(optax.sgd)(...)`)
         if tail is not None:
             scope.function.note_call(tail)
             if (
