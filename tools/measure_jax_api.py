@@ -35,7 +35,9 @@ and ``fft``), ``jax.lax``, ``jax.nn``, ``jax.random``, ``jax.ops``, ``jax.image`
    key. The static checker's signature (``jax.experimental.key_reuse``) must agree;
 6. for each NumPy (SciPy) function with a ``jax.numpy`` (``jax.scipy``) namesake, finds a baseline and traces its
    first array argument: ``TracerArrayConversionError`` means NumPy rejects a tracer; a result
-   means it works on one (``np.sum`` delegates to the array's method).
+   means it works on one (``np.sum`` delegates to the array's method). The same for every
+   function of the host-only modules (``HOST_ONLY_MODULES``: ``numpy.testing``, ``scipy.signal``,
+   ``scipy.stats``...), namesake or not: ``np.testing.assert_allclose(x, 1.0)`` on a tracer raises.
 
 Tracing uses ``jax.jit(...).trace``: concretization happens while tracing, so nothing compiles
 under ``jit``. CPU only, ``jax_enable_x64`` off, one process; the output depends only on the
@@ -93,6 +95,19 @@ MODULES = (
     "jax.image",
 )
 JNP_MODULES = ("jax.numpy", "jax.numpy.linalg", "jax.numpy.fft")
+# NumPy and SciPy modules whose every function is measured on a tracer (step 6), with or without a
+# JAX namesake. (``scipy.linalg`` is left out: fed the search's candidates, some of its LAPACK
+# wrappers corrupt the heap.)
+HOST_ONLY_MODULES = (
+    "numpy.testing",
+    "scipy.signal",
+    "scipy.ndimage",
+    "scipy.special",
+    "scipy.spatial.distance",
+    "scipy.stats",
+    "scipy.interpolate",
+    "scipy.integrate",
+)
 # modules named after a NumPy-side one whose functions are measured on tracers (step 6)
 NAMESAKE_MODULES = (*JNP_MODULES, "jax.scipy.")
 
@@ -1256,6 +1271,13 @@ def run(only: Sequence[str] = (), verbose: bool = False) -> Report:
                 kind = dtype_kind(result.call)
                 if kind is not None:
                     report.dtype_kinds[qualname] = kind
+    host_only = set()  # measured for the conversion alone: what works on a tracer is not recorded
+    for module_name in HOST_ONLY_MODULES:
+        for qualname, func in public_callables(module_name):
+            routine = inspect.isroutine(func) or isinstance(func, np.ufunc)  # not `scipy.stats.beta`
+            if routine and qualname not in numpy_names and (not only or qualname in only):
+                numpy_names[qualname] = func
+                host_only.add(qualname)
     for qualname in sorted(numpy_names):
         try:
             with time_limit(SECONDS_PER_FUNCTION):
@@ -1264,6 +1286,8 @@ def run(only: Sequence[str] = (), verbose: bool = False) -> Report:
             rejects, static, detail = None, None, "timeout"
         if rejects is True:
             report.numpy_rejects[qualname] = detail
+        elif qualname in host_only:
+            continue
         elif rejects is False:
             report.numpy_accepts.append(qualname)
             if detail.startswith("rejects at "):
@@ -1338,6 +1362,7 @@ def to_json(report: Report) -> dict[str, Any]:
             "dtype_kind": dict(sorted(report.dtype_kinds.items())),
         },
         "numpy": {
+            "host_only_modules": list(HOST_ONLY_MODULES),
             "rejects_tracer": dict(sorted(report.numpy_rejects.items())),
             "rejects_tracer_after_first": dict(sorted(report.numpy_rejects_later.items())),
             "accepts_tracer": sorted(report.numpy_accepts),

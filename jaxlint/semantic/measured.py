@@ -348,6 +348,23 @@ def numpy_misanswers_tracer(qualname: str) -> bool:
     return qualname in _data()["numpy"].get("misanswers_tracer", ())
 
 
+def host_only_modules() -> tuple[str, ...]:
+    """The NumPy and SciPy modules every function of which was measured on a tracer
+    (``numpy.testing``, ``scipy.signal``...), whether or not JAX has a namesake."""
+    return tuple(_data()["numpy"].get("host_only_modules", ()))
+
+
+def is_jax_name(qualname: str) -> bool:
+    """Whether JAX has a public callable of that name in the measured modules, measured or not
+    (``jax.scipy.signal.convolve``; not ``jax.scipy.signal.lfilter``)."""
+    data = _data()
+    return (
+        qualname in _measured_names()
+        or qualname in data["fails_under_jit"]
+        or any(qualname in names for names in data["unmeasured"].values())
+    )
+
+
 def numpy_tracer_error(qualname: str) -> str | None:
     """The error a NumPy function raises on a tracer (``TracerArrayConversionError`` mostly);
     None when it accepts one or was not measured."""

@@ -14,9 +14,19 @@ from jaxlint.semantic.transforms import CONCRETE, STAGED
 from jaxlint.semantic.values import is_traced
 
 from ..support.explain import runs_only_traced, snippet, why_traced
-from .numpy_api import NUMPY_CONVERTS_TRACER, NUMPY_CONVERTS_TRACER_NEEDS_SIZE, SCIPY_CONVERTS_TRACER
+from .numpy_api import (
+    HOST_ONLY_CONVERTS_TRACER,
+    NUMPY_CONVERTS_TRACER,
+    NUMPY_CONVERTS_TRACER_NEEDS_SIZE,
+    SCIPY_CONVERTS_TRACER,
+)
 
-CONVERTS_TRACER = NUMPY_CONVERTS_TRACER | SCIPY_CONVERTS_TRACER | NUMPY_CONVERTS_TRACER_NEEDS_SIZE.keys()
+CONVERTS_TRACER = (
+    NUMPY_CONVERTS_TRACER
+    | SCIPY_CONVERTS_TRACER
+    | NUMPY_CONVERTS_TRACER_NEEDS_SIZE.keys()
+    | HOST_ONLY_CONVERTS_TRACER
+)
 NUMPY_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in CONVERTS_TRACER)
 # NumPy functions that reject a tracer only after their first argument (measured), whose
 # `jax.numpy` namesake works under jit
@@ -40,7 +50,9 @@ class NumpyFunctionOnTracer(Rule):
     not reported.) Also the NumPy functions measured to catch the conversion error and answer
     anyway: `np.array_equal(x, y)` on a tracer is `False`, whatever the values. And the SciPy
     functions measured to convert a tracer (`scipy.special.expit`, `scipy.linalg.expm`), whose
-    `jax.scipy` namesake traces.
+    `jax.scipy` namesake traces. And the functions of NumPy's and SciPy's host-only modules
+    measured to convert a tracer (`np.testing.assert_allclose`, `scipy.signal.lfilter`), which JAX
+    has no namesake for.
 
     ## Why is this bad?
     NumPy computes on concrete host arrays: it calls `__array__` on its argument, and a tracer has
@@ -108,6 +120,19 @@ class NumpyFunctionOnTracer(Rule):
         if culprit is None:
             return
         qualname: str = ctx.qualname(node.func)  # pyright: ignore[reportAssignmentType]
+        if qualname in HOST_ONLY_CONVERTS_TRACER:
+            cure = (
+                "check the result after the call instead (or inside `jax.debug.callback`)"
+                if qualname.startswith("numpy.testing.")
+                else "compute it with `jax.numpy`/`jax.lax`, or on the host with `jax.pure_callback`"
+            )
+            ctx.report(
+                node,
+                f"`{qualname.replace('numpy.', 'np.', 1)}` converts traced `{snippet(ctx, culprit)}` to a "
+                f"NumPy array: JAX raises `TracerArrayConversionError` ({why_traced(ctx, culprit)}), and "
+                f"has no such function; {cure}",
+            )
+            return
         if qualname in SCIPY_CONVERTS_TRACER:  # no fix: `jax.scipy` may need importing as a module
             ctx.report(
                 node,
