@@ -551,6 +551,12 @@ STATEFUL_OBJECT_METHODS: dict[str, frozenset[str]] = {
     "threading.Event": frozenset({"set", "clear"}),
     "contextvars.ContextVar": frozenset({"set"}),
 }
+# Functions of the standard library that change the list given as their first argument, as
+# its methods do: `heapq.heappush(heap, item)`, `bisect.insort(ranks, r)`.
+LIST_CHANGING_FUNCTIONS = frozenset(
+    {f"heapq.{name}" for name in ("heappush", "heappop", "heapify", "heapreplace", "heappushpop")}
+    | {f"bisect.{name}" for name in ("insort", "insort_left", "insort_right")}
+)
 # Seeding functions of Python's and NumPy's random generators, and what each raises given a
 # tracer as its seed, under `jit` and under `grad` alike (measured with JAX 0.10.2, NumPy 2).
 SEEDING_FUNCTIONS: dict[str, str] = {

@@ -24,6 +24,7 @@ LOG_METHODS = frozenset(
 PROGRESS_LEVELS = frozenset({"debug", "info", "log"})
 LOGGER_FACTORIES = frozenset({"logging.getLogger", "absl.logging.get_absl_logger"})
 OPENERS = frozenset({"builtins.open", "io.open"})
+BUFFERS = frozenset({"io.StringIO", "io.BytesIO"})  # in-memory files: a log sink, a report
 PATHS = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.WindowsPath"})
 FILE_WRITES = frozenset({"write", "writelines"})
 CSV_WRITERS = frozenset({"csv.writer", "csv.DictWriter"})
@@ -209,7 +210,7 @@ def _file_object(receiver: ast.expr, ctx: Context) -> bool:
         for cls in ctx.model.object_classes(ctx.value(owner), owner, ctx.scope):
             held = ctx.model.held_value(cls, receiver.attr)
             scope = None if held is None else ctx.model.index.scopes.get(held[0])
-            if held is not None and scope is not None and _opens_file(held[1], ctx.model, scope):
+            if held is not None and scope is not None and _opens_file(held[1], ctx.model, scope, BUFFERS):
                 return True
         return False
     if not isinstance(receiver, ast.Name):
@@ -218,16 +219,18 @@ def _file_object(receiver: ast.expr, ctx: Context) -> bool:
         return True
     owner = ctx.scope.lookup(receiver.id)
     value = None if owner is None else owner.single_value(receiver.id)
-    return owner is not None and value is not None and _opens_file(value, ctx.model, owner)
+    return owner is not None and value is not None and _opens_file(value, ctx.model, owner, BUFFERS)
 
 
-def _opens_file(node: ast.AST, model: SemanticModel, scope: Scope) -> bool:
+def _opens_file(
+    node: ast.AST, model: SemanticModel, scope: Scope, buffers: frozenset[str] = frozenset()
+) -> bool:
     """Whether ``node`` opens a file: ``open(...)``, ``io.open(...)``, or ``.open(...)`` of a
-    ``pathlib.Path(...)``."""
+    ``pathlib.Path(...)``; or makes one of ``buffers`` (``io.StringIO()``)."""
     if not isinstance(node, ast.Call):
         return False
     func = node.func
-    if model.qualname(func, scope) in OPENERS:
+    if model.qualname(func, scope) in OPENERS | buffers:
         return True
     path = func.value if isinstance(func, ast.Attribute) and func.attr == "open" else None
     return isinstance(path, ast.Call) and model.qualname(path.func, scope) in PATHS

@@ -7,7 +7,12 @@ import ast
 from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic.api import MUTATING_METHODS, STATEFUL_OBJECT_METHODS, STATIC_ATTRIBUTES
+from jaxlint.semantic.api import (
+    LIST_CHANGING_FUNCTIONS,
+    MUTATING_METHODS,
+    STATEFUL_OBJECT_METHODS,
+    STATIC_ATTRIBUTES,
+)
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
 from jaxlint.semantic.transforms import FILTER_KINDS, PARTIALS
@@ -20,6 +25,7 @@ from ..support.lifetimes import enclosing_method, is_self, outlives_trace, self_
 
 # Methods that only lists and deques have: the receiver is a container whatever it was bound to.
 SEQUENCE_METHODS = frozenset({"append", "appendleft", "extend", "extendleft", "popleft"})
+LIST_CHANGING_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in LIST_CHANGING_FUNCTIONS)
 
 
 # annotations of a field that holds a list, dict or set
@@ -135,9 +141,12 @@ class StateMutationInTracedFunction(Rule):
             return
         if isinstance(func, ast.Attribute) and self.check_stateful_object(node, func, ctx):
             return
-        if not isinstance(func, ast.Attribute) or func.attr not in MUTATING_METHODS:
-            return
         if not ctx.traced_to_run and not (ctx.traced and not ctx.abstract):  # compiled, or under a bare grad
+            return
+        if callee_leaf(node) in LIST_CHANGING_LEAVES and ctx.qualname(func) in LIST_CHANGING_FUNCTIONS:
+            self.check_list_function(node, ctx)
+            return
+        if not isinstance(func, ast.Attribute) or func.attr not in MUTATING_METHODS:
             return
         if isinstance(func.value, ast.Attribute) and is_self(func.value.value, ctx):
             self.check_self_container(node, func.value, ctx)
@@ -153,13 +162,29 @@ class StateMutationInTracedFunction(Rule):
         if owner is None or not (func.attr in SEQUENCE_METHODS or holds_container(ctx, owner, name)):
             return
         stored = [*node.args, *(k.value for k in node.keywords)]
+        self.check_container_change(node, name, f"`{name}.{func.attr}(...)`", stored, owner, ctx)
+
+    def check_list_function(self, node: ast.Call, ctx: Context) -> None:
+        """``heapq.heappush(LEADERBOARD, item)``: a function of the standard library that changes
+        the list it is given, as its methods do."""
+        changed = node.args[0] if node.args else None
+        if not isinstance(changed, ast.Name) or any(isinstance(a, ast.Starred) for a in node.args):
+            return
+        owner = outlives_trace(ctx, changed.id)
+        what = f"`{ctx.qualname(node.func)}({changed.id}, ...)`"
+        if owner is not None:
+            self.check_container_change(node, changed.id, what, node.args[1:], owner, ctx)
+
+    def check_container_change(
+        self, node: ast.Call, name: str, what: str, stored: list[ast.expr], owner: Scope, ctx: Context
+    ) -> None:
         effect = _effect(ctx, stored, name)
         if effect is None or (effect == ONCE_PER_TRACE and _logs_the_trace(stored)):
             return
         kind = "global" if owner.kind == "module" else "closed-over"
         ctx.report(
             node,
-            f"`{name}.{func.attr}(...)` in `{function_name(ctx)}` mutates {kind} `{name}` {effect} "
+            f"{what} in `{function_name(ctx)}` mutates {kind} `{name}` {effect} "
             f"({why_traced(ctx)}); return the values instead",
         )
 

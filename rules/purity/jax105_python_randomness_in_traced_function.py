@@ -62,7 +62,10 @@ CLOCK_READS = api.CLOCKS | frozenset(
         "datetime.date.today",
     }
 )
-CLOCKS_AND_ENTROPY = CLOCK_READS | frozenset({"os.urandom", "uuid.uuid1", "uuid.uuid4"})
+CLOCKS_AND_ENTROPY = CLOCK_READS | frozenset(
+    {"os.urandom", "uuid.uuid1", "uuid.uuid4"}
+    | {f"secrets.{name}" for name in ("randbelow", "randbits", "choice", "token_bytes", "token_hex")}
+)
 
 
 def _shaped(node: ast.Call) -> bool:

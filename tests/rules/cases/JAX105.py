@@ -1,4 +1,5 @@
 import random
+import secrets
 import time
 
 import jax
@@ -88,6 +89,17 @@ def draws_from_a_module_generator(x):
     return x + rng.standard_normal(x.shape)  # error: JAX105
 
 
+@jax.jit
+def augment(img):
+    shift = secrets.randbelow(4) + 1  # error: JAX105
+    return jax.numpy.roll(img, shift, axis=0)
+
+
+def augment_eagerly(img):
+    shift = secrets.randbelow(4) + 1  # eager: a new shift on every call
+    return jax.numpy.roll(img, shift, axis=0)
+
+
 if __name__ == "__main__":
     import jax.numpy as jnp
 
@@ -95,6 +107,9 @@ if __name__ == "__main__":
     assert bool((rows[0] == rows[1]).all())  # the same noise in every row
     rows = jitter_rows(jnp.zeros((4, 3)))
     assert bool((rows[0] == rows[1]).all())
+    img = jnp.arange(16.0).reshape(8, 2)
+    assert len({float(augment(img)[0, 0]) for _ in range(8)}) == 1  # one shift, frozen
+    augment_eagerly(img)
     rows = jitter_keys(jax.random.key(0), jnp.zeros((4, 3)))
     assert not bool((rows[0] == rows[1]).all())
     print(shifted(jnp.zeros(2)))
