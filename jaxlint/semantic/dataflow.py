@@ -2654,9 +2654,20 @@ class Interpreter:
         params = {name for index, name in enumerate(names) if index not in unmapped}
         for key, call in self.model.consumed_outside(target).items():
             drawn = self.resolver.qualname(call.func, target.scope)
-            if not is_fold(key) and drawn in MAPPED_DRAWS and _shaped_like(call, params):
+            if is_fold(key):
+                continue
+            if drawn in MAPPED_DRAWS and _shaped_like(call, params):
                 text = _key_text(call.args[0]) if call.args else _consumed_text(key, call)
                 self.tracker.event(node, KeyEvent("mapped", text, call, target.name, via=mapping))
+                return
+            given = keyword_argument(call, "key")
+            if (
+                given is not None
+                and _masks_input(call, params)
+                and self.key_needing_layer(call.func, target.scope)
+            ):
+                # `drop(x, key=key)`, an equinox `Dropout`: its mask is shaped like `x`
+                self.tracker.event(node, KeyEvent("mapped", _key_text(given), call, target.name, via=mapping))
                 return
         for index in sorted(unmapped):  # `vmap(add_noise, in_axes=(0, None))(xs, key)`
             if (
@@ -2912,6 +2923,11 @@ def _tree_leaf(value: Value) -> Value:
 def _mode_given(call: ast.Call) -> bool:
     """Whether a layer's construction or call sets its mode (``inference=``), or may (``**kw``)."""
     return any(k.arg is None or k.arg in api.LAYER_MODE_KEYWORDS for k in call.keywords)
+
+
+def _masks_input(call: ast.Call, params: set[str]) -> bool:
+    """Whether a layer's call is given one of ``params`` as its input (``drop(x, key=k)``)."""
+    return bool(call.args) and isinstance(call.args[0], ast.Name) and call.args[0].id in params
 
 
 def _shaped_like(call: ast.Call, params: set[str]) -> bool:
