@@ -497,15 +497,17 @@ def combine(values: Iterable[Value]) -> Value:
     traced = False
     static = True
     array_ = False
+    numpy = False
     for value in values:
         flags = value._flags
         traced = traced or bool(flags & _TRACED)
         static = static and bool(flags & _STATIC)
         array_ = array_ or bool(flags & _ARRAY)
+        numpy = numpy or bool(flags & _NUMPY)
     if traced:
         return TRACED_ARRAY if array_ else TRACED
-    if static:
-        return STATIC
+    if static:  # NumPy's arithmetic with Python numbers gives NumPy values (`np.float32(0.1) * 0.9`)
+        return NUMPY_ARRAY if numpy else STATIC
     return CONCRETE_ARRAY if array_ else UNKNOWN
 
 

@@ -12,7 +12,7 @@ from jaxlint.engine.rule import Rule
 from ..support.blocks import counter_step, literal_step, own_nodes, stores_name
 from ..support.classes import identity_hashed
 from ..support.explain import snippet
-from ..support.jitted import JitCall, jitted_callee
+from ..support.jitted import JitCall, filter_jitted_callee, jitted_callee
 from .loops import range_trips, static_int
 
 SMALL = 10
@@ -91,7 +91,7 @@ class RecompilingCallInLoop(Rule):
         if ctx.traced or not ctx.loops:
             return
         counted = next(((c, i) for c in reversed(ctx.loops) if (i := _loop_index(ctx, c)) is not None), None)
-        callee = jitted_callee(ctx, node)
+        callee = jitted_callee(ctx, node) or filter_jitted_callee(ctx, node)
         if callee is None:
             return
         self.check_fresh_objects(node, callee, ctx)
@@ -101,7 +101,7 @@ class RecompilingCallInLoop(Rule):
         loop, index = counted
         self.check_stepped(node, callee, ctx, index)
         line = loop.lineno  # pyright: ignore[reportAttributeAccessIssue]
-        static = {id(argument) for _, argument in callee.static_arguments(node)}
+        static = {id(argument) for _, argument in callee.static_arguments(node, ctx.value)}
         for argument in [*node.args, *(k.value for k in node.keywords)]:
             if id(argument) in static and _follows(argument, index):
                 parameter = callee.parameter(node, argument)
@@ -109,8 +109,7 @@ class RecompilingCallInLoop(Rule):
                     argument,
                     f"static argument `{parameter}` of jitted `{callee.info.name}` gets `{snippet(ctx, argument)}`, "
                     f"a new value on every iteration of the loop at line {line}: JAX traces and "
-                    f"compiles `{callee.info.name}` again each time; make `{parameter}` an ordinary "
-                    f"(traced) argument{_branch_advice(callee.info.node, parameter)}",
+                    f"compiles `{callee.info.name}` again each time; {_traced_instead(callee, parameter)}",
                 )
             elif id(argument) not in static and _shape_follows(ctx, argument, index):
                 ctx.report(
@@ -129,7 +128,7 @@ class RecompilingCallInLoop(Rule):
         if loop is None:
             return
         line = getattr(loop, "lineno", 0)
-        for parameter, argument in callee.static_arguments(node):
+        for parameter, argument in callee.static_arguments(node, ctx.value):
             made = _made_fresh(ctx, _bound_in(ctx, argument, loop))
             if made is not None:
                 ctx.report(
@@ -156,7 +155,7 @@ class RecompilingCallInLoop(Rule):
         """A static argument that the loop steps by a constant on every iteration (``lr = lr *
         0.9``, ``temperature -= 0.01``): a new value, so a new compilation, each time. (The
         loop's own counter, ``index``, is reported as such.)"""
-        for parameter, argument in callee.static_arguments(node):
+        for parameter, argument in callee.static_arguments(node, ctx.value):
             if not isinstance(argument, ast.Name) or argument.id == index:
                 continue
             loop = next((c for c in reversed(ctx.loops) if _steps(ctx, c, argument.id)), None)
@@ -166,9 +165,21 @@ class RecompilingCallInLoop(Rule):
                 argument,
                 f"static argument `{parameter}` of jitted `{callee.info.name}` gets `{argument.id}`, "
                 f"which the loop at line {getattr(loop, 'lineno', 0)} changes by a constant step on every "
-                f"iteration: JAX traces and compiles `{callee.info.name}` again each time; make "
-                f"`{parameter}` an ordinary (traced) argument{_branch_advice(callee.info.node, parameter)}",
+                f"iteration: JAX traces and compiles `{callee.info.name}` again each time; "
+                f"{_traced_instead(callee, parameter)}",
             )
+
+
+def _traced_instead(callee: JitCall, parameter: str | None) -> str:
+    """The advice to make ``parameter`` traced: an ordinary argument of ``jax.jit``; a JAX array
+    for ``eqx.filter_jit``, which holds every other argument static."""
+    branch = _branch_advice(callee.info.node, parameter)
+    if callee.filtered:
+        return (
+            f"`eqx.filter_jit` holds every argument that is not an array static: pass `{parameter}` as "
+            f"a JAX array (`jnp.asarray(...)`){branch}"
+        )
+    return f"make `{parameter}` an ordinary (traced) argument{branch}"
 
 
 def _bound_in(ctx: Context, argument: ast.expr, loop: ast.AST) -> ast.expr:
@@ -268,10 +279,11 @@ def _while_counter(ctx: Context, loop: ast.While) -> str | None:
 
 
 def _follows(node: ast.expr, index: str) -> bool:
-    """``i``, or ``i`` shifted or scaled by a literal (``i + 1``, ``2 * i``): a new value each time."""
+    """``i``, or ``i`` shifted or scaled by a literal (``i + 1``, ``2 * i``, ``0.1 / (1 + i)``): a
+    new value each time."""
     if isinstance(node, ast.Name):
         return node.id == index
-    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)):
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
         sides = (node.left, node.right)
         return any(_follows(s, index) for s in sides) and any(
             isinstance(s, ast.Constant) and type(s.value) in (int, float) and s.value != 0 for s in sides

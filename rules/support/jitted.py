@@ -12,6 +12,7 @@ literal makes the call unknown.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from jaxlint.engine.astutil import callee_leaf
@@ -20,9 +21,11 @@ from jaxlint.semantic.api import MUTATING_METHODS
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import FUNCTION_NODES, Scope
 from jaxlint.semantic.transforms import PARTIALS
+from jaxlint.semantic.values import Value, is_numpy_array, is_plain_static
 
 STATIC_KEYWORDS = ("static_argnums", "static_argnames")
-JIT_LEAVES = frozenset({"jit", "pmap"})  # the callee's last name, a cheap gate before resolving
+JIT_LEAVES = frozenset({"jit", "pmap"})
+FILTER_JITS = frozenset({"equinox.filter_jit"})  # the callee's last name, a cheap gate before resolving
 CONTAINERS = frozenset({"builtins.list", "builtins.tuple", "builtins.dict", "builtins.set"})
 LOOPS = (ast.For, ast.AsyncFor, ast.While, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
@@ -35,6 +38,8 @@ class JitCall:
     site: ast.expr  # the decorator or the `jax.jit(...)` call
     offset: int  # leading parameters bound before the call's arguments (`self`)
     static: frozenset[str]  # parameters that are static at this jit
+    # `eqx.filter_jit`: every argument that is not an array is static (hashed, compiled for)
+    filtered: bool = False
 
     def parameter(self, call: ast.Call, argument: ast.expr) -> str | None:
         """The parameter ``argument`` (one of ``call``'s arguments) binds, when certain."""
@@ -50,14 +55,27 @@ class JitCall:
                 return positional[position] if position < len(positional) else None
         return None
 
-    def static_arguments(self, call: ast.Call) -> list[tuple[str, ast.expr]]:
-        """The (parameter, argument) pairs of ``call`` that land on static parameters."""
+    def static_arguments(
+        self, call: ast.Call, value_of: Callable[[ast.expr], Value] | None = None
+    ) -> list[tuple[str, ast.expr]]:
+        """The (parameter, argument) pairs of ``call`` that land on static parameters; through
+        ``eqx.filter_jit``, with ``value_of`` given, also the arguments that are Python values
+        (``sgd_step(w, g, 0.1)``: the float is static there)."""
         found = []
         for argument in [*call.args, *(k.value for k in call.keywords if k.arg)]:
             name = self.parameter(call, argument)
-            if name is not None and name in self.static:
+            if name is None:
+                continue
+            if name in self.static or (
+                self.filtered and value_of is not None and _python_value(value_of(argument))
+            ):
                 found.append((name, argument))
         return found
+
+
+def _python_value(value: Value) -> bool:
+    """A concrete Python value (not a NumPy array, which ``eqx.filter_jit`` traces)."""
+    return is_plain_static(value) and not is_numpy_array(value)
 
 
 def jitted_callee(ctx: Context, call: ast.Call) -> JitCall | None:
@@ -96,6 +114,35 @@ def jitted_callee_in(ctx: Context, call: ast.Call, scope: Scope) -> JitCall | No
             if target is not None and value in target.jit_sites:
                 return _jit_call(target, value, 0)
     return None
+
+
+def filter_jitted_callee(ctx: Context, call: ast.Call) -> JitCall | None:
+    """The function ``call`` runs through ``eqx.filter_jit``: decorated with it (bare), or a name
+    bound once to ``eqx.filter_jit(f)``. Its arguments that are not arrays are static there."""
+    func = call.func
+    found = ctx.model.resolve_function(func, ctx.scope)
+    node = found[0].node if found is not None else None
+    if found is not None and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        info, offset = found
+        outer = info.scope.parent or ctx.scope
+        site = next((d for d in node.decorator_list if _filter_jit(ctx, d, outer)), None)
+        if site is not None:
+            return JitCall(info, site, offset, frozenset(), filtered=True)
+    if not isinstance(func, ast.Name):
+        return None
+    value = _single_assignment(ctx.scope, func.id)
+    owner = ctx.scope.lookup(func.id)
+    if not isinstance(value, ast.Call) or owner is None or not _filter_jit(ctx, value.func, owner):
+        return None
+    target = ctx.model.resolve_function(value.args[0], owner) if len(value.args) == 1 else None
+    if target is None or target[1]:
+        return None
+    return JitCall(target[0], value, 0, frozenset(), filtered=True)
+
+
+def _filter_jit(ctx: Context, expr: ast.expr, scope: Scope) -> bool:
+    transform = ctx.model.transform_of(expr, scope)
+    return transform is not None and transform.name in FILTER_JITS
 
 
 def opaque_static_arguments(ctx: Context, call: ast.Call) -> list[tuple[str, ast.expr]]:
