@@ -37,7 +37,10 @@ and ``fft``), ``jax.lax``, ``jax.nn``, ``jax.random``, ``jax.ops``, ``jax.image`
    first array argument: ``TracerArrayConversionError`` means NumPy rejects a tracer; a result
    means it works on one (``np.sum`` delegates to the array's method). The same for every
    function of the host-only modules (``HOST_ONLY_MODULES``: ``numpy.testing``, ``scipy.signal``,
-   ``scipy.stats``...), namesake or not: ``np.testing.assert_allclose(x, 1.0)`` on a tracer raises.
+   ``scipy.stats``...), namesake or not, and the methods of each ``scipy.stats`` distribution that
+   ``jax.scipy.stats`` also has (``scipy.stats.norm.cdf``): ``np.testing.assert_allclose(x, 1.0)``
+   on a tracer raises. Those with a JAX namesake not measured here are recorded
+   (``jax.scipy.stats.rankdata``).
 
 Tracing uses ``jax.jit(...).trace``: concretization happens while tracing, so nothing compiles
 under ``jit``. CPU only, ``jax_enable_x64`` off, one process; the output depends only on the
@@ -1206,8 +1209,47 @@ class Report:
     numpy_static: list[str] = field(default_factory=list)
     numpy_misanswers: list[str] = field(default_factory=list)  # a static answer unlike the eager one
     numpy_unknown: dict[str, str] = field(default_factory=dict)
+    host_only_namesakes: list[str] = field(default_factory=list)  # rejecting, with a JAX namesake
     no_key: list[str] = field(default_factory=list)
     dtype_kinds: dict[str, str] = field(default_factory=dict)  # sampler -> the one dtype kind it takes
+
+
+def host_only_callables() -> Iterator[tuple[str, Any]]:
+    """The functions of ``HOST_ONLY_MODULES`` (not ``scipy.stats.beta``, a distribution object),
+    and the methods of each ``scipy.stats`` distribution that ``jax.scipy.stats`` also has, by
+    JAX's names (``scipy.stats.norm.cdf``)."""
+    for module_name in HOST_ONLY_MODULES:
+        for qualname, func in public_callables(module_name):
+            if inspect.isroutine(func) or isinstance(func, np.ufunc):
+                yield qualname, func
+    import jax.scipy.stats as jax_stats
+    import scipy.stats as scipy_stats
+
+    for name in sorted(dir(jax_stats)):
+        module = getattr(jax_stats, name)
+        distribution = getattr(scipy_stats, name, None)
+        if not isinstance(module, types.ModuleType) or not isinstance(
+            distribution, (scipy_stats.rv_continuous, scipy_stats.rv_discrete)
+        ):
+            continue
+        for method in sorted(m for m in dir(module) if not m.startswith("_")):
+            bound = getattr(distribution, method, None)
+            if callable(bound) and callable(getattr(module, method)):
+                yield f"scipy.stats.{name}.{method}", bound
+
+
+def jax_namesake(qualname: str) -> bool:
+    """Whether JAX has a function of that name under ``jax.`` (``jax.scipy.stats.rankdata``)."""
+    parts = f"jax.{qualname}".split(".")
+    for split in range(len(parts) - 1, 0, -1):
+        try:
+            found: Any = importlib.import_module(".".join(parts[:split]))
+        except ImportError:
+            continue
+        for part in parts[split:]:
+            found = getattr(found, part, None)
+        return callable(found)
+    return False
 
 
 def module_of(qualname: str) -> str:
@@ -1272,12 +1314,10 @@ def run(only: Sequence[str] = (), verbose: bool = False) -> Report:
                 if kind is not None:
                     report.dtype_kinds[qualname] = kind
     host_only = set()  # measured for the conversion alone: what works on a tracer is not recorded
-    for module_name in HOST_ONLY_MODULES:
-        for qualname, func in public_callables(module_name):
-            routine = inspect.isroutine(func) or isinstance(func, np.ufunc)  # not `scipy.stats.beta`
-            if routine and qualname not in numpy_names and (not only or qualname in only):
-                numpy_names[qualname] = func
-                host_only.add(qualname)
+    for qualname, func in host_only_callables():
+        if qualname not in numpy_names and (not only or qualname in only):
+            numpy_names[qualname] = func
+            host_only.add(qualname)
     for qualname in sorted(numpy_names):
         try:
             with time_limit(SECONDS_PER_FUNCTION):
@@ -1286,6 +1326,8 @@ def run(only: Sequence[str] = (), verbose: bool = False) -> Report:
             rejects, static, detail = None, None, "timeout"
         if rejects is True:
             report.numpy_rejects[qualname] = detail
+            if qualname in host_only and jax_namesake(qualname):
+                report.host_only_namesakes.append(qualname)
         elif qualname in host_only:
             continue
         elif rejects is False:
@@ -1363,6 +1405,7 @@ def to_json(report: Report) -> dict[str, Any]:
         },
         "numpy": {
             "host_only_modules": list(HOST_ONLY_MODULES),
+            "host_only_namesakes": sorted(report.host_only_namesakes),
             "rejects_tracer": dict(sorted(report.numpy_rejects.items())),
             "rejects_tracer_after_first": dict(sorted(report.numpy_rejects_later.items())),
             "accepts_tracer": sorted(report.numpy_accepts),

@@ -354,6 +354,12 @@ def host_only_modules() -> tuple[str, ...]:
     return tuple(_data()["numpy"].get("host_only_modules", ()))
 
 
+def host_only_namesakes() -> frozenset[str]:
+    """The functions of those modules measured to reject a tracer whose namesake JAX has, though
+    it is not measured here (``scipy.stats.rankdata``: ``jax.scipy.stats.rankdata``)."""
+    return frozenset(_data()["numpy"].get("host_only_namesakes", ()))
+
+
 def is_jax_name(qualname: str) -> bool:
     """Whether JAX has a public callable of that name in the measured modules, measured or not
     (``jax.scipy.signal.convolve``; not ``jax.scipy.signal.lfilter``)."""

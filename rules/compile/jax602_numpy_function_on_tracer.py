@@ -51,8 +51,9 @@ class NumpyFunctionOnTracer(Rule):
     anyway: `np.array_equal(x, y)` on a tracer is `False`, whatever the values. And the SciPy
     functions measured to convert a tracer (`scipy.special.expit`, `scipy.linalg.expm`), whose
     `jax.scipy` namesake traces. And the functions of NumPy's and SciPy's host-only modules
-    measured to convert a tracer (`np.testing.assert_allclose`, `scipy.signal.lfilter`), which JAX
-    has no namesake for.
+    measured to convert a tracer (`np.testing.assert_allclose`, `scipy.signal.lfilter`,
+    `scipy.stats.norm.cdf`), whose JAX namesake is not measured or does not exist: reported with
+    the namesake to use where JAX has one, and no rewrite.
 
     ## Why is this bad?
     NumPy computes on concrete host arrays: it calls `__array__` on its argument, and a tracer has
@@ -121,16 +122,11 @@ class NumpyFunctionOnTracer(Rule):
             return
         qualname: str = ctx.qualname(node.func)  # pyright: ignore[reportAssignmentType]
         if qualname in HOST_ONLY_CONVERTS_TRACER:
-            cure = (
-                "check the result after the call instead (or inside `jax.debug.callback`)"
-                if qualname.startswith("numpy.testing.")
-                else "compute it with `jax.numpy`/`jax.lax`, or on the host with `jax.pure_callback`"
-            )
             ctx.report(
                 node,
                 f"`{qualname.replace('numpy.', 'np.', 1)}` converts traced `{snippet(ctx, culprit)}` to a "
-                f"NumPy array: JAX raises `TracerArrayConversionError` ({why_traced(ctx, culprit)}), and "
-                f"has no such function; {cure}",
+                f"NumPy array: JAX raises `TracerArrayConversionError` ({why_traced(ctx, culprit)}); "
+                f"{_host_only_cure(qualname)}",
             )
             return
         if qualname in SCIPY_CONVERTS_TRACER:  # no fix: `jax.scipy` may need importing as a module
@@ -180,6 +176,16 @@ class NumpyFunctionOnTracer(Rule):
             fix=JaxNumpyFunction(name, safe=False),  # a traced answer: a Python `if` on it then raises
         )
         return True
+
+
+def _host_only_cure(qualname: str) -> str:
+    """What to do instead of a host-only function on a tracer: its JAX namesake where there is
+    one (``jax.scipy.stats.norm.cdf``), else check or compute it elsewhere."""
+    if qualname in measured.host_only_namesakes():
+        return f"use `jax.{qualname}`"
+    if qualname.startswith("numpy.testing."):
+        return "check the result after the call instead (or inside `jax.debug.callback`)"
+    return "JAX has no such function: compute it with `jax.numpy`/`jax.lax`, or on the host with `jax.pure_callback`"
 
 
 def _traced_operand(ctx: Context, node: ast.Call) -> ast.expr | None:

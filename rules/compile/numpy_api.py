@@ -18,8 +18,8 @@ every one), cover what the measurement cannot reach (``jnp.where``'s second and 
 - :data:`SCIPY_CONVERTS_TRACER`: SciPy functions measured to reject a tracer whose ``jax.scipy``
   namesake works under ``jit`` (``scipy.special.expit``).
 - :data:`HOST_ONLY_CONVERTS_TRACER`: functions of NumPy's and SciPy's host-only modules
-  (``numpy.testing``, ``scipy.signal``, ``scipy.stats``...) measured to reject a tracer, that JAX
-  has no namesake for: reported, with no rewrite.
+  (``numpy.testing``, ``scipy.signal``, ``scipy.stats``...) measured to reject a tracer, whose JAX
+  namesake, if any, is not measured (``jax.scipy.stats.rankdata``): reported, with no rewrite.
 - :data:`JNP_REJECTS_SEQUENCE`: ``jax.numpy`` functions that raise ``TypeError`` ("requires
   ndarray or scalar arguments") when a Python list or tuple is passed at one of the given
   positions, unlike NumPy. Constructors (``array``, ``asarray``, ``stack``, ``concatenate``...)
@@ -97,7 +97,7 @@ SCIPY_CONVERTS_TRACER = _measured_converters("scipy.", "jax.scipy.")
 def _host_only_converters() -> frozenset[str]:
     """Functions of NumPy's and SciPy's host-only modules (``np.testing.assert_allclose``,
     ``scipy.signal.lfilter``) measured to raise ``TracerArrayConversionError`` on a tracer, that
-    JAX has no namesake for."""
+    no measured JAX function is named after."""
     modules = tuple(f"{module}." for module in measured.host_only_modules())
     return frozenset(
         qualname

@@ -1,6 +1,7 @@
 # Functions of NumPy's and SciPy's host-only modules convert their arguments with `np.asarray`:
-# given a tracer, JAX raises `TracerArrayConversionError`, and JAX has no namesake for them
-# (measured with JAX 0.10.2, NumPy 2.4 and SciPy 1.17).
+# given a tracer, JAX raises `TracerArrayConversionError` (measured with JAX 0.10.2, NumPy 2.4
+# and SciPy 1.17). Most have no JAX namesake; where JAX has one that is not measured
+# (`jax.scipy.stats.norm.cdf`), it is named.
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -22,6 +23,11 @@ smooth = jax.jit(lambda x: signal.lfilter(B, A, x))  # error: JAX602
 @jax.vmap
 def ranked(row):
     return stats.rankdata(row)  # error: JAX602
+
+
+def probit_loss(w, x, y):
+    p = stats.norm.cdf(x @ w)  # error: JAX602
+    return -jnp.mean(y * jnp.log(p) + (1 - y) * jnp.log1p(-p))
 
 
 # near misses
@@ -59,6 +65,7 @@ if __name__ == "__main__":
     assert raises(lambda: sgd_step(w, g))
     assert raises(lambda: smooth(jnp.sin(jnp.linspace(0.0, 6.0, 32))))
     assert raises(lambda: ranked(jnp.ones((2, 3))))
+    assert raises(lambda: jax.value_and_grad(probit_loss)(jnp.ones(3), jnp.ones((4, 3)), jnp.ones(4)))
     checked_step(w, g)
     filtered(jnp.ones(8))
     print("ok")
