@@ -130,7 +130,7 @@ WHILE_LOOP = "jax.lax.while_loop"
 # lax primitives whose body JAX traces again on every eager call (it wraps the body in a new
 # function each time; measured with JAX 0.10.2: a global changed between calls is re-read);
 # `scan`, `fori_loop` and `while_loop` cache the trace of the same body function
-RETRACED_WHEN_EAGER = frozenset({"jax.lax.map"})
+RETRACED_WHEN_EAGER = frozenset({"jax.lax.map", "jax.numpy.apply_along_axis"})
 # Roots of imported names that are libraries, never functions of the project being checked.
 # (The JAX ecosystem's own packages are not listed: checking flax itself routes its requests.)
 LIBRARY_ROOTS = frozenset(sys.stdlib_module_names) | {
@@ -3557,14 +3557,18 @@ class SemanticModel:
         ``update_fn``, traced (staged) where a compiled or staged function of this module updates
         that optimizer (see :meth:`_updated_in`), built here or by a factory returning it
         (``tx = optax.chain(count_updates(), optax.sgd(0.1))``); transformed as the optimizer's
-        ``update`` is (``jax.jit(tx.update)``), with the same parameters."""
+        ``update`` is (``jax.jit(tx.update)``), with the same parameters. ``optax.stateless(f)``
+        runs ``f`` with the updates and the parameters."""
         if not calls:
             return
         staged = [
             info for info in self.infos.values() if info.level >= STAGED and info.scope.called & UPDATING
         ]
         for call, scope in calls if staged or transformed else []:
-            update = keyword_argument(call, "update") or (call.args[1] if len(call.args) > 1 else None)
+            position, keyword, taken = CUSTOM_UPDATES[self.resolver.qualname(call.func, scope) or ""]
+            update = keyword_argument(call, keyword) or (
+                call.args[position] if len(call.args) > position else None
+            )
             found = None if update is None else self.resolve_function(update, scope)
             if update is None or found is None or found[1]:
                 continue
@@ -3580,10 +3584,10 @@ class SemanticModel:
                     continue
                 update_fn = found[0]
                 reason = (
-                    f"`{update_fn.name}` is the update of the `optax.GradientTransformation` at line "
+                    f"`{update_fn.name}` is the update of the `{ast.unparse(call.func)}` at line "
                     f"{call.lineno}, which `{step.name}` runs traced"
                 )
-                params = {name: TRACED for name in update_fn.positional_names()[:3]}
+                params = {name: TRACED for name in update_fn.positional_names()[:taken]}
                 update_fn.transformed_by.add("body")
                 update_fn.callers.add(step)
                 if update_fn.apply(STAGED, params, reason):
@@ -3823,8 +3827,15 @@ def _accessed_key(node: ast.Subscript | ast.Attribute) -> object:
 
 # Methods that change a dict, list or set in place.
 LITERAL_ARRAYS = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
-# optimizers written by hand: `update` runs the function given as their second argument
-CUSTOM_TRANSFORMATIONS = frozenset({"optax.GradientTransformation", "optax.GradientTransformationExtraArgs"})
+# Optimizers written by hand: their `update` runs the function given at (position, keyword),
+# which takes that many of the update's traced values (`stateless`: the updates and parameters).
+CUSTOM_UPDATES: dict[str, tuple[int, str, int]] = {
+    "optax.GradientTransformation": (1, "update", 3),
+    "optax.GradientTransformationExtraArgs": (1, "update", 3),
+    "optax.stateless": (0, "f", 2),
+    "optax.stateless_with_tree_map": (0, "f", 2),
+}
+CUSTOM_TRANSFORMATIONS = frozenset(CUSTOM_UPDATES)
 
 
 def _scanned_cell_parameters(call: ast.Call, names: list[str], defaults: Collection[str]) -> dict[str, Value]:

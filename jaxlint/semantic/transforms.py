@@ -183,6 +183,8 @@ _ENTRIES = [
     _body("jax.lax.switch", (1,), ("branches",), operands_from=2),
     _body("jax.lax.map", (0,), ("f",), arity=1, feeds=((1, "xs"),)),
     _body("jax.lax.associative_scan", (0,), ("fn",), arity=2, feeds=((1, "elems"), (1, "elems"))),
+    # `vmap` of the function over the other axes: each row a tracer, the function traced once
+    _body("jax.numpy.apply_along_axis", (0,), ("func1d",), arity=1, feeds=((2, "arr"),)),
     _body("jax.lax.custom_root", (0, 2, 3), ("f", "solve", "tangent_solve")),
     _body("jax.lax.custom_linear_solve", (0, 2, 3), ("matvec", "solve", "transpose_solve")),
     _body("jax.experimental.ode.odeint", (0,), ("func",)),
@@ -226,7 +228,14 @@ TRACED_FOR_SHAPES = frozenset({"jax.eval_shape", "jax.make_jaxpr", "equinox.filt
 MAPPING = frozenset({"jax.vmap", "flax.nnx.vmap", "jax.numpy.vectorize", "equinox.filter_vmap", "jax.pmap"})
 # Transformations that run their function's body once per iteration or batch element.
 REPEATING = MAPPING | frozenset(
-    {"jax.lax.scan", "jax.lax.fori_loop", "jax.lax.while_loop", "jax.lax.map", "flax.nnx.scan"}
+    {
+        "jax.lax.scan",
+        "jax.lax.fori_loop",
+        "jax.lax.while_loop",
+        "jax.lax.map",
+        "flax.nnx.scan",
+        "jax.numpy.apply_along_axis",
+    }
 )
 
 # flax linen's lifted transformations applied to a module class (`nn.remat(Block,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
@@ -12,6 +13,10 @@ from jaxlint.semantic.values import is_traced
 
 from ..support.explain import function_name, prints_alike_at_run_time, shows_tracer, why_traced
 from .jax108_tracer_formatted_into_string import spec_formatted
+
+# The printing functions, as the message names them (`pprint.pprint` formats as `print` does).
+PRINTS = {"builtins.print": "print", "pprint.pprint": "pprint.pprint", "pprint.pp": "pprint.pp"}
+PRINT_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in PRINTS)
 
 
 @dataclass(frozen=True)
@@ -23,8 +28,8 @@ class DebugPrint(FixRequest):
 
 class PrintInTracedFunction(Rule):
     """## What it does
-    Finds calls to the built-in `print` of a traced value inside functions that JAX traces
-    abstractly (`jax.jit`, `jax.vmap`, `lax.scan` bodies, ...).
+    Finds calls to the built-in `print` (or `pprint.pprint`) of a traced value inside functions
+    that JAX traces abstractly (`jax.jit`, `jax.vmap`, `lax.scan` bodies, ...).
 
     ## Why is this bad?
     A traced function's Python body runs only while JAX traces it (once per compilation); the compiled program
@@ -75,7 +80,8 @@ class PrintInTracedFunction(Rule):
     `jax.debug.print` equivalent: no fix is offered then. Nor where a printed value would not
     print alike as an argument (a shape tuple prints as a tuple of arrays; a dtype or a string
     is formatted at trace time): only arrays and Python numbers move; nor where literal braces
-    come before the first value (`jax.debug.print` then prints its text raw).
+    come before the first value (`jax.debug.print` then prints its text raw). `pprint.pprint` is
+    not rewritten: `jax.debug.print` does not lay out a structure as it does.
 
     ## References
     - [JAX: Common gotchas, pure functions](https://docs.jax.dev/en/latest/notebooks/Common_Gotchas_in_JAX.html#pure-functions)
@@ -92,10 +98,14 @@ class PrintInTracedFunction(Rule):
     severity = "warning"
 
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
-        if not ctx.traced_to_run or ctx.qualname(node.func) != "builtins.print":
+        if not ctx.traced_to_run or callee_leaf(node) not in PRINT_LEAVES:
+            return
+        printer = PRINTS.get(ctx.qualname(node.func) or "")
+        if printer is None:
             return
         if not any(shows_tracer(ctx, arg) for arg in node.args):
-            self.check_branch_print(node, ctx)
+            if printer == "print":
+                self.check_branch_print(node, ctx)
             return  # shapes, dtypes and strings: the trace-time debugging idiom
         when = "runs only while JAX traces it, and " if ctx.trace_reused else ""
         effect = f"{when}shows tracers, not values"
@@ -103,8 +113,8 @@ class PrintInTracedFunction(Rule):
             effect = "raises `TypeError` while JAX traces it (a tracer has no value to format with a spec)"
         ctx.report(
             node,
-            f"`print` in `{function_name(ctx)}` {effect} ({why_traced(ctx)}); use `jax.debug.print`",
-            fix=_debug_print_fix(node, ctx),
+            f"`{printer}` in `{function_name(ctx)}` {effect} ({why_traced(ctx)}); use `jax.debug.print`",
+            fix=_debug_print_fix(node, ctx) if printer == "print" else None,
         )
 
     def check_branch_print(self, node: ast.Call, ctx: Context) -> None:
