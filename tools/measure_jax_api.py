@@ -1386,6 +1386,7 @@ def to_json(report: Report) -> dict[str, Any]:
             if r.rejects_sequence
         },
         "static_results": sorted(q for q, r in report.measured.items() if r.static_result),
+        "inplace_by_default": inplace_by_default(report),
         "array_methods": array_methods(),
         "numpy_only_methods": numpy_only_methods(),
         "schedules": optax_schedules(),
@@ -1415,6 +1416,25 @@ def to_json(report: Report) -> dict[str, Any]:
         },
         "summary": summary,
     }
+
+
+def inplace_by_default(report: Report) -> list[str]:
+    """The measured functions whose ``inplace`` parameter defaults to True and that raise given
+    the default: NumPy's in-place signature, which an immutable array cannot honour
+    (``jnp.place(a, mask, v)`` raises ``ValueError``; with ``inplace=False`` it returns the new
+    array)."""
+    found = []
+    for qualname, result in sorted(report.measured.items()):
+        call = result.call
+        parameter = None if call is None else call.signature.parameters.get("inplace")
+        if call is None or parameter is None or parameter.default is not True:
+            continue
+        try:
+            call.without("inplace").run()
+        except (ValueError, NotImplementedError) as error:  # (`fill_diagonal`: NotImplementedError)
+            if "inplace" in str(error):
+                found.append(qualname)
+    return found
 
 
 def array_methods() -> dict[str, int]:

@@ -431,6 +431,13 @@ def rejects_sequence_keywords(qualname: str) -> frozenset[str]:
 SEQUENCE_PARAMETERS = frozenset({"args", "arys", "buffer"})
 
 
+def inplace_by_default() -> frozenset[str]:
+    """The ``jax.numpy`` functions that keep NumPy's in-place signature (``place``, ``put``...):
+    with ``inplace`` left to its default, True, they raise; ``inplace=False`` returns the new
+    array (measured)."""
+    return frozenset(_data().get("inplace_by_default", ()))
+
+
 def is_static_query(qualname: str) -> bool:
     """Whether the call answers from shapes and dtypes: its result holds no tracer when its array
     arguments are traced (``jnp.shape``, ``jnp.result_type``, ``np.ndim``). False also when this
