@@ -1403,6 +1403,7 @@ def to_json(report: Report) -> dict[str, Any]:
             "does_not_consume": sorted(report.keeps),
             "takes_no_key": sorted(report.no_key),
             "dtype_kind": dict(sorted(report.dtype_kinds.items())),
+            "initializer_factories": key_consuming_initializers(),
         },
         "numpy": {
             "host_only_modules": list(HOST_ONLY_MODULES),
@@ -1878,6 +1879,63 @@ def _needs_flag(layer: Any, given: Any, flag: str) -> bool:
 
 # argument sets tried, in order, to build each equinox layer that takes a key
 EQX_LAYER_ARGUMENTS: list[tuple[Any, ...]] = [(4, 4), (1, 2, 3, 4), (1, 2, 3), (4, 4, 4, 4), (4,)]
+
+
+# Where users reach JAX's initializers (flax re-exports them), as they name them.
+INITIALIZER_MODULES = ("jax.nn.initializers", "flax.linen.initializers", "flax.nnx.initializers")
+# Arguments tried, in turn, to make an initializer (`variance_scaling` needs three).
+INITIALIZER_ARGUMENTS: list[tuple[Any, ...]] = [(), (1.0,), (1.0, "fan_in", "normal")]
+
+
+def key_consuming_initializers() -> list[str]:
+    """The initializer factories (``jax.nn.initializers.glorot_normal``) whose initializer
+    consumes the key it is given: called twice with one key under ``jax.debug_key_reuse``, the
+    second call raises ``KeyReuseError``. Those of flax too, where flax is installed."""
+    found = []
+    for module_name in INITIALIZER_MODULES:
+        module = _attribute_path(module_name)
+        for name in sorted(dir(module) if module is not None else ()):
+            factory = getattr(module, name)
+            if name.startswith("_") or inspect.isclass(factory) or not callable(factory):
+                continue
+            initializer = _first_made(factory)
+            if initializer is None:
+                continue
+            key = jax.random.key(0)
+            try:
+                with jax.debug_key_reuse(True):
+                    initializer(key, (3, 3))
+                    initializer(key, (3, 3))
+            except jax.errors.KeyReuseError:
+                found.append(f"{module_name}.{name}")
+            except Exception:
+                continue
+    return found
+
+
+def _attribute_path(dotted: str) -> Any:
+    """The object ``dotted`` names: a module imported, then attributes (``flax.nnx.initializers``)."""
+    parts = dotted.split(".")
+    for split in range(len(parts), 0, -1):
+        try:
+            found: Any = importlib.import_module(".".join(parts[:split]))
+        except ImportError:
+            continue
+        for part in parts[split:]:
+            found = getattr(found, part, None)
+        return found
+    return None
+
+
+def _first_made(factory: Callable[..., Any]) -> Callable[..., Any] | None:
+    """What ``factory`` makes from the first arguments it takes, when that is callable."""
+    for arguments in INITIALIZER_ARGUMENTS:
+        try:
+            made = factory(*arguments)
+        except Exception:
+            continue
+        return made if callable(made) else None
+    return None
 
 
 def equinox_key_layers() -> dict[str, Any]:

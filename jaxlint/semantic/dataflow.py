@@ -1930,6 +1930,13 @@ class Interpreter:
         every = [*args, *keywords.values()]
         if self.tracker is not None and qualname.startswith("jax.random."):
             return self.random_call(qualname, node, args, keywords, self.jax_call(qualname, node, every))
+        if qualname in measured.key_consuming_initializers():
+            # `init = jax.nn.initializers.glorot_normal()`: a function that draws from its key
+            return referring([LibraryRef(qualname + INITIALIZER)])
+        if qualname.endswith(INITIALIZER):  # `init(key, (3, 3))`
+            if self.tracker is not None and node.args and not isinstance(node.args[0], ast.Starred):
+                self.consume(node, node.args[0], args[0])
+            return array(any(is_traced(v) for v in every))
         if self.tracker is not None and "key" in keywords and qualname in measured.key_consuming_layers():
             argument = keyword_argument(node, "key")  # `eqx.nn.Linear(4, 4, key=k)` draws its weights
             if argument is not None:
@@ -2923,6 +2930,10 @@ def _tree_leaf(value: Value) -> Value:
 def _mode_given(call: ast.Call) -> bool:
     """Whether a layer's construction or call sets its mode (``inference=``), or may (``**kw``)."""
     return any(k.arg is None or k.arg in api.LAYER_MODE_KEYWORDS for k in call.keywords)
+
+
+# The name given to what an initializer factory makes (`glorot_normal()`), after the factory's.
+INITIALIZER = ".<initializer>"
 
 
 def _masks_input(call: ast.Call, params: set[str]) -> bool:

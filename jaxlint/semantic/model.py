@@ -769,10 +769,27 @@ class SemanticModel:
         """Whether ``scope`` may call a ``jax.random`` consumer: a call of a random-like name
         (``split``, ``normal``) that is not a method of some object (``line.split(",")``,
         ``rng.normal()`` of NumPy's generator) nor a function of a library without keys."""
-        return any(
-            self._may_consume_key(call.func, scope) or rngs_keys(call) or _called_with_key(call)
-            for call in scope.random_calls
-        ) or any(self._may_consume_key(argument, scope, passed=True) for argument in scope.random_passes)
+        return (
+            any(
+                self._may_consume_key(call.func, scope) or rngs_keys(call) or _called_with_key(call)
+                for call in scope.random_calls
+            )
+            or any(self._may_consume_key(argument, scope, passed=True) for argument in scope.random_passes)
+            or bool(scope.called & self._initializer_names)
+            or bool(scope.called & _INITIALIZER_FACTORY_TAILS)  # `glorot_normal()(key, shape)`
+        )
+
+    @cached_property
+    def _initializer_names(self) -> frozenset[str]:
+        """Module names bound to an initializer that draws from its key
+        (``init = jax.nn.initializers.glorot_normal()``): a call of one consumes a key."""
+        module = self.index.module
+        return frozenset(
+            name
+            for name, value in module.assigned.items()
+            if isinstance(value, ast.Call)
+            and self.resolver.qualname(value.func, module) in measured.key_consuming_initializers()
+        )
 
     def _may_consume_key(self, function: ast.expr, scope: Scope, passed: bool = False) -> bool:
         """Whether ``function``, called (or ``passed`` on), may be a key consumer."""
@@ -3827,6 +3844,9 @@ def _accessed_key(node: ast.Subscript | ast.Attribute) -> object:
 
 # Methods that change a dict, list or set in place.
 LITERAL_ARRAYS = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
+_INITIALIZER_FACTORY_TAILS = frozenset(
+    name.rsplit(".", 1)[1] for name in measured.key_consuming_initializers()
+)
 # Optimizers written by hand: their `update` runs the function given at (position, keyword),
 # which takes that many of the update's traced values (`stateless`: the updates and parameters).
 CUSTOM_UPDATES: dict[str, tuple[int, str, int]] = {
