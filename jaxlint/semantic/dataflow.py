@@ -1528,11 +1528,12 @@ class Interpreter:
             value = args[0] if node.args else keywords.get("key")
             if argument is not None and value is not None:
                 self.consume(node, argument, value)
+        invariant = len(node.args) == 2 and self.loop_invariant(node.args[1])
         if (
             qualname == "jax.random.fold_in"
             and len(args) == 2
             and key_ids(args[0])
-            and (is_static(args[1]) or self.is_step_index(node.args[1]))
+            and (is_static(args[1]) or invariant or self.is_step_index(node.args[1]))
         ):
             # the same key folded with the same Python data is the same key: on every step of a
             # lax loop that hands the key back unchanged, `fold_in(key, 0)` repeats its draws;
@@ -1541,7 +1542,7 @@ class Interpreter:
                 # `fold_in(key, 0)`: the same key whenever it runs, consumed or not before
                 return with_keys(result, frozenset(folded(key, node) for key in key_ids(args[0])))
             keys = frozenset(self.fresh_key(folded(key, node)) for key in key_ids(args[0]))
-            if not is_static(args[1]):
+            if not is_static(args[1]) and not invariant:
                 self.step_folds |= keys
             return with_keys(result, keys)
         if qualname in api.KEY_MAKERS:
@@ -1563,6 +1564,20 @@ class Interpreter:
             return False
         consumes = measured.consumes_key(qualname)
         return consumes or (consumes is None and qualname not in api.KEY_NEUTRAL)
+
+    def loop_invariant(self, expr: ast.expr) -> bool:
+        """Whether ``expr``, in a lax loop body, is the same on every step: every name in it
+        is the enclosing function's (``fold_in(key, epoch)`` with ``epoch`` closed over), none
+        the body's own (its step index, its carry, what it computes from them)."""
+        info = self.info
+        names = [n for n in ast.walk(expr) if isinstance(n, ast.Name)]
+        if info is None or info.repeated_by not in LOOPING_BODIES or not names:
+            return False
+        for name in names:
+            owner = self.scope.lookup(name.id)
+            if owner is None or owner.function is self.scope.function:
+                return False
+        return True
 
     def is_step_index(self, expr: ast.expr) -> bool:
         """Whether ``expr`` is the step index of the ``fori_loop`` body being run, never rebound:
