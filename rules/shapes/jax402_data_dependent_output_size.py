@@ -47,7 +47,9 @@ SIZED_FUNCTIONS: dict[str, tuple[str, tuple[int, ...]]] = {
 }
 # Where the size keyword may be given by position instead (the others take it by keyword only).
 SIZE_POSITIONS = {name: 2 for name in SIZED_FUNCTIONS if name.startswith("jax.ops.")}
-ARRAY_METHODS = frozenset({"nonzero", "repeat"})  # methods of an array that are functions above
+ARRAY_METHODS = frozenset({"nonzero", "repeat", "compress"})  # methods of an array that are functions above
+# methods whose array is the function's second argument (`x.compress(c)` is `jnp.compress(c, x)`)
+ARRAY_SECOND = frozenset({"compress"})
 
 
 @dataclass(frozen=True)
@@ -373,12 +375,15 @@ def _operand(node: ast.expr) -> str:
 
 
 def _sized_call(ctx: Context, node: ast.Call) -> tuple[str | None, list[ast.expr]]:
-    """The function a call runs and its positional arguments: ``x.repeat(n)`` and
-    ``x.nonzero()`` on an array are ``jnp.repeat(x, n)`` and ``jnp.nonzero(x)``."""
+    """The function a call runs and its positional arguments: ``x.repeat(n)``, ``x.nonzero()``
+    and ``x.compress(c)`` on an array are ``jnp.repeat(x, n)``, ``jnp.nonzero(x)`` and
+    ``jnp.compress(c, x)``."""
     qualname = ctx.qualname(node.func)
     func = node.func
     if qualname is None and isinstance(func, ast.Attribute) and func.attr in ARRAY_METHODS:
         receiver = array_method_receiver(ctx, node)
+        if receiver is not None and func.attr in ARRAY_SECOND:
+            return f"jax.numpy.{func.attr}", [*node.args[:1], receiver, *node.args[1:]]
         if receiver is not None:
             return f"jax.numpy.{func.attr}", [receiver, *node.args]
     return qualname, list(node.args)
