@@ -2597,8 +2597,8 @@ class Interpreter:
                 found[name] = record(InstanceRef(cls), fields, False)
                 continue
             pytree = self.model.pytree_class(cls)
-            if pytree is not None and is_static(target.params.get(name, UNKNOWN)):
-                if is_static(value):  # a static pytree: its fields are the Python values it was made with
+            if is_static(target.params.get(name, UNKNOWN)):
+                if is_static(value):  # a static object: its fields are the Python values it was made with
                     found[name] = value
                 continue  # (one with a field not known stays a bare static value, never traced)
             found[name] = (

@@ -234,6 +234,15 @@ def _unhashable(ctx: Context, node: ast.expr, depth: int = 0) -> str | None:
         cls = ctx.model.class_named(node.func, ctx.scope)
         if cls is not None and _unhashable_dataclass(ctx, cls):
             return f"an instance of `{cls.name}`, a dataclass that is not frozen (its `__hash__` is None)"
+        if cls is not None and _hashes_its_fields(ctx, cls):
+            held = [
+                (a, inner)
+                for a in [*node.args, *(k.value for k in node.keywords)]
+                if (inner := _unhashable(ctx, a, depth + 1))
+            ]
+            if held:  # `PoolConfig(window=2, axes=[0])`: its hash hashes the list
+                argument, inner = held[0]
+                return f"an instance of `{cls.name}`, whose hash hashes its fields, holding {inner} (`{snippet(ctx, argument)}`)"
     if isinstance(node, ast.Name):
         owner = ctx.scope.lookup(node.id)
         values = _bindings(owner, node.id) if owner is not None else []
@@ -274,6 +283,25 @@ def _unhashable_dataclass(ctx: Context, cls: ast.ClassDef) -> bool:
         and not flags.get("unsafe_hash")
         and not _own_hash(cls)
     )
+
+
+def _hashes_its_fields(ctx: Context, cls: ast.ClassDef) -> bool:
+    """A ``typing.NamedTuple`` class, or a frozen dataclass with every field compared: its hash
+    hashes every field it is built with. Not where the class may convert what it is given
+    (``__new__``, ``__post_init__``) or hashes otherwise, nor where a ``field(...)`` may leave
+    one out of the hash."""
+    defined = {name for s in cls.body for name in _names_defined(s)}
+    if defined & {"__hash__", "__new__", "__post_init__"}:
+        return False
+    scope = ctx.model.index.parents.get(cls, ctx.model.index.module)
+    if any(ctx.model.qualname(base, scope) == "typing.NamedTuple" for base in cls.bases):
+        return True
+    flags = dataclass_options(ctx, cls)
+    if flags is None or not flags.get("eq", True) or not flags.get("frozen"):
+        return False
+    return not any(
+        isinstance(s, ast.AnnAssign) and isinstance(s.value, ast.Call) for s in cls.body
+    )  # `axes: list = field(hash=False)`
 
 
 def _own_hash(cls: ast.ClassDef) -> bool:
