@@ -2028,7 +2028,10 @@ class Interpreter:
             return (TRACED if traced else UNKNOWN) if qualname in api.TREE_CONTAINER_RESULTS else UNKNOWN
         if qualname.startswith(("numpy.", "math.")):
             if all(is_static(v) for v in every):
-                return NUMPY_ARRAY if qualname in api.NUMPY_ARRAY_MAKERS else STATIC
+                made = qualname in api.NUMPY_ARRAY_MAKERS or (
+                    any(map(is_numpy_array, every)) and _numpy_array_function(qualname)
+                )  # `np.sum(mask)` of a NumPy array: a NumPy scalar, not a Python number
+                return NUMPY_ARRAY if made else STATIC
             if args and is_traced(args[0]) and measured.numpy_rejects_tracer(qualname) is False:
                 # measured: NumPy calls the tracer's own method (`np.all(x)` is `x.all()`)
                 return TRACED_CONTAINER if qualname in NUMPY_SPLITS else array(True)
@@ -2945,6 +2948,17 @@ def _tree_leaf(value: Value) -> Value:
 def _mode_given(call: ast.Call) -> bool:
     """Whether a layer's construction or call sets its mode (``inference=``), or may (``**kw``)."""
     return any(k.arg is None or k.arg in api.LAYER_MODE_KEYWORDS for k in call.keywords)
+
+
+def _numpy_array_function(qualname: str) -> bool:
+    """A NumPy function of arrays that returns one (measured on tracers as the namesake of a
+    ``jax.numpy`` function), not a query of shapes or dtypes (``np.shape``)."""
+    return (
+        qualname.startswith("numpy.")
+        and measured.numpy_rejects_tracer(qualname) is not None
+        and not measured.is_static_query(qualname)
+        and not qualname.startswith(measured.host_only_modules())
+    )
 
 
 # The name given to what an initializer factory makes (`glorot_normal()`), after the factory's.

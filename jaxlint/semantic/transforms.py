@@ -183,6 +183,9 @@ _ENTRIES = [
     _body("jax.lax.switch", (1,), ("branches",), operands_from=2),
     _body("jax.lax.map", (0,), ("f",), arity=1, feeds=((1, "xs"),)),
     _body("jax.lax.associative_scan", (0,), ("fn",), arity=2, feeds=((1, "elems"), (1, "elems"))),
+    # the reduction's computation, traced on scalars (`lambda a, b: jnp.maximum(a, b)`)
+    _body("jax.lax.reduce", (2,), ("computation",), arity=2),
+    _body("jax.lax.reduce_window", (2,), ("computation",), arity=2),
     # `vmap` of the function over the other axes: each row a tracer, the function traced once
     _body("jax.numpy.apply_along_axis", (0,), ("func1d",), arity=1, feeds=((2, "arr"),)),
     _body("jax.lax.custom_root", (0, 2, 3), ("f", "solve", "tangent_solve")),
