@@ -67,7 +67,66 @@ def array_evidence(ctx: Context, target: ast.Subscript, stored: ast.expr) -> str
         return f"`{name}` is a tracer: {why_traced(ctx, base)}"
     if isinstance(base, ast.Name) and _presumed_array(ctx, base.id, target.slice, stored):
         return f"`{name}` is taken to be a JAX array (this module's only array library is jax.numpy)"
-    return passed_array(ctx, base) or _linen_variables_leaf(ctx, base)
+    return passed_array(ctx, base) or _linen_variables_leaf(ctx, base) or _optimizer_state_leaf(ctx, base)
+
+
+def _optimizer_state_leaf(ctx: Context, base: ast.expr) -> str | None:
+    """Why ``base`` is a JAX array: a part, a string key deep or more, of the state an optax
+    optimizer's ``init`` or ``update`` returns (``state[0].mu["w"]``). Every leaf of that state
+    is a JAX array (``jnp.zeros_like`` of the parameters, the step count), and its dicts are the
+    parameters', keyed by strings: a part indexed otherwise is one of its arrays."""
+    root, keyed = base, False
+    while isinstance(root, (ast.Subscript, ast.Attribute)):
+        index = root.slice if isinstance(root, ast.Subscript) else None
+        keyed = keyed or (isinstance(index, ast.Constant) and isinstance(index.value, str))
+        root = root.value
+    if not keyed or not isinstance(root, ast.Name):
+        return None
+    owner = ctx.scope.lookup(root.id)
+    made = _optimizer_states(ctx, owner, root.id) if owner is not None else None
+    if made is None:
+        return None
+    return (
+        f"`{snippet(ctx, base)}` is a leaf of the state `{snippet(ctx, made.func)}(...)` returns "
+        f"(line {made.lineno}), a JAX array: every leaf of an optax state is one"
+    )
+
+
+def _optimizer_states(ctx: Context, owner: Scope, name: str) -> ast.Call | None:
+    """The first ``tx.init(...)``/``tx.update(...)`` call binding ``name`` in ``owner``, where
+    every binding of it takes the state such a call returns, ``tx`` an optax optimizer."""
+    body = getattr(owner.node, "body", None)
+    if not isinstance(body, list):
+        return None
+    found: list[ast.Call] = []
+    for node in own_nodes(body):
+        if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+            continue
+        target, value = node.targets[0], node.value
+        if isinstance(target, ast.Name) and target.id == name:
+            found.append(value if _optimizer_call(ctx, value, owner, "init") else None)  # pyright: ignore[reportArgumentType]
+        elif isinstance(target, ast.Tuple) and any(
+            isinstance(e, ast.Name) and e.id == name for e in target.elts
+        ):
+            second = (
+                len(target.elts) == 2 and isinstance(target.elts[1], ast.Name) and target.elts[1].id == name
+            )
+            found.append(value if second and _optimizer_call(ctx, value, owner, "update") else None)  # pyright: ignore[reportArgumentType]
+    if not found or len(found) != owner.bound.get(name) or any(call is None for call in found):
+        return None
+    return found[0]
+
+
+def _optimizer_call(ctx: Context, value: ast.expr, owner: Scope, method: str) -> bool:
+    """``tx.init(params)`` (``method``) where ``tx`` is bound once to ``optax.adam(...)`` (any
+    optax call)."""
+    if not (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == method
+    ):
+        return False
+    optimizer = value.func.value
+    made = owner.single_value(optimizer.id) if isinstance(optimizer, ast.Name) else optimizer
+    return isinstance(made, ast.Call) and (ctx.model.qualname(made.func, owner) or "").startswith("optax.")
 
 
 def _linen_variables_leaf(ctx: Context, base: ast.expr) -> str | None:
