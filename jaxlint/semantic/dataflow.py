@@ -1080,6 +1080,13 @@ class Interpreter:
         return with_keys(found, frozenset(derived(key, name) for key in key_ids(receiver)))
 
     def e_subscript(self, node: ast.Subscript) -> Value:
+        named = _global_named(node)
+        if named is not None and self.resolver.qualname(node.value.func, self.scope) == "builtins.globals":  # pyright: ignore[reportAttributeAccessIssue]
+            # `globals()["CLIP"]`: a read of the module's `CLIP`, as the name itself would be
+            read = ast.copy_location(ast.Name(id=named, ctx=ast.Load()), node)
+            read.end_lineno, read.end_col_offset = node.end_lineno, node.end_col_offset
+            self.outer_reads.append(read)
+            return self.model.outer_value(self.model.index.module, named)
         base = self.eval(node.value)
         index = self.eval(node.slice)
         stored = self.stored_item(node)
@@ -2948,6 +2955,16 @@ def _tree_leaf(value: Value) -> Value:
 def _mode_given(call: ast.Call) -> bool:
     """Whether a layer's construction or call sets its mode (``inference=``), or may (``**kw``)."""
     return any(k.arg is None or k.arg in api.LAYER_MODE_KEYWORDS for k in call.keywords)
+
+
+def _global_named(node: ast.Subscript) -> str | None:
+    """``CLIP`` for ``globals()["CLIP"]`` read."""
+    call, index = node.value, node.slice
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and not call.args):
+        return None
+    if not (isinstance(index, ast.Constant) and isinstance(index.value, str) and index.value.isidentifier()):
+        return None
+    return index.value if isinstance(node.ctx, ast.Load) else None
 
 
 def _numpy_array_function(qualname: str) -> bool:
