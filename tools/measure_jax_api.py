@@ -1970,7 +1970,63 @@ def equinox_key_layers() -> dict[str, Any]:
         "jit_rejects": equinox_jit_rejects(),
         "call_needs_key": equinox_call_needs_key(),
         "array_fields": equinox_array_fields(),
+        "concrete": equinox_concrete_parameters(),
     }
+
+
+def equinox_concrete_parameters() -> dict[str, Any]:
+    """The parameters of each equinox layer's constructor that must be concrete (sizes, counts:
+    ``eqx.nn.Linear(3, width, key=k)`` with a traced ``width`` raises): a small layer is built
+    under ``jax.jit`` with each positional argument traced in turn, as ``"concrete"`` records
+    them for JAX's functions."""
+    import equinox as eqx
+
+    found: dict[str, Any] = {}
+    for name in sorted(dir(eqx.nn)):
+        cls = getattr(eqx.nn, name)
+        if not (inspect.isclass(cls) and issubclass(cls, eqx.Module)):
+            continue
+        try:
+            names = list(inspect.signature(cls).parameters)
+        except (TypeError, ValueError):
+            continue
+        args = next((a for a in EQX_LAYER_ARGUMENTS if "key" in names and _builds(cls, a)), None)
+        if args is None:
+            continue
+        parameters = []
+        for position, value in enumerate(args):
+            built = partial(_build_with, cls, args, position)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    jax.jit(built)(value)
+            except Exception as error:
+                if must_be_concrete(error):
+                    parameters.append(
+                        {
+                            "error": type(error).__name__,
+                            "name": names[position],
+                            "position": position,
+                            "value": "int",
+                        }
+                    )
+        if parameters:
+            found[f"equinox.nn.{name}"] = {"all_positional": False, "parameters": parameters}
+    return found
+
+
+def _builds(cls: Any, args: tuple[Any, ...]) -> bool:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            cls(*args, key=jax.random.key(0))
+    except Exception:  # other arguments needed
+        return False
+    return True
+
+
+def _build_with(cls: Any, args: tuple[Any, ...], position: int, value: Any) -> Any:
+    return cls(*args[:position], value, *args[position + 1 :], key=jax.random.key(0))
 
 
 def equinox_array_fields() -> dict[str, list[str]]:

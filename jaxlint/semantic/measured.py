@@ -118,8 +118,10 @@ def measured_with() -> str:
 
 def concrete_parameters(qualname: str) -> ConcreteParams | None:
     """The parameters of ``qualname`` that must be concrete under ``jit`` (an empty
-    :class:`ConcreteParams` when none of those measured must be); None when not measured."""
-    entry = _data()["concrete"].get(qualname)
+    :class:`ConcreteParams` when none of those measured must be); None when not measured. Also
+    an equinox layer's constructor (``eqx.nn.Linear``: its sizes)."""
+    data = _data()
+    entry = data["concrete"].get(qualname) or data.get("equinox_layers", {}).get("concrete", {}).get(qualname)
     if entry is None:
         return ConcreteParams() if qualname in _measured_names() else None
     return ConcreteParams(
