@@ -245,7 +245,6 @@ def layer_array_fields() -> dict[str, tuple[str, ...]]:
 
 
 @cache
-@cache
 def key_consuming_initializers() -> frozenset[str]:
     """The initializer factories (``jax.nn.initializers.glorot_normal``, and flax's names for
     them) whose initializer consumes the key it is given (measured: a second call with the same
@@ -253,6 +252,7 @@ def key_consuming_initializers() -> frozenset[str]:
     return frozenset(_data()["keys"].get("initializer_factories", []))
 
 
+@cache
 def key_consuming_layers() -> frozenset[str]:
     """The library layers whose construction consumes the ``key=`` they are given (measured:
     two ``eqx.nn.Linear(..., key=k)`` come out identical)."""

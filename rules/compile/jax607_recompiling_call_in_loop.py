@@ -109,7 +109,12 @@ class RecompilingCallInLoop(Rule):
                     argument,
                     f"static argument `{parameter}` of jitted `{callee.info.name}` gets `{snippet(ctx, argument)}`, "
                     f"a new value on every iteration of the loop at line {line}: JAX traces and "
-                    f"compiles `{callee.info.name}` again each time; {_traced_instead(callee, parameter)}",
+                    f"compiles `{callee.info.name}` again each time; "
+                    + (
+                        f"a string cannot be traced: use `{parameter}` outside the jitted function"
+                        if isinstance(argument, ast.JoinedStr)
+                        else _traced_instead(callee, parameter)
+                    ),
                 )
             elif id(argument) not in static and _shape_follows(ctx, argument, index):
                 ctx.report(
@@ -279,10 +284,12 @@ def _while_counter(ctx: Context, loop: ast.While) -> str | None:
 
 
 def _follows(node: ast.expr, index: str) -> bool:
-    """``i``, or ``i`` shifted or scaled by a literal (``i + 1``, ``2 * i``, ``0.1 / (1 + i)``): a
-    new value each time."""
+    """``i``, or ``i`` shifted or scaled by a literal (``i + 1``, ``2 * i``, ``0.1 / (1 + i)``), or
+    formatted into a string (``f"step_{i}"``): a new value each time."""
     if isinstance(node, ast.Name):
         return node.id == index
+    if isinstance(node, ast.JoinedStr):  # `f"eval/step_{i}"`: a new string each time
+        return any(isinstance(v, ast.FormattedValue) and _follows(v.value, index) for v in node.values)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
         sides = (node.left, node.right)
         return any(_follows(s, index) for s in sides) and any(
