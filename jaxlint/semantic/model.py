@@ -1693,7 +1693,33 @@ class SemanticModel:
             *zip(first.args, later.args),
             *((a.value, b.value) for a, b in zip(first.keywords, later.keywords)),
         ]
-        return all(ast.dump(a) == ast.dump(b) or self._same_literal_array(a, b) for a, b in pairs)
+        return all(
+            ast.dump(a) == ast.dump(b) or self._same_literal_array(a, b) or self._sibling_keys(a, b)
+            for a, b in pairs
+        )
+
+    def _sibling_keys(self, a: ast.expr, b: ast.expr) -> bool:
+        """``k_train`` and ``k_eval`` of ``k_train, k_eval = jax.random.split(key)`` at module
+        level: keys of one split, of the same shape and type, so the same trace."""
+        if not (isinstance(a, ast.Name) and isinstance(b, ast.Name)):
+            return False
+        module = self.index.module
+        made = self._unpacked_at_module_level.get(a.id)
+        if made is None or made is not self._unpacked_at_module_level.get(b.id):
+            return False
+        once = module.bound.get(a.id) == module.bound.get(b.id) == 1
+        return once and self.resolver.qualname(made.func, module) == "jax.random.split"
+
+    @cached_property
+    def _unpacked_at_module_level(self) -> dict[str, ast.Call]:
+        """The call each module-level name is unpacked from (``a, b = f(x)``)."""
+        found: dict[str, ast.Call] = {}
+        for node in own_nodes(self.tree.body):
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                for target in node.targets:
+                    if isinstance(target, ast.Tuple):
+                        found.update((e.id, node.value) for e in target.elts if isinstance(e, ast.Name))
+        return found
 
     def _same_literal_array(self, a: ast.expr, b: ast.expr) -> bool:
         """``jnp.array([0, 1])`` and ``jnp.array([0, 2])``: an array (never a static argument)
