@@ -17,6 +17,9 @@ from ..support.explain import snippet
 # calls that hand back the (read-only) NumPy buffer of a JAX array, not a copy (measured with
 # JAX 0.10.2: `np.array(x)` copies; these raise "assignment destination is read-only")
 VIEWS = frozenset({"numpy.asarray", "numpy.asanyarray", "jax.device_get"})
+# NumPy methods that write into their array, and `setflags` (measured on a view: each raises
+# `ValueError`, "sort array is read-only", "cannot set WRITEABLE flag to True of this array")
+WRITING_METHODS = frozenset({"sort", "fill", "put", "partition", "setflags"})
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,28 @@ class ReadOnlyNumpyView(Rule):
         target = node.target
         self.check(target.value if isinstance(target, ast.Subscript) else target, node, ctx)
 
-    def check(self, base: ast.expr, node: ast.stmt, ctx: Context) -> None:
+    def visit_Call(self, node: ast.Call, ctx: Context) -> None:
+        """``view.sort()``, ``view.fill(0)``: a NumPy method that writes into its array (or
+        ``view.setflags(write=True)``, which NumPy refuses for a buffer it does not own)."""
+        func = node.func
+        if not isinstance(func, ast.Attribute) or func.attr not in WRITING_METHODS:
+            return
+        if func.attr == "setflags" and not any(
+            k.arg == "write" and isinstance(k.value, ast.Constant) and k.value.value is True
+            for k in node.keywords
+        ):
+            return
+        effect = (
+            "NumPy cannot make it writable: `setflags(write=True)` raises `ValueError` (cannot set "
+            "WRITEABLE flag to True of this array)"
+            if func.attr == "setflags"
+            else None
+        )
+        self.check(func.value, node, ctx, effect)
+
+    def check(
+        self, base: ast.expr, node: ast.stmt | ast.Call, ctx: Context, effect: str | None = None
+    ) -> None:
         if not ctx.mentions("asarray") and not ctx.mentions("device_get"):
             return
         if isinstance(base, ast.Name):
@@ -96,8 +120,9 @@ class ReadOnlyNumpyView(Rule):
         ctx.report(
             node,
             f"`{snippet(ctx, base)}` is {leaf}`{snippet(ctx, call)}` (line {call.lineno}), "
-            f"the read-only NumPy view of a JAX array's buffer: writing into it raises `ValueError` "
-            f"(assignment destination is read-only); take a writable copy, `np.array(...)`",
+            f"the read-only NumPy view of a JAX array's buffer: "
+            f"{effect or 'writing into it raises `ValueError` (assignment destination is read-only)'}; "
+            f"take a writable copy, `np.array(...)`",
             fix=CopyArray(call) if qualname != "jax.device_get" else None,
         )
 
@@ -140,7 +165,7 @@ def _view_bound_to(ctx: Context, name: str) -> tuple[ast.Call, str] | None:
     if owner is None or not isinstance(value, ast.Call) or len(value.args) != 1 or value.keywords:
         return None
     qualname = ctx.model.qualname(value.func, owner)
-    if qualname not in VIEWS or ctx.mentions("setflags"):
+    if qualname not in VIEWS:  # (`setflags(write=True)` cannot make it writable: it raises)
         return None
     if owner.bound.get(name) != 1 + _augmented(owner, name):
         return None

@@ -16,9 +16,12 @@ from ..support.explain import snippet
 # NumPy functions that write into their first argument (measured with JAX 0.10.2 and NumPy:
 # each raises on a JAX array, `TypeError` mostly, `NotImplementedError` for `fill_diagonal`)
 WRITERS = frozenset(
-    f"numpy.{name}" for name in ("copyto", "put", "place", "putmask", "fill_diagonal", "random.shuffle")
+    f"numpy.{name}"
+    for name in ("copyto", "put", "put_along_axis", "place", "putmask", "fill_diagonal", "random.shuffle")
 ) | {"random.shuffle"}  # (Python's own shuffle swaps items in place: `TypeError` too)
-WRITER_NAMES = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "shuffle", "at"})
+WRITER_NAMES = frozenset(
+    {"copyto", "put", "put_along_axis", "place", "putmask", "fill_diagonal", "shuffle", "at"}
+)
 # NumPy functions that write into their first argument when given `copy=False`
 COPY_FALSE_WRITERS = frozenset({"numpy.nan_to_num"})
 # a NumPy random generator's methods that shuffle their argument in place, and its makers
@@ -33,7 +36,7 @@ UFUNC_METHODS = frozenset({"at"})
 class NumpyInPlaceOnJaxArray(Rule):
     """## What it does
     Finds a NumPy function that writes into its first argument (`np.add.at`, any ufunc's
-    `.at`, `np.copyto`, `np.put`, `np.place`, `np.putmask`, `np.fill_diagonal`,
+    `.at`, `np.copyto`, `np.put`, `np.put_along_axis`, `np.place`, `np.putmask`, `np.fill_diagonal`,
     `np.random.shuffle`, a NumPy generator's `shuffle`, a ufunc's `out=`,
     `np.nan_to_num(x, copy=False)`; Python's `random.shuffle`) given a JAX array; a
     `jax.numpy` function given an `out=` array (`jnp.add(a, b, out=a)`); and a NumPy array
@@ -93,11 +96,13 @@ class NumpyInPlaceOnJaxArray(Rule):
         if target is None or not _jax_array(ctx, target):
             return
         name = snippet(ctx, target)
-        cure = (
-            f"permute it instead (`{name} = {name}[jax.random.permutation(key, len({name}))]`)"
-            if callee_leaf(node) == "shuffle"
-            else f"use the functional update (`{name} = {name}.at[...].add(...)`)"
-        )
+        leaf = callee_leaf(node)
+        if leaf == "shuffle":
+            cure = f"permute it instead (`{name} = {name}[jax.random.permutation(key, len({name}))]`)"
+        elif any(k.arg == "out" for k in node.keywords):
+            cure = f"assign the result instead, without `out=` (`{name} = jnp.{leaf}(...)`)"
+        else:
+            cure = f"use the functional update (`{name} = {name}.at[...].{'add' if leaf == 'at' else 'set'}(...)`)"
         ctx.report(
             node,
             f"`{snippet(ctx, node)}` writes into `{name}`, a JAX array: JAX arrays are "
