@@ -1700,7 +1700,17 @@ class SemanticModel:
 
     def _sibling_keys(self, a: ast.expr, b: ast.expr) -> bool:
         """``k_train`` and ``k_eval`` of ``k_train, k_eval = jax.random.split(key)`` at module
-        level: keys of one split, of the same shape and type, so the same trace."""
+        level, or ``jax.random.key(0)`` and ``jax.random.key(1)``: keys of the same shape and
+        type, so the same trace."""
+        if isinstance(a, ast.Call) and isinstance(b, ast.Call):
+            return (
+                ast.dump(a.func) == ast.dump(b.func)
+                and not a.keywords
+                and not b.keywords
+                and all(_int_literal(x) for x in (*a.args, *b.args))
+                and len(a.args) == len(b.args) == 1
+                and self.resolver.qualname(a.func, self.index.module) in SEEDED_KEY_MAKERS
+            )
         if not (isinstance(a, ast.Name) and isinstance(b, ast.Name)):
             return False
         module = self.index.module
@@ -1837,7 +1847,7 @@ class SemanticModel:
                 transformations.append((call, scope))
             elif isinstance(call.func, ast.Attribute) and call.func.attr in DERIVATIVE_RULE_SETTERS:
                 self._note_derivative_rules(call.func.value, call.args, call.func.attr, scope, call)
-        self._discover_schedules(schedules)
+        self._discover_schedules(schedules, transformed_updates)
         self._discover_custom_transformations(transformations, transformed_updates)
         for cls, scope in self.index.classes:
             if self._is_flax_module(cls, scope):
@@ -3560,38 +3570,69 @@ class SemanticModel:
         wrapped = self.resolver.qualname(func.args[0], scope)
         return wrapped if wrapped in schedule_functions() else None
 
-    def _discover_schedules(self, calls: list[tuple[ast.Call, Scope]]) -> None:
+    def _discover_schedules(
+        self, calls: list[tuple[ast.Call, Scope]], transformed: list[tuple[ast.Call, Transform]]
+    ) -> None:
         """``optax.sgd(schedule)``: optax calls the schedule with the step count inside the
         ``update`` of the optimizer it builds, a tracer where that runs in traced code. Traced
         (staged) where a compiled or staged function of this module updates that optimizer: it
         calls ``N.update(...)`` on the name the optimizer was assigned to, or, for an optimizer
-        handed over as ``tx=`` (flax's ``TrainState``), ``apply_gradients``."""
+        handed over as ``tx=`` (flax's ``TrainState``), ``apply_gradients``; or where the
+        optimizer's ``update`` itself is compiled (``jax.jit(tx.update)``)."""
         staged = [
             info for info in self.infos.values() if info.level >= STAGED and info.scope.called & UPDATING
         ]
-        for call, scope in calls if staged else []:
+        for call, scope in calls if staged or transformed else []:
             handle = self._optimizer_handle(call, scope)
-            step = None if handle is None else self._updated_in(handle, staged)
-            if step is None:
+            if handle is None:
                 continue
-            qualname = self.resolver.qualname(call.func, scope) or self._injected_optimizer(call.func, scope)
-            for name, position in schedule_parameters(qualname or ""):
-                argument = keyword_argument(call, name)
-                if argument is None and position is not None and position < len(call.args):
-                    argument = call.args[position]
-                found = None if argument is None else self.resolve_function(argument, scope)
-                if found is None and isinstance(argument, ast.Call):
-                    found = self.factory_result(argument, scope)  # `optax.sgd(make_schedule(...))`
-                if found is None or found[1] or not found[0].positional_names():
-                    continue
-                schedule = found[0]
-                reason = (
-                    f"`{schedule.name}` is the `{name}` schedule of `{ast.unparse(call.func)}` at line "
-                    f"{call.lineno}: optax calls it with the step count, a tracer in `{step.name}`"
-                )
+            step = self._updated_in(handle, staged)
+            site = next(
+                (
+                    (site, transform)
+                    for site, transform in transformed
+                    if transform.level >= STAGED and _updates_handle(site, transform, handle)
+                ),
+                None,
+            )
+            if step is not None or site is not None:
+                self._trace_schedules(call, scope, step, site)
+
+    def _trace_schedules(
+        self,
+        call: ast.Call,
+        scope: Scope,
+        step: FunctionInfo | None,
+        site: tuple[ast.Call, Transform] | None,
+    ) -> None:
+        """Trace the schedules ``call`` (an optax optimizer) is given, as ``step`` runs its
+        ``update`` traced, or the transformation at ``site`` compiles it."""
+        qualname = self.resolver.qualname(call.func, scope) or self._injected_optimizer(call.func, scope)
+        for name, position in schedule_parameters(qualname or ""):
+            argument = keyword_argument(call, name)
+            if argument is None and position is not None and position < len(call.args):
+                argument = call.args[position]
+            found = None if argument is None else self.resolve_function(argument, scope)
+            if found is None and isinstance(argument, ast.Call):
+                found = self.factory_result(argument, scope)  # `optax.sgd(make_schedule(...))`
+            if found is None or found[1] or not found[0].positional_names():
+                continue
+            schedule = found[0]
+            where = (
+                f"in `{step.name}`"
+                if step is not None
+                else f"under `{ast.unparse(site[0].func)}` at line {site[0].lineno}"  # pyright: ignore[reportOptionalSubscript]
+            )
+            reason = (
+                f"`{schedule.name}` is the `{name}` schedule of `{ast.unparse(call.func)}` at line "
+                f"{call.lineno}: optax calls it with the step count, a tracer {where}"
+            )
+            if step is not None:
                 schedule.callers.add(step)  # (its trace is part of `step`'s program)
-                if schedule.apply(STAGED, {schedule.positional_names()[0]: TRACED}, reason):
-                    self.enqueue(schedule)
+            elif site is not None:
+                schedule.transformed_by.add(site[1].kind)  # `jax.jit(tx.update)` compiles it
+            if schedule.apply(STAGED, {schedule.positional_names()[0]: TRACED}, reason):
+                self.enqueue(schedule)
 
     def _discover_custom_transformations(
         self, calls: list[tuple[ast.Call, Scope]], transformed: list[tuple[ast.Call, Transform]]
@@ -3870,6 +3911,14 @@ def _accessed_key(node: ast.Subscript | ast.Attribute) -> object:
 
 # Methods that change a dict, list or set in place.
 LITERAL_ARRAYS = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
+# key makers whose keys, from any int seed, have one shape and type
+SEEDED_KEY_MAKERS = frozenset({"jax.random.key", "jax.random.PRNGKey"})
+
+
+def _int_literal(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
 _INITIALIZER_FACTORY_TAILS = frozenset(
     name.rsplit(".", 1)[1] for name in measured.key_consuming_initializers()
 )
