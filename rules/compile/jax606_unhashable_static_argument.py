@@ -286,8 +286,8 @@ def _unhashable_dataclass(ctx: Context, cls: ast.ClassDef) -> bool:
 
 
 def _hashes_its_fields(ctx: Context, cls: ast.ClassDef) -> bool:
-    """A ``typing.NamedTuple`` class, or a frozen dataclass with every field compared: its hash
-    hashes every field it is built with. Not where the class may convert what it is given
+    """A ``typing.NamedTuple`` class, an equinox module, or a frozen dataclass with every field
+    compared: its hash hashes every field it is built with. Not where the class may convert what it is given
     (``__new__``, ``__post_init__``) or hashes otherwise, nor where a ``field(...)`` may leave
     one out of the hash."""
     defined = {name for s in cls.body for name in _names_defined(s)}
@@ -296,6 +296,9 @@ def _hashes_its_fields(ctx: Context, cls: ast.ClassDef) -> bool:
     scope = ctx.model.index.parents.get(cls, ctx.model.index.module)
     if any(ctx.model.qualname(base, scope) == "typing.NamedTuple" for base in cls.bases):
         return True
+    pytree = ctx.model.pytree_class(cls)
+    if pytree is not None and pytree.only_arrays_traced:
+        return True  # an equinox module: a frozen dataclass of its fields
     flags = dataclass_options(ctx, cls)
     if flags is None or not flags.get("eq", True) or not flags.get("frozen"):
         return False

@@ -11,6 +11,7 @@ from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import ClosedOver, LocalLeaf, RecordField
 from jaxlint.semantic import api
 from jaxlint.semantic.bodies import own_nodes
+from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.values import is_traced, record_kind
 
 from ..support.arrays import (
@@ -41,7 +42,8 @@ class DiscardedFunctionalUpdate(Rule):
     """## What it does
     Finds `x.at[idx].set(v)` (and `.add`, `.multiply`, `.min`, ...) used as a statement, with
     its result discarded, also as the items of a comprehension thrown away
-    (`[x.at[i].set(0) for i in idx]`).
+    (`[x.at[i].set(0) for i in idx]`), or bound to a name the function never reads
+    (`patched = row.at[i].set(v)`, then `return row`).
 
     ## Why is this bad?
     `.at[]` updates are functional: they return a new array and leave `x` untouched. Written as
@@ -123,12 +125,30 @@ class DiscardedFunctionalUpdate(Rule):
             f"assigns each result",
         )
 
+    def check_unread(self, node: ast.Assign, function: FunctionInfo, ctx: Context) -> bool:
+        """``patched = row.at[i].set(v)`` and ``patched`` never read: the update is made and
+        dropped, and ``row`` is unchanged."""
+        found = _unread_update(node, function)
+        if found is None:
+            return False
+        name, array = found
+        text = snippet(ctx, array)
+        ctx.report(
+            node,
+            f"`{name}` holds the result of `{text}.at[...]` but `{function.name}` never reads it, and "
+            f"`{text}` is unchanged (`.at[]` returns a new array); use `{name}` where the updated "
+            f"array is meant",
+        )
+        return True
+
     def visit_Assign(self, node: ast.Assign, ctx: Context) -> None:
         """``a = a.at[i].set(v)`` on a parameter of a function that returns nothing and never
         reads ``a`` again: the update is made on a new array that dies with the function, and
         the caller's array is unchanged (jax#7116, porting NumPy's in-place updates)."""
-        name = _updated_name(node)
         function = ctx.function
+        if function is not None and self.check_unread(node, function, ctx):
+            return
+        name = _updated_name(node)
         if name is None or function is None or name not in function.positional_names():
             return
         if _first_update(function.node, name) is not node or not _update_is_lost(function.node, name):
@@ -139,6 +159,27 @@ class DiscardedFunctionalUpdate(Rule):
             f"`{name}` after updating it: the updated array is lost, and the caller's array is "
             f"unchanged (JAX arrays are immutable); return `{name}` and use the result",
         )
+
+
+def _unread_update(node: ast.Assign, function: FunctionInfo) -> tuple[str, ast.expr] | None:
+    """``patched`` and ``row`` of ``patched = row.at[i].set(v)`` where the function never reads
+    ``patched`` (nor declares it global or nonlocal, nor nests a function that could)."""
+    if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+        return None
+    array = api.updated_by_at(node.value)
+    name = node.targets[0].id
+    if array is None or name.startswith("_") or (isinstance(array, ast.Name) and array.id == name):
+        return None  # (`_ = x.at[i].set(v)`: dropped on purpose)
+    for other in ast.walk(function.node):
+        if isinstance(other, (ast.Global, ast.Nonlocal)) and name in other.names:
+            return None
+        if other is not function.node and isinstance(
+            other, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+        ):
+            return None
+        if isinstance(other, ast.Name) and other.id == name and isinstance(other.ctx, ast.Load):
+            return None
+    return name, array
 
 
 def _updated_name(node: ast.AST) -> str | None:

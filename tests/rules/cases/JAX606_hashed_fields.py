@@ -1,10 +1,11 @@
-# A `NamedTuple` (or a frozen dataclass) hashes every field it holds: built with a list, its
+# A `NamedTuple` (or a frozen dataclass, an equinox module) hashes every field it holds: built with a list, its
 # hash raises, so as a static argument JAX raises `ValueError: Non-hashable static arguments
 # are not supported` (measured with JAX 0.10.2).
 import dataclasses
 from functools import partial
 from typing import NamedTuple
 
+import equinox as eqx
 import jax
 import jax.numpy as jnp
 
@@ -26,6 +27,11 @@ class Tagged:
     axes: list = dataclasses.field(hash=False, compare=False)
 
 
+class Scaler(eqx.Module):
+    mean: jax.Array
+    std: float
+
+
 @partial(jax.jit, static_argnames=("cfg",))
 def avg_pool(x, cfg):
     return jnp.mean(x.reshape(-1, cfg.window), axis=1)
@@ -39,7 +45,15 @@ def pooled_frozen(x):
     return avg_pool(x, cfg=Frozen(2, [0]))  # error: JAX606
 
 
+def normalised(x):
+    return avg_pool(x, cfg=Scaler(jnp.array([1.0, 2.0]), 0.5))  # error: JAX606
+
+
 # near misses
+
+
+def scaled(x):
+    return avg_pool(x, cfg=Scaler(2, 0.5))  # Python values: hashable
 
 
 def tupled(x):
@@ -62,6 +76,11 @@ if __name__ == "__main__":
     x = jnp.arange(8.0)
     assert raises(lambda: pooled_list(x))
     assert raises(lambda: pooled_frozen(x))
+    assert raises(lambda: normalised(x))
+    try:
+        scaled(x)
+    except AttributeError:
+        pass  # (a Scaler has no `window`: hashed fine, then read)
     tupled(x)
     tagged(x)
     print("ok")
