@@ -3552,12 +3552,19 @@ class SemanticModel:
         }
         if kind == "body":  # `nn.scan(Cell, ...)`: the carry, and the inputs it scans over
             params = _scanned_cell_parameters(call, info.positional_names(), defaults)
+        if kind == "vmap":  # `nn.vmap(Block, in_axes=(0, None))`: an input mapped with `None` is not
+            unmapped = _unmapped_lifted_inputs(call)
+            if unmapped is None:
+                return
+            inputs = info.positional_names()[1:]
+            params = {name: value for name, value in params.items() if inputs.index(name) not in unmapped}
         reason = f"`{cls.name}.__call__` is traced by `{ast.unparse(call.func)}` at line {call.lineno}"
         info.transformed_by.add(kind)
+        level = ABSTRACT if kind == "vmap" else STAGED  # (`nn.vmap` maps without compiling)
         lifting = self.infos.get(scope.node)
         if lifting is not None:  # (its trace is part of the program of the method that lifts it)
             info.callers.add(lifting)
-        if info.apply(STAGED, params, reason):
+        if info.apply(level, params, reason):
             self.enqueue(info)
 
     def _injected_optimizer(self, func: ast.expr, scope: Scope) -> str | None:
@@ -3931,6 +3938,23 @@ CUSTOM_UPDATES: dict[str, tuple[int, str, int]] = {
     "optax.stateless_with_tree_map": (0, "f", 2),
 }
 CUSTOM_TRANSFORMATIONS = frozenset(CUSTOM_UPDATES)
+
+
+def _unmapped_lifted_inputs(call: ast.Call) -> set[int] | None:
+    """The inputs (counted from 0 after the module) that ``nn.vmap(..., in_axes=...)`` hands over
+    unmapped (``None``); None where ``in_axes`` is not a literal int or tuple."""
+    in_axes = keyword_argument(call, "in_axes")
+    if in_axes is None or (isinstance(in_axes, ast.Constant) and type(in_axes.value) is int):
+        return set()
+    if not isinstance(in_axes, ast.Tuple):
+        return None
+    unmapped = set()
+    for index, axis in enumerate(in_axes.elts):
+        if isinstance(axis, ast.Constant) and axis.value is None:
+            unmapped.add(index)
+        elif not (isinstance(axis, ast.Constant) and type(axis.value) is int):
+            return None
+    return unmapped
 
 
 def _scanned_cell_parameters(call: ast.Call, names: list[str], defaults: Collection[str]) -> dict[str, Value]:

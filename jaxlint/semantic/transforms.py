@@ -251,6 +251,7 @@ FLAX_LIFTED: dict[str, Kind] = {
     "flax.linen.checkpoint": "flax",
     "flax.linen.jit": "jit",
     "flax.linen.scan": "body",
+    "flax.linen.vmap": "vmap",
 }
 
 # jax.tree.map and friends call their function on the leaves: traced leaves make it traced.
