@@ -1240,16 +1240,7 @@ def host_only_callables() -> Iterator[tuple[str, Any]]:
 
 def jax_namesake(qualname: str) -> bool:
     """Whether JAX has a function of that name under ``jax.`` (``jax.scipy.stats.rankdata``)."""
-    parts = f"jax.{qualname}".split(".")
-    for split in range(len(parts) - 1, 0, -1):
-        try:
-            found: Any = importlib.import_module(".".join(parts[:split]))
-        except ImportError:
-            continue
-        for part in parts[split:]:
-            found = getattr(found, part, None)
-        return callable(found)
-    return False
+    return callable(_attribute_path(f"jax.{qualname}"))
 
 
 def module_of(qualname: str) -> str:

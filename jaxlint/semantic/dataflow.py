@@ -1535,10 +1535,10 @@ class Interpreter:
             value = args[0] if node.args else keywords.get("key")
             if argument is not None and value is not None:
                 self.consume(node, argument, value)
-        invariant = len(node.args) == 2 and self.loop_invariant(node.args[1])
+        fold = qualname == "jax.random.fold_in" and len(args) == 2 and len(node.args) == 2
+        invariant = fold and self.loop_invariant(node.args[1])
         if (
-            qualname == "jax.random.fold_in"
-            and len(args) == 2
+            fold
             and key_ids(args[0])
             and (is_static(args[1]) or invariant or self.is_step_index(node.args[1]))
         ):
