@@ -551,6 +551,11 @@ STATEFUL_OBJECT_METHODS: dict[str, frozenset[str]] = {
     "threading.Event": frozenset({"set", "clear"}),
     "contextvars.ContextVar": frozenset({"set"}),
 }
+# Functions that call a predicate on each element of an iterable and take the truth of what it
+# returns: given traced elements, a predicate that computes on them returns a tracer.
+PREDICATE_TAKERS = frozenset(
+    {"builtins.filter", "itertools.takewhile", "itertools.dropwhile", "itertools.filterfalse"}
+)
 # Functions of the standard library that change the list given as their first argument, as
 # its methods do: `heapq.heappush(heap, item)`, `bisect.insort(ranks, r)`.
 LIST_CHANGING_FUNCTIONS = frozenset(

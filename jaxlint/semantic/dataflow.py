@@ -1950,6 +1950,8 @@ class Interpreter:
         self, qualname: str, node: ast.Call, args: list[Value], keywords: dict[str, Value]
     ) -> Value:
         every = [*args, *keywords.values()]
+        if qualname in api.PREDICATE_TAKERS and len(node.args) == 2:
+            self.trace_predicate(qualname, node, args[1])
         if self.tracker is not None and qualname.startswith("jax.random."):
             return self.random_call(qualname, node, args, keywords, self.jax_call(qualname, node, every))
         if qualname in measured.key_consuming_initializers():
@@ -2653,6 +2655,25 @@ class Interpreter:
         target.callers.add(self.info)
         returned = target.returns if target.analyzed else UNKNOWN
         return TRACED if is_traced(returned) and self.level >= ABSTRACT else UNKNOWN
+
+    def trace_predicate(self, qualname: str, node: ast.Call, iterable: Value) -> None:
+        """``itertools.takewhile(pred, xs)`` in traced code: ``pred`` runs on each element of
+        ``xs``, a tracer where ``xs`` holds them (the caller then takes the truth of its result)."""
+        element = iterated(iterable)
+        found = self.model.resolve_function(node.args[0], self.scope)
+        if self.level == NONE or self.info is None or not is_traced(element) or found is None:
+            return
+        target, offset = found
+        names = target.positional_names()[offset:]
+        if not names or target is self.info:
+            return
+        reason = (
+            f"`{target.name}` is called by `{qualname.removeprefix('builtins.')}` on each element of "
+            f"traced `{ast.unparse(node.args[1])}` in `{self.info.name}` at line {node.lineno}"
+        )
+        target.callers.add(self.info)
+        if target.apply(self.level, {names[0]: element}, reason, self.runs):
+            self.model.enqueue(target)
 
     def mapped_key_event(self, node: ast.Call, target: FunctionInfo) -> None:
         """``jax.tree.map(f, tree)`` where ``f`` draws noise from a key it closes over: every

@@ -5,14 +5,15 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from jaxlint.engine.astutil import container_display
+from jaxlint.engine.astutil import callee_leaf, container_display
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
 from jaxlint.fixing.plans import FailureRewrite, JaxNumpyFunction, NumpyAtTraceTime
+from jaxlint.semantic import api
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.measured import python_tracer_error, python_value_error
-from jaxlint.semantic.transforms import CONCRETE, STAGED
+from jaxlint.semantic.transforms import CONCRETE, NONE, STAGED
 from jaxlint.semantic.values import (
     Value,
     is_container,
@@ -89,6 +90,7 @@ RAISES_ON_JVP_TRACERS = (
 KEYED_ORDERINGS = frozenset({"builtins.max", "builtins.min", "builtins.sorted"})
 # measured Python functions whose sequence is their second argument (`heapq.nlargest(n, xs)`)
 TAKE_A_COUNT = frozenset({"heapq.nlargest", "heapq.nsmallest"})
+PREDICATE_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in api.PREDICATE_TAKERS)
 
 
 @dataclass(frozen=True)
@@ -238,7 +240,7 @@ class TracerConversion(Rule):
         self.check_cached_call(node, ctx)
         if self.check_hashing_call(node, ctx) or self.check_value_function(node, ctx):
             return
-        if self.check_enum_lookup(node, ctx):
+        if self.check_enum_lookup(node, ctx) or self.check_predicate(node, ctx):
             return
         found = self.conversion(node, ctx)
         if found is None or (not ctx.abstract and not found[0].startswith(RAISES_ON_JVP_TRACERS)):
@@ -262,6 +264,26 @@ class TracerConversion(Rule):
             f"{raised} ({why_traced(ctx, culprit)}); keep it an array (`jnp`), or make it static",
             fix=_extremum(node, ctx) or _redundant_bool(node, ctx) or _array_form(node, ctx),
         )
+
+    def check_predicate(self, node: ast.Call, ctx: Context) -> bool:
+        """``itertools.takewhile(lambda p: p[0] != EOS, pairs)`` over traced elements: it takes
+        the truth of each result, a tracer, so JAX raises ``TracerBoolConversionError``."""
+        if not ctx.abstract or len(node.args) != 2 or callee_leaf(node) not in PREDICATE_LEAVES:
+            return False
+        qualname = ctx.qualname(node.func)
+        found = (
+            ctx.model.resolve_function(node.args[0], ctx.scope) if qualname in api.PREDICATE_TAKERS else None
+        )
+        if found is None or not is_traced(found[0].returns) or found[0].level == NONE:
+            return False
+        name = qualname.removeprefix("builtins.")  # pyright: ignore[reportOptionalMemberAccess]
+        ctx.report(
+            node,
+            f"`{name}` takes the truth of what `{found[0].name}` returns for each element of "
+            f"`{snippet(ctx, node.args[1])}`, a tracer here ({why_traced(ctx, node.args[1])}): JAX raises "
+            f"`TracerBoolConversionError`; compute a mask with `jnp` and use it instead",
+        )
+        return True
 
     def check_enum_lookup(self, node: ast.Call, ctx: Context) -> bool:
         """``Phase(phase_id)`` with a traced ``phase_id``, ``Phase`` an ``enum`` class of the
