@@ -87,7 +87,9 @@ RAISES_ON_JVP_TRACERS = (
     "heapq.",
 )
 # Python orderings whose `key=` results are compared with each other
-KEYED_ORDERINGS = frozenset({"builtins.max", "builtins.min", "builtins.sorted"})
+KEYED_ORDERINGS = frozenset(
+    {"builtins.max", "builtins.min", "builtins.sorted", "heapq.nlargest", "heapq.nsmallest"}
+)
 # measured Python functions whose sequence is their second argument (`heapq.nlargest(n, xs)`)
 TAKE_A_COUNT = frozenset({"heapq.nlargest", "heapq.nsmallest"})
 PREDICATE_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in api.PREDICATE_TAKERS)
