@@ -334,6 +334,8 @@ KEY_NEUTRAL = frozenset(
 )
 KEY_CONSTRUCTORS = frozenset({"jax.random.PRNGKey", "jax.random.key"})
 # jax.random functions whose result is a new key (or keys): each gets its own identity.
+# key makers whose keys, from any int seed, have one shape and type (one trace serves both)
+SEEDED_KEY_MAKERS = frozenset({"jax.random.key", "jax.random.PRNGKey"})
 KEY_MAKERS = KEY_CONSTRUCTORS | {
     "jax.random.split",
     "jax.random.fold_in",
@@ -666,6 +668,14 @@ ARRAY_LAYERS = frozenset(
     ]
 )
 
+# Optimizers written by hand: their `update` runs the function given at (position, keyword),
+# which takes that many of the update's traced values (`stateless`: the updates and parameters).
+CUSTOM_UPDATES: dict[str, tuple[int, str, int]] = {
+    "optax.GradientTransformation": (1, "update", 3),
+    "optax.GradientTransformationExtraArgs": (1, "update", 3),
+    "optax.stateless": (0, "f", 2),
+    "optax.stateless_with_tree_map": (0, "f", 2),
+}
 # Wrappers of an optimizer factory whose result builds the same optimizer, schedules included:
 # `optax.inject_hyperparams(optax.sgd)(learning_rate=schedule)`
 OPTIMIZER_WRAPPERS = frozenset({"optax.inject_hyperparams"})

@@ -1709,7 +1709,7 @@ class SemanticModel:
                 and not b.keywords
                 and all(_int_literal(x) for x in (*a.args, *b.args))
                 and len(a.args) == len(b.args) == 1
-                and self.resolver.qualname(a.func, self.index.module) in SEEDED_KEY_MAKERS
+                and self.resolver.qualname(a.func, self.index.module) in api.SEEDED_KEY_MAKERS
             )
         if not (isinstance(a, ast.Name) and isinstance(b, ast.Name)):
             return False
@@ -3656,7 +3656,7 @@ class SemanticModel:
             info for info in self.infos.values() if info.level >= STAGED and info.scope.called & UPDATING
         ]
         for call, scope in calls if staged or transformed else []:
-            position, keyword, taken = CUSTOM_UPDATES[self.resolver.qualname(call.func, scope) or ""]
+            position, keyword, taken = api.CUSTOM_UPDATES[self.resolver.qualname(call.func, scope) or ""]
             update = keyword_argument(call, keyword) or (
                 call.args[position] if len(call.args) > position else None
             )
@@ -3918,8 +3918,6 @@ def _accessed_key(node: ast.Subscript | ast.Attribute) -> object:
 
 # Methods that change a dict, list or set in place.
 LITERAL_ARRAYS = frozenset({"jax.numpy.array", "jax.numpy.asarray"})
-# key makers whose keys, from any int seed, have one shape and type
-SEEDED_KEY_MAKERS = frozenset({"jax.random.key", "jax.random.PRNGKey"})
 
 
 def _int_literal(node: ast.expr) -> bool:
@@ -3929,15 +3927,7 @@ def _int_literal(node: ast.expr) -> bool:
 _INITIALIZER_FACTORY_TAILS = frozenset(
     name.rsplit(".", 1)[1] for name in measured.key_consuming_initializers()
 )
-# Optimizers written by hand: their `update` runs the function given at (position, keyword),
-# which takes that many of the update's traced values (`stateless`: the updates and parameters).
-CUSTOM_UPDATES: dict[str, tuple[int, str, int]] = {
-    "optax.GradientTransformation": (1, "update", 3),
-    "optax.GradientTransformationExtraArgs": (1, "update", 3),
-    "optax.stateless": (0, "f", 2),
-    "optax.stateless_with_tree_map": (0, "f", 2),
-}
-CUSTOM_TRANSFORMATIONS = frozenset(CUSTOM_UPDATES)
+CUSTOM_TRANSFORMATIONS = frozenset(api.CUSTOM_UPDATES)
 
 
 def _unmapped_lifted_inputs(call: ast.Call) -> set[int] | None:
