@@ -24,6 +24,7 @@ from jaxlint.semantic.keys import (
     LoopFrame,
     State,
     ancestors,
+    bound_index,
     constant_fold,
     copies,
     copies_site,
@@ -32,6 +33,7 @@ from jaxlint.semantic.keys import (
     excepting,
     folded,
     holds_carried,
+    indexed_by,
     is_fold,
     join_states,
     lineage,
@@ -267,6 +269,13 @@ class Interpreter:
 
     # ------------------------------------------------------------------ bindings
 
+    def binding(self, target: ast.Name, value: Value) -> Value:
+        """``value`` as bound to ``target`` here: a value without keys gets the identity of this
+        binding (``keys[i]`` is one key for as long as ``i`` keeps it)."""
+        if self.tracker is not None and not key_ids(value):
+            return with_keys(value, frozenset({self.fresh_key(("bind", target))}))
+        return value
+
     def assign_name(self, name: str, value: Value) -> None:
         if self.state is not None:
             self.state.names[name] = value
@@ -276,8 +285,8 @@ class Interpreter:
         self.summary[name] = value if old is None else join(old, value)
 
     def bind(self, target: ast.AST, value: Value) -> None:
-        if self.tracker is not None and isinstance(target, ast.Name) and not key_ids(value):
-            value = with_keys(value, frozenset({self.fresh_key(("bind", target))}))
+        if isinstance(target, ast.Name):
+            value = self.binding(target, value)
         self.values[target] = value
         if isinstance(target, ast.Name):
             self.assign_name(target.id, value)
@@ -456,7 +465,7 @@ class Interpreter:
         if isinstance(target, ast.Name):
             current = self.load(target.id)
             self.values[target] = current
-            self.assign_name(target.id, self.binop(node.op, current, rhs, None))
+            self.assign_name(target.id, self.binding(target, self.binop(node.op, current, rhs, None)))
         elif isinstance(target, ast.Subscript):
             self.eval(target.value)
             self.eval(target.slice)
@@ -988,7 +997,7 @@ class Interpreter:
     def e_named(self, node: ast.NamedExpr) -> Value:
         value = self.eval(node.value)
         self.values[node.target] = value
-        self.assign_name(node.target.id, value)
+        self.assign_name(node.target.id, self.binding(node.target, value))
         return value
 
     def e_starred(self, node: ast.Starred) -> Value:
@@ -1120,17 +1129,30 @@ class Interpreter:
             return STATIC if is_static(index) else UNKNOWN
         return UNKNOWN
 
-    @staticmethod
-    def key_items(base: Value, index: ast.expr) -> frozenset[object]:
-        """The keys ``keys[i]`` may be, for a constant ``i`` (or ``keys[i, j]``): the same key
-        whenever it is read. With another index, none the model follows."""
+    def key_items(self, base: Value, index: ast.expr) -> frozenset[object]:
+        """The keys ``keys[i]`` may be, for a constant ``i`` or a name ``i`` (or ``keys[i, j]``):
+        the same key whenever it is read with the same constant, or with one binding of the
+        name. With another index, none the model follows."""
         positions = index.elts if isinstance(index, ast.Tuple) else [index]
-        if not all(isinstance(p, ast.Constant) and type(p.value) in (int, str) for p in positions):
+        found = [self.item_index(position) for position in positions]
+        if any(position is None for position in found):
             return frozenset()
         keys = key_ids(base)
-        for position in positions:
-            keys = frozenset(derived(key, position.value) for key in keys)  # pyright: ignore[reportAttributeAccessIssue]
+        for position in found:
+            keys = frozenset(derived(key, position) for key in keys)
         return keys
+
+    def item_index(self, position: ast.expr) -> object:
+        """What identifies the element ``position`` picks: a constant, or the one binding a
+        name holds (see :func:`bound_index`); None where it is not known."""
+        if isinstance(position, ast.Constant) and type(position.value) in (int, str):
+            return position.value
+        if isinstance(position, ast.Name):
+            bindings = key_ids(self.values.get(position, UNKNOWN))
+            if len(bindings) == 1:
+                (binding,) = bindings
+                return bound_index(binding)
+        return None
 
     def e_comprehension(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp) -> Value:
         return container([self.comprehension(node, node.generators, [node.elt])])
@@ -1604,7 +1626,7 @@ class Interpreter:
             self.state.consumed = {
                 other: call
                 for other, call in self.state.consumed.items()
-                if other != key and key not in ancestors(other)
+                if other != key and key not in ancestors(other) and key not in indexed_by(other)
             }
         return key
 

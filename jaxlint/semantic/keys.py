@@ -108,6 +108,27 @@ def derived(key: KeyId, index: object) -> KeyId:
     return ("item", key, index) if copied is None else copied
 
 
+def bound_index(binding: KeyId) -> KeyId | None:
+    """The index of ``keys[i]`` for a name ``i`` holding ``binding`` (one binding of a local, or
+    a parameter): the same element for as long as ``i`` keeps that binding."""
+    if isinstance(binding, tuple) and len(binding) == 3 and binding[0] == "param":
+        return ("bound", binding)
+    if isinstance(binding, tuple) and len(binding) == 2 and binding[0] == "bind":
+        return ("bound", binding)
+    return None
+
+
+def indexed_by(key: KeyId) -> list[KeyId]:
+    """The bindings of the names ``key`` was taken by (``keys[i]``: the binding ``i`` held)."""
+    found: list[KeyId] = []
+    while isinstance(key, tuple) and len(key) == 3 and key[0] in ("item", "fold"):
+        index = key[2]
+        if key[0] == "item" and isinstance(index, tuple) and len(index) == 2 and index[0] == "bound":
+            found.append(index[1])
+        key = key[1]
+    return found
+
+
 def copies(key: KeyId, site: ast.AST | None) -> KeyId:
     """The identity of a batch of copies of ``key`` made at ``site`` (``[key] * n``,
     ``jnp.repeat(key[None], n)``): each of its keys is ``key``."""
@@ -216,9 +237,13 @@ def constant_fold(call: object) -> bool:
 
 
 def made_inside(key: KeyId, node: ast.AST) -> bool:
-    """Whether ``key`` was made or bound inside ``node`` (a loop, a function)."""
+    """Whether ``key`` was made or bound inside ``node`` (a loop, a function), or taken by a name
+    bound there (``keys[i]`` in ``for i in ...``, or with ``i`` a parameter of a lax loop's body:
+    another key on each iteration)."""
     made = origin(key)
-    return made is not None and encloses(node, made)
+    if made is not None and encloses(node, made):
+        return True
+    return any(encloses(node, binding[1]) for binding in indexed_by(key))  # pyright: ignore[reportIndexIssue, reportArgumentType]
 
 
 @dataclass

@@ -333,7 +333,7 @@ def traced_leaves(value: Value, traced: bool = True) -> Value:
         if value._members is not None
         else None
     )
-    flags = _CONTAINER | tracer | (value._flags & _MAPPING)
+    flags = _CONTAINER | tracer | (value._flags & (_MAPPING | _ARRAY))  # (an array of keys stays one)
     instances = frozenset(ref for ref in value._refs if isinstance(ref, InstanceRef))
     return Value(flags, items, members, frozenset(), instances)
 
