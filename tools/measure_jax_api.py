@@ -754,6 +754,8 @@ class Parameter:
     value: str
     error: str
     unless: list[str] = field(default_factory=list)
+    # of ``unless``, the flags and the truth value that lifts the requirement (`strip_zeros=False`)
+    lifting_flags: dict[str, bool] = field(default_factory=dict)
     array_ok: bool = False  # an array there may be traced (only an int must be concrete)
     # the forms in which a Python float there raises even eagerly: "scalar" (`zeros(2.0)`),
     # "sequence" (a float in a shape, `(2.0, 3)`)
@@ -773,6 +775,8 @@ class Parameter:
             out["variadic"] = True
         if self.unless:
             out["unless"] = sorted(self.unless)
+        if self.lifting_flags:
+            out["lifting_flags"] = dict(sorted(self.lifting_flags.items()))
         if self.array_ok:
             out["array_ok"] = True
         if self.array_constant_error:
@@ -895,6 +899,36 @@ def int_in_place_of_array(call: Call, name: str) -> Parameter | None:
     return found
 
 
+def _note_flag(param: Parameter, extra: str, lifted: Call) -> None:
+    """Record the truth value of the flag ``extra`` with which ``lifted`` took ``param`` traced."""
+    value = lifted.values[extra]
+    if isinstance(value, bool):
+        param.lifting_flags[extra] = value
+
+
+def _scalar(value: Any) -> bool:
+    """A Python float or a 0-d array: the baseline of a parameter that may take a vector."""
+    if isinstance(value, bool | np.bool_):
+        return False
+    return isinstance(value, float) or (isinstance(value, np.ndarray | jax.Array) and value.ndim == 0)
+
+
+def vector_in_place_of_scalar(call: Call, name: str) -> Parameter | None:
+    """A parameter measured traceable with a scalar that also takes a vector, and needs the
+    vector concrete (``p`` of ``jnp.roots``: leading zeros are stripped by value): the
+    parameter, as an array, when the vector works eagerly and raises traced."""
+    vector = call.with_value(name, _f3())
+    if not eager(vector):
+        return None
+    outcome, detail = classify(vector, name)
+    if outcome != "concrete":
+        return None
+    param = call.signature.parameters[name]
+    return Parameter(
+        name, position_of(call.signature, name), param.kind is param.VAR_POSITIONAL, "array", detail
+    )
+
+
 def describe(call: Call) -> str:
     parts = []
     for name, value in call.values.items():
@@ -932,6 +966,14 @@ def measure(qualname: str, func: Any, signature: inspect.Signature) -> Measured 
             counted = int_in_place_of_array(call, name)
             if counted is not None:  # `permutation(key, x)`: an array may be traced, an int not
                 result.concrete.append(counted)
+        if outcome == "traceable" and _scalar(value):
+            vector = vector_in_place_of_scalar(call, name)
+            if vector is not None:  # `roots(p)`: a scalar may be traced, coefficients not
+                for extra, with_extra in baseline.additions.items():  # `strip_zeros=False`
+                    if classify(with_extra.with_value(name, _f3()), name)[0] == "traceable":
+                        vector.unless.append(extra)
+                        _note_flag(vector, extra, with_extra)
+                result.concrete.append(vector)
         if outcome == "traceable":
             result.traceable.append(name)
         elif outcome == "unknown":
@@ -945,6 +987,7 @@ def measure(qualname: str, func: Any, signature: inspect.Signature) -> Measured 
                 for extra, with_extra in baseline.additions.items():
                     if classify(with_extra, name)[0] == "traceable":
                         found.unless.append(extra)
+                        _note_flag(found, extra, with_extra)
             found.array_ok = kind == "int" and accepts_traced_array(call, name)
             found.array_constant_error = array_constant_error(call, name) if kind == "int" else ""
             found.rejects_float = float_forms_rejected(call, name) if kind in ("int", "ints") else ()

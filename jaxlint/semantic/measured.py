@@ -27,7 +27,8 @@ class ConcreteParameter:
     and every later one). ``value`` is the kind of value measured: ``"int"``, ``"ints"`` (a tuple
     of ints: a shape, axes), ``"bool"``, ``"float"``, ``"array"`` or ``"arrays"``. ``unless``
     names optional parameters whose presence lifts the requirement (``repeats`` of ``jnp.repeat``
-    unless ``total_repeat_length``). ``array_ok``: only an int there must be concrete; an array
+    unless ``total_repeat_length``); ``lifting_flags``: of those, the flags and the truth value that
+    lifts it (``strip_zeros=False`` of ``jnp.roots``). ``array_ok``: only an int there must be concrete; an array
     may be traced (``bins`` of ``jnp.histogram``: a count, or the edges).
     ``array_constant_error``: what a concrete JAX array there raises under ``jit`` (it works
     eagerly), since the function stages it (``repeats`` of ``jnp.repeat``: ``TypeError``;
@@ -43,6 +44,7 @@ class ConcreteParameter:
     error: str
     variadic: bool = False
     unless: tuple[str, ...] = ()
+    lifting_flags: tuple[tuple[str, bool], ...] = ()
     array_ok: bool = False
     array_constant_error: str = ""
     rejects_float: tuple[str, ...] = ()
@@ -133,6 +135,7 @@ def concrete_parameters(qualname: str) -> ConcreteParams | None:
                 error=p["error"],
                 variadic=p.get("variadic", False),
                 unless=tuple(p.get("unless", ())),
+                lifting_flags=tuple(p.get("lifting_flags", {}).items()),
                 array_ok=p.get("array_ok", False),
                 array_constant_error=p.get("array_constant_error", ""),
                 rejects_float=tuple(p.get("rejects_float", ())),

@@ -159,7 +159,7 @@ class TracedShapeArgument(Rule):
             ctx.report(
                 node,
                 f"`{snippet(ctx, node)}` needs a concrete `{parameter}` but `{snippet(ctx, culprit)}` is "
-                f"traced: JAX raises `{error}` ({why_traced(ctx, culprit)}); pass `{optional}=True` "
+                f"traced: JAX raises `{error}` ({why_traced(ctx, culprit)}); pass `{optional}` "
                 f"where that holds, and JAX takes a traced `{parameter}`",
             )
             return
@@ -523,10 +523,14 @@ def _repeatable(ctx: Context, expr: ast.expr) -> bool:
 
 
 def _made_optional_by(ctx: Context, call: ast.Call, name: str) -> str | None:
-    """The keyword that lets ``call``'s parameter ``name`` be traced (``assume_unique_indices``)."""
+    """The keyword, with the value, that lets ``call``'s parameter ``name`` be traced
+    (``assume_unique_indices=True``, ``strip_zeros=False``)."""
     params = concrete_parameters(ctx.qualname(call.func) or "")
     parameter = None if params is None else params.find(keyword=name)
-    return parameter.unless[0] if parameter is not None and parameter.unless else None
+    if parameter is None or not parameter.unless:
+        return None
+    keyword = parameter.unless[0]
+    return f"{keyword}={dict(parameter.lifting_flags).get(keyword, True)}"
 
 
 def _needs_concrete(parameter: ConcreteParameter | None, call: ast.Call | None = None) -> bool:
