@@ -41,7 +41,7 @@ from jaxlint.semantic.keys import (
     spread_base,
 )
 from jaxlint.semantic.records import traced_instance
-from jaxlint.semantic.scopes import Scope, parameter_defaults, rngs_keys
+from jaxlint.semantic.scopes import Scope, bound_rngs_keys, parameter_defaults, rngs_keys
 from jaxlint.semantic.tracing import annotation_kind_in, bind_values, initial_param_value
 from jaxlint.semantic.transforms import (
     ABSTRACT,
@@ -2098,7 +2098,8 @@ class Interpreter:
                     self.model.apply_function_ref(transformed, self.level, passed)
                     made.append(transformed)
                 elif isinstance(ref, LibraryRef):
-                    made.append(LibraryRef(ref.qualname, (*ref.layers, LayerRef(transform.name, node, node))))
+                    layers = (*ref.layers, LayerRef(transform.name, node, node))
+                    made.append(LibraryRef(ref.qualname, layers, held=ref.held))  # (still drawing from them)
         return referring(made) if made else STATIC
 
     def call_method_of(self, ref: InstanceRef, transform: Transform) -> Ref:
@@ -2199,7 +2200,11 @@ class Interpreter:
 
     def bound_sampler(self, node: ast.Call) -> LibraryRef | None:
         """``partial(jax.random.normal, key)``: a ``jax.random`` function that consumes the key
-        bound to it, on every call."""
+        bound to it, on every call; ``partial(model.apply, rngs={"dropout": key})``: a flax
+        module's ``apply`` that draws from the keys of ``rngs`` on every call."""
+        held = self.keys_among([("rngs", value) for value in bound_rngs_keys(node)])
+        if held:
+            return LibraryRef("flax.linen.Module.apply", held=held)
         qualname = self.resolver.qualname(node.args[0], self.scope)
         if self.tracker is None or qualname is None or not self.consumes_key(qualname):
             return None
@@ -2215,6 +2220,8 @@ class Interpreter:
             for _, text, keys in ref.held:
                 self.tracker.consume(node, keys, text, text.split(".")[0], self.state)
                 self.model.bound_key_calls.add(node)
+        if ref.qualname == "flax.linen.Module.apply":
+            return UNKNOWN  # the module's output (with its mutated collections, if any)
         return array(self.staging([*args, *keywords.values()]))
 
     def bound_keys(self, ref: FunctionRef, node: ast.Call) -> tuple[tuple[str, str, frozenset[object]], ...]:

@@ -58,6 +58,7 @@ from jaxlint.semantic.scopes import (
     ModuleIndex,
     Scope,
     ScopeCache,
+    bound_rngs_keys,
     build_index,
     child_fields,
     parameter_defaults,
@@ -771,7 +772,10 @@ class SemanticModel:
         ``rng.normal()`` of NumPy's generator) nor a function of a library without keys."""
         return (
             any(
-                self._may_consume_key(call.func, scope) or rngs_keys(call) or _called_with_key(call)
+                self._may_consume_key(call.func, scope)
+                or rngs_keys(call)
+                or bound_rngs_keys(call)
+                or _called_with_key(call)
                 for call in scope.random_calls
             )
             or any(self._may_consume_key(argument, scope, passed=True) for argument in scope.random_passes)
@@ -3875,6 +3879,8 @@ def _draws_at(call: ast.Call, direct: set[int], names: frozenset[str], scope: Sc
     consume more than once), else ``""``."""
     func = call.func
     tail = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    if bound_rngs_keys(call):
+        return "kept"  # `partial(model.apply, rngs={"dropout": key})` draws on every call
     if tail not in _NEVER_CALLING:
         for argument in call.args:
             if _may_be_drawing_function(argument, names, scope):

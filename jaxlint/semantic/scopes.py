@@ -499,6 +499,7 @@ class _ScopeBuilder:
                 own in RANDOM_CONSUMERS
                 or any(k.arg == "key" for k in node.keywords)  # `eqx.nn.Linear(key=k)`, `drop(x, key=k)`
                 or (tail in RNGS_METHODS and any(k.arg == "rngs" for k in node.keywords))
+                or bound_rngs_keys(node)  # `partial(model.apply, rngs={"dropout": key})`
             ):
                 scope.function.note_random_call(node)  # a draw, a layer built from `key=`, `rngs=`
         elif _mapping_call(func):  # `jax.vmap(lambda k, _: model.init(k, x))(key, ids)`
@@ -712,6 +713,16 @@ def rngs_keys(node: ast.Call) -> list[ast.expr]:
     draws from (its dropout masks, its noise)."""
     func = node.func
     if not isinstance(func, ast.Attribute) or func.attr not in RNGS_METHODS:
+        return []
+    rngs = next((k.value for k in node.keywords if k.arg == "rngs"), None)
+    return [v for v in rngs.values if v is not None] if isinstance(rngs, ast.Dict) else []
+
+
+def bound_rngs_keys(node: ast.Call) -> list[ast.expr]:
+    """The values of ``rngs={...}`` that ``functools.partial(model.apply, rngs={...})`` binds:
+    the keys every call of the partial function draws from."""
+    first = node.args[0] if node.args else None
+    if callee_leaf(node) != "partial" or not isinstance(first, ast.Attribute) or first.attr != "apply":
         return []
     rngs = next((k.value for k in node.keywords if k.arg == "rngs"), None)
     return [v for v in rngs.values if v is not None] if isinstance(rngs, ast.Dict) else []
