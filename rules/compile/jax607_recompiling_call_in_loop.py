@@ -8,6 +8,7 @@ import ast
 from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
+from jaxlint.semantic.values import instance_classes
 
 from ..support.blocks import counter_step, literal_step, own_nodes, stores_name
 from ..support.classes import identity_hashed
@@ -95,6 +96,7 @@ class RecompilingCallInLoop(Rule):
         if callee is None:
             return
         self.check_fresh_objects(node, callee, ctx)
+        self.check_graph_attributes(node, callee, ctx)
         if counted is None:
             self.check_stepped(node, callee, ctx)
             return
@@ -156,6 +158,32 @@ class RecompilingCallInLoop(Rule):
                 f"`{cls.name}` value equality: a frozen dataclass)",
             )
 
+    def check_graph_attributes(self, node: ast.Call, callee: JitCall, ctx: Context) -> None:
+        """An ``nnx.Module`` given to an ``nnx.jit`` function in a loop that sets a plain Python
+        attribute of it to a new value on every iteration (``model.step = i``): ``nnx.jit``
+        holds such attributes static, part of the module's graph (measured with flax 0.12.8:
+        four iterations, four compilations; none where the attribute is an ``nnx.Variable``)."""
+        loop = next((c for c in reversed(ctx.loops) if isinstance(c, LOOP_STATEMENTS)), None)
+        if loop is None or _short(ctx, loop) or not _nnx_jitted(ctx, callee):
+            return
+        index = _loop_index(ctx, loop)
+        for argument in node.args:
+            cls = _nnx_module_class(ctx, argument)
+            if cls is None or callee.parameter(node, argument) in callee.static:
+                continue
+            for store in own_nodes(loop.body):
+                attr = _stored_attribute(store, argument.id, index)  # pyright: ignore[reportAttributeAccessIssue]
+                if attr is None or not _plain_attribute(ctx, cls, attr):
+                    continue
+                ctx.report(
+                    store,
+                    f"`{argument.id}.{attr}` is a plain Python attribute of nnx module `{cls.name}`, which "  # pyright: ignore[reportAttributeAccessIssue]
+                    f"`nnx.jit` holds static (part of the module's graph): setting it to a new value on "
+                    f"every iteration of the loop at line {getattr(loop, 'lineno', 0)} makes JAX trace and "
+                    f"compile `{callee.info.name}` again each time; hold it in an `nnx.Variable` "
+                    f"(`self.{attr} = nnx.Variable(0)`, then `{argument.id}.{attr}.value = ...`)",  # pyright: ignore[reportAttributeAccessIssue]
+                )
+
     def check_stepped(self, node: ast.Call, callee: JitCall, ctx: Context, index: str | None = None) -> None:
         """A static argument that the loop steps by a constant on every iteration (``lr = lr *
         0.9``, ``temperature -= 0.01``): a new value, so a new compilation, each time. (The
@@ -173,6 +201,48 @@ class RecompilingCallInLoop(Rule):
                 f"iteration: JAX traces and compiles `{callee.info.name}` again each time; "
                 f"{_traced_instead(callee, parameter)}",
             )
+
+
+def _nnx_jitted(ctx: Context, callee: JitCall) -> bool:
+    """Whether ``callee`` is compiled by flax's ``nnx.jit`` (a decorator or a call)."""
+    site = callee.site.func if isinstance(callee.site, ast.Call) else callee.site
+    return ctx.model.qualname(site, callee.info.scope.parent or ctx.scope) == "flax.nnx.jit"
+
+
+def _nnx_module_class(ctx: Context, argument: ast.expr) -> ast.ClassDef | None:
+    """The class of this module, a direct subclass of ``nnx.Module``, that the name
+    ``argument`` holds an object of; None for anything else."""
+    if not isinstance(argument, ast.Name):
+        return None
+    classes = instance_classes(ctx.value(argument))
+    if len(classes) != 1 or ctx.model.nnx_variables(classes[0]) is None:
+        return None
+    return classes[0]
+
+
+def _stored_attribute(node: ast.AST, name: str, index: str | None) -> str | None:
+    """The attribute of ``name`` that ``node`` sets to a new value each time it runs: to the loop
+    counter ``index`` or a number that follows it (``model.step = i``), or by a constant step
+    (``model.step += 1``)."""
+    if isinstance(node, ast.AugAssign):
+        target, changes = node.target, isinstance(node.value, ast.Constant) and node.value.value != 0
+    elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target, changes = node.targets[0], index is not None and _follows(node.value, index)
+    else:
+        return None
+    if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+        return None
+    return target.attr if target.value.id == name and changes else None
+
+
+def _plain_attribute(ctx: Context, cls: ast.ClassDef, attr: str) -> bool:
+    """Whether the class stores nothing but Python constants in ``attr`` (or nothing at all):
+    a plain attribute, not an ``nnx.Variable``, a layer or an array."""
+    stores = ctx.model.self_stores(cls).get(attr, [])
+    return all(
+        isinstance(store.value, ast.Constant) and type(store.value.value) in (int, float, str, bool)
+        for store in stores
+    )
 
 
 def _traced_instead(callee: JitCall, parameter: str | None) -> str:
