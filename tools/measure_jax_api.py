@@ -1431,6 +1431,7 @@ def to_json(report: Report) -> dict[str, Any]:
         "equinox_layers": equinox_key_layers(),
         "initializer_factories": initializer_factories(),
         "python_on_tracers": python_on_tracers(),
+        "host_callbacks": host_callbacks(),
         "python_on_traced_values": python_on_traced_values(),
         "keys": {
             "consumes": sorted(report.consumes),
@@ -1594,6 +1595,70 @@ PYTHON_SEQUENCE_FUNCTIONS = (
     "heapq.nlargest",
     "heapq.nsmallest",
 )
+
+
+# SciPy functions that call a Python function on host values, each with the parameter that takes
+# it and a call of it with a given function of one float (`f(r) = exp(r) - 2` has a root in
+# [0, 1] and a minimum of its square)
+HOST_CALLBACK_CALLS: dict[str, tuple[str, Callable[[Any, Callable[..., Any]], Any]]] = {
+    "scipy.optimize.brentq": ("f", lambda m, f: m(f, 0.0, 1.0)),
+    "scipy.optimize.brenth": ("f", lambda m, f: m(f, 0.0, 1.0)),
+    "scipy.optimize.bisect": ("f", lambda m, f: m(f, 0.0, 1.0)),
+    "scipy.optimize.ridder": ("f", lambda m, f: m(f, 0.0, 1.0)),
+    "scipy.optimize.toms748": ("f", lambda m, f: m(f, 0.0, 1.0)),
+    "scipy.optimize.newton": ("func", lambda m, f: m(f, 0.5)),
+    "scipy.optimize.root_scalar": ("f", lambda m, f: m(f, bracket=(0.0, 1.0))),
+    "scipy.optimize.fsolve": ("func", lambda m, f: m(f, 0.5)),
+    "scipy.optimize.root": ("fun", lambda m, f: m(f, 0.5)),
+    "scipy.optimize.fixed_point": ("func", lambda m, f: m(lambda r: r - 0.1 * f(r), 0.5)),
+    "scipy.optimize.minimize": ("fun", lambda m, f: m(lambda r: f(r[0]) ** 2, np.array([0.5]))),
+    "scipy.optimize.minimize_scalar": ("fun", lambda m, f: m(lambda r: f(r) ** 2)),
+    "scipy.optimize.least_squares": ("fun", lambda m, f: m(lambda r: f(r[0]), np.array([0.5]))),
+    "scipy.optimize.golden": ("func", lambda m, f: m(lambda r: f(r) ** 2)),
+    "scipy.optimize.brent": ("func", lambda m, f: m(lambda r: f(r) ** 2)),
+    "scipy.optimize.fminbound": ("func", lambda m, f: m(lambda r: f(r) ** 2, 0.0, 1.0)),
+    "scipy.optimize.fmin": ("func", lambda m, f: m(lambda r: f(r[0]) ** 2, np.array([0.5]), disp=False)),
+    "scipy.optimize.curve_fit": (
+        "f",
+        lambda m, f: m(lambda x, a: a * x + f(0.5), np.arange(3.0), np.arange(3.0)),
+    ),
+    "scipy.optimize.approx_fprime": ("f", lambda m, f: m(np.array([0.5]), lambda r: f(r[0]))),
+    "scipy.integrate.quad": ("func", lambda m, f: m(f, 0.0, 1.0)),
+}
+
+
+def host_callbacks() -> dict[str, dict[str, Any]]:
+    """The SciPy functions that call a Python function on host values and convert what it
+    returns: given a function that returns a JAX array made under ``jit`` (from a traced value
+    it closes over, or from constants: omnistaging stages ``jnp`` there), each raises. For each:
+    the parameter that takes the function, its position, and the error."""
+    found: dict[str, dict[str, Any]] = {}
+    for qualname, (parameter, run) in HOST_CALLBACK_CALLS.items():
+        module_name, name = qualname.rsplit(".", 1)
+        func = getattr(importlib.import_module(module_name), name, None)
+        signature = None if func is None else signature_of(func)
+        if func is None or signature is None or parameter not in signature.parameters:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if not succeeds(partial(run, func, lambda r: np.exp(r) - 2.0)):
+                continue  # the template does not run on host values: nothing measured
+
+            def staged(scale: Any, func: Any = func, run: Any = run) -> Any:
+                run(func, lambda r: scale * jnp.exp(r) - 2.0)
+                return scale
+
+            try:
+                jax.jit(staged)(1.0)
+            except Timeout:
+                raise
+            except Exception as error:
+                found[qualname] = {
+                    "error": type(error).__name__,
+                    "parameter": parameter,
+                    "position": position_of(signature, parameter),
+                }
+    return found
 
 
 def python_on_tracers() -> dict[str, dict[str, str | None]]:

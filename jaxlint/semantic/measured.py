@@ -301,7 +301,6 @@ def key_consumers() -> frozenset[str]:
 
 
 @cache
-@cache
 def initializer_factories() -> frozenset[str]:
     """The ``jax.nn.initializers`` functions that build an initializer (``normal(stddev)``):
     measured, called with a key and a shape they give back a function, without raising."""
@@ -324,6 +323,26 @@ def consumes_key(qualname: str) -> bool | None:
     if qualname in keys["does_not_consume"]:
         return False
     return None
+
+
+@dataclass(frozen=True)
+class HostCallback:
+    """A SciPy function that calls the Python function given as ``parameter`` (at ``position``)
+    on host values and converts what it returns: given one that returns a JAX array staged
+    under ``jit``, it raises ``error`` (``scipy.optimize.brentq``: ``TracerArrayConversionError``)."""
+
+    parameter: str
+    position: int | None
+    error: str
+
+
+@cache
+def host_callbacks() -> dict[str, HostCallback]:
+    """The measured :class:`HostCallback` functions, by qualified name."""
+    return {
+        qualname: HostCallback(entry["parameter"], entry["position"], entry["error"])
+        for qualname, entry in _data().get("host_callbacks", {}).items()
+    }
 
 
 def numpy_rejects_tracer(qualname: str) -> bool | None:

@@ -39,6 +39,7 @@ CONVERTS_LATER = {
 LATER_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in CONVERTS_LATER)
 # Keywords that mean the same to the NumPy function and its jax.numpy namesake.
 SHARED_KEYWORDS = frozenset({"axis", "keepdims", "dtype", "ddof", "ord", "optimize", "decimals"})
+CALLBACK_LEAVES = frozenset(name.rsplit(".", 1)[1] for name in measured.host_callbacks())
 
 
 class NumpyFunctionOnTracer(Rule):
@@ -115,7 +116,7 @@ class NumpyFunctionOnTracer(Rule):
     def visit_Call(self, node: ast.Call, ctx: Context) -> None:
         if not ctx.traced:  # JVP tracers under a bare grad reject NumPy conversion too
             return
-        if self.check_misanswer(node, ctx):
+        if self.check_misanswer(node, ctx) or self.check_host_callback(node, ctx):
             return
         culprit = _traced_operand(ctx, node)
         if culprit is None:
@@ -176,6 +177,37 @@ class NumpyFunctionOnTracer(Rule):
             fix=JaxNumpyFunction(name, safe=False),  # a traced answer: a Python `if` on it then raises
         )
         return True
+
+    def check_host_callback(self, node: ast.Call, ctx: Context) -> bool:
+        """``scipy.optimize.brentq(npv, 0.0, 1.0)`` under ``jit``, where ``npv`` returns a JAX
+        array (from a traced value it closes over, or from constants: ``jnp`` is staged there):
+        SciPy calls it on the host and converts its result, which raises (measured per function)."""
+        if ctx.level != STAGED or callee_leaf(node) not in CALLBACK_LEAVES:
+            return False
+        qualname = ctx.qualname(node.func) or ""
+        callback = measured.host_callbacks().get(qualname)
+        function = None if callback is None else _argument(node, callback.position, callback.parameter)
+        found = None if function is None else ctx.model.resolve_function(function, ctx.scope)
+        if callback is None or found is None or found[1] or not is_traced(found[0].returns):
+            return False
+        ctx.report(
+            node,
+            f"`{qualname}` runs on the host: it calls `{found[0].name}` on NumPy values and converts what "
+            f"it returns, a JAX array staged under `jit` here, so JAX raises `{callback.error}`; solve "
+            f"it with JAX (`jax.scipy.optimize.minimize`, a `lax.while_loop` iteration, or a JAX solver "
+            f"library), or call `{qualname.rsplit('.', 1)[1]}` outside the traced function",
+        )
+        return True
+
+
+def _argument(node: ast.Call, position: int | None, name: str) -> ast.expr | None:
+    """The argument of ``node`` that binds the parameter ``name`` at ``position``."""
+    keyword = next((k.value for k in node.keywords if k.arg == name), None)
+    if keyword is not None:
+        return keyword
+    if position is None or position >= len(node.args) or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    return node.args[position]
 
 
 def _host_only_cure(qualname: str) -> str:
