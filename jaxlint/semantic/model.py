@@ -322,6 +322,7 @@ class SemanticModel:
         self._makes_objects: dict[ast.AST, bool] = {}
         self._makes_arrays: dict[ast.AST, bool] = {}
         self._runners_of: dict[FunctionInfo, set[str]] = {}  # see _info_runners
+        self._bodies_passed_by: dict[Scope, set[str]] = {}  # see _bodies_passed
         # `jax.jit(tx.update)` -> the `update_fn` of the custom transformation `tx` it compiles
         self._transformed_updates: dict[ast.Call, ast.AST] = {}
         self._keys_of: dict[tuple[FunctionInfo, str], set[object] | None] = {}  # see _keys_read
@@ -427,14 +428,15 @@ class SemanticModel:
 
     def caches_trace(self, info: FunctionInfo, seen: frozenset[FunctionInfo] = frozenset()) -> bool:
         """Whether JAX keeps the trace of ``info`` across calls (what it read stays frozen): as
-        ``reuses_trace``, except a ``lax.map`` body called from eager code, which JAX wraps anew
-        and traces again on every call (it still runs once per trace, not once per row), and a
+        ``reuses_trace``, except a ``lax`` body that is a new function object on each call (see
+        :meth:`_one_body_object`) or a ``lax.map`` body called from eager code, which JAX wraps
+        anew and traces again on every call (it still runs once per trace, not once per row), and a
         function only ever jitted as a new function object made and called at once
         (``jax.jit(jax.grad(loss))(w)``, ``jax.jit(model.apply)(p, x)``: JAX's cache is keyed on
         that object); a function they call or enclose is cached only where another cached
         function traces it."""
         reusing = info.transformed_by & TRACE_REUSING_KINDS
-        afresh = (reusing == {"body"} and info.repeated_by in RETRACED_WHEN_EAGER) or (
+        afresh = (reusing == {"body"} and not self._one_body_object(info)) or (
             reusing - {"flax"} == {"jit"} and all(self._jitted_afresh(call) for call in info.jit_calls)
         )
         if (reusing and not afresh) or info in self._requested_reuse:
@@ -525,6 +527,17 @@ class SemanticModel:
             return True
         parent = self.index.parents.get(ref.node)
         return parent is not None and parent.kind == "function"
+
+    def _one_body_object(self, info: FunctionInfo) -> bool:
+        """Whether ``lax`` loops and conditionals given ``info`` as a body get one function object
+        on every call, whose trace they cache (keyed on the object: measured with JAX 0.10.2 for
+        ``scan``, ``while_loop``, ``fori_loop``, ``cond`` and ``switch`` called eagerly): a
+        function of the module, not a nested one, a lambda or a method (a new object or bound
+        method per call, traced afresh), nor the body of ``lax.map`` (wrapped anew)."""
+        if info.repeated_by in RETRACED_WHEN_EAGER:
+            return False
+        parent = info.scope.parent
+        return parent is self.index.module and not isinstance(info.node, ast.Lambda)
 
     def compiled_root(
         self, info: FunctionInfo, seen: frozenset[FunctionInfo] = frozenset()
@@ -1639,10 +1652,43 @@ class SemanticModel:
         while grown:
             grown = False
             for function, scope in functions:
-                if function not in names and scope.called & names and self._calls_by_name(scope, names):
+                if function in names:
+                    continue
+                if (scope.called & names and self._calls_by_name(scope, names)) or self._passes_body(
+                    scope, names, nodes
+                ):
                     names.add(function)
                     grown = True
         return names
+
+    def _passes_body(self, scope: Scope, names: set[str], nodes: Collection[ast.AST]) -> bool:
+        """Whether the function of ``scope`` hands a ``lax`` loop or conditional one of the module
+        ``names``, or a def of its own among ``nodes``, as a body: its call runs that body."""
+        for passed in self._bodies_passed(scope):
+            if passed not in scope.bound:
+                if passed in names:
+                    return True
+            elif any(node in nodes for node in scope.defs.get(passed, ())):
+                return True
+        return False
+
+    def _bodies_passed(self, scope: Scope) -> set[str]:
+        """The names the function of ``scope`` hands to a ``lax`` loop or conditional as a body
+        (``lax.scan(discount_step, ...)``): its call runs them. Once per function."""
+        found = self._bodies_passed_by.get(scope)
+        if found is None:
+            found = self._bodies_passed_by[scope] = set()
+            for node in own_nodes(scope.node.body):  # pyright: ignore[reportAttributeAccessIssue]
+                if not isinstance(node, ast.Call) or not node.args:
+                    continue
+                qualname = self.resolver.qualname(node.func, scope)
+                transform = None if qualname is None else self.transforms.get(qualname)
+                if transform is None or transform.kind != "body":
+                    continue
+                for argument in function_arguments(node, transform):
+                    if isinstance(argument, ast.Name):
+                        found.add(argument.id)
+        return found
 
     @staticmethod
     def _calls_by_name(scope: Scope, names: set[str]) -> bool:

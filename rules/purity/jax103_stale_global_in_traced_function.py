@@ -110,10 +110,16 @@ class StaleGlobalInTracedFunction(Rule):
             kind = "global" if owner.kind == "module" else "closed-over variable"
             part = _part_read(function, read)
             what = f"{kind} `{name}`" if part is None else f"`{snippet(ctx, part)}` of {kind} `{name}`"
+            cached_by = _eager_body_cache(function, ctx)
+            kept = (
+                f"`{cached_by}` caches the trace of `{function.name}` (keyed on the function, even "
+                f"called eagerly) with the value it has then, and later calls keep using it"
+                if cached_by
+                else "JAX compiles in the value it has at trace time and later calls keep using it"
+            )
             ctx.report(
                 read,
-                f"`{function.name}` reads {what}, which changes at line {where}: JAX compiles "
-                f"in the value it has at trace time and later calls keep using it; pass "
+                f"`{function.name}` reads {what}, which changes at line {where}: {kept}; pass "
                 f"`{name if part is None else snippet(ctx, part)}` as an argument",
             )
         self.check_environment(function, ctx)
@@ -252,6 +258,17 @@ class StaleGlobalInTracedFunction(Rule):
         if not function.transformed_by & CACHING_KINDS:
             return None  # a lax body or helper is traced afresh each time its caller runs
         return ctx.model.closure_rebinding(owner, name, function.node)
+
+
+def _eager_body_cache(function: FunctionInfo, ctx: Context) -> str | None:
+    """The ``lax`` function that caches ``function``'s trace where it is a body of one and no
+    compiled function traces it (``jax.lax.scan``), else None."""
+    if function.transformed_by != {"body"} or ctx.model.compiled_root(function) is not None:
+        return None
+    if function.repeated_by:
+        return function.repeated_by
+    site = function.branch_of
+    return None if site is None else ctx.model.qualname(site.func, function.scope.parent or function.scope)
 
 
 def _stored_into(ctx: Context, name: ast.Name) -> bool:
