@@ -45,6 +45,21 @@ UPDATING_FUNCTIONS = frozenset(
                 "append",
             )
         ),
+        *(
+            f"jax.lax.{name}"
+            for name in (
+                "dynamic_update_slice",
+                "dynamic_update_slice_in_dim",
+                "dynamic_update_index_in_dim",
+                "scatter",
+                "scatter_add",
+                "scatter_sub",
+                "scatter_mul",
+                "scatter_min",
+                "scatter_max",
+                "scatter_apply",
+            )
+        ),
         "jax.random.split",
         "optax.apply_updates",
         "equinox.apply_updates",
@@ -91,7 +106,8 @@ class DiscardedPureResult(Rule):
     """## What it does
     Finds a call that computes an updated version of a value, used as a statement so the result
     is thrown away while the code goes on reading the old value: `jnp.clip(x, -1, 1)` and other
-    `jax.numpy` functions that transform their first argument, `jax.random.split(key)`, optax's
+    `jax.numpy` functions that transform their first argument, `lax.dynamic_update_slice` and
+    the `lax.scatter` family, `jax.random.split(key)`, optax's
     `apply_updates`, `equinox.tree_at`, `equinox.nn.inference_mode`, `dataclasses.replace`, a
     NamedTuple's `_replace`, or a method of a JAX array that returns a new one
     (`g.clip(-1.0, 1.0)`, `x.astype(jnp.float32)`), or `state.apply_gradients(...)`/`.replace(...)`

@@ -44,7 +44,26 @@ def largest(x):
     return x[-1]
 
 
+@jax.jit
+def append_row(cache, row, pos):
+    jax.lax.dynamic_update_slice(cache, row[None, :], (pos, 0))  # error: JAX204
+    return cache
+
+
+@jax.jit
+def add_counts(counts, index):
+    dims = jax.lax.ScatterDimensionNumbers((), (0,), (0,))
+    jax.lax.scatter_add(counts, index[:, None], jnp.ones(index.shape[0]), dims)  # error: JAX204
+    return counts
+
+
 # --- near misses ---
+
+
+@jax.jit
+def appended_row(cache, row, pos):
+    cache = jax.lax.dynamic_update_slice(cache, row[None, :], (pos, 0))
+    return cache
 
 
 def largest_sorted(x):
@@ -98,6 +117,9 @@ if __name__ == "__main__":
     print(kept(params, params, jax.random.key(1)), warm_up(jnp.ones(2)), test_pad_runs())
     state = train_state.TrainState.create(apply_fn=None, params=params, tx=optax.sgd(0.1))
     assert int(train_step(state, params).step) == 0  # the update was lost
+    assert not append_row(jnp.zeros((2, 2)), jnp.ones(2), 0).any()
+    assert not add_counts(jnp.zeros(3), jnp.array([0, 2])).any()
+    assert appended_row(jnp.zeros((2, 2)), jnp.ones(2), 0).sum() == 2
     assert int(applied(state, params).step) == 1
     assert jnp.allclose(descend(params, params, 3)["w"], 1.0)  # the parameters never moved
     print(finished(params))
