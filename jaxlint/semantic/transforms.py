@@ -188,6 +188,8 @@ _ENTRIES = [
     _body("jax.lax.reduce_window", (2,), ("computation",), arity=2),
     # `vmap` of the function over the other axes: each row a tracer, the function traced once
     _body("jax.numpy.apply_along_axis", (0,), ("func1d",), arity=1, feeds=((2, "arr"),)),
+    # jitted with its functions static: each traced on `x` (its pieces masked), eagerly too
+    _body("jax.numpy.piecewise", (2,), ("funclist",), arity=1, feeds=((0, "x"),)),
     _body("jax.lax.custom_root", (0, 2, 3), ("f", "solve", "tangent_solve")),
     _body("jax.lax.custom_linear_solve", (0, 2, 3), ("matvec", "solve", "transpose_solve")),
     _body("jax.experimental.ode.odeint", (0,), ("func",)),
