@@ -34,6 +34,7 @@ from jaxlint.semantic.keys import (
     folded,
     holds_carried,
     indexed_by,
+    initialised,
     is_fold,
     join_states,
     lineage,
@@ -41,7 +42,7 @@ from jaxlint.semantic.keys import (
     spread_base,
 )
 from jaxlint.semantic.records import traced_instance
-from jaxlint.semantic.scopes import Scope, bound_rngs_keys, parameter_defaults, rngs_keys
+from jaxlint.semantic.scopes import Scope, bound_rngs_keys, init_keys, parameter_defaults, rngs_keys
 from jaxlint.semantic.tracing import annotation_kind_in, bind_values, initial_param_value
 from jaxlint.semantic.transforms import (
     ABSTRACT,
@@ -1299,6 +1300,7 @@ class Interpreter:
             return self.traced_call(callee, self.call_function(func, node, args, keywords))
         if isinstance(func, ast.Attribute):
             receiver = self.eval(func.value)
+            self.consume_init_keys(node, receiver)
             callee = self.values[func] = self.self_function(func) or self.attribute(receiver, func.attr)
             if refs(callee):
                 if self.level > NONE and self.made_before_the_trace(func.value):
@@ -1636,6 +1638,19 @@ class Interpreter:
         for value in rngs_keys(node):
             self.consume(node, value, self.values.get(value, UNKNOWN))
 
+    def consume_init_keys(self, node: ast.Call, receiver: Value) -> None:
+        """``Tower().init(key, x)`` of a flax linen module: its parameters are drawn from ``key``
+        (measured with flax 0.12.8: a second ``init`` with the key gives the same weights). Only
+        another ``init`` with the key draws the same bits (see :func:`initialised`)."""
+        if self.tracker is None or not isinstance(node.func, ast.Attribute):
+            return
+        keys = init_keys(node)
+        cls = self.class_of(receiver, node.func.value) if keys else None
+        if cls is None or not self.model.is_flax_module(cls):
+            return
+        for value in keys:
+            self.consume(node, value, _as_initialised(self.values.get(value, UNKNOWN), cls))
+
     def consume_layer_key(self, node: ast.Call, keywords: dict[str, Value]) -> None:
         """``drop(x, key=k)`` with ``drop = eqx.nn.Dropout(0.5)``: a layer that draws its mask
         from the ``key`` it is called with consumes it (measured: a second call with the same key
@@ -1737,12 +1752,15 @@ class Interpreter:
                     break
                 if name in consumed:
                     paths = target.consumed_paths.get(name, frozenset())
+                    value = _as_initialised(value) if name in target.consumed_by_init else value
                     self.consume(node, argument, value, name in target.consumed_in_part, paths)
             for keyword in node.keywords:
                 if keyword.arg in consumed and keyword.arg in keywords:
                     partial = keyword.arg in target.consumed_in_part
                     paths = target.consumed_paths.get(keyword.arg, frozenset())
-                    self.consume(node, keyword.value, keywords[keyword.arg], partial, paths)
+                    value = keywords[keyword.arg]
+                    value = _as_initialised(value) if keyword.arg in target.consumed_by_init else value
+                    self.consume(node, keyword.value, value, partial, paths)
             self.consume_defaults(target, offset, node, consumed)
         for key, _ in self.model.consumed_outside(target).items():
             self.tracker.consume(node, [key], _key_name(key), "", self.state)
@@ -1921,6 +1939,7 @@ class Interpreter:
             self.keys_written_back & set(info.positional_names())
         )
         info.consumed_in_part = tracker.consumed_params - tracker.whole_params
+        info.consumed_by_init = tracker.consumed_params - tracker.drawn_params
         info.consumed_paths = {
             param: frozenset(paths)
             for param, paths in tracker.param_paths.items()
@@ -3512,3 +3531,9 @@ def _argument_expressions(
     given |= dict(zip(positional[offset:], node.args))
     given |= {k.arg: k.value for k in node.keywords if k.arg is not None}
     return given
+
+
+def _as_initialised(value: Value, module: ast.ClassDef | None = None) -> Value:
+    """A key as the ``init`` of a flax module of class ``module`` draws from it (see
+    :func:`initialised`): a value whose keys are the ones drawn; the value's own keys are not."""
+    return with_keys(UNKNOWN, frozenset(initialised(key, module) for key in key_ids(value)))

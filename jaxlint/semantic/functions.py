@@ -79,6 +79,7 @@ class FunctionInfo:
     key_events: dict[ast.Call, KeyEvent] = field(default_factory=dict)
     consumed_params: set[str] = field(default_factory=set)  # parameters it consumes as keys
     consumed_in_part: set[str] = field(default_factory=set)  # of those, only a key they hold
+    consumed_by_init: set[str] = field(default_factory=set)  # of those, only by a flax `init`
     # of those, the item paths consumed (`d["rng"]`: ("rng",)), where each is a plain chain
     consumed_paths: dict[str, frozenset[tuple[object, ...]]] = field(default_factory=dict)
     # parameter -> the tests of its parameters under which each consumption of it runs, with the

@@ -108,6 +108,20 @@ def derived(key: KeyId, index: object) -> KeyId:
     return ("item", key, index) if copied is None else copied
 
 
+def initialised(key: KeyId, module: ast.ClassDef | None = None) -> KeyId:
+    """The identity of what the ``init`` of a flax module of class ``module`` draws from
+    ``key``: the same whenever ``key`` initialises that class (the same weights), and apart from
+    ``key`` itself (the module folds the path of each layer into it, so a draw straight from
+    ``key`` gives other bits) and from other classes (other layers, other shapes). ``module``
+    None: an ``init`` in a function of the module, given ``key`` as an argument."""
+    return ("init", key, module)
+
+
+def initialised_from(key: KeyId) -> KeyId | None:
+    """The key :func:`initialised` was given, or None for another key."""
+    return key[1] if isinstance(key, tuple) and len(key) == 3 and key[0] == "init" else None
+
+
 def bound_index(binding: KeyId) -> KeyId | None:
     """The index of ``keys[i]`` for a name ``i`` holding ``binding`` (one binding of a local, or
     a parameter): the same element for as long as ``i`` keeps that binding."""
@@ -175,7 +189,7 @@ def is_fold(key: KeyId) -> bool:
 def lineage(key: KeyId) -> list[KeyId]:
     """The keys ``key`` was taken from by indexing or folded from with Python data, innermost first."""
     found: list[KeyId] = []
-    while isinstance(key, tuple) and len(key) == 3 and key[0] in ("item", "fold"):
+    while isinstance(key, tuple) and len(key) == 3 and key[0] in ("item", "fold", "init"):
         key = key[1]
         found.append(key)
     return found
@@ -218,7 +232,7 @@ def origin(key: KeyId) -> ast.AST | None:
                 return key[2]
             key = key[1]  # `fold_in(key, 0)`: the same key wherever it is made, as `key` is
             continue
-        if isinstance(key, tuple) and key and key[0] in ("item", "except", "copies"):
+        if isinstance(key, tuple) and key and key[0] in ("item", "except", "copies", "init"):
             key = key[1]
             continue
         if isinstance(key, tuple) and len(key) >= 2 and isinstance(key[1], ast.AST):
@@ -263,6 +277,7 @@ class KeyTracker:
     events: dict[ast.Call, KeyEvent] = field(default_factory=dict)
     consumed_params: set[str] = field(default_factory=set)
     whole_params: set[str] = field(default_factory=set)  # consumed as the key itself
+    drawn_params: set[str] = field(default_factory=set)  # consumed by a draw, not a flax `init`
     # parameter -> the item paths of it consumed (`d["rng"]`: ("rng",)); None: a part consumed
     # by a path that is not a plain chain of items (through a join)
     param_paths: dict[str, set[tuple[object, ...]] | None] = field(default_factory=dict)
@@ -299,6 +314,8 @@ class KeyTracker:
             state.consumed.setdefault(key, call)
             behind = self.params_behind(key)
             self.consumed_params.update(behind)
+            if initialised_from(key) is None:
+                self.drawn_params.update(behind)
             self.note_paths(key, behind)
             for param in behind:
                 self.param_guards.setdefault(param, []).append(frozenset(self.guards))
@@ -350,6 +367,9 @@ class KeyTracker:
             if current in self.param_ids:
                 found.add(self.param_ids[current])
             stack.extend(self.phi_parts.get(current, ()))
+            given = initialised_from(current)
+            if given is not None:
+                stack.append(given)  # what a flax `init` drew from the parameter
             if through_items:
                 stack.extend(ancestors(current)[:1])
         return found

@@ -61,6 +61,7 @@ from jaxlint.semantic.scopes import (
     bound_rngs_keys,
     build_index,
     child_fields,
+    init_keys,
     parameter_defaults,
     rngs_keys,
 )
@@ -788,6 +789,7 @@ class SemanticModel:
                 self._may_consume_key(call.func, scope)
                 or rngs_keys(call)
                 or bound_rngs_keys(call)
+                or init_keys(call)
                 or _called_with_key(call)
                 for call in scope.random_calls
             )
@@ -973,6 +975,7 @@ class SemanticModel:
             set(info.consumed_in_part),
             set(info.consumed_outside),
             dict(info.consumed_paths),
+            set(info.consumed_by_init),
         )
         try:
             interpreter = self._live[info.node] = Interpreter(self, info)
@@ -987,7 +990,13 @@ class SemanticModel:
             self._live.pop(info.node, None)
         info.analyzed = not info.stale  # a callee it read changed during the run: not final
         info.stale = False
-        now = (info.consumed_params, info.consumed_in_part, set(info.consumed_outside), info.consumed_paths)
+        now = (
+            info.consumed_params,
+            info.consumed_in_part,
+            set(info.consumed_outside),
+            info.consumed_paths,
+            info.consumed_by_init,
+        )
         if returns != info.returns or consumed != now:
             info.returns = returns
             for caller in info.callers:

@@ -21,6 +21,7 @@ from jaxlint.semantic.transforms import MAPPING
 WRAPPER_TAILS = frozenset(name.rsplit(".", 1)[1] for name in OPTIMIZER_WRAPPERS)
 
 RNGS_METHODS = frozenset({"apply", "init", "init_with_output"})  # flax: `rngs={...}` keys drawn
+INIT_METHODS = frozenset({"init", "init_with_output"})  # flax: the first argument, keys drawn
 
 BUILTIN_NAMES = frozenset(dir(builtins))
 MAPPING_NAMES = frozenset(name.rsplit(".", 1)[1] for name in MAPPING)  # `vmap`, `pmap`...
@@ -500,6 +501,7 @@ class _ScopeBuilder:
                 or any(k.arg == "key" for k in node.keywords)  # `eqx.nn.Linear(key=k)`, `drop(x, key=k)`
                 or (tail in RNGS_METHODS and any(k.arg == "rngs" for k in node.keywords))
                 or bound_rngs_keys(node)  # `partial(model.apply, rngs={"dropout": key})`
+                or init_keys(node)  # `model.init(key, x)`
             ):
                 scope.function.note_random_call(node)  # a draw, a layer built from `key=`, `rngs=`
         elif _mapping_call(func):  # `jax.vmap(lambda k, _: model.init(k, x))(key, ids)`
@@ -716,6 +718,19 @@ def rngs_keys(node: ast.Call) -> list[ast.expr]:
         return []
     rngs = next((k.value for k in node.keywords if k.arg == "rngs"), None)
     return [v for v in rngs.values if v is not None] if isinstance(rngs, ast.Dict) else []
+
+
+def init_keys(node: ast.Call) -> list[ast.expr]:
+    """What ``module.init(key, x)`` (or ``init_with_output``) is given as its keys: the first
+    argument, or the values of a dict of them (``{"params": k1, "dropout": k2}``); for a flax
+    module, the keys its initialisation draws from."""
+    func = node.func
+    if not isinstance(func, ast.Attribute) or func.attr not in INIT_METHODS or not node.args:
+        return []
+    first = node.args[0]
+    if isinstance(first, ast.Dict):
+        return [v for v in first.values if v is not None]
+    return [] if isinstance(first, ast.Starred) else [first]
 
 
 def bound_rngs_keys(node: ast.Call) -> list[ast.expr]:

@@ -138,7 +138,7 @@ def forwarded(**kwargs):
 
 
 def initialised_training():
-    return Classifier().init(key, x, train=True)
+    return Classifier().init(jax.random.key(4), x, train=True)
 
 
 def guarded():

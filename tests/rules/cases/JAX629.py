@@ -82,7 +82,7 @@ def unknown(train):
 
 
 def initialised():
-    return MLP().init(key, x, train=True)
+    return MLP().init(jax.random.key(4), x, train=True)
 
 
 if __name__ == "__main__":
