@@ -1211,12 +1211,14 @@ class Interpreter:
             if isinstance(iterator.func, ast.Attribute) and not args:
                 receiver = self.values.get(iterator.func.value, UNKNOWN)
                 method = iterator.func.attr
+                copied = frozenset(copy_of(k) for k in copied_keys(receiver))  # `dict.fromkeys(names, key)`
+                value = with_keys(without_keys(entry_values(receiver)), copied)
                 if method == "items":
-                    return sequence([STATIC, without_keys(entry_values(receiver))])
+                    return sequence([STATIC, value])
                 if method == "keys":
                     return STATIC
                 if method == "values":
-                    return without_keys(entry_values(receiver))
+                    return value
         if isinstance(iterator, ast.Name) and self._is_kwargs(iterator.id):
             return STATIC  # iterating `**kwargs` gives its keys
         item = iterated(iterable)
@@ -2310,6 +2312,10 @@ class Interpreter:
             return STATIC if every and all(is_static(v) for v in every) else UNKNOWN
         if qualname == "builtins.sum":
             return element(args[0]) if args else UNKNOWN
+        if qualname == "builtins.dict.fromkeys" and len(args) == 2 and self.tracker is not None:
+            repeated = frozenset(copies(k, node) for k in key_ids(args[1]))
+            if repeated:  # `dict.fromkeys(LAYERS, key)`: every value is that key
+                return with_keys(container([without_keys(args[1])], is_mapping=True), repeated)
         if qualname in (
             "builtins.list",
             "builtins.tuple",

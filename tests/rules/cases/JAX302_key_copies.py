@@ -1,5 +1,5 @@
 # A batch made of copies of one key (`[key] * n`, `[key, key]`, `jnp.repeat(key[None], n)`,
-# `jnp.stack([key] * n)`): each of its keys is that key, so drawing from each draws the same
+# `jnp.stack([key] * n)`, `dict.fromkeys(names, key)`): each of its keys is that key, so drawing from each draws the same
 # numbers (measured with JAX 0.10.2).
 import jax
 import jax.numpy as jnp
@@ -53,7 +53,23 @@ def stacked_batch(key, images):
     return jax.vmap(augment)(keys, images)
 
 
+def layer_keys_by_name(key):
+    keys = dict.fromkeys(("encoder", "decoder"), key)
+    return {name: jax.random.normal(k, (2,)) for name, k in keys.items()}  # error: JAX302
+
+
+def named_layer_keys(key):
+    keys = dict.fromkeys(("encoder", "decoder"), key)
+    first = jax.random.normal(keys["encoder"], (2,))
+    return first, jax.random.normal(keys["decoder"], (2,))  # error: JAX301
+
+
 # near misses
+
+
+def split_by_name(key):
+    keys = dict(zip(("encoder", "decoder"), jax.random.split(key)))
+    return {name: jax.random.normal(k, (2,)) for name, k in keys.items()}
 
 
 def split_noise(key):
@@ -106,4 +122,9 @@ if __name__ == "__main__":
     assert not jnp.array_equal(apart[0], apart[1])
     for batch in (folded_batch(jax.random.key(10), images), split_batch(jax.random.key(11), images)):
         assert not jnp.array_equal(batch[0], batch[1])
+    by_name = layer_keys_by_name(jax.random.key(13))
+    assert jnp.array_equal(by_name["encoder"], by_name["decoder"])
+    assert jnp.array_equal(*named_layer_keys(jax.random.key(14)))
+    by_name = split_by_name(jax.random.key(15))
+    assert not jnp.array_equal(by_name["encoder"], by_name["decoder"])
     print("ok")
