@@ -3802,7 +3802,31 @@ class SemanticModel:
                 handle, method = "", "apply_gradients"
         if handle is None or self._handles.get(handle or "tx=", 0) != 1:
             return None  # another optimizer may go by that name: which one is updated is unknown
+        if handle and method == "update":
+            handle = self._chained_into(handle, body if isinstance(body, list) else [body], scope)
         return handle, method
+
+    def _chained_into(self, handle: str, body: list[ast.stmt], scope: Scope) -> str:
+        """The name of the optimizer the one named ``handle`` is chained into, where that is the
+        one the code updates: ``tx = optax.chain(clip, optax.sgd(0.1))`` for ``clip`` (followed
+        a few times); else ``handle``."""
+        for _ in range(4):
+            chained = None
+            for node in own_nodes(body):
+                if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+                    continue
+                value, target = node.value, node.targets[0]
+                if (
+                    isinstance(value, ast.Call)
+                    and isinstance(target, ast.Name)
+                    and (self.resolver.qualname(value.func, scope) or "").startswith("optax.")
+                    and any(isinstance(a, ast.Name) and a.id == handle for a in value.args)
+                ):
+                    chained = target.id
+            if chained is None or self._handles.get(chained, 0) != 1:
+                return handle
+            handle = chained
+        return handle
 
     def _updated_in(self, handle: tuple[str, str], staged: list[FunctionInfo]) -> FunctionInfo | None:
         """The staged function that updates the optimizer going by ``handle`` (see

@@ -48,6 +48,22 @@ SCALE = 3.0
 rescaled, _ = scale_update(params, scaler.init(params))
 assert jnp.allclose(rescaled["w"], 1.0)  # still scaled by 1.0
 
+CLIP = 1.0
+
+
+def update_clip(updates, state, params=None):
+    return jax.tree.map(lambda u: jnp.clip(u, -CLIP, CLIP), updates), state  # error: JAX103
+
+
+clipper = optax.GradientTransformation(lambda params: optax.EmptyState(), update_clip)
+clipped_tx = optax.chain(clipper, optax.sgd(1.0))  # chained by name, then compiled
+clipped_update = jax.jit(clipped_tx.update)
+big = {"w": jnp.full(3, 5.0)}
+clipped, _ = clipped_update(big, clipped_tx.init(params), params)
+CLIP = 4.0
+reclipped, _ = clipped_update(big, clipped_tx.init(params), params)
+assert jnp.allclose(reclipped["w"], -1.0)  # still clipped at 1.0
+
 # near misses
 
 
