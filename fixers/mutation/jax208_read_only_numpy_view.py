@@ -1,4 +1,4 @@
-"""JAX208 fix: ``np.asarray(x)`` -> ``np.array(x)``."""
+"""JAX208 fix: ``np.asarray(x)`` (or ``np.from_dlpack(x)``) -> ``np.array(x)``."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ class CopyReadOnlyView(Fixer[CopyArray]):
         func = request.view.func
         text = doc.segment(func)
         name = text.rsplit(".", 1)[-1]
-        if name not in ("asarray", "asanyarray"):
+        if name not in ("asarray", "asanyarray", "from_dlpack"):
             return None
         edit = doc.edit(doc.end(func) - len(name), doc.end(func), "array")
         return doc.fix(Applicability.SAFE, "Copy with `np.array`", [edit])

@@ -16,7 +16,7 @@ from ..support.explain import snippet
 
 # calls that hand back the (read-only) NumPy buffer of a JAX array, not a copy (measured with
 # JAX 0.10.2: `np.array(x)` copies; these raise "assignment destination is read-only")
-VIEWS = frozenset({"numpy.asarray", "numpy.asanyarray", "jax.device_get"})
+VIEWS = frozenset({"numpy.asarray", "numpy.asanyarray", "numpy.from_dlpack", "jax.device_get"})
 # NumPy methods that write into their array, and `setflags` (measured on a view: each raises
 # `ValueError`, "sort array is read-only", "cannot set WRITEABLE flag to True of this array")
 WRITING_METHODS = frozenset({"sort", "fill", "put", "partition", "setflags"})
@@ -31,8 +31,9 @@ class CopyArray(FixRequest):
 
 class ReadOnlyNumpyView(Rule):
     """## What it does
-    Finds a name bound to `np.asarray(x)` (or `np.asanyarray`, `jax.device_get`) of a JAX
-    array, then written into: `a[i] = v`, `a[mask] = v`, `a[i] += v`, `a += v`.
+    Finds a name bound to `np.asarray(x)` (or `np.asanyarray`, `np.from_dlpack`,
+    `jax.device_get`) of a JAX array, then written into: `a[i] = v`, `a[mask] = v`, `a[i] += v`,
+    `a += v`.
 
     ## Why is this bad?
     A JAX array is immutable, and the NumPy array `np.asarray` gives for it is a view of its
@@ -105,7 +106,7 @@ class ReadOnlyNumpyView(Rule):
     def check(
         self, base: ast.expr, node: ast.stmt | ast.Call, ctx: Context, effect: str | None = None
     ) -> None:
-        if not ctx.mentions("asarray") and not ctx.mentions("device_get"):
+        if not ctx.mentions("asarray") and not ctx.mentions("device_get") and not ctx.mentions("dlpack"):
             return
         if isinstance(base, ast.Name):
             view = _view_bound_to(ctx, base.id)

@@ -1,7 +1,7 @@
-# The NumPy array `np.asarray` (or `np.asanyarray`, `jax.device_get`) gives for a JAX array is
-# a read-only view of its buffer: writing into it raises `ValueError` ("assignment destination
-# is read-only", "output array is read-only" for `+=`), measured with JAX 0.10.2. `np.array`
-# copies.
+# The NumPy array `np.asarray` (or `np.asanyarray`, `np.from_dlpack`, `jax.device_get`) gives
+# for a JAX array is a read-only view of its buffer: writing into it raises `ValueError`
+# ("assignment destination is read-only", "output array is read-only" for `+=`), measured with
+# JAX 0.10.2. `np.array` copies.
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -30,7 +30,19 @@ def fetched():
     return values
 
 
+def zero_copy():
+    frames = np.from_dlpack(predict(jnp.ones((2, 3))))
+    frames[:, 0] = 0.0  # error: JAX208
+    return frames
+
+
 # near misses
+
+
+def from_dlpack_of_numpy():
+    frames = np.from_dlpack(np.ones((2, 3)))
+    frames[:, 0] = 0.0
+    return frames
 
 
 def copied():
@@ -53,8 +65,8 @@ def rebound():
 
 
 if __name__ == "__main__":
-    copied(), from_a_list(), rebound()
-    for failing in (clipped_scores, shifted, fetched):
+    copied(), from_a_list(), rebound(), from_dlpack_of_numpy()
+    for failing in (clipped_scores, shifted, fetched, zero_copy):
         try:
             failing()
         except ValueError as error:
