@@ -44,6 +44,12 @@ SIZED_FUNCTIONS: dict[str, tuple[str, tuple[int, ...]]] = {
     "jax.ops.segment_max": ("num_segments", (1,)),
     "jax.ops.segment_min": ("num_segments", (1,)),
     "jax.ops.segment_prod": ("num_segments", (1,)),
+    # the number of stored elements is the number of nonzeros, unless given (measured: under jit
+    # they raise `ConcretizationTypeError` without `nse`)
+    **{
+        f"jax.experimental.sparse.{name}": ("nse", (0,))
+        for name in ("bcoo_fromdense", "bcsr_fromdense", "BCOO.fromdense", "BCSR.fromdense")
+    },
 }
 # Where the size keyword may be given by position instead (the others take it by keyword only).
 SIZE_POSITIONS = {name: 2 for name in SIZED_FUNCTIONS if name.startswith("jax.ops.")}
@@ -67,7 +73,9 @@ class DataDependentOutputSize(Rule):
     that fixes the size: `jnp.nonzero`, one-argument `jnp.where`, `jnp.argwhere`,
     `jnp.flatnonzero`, `jnp.unique`, `jnp.compress`, `jnp.extract`, the set operations
     (`union1d`, `intersect1d`, `setdiff1d`, `setxor1d`) without `size=`, `jnp.bincount` without
-    `length=`, and `jnp.repeat` with traced repeats without `total_repeat_length=`; the
+    `length=`, `jnp.repeat` with traced repeats without `total_repeat_length=`, and
+    `jax.experimental.sparse`'s `BCOO.fromdense`/`bcoo_fromdense` (and the BCSR forms) without
+    `nse=`; the
     functions measured raising under `jit` whatever they are given (`jnp.trim_zeros`); also these
     functions compiled with `jax.jit` and called (`jax.jit(jnp.unique)(x)`), whose arguments
     `jit` traces. Under `jit` (not a bare `vmap`, nor in `jax.ensure_compile_time_eval()`) they
