@@ -30,6 +30,9 @@ FILE_WRITES = frozenset({"write", "writelines"})
 CSV_WRITERS = frozenset({"csv.writer", "csv.DictWriter"})
 PAUSES = frozenset({"time.sleep"})
 CSV_WRITES = frozenset({"writerow", "writerows", "writeheader"})
+DATABASES = frozenset({"sqlite3.connect"})
+# what a database connection (or its cursor) runs: a statement, a commit
+DATABASE_CALLS = frozenset({"execute", "executemany", "executescript", "commit"})
 _NUMERIC_CONVERSIONS = re.compile(r"%[-+ #0-9.*]*[diouxXeEfFgGc]")
 IO_CALLS = frozenset(
     {
@@ -52,7 +55,8 @@ IO_CALLS = frozenset(
 class IoInTracedFunction(Rule):
     """## What it does
     Finds progress logging (`logger.info`/`debug`, or any log call that formats a traced value),
-    `open(...)`, `sys.stdout.write(...)`, rows of a CSV writer, `time.sleep(...)` (a pause that
+    `open(...)`, `sys.stdout.write(...)`, rows of a CSV writer, statements run on a `sqlite3`
+    connection (which raises given a tracer to store), `time.sleep(...)` (a pause that
     only the tracing call takes) and similar I/O inside functions that JAX traces
     abstractly, and writes of a traced value to a file object (`fh.write(f"{x}")`, where `fh`
     came from `open`): under a bare `vmap`, which runs the function on every call, they write
@@ -129,6 +133,14 @@ class IoInTracedFunction(Rule):
             if shown and not text:
                 return  # a tracer itself, or formatted with a spec: `TypeError`, not a write
             shown = text
+        if shown and _binds_tracer(node, ctx):
+            ctx.report(
+                node,
+                f"{what} in `{function_name(ctx)}` is given a tracer to store ({why_traced(ctx)}): "
+                f"`sqlite3` cannot bind it and raises `sqlite3.ProgrammingError`; return the value "
+                f"and store it outside the traced function (or in `jax.debug.callback`)",
+            )
+            return
         if shown:
             effect = "runs only while JAX traces it, and writes" if ctx.trace_reused else "writes"
             effect += " tracers, not values"
@@ -152,6 +164,8 @@ class IoInTracedFunction(Rule):
         if func.attr in FILE_WRITES and _file_object(func.value, ctx):
             return f"`{snippet(ctx, func.value)}.{func.attr}(...)`"
         if func.attr in CSV_WRITES and _csv_writer(func.value, ctx):
+            return f"`{snippet(ctx, func.value)}.{func.attr}(...)`"
+        if func.attr in DATABASE_CALLS and _bound_to(func.value, ctx, DATABASES):
             return f"`{snippet(ctx, func.value)}.{func.attr}(...)`"
         if _opens_file(node, ctx.model, ctx.scope):
             return f"`{snippet(ctx, func)}(...)`"
@@ -190,14 +204,33 @@ LOG_KEYWORDS = frozenset({"exc_info", "stack_info", "stacklevel", "extra"})
 
 def _csv_writer(receiver: ast.expr, ctx: Context) -> bool:
     """Whether ``receiver`` is a name bound once to ``csv.writer(...)`` or ``csv.DictWriter(...)``."""
+    return _bound_to(receiver, ctx, CSV_WRITERS)
+
+
+def _binds_tracer(node: ast.Call, ctx: Context) -> bool:
+    """``db.execute("INSERT ... (?)", (loss,))`` on a database connection: a tracer among the
+    parameters it binds (measured with JAX 0.10.2: ``sqlite3.ProgrammingError``)."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr in ("execute", "executemany")):
+        return False
+    if len(node.args) < 2 or not _bound_to(func.value, ctx, DATABASES):
+        return False
+    bound = node.args[1]
+    parts = bound.elts if isinstance(bound, (ast.Tuple, ast.List)) else [bound]
+    return any(shows_tracer(ctx, part) and not _tracer_text(ctx, part) for part in parts)
+
+
+def _bound_to(receiver: ast.expr, ctx: Context, makers: frozenset[str]) -> bool:
+    """Whether ``receiver`` is a name bound once to a call of one of ``makers``
+    (``db = sqlite3.connect(...)``), or to a ``cursor()`` of such a name."""
     if not isinstance(receiver, ast.Name):
         return False
     owner = ctx.scope.lookup(receiver.id)
     value = None if owner is None else owner.single_value(receiver.id)
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "cursor":
+        return owner is not None and not value.args and _bound_to(value.func.value, ctx, makers)
     return (
-        owner is not None
-        and isinstance(value, ast.Call)
-        and ctx.model.qualname(value.func, owner) in CSV_WRITERS
+        owner is not None and isinstance(value, ast.Call) and ctx.model.qualname(value.func, owner) in makers
     )
 
 
