@@ -1533,7 +1533,12 @@ class Interpreter:
                 (name, given.get(name, STATIC if name in pytree.static else UNKNOWN))
                 for name in pytree.fields
             ]
-            return record(InstanceRef(ref.node), fields, pytree.is_tuple)
+            made = record(InstanceRef(ref.node), fields, pytree.is_tuple)
+            for hook in CONSTRUCTION_CHECKS:  # run by the generated `__init__`, on the new object
+                check = self.model.bound_method(InstanceRef(ref.node), hook)
+                if check is not None:
+                    self.call_function_ref(check, node, [], {}, made)
+            return made
         init = self.model.bound_method(InstanceRef(ref.node), "__init__")
         if init is not None:
             self.call_function_ref(init, node, args, keywords)
@@ -3410,6 +3415,9 @@ def _constructs_object(qualname: str) -> bool:
 EAGER_GRADIENTS = frozenset({"jax.grad", "jax.value_and_grad"})
 
 
+# Methods a dataclass's generated `__init__` calls on the object it made: `__post_init__`, and
+# equinox's `__check_init__` (each class's own, after the fields are set).
+CONSTRUCTION_CHECKS = ("__post_init__", "__check_init__")
 # Operations that give the same PRNG key in another shape (or a copy of its data): consuming
 # the result consumes the key (JAX's key-reuse checker follows them).
 KEY_VIEW_METHODS = frozenset({"reshape", "squeeze", "ravel", "flatten", "transpose"})
