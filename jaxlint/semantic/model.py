@@ -1605,7 +1605,9 @@ class SemanticModel:
         mine = [
             (c, loop)
             for c, loop in calls
-            if self._calls_function(c, traced) or (isinstance(c.func, ast.Name) and c.func.id in runners)
+            if self._calls_function(c, traced)
+            or (isinstance(c.func, ast.Name) and c.func.id in runners)
+            or self._hands_body(c, traced)
         ]
         ran = {c for c, _ in mine}
         changes = [
@@ -1634,6 +1636,19 @@ class SemanticModel:
                     ):
                         return store
         return None
+
+    def _hands_body(self, call: ast.Call, nodes: Collection[ast.AST]) -> bool:
+        """Whether ``call`` hands a ``lax`` loop or conditional a function of the module among
+        ``nodes`` as a body (``lax.scan(discount_step, ...)`` in module code): it runs it."""
+        module = self.index.module
+        qualname = self.resolver.qualname(call.func, module) if call.args else None
+        transform = None if qualname is None else self.transforms.get(qualname)
+        if transform is None or transform.kind != "body":
+            return False
+        return any(
+            isinstance(argument, ast.Name) and any(d in nodes for d in module.defs.get(argument.id, ()))
+            for argument in function_arguments(call, transform)
+        )
 
     def _runner_names(self, nodes: Collection[ast.AST]) -> set[str]:
         """Module names whose call runs one of ``nodes``: a module name bound to it, or a module

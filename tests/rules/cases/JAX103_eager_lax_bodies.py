@@ -59,6 +59,19 @@ def simulate():
     return lax.fori_loop(0, 3, slowed, jnp.float32(1.0))
 
 
+GAMMA = 0.9
+
+
+def gamma_step(acc, reward):
+    return reward + GAMMA * acc, acc  # error: JAX103
+
+
+first_returns = lax.scan(gamma_step, 0.0, jnp.ones(3))[1]  # module code runs the scan too
+GAMMA = 0.5
+second_returns = lax.scan(gamma_step, 0.0, jnp.ones(3))[1]
+assert jnp.allclose(first_returns, second_returns)
+
+
 # near misses
 
 
