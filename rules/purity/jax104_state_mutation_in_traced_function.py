@@ -325,6 +325,8 @@ class StateMutationInTracedFunction(Rule):
         elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
             self.check_record_argument(target, target.value.id, ctx)
             self.check_module_object(target, target.value.id, value, ctx)
+        elif isinstance(target, ast.Attribute) and _class_of_self(target.value, ctx):
+            self.check_class_attribute(target, value, ctx)
         elif isinstance(target, (ast.Tuple, ast.List)):
             for element in target.elts:
                 self.check_store(element, value, ctx, accumulates)
@@ -399,6 +401,21 @@ class StateMutationInTracedFunction(Rule):
             f"{effect} ({why_traced(ctx)}); return the value instead",
         )
 
+    def check_class_attribute(self, target: ast.Attribute, value: ast.expr, ctx: Context) -> None:
+        """``type(self).calls += 1`` (or ``self.__class__.calls``): an attribute of the class,
+        shared by all its objects, changed only while JAX traces (measured with JAX 0.10.2)."""
+        effect = _effect(ctx, [value], target.attr)
+        function = ctx.function
+        if effect is None or function is None or not ctx.model.runs_only_traced(function):
+            return
+        if effect == ONCE_PER_TRACE and not ctx.model.caches_trace(function):
+            return  # traced afresh on every call (`jax.jit(self.score)(x)`): it counts calls
+        ctx.report(
+            target,
+            f"changing `{snippet(ctx, target)}` in `{function_name(ctx)}` changes an attribute of "
+            f"the class {effect} ({why_traced(ctx)}); return the value instead",
+        )
+
     def check_name_store(self, target: ast.Name, value: ast.expr, ctx: Context, accumulates: bool) -> None:
         leaks = is_traced(ctx.value(value))
         if not ctx.trace_reused and not leaks:
@@ -441,8 +458,8 @@ def _plain_module_object(ctx: Context, module: Scope, name: str) -> bool:
     if module.bound.get(name) != 1:
         return False
     defs = module.defs.get(name, [])
-    if defs:
-        return all(isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) for d in defs)
+    if defs:  # a function's attributes, or a class's (`Tracker.calls += 1`: shared by all its objects)
+        return all(isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) for d in defs)
     made = module.assigned.get(name)
     if isinstance(made, ast.Call) and ctx.model.qualname(made.func, module) in NAMESPACES:
         return True  # `debug = types.SimpleNamespace(last=None)`
@@ -452,6 +469,20 @@ def _plain_module_object(ctx: Context, module: Scope, name: str) -> bool:
         and ctx.model.pytree_class(cls) is None
         and not ctx.model.is_flax_module(cls)
         and not cls.bases
+    )
+
+
+def _class_of_self(expr: ast.expr, ctx: Context) -> bool:
+    """``type(self)`` or ``self.__class__`` in a method."""
+    if isinstance(expr, ast.Attribute) and expr.attr == "__class__":
+        return is_self(expr.value, ctx)
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "type"
+        and len(expr.args) == 1
+        and not expr.keywords
+        and is_self(expr.args[0], ctx)
     )
 
 
