@@ -45,6 +45,17 @@ def run_fresh(x):
     return jax.jit(FRESH.score)(x)  # error: JAX601
 
 
+class Rejitted:  # as `Fresh`, jitted anew in a method of its own (not run below)
+    hits = 0
+
+    def score(self, x):
+        self.__class__.hits += 1
+        return x
+
+    def run(self, x):
+        return jax.jit(self.score)(x)  # error: JAX601
+
+
 def eager_step(x):
     Tracker.calls += 1
     return x + 1.0
