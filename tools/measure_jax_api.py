@@ -859,9 +859,16 @@ def classify(call: Call, name: str) -> tuple[str, str]:
     error, _ = trace(call, {name: call.values[name]})
     if error is None:
         return "traceable", ""
-    if must_be_concrete(error):
+    if must_be_concrete(error) or _python_number_rejected(error, call.values[name]):
         return "concrete", error_under_jit(call, name) or type(error).__name__
     return "unknown", f"{type(error).__name__}: {str(error).splitlines()[0][:160] if str(error) else ''}"
+
+
+def _python_number_rejected(error: BaseException, value: Any) -> bool:
+    """A ``TypeError`` for a parameter measured with a Python number or flag (or a tuple of
+    ints) that works concrete: the function checks its type (``axes`` of ``jnp.tensordot``:
+    "must be an int, a pair of ints"), which a tracer fails."""
+    return isinstance(error, TypeError) and value_kind(value) in ("int", "bool", "ints")
 
 
 def error_under_jit(call: Call, name: str) -> str | None:
