@@ -133,6 +133,8 @@ WHILE_LOOP = "jax.lax.while_loop"
 # function each time; measured with JAX 0.10.2: a global changed between calls is re-read);
 # `scan`, `fori_loop` and `while_loop` cache the trace of the same body function
 RETRACED_WHEN_EAGER = frozenset({"jax.lax.map", "jax.numpy.apply_along_axis"})
+# calls that trace a jitted function ahead of time: `jax.jit(f).lower(x)`, `export.export(jitted)`
+LOWERING_CALLS = frozenset({"lower", "export"})
 # Roots of imported names that are libraries, never functions of the project being checked.
 # (The JAX ecosystem's own packages are not listed: checking flax itself routes its requests.)
 LIBRARY_ROOTS = frozenset(sys.stdlib_module_names) | {
@@ -1274,7 +1276,7 @@ class SemanticModel:
         traced then, with the value ``name`` had: in module-level code, or in the body of an
         eager function of the module."""
         lowering = self._lowering_functions
-        if not lowering and "lower" not in self.index.module.called:
+        if not lowering and not self.index.module.called & LOWERING_CALLS:
             return None  # (asked for every global a traced function reads: nothing lowers here)
         traced = self._traced_with(info)
         codes = [(self._module_level_code, self._caches_cleared)]
@@ -1283,13 +1285,12 @@ class SemanticModel:
             lowered = self._lowered_names(calls, traced)
             if not lowered or cleared is None or cleared & traced:
                 continue  # (JAX's caches cleared, or jit disabled: see `_rebound_in`)
-            runs = [c for c, _ in calls if isinstance(c.func, ast.Name) and c.func.id in lowered]
+            runs = [(c, held) for c, _ in calls if (held := _runs_lowered(c, lowered)) is not None]
             for store, _, _ in stores:
                 if store.id != name:
                     continue
-                for run in runs:
-                    lower = lowered[run.func.id]  # pyright: ignore[reportAttributeAccessIssue]
-                    if _position(lower) < _position(store) < _position(run):
+                for run, held in runs:
+                    if _position(lowered[held]) < _position(store) < _position(run):
                         return store
         return None
 
@@ -1299,8 +1300,20 @@ class SemanticModel:
         return [
             scope.node
             for scope in self.index.functions
-            if isinstance(scope.node, ast.FunctionDef) and "lower" in scope.called
+            if isinstance(scope.node, ast.FunctionDef) and scope.called & LOWERING_CALLS
         ]
+
+    def _exports_traced(self, call: ast.Call, traced: set[ast.AST]) -> bool:
+        """``jax.export.export(jitted)``, ``jitted`` a compiled function of ``traced``."""
+        module = self.index.module
+        return (
+            self.resolver.qualname(call.func, module) == "jax.export.export"
+            and bool(call.args)
+            and any(
+                isinstance(ref, FunctionRef) and ref.node in traced and ref.layers
+                for ref in refs(self.values.get(call.args[0], UNKNOWN))
+            )
+        )
 
     def _lowered_names(
         self, calls: list[tuple[ast.Call, ast.AST | None]], traced: set[ast.AST]
@@ -1311,9 +1324,11 @@ class SemanticModel:
         found: dict[str, ast.Call] = {}
         for call, _ in calls:
             func = call.func
-            if not isinstance(func, ast.Attribute):
+            if isinstance(func, ast.Call) and self._exports_traced(func, traced):
+                lower = call  # `export.export(jax.jit(f))(spec)`: traced at the export
+            elif not isinstance(func, ast.Attribute):
                 continue
-            if func.attr == "lower" and any(
+            elif func.attr == "lower" and any(
                 isinstance(ref, FunctionRef) and ref.node in traced and ref.layers
                 for ref in refs(self.values.get(func.value, UNKNOWN))
             ):
@@ -3964,6 +3979,17 @@ class SelfStore:
     method: ast.FunctionDef | ast.AsyncFunctionDef
     target: ast.Attribute
     value: ast.expr | None
+
+
+def _runs_lowered(call: ast.Call, lowered: dict[str, ast.Call]) -> str | None:
+    """The name of a compiled or exported program (see ``_lowered_names``) that ``call`` runs:
+    ``compiled(x)``, or ``exported.call(x)``; else None."""
+    func = call.func
+    if isinstance(func, ast.Name) and func.id in lowered:
+        return func.id
+    if isinstance(func, ast.Attribute) and func.attr == "call" and isinstance(func.value, ast.Name):
+        return func.value.id if func.value.id in lowered else None
+    return None
 
 
 def _draws_at(call: ast.Call, direct: set[int], names: frozenset[str], scope: Scope) -> str:
