@@ -2117,15 +2117,16 @@ class SemanticModel:
             body = getattr(caller.node, "body", None)
             if name not in caller.called or not isinstance(body, list) or caller.lookup(name) is not scope:
                 continue
-            calls += [
-                node
-                for node in own_nodes(body)
-                if isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id == name
-                and not any(isinstance(a, ast.Starred) for a in node.args)
-                and all(k.arg is not None for k in node.keywords)
-            ]
+            for node in own_nodes(body):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id == name
+                    and not any(isinstance(a, ast.Starred) for a in node.args)
+                ):
+                    expanded = _unpacked_keywords(node, caller)
+                    if expanded is not None:
+                        calls.append(expanded)
         return _passing(calls) if calls else None
 
     def branch_tables(self, targets: list[ast.expr], scope: Scope, transform: Transform) -> list[ast.expr]:
@@ -3908,6 +3909,29 @@ def _is_property(node: ast.FunctionDef) -> bool:
     """Whether ``node`` is decorated ``@property``. (A ``cached_property`` runs on the first read
     only, which may be an eager one.)"""
     return any(isinstance(d, ast.Name) and d.id == "property" for d in node.decorator_list)
+
+
+def _unpacked_keywords(call: ast.Call, scope: Scope) -> ast.Call | None:
+    """``call`` with each ``**config`` it passes written out as the keywords it holds, where
+    ``config`` is a dict display with string keys, or a name bound once to one
+    (``config = {"normalize": True}``); None where some mapping's keys are not known."""
+    if all(k.arg is not None for k in call.keywords):
+        return call
+    keywords: list[ast.keyword] = []
+    for keyword in call.keywords:
+        if keyword.arg is not None:
+            keywords.append(keyword)
+            continue
+        mapping = keyword.value
+        if isinstance(mapping, ast.Name):
+            owner = scope.lookup(mapping.id)
+            mapping = None if owner is None else owner.single_value(mapping.id)
+        if not isinstance(mapping, ast.Dict) or not all(
+            isinstance(k, ast.Constant) and isinstance(k.value, str) for k in mapping.keys
+        ):
+            return None
+        keywords += [ast.keyword(arg=k.value, value=v) for k, v in zip(mapping.keys, mapping.values)]  # pyright: ignore[reportOptionalMemberAccess]
+    return ast.Call(func=call.func, args=call.args, keywords=keywords)
 
 
 def _passing(calls: list[ast.Call]) -> tuple[int, frozenset[str]]:
