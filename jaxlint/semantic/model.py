@@ -3926,11 +3926,15 @@ def _unpacked_keywords(call: ast.Call, scope: Scope) -> ast.Call | None:
         if isinstance(mapping, ast.Name):
             owner = scope.lookup(mapping.id)
             mapping = None if owner is None else owner.single_value(mapping.id)
-        if not isinstance(mapping, ast.Dict) or not all(
-            isinstance(k, ast.Constant) and isinstance(k.value, str) for k in mapping.keys
-        ):
+        if not isinstance(mapping, ast.Dict):
             return None
-        keywords += [ast.keyword(arg=k.value, value=v) for k, v in zip(mapping.keys, mapping.values)]  # pyright: ignore[reportOptionalMemberAccess]
+        names = [
+            k.value if isinstance(k, ast.Constant) and isinstance(k.value, str) else None
+            for k in mapping.keys
+        ]
+        if any(name is None for name in names):
+            return None  # a computed key, or `**other` inside the display
+        keywords += [ast.keyword(arg=name, value=v) for name, v in zip(names, mapping.values)]
     return ast.Call(func=call.func, args=call.args, keywords=keywords)
 
 
