@@ -50,6 +50,7 @@ from jaxlint.semantic.transforms import (
     COMPILED_OUTPUTS,
     CONCRETE,
     FILTER_KINDS,
+    FLAX_LIFTED,
     JITTING_KINDS,
     MAPPING,
     NONE,
@@ -1998,6 +1999,10 @@ class Interpreter:
         self, qualname: str, node: ast.Call, args: list[Value], keywords: dict[str, Value]
     ) -> Value:
         every = [*args, *keywords.values()]
+        if qualname in FLAX_LIFTED and args:
+            lifted = [ref for ref in refs(args[0]) if isinstance(ref, ClassRef)]
+            if lifted:  # `nn.vmap(Head, ...)`: still the class, its `apply` runs `Head.__call__`
+                return referring(lifted)
         if qualname in api.PREDICATE_TAKERS and len(node.args) == 2:
             self.trace_predicate(qualname, node, args[1])
         if self.tracker is not None and qualname.startswith("jax.random."):
