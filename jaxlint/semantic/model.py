@@ -132,7 +132,16 @@ WHILE_LOOP = "jax.lax.while_loop"
 # lax primitives whose body JAX traces again on every eager call (it wraps the body in a new
 # function each time; measured with JAX 0.10.2: a global changed between calls is re-read);
 # `scan`, `fori_loop` and `while_loop` cache the trace of the same body function
-RETRACED_WHEN_EAGER = frozenset({"jax.lax.map", "jax.numpy.apply_along_axis"})
+RETRACED_WHEN_EAGER = frozenset(
+    {
+        "jax.lax.map",
+        "jax.numpy.apply_along_axis",
+        # measured: called eagerly, they trace their operator afresh on every call
+        "jax.scipy.sparse.linalg.cg",
+        "jax.scipy.sparse.linalg.gmres",
+        "jax.scipy.sparse.linalg.bicgstab",
+    }
+)
 # calls that trace a jitted function ahead of time: `jax.jit(f).lower(x)`, `export.export(jitted)`
 LOWERING_CALLS = frozenset({"lower", "export"})
 # Roots of imported names that are libraries, never functions of the project being checked.
@@ -326,6 +335,7 @@ class SemanticModel:
         self._makes_arrays: dict[ast.AST, bool] = {}
         self._runners_of: dict[FunctionInfo, set[str]] = {}  # see _info_runners
         self._bodies_passed_by: dict[Scope, set[str]] = {}  # see _bodies_passed
+        self._retraced_bodies: set[FunctionInfo] = set()  # bodies of RETRACED_WHEN_EAGER calls
         # `jax.jit(tx.update)` -> the `update_fn` of the custom transformation `tx` it compiles
         self._transformed_updates: dict[ast.Call, ast.AST] = {}
         self._keys_of: dict[tuple[FunctionInfo, str], set[object] | None] = {}  # see _keys_read
@@ -537,7 +547,7 @@ class SemanticModel:
         ``scan``, ``while_loop``, ``fori_loop``, ``cond`` and ``switch`` called eagerly): a
         function of the module, not a nested one, a lambda or a method (a new object or bound
         method per call, traced afresh), nor the body of ``lax.map`` (wrapped anew)."""
-        if info.repeated_by in RETRACED_WHEN_EAGER:
+        if info.repeated_by in RETRACED_WHEN_EAGER or info in self._retraced_bodies:
             return False
         parent = info.scope.parent
         return parent is self.index.module and not isinstance(info.node, ast.Lambda)
@@ -2687,6 +2697,8 @@ class SemanticModel:
                 reason = f"`{info.name}` is traced as a body of `{transform.name}` at {where}"
         if transform.name in BRANCHING and level > NONE and isinstance(outermost.site, ast.Call):
             info.branch_of = info.branch_of or outermost.site
+        if transform.name in RETRACED_WHEN_EAGER:
+            self._retraced_bodies.add(info)
         if transform.name in REPEATING and level > NONE:
             info.repeated_by = transform.name
             info.body_offset = outermost.offset

@@ -193,6 +193,11 @@ _ENTRIES = [
     _body("jax.lax.custom_root", (0, 2, 3), ("f", "solve", "tangent_solve")),
     _body("jax.lax.custom_linear_solve", (0, 2, 3), ("matvec", "solve", "transpose_solve")),
     _body("jax.experimental.ode.odeint", (0,), ("func",)),
+    # the operator (and preconditioner) traced on vectors shaped like `b`, eagerly too
+    *(
+        _body(f"jax.scipy.sparse.linalg.{name}", (0,), ("A", "M"), arity=1, feeds=((1, "b"),))
+        for name in ("cg", "gmres", "bicgstab")
+    ),
     _body("jax.scipy.optimize.minimize", (0,), ("fun",)),
     _callback("jax.pure_callback"),
     _callback("jax.debug.callback"),
