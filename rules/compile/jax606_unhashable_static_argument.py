@@ -10,7 +10,7 @@ from jaxlint.engine.rule import Rule
 from jaxlint.semantic.bodies import own_nodes
 from jaxlint.semantic.functions import FunctionInfo
 from jaxlint.semantic.scopes import Scope
-from jaxlint.semantic.values import is_jax_array, is_static
+from jaxlint.semantic.values import is_jax_array, is_mapping, is_static
 
 from ..support.classes import dataclass_options, self_static_at
 from ..support.explain import snippet
@@ -222,6 +222,9 @@ def _unhashable(ctx: Context, node: ast.expr, depth: int = 0) -> str | None:
         inner = next((k for e in node.elts if (k := _unhashable(ctx, e, depth + 1))), None)
         return None if inner is None else f"a tuple holding {inner}"
     if isinstance(node, ast.Call):
+        view = _dict_view(ctx, node)
+        if view is not None:
+            return view
         qualname = ctx.qualname(node.func)
         if qualname in NUMPY_ARRAYS:
             return "a NumPy array"
@@ -254,6 +257,17 @@ def _unhashable(ctx: Context, node: ast.expr, depth: int = 0) -> str | None:
     if is_jax_array(value) and not is_static(value):
         return "a JAX array"
     return None
+
+
+def _dict_view(ctx: Context, node: ast.Call) -> str | None:
+    """``weights.keys()`` or ``.items()`` of a dict: a view, which does not hash (``.values()``
+    does, by identity)."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr in ("keys", "items")) or node.args or node.keywords:
+        return None
+    if not is_mapping(ctx.value(func.value)):
+        return None
+    return f"a `dict_{func.attr}` view"
 
 
 def _bindings(owner: Scope, name: str) -> list[ast.expr | None]:

@@ -1,6 +1,7 @@
 # Standard-library objects that are not hashable, passed as static arguments: a
 # `types.SimpleNamespace` or an `argparse.Namespace` (they define `__eq__`, so Python sets their
-# `__hash__` to None), an `OrderedDict`, a `deque`. JAX raises `ValueError: Non-hashable static
+# `__hash__` to None), an `OrderedDict`, a `deque`, a dict's `keys()` or `items()` view (its
+# `values()` view hashes, by identity). JAX raises `ValueError: Non-hashable static
 # arguments are not supported` (measured with JAX 0.10.2).
 import argparse
 import collections
@@ -32,7 +33,23 @@ def run(x):
     return a, b, c
 
 
+@partial(jax.jit, static_argnames=("fields",))
+def total(losses, fields):
+    return sum(jnp.mean(losses[f]) for f in fields)
+
+
+WEIGHTS = {"ce": 1.0, "aux": 0.3}
+
+
+def weighted(losses):
+    return total(losses, fields=WEIGHTS.keys())  # error: JAX606
+
+
 # near misses
+
+
+def weighted_by_tuple(losses):
+    return total(losses, fields=tuple(WEIGHTS))
 
 
 class Config:
@@ -58,4 +75,11 @@ if __name__ == "__main__":
     except ValueError as error:
         assert "Non-hashable static arguments" in str(error)
     run_hashable(x)
+    losses = {"ce": jnp.ones(4), "aux": jnp.zeros(4)}
+    try:
+        weighted(losses)
+        raise AssertionError("hashed")
+    except ValueError as error:
+        assert "Non-hashable static arguments" in str(error)
+    assert float(weighted_by_tuple(losses)) == 1.0
     print("ok")
