@@ -3423,6 +3423,7 @@ EAGER_GRADIENTS = frozenset({"jax.grad", "jax.value_and_grad"})
 # Methods a dataclass's generated `__init__` calls on the object it made: `__post_init__`, and
 # equinox's `__check_init__` (each class's own, after the fields are set).
 CONSTRUCTION_CHECKS = ("__post_init__", "__check_init__")
+
 # Operations that give the same PRNG key in another shape (or a copy of its data): consuming
 # the result consumes the key (JAX's key-reuse checker follows them).
 KEY_VIEW_METHODS = frozenset({"reshape", "squeeze", "ravel", "flatten", "transpose"})

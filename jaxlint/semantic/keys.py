@@ -125,11 +125,10 @@ def initialised_from(key: KeyId) -> KeyId | None:
 def bound_index(binding: KeyId) -> KeyId | None:
     """The index of ``keys[i]`` for a name ``i`` holding ``binding`` (one binding of a local, or
     a parameter): the same element for as long as ``i`` keeps that binding."""
-    if isinstance(binding, tuple) and len(binding) == 3 and binding[0] == "param":
-        return ("bound", binding)
-    if isinstance(binding, tuple) and len(binding) == 2 and binding[0] == "bind":
-        return ("bound", binding)
-    return None
+    named = isinstance(binding, tuple) and (
+        (len(binding) == 3 and binding[0] == "param") or (len(binding) == 2 and binding[0] == "bind")
+    )
+    return ("bound", binding) if named else None
 
 
 def indexed_by(key: KeyId) -> list[KeyId]:

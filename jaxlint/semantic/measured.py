@@ -27,9 +27,9 @@ class ConcreteParameter:
     and every later one). ``value`` is the kind of value measured: ``"int"``, ``"ints"`` (a tuple
     of ints: a shape, axes), ``"bool"``, ``"float"``, ``"array"`` or ``"arrays"``. ``unless``
     names optional parameters whose presence lifts the requirement (``repeats`` of ``jnp.repeat``
-    unless ``total_repeat_length``); ``lifting_flags``: of those, the flags and the truth value that
-    lifts it (``strip_zeros=False`` of ``jnp.roots``). ``array_ok``: only an int there must be concrete; an array
-    may be traced (``bins`` of ``jnp.histogram``: a count, or the edges).
+    unless ``total_repeat_length``); ``lifting_flags``: of those, the flags and the truth value
+    that lifts it (``strip_zeros=False`` of ``jnp.roots``). ``array_ok``: only an int there must
+    be concrete; an array may be traced (``bins`` of ``jnp.histogram``: a count, or the edges).
     ``array_constant_error``: what a concrete JAX array there raises under ``jit`` (it works
     eagerly), since the function stages it (``repeats`` of ``jnp.repeat``: ``TypeError``;
     ``shape`` of ``jnp.zeros`` takes one); "" where it works.

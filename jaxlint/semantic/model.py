@@ -1666,14 +1666,19 @@ class SemanticModel:
         """Whether ``call`` hands a ``lax`` loop or conditional a function of the module among
         ``nodes`` as a body (``lax.scan(discount_step, ...)`` in module code): it runs it."""
         module = self.index.module
-        qualname = self.resolver.qualname(call.func, module) if call.args else None
-        transform = None if qualname is None else self.transforms.get(qualname)
-        if transform is None or transform.kind != "body":
-            return False
         return any(
             isinstance(argument, ast.Name) and any(d in nodes for d in module.defs.get(argument.id, ()))
-            for argument in function_arguments(call, transform)
+            for argument in self._body_arguments(call, module)
         )
+
+    def _body_arguments(self, call: ast.Call, scope: Scope) -> list[ast.expr]:
+        """The functions ``call`` hands a ``lax`` loop or conditional as its bodies (none where it
+        is another call)."""
+        qualname = self.resolver.qualname(call.func, scope) if call.args else None
+        transform = None if qualname is None else self.transforms.get(qualname)
+        if transform is None or transform.kind != "body":
+            return []
+        return function_arguments(call, transform)
 
     def _runner_names(self, nodes: Collection[ast.AST]) -> set[str]:
         """Module names whose call runs one of ``nodes``: a module name bound to it, or a module
@@ -1728,15 +1733,8 @@ class SemanticModel:
         if found is None:
             found = self._bodies_passed_by[scope] = set()
             for node in own_nodes(scope.node.body):  # pyright: ignore[reportAttributeAccessIssue]
-                if not isinstance(node, ast.Call) or not node.args:
-                    continue
-                qualname = self.resolver.qualname(node.func, scope)
-                transform = None if qualname is None else self.transforms.get(qualname)
-                if transform is None or transform.kind != "body":
-                    continue
-                for argument in function_arguments(node, transform):
-                    if isinstance(argument, ast.Name):
-                        found.add(argument.id)
+                if isinstance(node, ast.Call):
+                    found |= {a.id for a in self._body_arguments(node, scope) if isinstance(a, ast.Name)}
         return found
 
     @staticmethod
