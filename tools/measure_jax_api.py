@@ -1430,6 +1430,7 @@ def to_json(report: Report) -> dict[str, Any]:
         "inplace_by_default": inplace_by_default(report),
         "array_methods": array_methods(),
         "numpy_only_methods": numpy_only_methods(),
+        "numpy_only_attributes": numpy_only_attributes(),
         "schedules": optax_schedules(),
         "records": library_records(),
         "optimizers": optax_stateful(),
@@ -1519,6 +1520,31 @@ def numpy_only_methods() -> list[str]:
 
     jax.jit(probe)(jnp.zeros(3))
     return sorted(name for name in lacking["traced"] if _lacks(jnp.zeros(3), name))
+
+
+def numpy_only_attributes() -> dict[str, str]:
+    """The attributes of ``numpy.ndarray`` (not methods) that a JAX array refuses, eagerly and
+    traced, with the error each raises (``flat``: ``NotImplementedError``; ``strides``:
+    ``AttributeError``)."""
+    names = [n for n in dir(np.ndarray) if not n.startswith("_") and not callable(getattr(np.ndarray, n))]
+    traced: dict[str, str] = {}
+
+    def probe(x: Any) -> Any:
+        traced.update({n: error for n in names if (error := _refused(x, n))})
+        return x
+
+    matrix = jnp.zeros((2, 3))
+    jax.jit(probe)(matrix)
+    return {n: error for n in sorted(names) if (error := _refused(matrix, n)) and traced.get(n) == error}
+
+
+def _refused(value: Any, name: str) -> str:
+    """The error reading attribute ``name`` of ``value`` raises, or ""."""
+    try:
+        getattr(value, name)
+    except Exception as error:
+        return type(error).__name__
+    return ""
 
 
 def _lacks(value: Any, name: str) -> bool:

@@ -416,6 +416,14 @@ def numpy_only_methods() -> frozenset[str]:
     return frozenset(_data().get("numpy_only_methods", ()))
 
 
+@cache
+def numpy_only_attributes() -> dict[str, str]:
+    """The attributes of NumPy arrays that a JAX array refuses, eagerly and traced, with the
+    error each raises (measured: ``flat``, ``NotImplementedError``; ``strides``,
+    ``AttributeError``)."""
+    return dict(_data().get("numpy_only_attributes", {}))
+
+
 def numpy_rejecting_after_first() -> dict[str, tuple[tuple[int, str], ...]]:
     """NumPy functions that take a tracer as their first array argument (calling its method)
     but, given a NumPy array there, reject one as a later argument, with those parameters'

@@ -7,7 +7,7 @@ import ast
 from jaxlint.engine.astutil import callee_leaf
 from jaxlint.engine.context import Context
 from jaxlint.engine.rule import Rule
-from jaxlint.semantic.measured import numpy_only_methods
+from jaxlint.semantic.measured import numpy_only_attributes, numpy_only_methods
 from jaxlint.semantic.values import is_jax_array, is_traced, is_traced_leaf
 
 from ..support.arrays import passed_array
@@ -80,7 +80,7 @@ class NumpyInPlaceOnJaxArray(Rule):
     """
 
     code = "JAX211"
-    mentioned = frozenset({"numpy", "out", "shuffle", *numpy_only_methods()})
+    mentioned = frozenset({"numpy", "out", "shuffle", "flat", *numpy_only_methods()})
     name = "numpy-in-place-on-jax-array"
     message = "A NumPy function that writes into its argument is given a JAX array"
     outcome = "TypeError: NumPy cannot write into a JAX array"
@@ -108,6 +108,22 @@ class NumpyInPlaceOnJaxArray(Rule):
             f"`{snippet(ctx, node)}` writes into `{name}`, a JAX array: JAX arrays are "
             f"immutable and no NumPy arrays, so writing into one raises (`TypeError`); {cure}, or "
             f"work on a NumPy copy (`np.array(...)`)",
+        )
+
+    def visit_Attribute(self, node: ast.Attribute, ctx: Context) -> None:
+        """``scores.flat[i] = v``: an attribute of NumPy arrays that a JAX array defines only to
+        refuse (measured: ``flat`` raises ``NotImplementedError``). The ones it simply lacks
+        (``strides``, ``data``...) are left alone: other objects often have such names."""
+        if numpy_only_attributes().get(node.attr) != "NotImplementedError":
+            return
+        if not (is_jax_array(ctx.value(node.value)) or passed_array(ctx, node.value) is not None):
+            return
+        target = snippet(ctx, node.value)
+        ctx.report(
+            node,
+            f"`{snippet(ctx, node)}` is NumPy's: `{target}` is a JAX array, which refuses it with "
+            f"`NotImplementedError`; write with the functional update instead (`{target} = "
+            f"{target}.ravel().at[i].set(v).reshape({target}.shape)`), or read `{target}.ravel()`",
         )
 
     def check_in_place_copy(self, node: ast.Call, ctx: Context) -> bool:
