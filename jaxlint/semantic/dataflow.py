@@ -2040,6 +2040,10 @@ class Interpreter:
                 )
                 returned = self.model.project.returned(external)
                 return UNKNOWN if returned is None else returned
+        if qualname == "itertools.repeat" and args and self.tracker is not None:
+            repeated = frozenset(copies(k, node) for k in key_ids(args[0]))
+            if repeated:  # `itertools.repeat(key)`: every item is that key
+                return with_keys(container([without_keys(args[0])]), repeated)
         if qualname.startswith("builtins."):
             return self.call_builtin(qualname, node, args, every)
         transform = self.model.transforms.get(qualname)

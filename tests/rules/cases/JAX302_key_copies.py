@@ -1,6 +1,8 @@
 # A batch made of copies of one key (`[key] * n`, `[key, key]`, `jnp.repeat(key[None], n)`,
-# `jnp.stack([key] * n)`, `dict.fromkeys(names, key)`): each of its keys is that key, so drawing from each draws the same
+# `jnp.stack([key] * n)`, `dict.fromkeys(names, key)`, `itertools.repeat(key)`): each of its keys is that key, so drawing from each draws the same
 # numbers (measured with JAX 0.10.2).
+import itertools
+
 import jax
 import jax.numpy as jnp
 
@@ -62,6 +64,13 @@ def named_layer_keys(key):
     keys = dict.fromkeys(("encoder", "decoder"), key)
     first = jax.random.normal(keys["encoder"], (2,))
     return first, jax.random.normal(keys["decoder"], (2,))  # error: JAX301
+
+
+def repeated_layer_keys(key):
+    out = []
+    for (m, n), k in zip(SIZES, itertools.repeat(key)):
+        out.append(jax.random.normal(k, (m, n)))  # error: JAX302
+    return out
 
 
 # near misses
@@ -127,4 +136,6 @@ if __name__ == "__main__":
     assert jnp.array_equal(*named_layer_keys(jax.random.key(14)))
     by_name = split_by_name(jax.random.key(15))
     assert not jnp.array_equal(by_name["encoder"], by_name["decoder"])
+    repeated = repeated_layer_keys(jax.random.key(16))
+    assert jnp.array_equal(repeated[1], repeated[2])
     print("ok")
