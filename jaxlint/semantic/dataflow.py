@@ -2239,7 +2239,7 @@ class Interpreter:
         module's ``apply`` that draws from the keys of ``rngs`` on every call."""
         held = self.keys_among([("rngs", value) for value in bound_rngs_keys(node)])
         if held:
-            return LibraryRef("flax.linen.Module.apply", held=held)
+            return LibraryRef(LINEN_APPLY, held=held)
         qualname = self.resolver.qualname(node.args[0], self.scope)
         if self.tracker is None or qualname is None or not self.consumes_key(qualname):
             return None
@@ -2255,7 +2255,7 @@ class Interpreter:
             for _, text, keys in ref.held:
                 self.tracker.consume(node, keys, text, text.split(".")[0], self.state)
                 self.model.bound_key_calls.add(node)
-        if ref.qualname == "flax.linen.Module.apply":
+        if ref.qualname == LINEN_APPLY:
             return UNKNOWN  # the module's output (with its mutated collections, if any)
         return array(self.staging([*args, *keywords.values()]))
 
@@ -3427,6 +3427,8 @@ EAGER_GRADIENTS = frozenset({"jax.grad", "jax.value_and_grad"})
 # Methods a dataclass's generated `__init__` calls on the object it made: `__post_init__`, and
 # equinox's `__check_init__` (each class's own, after the fields are set).
 CONSTRUCTION_CHECKS = ("__post_init__", "__check_init__")
+# What `partial(model.apply, rngs={...})` is known as: a flax module's `apply` holding keys.
+LINEN_APPLY = "flax.linen.Module.apply"
 
 # Operations that give the same PRNG key in another shape (or a copy of its data): consuming
 # the result consumes the key (JAX's key-reuse checker follows them).

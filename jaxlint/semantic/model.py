@@ -2663,6 +2663,10 @@ class SemanticModel:
     def _loads(self) -> dict[str, list[ast.Name]]:
         return self._site_index[1]
 
+    def loads_of(self, name: str) -> list[ast.Name]:
+        """Every read of a name ``name`` in the module, in any scope (one index for all)."""
+        return self._loads.get(name, [])
+
     @property
     def _scope_of_node(self) -> dict[ast.AST, Scope]:
         return self._site_index[2]
@@ -3851,19 +3855,19 @@ class SemanticModel:
         """The name of the optimizer the one named ``handle`` is chained into, where that is the
         one the code updates: ``tx = optax.chain(clip, optax.sgd(0.1))`` for ``clip`` (followed
         a few times); else ``handle``."""
+        into: dict[str, str] = {}  # optimizer name -> the name of the optax call given it
+        for node in own_nodes(body):
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+                continue
+            value, target = node.value, node.targets[0]
+            if (
+                isinstance(value, ast.Call)
+                and isinstance(target, ast.Name)
+                and (self.resolver.qualname(value.func, scope) or "").startswith("optax.")
+            ):
+                into.update((a.id, target.id) for a in value.args if isinstance(a, ast.Name))
         for _ in range(4):
-            chained = None
-            for node in own_nodes(body):
-                if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
-                    continue
-                value, target = node.value, node.targets[0]
-                if (
-                    isinstance(value, ast.Call)
-                    and isinstance(target, ast.Name)
-                    and (self.resolver.qualname(value.func, scope) or "").startswith("optax.")
-                    and any(isinstance(a, ast.Name) and a.id == handle for a in value.args)
-                ):
-                    chained = target.id
+            chained = into.get(handle)
             if chained is None or self._handles.get(chained, 0) != 1:
                 return handle
             handle = chained

@@ -716,6 +716,11 @@ def rngs_keys(node: ast.Call) -> list[ast.expr]:
     func = node.func
     if not isinstance(func, ast.Attribute) or func.attr not in RNGS_METHODS:
         return []
+    return _rngs_values(node)
+
+
+def _rngs_values(node: ast.Call) -> list[ast.expr]:
+    """The values of the ``rngs={...}`` display ``node`` is given (none for another form)."""
     rngs = next((k.value for k in node.keywords if k.arg == "rngs"), None)
     return [v for v in rngs.values if v is not None] if isinstance(rngs, ast.Dict) else []
 
@@ -739,8 +744,7 @@ def bound_rngs_keys(node: ast.Call) -> list[ast.expr]:
     first = node.args[0] if node.args else None
     if callee_leaf(node) != "partial" or not isinstance(first, ast.Attribute) or first.attr != "apply":
         return []
-    rngs = next((k.value for k in node.keywords if k.arg == "rngs"), None)
-    return [v for v in rngs.values if v is not None] if isinstance(rngs, ast.Dict) else []
+    return _rngs_values(node)
 
 
 def _mapping_call(func: ast.expr) -> bool:

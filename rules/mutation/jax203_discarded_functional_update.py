@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
+from jaxlint.engine.astutil import encloses
 from jaxlint.engine.context import Context
 from jaxlint.engine.diagnostics import FixRequest
 from jaxlint.engine.rule import FixAvailability, Rule
@@ -128,7 +129,7 @@ class DiscardedFunctionalUpdate(Rule):
     def check_unread(self, node: ast.Assign, function: FunctionInfo, ctx: Context) -> bool:
         """``patched = row.at[i].set(v)`` and ``patched`` never read: the update is made and
         dropped, and ``row`` is unchanged."""
-        found = _unread_update(node, function)
+        found = _unread_update(node, function, ctx)
         if found is None:
             return False
         name, array = found
@@ -161,7 +162,7 @@ class DiscardedFunctionalUpdate(Rule):
         )
 
 
-def _unread_update(node: ast.Assign, function: FunctionInfo) -> tuple[str, ast.expr] | None:
+def _unread_update(node: ast.Assign, function: FunctionInfo, ctx: Context) -> tuple[str, ast.expr] | None:
     """``patched`` and ``row`` of ``patched = row.at[i].set(v)`` where the function never reads
     ``patched`` (nor declares it global or nonlocal, nor nests a function that could)."""
     if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
@@ -170,15 +171,11 @@ def _unread_update(node: ast.Assign, function: FunctionInfo) -> tuple[str, ast.e
     name = node.targets[0].id
     if array is None or name.startswith("_") or (isinstance(array, ast.Name) and array.id == name):
         return None  # (`_ = x.at[i].set(v)`: dropped on purpose)
-    for other in ast.walk(function.node):
-        if isinstance(other, (ast.Global, ast.Nonlocal)) and name in other.names:
-            return None
-        if other is not function.node and isinstance(
-            other, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
-        ):
-            return None
-        if isinstance(other, ast.Name) and other.id == name and isinstance(other.ctx, ast.Load):
-            return None
+    scope = function.scope
+    if name in scope.globals or name in scope.nonlocals or function.children:
+        return None
+    if any(encloses(function.node, read) for read in ctx.model.loads_of(name)):
+        return None
     return name, array
 
 
